@@ -1,0 +1,37 @@
+// MARK: - API
+
+extension Op {
+    /// Launches the operation and waits for its finish.
+    ///
+    /// Cancelling the calling task cancels the launch: the operation sees its context's token
+    /// fire and the call throws ``OpError/cancelled``.
+    ///
+    /// - Parameter context: The launch context; its token, if any, still cancels the launch.
+    /// - Returns: The operation's output.
+    /// - Throws: The operation's error, ``OpError/cancelled`` or ``OpError/timedOut``.
+    public func launch(_ context: OpContext<Input>) async throws -> Output {
+        let token = CancellationToken(linkedTo: context.cancellation)
+        var context = context
+        context.cancellation = token
+        let launched = context
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                self.launch(launched) { continuation.resume(with: $0) }
+            }
+        } onCancel: {
+            token.cancel()
+        }
+    }
+
+    /// Launches the operation with `input` and the default environment, and waits for its
+    /// finish.
+    ///
+    /// - Parameters:
+    ///   - input: The launch input.
+    ///   - environment: Host-wide services.
+    /// - Returns: The operation's output.
+    /// - Throws: The operation's error, or ``OpError/cancelled`` when the task is cancelled.
+    public func launch(with input: Input, environment: OpEnvironment = .default) async throws -> Output {
+        try await launch(OpContext(input, environment: environment))
+    }
+}

@@ -1,0 +1,74 @@
+/// An indivisible sequence of messages between services, launched once and finished once.
+///
+/// An operation has no imperative interface: it receives its key services through its
+/// initialiser (usually from a factory) and exposes a single requirement, ``launch(_:onFinish:)``.
+/// The name is `Op`, not `Operation`, so that files importing Foundation (which has its own
+/// `Operation`) compile without qualification.
+///
+/// ## The contract a conformer keeps
+///
+/// - `onFinish` is called **exactly once** per launch: never zero times, never twice. A
+///   synchronous operation calls it before `launch` returns; an asynchronous one later, from any
+///   thread.
+/// - A launched operation stays alive with no outside reference until it finishes and is
+///   released right after.
+/// - Cancellation and the deadline in the context end the launch with ``OpError/cancelled`` or
+///   ``OpError/timedOut``; the real work's later finish is dropped.
+///
+/// ``Completion`` keeps all three for you, so a conformer only writes its own logic:
+///
+/// ```swift
+/// final class PhoneOp: PureOp {
+///     private let api: any AuthAPI
+///     init(api: any AuthAPI) { self.api = api }
+///
+///     func launch(_ context: OpContext<PhoneNumber>, onFinish: @escaping OnFinish<PhoneToken>) {
+///         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
+///         api.submitPhone(context.input) { completion.finish($0) }
+///     }
+/// }
+/// ```
+public protocol Op<Input, Output>: AnyObject, Sendable {
+    /// The value a launch needs, carried by ``OpContext/input``.
+    associatedtype Input: Sendable
+    /// The value a successful launch delivers to `onFinish`.
+    associatedtype Output: Sendable
+
+    /// Starts the operation.
+    ///
+    /// - Parameters:
+    ///   - context: The launch-time values: the input, the cancellation token, the deadline and
+    ///     the environment (scheduler, diagnostics, observers).
+    ///   - onFinish: Called exactly once with the outcome, on any thread.
+    func launch(_ context: OpContext<Input>, onFinish: @escaping OnFinish<Output>)
+}
+
+/// An operation that leaves its key services unchanged, so a failed launch can simply be
+/// launched again without clean-up.
+///
+/// Conforming is a declaration, not a behaviour: retry policies and journal resumption relaunch
+/// pure operations freely, and relaunch other operations only when their policy says so.
+public protocol PureOp<Input, Output>: Op {}
+
+/// The completion an operation calls once with its outcome.
+public typealias OnFinish<Output> = @Sendable (Result<Output, any Error>) -> Void
+
+/// Whether relaunching an operation is free of consequences.
+public enum Purity: Sendable, Hashable, CustomStringConvertible {
+    /// Leaves key services unchanged; safe to relaunch.
+    case pure
+    /// Changes key services (writes storage, charges a card); relaunched only when asked to.
+    case sideEffects
+
+    /// The purity declared by an operation type: ``pure`` for ``PureOp`` conformers.
+    public static func of<O: Op>(_ type: O.Type) -> Purity {
+        type is any PureOp.Type ? .pure : .sideEffects
+    }
+
+    public var description: String {
+        switch self {
+        case .pure: "pure"
+        case .sideEffects: "side effects"
+        }
+    }
+}

@@ -1,0 +1,82 @@
+/// What one launch of an operation needs: its input and its context dependencies.
+///
+/// A context is a value. Scenarios derive the next step's context with ``with(input:)``, which
+/// keeps the cancellation token, the deadline and the environment, so they reach nested
+/// operations and scenarios without any shared store.
+public struct OpContext<Input: Sendable>: Sendable {
+    /// The launch's input value.
+    public var input: Input
+    /// Fired by the caller to cancel the launch; `nil` when the launch cannot be cancelled.
+    public var cancellation: CancellationToken?
+    /// The instant after which the launch finishes with ``OpError/timedOut``.
+    public var deadline: ContinuousClock.Instant?
+    /// Host-wide services: scheduler, diagnostics, in-flight registry, observers.
+    public var environment: OpEnvironment
+    /// Where this launch sits inside scenarios, outermost first; empty for a launch made by hand.
+    public var scope: ScenarioScope?
+
+    /// Creates a context.
+    ///
+    /// - Parameters:
+    ///   - input: The launch's input value.
+    ///   - cancellation: A token the caller may fire to cancel the launch.
+    ///   - deadline: When the launch times out.
+    ///   - environment: Host-wide services; ``OpEnvironment/default`` when omitted.
+    public init(
+        _ input: Input,
+        cancellation: CancellationToken? = nil,
+        deadline: ContinuousClock.Instant? = nil,
+        environment: OpEnvironment = .default
+    ) {
+        self.input = input
+        self.cancellation = cancellation
+        self.deadline = deadline
+        self.environment = environment
+        self.scope = nil
+    }
+
+    /// The same context dependencies carrying another input.
+    ///
+    /// - Parameter input: The input of the next launch.
+    /// - Returns: A context with `input` and everything else unchanged.
+    @inlinable
+    public func with<Next: Sendable>(input: Next) -> OpContext<Next> {
+        OpContext<Next>(
+            input: input, cancellation: cancellation, deadline: deadline, environment: environment,
+            scope: scope)
+    }
+
+    /// The same context with a deadline no later than `now + timeout`.
+    ///
+    /// - Parameter timeout: How long the launch may take from now.
+    /// - Returns: A context whose deadline is the earlier of the current one and the new one.
+    public func withTimeout(_ timeout: Duration) -> OpContext<Input> {
+        var copy = self
+        let proposed = environment.scheduler.now.advanced(by: timeout)
+        copy.deadline = deadline.map { min($0, proposed) } ?? proposed
+        return copy
+    }
+
+    @usableFromInline
+    init(
+        input: Input, cancellation: CancellationToken?, deadline: ContinuousClock.Instant?,
+        environment: OpEnvironment, scope: ScenarioScope?
+    ) {
+        self.input = input
+        self.cancellation = cancellation
+        self.deadline = deadline
+        self.environment = environment
+        self.scope = scope
+    }
+}
+
+extension OpContext where Input == Void {
+    /// A context for an operation that takes no input.
+    public init(
+        cancellation: CancellationToken? = nil,
+        deadline: ContinuousClock.Instant? = nil,
+        environment: OpEnvironment = .default
+    ) {
+        self.init((), cancellation: cancellation, deadline: deadline, environment: environment)
+    }
+}

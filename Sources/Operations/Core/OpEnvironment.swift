@@ -1,0 +1,49 @@
+/// Host-wide services that travel in every ``OpContext``: time, diagnostics, observation.
+///
+/// An environment is built once by the host (the app, the CLI, a test) and shared by reference,
+/// so copying a context costs one retain however many services it carries. Tests inject a
+/// ``TestScheduler`` and a ``DiagnosticsRecorder`` here instead of touching global state.
+public final class OpEnvironment: Sendable {
+    /// Schedules deadlines and retry backoff; tests use ``TestScheduler`` to run them without
+    /// sleeping.
+    public let scheduler: any Scheduler
+    /// Receives contract violations: a second finish, an abandoned launch.
+    public let diagnostics: any OpDiagnostics
+    /// When set, every launch registers here until it finishes (opt-in: `nil` costs nothing).
+    public let inFlight: InFlightRegistry?
+    /// Receives scenario step events: progress lines, journals, test recorders.
+    public let observer: (any ScenarioObserver)?
+    /// Supplies outputs of steps that already completed in an earlier run (journal resume).
+    public let replay: (any StepReplaying)?
+    /// A uniform random number in `0..<1`, used for backoff jitter.
+    public let random: @Sendable () -> Double
+
+    /// Creates an environment.
+    ///
+    /// - Parameters:
+    ///   - scheduler: The time source for deadlines and backoff.
+    ///   - diagnostics: Where contract violations are reported.
+    ///   - inFlight: A registry of launched, unfinished operations; `nil` turns it off.
+    ///   - observer: Scenario step events go here.
+    ///   - replay: Outputs of steps completed by an earlier run of the same scenario.
+    ///   - random: Jitter source; inject a constant in tests.
+    public init(
+        scheduler: any Scheduler = DispatchScheduler.shared,
+        diagnostics: any OpDiagnostics = StandardErrorDiagnostics(),
+        inFlight: InFlightRegistry? = nil,
+        observer: (any ScenarioObserver)? = nil,
+        replay: (any StepReplaying)? = nil,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
+        self.scheduler = scheduler
+        self.diagnostics = diagnostics
+        self.inFlight = inFlight
+        self.observer = observer
+        self.replay = replay
+        self.random = random
+    }
+
+    /// The environment used when a context is made without one: dispatch timers, diagnostics on
+    /// standard error, no registry, no observer.
+    public static let `default` = OpEnvironment()
+}

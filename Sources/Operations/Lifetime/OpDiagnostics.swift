@@ -1,0 +1,68 @@
+import Foundation
+
+/// Receives the contract violations of operations, so a host can log them and a test can assert
+/// on them.
+///
+/// The engine never crashes a release build for a misbehaving operation: it keeps the contract
+/// (one finish delivered) and reports what it ignored here.
+public protocol OpDiagnostics: Sendable {
+    /// Called on the thread where the violation happened.
+    ///
+    /// - Parameter diagnostic: What happened, and to which operation.
+    func report(_ diagnostic: OpDiagnostic)
+}
+
+/// A contract violation observed by ``Completion``.
+public struct OpDiagnostic: Sendable, Hashable, CustomStringConvertible {
+    /// The kinds of violation.
+    public enum Kind: String, Sendable, Hashable {
+        /// The operation finished a launch a second time; the second finish was ignored.
+        case finishedTwice
+        /// The operation released its completion without finishing; the launch was finished
+        /// with ``OpError/abandoned(operation:)``.
+        case abandoned
+        /// The real work finished after cancellation or the deadline had already finished the
+        /// launch; expected, and ignored.
+        case lateFinishDropped
+    }
+
+    /// What happened.
+    public let kind: Kind
+    /// The operation's type name.
+    public let operation: String
+
+    /// Creates a diagnostic.
+    public init(kind: Kind, operation: String) {
+        self.kind = kind
+        self.operation = operation
+    }
+
+    public var description: String {
+        switch kind {
+        case .finishedTwice: "\(operation) finished twice; the second finish was ignored"
+        case .abandoned: "\(operation) was released without finishing"
+        case .lateFinishDropped: "\(operation) finished after it was cancelled or timed out"
+        }
+    }
+}
+
+/// The default diagnostics: one line on standard error per violation, and in debug builds an
+/// assertion on a second finish, so the bug is found where it happens.
+public struct StandardErrorDiagnostics: OpDiagnostics {
+    private let assertsInDebug: Bool
+
+    /// Creates the default diagnostics.
+    ///
+    /// - Parameter assertsInDebug: Whether a second finish stops a debug build.
+    public init(assertsInDebug: Bool = true) {
+        self.assertsInDebug = assertsInDebug
+    }
+
+    public func report(_ diagnostic: OpDiagnostic) {
+        guard diagnostic.kind != .lateFinishDropped else { return }
+        FileHandle.standardError.write(Data("operations: \(diagnostic)\n".utf8))
+        if assertsInDebug && diagnostic.kind == .finishedTwice {
+            assertionFailure(diagnostic.description)
+        }
+    }
+}

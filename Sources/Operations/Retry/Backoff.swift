@@ -1,0 +1,67 @@
+/// How long to wait before each retry: exponential growth from an initial delay up to a cap,
+/// with optional jitter so that many clients do not retry in lockstep.
+public struct Backoff: Sendable, Hashable {
+    /// The wait before the first retry.
+    public var initial: Duration
+    /// The factor applied to the wait after every retry.
+    public var multiplier: Double
+    /// The longest wait.
+    public var cap: Duration
+    /// The share of each wait that is random, from 0 (none) to 1 (anywhere between 0 and the
+    /// full wait).
+    public var jitter: Double
+
+    /// Creates a backoff.
+    ///
+    /// - Parameters:
+    ///   - initial: The wait before the first retry.
+    ///   - multiplier: Growth per retry; 1 keeps the wait constant.
+    ///   - cap: The longest wait.
+    ///   - jitter: The random share of each wait, clamped to `0...1`.
+    public init(
+        initial: Duration = .milliseconds(200), multiplier: Double = 2, cap: Duration = .seconds(10),
+        jitter: Double = 0.2
+    ) {
+        self.initial = initial
+        self.multiplier = max(1, multiplier)
+        self.cap = cap
+        self.jitter = min(1, max(0, jitter))
+    }
+
+    /// No wait between attempts.
+    public static let immediate = Backoff(initial: .zero, multiplier: 1, cap: .zero, jitter: 0)
+
+    /// The wait before retry number `retry` (1 for the first retry).
+    ///
+    /// - Parameters:
+    ///   - retry: Which retry, counted from 1.
+    ///   - random: A uniform random number in `0..<1` that places the jitter.
+    /// - Returns: `min(cap, initial × multiplier^(retry-1))`, less up to `jitter` of itself.
+    public func delay(beforeRetry retry: Int, random: Double) -> Duration {
+        let exponent = Double(max(0, retry - 1))
+        let grown = initial.seconds * _pow(multiplier, exponent)
+        let capped = min(grown, cap.seconds)
+        let jittered = capped * (1 - jitter * min(max(random, 0), 1))
+        return .nanoseconds(Int64((jittered * 1e9).rounded()))
+    }
+}
+
+extension Duration {
+    fileprivate var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
+
+/// `pow` without importing Foundation into a value type's file.
+private func _pow(_ base: Double, _ exponent: Double) -> Double {
+    var result = 1.0
+    var remaining = Int(exponent)
+    var factor = base
+    while remaining > 0 {
+        if remaining & 1 == 1 { result *= factor }
+        factor *= factor
+        remaining >>= 1
+    }
+    return result
+}

@@ -1,0 +1,28 @@
+/// What a scenario does with a step that failed and will not be retried by its policy.
+public enum FailureDecision<Input: Sendable, Output: Sendable>: Sendable {
+    /// Launch the step again — a new operation from its factory — with this input.
+    case relaunch(Input)
+    /// Carry on as if the step had produced this output.
+    case recover(Output)
+    /// End the scenario with the step's failure.
+    case fail
+}
+
+/// What a failure handler is told about the failed step.
+public struct StepFailureInfo<Input: Sendable>: Sendable {
+    /// The step's name.
+    public let step: String
+    /// The attempt that failed, counted from 1 over the step's whole life in this run.
+    public let attempt: Int
+    /// The error the operation finished with.
+    public let error: any Error
+    /// The input the failed attempt was launched with.
+    public let input: Input
+}
+
+/// Decides, possibly asynchronously (after asking the user), what to do with a failed step.
+///
+/// Call `decide` exactly once.
+public typealias FailureHandler<Input: Sendable, Output: Sendable> =
+    @Sendable (_ failure: StepFailureInfo<Input>, _ decide: @escaping @Sendable (FailureDecision<Input, Output>) -> Void)
+    -> Void

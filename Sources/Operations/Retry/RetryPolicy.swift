@@ -1,0 +1,61 @@
+/// When a failed step of a scenario is launched again, and after how long.
+///
+/// A policy is a value: build it once and attach it to steps with ``Step/retrying(_:)``. Only
+/// errors the policy calls transient are retried; cancellation and timeouts of the whole launch
+/// never are. Steps with side effects are retried only when ``relaunchesSideEffects`` says so.
+public struct RetryPolicy: Sendable {
+    /// Attempts in all, the first included; 1 means never retry.
+    public var maxAttempts: Int
+    /// The waits between attempts.
+    public var backoff: Backoff
+    /// Whether an error is worth another attempt.
+    public var isTransient: @Sendable (any Error) -> Bool
+    /// Whether a step with side effects may be retried at all.
+    public var relaunchesSideEffects: Bool
+
+    /// Creates a policy.
+    ///
+    /// - Parameters:
+    ///   - maxAttempts: Attempts in all, the first included.
+    ///   - backoff: The waits between attempts.
+    ///   - relaunchesSideEffects: Allow retrying steps whose operations are not ``PureOp``.
+    ///   - isTransient: Which errors are retried; by default those a ``RetryableError`` calls
+    ///     transient.
+    public init(
+        maxAttempts: Int,
+        backoff: Backoff = Backoff(),
+        relaunchesSideEffects: Bool = false,
+        isTransient: @escaping @Sendable (any Error) -> Bool = RetryPolicy.isTransientByDefault
+    ) {
+        self.maxAttempts = max(1, maxAttempts)
+        self.backoff = backoff
+        self.relaunchesSideEffects = relaunchesSideEffects
+        self.isTransient = isTransient
+    }
+
+    /// One attempt, no retry.
+    public static let never = RetryPolicy(maxAttempts: 1)
+
+    /// Retries transient errors up to `maxAttempts` attempts in all with the default backoff.
+    ///
+    /// - Parameter maxAttempts: Attempts in all, the first included.
+    /// - Returns: The policy.
+    public static func transient(maxAttempts: Int = 3, backoff: Backoff = Backoff()) -> RetryPolicy {
+        RetryPolicy(maxAttempts: maxAttempts, backoff: backoff)
+    }
+
+    /// The default classification: a ``RetryableError`` says for itself; the engine's own
+    /// cancellation, timeout and abandonment are never transient; anything else is permanent.
+    public static let isTransientByDefault: @Sendable (any Error) -> Bool = { error in
+        (error as? any RetryableError)?.isTransient ?? false
+    }
+
+    /// Whether attempt number `attempt` (from 1) that failed with `error` may be followed by
+    /// another.
+    func allowsRetry(after attempt: Int, of error: any Error, purity: Purity) -> Bool {
+        guard attempt < maxAttempts else { return false }
+        guard purity == .pure || relaunchesSideEffects else { return false }
+        if error is OpError { return false }
+        return isTransient(error)
+    }
+}

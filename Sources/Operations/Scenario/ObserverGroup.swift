@@ -1,0 +1,15 @@
+/// Sends every scenario event to several observers, in order: a progress printer and a journal.
+public struct ObserverGroup: ScenarioObserver {
+    private let observers: [any ScenarioObserver]
+
+    /// Creates a group.
+    ///
+    /// - Parameter observers: Receive each event in this order.
+    public init(_ observers: [any ScenarioObserver]) {
+        self.observers = observers
+    }
+
+    public func scenario(_ event: ScenarioEvent) {
+        for observer in observers { observer.scenario(event) }
+    }
+}

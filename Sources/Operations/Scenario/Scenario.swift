@@ -1,0 +1,56 @@
+/// A use case implemented by chaining operations: each step's output is the next step's launch
+/// input, and nothing moves between steps through shared state.
+///
+/// A scenario is itself an operation — launched with a context, finished exactly once — so a
+/// main scenario runs secondary ones as steps and reacts only to their results.
+///
+/// ```swift
+/// let auth = Scenario<PhoneNumber, AuthToken>("AuthScenario") { chain in
+///     chain
+///         .then(Step(factory.makePhoneOp).retrying(.transient()))
+///         .then(Step(factory.makeTermsOfUseOp), when: \.termsRequired)
+///         .map(\.phoneToken)
+///         .then(Step(factory.makeCodeOp).onFailure(askAgainForCode))
+///         .then(Step(factory.makeSaveTokenOp))
+/// }
+/// ```
+///
+/// Every launch is independent: the scenario keeps no state between launches, so one value can
+/// be launched many times, concurrently too.
+public final class Scenario<Input: Sendable, Output: Sendable>: Op {
+    /// The scenario's name, shown in progress, journals and diagrams.
+    public let name: String
+    /// The names of its steps, in order (skippable steps included).
+    public let stepNames: [String]
+    private let body: ScenarioBuilder<Input, Output>.Body
+
+    /// Creates a scenario.
+    ///
+    /// - Parameters:
+    ///   - name: The scenario's name.
+    ///   - build: Chains the steps, starting from the scenario's input.
+    public init(
+        _ name: String,
+        _ build: (ScenarioBuilder<Input, Input>) -> ScenarioBuilder<Input, Output>
+    ) {
+        let chain = build(.start)
+        self.name = name
+        self.stepNames = chain.stepNames
+        self.body = chain.body
+    }
+
+    public func launch(_ context: OpContext<Input>, onFinish: @escaping OnFinish<Output>) {
+        let completion = Completion(retaining: self, context: context, onFinish: onFinish)
+        let run = ScenarioRun(name: name, context: context)
+        run.report(.scenarioStarted, address: run.base, value: context.input)
+        body(context, run) { result in
+            switch result {
+            case .success(let output):
+                run.report(.scenarioSucceeded, address: run.base, value: output, since: run.startedAt)
+            case .failure(let error):
+                run.report(.scenarioFailed(error), address: run.base, since: run.startedAt)
+            }
+            completion.finish(result)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+/// Chains the steps of a scenario so that each step's output is the next step's input.
+///
+/// The chain is checked by the compiler: ``then(_:)`` accepts only a step whose input type is
+/// the current output type. A builder is a value; every method returns a longer chain.
+public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
+    typealias Body = @Sendable (OpContext<Input>, ScenarioRun, @escaping OnFinish<Current>) -> Void
+
+    /// The names of the steps so far, in order.
+    public let stepNames: [String]
+    let body: Body
+
+    init(stepNames: [String], body: @escaping Body) {
+        self.stepNames = stepNames
+        self.body = body
+    }
+
+    /// Appends a step that takes the current value and produces the next one.
+    ///
+    /// - Parameter step: The step; its input type must be the current output type.
+    /// - Returns: The chain, now producing the step's output.
+    public func then<Next: Sendable>(_ step: Step<Current, Next>) -> ScenarioBuilder<Input, Next> {
+        let index = stepNames.count
+        let previous = body
+        return ScenarioBuilder<Input, Next>(stepNames: stepNames + [step.name]) { context, run, onFinish in
+            previous(context, run) { result in
+                switch result {
+                case .success(let value):
+                    StepRun.start(step, index: index, input: value, context: context, run: run, onFinish: onFinish)
+                case .failure(let error):
+                    onFinish(.failure(error))
+                }
+            }
+        }
+    }
+
+    /// Appends a step that runs only when `condition` holds for the current value, and is
+    /// skipped otherwise (the value passes on unchanged).
+    ///
+    /// - Parameters:
+    ///   - step: A step that takes and returns the current type.
+    ///   - condition: Decides from the current value whether the step runs.
+    /// - Returns: The chain, producing the same type.
+    public func then(
+        _ step: Step<Current, Current>, when condition: @escaping @Sendable (Current) -> Bool
+    ) -> ScenarioBuilder<Input, Current> {
+        let index = stepNames.count
+        let previous = body
+        return ScenarioBuilder(stepNames: stepNames + [step.name]) { context, run, onFinish in
+            previous(context, run) { result in
+                guard case .success(let value) = result, !condition(value) else {
+                    if case .success(let value) = result {
+                        StepRun.start(step, index: index, input: value, context: context, run: run, onFinish: onFinish)
+                    } else {
+                        onFinish(result)
+                    }
+                    return
+                }
+                run.report(.stepSkipped, address: run.address(index: index, name: step.name), value: value)
+                onFinish(.success(value))
+            }
+        }
+    }
+
+    /// Converts the current value without launching anything (pick a field, wrap a value).
+    ///
+    /// - Parameter transform: A pure function of the current value; an error it throws ends
+    ///   the scenario.
+    /// - Returns: The chain, producing the transformed value.
+    public func map<Next: Sendable>(_ transform: @escaping @Sendable (Current) throws -> Next)
+        -> ScenarioBuilder<Input, Next>
+    {
+        let previous = body
+        return ScenarioBuilder<Input, Next>(stepNames: stepNames) { context, run, onFinish in
+            previous(context, run) { result in
+                onFinish(result.flatMap { value in Result { try transform(value) } })
+            }
+        }
+    }
+}
+
+extension ScenarioBuilder where Current == Input {
+    /// The empty chain: its output is the scenario's input.
+    static var start: ScenarioBuilder {
+        ScenarioBuilder(stepNames: []) { context, _, onFinish in onFinish(.success(context.input)) }
+    }
+}

@@ -1,0 +1,78 @@
+/// Something that happened in a scenario run, reported to the ``ScenarioObserver``.
+///
+/// Events carry the values passing between steps as `any Sendable` so an observer can journal
+/// them (see ``StepReplaying``); a progress printer ignores them.
+public struct ScenarioEvent: Sendable {
+    /// The kinds of event.
+    public enum Kind: Sendable {
+        /// The scenario was launched with ``ScenarioEvent/value`` as its input.
+        case scenarioStarted
+        /// An attempt of the step was launched with ``ScenarioEvent/value`` as its input.
+        case stepLaunched
+        /// The step finished with ``ScenarioEvent/value`` as its output.
+        case stepSucceeded
+        /// An attempt failed; `willRetry` tells whether the policy launches it again after
+        /// `delay`.
+        case stepFailed(any Error, willRetry: Bool, delay: Duration?)
+        /// The step's condition was false; its input passed on unchanged.
+        case stepSkipped
+        /// The step's output came from an earlier run (``ScenarioEvent/value``); it was not
+        /// launched.
+        case stepReplayed
+        /// The scenario finished with ``ScenarioEvent/value`` as its output.
+        case scenarioSucceeded
+        /// The scenario finished with an error (a ``StepFailure``, or a cancellation).
+        case scenarioFailed(any Error)
+    }
+
+    /// What happened.
+    public let kind: Kind
+    /// The scenario's name.
+    public let scenario: String
+    /// The step concerned; for scenario events, the scenario's own address (empty at the top).
+    public let address: StepAddress
+    /// The attempt, from 1; 0 for scenario events.
+    public let attempt: Int
+    /// Time since the step's attempt (or the scenario) was launched, for finishing events.
+    public let duration: Duration?
+    /// The input or output involved, when the kind says there is one.
+    public let value: (any Sendable)?
+
+    /// Creates an event.
+    public init(
+        kind: Kind, scenario: String, address: StepAddress, attempt: Int, duration: Duration?,
+        value: (any Sendable)?
+    ) {
+        self.kind = kind
+        self.scenario = scenario
+        self.address = address
+        self.attempt = attempt
+        self.duration = duration
+        self.value = value
+    }
+
+    /// The step's name; the scenario's for scenario events.
+    public var step: String { address.path.isEmpty ? scenario : address.name }
+}
+
+/// Receives the step events of every scenario launched with its environment, from any thread,
+/// in the order they happen within one run.
+public protocol ScenarioObserver: Sendable {
+    /// Called for each event.
+    ///
+    /// - Parameter event: What happened.
+    func scenario(_ event: ScenarioEvent)
+}
+
+/// Supplies the outputs of steps that completed in an earlier run, so resuming a run does not
+/// launch them again.
+public protocol StepReplaying: Sendable {
+    /// The recorded output of the step at `address`, or `nil` when it must run.
+    ///
+    /// - Parameters:
+    ///   - address: The step.
+    ///   - type: The output type the step produces.
+    /// - Returns: The recorded output, or `nil`.
+    /// - Throws: When a record exists but cannot be read as `type`.
+    func recordedOutput<T: Sendable>(at address: StepAddress, as type: T.Type) throws -> T?
+}

@@ -1,0 +1,35 @@
+/// What one launch of a scenario shares between its steps: its name, where it sits, and the
+/// host's observer. Immutable; the values between steps travel through closures, not here.
+final class ScenarioRun: Sendable {
+    let name: String
+    let base: StepAddress
+    let environment: OpEnvironment
+    let startedAt: ContinuousClock.Instant?
+
+    init(name: String, context: OpContext<some Sendable>) {
+        self.name = name
+        self.base = context.scope?.address ?? StepAddress(path: [])
+        self.environment = context.environment
+        // Reading the clock is skipped when nobody observes durations.
+        self.startedAt = context.environment.observer == nil ? nil : context.environment.scheduler.now
+    }
+
+    func address(index: Int, name: String) -> StepAddress {
+        base.appending(index: index, name: name)
+    }
+
+    var now: ContinuousClock.Instant? {
+        environment.observer == nil ? nil : environment.scheduler.now
+    }
+
+    func report(
+        _ kind: ScenarioEvent.Kind, address: StepAddress, attempt: Int = 0, value: (any Sendable)? = nil,
+        since start: ContinuousClock.Instant? = nil
+    ) {
+        guard let observer = environment.observer else { return }
+        let duration = start.map { $0.duration(to: environment.scheduler.now) }
+        observer.scenario(
+            ScenarioEvent(
+                kind: kind, scenario: name, address: address, attempt: attempt, duration: duration, value: value))
+    }
+}

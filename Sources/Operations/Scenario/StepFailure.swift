@@ -1,0 +1,40 @@
+/// A scenario ended because one of its steps failed: which step, on which attempt, and why.
+///
+/// Nested scenarios wrap their failures in turn; ``rootCause`` reaches the operation's own error
+/// and ``stepPath`` names the steps from the outermost scenario down.
+public struct StepFailure: Error, Sendable, CustomStringConvertible {
+    /// The scenario that ended.
+    public let scenario: String
+    /// The step that failed.
+    public let step: String
+    /// The attempt that failed last, from 1.
+    public let attempt: Int
+    /// Why it failed.
+    public let error: any Error
+
+    /// Creates a failure.
+    public init(scenario: String, step: String, attempt: Int, error: any Error) {
+        self.scenario = scenario
+        self.step = step
+        self.attempt = attempt
+        self.error = error
+    }
+
+    /// The error of the innermost failed operation.
+    public var rootCause: any Error {
+        (error as? StepFailure)?.rootCause ?? error
+    }
+
+    /// The failed steps from the outermost scenario down: `["AuthScenario", "CodeOp"]`.
+    public var stepPath: [String] {
+        [step] + ((error as? StepFailure)?.stepPath ?? [])
+    }
+
+    /// The innermost failed operation's name.
+    public var failedOperation: String { stepPath.last ?? step }
+
+    public var description: String {
+        let attempts = attempt == 1 ? "" : " after \(attempt) attempts"
+        return "\(stepPath.joined(separator: " › ")) failed\(attempts): \(rootCause)"
+    }
+}

@@ -1,0 +1,158 @@
+import Dispatch
+import Synchronization
+
+/// Launches operations in tests and reports what the contract cares about: the result, how
+/// many times `onFinish` was called, the diagnostics, and whether the operation was released.
+///
+/// Waiting has a timeout, so an operation that never finishes fails the test instead of
+/// hanging it.
+///
+/// ```swift
+/// let report = LaunchProbe.launch(PhoneOp(api: api), input: phone)
+/// #expect(report.finishCount == 1)
+/// #expect(report.released)
+/// #expect(try report.value() == expectedToken)
+/// ```
+public enum LaunchProbe {
+    /// Launches a freshly made operation, waits for its finish and its release, and reports.
+    ///
+    /// The probe keeps only a weak reference to the operation, so `released` tells whether the
+    /// operation let go of itself after finishing.
+    ///
+    /// - Parameters:
+    ///   - make: Makes the operation; the probe holds it only for the launch call.
+    ///   - context: The launch context; its diagnostics are recorded (and forwarded).
+    ///   - timeout: How long to wait for the finish and then for the release.
+    /// - Returns: What happened.
+    public static func launch<O: Op>(
+        _ make: @autoclosure () -> O, context: OpContext<O.Input>, timeout: Duration = .seconds(5)
+    ) -> LaunchReport<O.Output> {
+        let recorder = DiagnosticsRecorder()
+        let environment = OpEnvironment(
+            scheduler: context.environment.scheduler,
+            diagnostics: ForwardingDiagnostics(recorder, context.environment.diagnostics),
+            inFlight: context.environment.inFlight, observer: context.environment.observer,
+            replay: context.environment.replay, random: context.environment.random)
+        var probed = context
+        probed.environment = environment
+
+        let deliveries = Mutex<[Result<O.Output, any Error>]>([])
+        let finished = DispatchSemaphore(value: 0)
+        weak var weakOperation: O?
+        do {
+            let operation = make()
+            weakOperation = operation
+            operation.launch(probed) { result in
+                let first = deliveries.withLock { deliveries in
+                    deliveries.append(result)
+                    return deliveries.count == 1
+                }
+                if first { finished.signal() }
+            }
+        }
+        let didFinish = finished.wait(timeout: .now() + timeout.dispatchInterval) == .success
+        let released = didFinish && waitUntil(timeout: timeout) { weakOperation == nil }
+        let results = deliveries.withLock { $0 }
+        return LaunchReport(
+            operation: String(describing: O.self), results: results, timedOut: !didFinish, released: released,
+            diagnostics: recorder.diagnostics)
+    }
+
+    /// Launches a freshly made operation with `input` in the default environment.
+    ///
+    /// - Parameters:
+    ///   - make: Makes the operation.
+    ///   - input: The launch input.
+    ///   - timeout: How long to wait for the finish and then for the release.
+    /// - Returns: What happened.
+    public static func launch<O: Op>(
+        _ make: @autoclosure () -> O, input: O.Input, timeout: Duration = .seconds(5)
+    ) -> LaunchReport<O.Output> {
+        launch(make(), context: OpContext(input), timeout: timeout)
+    }
+
+    /// Polls `condition` until it holds or `timeout` passes. Used only for releases, which
+    /// have no callback to wait on; results are always waited for on their completion.
+    static func waitUntil(timeout: Duration, _ condition: () -> Bool) -> Bool {
+        let end = ContinuousClock.now.advanced(by: timeout)
+        while !condition() {
+            guard ContinuousClock.now < end else { return false }
+            _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .microseconds(200))
+        }
+        return true
+    }
+}
+
+/// What ``LaunchProbe`` saw of one launch.
+public struct LaunchReport<Output: Sendable>: Sendable {
+    /// The operation's type name.
+    public let operation: String
+    /// Every delivery to `onFinish`, in order; exactly one when the contract held.
+    public let results: [Result<Output, any Error>]
+    /// Whether the wait for the first finish ran out.
+    public let timedOut: Bool
+    /// Whether the operation was deallocated after finishing.
+    public let released: Bool
+    /// The diagnostics reported during the launch (a second finish, an abandonment).
+    public let diagnostics: [OpDiagnostic]
+
+    /// How many times `onFinish` was called.
+    public var finishCount: Int { results.count }
+
+    /// Whether the launch kept the contract: one finish, no diagnostics, released afterwards.
+    public var keptContract: Bool {
+        results.count == 1 && released
+            && diagnostics.allSatisfy { $0.kind == .lateFinishDropped }
+    }
+
+    /// The first result's value.
+    ///
+    /// - Returns: The output of the first finish.
+    /// - Throws: ``LaunchProbeError/neverFinished(operation:)`` when it never finished, or the
+    ///   operation's error.
+    public func value() throws -> Output {
+        guard let first = results.first else { throw LaunchProbeError.neverFinished(operation: operation) }
+        return try first.get()
+    }
+
+    /// The first result's error, or `nil` when it succeeded or never finished.
+    public var error: (any Error)? {
+        guard case .failure(let error)? = results.first else { return nil }
+        return error
+    }
+}
+
+/// Why a probed launch gave no value.
+public enum LaunchProbeError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `onFinish` was not called before the probe's timeout.
+    case neverFinished(operation: String)
+
+    public var description: String {
+        switch self {
+        case .neverFinished(let operation): "\(operation) did not finish before the timeout"
+        }
+    }
+}
+
+private struct ForwardingDiagnostics: OpDiagnostics {
+    let recorder: DiagnosticsRecorder
+    let next: any OpDiagnostics
+
+    init(_ recorder: DiagnosticsRecorder, _ next: any OpDiagnostics) {
+        self.recorder = recorder
+        self.next = next
+    }
+
+    func report(_ diagnostic: OpDiagnostic) {
+        recorder.report(diagnostic)
+        // The host's own diagnostics may assert on a second finish; a probe expects it.
+        if !(next is StandardErrorDiagnostics) { next.report(diagnostic) }
+    }
+}
+
+extension Duration {
+    var dispatchInterval: DispatchTimeInterval {
+        let (seconds, attoseconds) = components
+        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    }
+}

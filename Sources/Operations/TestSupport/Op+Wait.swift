@@ -1,0 +1,31 @@
+import Dispatch
+import Synchronization
+
+// MARK: - API
+
+extension Op {
+    /// Launches the operation and blocks the calling thread until it finishes or `timeout`
+    /// passes — for tests and command-line tools, never for a main thread.
+    ///
+    /// - Parameters:
+    ///   - context: The launch context.
+    ///   - timeout: How long to wait.
+    /// - Returns: The operation's output.
+    /// - Throws: The operation's error, or ``LaunchProbeError/neverFinished(operation:)``.
+    public func launchAndWait(_ context: OpContext<Input>, timeout: Duration = .seconds(5)) throws -> Output {
+        let outcome = Mutex<Result<Output, any Error>?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        launch(context) { result in
+            let first = outcome.withLock { outcome in
+                guard outcome == nil else { return false }
+                outcome = result
+                return true
+            }
+            if first { finished.signal() }
+        }
+        guard finished.wait(timeout: .now() + timeout.dispatchInterval) == .success,
+            let result = outcome.withLock({ $0 })
+        else { throw LaunchProbeError.neverFinished(operation: String(describing: Self.self)) }
+        return try result.get()
+    }
+}

@@ -1,0 +1,40 @@
+/// The time source of the engine: what time it is, and running work later.
+///
+/// Deadlines and retry backoff go through a scheduler, never through `sleep`, so tests replace
+/// it with ``TestScheduler`` and move time forward by hand.
+public protocol Scheduler: Sendable {
+    /// The current instant.
+    var now: ContinuousClock.Instant { get }
+
+    /// Runs `work` once at or after `instant`, on any thread.
+    ///
+    /// - Parameters:
+    ///   - instant: When to run; an instant in the past runs as soon as possible.
+    ///   - work: The work to run.
+    /// - Returns: A handle that stops the work from running if it has not started.
+    func schedule(at instant: ContinuousClock.Instant, _ work: @escaping @Sendable () -> Void)
+        -> any ScheduledWork
+}
+
+/// Work that a ``Scheduler`` will run later.
+public protocol ScheduledWork: Sendable {
+    /// Keeps the work from running; does nothing once it ran.
+    func cancel()
+}
+
+// MARK: - API
+
+extension Scheduler {
+    /// Runs `work` once after `delay`.
+    ///
+    /// - Parameters:
+    ///   - delay: How long from now.
+    ///   - work: The work to run.
+    /// - Returns: A handle that stops the work from running if it has not started.
+    @discardableResult
+    public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void)
+        -> any ScheduledWork
+    {
+        schedule(at: now.advanced(by: delay), work)
+    }
+}

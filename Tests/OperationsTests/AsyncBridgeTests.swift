@@ -1,0 +1,28 @@
+import Dispatch
+import Operations
+import Testing
+
+struct AsyncBridgeTests {
+    @Test func awaitingALaunchReturnsTheOutput() async throws {
+        #expect(try await DoubleOp().launch(with: 4) == 8)
+        let gate = DispatchSemaphore(value: 0)
+        gate.signal()
+        #expect(try await GatedOp(gate: gate).launch(with: 4) == 5)
+    }
+
+    @Test func awaitingAFailedLaunchThrowsItsError() async throws {
+        let ops = ScriptedOps([.failure(.broken)])
+        await #expect(throws: TestError.broken) { try await ops.make().launch(with: 1) }
+    }
+
+    @Test func cancellingTheTaskCancelsTheOperation() async throws {
+        let task = Task { try await StuckOp().launch(with: 1) }
+        task.cancel()
+        await #expect(throws: OpError.cancelled) { try await task.value }
+    }
+
+    @Test func aScenarioCanBeAwaited() async throws {
+        let scenario = Scenario<Int, String>("Async") { chain in chain.then(Step { DoubleOp() }).then(Step { DescribeOp() }) }
+        #expect(try await scenario.launch(with: 5) == "#10")
+    }
+}

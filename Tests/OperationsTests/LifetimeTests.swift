@@ -1,0 +1,54 @@
+import Dispatch
+import Operations
+import Testing
+
+struct LifetimeTests {
+    @Test func aLaunchedOperationOutlivesItsCallerAndIsReleasedWhenItFinishes() throws {
+        let gate = DispatchSemaphore(value: 0)
+        let box = FinishBox<Int>()
+        weak var weakOperation: GatedOp?
+        do {
+            let operation = GatedOp(gate: gate)
+            weakOperation = operation
+            operation.launch(OpContext(41), onFinish: box.onFinish)
+        }
+        #expect(weakOperation != nil, "an unfinished launch must keep its operation alive")
+
+        gate.signal()
+        let result = try #require(box.wait())
+        #expect(result.success == 42)
+        #expect(weakOperation == nil, "the operation is released before onFinish is delivered")
+        #expect(box.count == 1)
+    }
+
+    @Test func aSynchronousOperationFinishesBeforeLaunchReturnsAndIsReleased() throws {
+        let report = LaunchProbe.launch(DoubleOp(), input: 21)
+        #expect(report.keptContract)
+        #expect(try report.value() == 42)
+    }
+
+    @Test func theCompletionReleasesTheCallersOnFinishClosureAfterDelivery() {
+        final class Canary: Sendable {}
+        weak var weakCanary: Canary?
+        do {
+            let canary = Canary()
+            weakCanary = canary
+            DoubleOp().launch(OpContext(1)) { _ in _ = canary }
+        }
+        #expect(weakCanary == nil)
+    }
+
+    @Test func theInFlightRegistryListsUnfinishedLaunchesOnly() throws {
+        let registry = InFlightRegistry()
+        let environment = OpEnvironment(inFlight: registry)
+        let gate = DispatchSemaphore(value: 0)
+        let box = FinishBox<Int>()
+        GatedOp(gate: gate).launch(OpContext(1, environment: environment), onFinish: box.onFinish)
+        DoubleOp().launch(OpContext(1, environment: environment)) { _ in }
+
+        #expect(registry.entries.map(\.operation) == ["GatedOp"])
+        gate.signal()
+        _ = try #require(box.wait())
+        #expect(registry.entries.isEmpty)
+    }
+}

@@ -1,0 +1,116 @@
+import Operations
+import Testing
+
+struct RetryTests {
+    private func launch(
+        _ scenario: Scenario<Int, Int>, input: Int = 5, scheduler: TestScheduler = TestScheduler(),
+        recorder: ScenarioRecorder = ScenarioRecorder()
+    ) -> FinishBox<Int> {
+        let box = FinishBox<Int>()
+        let environment = OpEnvironment(scheduler: scheduler, observer: recorder, random: { 0 })
+        scenario.launch(OpContext(input, environment: environment), onFinish: box.onFinish)
+        return box
+    }
+
+    @Test func transientFailuresAreRetriedUntilSuccess() {
+        let ops = ScriptedOps([.failure(.flaky), .failure(.flaky), .success(7)])
+        let recorder = ScenarioRecorder()
+        let scenario = Scenario<Int, Int>("Flaky") { chain in
+            chain.then(Step(ops.make).retrying(.transient(maxAttempts: 3, backoff: .immediate)))
+        }
+        let box = launch(scenario, recorder: recorder)
+        #expect(box.first?.success == 7)
+        #expect(ops.launchCount == 3)
+        #expect(
+            recorder.stepLines == [
+                "ScriptedOp launched #1", "ScriptedOp failed #1, retry in 0.0 seconds: flaky",
+                "ScriptedOp launched #2", "ScriptedOp failed #2, retry in 0.0 seconds: flaky",
+                "ScriptedOp launched #3", "ScriptedOp succeeded #3",
+            ])
+    }
+
+    @Test func aPermanentErrorIsNeverRetried() throws {
+        let ops = ScriptedOps([.failure(.broken)])
+        let scenario = Scenario<Int, Int>("Broken") { chain in
+            chain.then(Step(ops.make).retrying(.transient(maxAttempts: 5, backoff: .immediate)))
+        }
+        let failure = try #require(launch(scenario).first?.failure as? StepFailure)
+        #expect(ops.launchCount == 1)
+        #expect(failure.step == "ScriptedOp")
+        #expect(failure.rootCause as? TestError == .broken)
+    }
+
+    @Test func retriesStopWhenAttemptsRunOut() throws {
+        let ops = ScriptedOps(Array(repeating: .failure(.flaky), count: 10))
+        let scenario = Scenario<Int, Int>("Flaky") { chain in
+            chain.then(Step(ops.make).retrying(.transient(maxAttempts: 4, backoff: .immediate)))
+        }
+        let failure = try #require(launch(scenario).first?.failure as? StepFailure)
+        #expect(ops.launchCount == 4)
+        #expect(failure.attempt == 4)
+        #expect(failure.description == "ScriptedOp failed after 4 attempts: flaky")
+    }
+
+    @Test func backoffWaitsAsConfiguredOnTheInjectedScheduler() {
+        let ops = ScriptedOps(Array(repeating: .failure(.flaky), count: 4))
+        let scheduler = TestScheduler()
+        let backoff = Backoff(initial: .milliseconds(100), multiplier: 3, cap: .milliseconds(500), jitter: 0)
+        let scenario = Scenario<Int, Int>("Backoff") { chain in
+            chain.then(Step(ops.make).retrying(.transient(maxAttempts: 5, backoff: backoff)))
+        }
+        let box = launch(scenario, scheduler: scheduler)
+        #expect(ops.launchCount == 1)
+        scheduler.advance(by: .milliseconds(99))
+        #expect(ops.launchCount == 1, "the first retry waits the initial delay")
+        scheduler.advance(by: .milliseconds(1))
+        #expect(ops.launchCount == 2)
+        scheduler.advance(by: .seconds(10))
+        #expect(ops.launchCount == 5)
+        #expect(box.first?.success == 5)
+        #expect(scheduler.requestedDelays == [.milliseconds(100), .milliseconds(300), .milliseconds(500), .milliseconds(500)])
+    }
+
+    @Test(arguments: [(0.0, 1_000), (0.5, 750), (0.999, 500)])
+    func jitterTakesAtMostItsShareOffTheWait(random: Double, expectedMilliseconds: Int) {
+        let backoff = Backoff(initial: .seconds(1), multiplier: 2, cap: .seconds(30), jitter: 0.5)
+        let delay = backoff.delay(beforeRetry: 1, random: random)
+        let error = delay - .milliseconds(expectedMilliseconds)
+        #expect(error < .milliseconds(1) && error > .milliseconds(-1))
+    }
+
+    @Test func aStepWithSideEffectsIsRetriedOnlyWhenItsPolicySaysSo() {
+        let once = ScriptedOps([.failure(.flaky)])
+        let guarded = Scenario<Int, Int>("Guarded") { chain in
+            chain.then(Step(once.makeWithSideEffects).retrying(.transient(maxAttempts: 3, backoff: .immediate)))
+        }
+        _ = launch(guarded)
+        #expect(once.launchCount == 1)
+
+        let twice = ScriptedOps([.failure(.flaky)])
+        let explicit = Scenario<Int, Int>("Explicit") { chain in
+            chain.then(
+                Step(twice.makeWithSideEffects)
+                    .retrying(RetryPolicy(maxAttempts: 3, backoff: .immediate, relaunchesSideEffects: true)))
+        }
+        #expect(launch(explicit).first?.success == 5)
+        #expect(twice.launchCount == 2)
+    }
+
+    @Test func aFailureHandlerRelaunchesTheStepWithNewInput() {
+        let ops = ScriptedOps([.failure(.broken), .failure(.broken)])
+        let asked = FinishBox<Int>()
+        let scenario = Scenario<Int, Int>("AskAgain") { chain in
+            chain.then(
+                Step(ops.make).onFailure { failure, decide in
+                    asked.onFinish(.success(failure.attempt))
+                    decide(failure.attempt < 2 ? .relaunch(failure.input * 10) : .recover(-1))
+                })
+        }
+        let recorder = ScenarioRecorder()
+        let box = launch(scenario, recorder: recorder)
+        #expect(box.first?.success == -1)
+        #expect(ops.launchCount == 2)
+        #expect(recorder.stepLines.filter { $0.contains("launched") } == ["ScriptedOp launched #1", "ScriptedOp launched #2"])
+        #expect(recorder.events.filter { if case .stepLaunched = $0.kind { true } else { false } }.compactMap { $0.value as? Int } == [5, 50])
+    }
+}

@@ -1,0 +1,202 @@
+import Dispatch
+import Operations
+import Synchronization
+
+/// Finishes synchronously, before `launch` returns, with `input * 2`.
+final class DoubleOp: PureOp {
+    func launch(_ context: OpContext<Int>, onFinish: @escaping OnFinish<Int>) {
+        Completion(retaining: self, context: context, onFinish: onFinish).succeed(context.input * 2)
+    }
+}
+
+/// Hands its completion to the test, which finishes it whenever and from wherever it likes.
+final class ManualOp: PureOp {
+    private let handOver: @Sendable (Completion<Int>) -> Void
+
+    init(handOver: @escaping @Sendable (Completion<Int>) -> Void) {
+        self.handOver = handOver
+    }
+
+    func launch(_ context: OpContext<Int>, onFinish: @escaping OnFinish<Int>) {
+        handOver(Completion(retaining: self, context: context, onFinish: onFinish))
+    }
+}
+
+/// Finishes on a Dispatch queue once `gate` is opened: the caller's scope is long gone by then.
+final class GatedOp: PureOp {
+    private let gate: DispatchSemaphore
+
+    init(gate: DispatchSemaphore) {
+        self.gate = gate
+    }
+
+    func launch(_ context: OpContext<Int>, onFinish: @escaping OnFinish<Int>) {
+        let completion = Completion(retaining: self, context: context, onFinish: onFinish)
+        let gate = gate
+        DispatchQueue.global().async {
+            gate.wait()
+            completion.succeed(context.input + 1)
+        }
+    }
+}
+
+/// Lets go of its completion without finishing: a bug the engine must catch.
+final class AbandoningOp: PureOp {
+    func launch(_ context: OpContext<Int>, onFinish: @escaping OnFinish<Int>) {
+        _ = Completion(retaining: self, context: context, onFinish: onFinish)
+    }
+}
+
+/// Finishes twice through its completion.
+final class TwiceOp: PureOp {
+    func launch(_ context: OpContext<Int>, onFinish: @escaping OnFinish<Int>) {
+        let completion = Completion(retaining: self, context: context, onFinish: onFinish)
+        completion.succeed(1)
+        completion.succeed(2)
+    }
+}
+
+/// Calls `onFinish` twice directly, without a completion: only the engine's own guards stop it.
+final class RawTwiceOp: PureOp {
+    func launch(_ context: OpContext<Int>, onFinish: @escaping OnFinish<Int>) {
+        onFinish(.success(1))
+        onFinish(.success(2))
+    }
+}
+
+/// Never finishes and never lets go: what an operation waiting on a lost callback looks like.
+final class StuckOp: PureOp {
+    private let parked: Mutex<[Completion<Int>]>
+
+    init() {
+        parked = Mutex([])
+    }
+
+    func launch(_ context: OpContext<Int>, onFinish: @escaping OnFinish<Int>) {
+        let completion = Completion(retaining: self, context: context, onFinish: onFinish)
+        parked.withLock { $0.append(completion) }
+    }
+}
+
+/// An error whose transience a test chooses.
+struct TestError: RetryableError, Hashable, CustomStringConvertible {
+    let name: String
+    let isTransient: Bool
+
+    static let flaky = TestError(name: "flaky", isTransient: true)
+    static let broken = TestError(name: "broken", isTransient: false)
+
+    var description: String { name }
+}
+
+/// Plays a script of outcomes, one per launch, shared by every operation the factory makes,
+/// and counts launches — so a test can prove a step was (or was not) launched again.
+final class ScriptedOps: Sendable {
+    private let script: Mutex<[Result<Int, TestError>]>
+    private let launches = Atomic<Int>(0)
+
+    init(_ script: [Result<Int, TestError>]) {
+        self.script = Mutex(script)
+    }
+
+    var launchCount: Int { launches.load(ordering: .relaxed) }
+
+    func make() -> ScriptedOp { ScriptedOp(source: self) }
+
+    func makeWithSideEffects() -> SideEffectOp { SideEffectOp(source: self) }
+
+    fileprivate func next(input: Int) -> Result<Int, any Error> {
+        launches.add(1, ordering: .relaxed)
+        let outcome = script.withLock { $0.isEmpty ? .success(input) : $0.removeFirst() }
+        return outcome.mapError { $0 }
+    }
+}
+
+final class ScriptedOp: PureOp {
+    private let source: ScriptedOps
+
+    fileprivate init(source: ScriptedOps) {
+        self.source = source
+    }
+
+    func launch(_ context: OpContext<Int>, onFinish: @escaping OnFinish<Int>) {
+        Completion(retaining: self, context: context, onFinish: onFinish).finish(source.next(input: context.input))
+    }
+}
+
+final class SideEffectOp: Op {
+    private let source: ScriptedOps
+
+    fileprivate init(source: ScriptedOps) {
+        self.source = source
+    }
+
+    func launch(_ context: OpContext<Int>, onFinish: @escaping OnFinish<Int>) {
+        Completion(retaining: self, context: context, onFinish: onFinish).finish(source.next(input: context.input))
+    }
+}
+
+/// Turns an `Int` into its decimal text: a step whose output type differs from its input.
+final class DescribeOp: PureOp {
+    func launch(_ context: OpContext<Int>, onFinish: @escaping OnFinish<String>) {
+        Completion(retaining: self, context: context, onFinish: onFinish).succeed("#\(context.input)")
+    }
+}
+
+/// Collects deliveries and lets a test wait for the first one with a timeout.
+final class FinishBox<Value: Sendable>: Sendable {
+    private let results = Mutex<[Result<Value, any Error>]>([])
+    private let signal = DispatchSemaphore(value: 0)
+
+    var onFinish: OnFinish<Value> {
+        { result in
+            let first = self.results.withLock { results in
+                results.append(result)
+                return results.count == 1
+            }
+            if first { self.signal.signal() }
+        }
+    }
+
+    /// Waits up to `timeout` for the first delivery.
+    func wait(timeout: Duration = .seconds(5)) -> Result<Value, any Error>? {
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        guard signal.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else { return nil }
+        return results.withLock { $0.first }
+    }
+
+    var count: Int { results.withLock { $0.count } }
+    var first: Result<Value, any Error>? { results.withLock { $0.first } }
+}
+
+/// Counts diagnostics by kind without storing them: cheap enough for a million reports.
+final class CountingDiagnostics: OpDiagnostics {
+    private let twice = Atomic<Int>(0)
+    private let late = Atomic<Int>(0)
+    private let abandoned = Atomic<Int>(0)
+
+    func report(_ diagnostic: OpDiagnostic) {
+        switch diagnostic.kind {
+        case .finishedTwice: twice.add(1, ordering: .relaxed)
+        case .lateFinishDropped: late.add(1, ordering: .relaxed)
+        case .abandoned: abandoned.add(1, ordering: .relaxed)
+        }
+    }
+
+    var finishedTwice: Int { twice.load(ordering: .relaxed) }
+    var lateFinishes: Int { late.load(ordering: .relaxed) }
+    var abandonments: Int { abandoned.load(ordering: .relaxed) }
+}
+
+extension Result {
+    var success: Success? {
+        guard case .success(let value) = self else { return nil }
+        return value
+    }
+
+    var failure: Failure? {
+        guard case .failure(let error) = self else { return nil }
+        return error
+    }
+}
