@@ -11,6 +11,8 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Operations",
+    // Mutex and Atomic (Synchronization) need these on Apple platforms; Linux has no minimum.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Operations", targets: ["Operations"]),
         .library(name: "AuthFlow", targets: ["AuthFlow"]),

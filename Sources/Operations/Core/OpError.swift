@@ -16,11 +16,16 @@ public enum OpError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+/// A domain error that means "the user chose to stop" (declined the terms, closed the screen),
+/// so the engine treats it like a cancellation: never retried, reported as cancelled.
+public protocol CancellationReason: Error {}
+
 extension Error {
-    /// Whether this error, or the error a ``StepFailure`` wraps, is a cancellation.
+    /// Whether this error, or the error a ``StepFailure`` wraps, is a cancellation: the engine's
+    /// own, Swift's `CancellationError`, or a domain ``CancellationReason``.
     public var isCancellation: Bool {
         if let error = self as? OpError { return error == .cancelled }
         if let failure = self as? StepFailure { return failure.error.isCancellation }
-        return self is CancellationError
+        return self is CancellationError || self is any CancellationReason
     }
 }

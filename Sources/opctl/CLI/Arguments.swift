@@ -1,0 +1,80 @@
+/// What a command accepts: flags, options that take a value, and positional arguments.
+struct ArgumentSpec {
+    /// Options that stand alone, like `--json`.
+    var flags: Set<String> = []
+    /// Options that take a value, like `--phone NUMBER` or `--phone=NUMBER`.
+    var options: Set<String> = []
+    /// How many positional arguments the command takes at most.
+    var maxPositionals = 0
+}
+
+/// The arguments of one command line, parsed against an ``ArgumentSpec``.
+///
+/// Hand-written because the package takes no dependencies; it follows the conventions people
+/// expect: `--name value` and `--name=value`, `--` ends the options, `-h` means `--help`.
+struct ParsedArguments {
+    private(set) var flags: Set<String> = []
+    private(set) var values: [String: String] = [:]
+    private(set) var positionals: [String] = []
+
+    /// Parses `arguments`.
+    ///
+    /// - Throws: ``UsageError`` naming the unknown option, the option missing its value, or the
+    ///   extra argument.
+    init(_ arguments: [String], spec: ArgumentSpec, command: String) throws {
+        var remaining = arguments[...]
+        var optionsEnded = false
+        while let argument = remaining.popFirst() {
+            if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            if argument == "-h" || argument == "--help" {
+                flags.insert("--help")
+                continue
+            }
+            let (name, inlineValue) = Self.split(argument)
+            if spec.flags.contains(name) {
+                guard inlineValue == nil else {
+                    throw UsageError("option '\(name)' takes no value", command: command)
+                }
+                flags.insert(name)
+            } else if spec.options.contains(name) {
+                if let inlineValue {
+                    values[name] = inlineValue
+                } else if let next = remaining.first, !next.hasPrefix("--") {
+                    values[name] = next
+                    remaining = remaining.dropFirst()
+                } else {
+                    throw UsageError("option '\(name)' needs a value", command: command)
+                }
+            } else {
+                throw UsageError("unknown option '\(Self.clip(name))'", command: command)
+            }
+        }
+        if positionals.count > spec.maxPositionals {
+            let extra = positionals[spec.maxPositionals]
+            throw UsageError("unexpected argument '\(Self.clip(extra))'", command: command)
+        }
+    }
+
+    /// Whether `flag` was given.
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// The value of `option`, if given.
+    func value(_ option: String) -> String? { values[option] }
+
+    private static func split(_ argument: String) -> (String, String?) {
+        guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    /// Keeps a 10 kB argument from flooding an error message.
+    static func clip(_ text: String, to limit: Int = 40) -> String {
+        text.count <= limit ? text : String(text.prefix(limit)) + "…"
+    }
+}

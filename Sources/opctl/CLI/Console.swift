@@ -1,0 +1,60 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The process's standard streams and environment, injected so commands can run in tests
+/// without a process.
+struct Console: Sendable {
+    /// Writes to standard output.
+    var out: @Sendable (String) -> Void
+    /// Writes to standard error.
+    var err: @Sendable (String) -> Void
+    /// Reads one line of standard input, without its newline; `nil` at end of input.
+    var readLine: @Sendable () -> String?
+    /// Whether standard input is a terminal (prompts are allowed only then).
+    var inputIsTerminal: Bool
+    /// Whether standard error is a terminal (colour is allowed only then).
+    var errorIsTerminal: Bool
+    /// The environment variables.
+    var environment: [String: String]
+
+    /// The real process streams.
+    static var standard: Console {
+        Console(
+            out: { FileHandle.standardOutput.write(Data($0.utf8)) },
+            err: { FileHandle.standardError.write(Data($0.utf8)) },
+            readLine: { Swift.readLine(strippingNewline: true) },
+            inputIsTerminal: isatty(STDIN_FILENO) == 1,
+            errorIsTerminal: isatty(STDERR_FILENO) == 1,
+            environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// Whether to colour standard error: only on a terminal and never with `NO_COLOR` set.
+    var usesColor: Bool {
+        errorIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+    }
+
+    /// Writes a line to standard output.
+    func print(_ line: String) { out(line + "\n") }
+
+    /// Writes a line to standard error.
+    func note(_ line: String) { err(line + "\n") }
+
+    /// Writes `text` dimmed or coloured when colour is allowed.
+    func styled(_ text: String, _ style: Style) -> String {
+        usesColor ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+    }
+
+    /// ANSI styles used on standard error.
+    enum Style: String {
+        case dim = "2"
+        case red = "31"
+        case green = "32"
+        case yellow = "33"
+        case bold = "1"
+    }
+}
