@@ -130,7 +130,9 @@ struct HTTPAuthAPITests {
     @Test func malformedJSONIsAMalformedResponse() async throws {
         let backend = Fixtures.backend(faults: [.phone: [.malformedBody(times: 1)]])
         let api = Fixtures.api(backend)
-        #expect(try await api.submitPhone(Fixtures.phone) == .failure(.malformedResponse(reason: "the body is not valid JSON")))
+        #expect(
+            try await api.submitPhone(Fixtures.phone)
+                == .failure(.malformedResponse(reason: "the body is not valid JSON")))
         _ = try await api.submitPhone(Fixtures.phone).get()
     }
 
@@ -148,25 +150,46 @@ struct HTTPAuthAPITests {
     }
 
     // The error envelope as Docs/HTTP-API.md shows it, status by status.
-    @Test(arguments: [
-        (400, [:], #"{"error":{"code":"invalid_phone","message":"…"}}"#, AuthError.invalidPhone),
-        (400, [:], #"{"error":{"code":"invalid_code","message":"…","attemptsLeft":2}}"#, .invalidCode(attemptsLeft: 2)),
-        (400, [:], #"{"error":{"code":"invalid_request","message":"…"}}"#, .unexpectedStatus(400, code: "invalid_request")),
-        (401, [:], #"{"error":{"code":"unauthorized","message":"…"}}"#, .unauthorized),
-        (401, [:], "", .unauthorized),
-        (409, [:], #"{"error":{"code":"terms_outdated","message":"…","currentVersion":"3"}}"#, .termsOutdated(currentVersion: "3")),
-        (409, [:], #"{"error":{"code":"terms_not_accepted","message":"…","currentVersion":"3"}}"#, .termsOutdated(currentVersion: "3")),
-        (410, [:], #"{"error":{"code":"code_expired","message":"…"}}"#, .codeExpired),
-        (423, ["Retry-After": "120"], #"{"error":{"code":"locked","message":"…","retryAfter":120}}"#, .locked(retryAfter: 120)),
-        (429, ["Retry-After": "5"], #"{"error":{"code":"rate_limited","message":"…"}}"#, .rateLimited(retryAfter: 5)),
-        (429, [:], #"{"error":{"code":"rate_limited","message":"…","retryAfter":7}}"#, .rateLimited(retryAfter: 7)),
-        (429, [:], "Slow down", .rateLimited(retryAfter: nil)),
-        (500, [:], "<html>oops</html>", .serverError(status: 500)),
-        (503, ["Retry-After": "1"], #"{"error":{"code":"unavailable","message":"…"}}"#, .serverError(status: 503)),
-        (418, [:], #"{"error":{"code":"teapot","message":"…"}}"#, .unexpectedStatus(418, code: "teapot")),
-        (302, [:], "", .unexpectedStatus(302, code: nil)),
-    ] as [(Int, HTTPHeaders, String, AuthError)])
-    func errorStatusesMapToDomainErrors(status: Int, headers: HTTPHeaders, json: String, expected: AuthError) async throws {
+    @Test(
+        arguments: [
+            (400, [:], #"{"error":{"code":"invalid_phone","message":"…"}}"#, AuthError.invalidPhone),
+            (
+                400, [:], #"{"error":{"code":"invalid_code","message":"…","attemptsLeft":2}}"#,
+                .invalidCode(attemptsLeft: 2)
+            ),
+            (
+                400, [:], #"{"error":{"code":"invalid_request","message":"…"}}"#,
+                .unexpectedStatus(400, code: "invalid_request")
+            ),
+            (401, [:], #"{"error":{"code":"unauthorized","message":"…"}}"#, .unauthorized),
+            (401, [:], "", .unauthorized),
+            (
+                409, [:], #"{"error":{"code":"terms_outdated","message":"…","currentVersion":"3"}}"#,
+                .termsOutdated(currentVersion: "3")
+            ),
+            (
+                409, [:], #"{"error":{"code":"terms_not_accepted","message":"…","currentVersion":"3"}}"#,
+                .termsOutdated(currentVersion: "3")
+            ),
+            (410, [:], #"{"error":{"code":"code_expired","message":"…"}}"#, .codeExpired),
+            (
+                423, ["Retry-After": "120"], #"{"error":{"code":"locked","message":"…","retryAfter":120}}"#,
+                .locked(retryAfter: 120)
+            ),
+            (
+                429, ["Retry-After": "5"], #"{"error":{"code":"rate_limited","message":"…"}}"#,
+                .rateLimited(retryAfter: 5)
+            ),
+            (429, [:], #"{"error":{"code":"rate_limited","message":"…","retryAfter":7}}"#, .rateLimited(retryAfter: 7)),
+            (429, [:], "Slow down", .rateLimited(retryAfter: nil)),
+            (500, [:], "<html>oops</html>", .serverError(status: 500)),
+            (503, ["Retry-After": "1"], #"{"error":{"code":"unavailable","message":"…"}}"#, .serverError(status: 503)),
+            (418, [:], #"{"error":{"code":"teapot","message":"…"}}"#, .unexpectedStatus(418, code: "teapot")),
+            (302, [:], "", .unexpectedStatus(302, code: nil)),
+        ] as [(Int, HTTPHeaders, String, AuthError)])
+    func errorStatusesMapToDomainErrors(status: Int, headers: HTTPHeaders, json: String, expected: AuthError)
+        async throws
+    {
         let api = Fixtures.api(CannedTransport(status: status, headers: headers, json: json))
         #expect(try await api.fetchTerms(phoneToken: PhoneToken("t")) == .failure(expected))
     }
@@ -181,7 +204,9 @@ struct HTTPAuthAPITests {
 
     @Test func transportFailuresMapToUnreachableAndTimeout() async throws {
         let down = Fixtures.api(CannedTransport(failure: .unreachable(reason: "connection refused")))
-        #expect(try await down.fetchTerms(phoneToken: PhoneToken("t")) == .failure(.unreachable(reason: "connection refused")))
+        #expect(
+            try await down.fetchTerms(phoneToken: PhoneToken("t"))
+                == .failure(.unreachable(reason: "connection refused")))
         let slow = Fixtures.api(CannedTransport(failure: .timeout))
         #expect(try await slow.fetchTerms(phoneToken: PhoneToken("t")) == .failure(.timeout))
     }
@@ -220,7 +245,9 @@ struct HTTPAuthAPITests {
         backend.inject(.malformedBody(times: 1), into: .phone)
         let api = Fixtures.api(backend)
         #expect(try await api.submitPhone(Fixtures.phone) == .failure(.serverError(status: 500)))
-        #expect(try await api.submitPhone(Fixtures.phone).failure == .malformedResponse(reason: "the body is not valid JSON"))
+        #expect(
+            try await api.submitPhone(Fixtures.phone).failure
+                == .malformedResponse(reason: "the body is not valid JSON"))
         _ = try await api.submitPhone(Fixtures.phone).get()
         backend.resetRequestCounts()
         #expect(backend.requestCounts.isEmpty)

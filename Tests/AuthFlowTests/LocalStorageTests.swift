@@ -47,7 +47,8 @@ struct LocalStorageTests {
             let storage = FileLocalStorage(fileURL: file)
             try storage.saveAuthToken(Self.token)
             let firstInode = try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int
-            let newer = AuthToken("sim1.another-token-value.b2c4", expiresAt: Date(timeIntervalSince1970: 1_900_000_100))
+            let newer = AuthToken(
+                "sim1.another-token-value.b2c4", expiresAt: Date(timeIntervalSince1970: 1_900_000_100))
             try storage.saveAuthToken(newer)
             let secondInode = try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int
             #expect(try storage.loadAuthToken() == newer)

@@ -54,7 +54,8 @@ struct ScreensTests {
 
         let terms = TermsViewModel(terms: TermsOfUse(version: "1", text: "Old."), isUpdate: true)
         #expect(terms.title == "The terms of use have changed")
-        let newer = terms.failed(with: .termsOutdated(currentVersion: "2"), terms: TermsOfUse(version: "2", text: "New."))
+        let newer = terms.failed(
+            with: .termsOutdated(currentVersion: "2"), terms: TermsOfUse(version: "2", text: "New."))
         #expect(newer.terms.version == "2")
         #expect(newer.isUpdate)
     }

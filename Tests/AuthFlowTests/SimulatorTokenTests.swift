@@ -28,7 +28,8 @@ struct SimulatorTokenTests {
         let session = try await first.submitPhone(Fixtures.phone).get()
         _ = try await first.acceptTerms(version: "1", phoneToken: session.phoneToken).get()
         let second = Fixtures.api(Fixtures.backend(instanceID: 2))
-        #expect(try await second.sendCode(phoneToken: session.phoneToken) == .failure(.termsOutdated(currentVersion: "1")))
+        #expect(
+            try await second.sendCode(phoneToken: session.phoneToken) == .failure(.termsOutdated(currentVersion: "1")))
     }
 
     @Test func aLaterInstanceWithNewTermsAsksAgain() async throws {

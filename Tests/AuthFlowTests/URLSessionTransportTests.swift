@@ -24,7 +24,8 @@ struct URLSessionTransportTests {
         #expect(try await api.verifyCode("000000", phoneToken: phoneToken) == .failure(.invalidCode(attemptsLeft: 2)))
         let token = try await api.verifyCode("123456", phoneToken: phoneToken).get()
         #expect(try await api.fetchSession(authToken: token).get().phone == Fixtures.phone)
-        #expect(backend.requestCounts == [.phone: 1, .terms: 1, .termsAccept: 1, .codeSend: 1, .codeVerify: 2, .session: 1])
+        #expect(
+            backend.requestCounts == [.phone: 1, .terms: 1, .termsAccept: 1, .codeSend: 1, .codeVerify: 2, .session: 1])
     }
 
     @Test func headersAndBodiesSurviveTheTrip() async throws {

@@ -32,15 +32,20 @@ public struct HTTPAuthAPI: AuthAPI {
     }
 
     /// Starts a sign-in attempt: `POST /v1/auth/phone`.
-    public func submitPhone(_ phone: PhoneNumber, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void) {
+    public func submitPhone(
+        _ phone: PhoneNumber, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
+    ) {
         perform(AuthWireFormat.submitPhone(phone), completion: completion) { response, _ throws(AuthError) in
             try AuthWireFormat.phoneSession(from: response)
         }
     }
 
     /// Fetches the terms: `GET /v1/auth/terms`.
-    public func fetchTerms(phoneToken: PhoneToken, completion: @escaping @Sendable (Result<TermsOfUse, AuthError>) -> Void) {
-        perform(AuthWireFormat.fetchTerms(phoneToken: phoneToken), completion: completion) { response, _ throws(AuthError) in
+    public func fetchTerms(
+        phoneToken: PhoneToken, completion: @escaping @Sendable (Result<TermsOfUse, AuthError>) -> Void
+    ) {
+        perform(AuthWireFormat.fetchTerms(phoneToken: phoneToken), completion: completion) {
+            response, _ throws(AuthError) in
             try AuthWireFormat.terms(from: response)
         }
     }
@@ -57,8 +62,11 @@ public struct HTTPAuthAPI: AuthAPI {
     }
 
     /// Sends the SMS code: `POST /v1/auth/code/send`.
-    public func sendCode(phoneToken: PhoneToken, completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void) {
-        perform(AuthWireFormat.sendCode(phoneToken: phoneToken), completion: completion) { response, _ throws(AuthError) in
+    public func sendCode(
+        phoneToken: PhoneToken, completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void
+    ) {
+        perform(AuthWireFormat.sendCode(phoneToken: phoneToken), completion: completion) {
+            response, _ throws(AuthError) in
             try AuthWireFormat.codeDelivery(from: response)
         }
     }
@@ -74,8 +82,11 @@ public struct HTTPAuthAPI: AuthAPI {
     }
 
     /// Checks a saved access token: `GET /v1/auth/session`.
-    public func fetchSession(authToken: AuthToken, completion: @escaping @Sendable (Result<SessionStatus, AuthError>) -> Void) {
-        perform(AuthWireFormat.fetchSession(authToken: authToken), completion: completion) { response, _ throws(AuthError) in
+    public func fetchSession(
+        authToken: AuthToken, completion: @escaping @Sendable (Result<SessionStatus, AuthError>) -> Void
+    ) {
+        perform(AuthWireFormat.fetchSession(authToken: authToken), completion: completion) {
+            response, _ throws(AuthError) in
             try AuthWireFormat.sessionStatus(from: response)
         }
     }

@@ -1,4 +1,5 @@
 public import Foundation
+
 #if canImport(FoundationNetworking)
     public import FoundationNetworking
 #endif
@@ -30,7 +31,9 @@ public struct URLSessionTransport: HTTPTransport {
     ///   - request: The request.
     ///   - completion: The response, ``TransportError/timeout`` when `URLSession` timed out, or
     ///     ``TransportError/unreachable(reason:)`` for any other network failure.
-    public func send(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void) {
+    public func send(
+        _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
+    ) {
         guard let url = URL(string: baseURL.absoluteString.trimmingSuffix("/") + request.path) else {
             completion(.failure(.unreachable(reason: "invalid URL path")))
             return

@@ -48,7 +48,9 @@ package struct SHA256 {
         var tail = pending
         tail.append(0x80)
         while tail.count % Self.blockSize != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
         var start = 0
         while start < tail.count {
             compress(tail[start..<start + Self.blockSize])
@@ -57,7 +59,9 @@ package struct SHA256 {
         var digest: [UInt8] = []
         digest.reserveCapacity(32)
         for word in state {
-            for shift in stride(from: 24, through: 0, by: -8) { digest.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
+            for shift in stride(from: 24, through: 0, by: -8) {
+                digest.append(UInt8(truncatingIfNeeded: word >> UInt32(shift)))
+            }
         }
         return digest
     }
@@ -66,7 +70,8 @@ package struct SHA256 {
         var w = [UInt32](repeating: 0, count: 64)
         let base = block.startIndex
         for i in 0..<16 {
-            w[i] = UInt32(block[base + 4 * i]) << 24 | UInt32(block[base + 4 * i + 1]) << 16
+            w[i] =
+                UInt32(block[base + 4 * i]) << 24 | UInt32(block[base + 4 * i + 1]) << 16
                 | UInt32(block[base + 4 * i + 2]) << 8 | UInt32(block[base + 4 * i + 3])
         }
         for i in 16..<64 {

@@ -39,7 +39,9 @@ public final class SimulatedBackend: HTTPTransport {
     ///   - request: The request.
     ///   - completion: Receives the response after the configured latency; never called for a
     ///     request that meets a ``Fault/hang(times:)``.
-    public func send(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void) {
+    public func send(
+        _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
+    ) {
         let outcome = state.withLock { state in handle(request, state: &state) }
         if let sms = outcome.sms { configuration.onSMS?(sms) }
         guard let response = outcome.response else { return }

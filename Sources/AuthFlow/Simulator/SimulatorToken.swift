@@ -58,7 +58,8 @@ struct SimulatorToken {
         }
         let expected = HMACSHA256.authenticationCode(for: Array("\(parts[0]).\(parts[1])".utf8), key: key)
         guard HMACSHA256.constantTimeEquals(expected, Array(signature)) else { throw .badSignature }
-        guard let json = data(base64URL: parts[1]), let claims = try? JSONDecoder().decode(Claims.self, from: json) else {
+        guard let json = data(base64URL: parts[1]), let claims = try? JSONDecoder().decode(Claims.self, from: json)
+        else {
             throw .malformed
         }
         guard claims.kind == kind else { throw .wrongKind }

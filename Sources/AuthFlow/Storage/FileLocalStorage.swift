@@ -37,7 +37,8 @@ public struct FileLocalStorage: LocalStorage {
         }
         let directory = fileURL.deletingLastPathComponent()
         try createDirectory(directory)
-        let temporary = directory.appendingPathComponent(".\(fileURL.lastPathComponent).\(UInt32.random(in: .min ... .max)).tmp")
+        let temporary = directory.appendingPathComponent(
+            ".\(fileURL.lastPathComponent).\(UInt32.random(in: .min ... .max)).tmp")
         do {
             try write(data, to: temporary.path)
             guard rename(temporary.path, fileURL.path) == 0 else { throw systemError() }

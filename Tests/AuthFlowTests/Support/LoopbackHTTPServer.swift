@@ -128,7 +128,8 @@ final class LoopbackHTTPServer: Sendable {
             guard count > 0 else { return nil }
             body += chunk[0..<count]
         }
-        return HTTPRequest(method: method, path: String(requestLine[1]), headers: headers, body: Data(body.prefix(length)))
+        return HTTPRequest(
+            method: method, path: String(requestLine[1]), headers: headers, body: Data(body.prefix(length)))
     }
 
     private func write(_ response: HTTPResponse, to fd: Int32) {
