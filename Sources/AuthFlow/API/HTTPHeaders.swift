@@ -1,0 +1,44 @@
+/// HTTP header fields with case-insensitive names.
+///
+/// Names are stored lowercased, as HTTP/2 sends them, so `headers["Retry-After"]` and
+/// `headers["retry-after"]` are the same field.
+public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral {
+    /// The fields, keyed by lowercased name.
+    public private(set) var fields: [String: String]
+
+    /// Creates headers from name-value pairs.
+    ///
+    /// - Parameter elements: The fields; later duplicates win.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = [:]
+        for (name, value) in elements { self[name] = value }
+    }
+
+    /// Creates headers from a dictionary.
+    ///
+    /// - Parameter fields: The fields, names in any case.
+    public init(_ fields: [String: String] = [:]) {
+        self.fields = [:]
+        for (name, value) in fields { self[name] = value }
+    }
+
+    /// The value of a field, or `nil`.
+    public subscript(name: String) -> String? {
+        get { fields[name.lowercased()] }
+        set { fields[name.lowercased()] = newValue }
+    }
+
+    /// The fields as a printable string with credentials redacted, for logs and traces.
+    public var redactedDescription: String {
+        fields.keys.sorted().map { name in
+            let value = fields[name] ?? ""
+            let printed = name == "authorization" ? Self.redactCredentials(value) : value
+            return "\(name): \(printed)"
+        }.joined(separator: ", ")
+    }
+
+    private static func redactCredentials(_ value: String) -> String {
+        guard let space = value.firstIndex(of: " ") else { return "…" }
+        return value[..<space] + " " + Redaction.token(String(value[value.index(after: space)...]))
+    }
+}

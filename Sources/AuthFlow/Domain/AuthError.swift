@@ -1,0 +1,97 @@
+public import Foundation
+
+/// Everything that can go wrong talking to the sign-in backend, in the domain's words.
+///
+/// The HTTP client decodes server errors into this type in one place; callers never see a status
+/// code without meaning or a raw `DecodingError`. ``isTransient`` tells a retry policy which
+/// failures may succeed if the same request is simply sent again.
+public enum AuthError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The backend rejected the phone number.
+    case invalidPhone
+    /// The code was wrong; `attemptsLeft` more tries are allowed before the number is locked.
+    case invalidCode(attemptsLeft: Int)
+    /// The code expired, or none was sent in this attempt: request a new one.
+    case codeExpired
+    /// Too many wrong codes: the number is locked, for `retryAfter` seconds when the backend says.
+    case locked(retryAfter: TimeInterval?)
+    /// The terms of use must be accepted (again) before going on; `currentVersion` when known.
+    case termsOutdated(currentVersion: String?)
+    /// The token was missing, expired or not accepted: sign-in must start again.
+    case unauthorized
+    /// Too many requests; wait `retryAfter` seconds when the backend says.
+    case rateLimited(retryAfter: TimeInterval?)
+    /// The backend failed (a 5xx status).
+    case serverError(status: Int)
+    /// The backend answered something the contract does not allow; `reason` says what, without
+    /// repeating the body.
+    case malformedResponse(reason: String)
+    /// The backend could not be reached.
+    case unreachable(reason: String)
+    /// No answer came within the client's timeout.
+    case timeout
+    /// A status the contract does not give this request, with the error code when the body had one.
+    case unexpectedStatus(Int, code: String?)
+
+    /// Whether sending the same request again may succeed.
+    ///
+    /// Unreachable, timeout, 5xx and rate limiting are transient; everything else needs the person
+    /// or the app to do something different first.
+    public var isTransient: Bool {
+        switch self {
+        case .unreachable, .timeout, .serverError, .rateLimited: true
+        case .invalidPhone, .invalidCode, .codeExpired, .locked, .termsOutdated, .unauthorized,
+            .malformedResponse, .unexpectedStatus:
+            false
+        }
+    }
+
+    /// How long the backend asked to wait, when it said.
+    public var retryAfter: TimeInterval? {
+        switch self {
+        case .locked(let seconds), .rateLimited(let seconds): seconds
+        default: nil
+        }
+    }
+
+    /// A sentence for the person using the app.
+    public var description: String {
+        switch self {
+        case .invalidPhone:
+            "This phone number is not accepted. Check it and try again."
+        case .invalidCode(let attemptsLeft):
+            attemptsLeft == 1
+                ? "The code is wrong. You have 1 attempt left."
+                : "The code is wrong. You have \(attemptsLeft) attempts left."
+        case .codeExpired:
+            "The code has expired. Request a new one."
+        case .locked(let retryAfter):
+            "Too many wrong codes; this number is locked" + Self.waitClause(retryAfter) + "."
+        case .termsOutdated(let version):
+            "The terms of use have changed" + (version.map { " (now version \($0))" } ?? "")
+                + "; accept them to continue."
+        case .unauthorized:
+            "Your sign-in session has expired. Start again."
+        case .rateLimited(let retryAfter):
+            "Too many requests; try again" + (retryAfter.map { " in \(Self.seconds($0))" } ?? " later") + "."
+        case .serverError(let status):
+            "The server had a problem (status \(status)). Try again."
+        case .malformedResponse(let reason):
+            "The server sent an answer this app does not understand (\(reason))."
+        case .unreachable(let reason):
+            "The server cannot be reached (\(reason)). Check the connection."
+        case .timeout:
+            "The server did not answer in time. Try again."
+        case .unexpectedStatus(let status, let code):
+            "The server answered with an unexpected status \(status)" + (code.map { " (\($0))" } ?? "") + "."
+        }
+    }
+
+    private static func waitClause(_ retryAfter: TimeInterval?) -> String {
+        retryAfter.map { " for \(seconds($0))" } ?? ""
+    }
+
+    private static func seconds(_ value: TimeInterval) -> String {
+        let whole = Int(value.rounded(.up))
+        return whole == 1 ? "1 second" : "\(whole) seconds"
+    }
+}

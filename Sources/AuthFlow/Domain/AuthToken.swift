@@ -1,0 +1,46 @@
+public import Foundation
+
+/// The access token a successful sign-in produces, and when it stops being valid.
+///
+/// A secret. Every printed form (`description`, interpolation, `debugDescription`, `dump`) shows
+/// only ``redacted``; the clear value is available only as ``revealed``.
+public struct AuthToken: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
+    /// The clear token, for the `Authorization` header and for storage. Never print or log it.
+    public let revealed: String
+    /// The moment the backend stops accepting the token.
+    public let expiresAt: Date
+
+    /// Wraps a token received from the backend.
+    ///
+    /// - Parameters:
+    ///   - revealed: The clear token.
+    ///   - expiresAt: When the token expires.
+    public init(_ revealed: String, expiresAt: Date) {
+        self.revealed = revealed
+        self.expiresAt = expiresAt
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case revealed = "token"
+        case expiresAt
+    }
+
+    /// Whether the token has expired at a given moment.
+    ///
+    /// - Parameter now: The moment to check against.
+    /// - Returns: `true` once `now` has reached ``expiresAt``.
+    public func isExpired(at now: Date) -> Bool {
+        now >= expiresAt
+    }
+
+    /// The printable form: `tok…a1f3`.
+    public var redacted: String { Redaction.token(revealed) }
+    /// The redacted form.
+    public var description: String { redacted }
+    /// The redacted form and the expiry.
+    public var debugDescription: String { "AuthToken(\(redacted), expiresAt: \(expiresAt))" }
+    /// A mirror with only the redacted form and the expiry.
+    public var customMirror: Mirror { Mirror(self, children: ["redacted": redacted, "expiresAt": expiresAt]) }
+}

@@ -1,0 +1,65 @@
+public import Foundation
+
+extension SimulatedBackend {
+    /// How the simulated backend behaves. Every field has a default fit for a demo; tests set what
+    /// they are about.
+    public struct Configuration: Sendable {
+        /// The code every SMS carries; its length is the announced code length.
+        public var smsCode: String = "123456"
+        /// Whether terms must be accepted before a code is sent.
+        public var termsRequired: Bool = true
+        /// The current terms version; change it between runs to make a saved session meet new terms.
+        public var termsVersion: String = "1"
+        /// The current terms text.
+        public var termsText: String = "By signing in you agree to these demonstration terms of use."
+        /// How long each answer takes, delivered by a Dispatch timer, never by blocking the caller.
+        public var latency: Duration = .zero
+        /// Wrong codes allowed before the number is locked.
+        public var attemptsBeforeLock: Int = 3
+        /// How long a lock lasts, in seconds.
+        public var lockDuration: TimeInterval = 300
+        /// How long after a code was sent another may be requested, in seconds.
+        public var resendInterval: TimeInterval = 30
+        /// How long a code stays valid, in seconds.
+        public var codeLifetime: TimeInterval = 300
+        /// How long a phone token stays valid, in seconds.
+        public var phoneTokenLifetime: TimeInterval = 900
+        /// How long an access token stays valid, in seconds.
+        public var accessTokenLifetime: TimeInterval = 30 * 24 * 3600
+        /// Faults to inject, per endpoint, in order.
+        public var faults: [Endpoint: [Fault]] = [:]
+        /// The key that signs tokens. Simulators with the same key accept each other's tokens,
+        /// across processes; the default is a fixed development key, not a secret.
+        public var signingKey: [UInt8] = Array("operations-authflow-simulator-development-key".utf8)
+        /// The clock for expiry, resend intervals and locks.
+        public var clock: @Sendable () -> Date = { Date() }
+        /// Called with every SMS the backend "sends", outside any lock, so a CLI can show the code.
+        public var onSMS: (@Sendable (SimulatedSMS) -> Void)?
+        /// Makes token identifiers unique across simulator instances; fix it for reproducible tokens.
+        public var instanceID: UInt64 = UInt64.random(in: .min ... .max)
+
+        /// A configuration with every default.
+        public init() {}
+
+        /// A configuration with the fields tests change most.
+        ///
+        /// - Parameters:
+        ///   - smsCode: The code every SMS carries.
+        ///   - termsRequired: Whether terms must be accepted first.
+        ///   - termsVersion: The current terms version.
+        ///   - latency: The delay of every answer.
+        ///   - attemptsBeforeLock: Wrong codes allowed before a lock.
+        ///   - faults: Faults per endpoint.
+        public init(
+            smsCode: String = "123456", termsRequired: Bool = true, termsVersion: String = "1",
+            latency: Duration = .zero, attemptsBeforeLock: Int = 3, faults: [Endpoint: [Fault]] = [:]
+        ) {
+            self.smsCode = smsCode
+            self.termsRequired = termsRequired
+            self.termsVersion = termsVersion
+            self.latency = latency
+            self.attemptsBeforeLock = attemptsBeforeLock
+            self.faults = faults
+        }
+    }
+}

@@ -1,0 +1,258 @@
+import Foundation
+
+/// The backend's side of the contract. It deliberately does not reuse the client's wire-format
+/// types: it is written from `Docs/HTTP-API.md`, so a client that drifts from the document fails
+/// against it.
+extension SimulatedBackend {
+    func handle(_ request: HTTPRequest, state: inout State) -> Outcome {
+        let path = request.path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.path
+        guard let endpoint = Endpoint.allCases.first(where: { $0.route.path == path }) else {
+            return Outcome(response: Reply.error(404, "not_found", "No such endpoint."))
+        }
+        guard endpoint.route.method == request.method else {
+            return Outcome(response: Reply.error(405, "method_not_allowed", "Use \(endpoint.route.method.rawValue)."))
+        }
+        state.counts[endpoint, default: 0] += 1
+        switch state.takeFault(for: endpoint) {
+        case .hang: return Outcome(response: nil)
+        case .unavailable:
+            return Outcome(
+                response: Reply.error(
+                    503, "unavailable", "The service is temporarily unavailable.", headers: ["Retry-After": "1"]))
+        case .malformedBody:
+            return Outcome(
+                response: HTTPResponse(
+                    status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"phoneToken": "#.utf8)))
+        case .status(let status, _):
+            return Outcome(response: Reply.error(status, "injected_fault", "A fault injected by the simulator."))
+        case nil:
+            break
+        }
+        let now = configuration.clock()
+        switch endpoint {
+        case .phone: return Outcome(response: submitPhone(request, state: &state, now: now))
+        case .terms: return Outcome(response: terms(request, state: state, now: now))
+        case .termsAccept: return Outcome(response: acceptTerms(request, state: &state, now: now))
+        case .codeSend: return sendCode(request, state: &state, now: now)
+        case .codeVerify: return Outcome(response: verifyCode(request, state: &state, now: now))
+        case .session: return Outcome(response: session(request, state: &state, now: now))
+        }
+    }
+
+    // MARK: - Endpoints
+
+    private func submitPhone(_ request: HTTPRequest, state: inout State, now: Date) -> HTTPResponse {
+        struct Body: Decodable { let phone: String }
+        guard let body = Reply.decode(Body.self, request) else { return Reply.invalidRequest("a “phone” string") }
+        guard let phone = try? PhoneNumber(parsing: body.phone, convention: nil) else {
+            return Reply.error(400, "invalid_phone", "The phone number must be in E.164 form, e.g. +79991234567.")
+        }
+        if let locked = lockResponse(phone.e164, state: &state, now: now) { return locked }
+        let claims = SimulatorToken.Claims(
+            sub: phone.e164, kind: .phone,
+            exp: Int(now.addingTimeInterval(configuration.phoneTokenLifetime).timeIntervalSince1970),
+            jti: state.nextTokenID(instance: configuration.instanceID), terms: nil, reaccept: nil)
+        struct Answer: Encodable {
+            let phoneToken: String
+            let termsRequired: Bool
+            let codeLength: Int
+        }
+        return Reply.json(
+            Answer(
+                phoneToken: SimulatorToken.sign(claims, key: configuration.signingKey),
+                termsRequired: configuration.termsRequired, codeLength: configuration.smsCode.count))
+    }
+
+    private func terms(_ request: HTTPRequest, state: State, now: Date) -> HTTPResponse {
+        if case .failure(let rejection) = bearer(request, kind: .phone, now: now) { return rejection.response }
+        struct Answer: Encodable {
+            let version: String
+            let text: String
+        }
+        return Reply.json(Answer(version: state.termsVersion, text: state.termsText))
+    }
+
+    private func acceptTerms(_ request: HTTPRequest, state: inout State, now: Date) -> HTTPResponse {
+        let claims: SimulatorToken.Claims
+        switch bearer(request, kind: .phone, now: now) {
+        case .failure(let rejection): return rejection.response
+        case .success(let verified): claims = verified
+        }
+        struct Body: Decodable { let version: String }
+        guard let body = Reply.decode(Body.self, request) else { return Reply.invalidRequest("a “version” string") }
+        guard body.version == state.termsVersion else { return termsOutdated(state) }
+        state.acceptedByAttempt[claims.jti] = body.version
+        var accepted = claims
+        accepted.terms = body.version
+        struct Answer: Encodable {
+            let acceptedVersion: String
+            let phoneToken: String
+            let accessToken: String?
+            let expiresIn: Int?
+        }
+        var accessToken: String?
+        if claims.reaccept == true {
+            accessToken = issueAccessToken(phone: claims.sub, terms: body.version, state: &state, now: now)
+        }
+        return Reply.json(
+            Answer(
+                acceptedVersion: body.version, phoneToken: SimulatorToken.sign(accepted, key: configuration.signingKey),
+                accessToken: accessToken, expiresIn: accessToken == nil ? nil : Int(configuration.accessTokenLifetime)))
+    }
+
+    private func sendCode(_ request: HTTPRequest, state: inout State, now: Date) -> Outcome {
+        let claims: SimulatorToken.Claims
+        switch bearer(request, kind: .phone, now: now) {
+        case .failure(let rejection): return Outcome(response: rejection.response)
+        case .success(let verified): claims = verified
+        }
+        if configuration.termsRequired, acceptedVersion(claims, state) != state.termsVersion {
+            return Outcome(
+                response: Reply.error(
+                    409, "terms_not_accepted", "Accept the current terms of use first.",
+                    extra: .init(currentVersion: state.termsVersion)))
+        }
+        if let locked = lockResponse(claims.sub, state: &state, now: now) { return Outcome(response: locked) }
+        if let pending = state.codes[claims.jti] {
+            let wait = pending.sentAt.addingTimeInterval(configuration.resendInterval).timeIntervalSince(now)
+            if wait > 0 {
+                let seconds = Int(wait.rounded(.up))
+                return Outcome(
+                    response: Reply.error(
+                        429, "rate_limited", "A code was sent recently; wait before asking again.",
+                        extra: .init(retryAfter: seconds), headers: ["Retry-After": String(seconds)]))
+            }
+        }
+        state.codes[claims.jti] = PendingCode(code: configuration.smsCode, sentAt: now)
+        // The configured code is trusted to be digits; a bad one still goes out so a test sees it.
+        let code = (try? SMSCode(configuration.smsCode, length: configuration.smsCode.count))
+        var sms: SimulatedSMS?
+        if let code, let phone = try? PhoneNumber(parsing: claims.sub, convention: nil) {
+            let sent = SimulatedSMS(phone: phone, code: code, sentAt: now)
+            state.sentSMS.append(sent)
+            sms = sent
+        }
+        struct Answer: Encodable {
+            let resendAfter: Int
+            let codeLength: Int
+        }
+        return Outcome(
+            response: Reply.json(
+                Answer(resendAfter: Int(configuration.resendInterval), codeLength: configuration.smsCode.count)),
+            sms: sms)
+    }
+
+    private func verifyCode(_ request: HTTPRequest, state: inout State, now: Date) -> HTTPResponse {
+        let claims: SimulatorToken.Claims
+        switch bearer(request, kind: .phone, now: now) {
+        case .failure(let rejection): return rejection.response
+        case .success(let verified): claims = verified
+        }
+        struct Body: Decodable { let code: String }
+        guard let body = Reply.decode(Body.self, request) else { return Reply.invalidRequest("a “code” string") }
+        if let locked = lockResponse(claims.sub, state: &state, now: now) { return locked }
+        guard let pending = state.codes[claims.jti],
+            now < pending.sentAt.addingTimeInterval(configuration.codeLifetime)
+        else {
+            state.codes[claims.jti] = nil
+            return Reply.error(410, "code_expired", "The code has expired or was never sent; request a new one.")
+        }
+        guard body.code == pending.code else {
+            let left = state.attemptsLeft[claims.sub, default: configuration.attemptsBeforeLock] - 1
+            if left <= 0 {
+                state.attemptsLeft[claims.sub] = nil
+                state.codes[claims.jti] = nil
+                state.lockedUntil[claims.sub] = now.addingTimeInterval(configuration.lockDuration)
+                return locked(seconds: configuration.lockDuration)
+            }
+            state.attemptsLeft[claims.sub] = left
+            return Reply.error(400, "invalid_code", "The code is wrong.", extra: .init(attemptsLeft: left))
+        }
+        state.codes[claims.jti] = nil
+        state.attemptsLeft[claims.sub] = nil
+        let terms = configuration.termsRequired ? acceptedVersion(claims, state) : nil
+        struct Answer: Encodable {
+            let accessToken: String
+            let tokenType: String
+            let expiresIn: Int
+        }
+        return Reply.json(
+            Answer(
+                accessToken: issueAccessToken(phone: claims.sub, terms: terms, state: &state, now: now),
+                tokenType: "Bearer", expiresIn: Int(configuration.accessTokenLifetime)))
+    }
+
+    private func session(_ request: HTTPRequest, state: inout State, now: Date) -> HTTPResponse {
+        let claims: SimulatorToken.Claims
+        switch bearer(request, kind: .access, now: now) {
+        case .failure(let rejection): return rejection.response
+        case .success(let verified): claims = verified
+        }
+        let accepted = claims.terms ?? state.acceptedByAttempt[claims.jti]
+        var phoneToken: String?
+        if configuration.termsRequired, accepted != state.termsVersion {
+            let reaccept = SimulatorToken.Claims(
+                sub: claims.sub, kind: .phone,
+                exp: Int(now.addingTimeInterval(configuration.phoneTokenLifetime).timeIntervalSince1970),
+                jti: state.nextTokenID(instance: configuration.instanceID), terms: nil, reaccept: true)
+            phoneToken = SimulatorToken.sign(reaccept, key: configuration.signingKey)
+        }
+        struct Answer: Encodable {
+            let phone: String
+            let termsVersion: String
+            let acceptedTermsVersion: String?
+            let phoneToken: String?
+        }
+        return Reply.json(
+            Answer(
+                phone: claims.sub, termsVersion: state.termsVersion, acceptedTermsVersion: accepted,
+                phoneToken: phoneToken))
+    }
+
+    // MARK: - Helpers
+
+    private func bearer(
+        _ request: HTTPRequest, kind: SimulatorToken.Claims.Kind, now: Date
+    ) -> Result<SimulatorToken.Claims, SimulatorToken.Rejection> {
+        guard let header = request.headers["Authorization"], header.hasPrefix("Bearer ") else {
+            return .failure(.malformed)
+        }
+        return Result { () throws(SimulatorToken.Rejection) in
+            try SimulatorToken.verify(String(header.dropFirst(7)), key: configuration.signingKey, kind: kind, now: now)
+        }
+    }
+
+    private func acceptedVersion(_ claims: SimulatorToken.Claims, _ state: State) -> String? {
+        state.acceptedByAttempt[claims.jti] ?? claims.terms
+    }
+
+    private func issueAccessToken(phone: String, terms: String?, state: inout State, now: Date) -> String {
+        let claims = SimulatorToken.Claims(
+            sub: phone, kind: .access,
+            exp: Int(now.addingTimeInterval(configuration.accessTokenLifetime).timeIntervalSince1970),
+            jti: state.nextTokenID(instance: configuration.instanceID), terms: terms, reaccept: nil)
+        return SimulatorToken.sign(claims, key: configuration.signingKey)
+    }
+
+    private func lockResponse(_ phone: String, state: inout State, now: Date) -> HTTPResponse? {
+        guard let until = state.lockedUntil[phone] else { return nil }
+        guard now < until else {
+            state.lockedUntil[phone] = nil
+            return nil
+        }
+        return locked(seconds: until.timeIntervalSince(now))
+    }
+
+    private func locked(seconds: TimeInterval) -> HTTPResponse {
+        let whole = Int(seconds.rounded(.up))
+        return Reply.error(
+            423, "locked", "Too many wrong codes; the number is locked.", extra: .init(retryAfter: whole),
+            headers: ["Retry-After": String(whole)])
+    }
+
+    private func termsOutdated(_ state: State) -> HTTPResponse {
+        Reply.error(
+            409, "terms_outdated", "These terms are not the current version.",
+            extra: .init(currentVersion: state.termsVersion))
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+extension SimulatedBackend {
+    /// Everything the simulator remembers between requests, guarded by one mutex.
+    struct State {
+        var termsVersion: String
+        var termsText: String
+        var faults: [Endpoint: [Fault]]
+        var counts: [Endpoint: Int] = [:]
+        var sentSMS: [SimulatedSMS] = []
+        /// The pending code of each sign-in attempt, by the phone token's `jti`.
+        var codes: [String: PendingCode] = [:]
+        /// Terms accepted in this instance, by attempt; tokens carry acceptance across instances.
+        var acceptedByAttempt: [String: String] = [:]
+        /// Wrong codes left before a lock, by phone.
+        var attemptsLeft: [String: Int] = [:]
+        /// When each locked phone unlocks.
+        var lockedUntil: [String: Date] = [:]
+        var issued: UInt64 = 0
+
+        mutating func takeFault(for endpoint: Endpoint) -> Fault? {
+            guard var queue = faults[endpoint], let fault = queue.first else { return nil }
+            if let rest = fault.decremented() {
+                queue[0] = rest
+            } else {
+                queue.removeFirst()
+            }
+            faults[endpoint] = queue.isEmpty ? nil : queue
+            return fault.times > 0 ? fault : takeFault(for: endpoint)
+        }
+
+        mutating func nextTokenID(instance: UInt64) -> String {
+            issued += 1
+            return String(instance, radix: 36) + "-" + String(issued, radix: 36)
+        }
+    }
+
+    struct PendingCode {
+        var code: String
+        var sentAt: Date
+    }
+
+    /// What handling a request produced: a response (none for a hang) and an SMS to announce.
+    struct Outcome {
+        var response: HTTPResponse?
+        var sms: SimulatedSMS?
+    }
+}

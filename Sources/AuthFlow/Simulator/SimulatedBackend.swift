@@ -1,0 +1,117 @@
+import Foundation
+import Synchronization
+
+/// The sign-in backend simulated in process, at the HTTP layer: an ``HTTPTransport`` that answers
+/// the contract of `Docs/HTTP-API.md` with statuses, headers and JSON bodies, so ``HTTPAuthAPI``
+/// takes the same code path as against a real server.
+///
+/// - Answers arrive asynchronously, after ``Configuration/latency``, on a Dispatch queue; the
+///   caller's thread is never blocked.
+/// - Tokens are signed with ``Configuration/signingKey`` and carry their phone, kind and expiry, so
+///   another instance with the same key (in a later process) accepts them. Codes, attempt counters
+///   and locks live only in this instance.
+/// - Faults can be injected per endpoint (``Fault``), and every request is counted per endpoint
+///   (``requestCount(for:)``), so a test can prove a step was not sent again.
+///
+/// ```swift
+/// let backend = SimulatedBackend(configuration: .init(faults: [.codeSend: [.unavailable(times: 2)]]))
+/// let api = HTTPAuthAPI(transport: backend)
+/// ```
+public final class SimulatedBackend: HTTPTransport {
+    /// The configuration it was created with; runtime changes (faults, terms) are separate.
+    public let configuration: Configuration
+    let state: Mutex<State>
+
+    /// Creates a simulator.
+    ///
+    /// - Parameter configuration: How it behaves.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        state = Mutex(
+            State(
+                termsVersion: configuration.termsVersion, termsText: configuration.termsText,
+                faults: configuration.faults))
+    }
+
+    /// Answers a request as the backend would.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - completion: Receives the response after the configured latency; never called for a
+    ///     request that meets a ``Fault/hang(times:)``.
+    public func send(
+        _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
+    ) {
+        let outcome = state.withLock { state in handle(request, state: &state) }
+        if let sms = outcome.sms { configuration.onSMS?(sms) }
+        guard let response = outcome.response else { return }
+        if configuration.latency <= .zero {
+            DispatchQueue.global().async { completion(.success(response)) }
+        } else {
+            DispatchQueue.global().asyncAfter(deadline: .now() + configuration.latency.dispatchInterval) {
+                completion(.success(response))
+            }
+        }
+    }
+
+    // MARK: - Counters
+
+    /// How many requests reached an endpoint, faulted ones included.
+    ///
+    /// - Parameter endpoint: The endpoint.
+    /// - Returns: The count since creation or the last ``resetRequestCounts()``.
+    public func requestCount(for endpoint: Endpoint) -> Int {
+        state.withLock { $0.counts[endpoint, default: 0] }
+    }
+
+    /// Every endpoint's request count; endpoints never called are absent.
+    public var requestCounts: [Endpoint: Int] {
+        state.withLock { $0.counts }
+    }
+
+    /// Sets every request count back to zero.
+    public func resetRequestCounts() {
+        state.withLock { $0.counts = [:] }
+    }
+
+    // MARK: - SMS
+
+    /// Every SMS sent, oldest first.
+    public var sentSMS: [SimulatedSMS] {
+        state.withLock { $0.sentSMS }
+    }
+
+    /// The last SMS sent, if any.
+    public var lastSMS: SimulatedSMS? {
+        state.withLock { $0.sentSMS.last }
+    }
+
+    // MARK: - Runtime changes
+
+    /// Appends a fault for an endpoint, after any still pending.
+    ///
+    /// - Parameters:
+    ///   - fault: The fault.
+    ///   - endpoint: The endpoint it applies to.
+    public func inject(_ fault: Fault, into endpoint: Endpoint) {
+        state.withLock { $0.faults[endpoint, default: []].append(fault) }
+    }
+
+    /// Removes every pending fault.
+    public func removeAllFaults() {
+        state.withLock { $0.faults = [:] }
+    }
+
+    /// Publishes new terms, as a backend does when the lawyers change them; sessions that accepted
+    /// an older version must accept again.
+    ///
+    /// - Parameters:
+    ///   - version: The new version.
+    ///   - text: The new text.
+    public func publishTerms(version: String, text: String) {
+        state.withLock { state in
+            state.termsVersion = version
+            state.termsText = text
+        }
+    }
+}
