@@ -61,6 +61,47 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         }
     }
 
+    /// Appends a step that works on a part of the current value: it is launched with
+    /// `input(current)` when `condition` holds, and its output is folded back with `merge`;
+    /// when the condition is false the step is skipped and the value passes on unchanged.
+    ///
+    /// This is how a reusable operation with its own narrow types joins a chain, e.g. the terms
+    /// step launched with just the phone token of a sign-in attempt:
+    ///
+    /// ```swift
+    /// .then(Step(makeTermsOfUseOp), when: \.termsRequired, input: \.phoneToken) { attempt, acceptance in
+    ///     attempt.accepting(acceptance)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - step: The step, with its own input and output types.
+    ///   - condition: Whether the step runs for the current value.
+    ///   - input: The step's input, taken from the current value.
+    ///   - merge: The next value, from the current value and the step's output.
+    /// - Returns: The chain, producing the same type.
+    public func then<StepInput: Sendable, StepOutput: Sendable>(
+        _ step: Step<StepInput, StepOutput>,
+        when condition: @escaping @Sendable (Current) -> Bool = { _ in true },
+        input: @escaping @Sendable (Current) -> StepInput,
+        merge: @escaping @Sendable (Current, StepOutput) -> Current
+    ) -> ScenarioBuilder<Input, Current> {
+        let index = stepNames.count
+        let previous = body
+        return ScenarioBuilder(stepNames: stepNames + [step.name]) { context, run, onFinish in
+            previous(context, run) { result in
+                guard case .success(let value) = result else { return onFinish(result) }
+                guard condition(value) else {
+                    run.report(.stepSkipped, address: run.address(index: index, name: step.name), value: value)
+                    return onFinish(.success(value))
+                }
+                StepRun.start(step, index: index, input: input(value), context: context, run: run) { stepResult in
+                    onFinish(stepResult.map { merge(value, $0) })
+                }
+            }
+        }
+    }
+
     /// Converts the current value without launching anything (pick a field, wrap a value).
     ///
     /// - Parameter transform: A pure function of the current value; an error it throws ends

@@ -1,0 +1,17 @@
+public import Operations
+
+/// Writes the auth token to ``LocalStorage``: the last step of sign-in, and the only one with a
+/// side effect. It returns the token, so the scenario can finish with it.
+public final class SaveTokenOp: Op {
+    private let storage: any LocalStorage
+
+    /// Creates the operation; use ``AuthFlowFactory/makeSaveTokenOp()``.
+    public init(storage: any LocalStorage) {
+        self.storage = storage
+    }
+
+    public func launch(_ context: OpContext<AuthToken>, onFinish: @escaping OnFinish<AuthToken>) {
+        let completion = Completion(retaining: self, context: context, onFinish: onFinish)
+        completion.finish(Result { try storage.saveAuthToken(context.input) }.map { context.input })
+    }
+}

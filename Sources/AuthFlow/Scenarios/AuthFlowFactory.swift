@@ -1,0 +1,51 @@
+public import Operations
+
+/// Builds the operations and scenarios of phone sign-in from the key services they share.
+///
+/// The factory is the only place that knows which services an operation needs; a call site
+/// only makes and launches. Every `make` returns a new, unlaunched operation.
+public struct AuthFlowFactory: Sendable {
+    /// The backend.
+    public let api: any AuthAPI
+    /// Where the auth token is kept.
+    public let storage: any LocalStorage
+    /// The screens the operations show.
+    public let screens: any AuthScreens
+    /// How steps that talk to the backend are retried.
+    public let retry: RetryPolicy
+
+    /// Creates a factory.
+    ///
+    /// - Parameters:
+    ///   - api: The backend.
+    ///   - storage: Where the auth token is kept.
+    ///   - screens: The screens the operations show.
+    ///   - retry: The policy for transient backend failures (unreachable, timeout, 5xx, 429).
+    public init(
+        api: any AuthAPI, storage: any LocalStorage, screens: any AuthScreens,
+        retry: RetryPolicy = .transient(maxAttempts: 3)
+    ) {
+        self.api = api
+        self.storage = storage
+        self.screens = screens
+        self.retry = retry
+    }
+
+    /// Sends the phone number; pure.
+    public func makePhoneOp() -> PhoneOp { PhoneOp(api: api, screens: screens) }
+
+    /// Fetches, shows and accepts the terms of use; pure.
+    public func makeTermsOfUseOp() -> TermsOfUseOp { TermsOfUseOp(api: api, screens: screens) }
+
+    /// Requests and verifies the SMS code; pure.
+    public func makeCodeOp() -> CodeOp { CodeOp(api: api, screens: screens) }
+
+    /// Saves the auth token; has a side effect.
+    public func makeSaveTokenOp() -> SaveTokenOp { SaveTokenOp(storage: storage) }
+
+    /// The sign-in scenario: PhoneOp → TermsOfUseOp (when required) → CodeOp → SaveTokenOp.
+    public func makeAuthScenario() -> AuthScenario { AuthScenario.make(with: self) }
+
+    /// The app's main scenario, which starts the others as needed.
+    public func makeAppScenario() -> AppScenario { AppScenario(factory: self) }
+}

@@ -1,0 +1,59 @@
+public import Operations
+
+/// Phone sign-in: launched with a phone number to prefill (or `nil`), finishes with the auth
+/// token, which its last step has saved.
+public typealias AuthScenario = Scenario<PhoneNumber?, AuthToken>
+
+extension Scenario where Input == PhoneNumber?, Output == AuthToken {
+    /// The scenario's name in progress lines, journals and diagrams.
+    public static var authScenarioName: String { "AuthScenario" }
+
+    /// Chains the sign-in operations of `factory`.
+    ///
+    /// - Transient backend failures are retried by the factory's policy.
+    /// - A wrong code launches ``CodeOp`` again — the screen asks again, no new SMS — until the
+    ///   backend has no attempts left.
+    /// - Declined terms or a closed screen end the scenario as cancelled.
+    ///
+    /// - Parameter factory: Makes every operation, for every launch and relaunch.
+    /// - Returns: The scenario.
+    static func make(with factory: AuthFlowFactory) -> AuthScenario {
+        let retry = factory.retry
+        return AuthScenario(authScenarioName) { chain in
+            chain
+                .then(Step(factory.makePhoneOp).retrying(retry))
+                .then(
+                    Step(factory.makeTermsOfUseOp).retrying(retry), when: \.termsRequired, input: \.phoneToken
+                ) { attempt, acceptance in attempt.accepting(acceptance) }
+                .map { CodeRequest(attempt: $0) }
+                .then(Step(factory.makeCodeOp).retrying(retry).onFailure(askAgainAfterWrongCode))
+                .then(Step(factory.makeSaveTokenOp).retrying(retry.relaunchingSideEffects))
+        }
+    }
+
+    /// Relaunches the code step after a wrong code while the backend allows more attempts.
+    @Sendable
+    private static func askAgainAfterWrongCode(
+        _ failure: StepFailureInfo<CodeRequest>,
+        _ decide: @escaping @Sendable (FailureDecision<CodeRequest, AuthToken>) -> Void
+    ) {
+        guard case AuthError.invalidCode(let attemptsLeft)? = failure.error as? AuthError, attemptsLeft > 0 else {
+            return decide(.fail)
+        }
+        let request = failure.input
+        decide(
+            .relaunch(
+                CodeRequest(
+                    attempt: request.attempt, sendsCode: false, notice: "Wrong code.", attemptsLeft: attemptsLeft)))
+    }
+}
+
+extension RetryPolicy {
+    /// The same policy, allowed to retry steps with side effects — for idempotent ones such as
+    /// saving a token.
+    var relaunchingSideEffects: RetryPolicy {
+        var copy = self
+        copy.relaunchesSideEffects = true
+        return copy
+    }
+}
