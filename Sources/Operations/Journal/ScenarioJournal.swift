@@ -57,6 +57,8 @@ public final class ScenarioJournal: ScenarioObserver {
         var root: StepAddress?
         var runInFlight = false
         var interruptionNoted = false
+        /// Whether bytes were written since the last sync, so a sync with nothing new is skipped.
+        var unsynced = false
         var error: JournalError?
     }
 
@@ -382,12 +384,14 @@ public final class ScenarioJournal: ScenarioObserver {
         if !state.lines.isEmpty {
             do {
                 try JournalFile.writeAll(state.lines.bytes, to: descriptor, url: url)
+                state.unsynced = true
             } catch {
                 if state.error == nil { state.error = error }
             }
             state.lines.removeAll()
         }
-        if sync, let syncer = durability.sync {
+        if sync, state.unsynced, let syncer = durability.sync {
+            state.unsynced = false
             do {
                 try syncer.body(descriptor)
             } catch {
