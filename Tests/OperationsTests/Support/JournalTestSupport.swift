@@ -124,3 +124,16 @@ extension StepAddress {
         self.init(path: components.map { Component(index: $0.0, name: $0.1) })
     }
 }
+
+/// Holds the completion a ``ManualOp`` hands over until the test finishes it.
+final class ParkedCompletion: Sendable {
+    private let completion = Mutex<Completion<Int>?>(nil)
+
+    var park: @Sendable (Completion<Int>) -> Void {
+        { completion in self.completion.withLock { $0 = completion } }
+    }
+
+    func finish(with value: Int) {
+        completion.withLock { $0 }?.succeed(value)
+    }
+}
