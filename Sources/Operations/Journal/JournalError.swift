@@ -1,0 +1,47 @@
+public import Foundation
+
+/// Why a journal could not be written, read or resumed.
+///
+/// Every case says what went wrong in a sentence a user can act on (``description``), and names
+/// the file concerned. Reading never surfaces a raw `DecodingError`: a file that is not a journal,
+/// comes from another version or is damaged in the middle is one of the cases below.
+public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file is not a journal at all: random bytes, another JSON file, an empty file.
+    case notAJournal(URL, reason: String)
+    /// The file is a journal written in a format version this build cannot read.
+    case unsupportedVersion(URL, found: Int, supported: Int)
+    /// A line other than the last one is not a valid journal event, so the events after it
+    /// cannot be trusted. (A torn *last* line is what a killed process leaves and is ignored.)
+    case damaged(URL, line: Int, reason: String)
+    /// The file or directory could not be opened, read, created or written.
+    case io(URL, operation: String, reason: String)
+    /// No run with this id exists in the run store.
+    case unknownRun(RunID, directory: URL)
+    /// A text that cannot be a run id (run ids name files, so only a safe alphabet is allowed).
+    case invalidRunID(String)
+    /// Another live process (or another journal in this one) is writing this run.
+    case runInProgress(URL)
+    /// A recorded value exists but cannot be read as the type the step asks for now.
+    case valueNotReadable(step: StepAddress, type: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .notAJournal(let url, let reason):
+            "\(url.path) is not a scenario journal: \(reason)"
+        case .unsupportedVersion(let url, let found, let supported):
+            "\(url.path) is a journal of format version \(found); this build reads version \(supported)"
+        case .damaged(let url, let line, let reason):
+            "\(url.path) is damaged at line \(line) (\(reason)); the events after it cannot be trusted"
+        case .io(let url, let operation, let reason):
+            "cannot \(operation) \(url.path): \(reason)"
+        case .unknownRun(let id, let directory):
+            "no run \(id) in \(directory.path)"
+        case .invalidRunID(let text):
+            "\"\(text.prefix(64))\" is not a run id (expected something like 20250101-120000-000-1a2b3c4d)"
+        case .runInProgress(let url):
+            "the run in \(url.path) is still being written by another process"
+        case .valueNotReadable(let step, let type, let reason):
+            "the recorded value of step \(step) cannot be read as \(type): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,102 @@
+/// The journal's on-disk format: names and the shapes of its lines as read back.
+///
+/// A journal is JSON Lines. The first line is a header; every other line is one event:
+///
+/// ```
+/// {"format":"operations.journal","version":1,"run":"20250101-120000-000-1a2b3c4d","scenario":"AuthScenario","createdAt":"2025-01-01T12:00:00.000Z"}
+/// {"event":"runStarted","at":1735732800000,"input":"+15551234567"}
+/// {"event":"stepLaunched","at":1735732800001,"address":[{"index":0,"name":"PhoneOp"}],"attempt":1,"input":"+15551234567"}
+/// {"event":"stepSucceeded","at":1735732800050,"address":[{"index":0,"name":"PhoneOp"}],"attempt":1,"durationMs":49.120,"output":{"token":"…"}}
+/// {"event":"stepFailed","at":…,"address":[…],"attempt":1,"durationMs":3.000,"error":{"description":"…","type":"AuthError","transient":false,"cancelled":false},"willRetry":false}
+/// {"event":"stepSkipped","at":…,"address":[…]}
+/// {"event":"stepReplayed","at":…,"address":[…]}
+/// {"event":"runFinished","at":…,"status":"failed","durationMs":52.000,"error":{…,"stepPath":["CodeOp"]}}
+/// {"event":"resumed","at":…,"session":2}
+/// ```
+///
+/// `at` is milliseconds since 1970. A value that could not be encoded is written as
+/// `"inputNotRecorded"`/`"outputNotRecorded"` with the reason instead of `"input"`/`"output"`.
+/// Unknown event names are skipped by readers, so version 1 can gain events without breaking
+/// older readers; anything else changes ``version``.
+enum JournalFormat {
+    static let name = "operations.journal"
+    static let version = 1
+
+    enum Event: String {
+        case runStarted
+        case resumed
+        case stepLaunched
+        case stepSucceeded
+        case stepFailed
+        case stepSkipped
+        case stepReplayed
+        case runFinished
+    }
+
+    /// The first line.
+    struct Header: Decodable {
+        let format: String?
+        let version: Int?
+        let run: String?
+        let scenario: String?
+        let createdAt: String?
+    }
+
+    /// Just enough of the first line to tell a journal from another JSON file.
+    struct Signature: Decodable {
+        let format: String?
+        let version: Int?
+    }
+
+    /// An event line; which fields are present depends on ``event``.
+    struct EventLine: Decodable {
+        let event: String
+        let at: Int64
+        let address: StepAddress?
+        let attempt: Int?
+        let durationMs: Double?
+        let input: JSONValue?
+        let inputNotRecorded: String?
+        let output: JSONValue?
+        let outputNotRecorded: String?
+        let error: RecordedError?
+        let willRetry: Bool?
+        let status: String?
+        let session: Int?
+
+        private enum CodingKeys: String, CodingKey {
+            case event, at, address, attempt, durationMs, input, inputNotRecorded, output, outputNotRecorded
+            case error, willRetry, status, session
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            event = try container.decode(String.self, forKey: .event)
+            at = try container.decode(Int64.self, forKey: .at)
+            address = try container.decodeIfPresent([StepAddress.Component].self, forKey: .address)
+                .map(StepAddress.init(path:))
+            attempt = try container.decodeIfPresent(Int.self, forKey: .attempt)
+            durationMs = try container.decodeIfPresent(Double.self, forKey: .durationMs)
+            // `decodeIfPresent` reads a JSON null as absent; a recorded value may be null
+            // (`Void`, `nil`), so presence is checked on the key.
+            input = container.contains(.input) ? try container.decode(JSONValue.self, forKey: .input) : nil
+            inputNotRecorded = try container.decodeIfPresent(String.self, forKey: .inputNotRecorded)
+            output = container.contains(.output) ? try container.decode(JSONValue.self, forKey: .output) : nil
+            outputNotRecorded = try container.decodeIfPresent(String.self, forKey: .outputNotRecorded)
+            error = try container.decodeIfPresent(RecordedError.self, forKey: .error)
+            willRetry = try container.decodeIfPresent(Bool.self, forKey: .willRetry)
+            status = try container.decodeIfPresent(String.self, forKey: .status)
+            session = try container.decodeIfPresent(Int.self, forKey: .session)
+        }
+
+        /// The recorded input, if the line carries one.
+        var recordedInput: RecordedValue? {
+            input.map(RecordedValue.json) ?? inputNotRecorded.map(RecordedValue.notRecorded)
+        }
+
+        /// The recorded output, if the line carries one.
+        var recordedOutput: RecordedValue? {
+            output.map(RecordedValue.json) ?? outputNotRecorded.map(RecordedValue.notRecorded)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// Turns the bytes of a journal into a ``JournalRecord``.
+///
+/// A torn last line — what a process killed mid-write leaves — is ignored, and the record says
+/// so. Anything else that does not read as a journal becomes a ``JournalError``: a file that is
+/// not a journal, one of another format version, or a damaged line before the last.
+enum JournalReader {
+    /// Reads and parses the journal at `url`, asking its lock whether a live process writes it.
+    static func read(_ url: URL) throws(JournalError) -> JournalRecord {
+        let bytes = try JournalFile.readAll(url)
+        return try parse(bytes, url: url, isBeingWritten: JournalFile.isBeingWritten(url))
+    }
+
+    /// Parses journal bytes.
+    ///
+    /// - Parameters:
+    ///   - bytes: The whole file.
+    ///   - url: Named in errors and kept in the record.
+    ///   - isBeingWritten: Whether a live writer holds the journal; an unfinished run is
+    ///     `running` if so and `interrupted` if not.
+    static func parse(_ bytes: [UInt8], url: URL, isBeingWritten: Bool) throws(JournalError) -> JournalRecord {
+        let lines = split(bytes)
+        guard let headerLine = lines.complete.first else {
+            throw .notAJournal(
+                url, reason: bytes.isEmpty ? "the file is empty" : "it has no complete first line")
+        }
+        let header = try readHeader(headerLine, url: url)
+        var builder = RecordBuilder(header: header)
+        let decoder = JSONDecoder()
+        for (offset, line) in lines.complete.enumerated().dropFirst() {
+            let event: JournalFormat.EventLine
+            do {
+                event = try decoder.decode(JournalFormat.EventLine.self, from: Data(line))
+            } catch {
+                throw .damaged(url, line: offset + 1, reason: RecordedValue.explain(error))
+            }
+            guard let kind = JournalFormat.Event(rawValue: event.event) else { continue }
+            do {
+                try builder.apply(kind, event)
+            } catch let reason {
+                throw .damaged(url, line: offset + 1, reason: reason.text)
+            }
+        }
+        return builder.finish(
+            url: url, isBeingWritten: isBeingWritten, ignoredTornLine: lines.tornTail,
+            intactLength: lines.intactLength)
+    }
+
+    // MARK: - Internals
+
+    struct Lines {
+        var complete: [ArraySlice<UInt8>]
+        var tornTail: Bool
+        var intactLength: Int
+    }
+
+    /// Splits on newlines; bytes after the last newline are a torn line.
+    static func split(_ bytes: [UInt8]) -> Lines {
+        var complete: [ArraySlice<UInt8>] = []
+        var start = 0
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") {
+            complete.append(bytes[start..<index])
+            start = index + 1
+        }
+        return Lines(complete: complete, tornTail: start < bytes.count, intactLength: start)
+    }
+
+    private static func readHeader(_ line: ArraySlice<UInt8>, url: URL) throws(JournalError) -> Header {
+        let decoder = JSONDecoder()
+        guard let signature = try? decoder.decode(JournalFormat.Signature.self, from: Data(line)) else {
+            throw .notAJournal(url, reason: "its first line is not a JSON object")
+        }
+        guard signature.format == JournalFormat.name, let version = signature.version else {
+            throw .notAJournal(url, reason: "its first line is JSON but not a journal header")
+        }
+        guard version == JournalFormat.version else {
+            throw .unsupportedVersion(url, found: version, supported: JournalFormat.version)
+        }
+        guard let header = try? decoder.decode(JournalFormat.Header.self, from: Data(line)),
+            let runText = header.run, let runID = try? RunID(validating: runText),
+            let scenario = header.scenario,
+            let createdText = header.createdAt,
+            let createdAt = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(createdText)
+        else {
+            throw .damaged(url, line: 1, reason: "the header lacks a valid run id, scenario or creation time")
+        }
+        return Header(runID: runID, scenario: scenario, createdAt: createdAt)
+    }
+
+    struct Header {
+        let runID: RunID
+        let scenario: String
+        let createdAt: Date
+    }
+
+    /// Why an event line, valid JSON, makes no sense as a journal event.
+    struct Inconsistency: Error {
+        let text: String
+    }
+
+    static func date(_ milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}

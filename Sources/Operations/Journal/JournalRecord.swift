@@ -1,0 +1,184 @@
+public import Foundation
+
+/// What a journal says about one run: its identity, status, steps and attempts.
+///
+/// Made by ``ScenarioJournal/load(_:)`` (or ``RunStore``) from the journal file; a value, so it
+/// can be listed, shown and handed to ``JournalReplay`` to resume the run. Attempts from every
+/// process that worked on the run (each *session*: the first launch, then every resume) are
+/// listed in order.
+public struct JournalRecord: Sendable {
+    /// The journal file.
+    public let url: URL
+    /// The run's id.
+    public let runID: RunID
+    /// The journaled scenario's name.
+    public let scenario: String
+    /// When the journal was created.
+    public let createdAt: Date
+    /// When the scenario was first launched; `nil` if the process stopped before that.
+    public let startedAt: Date?
+    /// When the run last finished; `nil` while running or when interrupted without a record.
+    public let finishedAt: Date?
+    /// How the run stands.
+    public let status: RunStatus
+    /// For a failed or cancelled run, the innermost step whose failure ended it; for an
+    /// interrupted or running one, the innermost step in flight, when the journal knows it.
+    public let failedStep: StepAddress?
+    /// The error that ended the run, for failed, cancelled and interrupted runs.
+    public let error: RecordedError?
+    /// Every step that was launched, skipped or replayed, in order of first appearance (steps
+    /// of nested scenarios have longer addresses).
+    public let steps: [StepRecord]
+    /// How many processes worked on the run: 1, plus one per resume.
+    public let sessions: Int
+    /// Whether the file ended in a torn line (a process killed mid-write), which was ignored.
+    public let ignoredTornLine: Bool
+
+    let input: RecordedValue?
+    let output: RecordedValue?
+    /// The output of each step whose latest attempt succeeded.
+    let outputs: [StepAddress: RecordedValue]
+    /// The length of the file up to the end of its last intact line.
+    let intactLength: Int
+
+    /// The input the run was first launched with, for launching it again on resume.
+    ///
+    /// - Parameter type: The scenario's input type.
+    /// - Returns: The input, or `nil` when it was not recorded (not `Encodable`) or `type` is not
+    ///   `Decodable`.
+    /// - Throws: ``JournalError/valueNotReadable(step:type:reason:)`` when the recorded input is
+    ///   not a `type`.
+    public func input<T>(as type: T.Type) throws(JournalError) -> T? {
+        try input?.decode(as: type, step: StepAddress(path: []))
+    }
+
+    /// The output of a run that succeeded.
+    ///
+    /// - Parameter type: The scenario's output type.
+    /// - Returns: The output, or `nil` when the run has none recorded.
+    /// - Throws: ``JournalError/valueNotReadable(step:type:reason:)`` when it is not a `type`.
+    public func output<T>(as type: T.Type) throws(JournalError) -> T? {
+        try output?.decode(as: type, step: StepAddress(path: []))
+    }
+
+    /// The step at `address`, if the journal mentions it.
+    ///
+    /// - Parameter address: The step's address.
+    /// - Returns: Its record.
+    public func step(at address: StepAddress) -> StepRecord? {
+        steps.first { $0.address == address }
+    }
+}
+
+/// How a journaled run stands. The raw values are what `opctl runs --json` prints.
+public enum RunStatus: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+    /// The scenario finished with an output.
+    case succeeded
+    /// A step failed and the scenario ended with its failure; it can be resumed.
+    case failed
+    /// The scenario was cancelled by its caller.
+    case cancelled
+    /// The process stopped the run (Ctrl-C) or died while it was in flight; it can be resumed.
+    case interrupted
+    /// A live process is still writing the run.
+    case running
+
+    public var description: String { rawValue }
+}
+
+/// One step of a journaled run across all its sessions.
+public struct StepRecord: Sendable, Hashable {
+    /// How a step stands at the end of the journal.
+    public enum Outcome: String, Sendable, Hashable, Codable, CustomStringConvertible {
+        /// Its latest attempt succeeded (or a failure handler recovered it); it will be replayed.
+        case succeeded
+        /// Its latest attempt failed and was not retried.
+        case failed
+        /// It was cancelled.
+        case cancelled
+        /// It was in flight when its process stopped.
+        case interrupted
+        /// It is in flight in a live process, or failed and awaits its retry.
+        case running
+        /// Its condition was false; it did not run.
+        case skipped
+        /// Its output was taken from an earlier session.
+        case replayed
+
+        public var description: String { rawValue }
+    }
+
+    /// Where the step sits.
+    public let address: StepAddress
+    /// Every launch of the step, over all sessions, in order.
+    public internal(set) var attempts: [AttemptRecord]
+    /// How the step stands.
+    public internal(set) var outcome: Outcome
+
+    /// The step's name.
+    public var name: String { address.name }
+}
+
+/// One launch of a step.
+public struct AttemptRecord: Sendable, Hashable {
+    /// How an attempt ended.
+    public enum Outcome: Sendable, Hashable {
+        /// The operation finished with an output.
+        case succeeded
+        /// The operation finished with an error; `willRetry` tells whether the retry policy
+        /// launched the step again.
+        case failed(RecordedError, willRetry: Bool)
+        /// The process stopped while the attempt was in flight.
+        case interrupted
+        /// The attempt is in flight in a live process.
+        case running
+    }
+
+    /// The session (process) that launched it, from 1.
+    public let session: Int
+    /// The attempt number within its session, from 1.
+    public let attempt: Int
+    /// When it was launched.
+    public let launchedAt: Date
+    /// How it ended.
+    public internal(set) var outcome: Outcome
+    /// How long it took, for finished attempts.
+    public internal(set) var duration: Duration?
+}
+
+/// An error as a journal keeps it: in words, with what retry and resume need to know.
+///
+/// The error value itself cannot be stored (errors are not `Codable`), so a journal keeps its
+/// description, its type name and its classification.
+public struct RecordedError: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The error's description (for a ``StepFailure``, the whole failure sentence).
+    public let description: String
+    /// The type name of the innermost error (the root cause of a ``StepFailure``).
+    public let type: String
+    /// Whether the error said a later attempt may succeed (``RetryableError/isTransient``).
+    public let isTransient: Bool
+    /// Whether it was a cancellation.
+    public let isCancellation: Bool
+    /// For a ``StepFailure``, the failed steps from the outermost scenario down.
+    public let stepPath: [String]?
+
+    /// Describes `error` for the journal.
+    ///
+    /// - Parameter error: Any error a step or scenario finished with.
+    public init(_ error: any Error) {
+        let failure = error as? StepFailure
+        let root = failure?.rootCause ?? error
+        self.description = String(describing: error)
+        self.type = String(describing: Swift.type(of: root))
+        self.isTransient = (root as? any RetryableError)?.isTransient ?? false
+        self.isCancellation = error.isCancellation
+        self.stepPath = failure?.stepPath
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case description, type
+        case isTransient = "transient"
+        case isCancellation = "cancelled"
+        case stepPath
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// A step input or output as the journal holds it: JSON, or the reason it could not be recorded.
+enum RecordedValue: Sendable, Hashable {
+    case json(JSONValue)
+    case notRecorded(String)
+
+    /// The value as `T`, or `nil` when it was not recorded or `T` cannot be decoded at all (the
+    /// step is then launched again rather than replayed).
+    ///
+    /// - Throws: ``JournalError/valueNotReadable(step:type:reason:)`` when a recorded value does
+    ///   not decode as `T` — the journal belongs to a different version of the scenario.
+    func decode<T>(as type: T.Type, step: StepAddress) throws(JournalError) -> T? {
+        guard case .json(let json) = self else { return nil }
+        // `Void` is not `Decodable`, yet steps that finish with nothing are common; it is
+        // recorded as `null`.
+        if T.self == Void.self { return () as? T }
+        guard let decodable = T.self as? any Decodable.Type else { return nil }
+        do {
+            let data = try JSONEncoder().encode(json)
+            return try Self.decode(decodable, from: data) as? T
+        } catch {
+            throw .valueNotReadable(step: step, type: String(describing: T.self), reason: Self.explain(error))
+        }
+    }
+
+    private static func decode<D: Decodable>(_ type: D.Type, from data: Data) throws -> D {
+        try JSONDecoder().decode(type, from: data)
+    }
+
+    /// A decoding error in a sentence, without Foundation's coding-path dump.
+    static func explain(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        switch error {
+        case .keyNotFound(let key, _): return "the field \"\(key.stringValue)\" is missing"
+        case .typeMismatch(let type, let context): return "\(path(context)) is not \(type)"
+        case .valueNotFound(let type, let context): return "\(path(context)) is null where \(type) was expected"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not valid JSON" : "\(path(context)) is not valid"
+        @unknown default: return "not valid"
+        }
+    }
+
+    private static func path(_ context: DecodingError.Context) -> String {
+        context.codingPath.isEmpty
+            ? "the value" : "the field \"" + context.codingPath.map(\.stringValue).joined(separator: ".") + "\""
+    }
+}

@@ -1,0 +1,130 @@
+public import Foundation
+
+/// A directory of journaled runs, `<state-dir>/runs/<run-id>.jsonl`, shared safely by several
+/// processes.
+///
+/// Each run is its own file, created exclusively (`O_EXCL`), and there is no index file: the
+/// listing is the directory itself, so two processes creating, writing and listing runs at once
+/// cannot corrupt each other's records. A live run holds a lock on its file, which is how a
+/// listing tells a running run from one whose process died (``RunStatus/interrupted``).
+///
+/// ```swift
+/// let store = RunStore(stateDirectory: stateDirectory)
+/// let journal = try store.create(scenario: "AuthScenario")
+/// …
+/// for entry in try store.runs() { print(entry.id, (try? entry.record.get())?.status ?? "damaged") }
+/// ```
+public struct RunStore: Sendable {
+    /// The directory holding the journals.
+    public let directory: URL
+
+    /// The file name extension of journals.
+    static let fileExtension = "jsonl"
+
+    /// Creates a store; nothing is created on disk until the first run.
+    ///
+    /// - Parameter stateDirectory: The application's state directory; runs live in its `runs`
+    ///   subdirectory.
+    public init(stateDirectory: URL) {
+        self.directory = stateDirectory.appendingPathComponent("runs", isDirectory: true)
+    }
+
+    /// Creates the journal of a new run with a fresh id.
+    ///
+    /// - Parameters:
+    ///   - scenario: The name of the scenario the run launches.
+    ///   - durability: Buffered (default) or durable.
+    /// - Returns: The open journal; its ``ScenarioJournal/runID`` names the run.
+    /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory or file cannot be
+    ///   created or written.
+    public func create(scenario: String, durability: ScenarioJournal.Durability = .buffered) throws(JournalError)
+        -> ScenarioJournal
+    {
+        // Ids carry 32 random bits, so a clash is already unlikely; an exclusive create turns
+        // one into another try instead of two processes sharing a file.
+        for _ in 0..<16 {
+            let id = RunID.make()
+            if let journal = try ScenarioJournal.createIfAbsent(
+                at: url(for: id), runID: id, scenario: scenario, durability: durability, createdAt: Date())
+            {
+                return journal
+            }
+        }
+        throw .io(directory, operation: "create a run in", reason: "every new run id was already taken")
+    }
+
+    /// The journal file of a run.
+    ///
+    /// - Parameter id: The run.
+    /// - Returns: `<directory>/<id>.jsonl`, whether or not it exists.
+    public func url(for id: RunID) -> URL {
+        directory.appendingPathComponent("\(id.rawValue).\(Self.fileExtension)", isDirectory: false)
+    }
+
+    /// Reads a run's journal.
+    ///
+    /// - Parameter id: The run.
+    /// - Returns: Its record.
+    /// - Throws: ``JournalError/unknownRun(_:directory:)`` when there is no such run; the
+    ///   errors of ``ScenarioJournal/load(_:)`` otherwise.
+    public func load(_ id: RunID) throws(JournalError) -> JournalRecord {
+        let url = url(for: id)
+        guard JournalFile.exists(url) else { throw .unknownRun(id, directory: directory) }
+        return try ScenarioJournal.load(url)
+    }
+
+    /// Opens a run's journal to resume it (see ``ScenarioJournal/resume(at:durability:)``).
+    ///
+    /// - Parameters:
+    ///   - id: The run.
+    ///   - durability: Buffered (default) or durable.
+    /// - Returns: The open journal, with the run as it stood in ``ScenarioJournal/resumedFrom``.
+    /// - Throws: ``JournalError/unknownRun(_:directory:)``, ``JournalError/runInProgress(_:)``,
+    ///   or the errors of ``ScenarioJournal/load(_:)``.
+    public func resume(_ id: RunID, durability: ScenarioJournal.Durability = .buffered) throws(JournalError)
+        -> ScenarioJournal
+    {
+        let url = url(for: id)
+        guard JournalFile.exists(url) else { throw .unknownRun(id, directory: directory) }
+        return try ScenarioJournal.resume(at: url, durability: durability)
+    }
+
+    /// Every run in the store, oldest first.
+    ///
+    /// A journal that cannot be read is listed with its error rather than failing the listing;
+    /// a file another process has just created and not yet written is left out.
+    ///
+    /// - Returns: One entry per journal file.
+    /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory exists but cannot be
+    ///   read. A store with no runs yet lists nothing.
+    public func runs() throws(JournalError) -> [Entry] {
+        guard JournalFile.exists(directory) else { return [] }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            throw .io(directory, operation: "list", reason: error.localizedDescription)
+        }
+        let suffix = ".\(Self.fileExtension)"
+        return names.compactMap { name -> Entry? in
+            guard name.hasSuffix(suffix), let id = try? RunID(validating: String(name.dropLast(suffix.count)))
+            else { return nil }
+            let url = url(for: id)
+            do throws(JournalError) {
+                return Entry(id: id, record: .success(try ScenarioJournal.load(url)))
+            } catch {
+                if case .notAJournal = error, JournalFile.isBeingWritten(url) { return nil }
+                return Entry(id: id, record: .failure(error))
+            }
+        }
+        .sorted { $0.id < $1.id }
+    }
+
+    /// One run in a listing.
+    public struct Entry: Sendable {
+        /// The run's id (its file name).
+        public let id: RunID
+        /// The run's record, or why its journal cannot be read.
+        public let record: Result<JournalRecord, JournalError>
+    }
+}

@@ -1,0 +1,411 @@
+public import Foundation
+import Synchronization
+
+/// An append-only log of one scenario run on disk, written as the run happens, from which a
+/// failed or interrupted run can be resumed.
+///
+/// A journal is a ``ScenarioObserver``: put it in the run's ``OpEnvironment`` (alone or in an
+/// ``ObserverGroup``) and it records the run's start with its input, every step's launch with
+/// its input and attempt, every finish with its output or error, skipped and replayed steps, and
+/// the run's end. The format is JSON Lines, described in ``JournalFormat``-style detail in the
+/// package documentation: one header line, then one event per line.
+///
+/// ```swift
+/// let store = RunStore(stateDirectory: stateDirectory)
+/// let journal = try store.create(scenario: scenario.name)
+/// let environment = OpEnvironment(observer: journal)
+/// scenario.launch(OpContext(phone, environment: environment)) { result in
+///     try? journal.close()
+/// }
+///
+/// // Later, perhaps in another process:
+/// let resumed = try store.resume(runID)
+/// let input = try resumed.resumedFrom?.input(as: PhoneNumber.self)
+/// let environment = OpEnvironment(observer: resumed, replay: resumed.replay)
+/// ```
+///
+/// Values are recorded with `Codable`: a value that is not `Encodable` is noted as not recorded,
+/// and its step is launched again on resume rather than replayed. A journal may therefore hold
+/// secrets; its file is created with mode 0600 and its directories 0700.
+///
+/// One journal records one run. Events from nested scenarios are recorded as steps at their
+/// addresses (their own start and finish are implied by the containing step). The journal is
+/// thread-safe; each event is written whole, so lines never interleave. While it is open it
+/// holds an advisory lock on its file, so readers can tell a live run from one whose process
+/// died.
+public final class ScenarioJournal: ScenarioObserver {
+    /// The journal file.
+    public let url: URL
+    /// The run's id, as in the file's header.
+    public let runID: RunID
+    /// The scenario's name, as in the file's header.
+    public let scenario: String
+    /// For a resumed journal, the run as it stood before this process resumed it.
+    public let resumedFrom: JournalRecord?
+
+    private let durability: Durability
+    private let state: Mutex<State>
+
+    /// Bytes gathered in memory before they are written even without a commit point.
+    static let bufferLimit = 64 * 1024
+
+    private struct State {
+        var descriptor: Int32?
+        var lines = JSONLineWriter(capacity: 4096)
+        let encoder: JSONEncoder
+        /// The address of the journaled scenario, learned from its start event.
+        var root: StepAddress?
+        var runInFlight = false
+        var interruptionNoted = false
+        /// Whether bytes were written since the last sync, so a sync with nothing new is skipped.
+        var unsynced = false
+        var error: JournalError?
+    }
+
+    private init(
+        url: URL, runID: RunID, scenario: String, descriptor: Int32, durability: Durability,
+        resumedFrom: JournalRecord?
+    ) {
+        self.url = url
+        self.runID = runID
+        self.scenario = scenario
+        self.durability = durability
+        self.resumedFrom = resumedFrom
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        self.state = Mutex(State(descriptor: descriptor, encoder: encoder))
+    }
+
+    deinit {
+        // A journal dropped without `close()` still writes what it gathered and lets go of its
+        // file; the run then reads as interrupted (no end event, no live lock).
+        state.withLock { state in
+            guard let descriptor = state.descriptor else { return }
+            if !state.lines.isEmpty { try? JournalFile.writeAll(state.lines.bytes, to: descriptor, url: url) }
+            JournalFile.closeDescriptor(descriptor)
+            state.descriptor = nil
+        }
+    }
+
+    // MARK: - Creating, resuming, loading
+
+    /// Creates a journal for a new run; fails if the file exists.
+    ///
+    /// Missing directories are created with mode 0700, the file with mode 0600, and the header
+    /// is written at once, so the file never exists without it (except for the instant between
+    /// creating and writing, when it is empty and locked).
+    ///
+    /// - Parameters:
+    ///   - url: The journal file to create.
+    ///   - runID: The run's id; a fresh one by default.
+    ///   - scenario: The name of the scenario the run launches.
+    ///   - durability: Buffered (default) or durable.
+    ///   - createdAt: The creation time written in the header.
+    /// - Returns: An open journal; close it with ``close()`` when the run has finished.
+    /// - Throws: ``JournalError/io(_:operation:reason:)`` when the file exists or cannot be
+    ///   created or written.
+    public static func create(
+        at url: URL, runID: RunID = .make(), scenario: String, durability: Durability = .buffered,
+        createdAt: Date = Date()
+    ) throws(JournalError) -> ScenarioJournal {
+        guard
+            let journal = try createIfAbsent(
+                at: url, runID: runID, scenario: scenario, durability: durability, createdAt: createdAt)
+        else { throw .io(url, operation: "create", reason: "a file with that name already exists") }
+        return journal
+    }
+
+    /// Opens the journal of an earlier run to resume it: appends a `resumed` marker and keeps
+    /// what the journal held in ``resumedFrom``.
+    ///
+    /// A torn last line left by a killed process is cut off first, so the events this process
+    /// appends follow an intact line.
+    ///
+    /// - Parameters:
+    ///   - url: The journal file.
+    ///   - durability: Buffered (default) or durable.
+    /// - Returns: An open journal; use ``replay`` in the resumed run's environment.
+    /// - Throws: ``JournalError/runInProgress(_:)`` when a live process is writing the run;
+    ///   the errors of ``load(_:)`` when the file is not a readable journal.
+    public static func resume(at url: URL, durability: Durability = .buffered) throws(JournalError)
+        -> ScenarioJournal
+    {
+        let descriptor = try JournalFile.openForAppending(url)
+        do {
+            // Read under the lock: nobody else can append between reading and resuming.
+            let record = try JournalReader.parse(JournalFile.readAll(url), url: url, isBeingWritten: false)
+            if record.ignoredTornLine { try JournalFile.truncate(descriptor, to: record.intactLength, url: url) }
+            let journal = ScenarioJournal(
+                url: url, runID: record.runID, scenario: record.scenario, descriptor: descriptor,
+                durability: durability, resumedFrom: record)
+            try journal.state.withLock { state throws(JournalError) in
+                state.lines.beginLine()
+                state.lines.field("event", string: JournalFormat.Event.resumed.rawValue)
+                state.lines.field("at", int: Self.nowMilliseconds())
+                state.lines.field("session", int: record.sessions + 1)
+                state.lines.endLine()
+                journal.commit(&state, sync: true)
+                if let error = state.error { throw error }
+            }
+            return journal
+        } catch {
+            JournalFile.closeDescriptor(descriptor)
+            throw error
+        }
+    }
+
+    /// Reads a journal.
+    ///
+    /// - Parameter url: The journal file.
+    /// - Returns: The run it records. A torn last line is ignored
+    ///   (``JournalRecord/ignoredTornLine``).
+    /// - Throws: ``JournalError/notAJournal(_:reason:)`` for random bytes, another JSON file or
+    ///   an empty file; ``JournalError/unsupportedVersion(_:found:supported:)``;
+    ///   ``JournalError/damaged(_:line:reason:)`` for a bad line before the last;
+    ///   ``JournalError/io(_:operation:reason:)`` when it cannot be read.
+    public static func load(_ url: URL) throws(JournalError) -> JournalRecord {
+        try JournalReader.read(url)
+    }
+
+    /// Replays the steps the resumed run completed; `nil` for a journal of a new run.
+    public var replay: JournalReplay? {
+        resumedFrom.map(JournalReplay.init)
+    }
+
+    // MARK: - Recording
+
+    public func scenario(_ event: ScenarioEvent) {
+        state.withLock { state in
+            guard state.descriptor != nil else { return }
+            switch record(event, into: &state) {
+            case .none where state.lines.bytes.count >= Self.bufferLimit: commit(&state, sync: false)
+            case .none: break
+            case .write: commit(&state, sync: false)
+            case .writeAndSync: commit(&state, sync: true)
+            }
+        }
+    }
+
+    /// Records that the host is stopping the run (Ctrl-C): the cancellation that follows ends
+    /// the run as `interrupted` rather than `cancelled`, which reads as resumable.
+    public func noteInterruption() {
+        state.withLock { $0.interruptionNoted = true }
+    }
+
+    /// Writes the gathered events to the file, and syncs it in durable mode.
+    ///
+    /// - Throws: The first error writing or syncing met since the journal was opened; a journal
+    ///   records no error from the observer call itself, which cannot throw.
+    public func flush() throws(JournalError) {
+        try state.withLock { state throws(JournalError) in
+            commit(&state, sync: true)
+            if let error = state.error { throw error }
+        }
+    }
+
+    /// Finishes the journal and releases its file.
+    ///
+    /// A run still in flight is recorded as `interrupted` first (the host is going away without
+    /// its end), so it can be resumed. Later events are ignored; closing twice does nothing.
+    ///
+    /// - Throws: The first error writing or syncing met since the journal was opened.
+    public func close() throws(JournalError) {
+        try state.withLock { state throws(JournalError) in
+            guard let descriptor = state.descriptor else { return }
+            if state.runInFlight {
+                state.runInFlight = false
+                state.lines.beginLine()
+                state.lines.field("event", string: JournalFormat.Event.runFinished.rawValue)
+                state.lines.field("at", int: Self.nowMilliseconds())
+                state.lines.field("status", string: RunStatus.interrupted.rawValue)
+                state.lines.endLine()
+            }
+            commit(&state, sync: true)
+            JournalFile.closeDescriptor(descriptor)
+            state.descriptor = nil
+            if let error = state.error { throw error }
+        }
+    }
+
+    // MARK: - Internals
+
+    /// What an event asks of the file after it is appended to the buffer.
+    private enum Commit {
+        case none
+        case write
+        case writeAndSync
+    }
+
+    static func createIfAbsent(
+        at url: URL, runID: RunID, scenario: String, durability: Durability, createdAt: Date
+    ) throws(JournalError) -> ScenarioJournal? {
+        let directory = url.deletingLastPathComponent()
+        try JournalFile.makeDirectory(directory)
+        guard let descriptor = try JournalFile.createExclusive(url) else { return nil }
+        let journal = ScenarioJournal(
+            url: url, runID: runID, scenario: scenario, descriptor: descriptor, durability: durability,
+            resumedFrom: nil)
+        let failure = journal.state.withLock { state -> JournalError? in
+            state.lines.beginLine()
+            state.lines.field("format", string: JournalFormat.name)
+            state.lines.field("version", int: JournalFormat.version)
+            state.lines.field("run", string: runID.rawValue)
+            state.lines.field("scenario", string: scenario)
+            state.lines.field(
+                "createdAt", string: Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(createdAt))
+            state.lines.endLine()
+            journal.commit(&state, sync: true)
+            return state.error
+        }
+        if let failure {
+            try? journal.close()
+            JournalFile.remove(url)
+            throw failure
+        }
+        if durability.isDurable { JournalFile.syncDirectory(directory) }
+        return journal
+    }
+
+    /// Appends one event's line to the buffer.
+    private func record(_ event: ScenarioEvent, into state: inout State) -> Commit {
+        switch event.kind {
+        case .scenarioStarted:
+            // The first scenario to start is the journaled one; later starts at other
+            // addresses are nested scenarios, already recorded as their steps.
+            if let root = state.root, root != event.address { return .none }
+            state.root = event.address
+            state.runInFlight = true
+            begin(.runStarted, event, &state, address: false)
+            value(event.value, key: "input", notRecordedKey: "inputNotRecorded", &state)
+            state.lines.endLine()
+            return .write
+        case .scenarioSucceeded:
+            guard state.root == event.address else { return .none }
+            state.runInFlight = false
+            begin(.runFinished, event, &state, address: false)
+            state.lines.field("status", string: RunStatus.succeeded.rawValue)
+            duration(event, &state)
+            value(event.value, key: "output", notRecordedKey: "outputNotRecorded", &state)
+            state.lines.endLine()
+            return .writeAndSync
+        case .scenarioFailed(let error):
+            guard state.root == event.address else { return .none }
+            state.runInFlight = false
+            let status: RunStatus =
+                error.isCancellation ? (state.interruptionNoted ? .interrupted : .cancelled) : .failed
+            begin(.runFinished, event, &state, address: false)
+            state.lines.field("status", string: status.rawValue)
+            duration(event, &state)
+            recordError(error, &state)
+            state.lines.endLine()
+            return .writeAndSync
+        case .stepLaunched:
+            begin(.stepLaunched, event, &state)
+            state.lines.field("attempt", int: event.attempt)
+            value(event.value, key: "input", notRecordedKey: "inputNotRecorded", &state)
+            state.lines.endLine()
+            return .none
+        case .stepSucceeded:
+            begin(.stepSucceeded, event, &state)
+            state.lines.field("attempt", int: event.attempt)
+            duration(event, &state)
+            value(event.value, key: "output", notRecordedKey: "outputNotRecorded", &state)
+            state.lines.endLine()
+            return .writeAndSync
+        case .stepFailed(let error, let willRetry, let delay):
+            begin(.stepFailed, event, &state)
+            state.lines.field("attempt", int: event.attempt)
+            duration(event, &state)
+            recordError(error, &state)
+            state.lines.field("willRetry", bool: willRetry)
+            if let delay { state.lines.field("retryInMs", milliseconds: delay) }
+            state.lines.endLine()
+            return willRetry ? .write : .writeAndSync
+        case .stepSkipped:
+            begin(.stepSkipped, event, &state)
+            state.lines.endLine()
+            return .none
+        case .stepReplayed:
+            begin(.stepReplayed, event, &state)
+            state.lines.endLine()
+            return .none
+        }
+    }
+
+    private func begin(
+        _ kind: JournalFormat.Event, _ event: ScenarioEvent, _ state: inout State, address: Bool = true
+    ) {
+        state.lines.beginLine()
+        state.lines.field("event", string: kind.rawValue)
+        state.lines.field("at", int: Self.nowMilliseconds())
+        if address { state.lines.field("address", address: event.address) }
+    }
+
+    private func duration(_ event: ScenarioEvent, _ state: inout State) {
+        if let duration = event.duration { state.lines.field("durationMs", milliseconds: duration) }
+    }
+
+    /// Encodes a value through its `Encodable` conformance, opened from the existential.
+    private func value(
+        _ value: (any Sendable)?, key: StaticString, notRecordedKey: StaticString, _ state: inout State
+    ) {
+        guard let value else { return }
+        if value is Void {
+            state.lines.field(key, json: "null".utf8)
+        } else if let encodable = value as? any Encodable {
+            do {
+                let json = try state.encoder.encode(encodable)
+                state.lines.field(key, json: json)
+            } catch {
+                state.lines.field(
+                    notRecordedKey,
+                    string: "\(type(of: value)) could not be encoded: \(Self.explainEncoding(error))")
+            }
+        } else {
+            state.lines.field(notRecordedKey, string: "\(type(of: value)) is not Encodable")
+        }
+    }
+
+    private func recordError(_ error: any Error, _ state: inout State) {
+        let recorded = RecordedError(error)
+        state.lines.beginObject("error")
+        state.lines.field("description", string: recorded.description)
+        state.lines.field("type", string: recorded.type)
+        state.lines.field("transient", bool: recorded.isTransient)
+        state.lines.field("cancelled", bool: recorded.isCancellation)
+        if let path = recorded.stepPath { state.lines.field("stepPath", strings: path) }
+        state.lines.endObject()
+    }
+
+    /// Writes the buffer; syncs too when asked and the journal is durable. Errors are kept for
+    /// `flush()`/`close()`, because an observer cannot throw.
+    private func commit(_ state: inout State, sync: Bool) {
+        guard let descriptor = state.descriptor else { return }
+        if !state.lines.isEmpty {
+            do {
+                try JournalFile.writeAll(state.lines.bytes, to: descriptor, url: url)
+                state.unsynced = true
+            } catch {
+                if state.error == nil { state.error = error }
+            }
+            state.lines.removeAll()
+        }
+        if sync, state.unsynced, let syncer = durability.sync {
+            state.unsynced = false
+            do {
+                try syncer.body(descriptor)
+            } catch {
+                if state.error == nil { state.error = .io(url, operation: "sync", reason: "\(error)") }
+            }
+        }
+    }
+
+    private static func explainEncoding(_ error: any Error) -> String {
+        guard case EncodingError.invalidValue(_, let context) = error else { return "\(error)" }
+        return context.debugDescription
+    }
+
+    static func nowMilliseconds() -> Int {
+        Int((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+}
