@@ -1,26 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
-/// The version `opctl --version` prints.
-let opctlVersion = "0.1.0"
-
-let usage = """
-    OVERVIEW: Run operations and scenarios of the Operations engine.
-
-    USAGE: opctl <command> [options]
-
-    OPTIONS:
-      -h, --help      Show this help.
-      --version       Show the version.
-
-    """
-
-let arguments = Array(CommandLine.arguments.dropFirst())
-switch arguments.first {
-case nil, "-h", "--help", "help":
-    FileHandle.standardOutput.write(Data(usage.utf8))
-case "--version":
-    FileHandle.standardOutput.write(Data("opctl \(opctlVersion)\n".utf8))
-case let other?:
-    FileHandle.standardError.write(Data("opctl: unknown command '\(other)'\nSee 'opctl --help'.\n".utf8))
-    exit(2)
-}
+exit(Opctl.main(Array(CommandLine.arguments.dropFirst()), console: .standard))

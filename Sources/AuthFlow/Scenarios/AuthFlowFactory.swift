@@ -13,6 +13,9 @@ public struct AuthFlowFactory: Sendable {
     public let screens: any AuthScreens
     /// How steps that talk to the backend are retried.
     public let retry: RetryPolicy
+    /// Whether a wrong code makes ``AuthScenario`` ask again; a non-interactive caller turns it
+    /// off so the run fails and can be rerun with another code.
+    public let asksAgainAfterWrongCode: Bool
 
     /// Creates a factory.
     ///
@@ -21,14 +24,16 @@ public struct AuthFlowFactory: Sendable {
     ///   - storage: Where the auth token is kept.
     ///   - screens: The screens the operations show.
     ///   - retry: The policy for transient backend failures (unreachable, timeout, 5xx, 429).
+    ///   - asksAgainAfterWrongCode: Whether a wrong code relaunches the code step.
     public init(
         api: any AuthAPI, storage: any LocalStorage, screens: any AuthScreens,
-        retry: RetryPolicy = .transient(maxAttempts: 3)
+        retry: RetryPolicy = .transient(maxAttempts: 3), asksAgainAfterWrongCode: Bool = true
     ) {
         self.api = api
         self.storage = storage
         self.screens = screens
         self.retry = retry
+        self.asksAgainAfterWrongCode = asksAgainAfterWrongCode
     }
 
     /// Sends the phone number; pure.

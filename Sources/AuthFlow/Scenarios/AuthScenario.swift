@@ -19,6 +19,8 @@ extension Scenario where Input == PhoneNumber?, Output == AuthToken {
     /// - Returns: The scenario.
     static func make(with factory: AuthFlowFactory) -> AuthScenario {
         let retry = factory.retry
+        var codeStep = Step(factory.makeCodeOp).retrying(retry)
+        if factory.asksAgainAfterWrongCode { codeStep = codeStep.onFailure(askAgainAfterWrongCode) }
         return AuthScenario(authScenarioName) { chain in
             chain
                 .then(Step(factory.makePhoneOp).retrying(retry))
@@ -26,7 +28,7 @@ extension Scenario where Input == PhoneNumber?, Output == AuthToken {
                     Step(factory.makeTermsOfUseOp).retrying(retry), when: \.termsRequired, input: \.phoneToken
                 ) { attempt, acceptance in attempt.accepting(acceptance) }
                 .map { CodeRequest(attempt: $0) }
-                .then(Step(factory.makeCodeOp).retrying(retry).onFailure(askAgainAfterWrongCode))
+                .then(codeStep)
                 .then(Step(factory.makeSaveTokenOp).retrying(retry.relaunchingSideEffects))
         }
     }

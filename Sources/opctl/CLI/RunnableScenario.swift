@@ -1,0 +1,107 @@
+import AuthFlow
+import Operations
+
+/// A scenario or operation that opctl can run and rerun by name, launched with an optional phone
+/// number, and how its result reads on the terminal.
+struct RunnableScenario {
+    /// The name on the command line and in the journal.
+    let name: String
+    /// One line for `opctl ops`.
+    let summary: String
+    /// Whether it is a scenario (chains operations) rather than a single operation.
+    let isScenario: Bool
+    /// Launches it with the factory's services; the result is the saved token, if any, and a
+    /// sentence saying what happened.
+    let launch: @Sendable (AuthFlowFactory, OpContext<PhoneNumber?>, @escaping OnFinish<RunOutcome>) -> Void
+
+    /// What a successful run produced.
+    struct RunOutcome: Sendable {
+        let sentence: String
+        let token: AuthToken?
+    }
+
+    /// Everything `opctl run` knows, in `opctl ops` order.
+    static let all: [RunnableScenario] = [
+        RunnableScenario(
+            name: "auth", summary: "AuthScenario: PhoneOp → TermsOfUseOp (when required) → CodeOp → SaveTokenOp",
+            isScenario: true
+        ) { factory, context, onFinish in
+            factory.makeAuthScenario().launch(context) { result in
+                onFinish(result.map { RunOutcome(sentence: "Signed in.", token: $0) })
+            }
+        },
+        RunnableScenario(
+            name: "app", summary: "AppScenario: signs in, or shows changed terms, or says you are signed in",
+            isScenario: true
+        ) { factory, context, onFinish in
+            factory.makeAppScenario().launch(context) { result in
+                onFinish(result.map { RunOutcome(sentence: "You \($0).", token: $0.token) })
+            }
+        },
+        RunnableScenario(name: "PhoneOp", summary: "sends the phone number; returns the phone token (pure)", isScenario: false) {
+            factory, context, onFinish in
+            Scenario<PhoneNumber?, SignInAttempt>("PhoneOp") { $0.then(Step(factory.makePhoneOp).retrying(factory.retry)) }
+                .launch(context) { result in
+                    onFinish(
+                        result.map {
+                            RunOutcome(sentence: "Phone accepted; phone token \($0.phoneToken), terms required: \($0.termsRequired ? "yes" : "no").", token: nil)
+                        })
+                }
+        },
+        RunnableScenario(
+            name: "TermsOfUseOp", summary: "shows the current terms for the saved sign-in and sends the acceptance",
+            isScenario: false
+        ) { factory, context, onFinish in
+            TermsForSavedSession(factory: factory).launch(context, onFinish: onFinish)
+        },
+    ]
+
+    /// The runnable called `name` (`auth`, `app`, `AuthScenario`, `AppScenario`, `PhoneOp`, …).
+    static func named(_ name: String) -> RunnableScenario? {
+        let aliases = ["AuthScenario": "auth", "AppScenario": "app"]
+        let wanted = aliases[name] ?? name
+        return all.first { $0.name == wanted }
+    }
+}
+
+/// `opctl run TermsOfUseOp`: the terms operation alone, as a key service would launch it for an
+/// existing session — the phone token comes from the saved sign-in.
+private final class TermsForSavedSession: Op {
+    private let factory: AuthFlowFactory
+
+    init(factory: AuthFlowFactory) {
+        self.factory = factory
+    }
+
+    func launch(_ context: OpContext<PhoneNumber?>, onFinish: @escaping OnFinish<RunnableScenario.RunOutcome>) {
+        let completion = Completion(retaining: self, context: context, onFinish: onFinish)
+        let factory = factory
+        guard let saved = try? factory.storage.loadAuthToken() else {
+            return completion.fail(SavedSessionMissing())
+        }
+        factory.api.fetchSession(authToken: saved) { status in
+            switch status {
+            case .failure(let error):
+                completion.fail(error)
+            case .success(let status):
+                guard let phoneToken = status.phoneToken else {
+                    return completion.succeed(.init(sentence: "The terms of use (version \(status.termsVersion)) are already accepted.", token: saved))
+                }
+                Scenario<PhoneToken, TermsAcceptance>("TermsOfUseOp") { $0.then(Step(factory.makeTermsOfUseOp)) }
+                    .launch(context.with(input: phoneToken)) { result in
+                        completion.finish(
+                            result.flatMap { acceptance in
+                                let token = acceptance.authToken ?? saved
+                                return Result { try factory.storage.saveAuthToken(token) }
+                                    .map { .init(sentence: "Accepted the terms of use, version \(acceptance.acceptedVersion).", token: token) }
+                            })
+                    }
+            }
+        }
+    }
+}
+
+/// `opctl run TermsOfUseOp` without a saved sign-in.
+struct SavedSessionMissing: Error, CustomStringConvertible {
+    var description: String { "there is no saved sign-in; run 'opctl run auth' first" }
+}

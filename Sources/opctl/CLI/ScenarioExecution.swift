@@ -1,0 +1,149 @@
+import AuthFlow
+import Dispatch
+import Foundation
+import Operations
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs one journaled scenario for `opctl run` and `opctl rerun`: wires progress, journal,
+/// Ctrl-C and the screens, waits for the finish, and turns the outcome into output and an exit
+/// status.
+struct ScenarioExecution {
+    let runnable: RunnableScenario
+    let journal: ScenarioJournal
+    let replay: (any StepReplaying)?
+    let services: SignInServices
+    let stateDirectory: URL
+    /// The `--state-dir` given on the command line, repeated in the rerun hint.
+    let stateDirectoryOption: String?
+    let console: Console
+    let json: Bool
+
+    func run(input: PhoneNumber?) -> Int32 {
+        let token = CancellationToken()
+        let interrupted = Atomic<Bool>(false)
+        let interruption = Self.onInterrupt {
+            interrupted.store(true, ordering: .relaxed)
+            journal.noteInterruption()
+            token.cancel()
+        }
+        defer { interruption.cancel() }
+
+        let environment = OpEnvironment(
+            observer: ObserverGroup([ProgressPrinter(console: console), journal]), replay: replay)
+        let context = OpContext(input, cancellation: token, environment: environment)
+        let result = Self.wait { runnable.launch(services.factory, context, $0) }
+        try? journal.close()
+
+        if interrupted.load(ordering: .relaxed) {
+            return report(status: "interrupted", message: "interrupted", exit: ExitStatus.interrupted, failedStep: nil)
+        }
+        switch result {
+        case .success(let outcome):
+            return succeed(outcome)
+        case .failure(let error):
+            if let inputError = services.screens.inputError {
+                return report(status: "cancelled", message: inputError.message, exit: ExitStatus.usage, failedStep: nil, hint: inputError.hint)
+            }
+            let failure = error as? StepFailure
+            if error.isCancellation {
+                let reason = (failure?.rootCause ?? error)
+                return report(status: "cancelled", message: "sign-in cancelled: \(reason)", exit: ExitStatus.cancelled, failedStep: failure?.failedOperation)
+            }
+            let step = failure?.failedOperation ?? runnable.name
+            let cause = failure?.rootCause ?? error
+            let attempts = (failure?.attempt ?? 1) > 1 ? " after \(failure?.attempt ?? 1) attempts" : ""
+            return report(status: "failed", message: "\(step) failed\(attempts): \(cause)", exit: ExitStatus.failure, failedStep: step)
+        }
+    }
+
+    // MARK: - Output
+
+    private func succeed(_ outcome: RunnableScenario.RunOutcome) -> Int32 {
+        let savedTo = outcome.token == nil ? nil : SignInServices.tokenFile(in: stateDirectory).path
+        if json {
+            var object: [String: Any] = ["runId": journal.runID.description, "scenario": runnable.name, "status": "succeeded"]
+            object["token"] = outcome.token?.redacted
+            object["savedTo"] = savedTo
+            console.print(JSONText.encode(object))
+        } else {
+            console.print(outcome.sentence)
+            if let token = outcome.token, let savedTo {
+                console.print("Auth token \(token.redacted) saved to \(savedTo)")
+            }
+            console.note(console.styled("run \(journal.runID)", .dim))
+        }
+        return ExitStatus.success
+    }
+
+    private func report(status: String, message: String, exit: Int32, failedStep: String?, hint: String? = nil) -> Int32 {
+        let rerun = rerunCommand(failedStep: failedStep)
+        if json {
+            var object: [String: Any] = [
+                "runId": journal.runID.description, "scenario": runnable.name, "status": status, "error": message,
+                "rerun": rerun,
+            ]
+            object["failedStep"] = failedStep
+            console.print(JSONText.encode(object))
+        } else {
+            console.note("opctl: " + console.styled(message, .red))
+            if let hint { console.note(hint) }
+        }
+        if !json || exit != ExitStatus.success {
+            console.note("run id: \(journal.runID)")
+            if exit != ExitStatus.cancelled || failedStep == nil { console.note("to rerun: \(rerun)") }
+        }
+        return exit
+    }
+
+    private func rerunCommand(failedStep: String?) -> String {
+        var words = ["opctl", "rerun", journal.runID.description]
+        if failedStep == "CodeOp" { words.append("--code CODE") }
+        if let stateDirectoryOption { words.append("--state-dir \(Self.shellQuoted(stateDirectoryOption))") }
+        return words.joined(separator: " ")
+    }
+
+    private static func shellQuoted(_ text: String) -> String {
+        text.allSatisfy { $0.isLetter || $0.isNumber || "/._-".contains($0) }
+            ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    // MARK: - Process plumbing
+
+    /// Waits for `start`'s single finish; a scenario may wait on a person, so there is no timeout.
+    private static func wait<T: Sendable>(_ start: (@escaping OnFinish<T>) -> Void) -> Result<T, any Error> {
+        let outcome = Mutex<Result<T, any Error>?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        start { result in
+            outcome.withLock { $0 = $0 ?? result }
+            finished.signal()
+        }
+        finished.wait()
+        return outcome.withLock { $0 } ?? .failure(OpError.cancelled)
+    }
+
+    /// Turns Ctrl-C into `handler` instead of killing the process, until the returned source is
+    /// cancelled.
+    private static func onInterrupt(_ handler: @escaping @Sendable () -> Void) -> any DispatchSourceSignal {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler(handler: handler)
+        source.resume()
+        return source
+    }
+}
+
+/// Stable, sorted JSON text for `--json` output.
+enum JSONText {
+    static func encode(_ object: Any) -> String {
+        guard JSONSerialization.isValidJSONObject(object),
+            let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,46 @@
+import AuthFlow
+import Foundation
+import Operations
+
+/// The key services of one opctl run, assembled from the command line: the backend (simulator or
+/// server), the saved sign-in, the terminal screens, and the factory that makes the operations.
+struct SignInServices {
+    let factory: AuthFlowFactory
+    let screens: TerminalScreens
+    let storage: FileLocalStorage
+    let simulator: SimulatedBackend?
+
+    /// The file the auth token is saved to.
+    static func tokenFile(in stateDirectory: URL) -> URL {
+        stateDirectory.appendingPathComponent("auth-token.json")
+    }
+
+    init(backend: BackendSpec, stateDirectory: URL, screens: TerminalScreens, console: Console) {
+        let transport: any HTTPTransport
+        switch backend {
+        case .simulator(let options):
+            let simulator = SimulatedBackend(
+                configuration: options.configuration { sms in
+                    // The simulated phone's inbox: shown only to a person at a terminal, who has
+                    // to type the code; never in logs or piped output.
+                    if console.inputIsTerminal {
+                        console.note(console.styled("📱 SMS to \(sms.phone): your code is \(sms.code.revealed)", .yellow))
+                    } else {
+                        console.note(console.styled("📱 SMS sent to \(sms.phone) (code hidden: not a terminal)", .dim))
+                    }
+                })
+            self.simulator = simulator
+            transport = simulator
+        case .server(let url):
+            simulator = nil
+            transport = URLSessionTransport(baseURL: url)
+        }
+        let storage = FileLocalStorage(fileURL: Self.tokenFile(in: stateDirectory))
+        self.storage = storage
+        self.screens = screens
+        self.factory = AuthFlowFactory(
+            api: HTTPAuthAPI(transport: transport, timeout: .seconds(10)), storage: storage, screens: screens,
+            retry: .transient(maxAttempts: 3, backoff: Backoff(initial: .milliseconds(200), cap: .seconds(2))),
+            asksAgainAfterWrongCode: console.inputIsTerminal)
+    }
+}

@@ -1,0 +1,130 @@
+import AuthFlow
+import Foundation
+import Synchronization
+
+/// The sign-in screens of the command line: answers given as options are used first; what is
+/// missing is asked on the terminal — only when standard input is one. Otherwise the screen
+/// closes and records which option was missing, so the command can exit with a usage error.
+final class TerminalScreens: AuthScreens, PhoneScreen, TermsScreen, CodeScreen {
+    /// What the user decided about the terms with `--accept-terms` / `--decline-terms`.
+    enum TermsDecision {
+        case accept
+        case decline
+    }
+
+    private struct State {
+        var codes: [String]
+        var inputError: UsageError?
+    }
+
+    private let console: Console
+    private let terms: TermsDecision?
+    private let state: Mutex<State>
+
+    /// Creates the screens.
+    ///
+    /// - Parameters:
+    ///   - console: Where prompts go and answers come from.
+    ///   - terms: The decision given on the command line.
+    ///   - codes: Codes given on the command line, used in order.
+    init(console: Console, terms: TermsDecision?, codes: [String]) {
+        self.console = console
+        self.terms = terms
+        self.state = Mutex(State(codes: codes))
+    }
+
+    /// The missing or malformed input that closed a screen, if any.
+    var inputError: UsageError? { state.withLock { $0.inputError } }
+
+    func makePhoneScreen() -> any PhoneScreen { self }
+    func makeTermsScreen() -> any TermsScreen { self }
+    func makeCodeScreen() -> any CodeScreen { self }
+
+    func dismiss() {}
+
+    // MARK: - Phone
+
+    func show(_ model: PhoneViewModel, onEvent: @escaping @Sendable (PhoneScreenEvent) -> Void) {
+        if !model.input.isEmpty, let phone = try? PhoneNumber(parsing: model.input) {
+            return onEvent(.submitted(phone))
+        }
+        guard console.inputIsTerminal else {
+            return close(UsageError("missing --phone NUMBER (standard input is not a terminal, so opctl cannot ask)"), onEvent, .cancelled)
+        }
+        console.err(console.styled(model.title, .bold) + "\n")
+        while let line = prompt("Phone number (e.g. +7 999 123-45-67): ") {
+            do {
+                return onEvent(.submitted(try PhoneNumber(parsing: line)))
+            } catch {
+                console.note(console.styled(error.description, .red))
+            }
+        }
+        onEvent(.cancelled)
+    }
+
+    // MARK: - Terms
+
+    func show(_ model: TermsViewModel, onEvent: @escaping @Sendable (TermsScreenEvent) -> Void) {
+        switch terms {
+        case .accept: return onEvent(.accepted)
+        case .decline: return onEvent(.declined)
+        case nil: break
+        }
+        guard console.inputIsTerminal else {
+            return close(
+                UsageError("the backend requires accepting the terms of use: pass --accept-terms or --decline-terms"),
+                onEvent, .declined)
+        }
+        let heading = model.isUpdate ? "The terms of use have changed (version \(model.terms.version))" : "Terms of use (version \(model.terms.version))"
+        console.err("\n" + console.styled(heading, .bold) + "\n" + model.terms.text + "\n\n")
+        while let answer = prompt("Accept the terms of use? [y/N] ") {
+            switch answer.lowercased() {
+            case "y", "yes": return onEvent(.accepted)
+            case "", "n", "no": return onEvent(.declined)
+            default: console.note("Please answer y or n.")
+            }
+        }
+        onEvent(.declined)
+    }
+
+    // MARK: - Code
+
+    func show(_ model: CodeViewModel, onEvent: @escaping @Sendable (CodeScreenEvent) -> Void) {
+        if let given = state.withLock({ $0.codes.isEmpty ? nil : $0.codes.removeFirst() }) {
+            do {
+                return onEvent(.submitted(try SMSCode(given, length: model.codeLength)))
+            } catch {
+                return close(UsageError("--code: \(error.description)"), onEvent, .cancelled)
+            }
+        }
+        guard console.inputIsTerminal else {
+            return close(
+                UsageError("missing --code CODE or --code-stdin (standard input is not a terminal, so opctl cannot ask)"),
+                onEvent, .cancelled)
+        }
+        if let message = model.errorMessage {
+            let left = model.attemptsLeft.map { " \($0) attempt\($0 == 1 ? "" : "s") left." } ?? ""
+            console.note(console.styled(message + left, .yellow))
+        }
+        while let line = prompt("\(model.prompt): ") {
+            do {
+                return onEvent(.submitted(try SMSCode(line, length: model.codeLength)))
+            } catch {
+                console.note(console.styled(error.description, .red))
+            }
+        }
+        onEvent(.cancelled)
+    }
+
+    // MARK: - Internals
+
+    private func prompt(_ text: String) -> String? {
+        console.err(text)
+        return console.readLine()?.trimmingCharacters(in: .whitespaces)
+    }
+
+    private func close<Event>(_ error: UsageError, _ onEvent: (Event) -> Void, _ event: Event) {
+        state.withLock { $0.inputError = $0.inputError ?? error }
+        onEvent(event)
+    }
+}

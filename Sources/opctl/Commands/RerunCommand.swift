@@ -1,0 +1,86 @@
+import AuthFlow
+import Foundation
+import Operations
+
+/// `opctl rerun RUN_ID`: resumes a failed or interrupted run from its journal.
+enum RerunCommand: Command {
+    static let name = "rerun"
+    static let abstract = "Resume a failed or interrupted run: completed steps are replayed, the failed one runs again"
+    static let help = """
+        USAGE: opctl rerun RUN_ID [--code CODE | --code-stdin] [--accept-terms | --decline-terms]
+                              [--backend SPEC] [--state-dir DIR] [--json]
+
+        Steps that completed are replayed from the run's journal — their operations are not
+        launched again — and the failed or interrupted step is launched again with the same
+        input. A run that already succeeded is left alone.
+
+        OPTIONS:
+          --code CODE            The SMS code, when the code step runs again
+          --code-stdin           Read the SMS code from the first line of standard input
+          --accept-terms         Accept the terms of use if they are shown
+          --decline-terms        Decline them
+        \(CommonOptions.backendHelp)
+                                 (default: the backend the run used)
+        \(CommonOptions.stateDirHelp)
+        \(CommonOptions.jsonHelp)
+        """
+    static let spec = ArgumentSpec(
+        flags: ["--accept-terms", "--decline-terms", "--code-stdin", "--json"],
+        options: ["--code", "--backend", "--state-dir"], maxPositionals: 1)
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+        guard let id = arguments.positionals.first else {
+            throw UsageError("missing the run id (see 'opctl runs')", command: name)
+        }
+        let stateDirectory = StateDirectory.resolve(option: arguments.value("--state-dir"), environment: console.environment)
+        let store = RunStore(stateDirectory: stateDirectory)
+        let runID = try RunLookup.id(id)
+        let record = try RunLookup.record(runID, in: store)
+        guard let runnable = RunnableScenario.named(record.scenario) else {
+            throw CLIError.message("run \(runID) is of '\(record.scenario)', which this opctl cannot run")
+        }
+        if record.status == .succeeded {
+            if arguments.has("--json") {
+                console.print(JSONText.encode(["runId": runID.description, "scenario": runnable.name, "status": "succeeded", "rerun": false]))
+            } else {
+                console.print("Run \(runID) already succeeded; nothing to do.")
+            }
+            return ExitStatus.success
+        }
+        let inputs = try ScreenInputs(arguments, console: console, command: name)
+        let backendText = arguments.value("--backend") ?? RunMetadata.load(next: record.url)?.backend ?? BackendSpec.defaultSpec
+        let backend = try BackendSpec(parsing: backendText)
+        try StateDirectory.prepare(stateDirectory)
+        let input: PhoneNumber?
+        let journal: ScenarioJournal
+        do {
+            input = try record.input(as: PhoneNumber?.self) ?? nil
+            journal = try store.resume(runID)
+        } catch {
+            throw CLIError.message("cannot resume run \(runID): \(error)")
+        }
+        let services = SignInServices(backend: backend, stateDirectory: stateDirectory, screens: inputs.screens(console), console: console)
+        return ScenarioExecution(
+            runnable: runnable, journal: journal, replay: journal.replay, services: services,
+            stateDirectory: stateDirectory, stateDirectoryOption: arguments.value("--state-dir"), console: console,
+            json: arguments.has("--json")
+        ).run(input: input)
+    }
+}
+
+/// Finding runs by the id a user typed.
+enum RunLookup {
+    static func id(_ text: String) throws -> RunID {
+        guard let id = try? RunID(validating: text) else { throw CLIError.unknownRun(text) }
+        return id
+    }
+
+    static func record(_ id: RunID, in store: RunStore) throws -> JournalRecord {
+        do {
+            return try store.load(id)
+        } catch {
+            if case .unknownRun = error { throw CLIError.unknownRun(id.description) }
+            throw CLIError.message("run \(id) cannot be read: \(error)")
+        }
+    }
+}

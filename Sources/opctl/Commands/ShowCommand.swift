@@ -1,0 +1,76 @@
+import Foundation
+import Operations
+
+/// `opctl show RUN_ID`: one run's steps, attempts and outcome.
+enum ShowCommand: Command {
+    static let name = "show"
+    static let abstract = "Show a run's steps, attempts and outcome"
+    static let help = """
+        USAGE: opctl show RUN_ID [--state-dir DIR] [--json]
+
+        OPTIONS:
+        \(CommonOptions.stateDirHelp)
+        \(CommonOptions.jsonHelp)
+        """
+    static let spec = ArgumentSpec(flags: ["--json"], options: ["--state-dir"], maxPositionals: 1)
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+        guard let id = arguments.positionals.first else {
+            throw UsageError("missing the run id (see 'opctl runs')", command: name)
+        }
+        let stateDirectory = StateDirectory.resolve(option: arguments.value("--state-dir"), environment: console.environment)
+        let runID = try RunLookup.id(id)
+        let record = try RunLookup.record(runID, in: RunStore(stateDirectory: stateDirectory))
+        if arguments.has("--json") {
+            let steps: [[String: Any]] = record.steps.map { step in
+                [
+                    "step": step.name, "address": step.address.description, "outcome": step.outcome.rawValue,
+                    "attempts": step.attempts.map { attempt -> [String: Any] in
+                        var object: [String: Any] = ["attempt": attempt.attempt, "session": attempt.session, "outcome": Self.outcome(attempt.outcome)]
+                        object["milliseconds"] = attempt.duration.map(Self.milliseconds)
+                        if case .failed(let error, _) = attempt.outcome { object["error"] = error.description }
+                        return object
+                    },
+                ]
+            }
+            var object: [String: Any] = [
+                "id": runID.description, "scenario": record.scenario, "status": record.status.rawValue, "steps": steps,
+                "startedAt": RunsCommand.timestamp(record.startedAt ?? record.createdAt), "sessions": record.sessions,
+                "failedStep": record.failedStep?.name ?? NSNull(),
+            ]
+            object["error"] = record.error?.description
+            console.print(JSONText.encode(object))
+            return ExitStatus.success
+        }
+        console.print("Run \(runID) · \(record.scenario) · \(record.status)")
+        console.print("Started \(RunsCommand.timestamp(record.startedAt ?? record.createdAt))" + (record.sessions > 1 ? " · \(record.sessions) sessions (resumed)" : ""))
+        if let error = record.error { console.print("Error: \(error)") }
+        for step in record.steps {
+            let indent = String(repeating: "  ", count: step.address.path.count)
+            console.print("\(indent)\(step.name): \(step.outcome)")
+            for attempt in step.attempts {
+                let took = attempt.duration.map { " (\(ProgressPrinter.format($0)))" } ?? ""
+                let session = record.sessions > 1 ? " (session \(attempt.session))" : ""
+                console.print("\(indent)  attempt \(attempt.attempt)\(session): \(Self.outcome(attempt.outcome))\(took)")
+            }
+        }
+        if record.status != .succeeded && record.status != .running {
+            console.print("To resume: opctl rerun \(runID)")
+        }
+        return ExitStatus.success
+    }
+
+    private static func outcome(_ outcome: AttemptRecord.Outcome) -> String {
+        switch outcome {
+        case .succeeded: "succeeded"
+        case .failed(let error, let willRetry): "failed: \(error)" + (willRetry ? " (retried)" : "")
+        case .interrupted: "interrupted"
+        case .running: "running"
+        }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(seconds) * 1_000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+}
