@@ -18,6 +18,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case nil, "-h", "--help", "help":
     FileHandle.standardOutput.write(Data(usage.utf8))
+case "bench": exit(BenchCommand.run(arguments: Array(arguments.dropFirst())))
 case "--version":
     FileHandle.standardOutput.write(Data("opctl \(opctlVersion)\n".utf8))
 case let other?:
