@@ -47,7 +47,7 @@ public final class Completion<Output: Sendable>: Sendable {
         // Inlined into the operation's `launch`, so the context is read where its input type is
         // known; the designated initialiser below does not depend on it.
         self.init(
-            retaining: operation, type: O.self, cancellation: context.cancellation, deadline: context.deadline,
+            retaining: operation, type: O.self, cancellation: context.cancellation, deadline: context.storedDeadline,
             environment: context.environment, onFinish: onFinish)
     }
 
@@ -56,7 +56,7 @@ public final class Completion<Output: Sendable>: Sendable {
         retaining operation: AnyObject,
         type: any Any.Type,
         cancellation: CancellationToken?,
-        deadline: ContinuousClock.Instant?,
+        deadline: Deadline?,
         environment: OpEnvironment,
         onFinish: @escaping OnFinish<Output>
     ) {
@@ -145,7 +145,7 @@ public final class Completion<Output: Sendable>: Sendable {
         retention.release()
     }
 
-    private func attach(cancellation: CancellationToken?, deadline: ContinuousClock.Instant?) {
+    private func attach(cancellation: CancellationToken?, deadline: Deadline?) {
         // Handlers hold the completion weakly: a long-lived token or timer must not keep an
         // abandoned launch alive, or its abandonment would never be reported.
         if let registry = environment.inFlight {
@@ -157,7 +157,7 @@ public final class Completion<Output: Sendable>: Sendable {
             attachments?.slots.withLock { $0.cancellation = registration }
         }
         if let deadline {
-            let timer = environment.scheduler.schedule(at: deadline) { [weak self] in
+            let timer = environment.scheduler.schedule(at: deadline.instant) { [weak self] in
                 self?.finishByEngine(.timedOut)
             }
             attachments?.slots.withLock { $0.timer = timer }
