@@ -41,6 +41,25 @@ public struct OpContext<Input: Sendable>: Sendable {
         self.scope = nil
     }
 
+    /// Creates a context without a deadline.
+    ///
+    /// The same as passing no `deadline` to ``init(_:cancellation:deadline:environment:)``, and
+    /// chosen by the compiler when none is passed: it never builds an optional
+    /// `ContinuousClock.Instant`, whose resilient layout costs value-witness calls per launch.
+    ///
+    /// - Parameters:
+    ///   - input: The launch's input value.
+    ///   - cancellation: A token the caller may fire to cancel the launch.
+    ///   - environment: Host-wide services; ``OpEnvironment/default`` when omitted.
+    @inlinable
+    public init(_ input: Input, cancellation: CancellationToken? = nil, environment: OpEnvironment = .default) {
+        self.input = input
+        self.cancellation = cancellation
+        self.storedDeadline = nil
+        self.environment = environment
+        self.scope = nil
+    }
+
     /// The same context dependencies carrying another input.
     ///
     /// - Parameter input: The input of the next launch.
@@ -107,5 +126,12 @@ extension OpContext where Input == Void {
         environment: OpEnvironment = .default
     ) {
         self.init((), cancellation: cancellation, deadline: deadline, environment: environment)
+    }
+
+    /// A context for an operation that takes no input, without a deadline (see
+    /// ``init(_:cancellation:environment:)``).
+    @inlinable
+    public init(cancellation: CancellationToken? = nil, environment: OpEnvironment = .default) {
+        self.init((), cancellation: cancellation, environment: environment)
     }
 }
