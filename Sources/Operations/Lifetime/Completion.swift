@@ -51,17 +51,19 @@ public final class Completion<Output: Sendable>: Sendable {
             environment: context.environment, onFinish: onFinish)
     }
 
+    // `borrowing`: an initialiser consumes its arguments by default, which cost the caller a
+    // retain and this initialiser a release of the operation around the one retain it needs.
     @usableFromInline
     init(
-        retaining operation: AnyObject,
+        retaining operation: borrowing AnyObject,
         type: any Any.Type,
-        cancellation: CancellationToken?,
+        cancellation: borrowing CancellationToken?,
         deadline: Deadline?,
         environment: OpEnvironment,
         onFinish: @escaping OnFinish<Output>
     ) {
         self.onFinish = onFinish
-        self.retention = Unmanaged.passRetained(operation)
+        self.retention = Unmanaged.passRetained(copy operation)
         self.operationType = type
         self.environment = environment
         let isAttached = cancellation != nil || deadline != nil || environment.inFlight != nil
