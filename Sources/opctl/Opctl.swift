@@ -22,6 +22,7 @@ enum Opctl {
 
             COMMANDS:
             \(list.joined(separator: "\n"))
+              bench      Measure the engine's overhead next to Foundation, Dispatch and Swift concurrency
               help       Show help for a command
 
             OPTIONS:
@@ -65,7 +66,13 @@ enum Opctl {
         case "--version":
             console.print("opctl \(version)")
             return ExitStatus.success
+        case "bench":
+            // The benchmark parses its own options; it must run in a release build to mean anything.
+            return BenchCommand.run(arguments: Array(arguments.dropFirst()))
         case "help":
+            if arguments.dropFirst().first == "bench" {
+                return BenchCommand.run(arguments: ["--help"])
+            }
             guard let topic = arguments.dropFirst().first else {
                 console.out(help)
                 return ExitStatus.success

@@ -9,6 +9,7 @@ extension Op {
     /// - Parameter context: The launch context; its token, if any, still cancels the launch.
     /// - Returns: The operation's output.
     /// - Throws: The operation's error, ``OpError/cancelled`` or ``OpError/timedOut``.
+    @inlinable  // specialised for the operation type at the call site: no generic metadata lookups
     public func launch(_ context: OpContext<Input>) async throws -> Output {
         let token = CancellationToken(linkedTo: context.cancellation)
         var context = context

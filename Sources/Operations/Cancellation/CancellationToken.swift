@@ -9,7 +9,28 @@ public final class CancellationToken: Sendable {
     private struct State {
         var cancelled = false
         var nextID: UInt64 = 0
-        var handlers: [UInt64: @Sendable () -> Void] = [:]
+        /// The first handler still registered, kept inline: most tokens carry one (the launch's
+        /// completion), and a dictionary would allocate and hash for it.
+        var first: (id: UInt64, handler: @Sendable () -> Void)?
+        /// Any further handlers, by registration id.
+        var more: [UInt64: @Sendable () -> Void] = [:]
+
+        /// Every handler, in registration order, leaving none behind.
+        mutating func takeAll() -> [@Sendable () -> Void] {
+            var all = more.sorted { $0.key < $1.key }.map(\.value)
+            if let first { all.insert(first.handler, at: 0) }
+            first = nil
+            more.removeAll()
+            return all
+        }
+
+        mutating func remove(_ id: UInt64) {
+            if first?.id == id {
+                first = nil
+            } else {
+                more.removeValue(forKey: id)
+            }
+        }
     }
 
     private let state = Mutex(State())
@@ -39,9 +60,7 @@ public final class CancellationToken: Sendable {
         let handlers: [@Sendable () -> Void]? = state.withLock { state in
             guard !state.cancelled else { return nil }
             state.cancelled = true
-            let handlers = state.handlers.sorted { $0.key < $1.key }.map(\.value)
-            state.handlers.removeAll()
-            return handlers
+            return state.takeAll()
         }
         guard let handlers else { return }
         fired.store(true, ordering: .releasing)
@@ -59,7 +78,11 @@ public final class CancellationToken: Sendable {
             guard !state.cancelled else { return nil }
             let id = state.nextID
             state.nextID += 1
-            state.handlers[id] = handler
+            if state.first == nil && state.more.isEmpty {
+                state.first = (id, handler)
+            } else {
+                state.more[id] = handler
+            }
             return id
         }
         guard let id else {
@@ -70,7 +93,7 @@ public final class CancellationToken: Sendable {
     }
 
     fileprivate func remove(_ id: UInt64) {
-        _ = state.withLock { $0.handlers.removeValue(forKey: id) }
+        state.withLock { $0.remove(id) }
     }
 }
 

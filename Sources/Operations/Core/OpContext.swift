@@ -9,7 +9,12 @@ public struct OpContext<Input: Sendable>: Sendable {
     /// Fired by the caller to cancel the launch; `nil` when the launch cannot be cancelled.
     public var cancellation: CancellationToken?
     /// The instant after which the launch finishes with ``OpError/timedOut``.
-    public var deadline: ContinuousClock.Instant?
+    public var deadline: ContinuousClock.Instant? {
+        get { storedDeadline?.instant }
+        set { storedDeadline = newValue.map(Deadline.init) }
+    }
+    /// The deadline in a layout known at compile time (see ``Deadline``).
+    @usableFromInline var storedDeadline: Deadline?
     /// Host-wide services: scheduler, diagnostics, in-flight registry, observers.
     public var environment: OpEnvironment
     /// Where this launch sits inside scenarios, outermost first; empty for a launch made by hand.
@@ -22,6 +27,7 @@ public struct OpContext<Input: Sendable>: Sendable {
     ///   - cancellation: A token the caller may fire to cancel the launch.
     ///   - deadline: When the launch times out.
     ///   - environment: Host-wide services; ``OpEnvironment/default`` when omitted.
+    @inlinable
     public init(
         _ input: Input,
         cancellation: CancellationToken? = nil,
@@ -30,7 +36,26 @@ public struct OpContext<Input: Sendable>: Sendable {
     ) {
         self.input = input
         self.cancellation = cancellation
-        self.deadline = deadline
+        self.storedDeadline = deadline.map(Deadline.init)
+        self.environment = environment
+        self.scope = nil
+    }
+
+    /// Creates a context without a deadline.
+    ///
+    /// The same as passing no `deadline` to ``init(_:cancellation:deadline:environment:)``, and
+    /// chosen by the compiler when none is passed: it never builds an optional
+    /// `ContinuousClock.Instant`, whose resilient layout costs value-witness calls per launch.
+    ///
+    /// - Parameters:
+    ///   - input: The launch's input value.
+    ///   - cancellation: A token the caller may fire to cancel the launch.
+    ///   - environment: Host-wide services; ``OpEnvironment/default`` when omitted.
+    @inlinable
+    public init(_ input: Input, cancellation: CancellationToken? = nil, environment: OpEnvironment = .default) {
+        self.input = input
+        self.cancellation = cancellation
+        self.storedDeadline = nil
         self.environment = environment
         self.scope = nil
     }
@@ -42,7 +67,7 @@ public struct OpContext<Input: Sendable>: Sendable {
     @inlinable
     public func with<Next: Sendable>(input: Next) -> OpContext<Next> {
         OpContext<Next>(
-            input: input, cancellation: cancellation, deadline: deadline, environment: environment,
+            input: input, cancellation: cancellation, storedDeadline: storedDeadline, environment: environment,
             scope: scope)
     }
 
@@ -59,24 +84,54 @@ public struct OpContext<Input: Sendable>: Sendable {
 
     @usableFromInline
     init(
-        input: Input, cancellation: CancellationToken?, deadline: ContinuousClock.Instant?,
+        input: Input, cancellation: CancellationToken?, storedDeadline: Deadline?,
         environment: OpEnvironment, scope: ScenarioScope?
     ) {
         self.input = input
         self.cancellation = cancellation
-        self.deadline = deadline
+        self.storedDeadline = storedDeadline
         self.environment = environment
         self.scope = scope
     }
 }
 
+/// A deadline stored as its distance from a fixed instant of this process.
+///
+/// `ContinuousClock.Instant` is resilient: its layout is known only at run time, so a context
+/// holding one is copied and destroyed through value witnesses on every launch, and a context
+/// of any input type becomes address-only. `Duration` is frozen; `Instant` arithmetic is exact
+/// (it is a `Duration` inside), so the round trip gives back the same instant.
+@usableFromInline
+struct Deadline: Sendable, Hashable {
+    private static let reference = ContinuousClock.Instant.now
+
+    @usableFromInline let sinceReference: Duration
+
+    @usableFromInline
+    init(_ instant: ContinuousClock.Instant) {
+        sinceReference = Self.reference.duration(to: instant)
+    }
+
+    var instant: ContinuousClock.Instant {
+        Self.reference.advanced(by: sinceReference)
+    }
+}
+
 extension OpContext where Input == Void {
     /// A context for an operation that takes no input.
+    @inlinable
     public init(
         cancellation: CancellationToken? = nil,
         deadline: ContinuousClock.Instant? = nil,
         environment: OpEnvironment = .default
     ) {
         self.init((), cancellation: cancellation, deadline: deadline, environment: environment)
+    }
+
+    /// A context for an operation that takes no input, without a deadline (see
+    /// ``init(_:cancellation:environment:)``).
+    @inlinable
+    public init(cancellation: CancellationToken? = nil, environment: OpEnvironment = .default) {
+        self.init((), cancellation: cancellation, environment: environment)
     }
 }

@@ -18,26 +18,19 @@ import Synchronization
 /// With no cancellation token, deadline or in-flight registry in the context, a launch costs one
 /// allocation (this object) and one atomic exchange.
 public final class Completion<Output: Sendable>: Sendable {
-    private enum State: UInt8, AtomicRepresentable {
-        case running
-        case finishedByOperation
-        case finishedByEngine
-    }
-
-    private struct Attachments: ~Copyable {
-        var cancellation: CancellationRegistration?
-        var timer: (any ScheduledWork)?
-        var inFlightID: UInt64?
-    }
+    // The state types live outside the generic class (see `CompletionState`): nested in it they
+    // would be generic too, and every launch would look their metadata up at run time.
+    private typealias State = CompletionState
+    private typealias Attachments = CompletionAttachments
 
     private let state = Atomic<State>(.running)
     private let onFinish: OnFinish<Output>
     private nonisolated(unsafe) let retention: Unmanaged<AnyObject>
     private let operationType: any Any.Type
     private let environment: OpEnvironment
-    /// Whether anything was attached at launch, so an unattached finish skips the lock.
-    private let isAttached: Bool
-    private let attachments = Mutex(Attachments())
+    /// What the launch attached to its context; `nil` (no allocation, no lock) when it has no
+    /// token, deadline or registry.
+    private let attachments: Attachments?
 
     /// Starts the finish of a launch.
     ///
@@ -45,27 +38,45 @@ public final class Completion<Output: Sendable>: Sendable {
     ///   - operation: The operation being launched; retained until the launch finishes.
     ///   - context: The launch's context; its token and deadline are watched.
     ///   - onFinish: The caller's completion, called exactly once.
-    public init<O: Op, Input: Sendable>(
+    @inlinable
+    public convenience init<O: Op, Input: Sendable>(
         retaining operation: O,
         context: OpContext<Input>,
         onFinish: @escaping OnFinish<Output>
     ) where O.Output == Output {
+        // Inlined into the operation's `launch`, so the context is read where its input type is
+        // known; the designated initialiser below does not depend on it.
+        self.init(
+            retaining: operation, type: O.self, cancellation: context.cancellation, deadline: context.storedDeadline,
+            environment: context.environment, onFinish: onFinish)
+    }
+
+    // `borrowing`: an initialiser consumes its arguments by default, which cost the caller a
+    // retain and this initialiser a release of the operation around the one retain it needs.
+    @usableFromInline
+    init(
+        retaining operation: borrowing AnyObject,
+        type: any Any.Type,
+        cancellation: borrowing CancellationToken?,
+        deadline: Deadline?,
+        environment: OpEnvironment,
+        onFinish: @escaping OnFinish<Output>
+    ) {
         self.onFinish = onFinish
-        self.retention = Unmanaged.passRetained(operation as AnyObject)
-        self.operationType = O.self
-        self.environment = context.environment
-        self.isAttached =
-            context.cancellation != nil || context.deadline != nil
-            || context.environment.inFlight != nil
-        if isAttached { attach(context) }
+        self.retention = Unmanaged.passRetained(copy operation)
+        self.operationType = type
+        self.environment = environment
+        let isAttached = cancellation != nil || deadline != nil || environment.inFlight != nil
+        self.attachments = isAttached ? Attachments() : nil
+        if isAttached { attach(cancellation: cancellation, deadline: deadline) }
     }
 
     deinit {
         // Reached only when nobody can finish any more: the operation dropped its completion.
-        guard claim(by: .finishedByEngine) else { return }
-        environment.diagnostics.report(OpDiagnostic(kind: .abandoned, operation: operationName))
-        release()
-        onFinish(.failure(OpError.abandoned(operation: operationName)))
+        // Nobody else holds the object now, so a plain load spares the finished launch a second
+        // atomic read-modify-write; the claim still guards the abandoned one.
+        guard state.load(ordering: .acquiring) == .running else { return }
+        finishAbandoned()
     }
 
     /// Whether the launch has finished, by the operation or by cancellation, deadline.
@@ -110,13 +121,24 @@ public final class Completion<Output: Sendable>: Sendable {
             .exchanged
     }
 
+    /// Kept out of `deinit`: building a `Result<Output, …>` needs its generic metadata, which
+    /// an inlined failure path would look up on every launch.
+    @inline(never)
+    private func finishAbandoned() {
+        guard claim(by: .finishedByEngine) else { return }
+        environment.diagnostics.report(OpDiagnostic(kind: .abandoned, operation: operationName))
+        release()
+        onFinish(.failure(OpError.abandoned(operation: operationName)))
+    }
+
+    @inline(never)
     private func finishByEngine(_ error: OpError) {
         guard claim(by: .finishedByEngine) else { return }
         deliver(.failure(error))
     }
 
     private func deliver(_ result: Result<Output, any Error>) {
-        if isAttached { detach() }
+        if attachments != nil { detach() }
         release()
         onFinish(result)
     }
@@ -125,38 +147,58 @@ public final class Completion<Output: Sendable>: Sendable {
         retention.release()
     }
 
-    private func attach(_ context: OpContext<some Sendable>) {
+    private func attach(cancellation: CancellationToken?, deadline: Deadline?) {
         // Handlers hold the completion weakly: a long-lived token or timer must not keep an
         // abandoned launch alive, or its abandonment would never be reported.
-        if let registry = context.environment.inFlight {
+        if let registry = environment.inFlight {
             let id = registry.register(operation: operationName)
-            attachments.withLock { $0.inFlightID = id }
+            attachments?.slots.withLock { $0.inFlightID = id }
         }
-        if let token = context.cancellation {
+        if let token = cancellation {
             let registration = token.onCancel { [weak self] in self?.finishByEngine(.cancelled) }
-            attachments.withLock { $0.cancellation = registration }
+            attachments?.slots.withLock { $0.cancellation = registration }
         }
-        if let deadline = context.deadline {
-            let timer = context.environment.scheduler.schedule(at: deadline) { [weak self] in
+        if let deadline {
+            let timer = environment.scheduler.schedule(at: deadline.instant) { [weak self] in
                 self?.finishByEngine(.timedOut)
             }
-            attachments.withLock { $0.timer = timer }
+            attachments?.slots.withLock { $0.timer = timer }
         }
         // A finish that raced with attaching found nothing to detach; detach what came late.
         if isFinished { detach() }
     }
 
     private func detach() {
-        let (registration, timer, inFlightID) = attachments.withLock { attachments in
+        guard let attachments else { return }
+        let (registration, timer, inFlightID) = attachments.slots.withLock { slots in
             defer {
-                attachments.cancellation = nil
-                attachments.timer = nil
-                attachments.inFlightID = nil
+                slots.cancellation = nil
+                slots.timer = nil
+                slots.inFlightID = nil
             }
-            return (attachments.cancellation, attachments.timer, attachments.inFlightID)
+            return (slots.cancellation, slots.timer, slots.inFlightID)
         }
         registration?.cancel()
         timer?.cancel()
         if let inFlightID { environment.inFlight?.remove(inFlightID) }
     }
+}
+
+/// Who finished a launch, in one atomic byte.
+private enum CompletionState: UInt8, AtomicRepresentable {
+    case running
+    case finishedByOperation
+    case finishedByEngine
+}
+
+/// What a launch attached to its context, detached when it finishes. Allocated only for a
+/// launch that has a token, a deadline or an in-flight registry.
+private final class CompletionAttachments: Sendable {
+    struct Slots {
+        var cancellation: CancellationRegistration?
+        var timer: (any ScheduledWork)?
+        var inFlightID: UInt64?
+    }
+
+    let slots = Mutex(Slots())
 }

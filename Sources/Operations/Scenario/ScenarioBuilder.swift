@@ -3,12 +3,13 @@
 /// The chain is checked by the compiler: ``then(_:)`` accepts only a step whose input type is
 /// the current output type. A builder is a value; every method returns a longer chain.
 public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
-    typealias Body = @Sendable (OpContext<Input>, ScenarioRun, @escaping OnFinish<Current>) -> Void
+    @usableFromInline typealias Body = @Sendable (OpContext<Input>, ScenarioRun, @escaping OnFinish<Current>) -> Void
 
     /// The names of the steps so far, in order.
     public let stepNames: [String]
-    let body: Body
+    @usableFromInline let body: Body
 
+    @usableFromInline
     init(stepNames: [String], body: @escaping Body) {
         self.stepNames = stepNames
         self.body = body
@@ -18,6 +19,7 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     ///
     /// - Parameter step: The step; its input type must be the current output type.
     /// - Returns: The chain, now producing the step's output.
+    @inlinable  // the step's closure is specialised where the scenario is built: no metadata lookups per launch
     public func then<Next: Sendable>(_ step: Step<Current, Next>) -> ScenarioBuilder<Input, Next> {
         let index = stepNames.count
         let previous = body
@@ -121,6 +123,7 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
 
 extension ScenarioBuilder where Current == Input {
     /// The empty chain: its output is the scenario's input.
+    @inlinable
     static var start: ScenarioBuilder {
         ScenarioBuilder(stepNames: []) { context, _, onFinish in onFinish(.success(context.input)) }
     }

@@ -1,5 +1,6 @@
 /// What one launch of a scenario shares between its steps: its name, where it sits, and the
 /// host's observer. Immutable; the values between steps travel through closures, not here.
+@usableFromInline
 final class ScenarioRun: Sendable {
     let name: String
     let base: StepAddress

@@ -4,6 +4,7 @@ import Synchronization
 ///
 /// It guards each attempt's finish with an atomic counter, so an operation that calls
 /// `onFinish` twice cannot advance the scenario twice.
+@usableFromInline
 final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
     private let step: Step<Input, Output>
     private let address: StepAddress
@@ -26,6 +27,7 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
         self.onFinish = onFinish
     }
 
+    @usableFromInline
     static func start(
         _ step: Step<Input, Output>, index: Int, input: Input, context: OpContext<some Sendable>, run: ScenarioRun,
         onFinish: @escaping OnFinish<Output>

@@ -1,0 +1,79 @@
+/// The table of `opctl bench`: every case of issue 6, in report order.
+///
+/// Adding a case is one entry. Cases whose engine piece is not in this build (tracing, journal,
+/// rendering) are listed as ``BenchCase/unavailable(_:_:reference:targets:)`` with their
+/// targets, so the report shows them as missing instead of faking a figure; when the piece lands,
+/// its entry becomes `.timed(...)` with the body.
+enum BenchCases {
+    static let all: [BenchCase] = [
+        .timed(
+            "baseline.selfRetain", "hand-written: allocate a final class that retains itself, finish once through an atomic flag, release",
+            ReferenceCases.selfRetainingBaseline),
+        .timed(
+            "op.sync", "engine operation, launch → onFinish synchronously", reference: "baseline.selfRetain",
+            targets: [.ratioAtMost(1.5)], EngineCases.syncLaunches),
+        .timed(
+            "op.async", "engine operation finished from another thread (serial queue)", reference: "dispatch.async",
+            EngineCases.asyncLaunches),
+        .timed(
+            "opqueue.batch", "OperationQueue, BlockOperations added in a batch, waited once", reference: "op.sync",
+            targets: [.ratioAtLeast(50)], ReferenceCases.operationQueueBatch),
+        .timed(
+            "opqueue.wait", "OperationQueue, each BlockOperation added and waited for", reference: "op.sync",
+            ReferenceCases.operationQueueEachWaited),
+        .timed(
+            "dispatch.async", "DispatchQueue.async (serial queue) + one group wait",
+            ReferenceCases.dispatchAsync),
+        .timed(
+            "continuation.checked", "withCheckedContinuation resumed inline",
+            ReferenceCases.checkedContinuation),
+        .timed(
+            "bridge.await", "the engine's async/await bridge on a synchronous operation",
+            reference: "continuation.checked", targets: [.ratioAtMost(1.5)], EngineCases.bridgeAwaits),
+        .timed(
+            "task.await", "Task {} + await", reference: "bridge.await",
+            ReferenceCases.taskAwait),
+        .timed(
+            "ops.3byHand", "three operations made and launched one after another by hand",
+            EngineCases.threeOpsByHand),
+        .timed(
+            "scenario.3steps", "a 3-step scenario of the same operations", reference: "ops.3byHand",
+            targets: [.overheadAtMost(nanoseconds: 300)], EngineCases.threeStepScenario),
+        .unavailable(
+            "trace.off", "an operation whose context carries a disabled tracer", reference: "op.sync",
+            targets: [.ratioAtMost(1.1)]),
+        .unavailable(
+            "trace.message", "one recorded message with tracing on", targets: [.atMost(nanoseconds: 100)]),
+        .unavailable(
+            "journal.buffered", "one journal event appended, buffered", targets: [.atMost(nanoseconds: 2_000)]),
+        .unavailable("journal.fsync", "one step journaled durably"),
+        .unavailable("render.1k", "text rendering of a trace of 1,000 messages"),
+        .unavailable(
+            "render.10k", "text rendering of a trace of 10,000 messages", reference: "render.1k",
+            targets: [.atMost(nanoseconds: 50_000_000), .ratioAtMost(12)]),
+        .unavailable(
+            "render.100k", "text rendering of a trace of 100,000 messages", reference: "render.10k",
+            targets: [.ratioAtMost(12)]),
+        BenchCase(
+            id: "memory.1M", summary: "resident-size growth over a million sequential op.sync launches",
+            reference: nil, targets: [.bytesBelow(1_000_000)], measure: .residentGrowth(EngineCases.residentGrowth)),
+    ]
+
+    /// The case with `id`, if the table has one.
+    static func named(_ id: String) -> BenchCase? {
+        all.first { $0.id == id }
+    }
+
+    /// The cases to run for a selection: the selected ones and, transitively, their references
+    /// (a ratio needs both), in table order. An empty selection is every case.
+    static func closure(of selection: [String]) -> [BenchCase] {
+        guard !selection.isEmpty else { return all }
+        var wanted = Set<String>()
+        var pending = selection
+        while let id = pending.popLast() {
+            guard wanted.insert(id).inserted, let reference = named(id)?.reference else { continue }
+            pending.append(reference)
+        }
+        return all.filter { wanted.contains($0.id) }
+    }
+}

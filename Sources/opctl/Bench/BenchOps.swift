@@ -1,0 +1,27 @@
+import Dispatch
+import Operations
+
+/// The engine operation the cases launch: finishes synchronously, before `launch` returns, with
+/// `input * 2`, through a ``Completion`` as every operation should.
+final class SyncDoubleOp: PureOp {
+    func launch(_ context: OpContext<Int>, onFinish: @escaping OnFinish<Int>) {
+        Completion(retaining: self, context: context, onFinish: onFinish).succeed(context.input &* 2)
+    }
+}
+
+/// An engine operation that finishes on a Dispatch queue, inside `group`, with `input * 2`.
+final class DispatchedDoubleOp: PureOp {
+    private let queue: DispatchQueue
+    private let group: DispatchGroup
+
+    init(queue: DispatchQueue, group: DispatchGroup) {
+        self.queue = queue
+        self.group = group
+    }
+
+    func launch(_ context: OpContext<Int>, onFinish: @escaping OnFinish<Int>) {
+        let completion = Completion(retaining: self, context: context, onFinish: onFinish)
+        let input = context.input
+        queue.async(group: group) { completion.succeed(input &* 2) }
+    }
+}

@@ -1,0 +1,48 @@
+/// A performance target from the design (`DESIGN.md`, "Performance targets") that a case's figure
+/// is checked against.
+enum BenchTarget: Sendable, Equatable {
+    /// The case costs at most this many times its reference.
+    case ratioAtMost(Double)
+    /// The case costs at least this many times its reference (the reference is the faster one).
+    case ratioAtLeast(Double)
+    /// The case costs at most this many nanoseconds more than its reference.
+    case overheadAtMost(nanoseconds: Double)
+    /// The case costs at most this many nanoseconds per operation.
+    case atMost(nanoseconds: Double)
+    /// The case's resident-size growth stays below this many bytes.
+    case bytesBelow(Int)
+
+    /// The target as the report prints it: `≤ 1.5×`, `≤ +300 ns`, `< 1 MB`.
+    var label: String {
+        switch self {
+        case .ratioAtMost(let ratio): "≤ \(BenchFormat.ratio(ratio))×"
+        case .ratioAtLeast(let ratio): "≥ \(BenchFormat.ratio(ratio))×"
+        case .overheadAtMost(let nanoseconds): "≤ +\(BenchFormat.duration(nanoseconds))"
+        case .atMost(let nanoseconds): "≤ \(BenchFormat.duration(nanoseconds))"
+        case .bytesBelow(let bytes): "< \(BenchFormat.bytes(bytes))"
+        }
+    }
+
+    /// Whether `figure` meets the target; `nil` when the reference it needs was not measured.
+    ///
+    /// - Parameters:
+    ///   - figure: The case's nanoseconds per operation, or bytes for a memory case.
+    ///   - reference: The reference case's nanoseconds per operation, when it ran.
+    func isMet(by figure: Double, reference: Double?) -> Bool? {
+        switch self {
+        case .ratioAtMost(let ratio):
+            guard let reference, reference > 0 else { return nil }
+            return figure / reference <= ratio
+        case .ratioAtLeast(let ratio):
+            guard let reference, reference > 0 else { return nil }
+            return figure / reference >= ratio
+        case .overheadAtMost(let nanoseconds):
+            guard let reference else { return nil }
+            return figure - reference <= nanoseconds
+        case .atMost(let nanoseconds):
+            return figure <= nanoseconds
+        case .bytesBelow(let bytes):
+            return figure < Double(bytes)
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Synchronization
+
+/// Where every benchmark case puts what it computed, so the optimiser cannot delete the work.
+///
+/// A relaxed atomic store is opaque to the optimiser yet costs a plain store on x86-64 and arm64;
+/// the functions are `@inline(never)` so the sink is the same call in every case.
+enum BlackHole {
+    private static let sink = Atomic<Int>(0)
+
+    /// Consumes a value.
+    @inline(never)
+    static func consume(_ value: Int) {
+        sink.store(value, ordering: .relaxed)
+    }
+
+    /// Consumes an operation's outcome: the output, or a marker for an error.
+    @inline(never)
+    static func consumeResult(_ result: Result<Int, any Error>) {
+        switch result {
+        case .success(let value): sink.store(value, ordering: .relaxed)
+        case .failure: sink.store(-1, ordering: .relaxed)
+        }
+    }
+
+    /// The last value consumed (read once at the end of a run, so the sink is observable).
+    static var last: Int { sink.load(ordering: .relaxed) }
+}

@@ -1,0 +1,83 @@
+import Dispatch
+import Operations
+
+/// The cases that measure the engine: launches, the async bridge, scenarios and memory.
+///
+/// Operations are launched with a fresh context per launch (`OpContext(index)`), as callers do;
+/// the operation object of `op.sync` is made once, as a factory-made operation is launched.
+enum EngineCases {
+    /// `op.sync`: launch → onFinish of a synchronous operation.
+    static let syncLaunches: @Sendable (Int) -> Void = { iterations in
+        let op = SyncDoubleOp()
+        for index in 0..<iterations {
+            op.launch(OpContext(index), onFinish: BlackHole.consumeResult)
+        }
+    }
+
+    /// `op.async`: launches finished on a serial Dispatch queue, one group wait at the end.
+    static let asyncLaunches: @Sendable (Int) -> Void = { iterations in
+        let group = DispatchGroup()
+        let op = DispatchedDoubleOp(queue: DispatchQueue(label: "opctl.bench.op-async"), group: group)
+        for index in 0..<iterations {
+            op.launch(OpContext(index), onFinish: BlackHole.consumeResult)
+        }
+        group.wait()
+    }
+
+    /// `bridge.await`: `try await op.launch(context)` on a synchronous operation.
+    static let bridgeAwaits: @Sendable (Int) -> Void = { iterations in
+        let op = SyncDoubleOp()
+        AsyncBlocking.run {
+            for index in 0..<iterations {
+                do {
+                    BlackHole.consume(try await op.launch(OpContext(index)))
+                } catch {
+                    BlackHole.consume(-1)
+                }
+            }
+        }
+    }
+
+    /// `ops.3byHand`: three operations, each made new and launched with the previous output,
+    /// written the way a caller chains callbacks by hand.
+    static let threeOpsByHand: @Sendable (Int) -> Void = { iterations in
+        for index in 0..<iterations {
+            let context = OpContext(index)
+            SyncDoubleOp().launch(context) { first in
+                guard case .success(let first) = first else { return BlackHole.consume(-1) }
+                SyncDoubleOp().launch(context.with(input: first)) { second in
+                    guard case .success(let second) = second else { return BlackHole.consume(-1) }
+                    SyncDoubleOp().launch(context.with(input: second), onFinish: BlackHole.consumeResult)
+                }
+            }
+        }
+    }
+
+    /// `scenario.3steps`: the same three operations as the steps of one scenario.
+    static let threeStepScenario: @Sendable (Int) -> Void = { iterations in
+        let scenario = Scenario<Int, Int>("Bench3Steps") { chain in
+            chain
+                .then(Step { SyncDoubleOp() })
+                .then(Step { SyncDoubleOp() })
+                .then(Step { SyncDoubleOp() })
+        }
+        for index in 0..<iterations {
+            scenario.launch(OpContext(index), onFinish: BlackHole.consumeResult)
+        }
+    }
+
+    /// `memory.1M`: resident-size growth in bytes over `launches` sequential `op.sync` launches,
+    /// after a warm-up that brings the allocator to its steady state.
+    static let residentGrowth: @Sendable (Int) -> Int = { launches in
+        let op = SyncDoubleOp()
+        for index in 0..<min(launches, 10_000) {
+            op.launch(OpContext(index), onFinish: BlackHole.consumeResult)
+        }
+        let before = ResidentMemory.currentBytes()
+        for index in 0..<launches {
+            op.launch(OpContext(index), onFinish: BlackHole.consumeResult)
+        }
+        let after = ResidentMemory.currentBytes()
+        return max(0, after - before)
+    }
+}

@@ -1,0 +1,90 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The cases that measure what a developer would use instead of the engine: a hand-written
+/// self-retaining object, Foundation's `OperationQueue`, Dispatch and Swift concurrency.
+///
+/// Each body runs `iterations` operations and puts every result into ``BlackHole``.
+enum ReferenceCases {
+    /// `baseline.selfRetain`: allocate, retain self, finish once through an atomic flag, release.
+    static let selfRetainingBaseline: @Sendable (Int) -> Void = { iterations in
+        for index in 0..<iterations {
+            SelfRetainingJob().start(index)
+        }
+    }
+
+    /// `opqueue.batch`: `iterations` block operations added at once, waited for once.
+    static let operationQueueBatch: @Sendable (Int) -> Void = { iterations in
+        let queue = OperationQueue()
+        var operations: [Operation] = []
+        operations.reserveCapacity(iterations)
+        for index in 0..<iterations {
+            operations.append(BlockOperation { BlackHole.consume(index &* 2) })
+        }
+        queue.addOperations(operations, waitUntilFinished: true)
+    }
+
+    /// `opqueue.wait`: each block operation added and waited for before the next.
+    static let operationQueueEachWaited: @Sendable (Int) -> Void = { iterations in
+        let queue = OperationQueue()
+        for index in 0..<iterations {
+            queue.addOperations([BlockOperation { BlackHole.consume(index &* 2) }], waitUntilFinished: true)
+        }
+    }
+
+    /// `dispatch.async`: blocks sent to a serial queue, one group wait at the end.
+    static let dispatchAsync: @Sendable (Int) -> Void = { iterations in
+        let queue = DispatchQueue(label: "opctl.bench.dispatch")
+        let group = DispatchGroup()
+        for index in 0..<iterations {
+            queue.async(group: group) { BlackHole.consume(index &* 2) }
+        }
+        group.wait()
+    }
+
+    /// `continuation.checked`: a checked continuation resumed inline, awaited.
+    static let checkedContinuation: @Sendable (Int) -> Void = { iterations in
+        AsyncBlocking.run {
+            for index in 0..<iterations {
+                let value = await withCheckedContinuation { continuation in
+                    continuation.resume(returning: index &* 2)
+                }
+                BlackHole.consume(value)
+            }
+        }
+    }
+
+    /// `task.await`: an unstructured task created and awaited.
+    static let taskAwait: @Sendable (Int) -> Void = { iterations in
+        AsyncBlocking.run {
+            for index in 0..<iterations {
+                BlackHole.consume(await Task { index &* 2 }.value)
+            }
+        }
+    }
+}
+
+/// The hand-written baseline the engine's launch is held to: a final class that keeps itself
+/// alive while it runs and finishes exactly once through an atomic flag.
+final class SelfRetainingJob {
+    private let finished = Atomic<Bool>(false)
+    private var retention: Unmanaged<SelfRetainingJob>?
+
+    /// Retains itself, then finishes at once with `input * 2`.
+    @inline(never)
+    func start(_ input: Int) {
+        retention = Unmanaged.passRetained(self)
+        finish(input &* 2)
+    }
+
+    /// Lets the first finish through: releases itself and hands the output to the sink.
+    @inline(never)
+    func finish(_ output: Int) {
+        guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let retained = retention
+        retention = nil
+        retained?.release()
+        BlackHole.consume(output)
+    }
+}

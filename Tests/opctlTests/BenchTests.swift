@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+@testable import opctl
+
+/// Runs the bench's case table in-process with a tiny iteration count. No timed assertions:
+/// only that every case runs and reports a usable figure, and that the JSON parses.
+@Suite(.serialized)
+struct BenchTests {
+    @Test func everyAvailableCaseProducesAPositiveFiniteFigure() async throws {
+        let results = await Self.smokeRun()
+        #expect(results.map(\.benchCase.id) == BenchCases.all.map(\.id))
+        for result in results {
+            switch result.figure {
+            case .nanosecondsPerOperation(let nanoseconds):
+                #expect(nanoseconds.isFinite && nanoseconds > 0, "\(result.benchCase.id): \(nanoseconds)")
+            case .bytes(let bytes):
+                // Growth is clamped at zero, and zero is the ideal: a flat resident size.
+                #expect(bytes >= 0, "\(result.benchCase.id): \(bytes)")
+            case .unavailable:
+                #expect(!result.benchCase.isAvailable, "\(result.benchCase.id) is available but gave no figure")
+            }
+        }
+    }
+
+    @Test func theEngineAndReferenceCasesOfTheIssueAreAllAvailable() {
+        let expected = [
+            "baseline.selfRetain", "op.sync", "op.async", "opqueue.batch", "opqueue.wait", "dispatch.async",
+            "continuation.checked", "bridge.await", "task.await", "ops.3byHand", "scenario.3steps", "memory.1M",
+        ]
+        let available = BenchCases.all.filter(\.isAvailable).map(\.id)
+        #expect(available == expected)
+        let listed = [
+            "trace.off", "trace.message", "journal.buffered", "journal.fsync", "render.1k", "render.10k",
+            "render.100k",
+        ]
+        #expect(BenchCases.all.filter { !$0.isAvailable }.map(\.id) == listed)
+    }
+
+    @Test func everyReferenceNamesACaseOfTheTable() {
+        for benchCase in BenchCases.all {
+            if let reference = benchCase.reference {
+                #expect(BenchCases.named(reference) != nil, "\(benchCase.id) refers to \(reference)")
+            }
+        }
+    }
+
+    @Test func theJSONOutputParsesWithTheRequiredKeys() async throws {
+        let results = await Self.smokeRun()
+        let json = BenchReport.json(results)
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8))
+        let objects = try #require(parsed as? [[String: Any]])
+        #expect(objects.count == results.count)
+        for object in objects {
+            let id = try #require(object["case"] as? String)
+            #expect(object.keys.contains("reference"), "\(id)")
+            #expect(object.keys.contains("ratio"), "\(id)")
+            if id == "memory.1M" {
+                #expect(object["bytes"] is NSNumber, "\(id)")
+                #expect(object["nsPerOp"] == nil, "\(id)")
+            } else if BenchCases.named(id)?.isAvailable == true {
+                #expect(object["nsPerOp"] is NSNumber, "\(id)")
+            } else {
+                #expect(object["nsPerOp"] is NSNull, "\(id)")
+                #expect(object["available"] as? Bool == false, "\(id)")
+            }
+        }
+        let opSync = try #require(objects.first { $0["case"] as? String == "op.sync" })
+        #expect(opSync["reference"] as? String == "baseline.selfRetain")
+        #expect(opSync["ratio"] is NSNumber)
+    }
+
+    @Test func theTableListsMissingPiecesAsNotAvailable() async {
+        let table = BenchReport.table(await Self.smokeRun(["trace.off"]))
+        #expect(table.contains("trace.off"))
+        #expect(table.contains("not available in this build"))
+        #expect(table.contains("op.sync"))  // trace.off's reference runs with it
+    }
+
+    @Test(arguments: [
+        (["--quick", "--json"], BenchOptions(quick: true, json: true)),
+        (["--case", "op.sync", "bridge.await"], BenchOptions(cases: ["op.sync", "bridge.await"])),
+        (["--case", "op.sync,memory.1M", "--json"], BenchOptions(json: true, cases: ["op.sync", "memory.1M"])),
+        (["--iterations", "10"], BenchOptions(iterations: 10)),
+        (["-h"], BenchOptions(help: true)),
+    ])
+    func optionsParse(arguments: [String], expected: BenchOptions) throws {
+        #expect(try BenchOptions.parse(arguments) == expected)
+    }
+
+    @Test(arguments: [["--nope"], ["--case"], ["--case", "nope"], ["--iterations", "0"], ["--iterations"]])
+    func usageErrorsExitWithTwo(arguments: [String]) {
+        #expect(throws: BenchOptions.UsageError.self) { try BenchOptions.parse(arguments) }
+        #expect(BenchCommand.run(arguments: arguments) == 2)
+    }
+
+    @Test func ratiosAndTargetsAreJudgedFromTheReference() {
+        #expect(BenchTarget.ratioAtMost(1.5).isMet(by: 60, reference: 46) == true)
+        #expect(BenchTarget.ratioAtMost(1.5).isMet(by: 70, reference: 46) == false)
+        #expect(BenchTarget.ratioAtLeast(50).isMet(by: 4_000, reference: 46) == true)
+        #expect(BenchTarget.overheadAtMost(nanoseconds: 300).isMet(by: 500, reference: 150) == false)
+        #expect(BenchTarget.bytesBelow(1_000_000).isMet(by: 4_096, reference: nil) == true)
+        #expect(BenchTarget.ratioAtMost(1.5).isMet(by: 60, reference: nil) == nil)
+    }
+
+    /// The bench blocks its thread while async cases run on the cooperative pool, so it runs on
+    /// a thread of its own, never on one of the pool's.
+    private static func smokeRun(_ selection: [String] = []) async -> [BenchResult] {
+        await withCheckedContinuation { continuation in
+            let thread = Thread {
+                let cases = BenchCases.closure(of: selection)
+                continuation.resume(returning: BenchResult.run(cases, config: .smoke(iterations: 3)))
+            }
+            thread.start()
+        }
+    }
+}
