@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// An append-only log of one scenario run on disk, written as the run happens, from which a
 /// failed or interrupted run can be resumed.
@@ -30,7 +29,7 @@ import Synchronization
 ///
 /// One journal records one run. Events from nested scenarios are recorded as steps at their
 /// addresses (their own start and finish are implied by the containing step). The journal is
-/// thread-safe; each event is written whole, so lines never interleave. While it is open it
+/// thread-safe (one lock per journal); each event is written whole, so lines never interleave. While it is open it
 /// holds an advisory lock on its file, so readers can tell a live run from one whose process
 /// died.
 public final class ScenarioJournal: ScenarioObserver {
@@ -44,7 +43,7 @@ public final class ScenarioJournal: ScenarioObserver {
     public let resumedFrom: JournalRecord?
 
     private let durability: Durability
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     /// Bytes gathered in memory before they are written even without a commit point.
     static let bufferLimit = 64 * 1024
@@ -73,7 +72,7 @@ public final class ScenarioJournal: ScenarioObserver {
         self.resumedFrom = resumedFrom
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        self.state = Mutex(State(descriptor: descriptor, encoder: encoder))
+        self.state = LockedState(State(descriptor: descriptor, encoder: encoder))
     }
 
     deinit {
