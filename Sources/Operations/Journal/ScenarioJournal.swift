@@ -194,6 +194,13 @@ public final class ScenarioJournal: ScenarioObserver {
 
     // MARK: - Recording
 
+    /// Records one event of the run.
+    ///
+    /// The line is encoded into memory; the file is written when a step's attempt finishes and
+    /// when the run starts or ends (and synced in durable mode when a step completes and when
+    /// the run ends). Failures to write are kept for ``flush()`` and ``close()``.
+    ///
+    /// - Parameter event: What happened; events after ``close()`` are ignored.
     public func scenario(_ event: ScenarioEvent) {
         state.withLock { state in
             guard state.descriptor != nil else { return }
