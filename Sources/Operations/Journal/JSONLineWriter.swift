@@ -1,3 +1,5 @@
+import Foundation
+
 /// Appends JSON objects, one per line, to a byte buffer by hand.
 ///
 /// The journal's envelope (event name, time, address, attempt) has a fixed shape, so writing it
@@ -45,9 +47,16 @@ struct JSONLineWriter {
     }
 
     /// A value that is already JSON (from `JSONEncoder`).
-    mutating func field(_ key: StaticString, json: some Sequence<UInt8>) {
+    mutating func field(_ key: StaticString, json: Data) {
         self.key(key)
-        bytes.append(contentsOf: json)
+        // Through the raw buffer: one copy, where `Data`'s generic iteration goes byte by byte.
+        json.withUnsafeBytes { bytes.append(contentsOf: $0) }
+    }
+
+    /// A JSON literal such as `null`.
+    mutating func field(_ key: StaticString, literal: StaticString) {
+        self.key(key)
+        append(literal)
     }
 
     /// A duration in milliseconds with microsecond precision, e.g. `12.345`.

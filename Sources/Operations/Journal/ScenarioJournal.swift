@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// An append-only log of one scenario run on disk, written as the run happens, from which a
 /// failed or interrupted run can be resumed.
@@ -7,8 +6,29 @@ import Synchronization
 /// A journal is a ``ScenarioObserver``: put it in the run's ``OpEnvironment`` (alone or in an
 /// ``ObserverGroup``) and it records the run's start with its input, every step's launch with
 /// its input and attempt, every finish with its output or error, skipped and replayed steps, and
-/// the run's end. The format is JSON Lines, described in ``JournalFormat``-style detail in the
-/// package documentation: one header line, then one event per line.
+/// the run's end.
+///
+/// ## Format
+///
+/// JSON Lines: a header line, then one event per line (`at` is milliseconds since 1970; step
+/// addresses are lists of `{"index","name"}` from the outermost scenario down):
+///
+/// ```
+/// {"format":"operations.journal","version":1,"run":"20250101-120000-000-1a2b3c4d","scenario":"AuthScenario","createdAt":"2025-01-01T12:00:00.000Z"}
+/// {"event":"runStarted","at":1735732800000,"input":"+15551234567"}
+/// {"event":"stepLaunched","at":…,"address":[{"index":0,"name":"PhoneOp"}],"attempt":1,"input":"+15551234567"}
+/// {"event":"stepSucceeded","at":…,"address":[…],"attempt":1,"durationMs":49.120,"output":{"token":"…"}}
+/// {"event":"stepFailed","at":…,"address":[…],"attempt":1,"durationMs":3.000,"error":{"description":"…","type":"AuthError","transient":false,"cancelled":false},"willRetry":false}
+/// {"event":"stepSkipped","at":…,"address":[…]}
+/// {"event":"stepReplayed","at":…,"address":[…]}
+/// {"event":"runFinished","at":…,"status":"failed","durationMs":52.000,"error":{…,"stepPath":["CodeOp"]}}
+/// {"event":"resumed","at":…,"session":2}
+/// ```
+///
+/// `runFinished` has `status` `succeeded` (with `output`), `failed`, `cancelled` or
+/// `interrupted`. A value that could not be encoded appears as `inputNotRecorded` /
+/// `outputNotRecorded` with the reason. Readers skip event names they do not know, so version 1
+/// can gain events; any other change raises the version.
 ///
 /// ```swift
 /// let store = RunStore(stateDirectory: stateDirectory)
@@ -30,7 +50,7 @@ import Synchronization
 ///
 /// One journal records one run. Events from nested scenarios are recorded as steps at their
 /// addresses (their own start and finish are implied by the containing step). The journal is
-/// thread-safe; each event is written whole, so lines never interleave. While it is open it
+/// thread-safe (one lock per journal); each event is written whole, so lines never interleave. While it is open it
 /// holds an advisory lock on its file, so readers can tell a live run from one whose process
 /// died.
 public final class ScenarioJournal: ScenarioObserver {
@@ -44,7 +64,7 @@ public final class ScenarioJournal: ScenarioObserver {
     public let resumedFrom: JournalRecord?
 
     private let durability: Durability
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     /// Bytes gathered in memory before they are written even without a commit point.
     static let bufferLimit = 64 * 1024
@@ -73,7 +93,7 @@ public final class ScenarioJournal: ScenarioObserver {
         self.resumedFrom = resumedFrom
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        self.state = Mutex(State(descriptor: descriptor, encoder: encoder))
+        self.state = LockedState(State(descriptor: descriptor, encoder: encoder))
     }
 
     deinit {
@@ -174,6 +194,13 @@ public final class ScenarioJournal: ScenarioObserver {
 
     // MARK: - Recording
 
+    /// Records one event of the run.
+    ///
+    /// The line is encoded into memory; the file is written when a step's attempt finishes and
+    /// when the run starts or ends (and synced in durable mode when a step completes and when
+    /// the run ends). Failures to write are kept for ``flush()`` and ``close()``.
+    ///
+    /// - Parameter event: What happened; events after ``close()`` are ignored.
     public func scenario(_ event: ScenarioEvent) {
         state.withLock { state in
             guard state.descriptor != nil else { return }
@@ -350,9 +377,16 @@ public final class ScenarioJournal: ScenarioObserver {
         _ value: (any Sendable)?, key: StaticString, notRecordedKey: StaticString, _ state: inout State
     ) {
         guard let value else { return }
-        if value is Void {
-            state.lines.field(key, json: "null".utf8)
-        } else if let encodable = value as? any Encodable {
+        // Plain strings, integers and booleans are written directly: `JSONEncoder` costs about
+        // a microsecond per value, most of a buffered append's budget. Everything else goes
+        // through its `Encodable` conformance, opened from the existential.
+        switch value {
+        case let text as String: return state.lines.field(key, string: text)
+        case let number as Int: return state.lines.field(key, int: number)
+        case let flag as Bool: return state.lines.field(key, bool: flag)
+        default: break
+        }
+        if let encodable = value as? any Encodable {
             do {
                 let json = try state.encoder.encode(encodable)
                 state.lines.field(key, json: json)
@@ -361,6 +395,8 @@ public final class ScenarioJournal: ScenarioObserver {
                     notRecordedKey,
                     string: "\(type(of: value)) could not be encoded: \(Self.explainEncoding(error))")
             }
+        } else if value is Void {
+            state.lines.field(key, literal: "null")
         } else {
             state.lines.field(notRecordedKey, string: "\(type(of: value)) is not Encodable")
         }

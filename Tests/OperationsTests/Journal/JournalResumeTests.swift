@@ -1,6 +1,5 @@
 import Foundation
 import Operations
-import Synchronization
 import Testing
 
 extension JournalTests {
@@ -68,10 +67,10 @@ extension JournalTests {
             try withTemporaryDirectory { directory in
                 let store = RunStore(stateDirectory: directory)
                 let first = RecordingOps()
-                let parked = Mutex<Completion<Int>?>(nil)
+                let parked = ParkedCompletion()
                 let scenario = Scenario<Int, Int>("Killed") { chain in
                     chain.then(Step("First", first.make))
-                        .then(Step("Second") { ManualOp { completion in parked.withLock { $0 = completion } } })
+                        .then(Step("Second") { ManualOp(handOver: parked.park) })
                 }
                 let journal = try store.create(scenario: "Killed")
                 scenario.launch(OpContext(1, environment: OpEnvironment(observer: journal))) { _ in }
@@ -108,7 +107,7 @@ extension JournalTests {
                 #expect(after.status == .succeeded)
                 #expect(after.steps.last?.attempts.map(\.outcome) == [.interrupted, .succeeded])
 
-                parked.withLock { $0 }?.succeed(0)
+                parked.finish(with: 0)
                 try journal.close()
             }
         }
@@ -137,9 +136,9 @@ extension JournalTests {
         @Test func aLiveRunCannotBeResumedAndReadsAsRunning() throws {
             try withTemporaryDirectory { directory in
                 let store = RunStore(stateDirectory: directory)
-                let parked = Mutex<Completion<Int>?>(nil)
+                let parked = ParkedCompletion()
                 let scenario = Scenario<Int, Int>("Live") { chain in
-                    chain.then(Step("Waiting") { ManualOp { completion in parked.withLock { $0 = completion } } })
+                    chain.then(Step("Waiting") { ManualOp(handOver: parked.park) })
                 }
                 let journal = try store.create(scenario: "Live")
                 scenario.launch(OpContext(1, environment: OpEnvironment(observer: journal))) { _ in }
@@ -151,7 +150,7 @@ extension JournalTests {
                 #expect(live.steps.first?.attempts.map(\.outcome) == [.running])
                 #expect(throws: JournalError.runInProgress(journal.url)) { try store.resume(journal.runID) }
 
-                parked.withLock { $0 }?.succeed(5)
+                parked.finish(with: 5)
                 try journal.close()
                 #expect(try store.load(journal.runID).status == .succeeded)
             }
