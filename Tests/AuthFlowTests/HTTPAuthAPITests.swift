@@ -1,3 +1,4 @@
+import Operations
 import AuthFlow
 import Foundation
 import Synchronization
@@ -271,7 +272,7 @@ struct HTTPAuthAPITests {
     }
 
     @Test func smsObserverSeesEveryCode() async throws {
-        let seen = Mutex<[SimulatedSMS]>([])
+        let seen = LockedState<[SimulatedSMS]>([])
         var configuration = SimulatedBackend.Configuration()
         configuration.onSMS = { sms in seen.withLock { $0.append(sms) } }
         let backend = SimulatedBackend(configuration: configuration)

@@ -1,6 +1,6 @@
+import Operations
 import AuthFlow
 import Foundation
-import Synchronization
 import Testing
 
 struct SimulatedBackendTests {
@@ -15,7 +15,7 @@ struct SimulatedBackendTests {
     @Test func countersAreExactUnderConcurrentLoad() async throws {
         let backend = Fixtures.backend()
         let api = Fixtures.api(backend)
-        let successes = Mutex(0)
+        let successes = LockedState(0)
         let count = 200
         let request: @Sendable (@escaping @Sendable (Int) -> Void) -> Void = { done in
             DispatchQueue.concurrentPerform(iterations: count) { _ in

@@ -7,7 +7,7 @@ struct CancellationTests {
     @Test func cancellingFinishesTheLaunchOnceWithCancelledAndDropsTheLateFinish() throws {
         let diagnostics = DiagnosticsRecorder()
         let token = CancellationToken()
-        let parked = Mutex<Completion<Int>?>(nil)
+        let parked = LockedState<Completion<Int>?>(nil)
         let box = FinishBox<Int>()
         ManualOp { completion in parked.withLock { $0 = completion } }
             .launch(OpContext(1, cancellation: token, environment: OpEnvironment(diagnostics: diagnostics)),
@@ -40,7 +40,7 @@ struct CancellationTests {
         let deliveries = Atomic<Int>(0)
         for round in 0..<rounds {
             let token = CancellationToken()
-            let parked = Mutex<Completion<Int>?>(nil)
+            let parked = LockedState<Completion<Int>?>(nil)
             ManualOp { completion in parked.withLock { $0 = completion } }
                 .launch(OpContext(round, cancellation: token, environment: environment)) { result in
                     deliveries.add(1, ordering: .relaxed)

@@ -1,6 +1,5 @@
 import Dispatch
 import Operations
-import Synchronization
 import Testing
 
 struct ExactlyOnceTests {
@@ -8,8 +7,8 @@ struct ExactlyOnceTests {
         let count = 100_000
         let diagnostics = CountingDiagnostics()
         let environment = OpEnvironment(diagnostics: diagnostics)
-        let deliveries = Mutex([UInt8](repeating: 0, count: count))
-        let completions = Mutex<[Completion<Int>]>([])
+        let deliveries = LockedState([UInt8](repeating: 0, count: count))
+        let completions = LockedState<[Completion<Int>]>([])
         for index in 0..<count {
             ManualOp { completion in completions.withLock { $0.append(completion) } }
                 .launch(OpContext(index, environment: environment)) { _ in

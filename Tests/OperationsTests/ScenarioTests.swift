@@ -1,6 +1,5 @@
 import Dispatch
 import Operations
-import Synchronization
 import Testing
 
 struct ScenarioTests {
@@ -66,7 +65,7 @@ struct ScenarioTests {
 
     @Test func cancellingAScenarioFinishesItOnceAndLaunchesNoFurtherStep() {
         let token = CancellationToken()
-        let parked = Mutex<Completion<Int>?>(nil)
+        let parked = LockedState<Completion<Int>?>(nil)
         let later = ScriptedOps([])
         let scenario = Scenario<Int, Int>("Cancel") { chain in
             chain.then(Step { ManualOp { completion in parked.withLock { $0 = completion } } }).then(Step(later.make))
@@ -102,7 +101,7 @@ struct ScenarioTests {
 
     @Test func oneScenarioValueRunsConcurrentLaunchesIndependently() {
         let scenario = Scenario<Int, Int>("Concurrent") { chain in chain.then(Step { DoubleOp() }).then(Step { DoubleOp() }) }
-        let results = Mutex<[Int]>([])
+        let results = LockedState<[Int]>([])
         DispatchQueue.concurrentPerform(iterations: 64) { index in
             scenario.launch(OpContext(index)) { result in
                 if case .success(let value) = result { results.withLock { $0.append(value) } }

@@ -1,5 +1,5 @@
 public import Foundation
-import Synchronization
+import Operations
 
 /// ``AuthAPI`` as an HTTP/JSON client over an ``HTTPTransport``: the same code path against a real
 /// server (``URLSessionTransport``) and the embedded ``SimulatedBackend``.
@@ -130,10 +130,10 @@ public struct HTTPAuthAPI: AuthAPI {
 /// The completion is released as soon as it has run, because the pending timeout timer keeps this
 /// box alive until its deadline and must not keep the caller (an operation) alive with it.
 private final class CompletionOnce<Value: Sendable>: Sendable {
-    private let completion: Mutex<(@Sendable (Result<Value, AuthError>) -> Void)?>
+    private let completion: LockedState<(@Sendable (Result<Value, AuthError>) -> Void)?>
 
     init(_ completion: @escaping @Sendable (Result<Value, AuthError>) -> Void) {
-        self.completion = Mutex(completion)
+        self.completion = LockedState(completion)
     }
 
     func complete(_ result: Result<Value, AuthError>) {

@@ -1,5 +1,5 @@
+import Operations
 import Dispatch
-import Synchronization
 
 /// Phone, terms and code screens that answer from a script and record what they were shown: the
 /// screens of tests and of the CLI's non-interactive mode.
@@ -53,7 +53,7 @@ public final class ScriptedScreens: PhoneScreen, TermsScreen, CodeScreen {
         var unanswered: [Screen] = []
     }
 
-    private let state: Mutex<State>
+    private let state: LockedState<State>
     private let delivery: Delivery
 
     /// Creates scripted screens.
@@ -67,7 +67,7 @@ public final class ScriptedScreens: PhoneScreen, TermsScreen, CodeScreen {
         phone: [PhoneScreenEvent] = [], terms: [TermsScreenEvent] = [], code: [CodeScreenEvent] = [],
         delivery: Delivery = .immediate
     ) {
-        state = Mutex(State(phone: phone, terms: terms, code: code))
+        state = LockedState(State(phone: phone, terms: terms, code: code))
         self.delivery = delivery
     }
 

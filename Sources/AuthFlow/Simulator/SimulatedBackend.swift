@@ -1,5 +1,5 @@
+import Operations
 import Foundation
-import Synchronization
 
 /// The sign-in backend simulated in process, at the HTTP layer: an ``HTTPTransport`` that answers
 /// the contract of `Docs/HTTP-API.md` with statuses, headers and JSON bodies, so ``HTTPAuthAPI``
@@ -20,14 +20,14 @@ import Synchronization
 public final class SimulatedBackend: HTTPTransport {
     /// The configuration it was created with; runtime changes (faults, terms) are separate.
     public let configuration: Configuration
-    let state: Mutex<State>
+    let state: LockedState<State>
 
     /// Creates a simulator.
     ///
     /// - Parameter configuration: How it behaves.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        state = Mutex(
+        state = LockedState(
             State(
                 termsVersion: configuration.termsVersion, termsText: configuration.termsText,
                 faults: configuration.faults))

@@ -1,14 +1,14 @@
-import Synchronization
+import Operations
 
 /// A ``LocalStorage`` in memory: for tests, previews and a CLI run that must leave no trace.
 public final class InMemoryLocalStorage: LocalStorage {
-    private let token: Mutex<AuthToken?>
+    private let token: LockedState<AuthToken?>
 
     /// Creates a storage, optionally holding a token already.
     ///
     /// - Parameter token: The initially saved token.
     public init(token: AuthToken? = nil) {
-        self.token = Mutex(token)
+        self.token = LockedState(token)
     }
 
     /// Saves the token.

@@ -33,7 +33,7 @@ public final class CancellationToken: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
     private let fired = Atomic<Bool>(false)
 
     /// Creates a token that has not fired.

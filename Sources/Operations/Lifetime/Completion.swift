@@ -200,5 +200,5 @@ private final class CompletionAttachments: Sendable {
         var inFlightID: UInt64?
     }
 
-    let slots = Mutex(Slots())
+    let slots = LockedState(Slots())
 }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The launches that started and have not finished: the answer to "why did it never finish?".
 ///
@@ -22,7 +21,7 @@ public final class InFlightRegistry: Sendable {
         var entries: [UInt64: Entry] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// Creates an empty registry.
     public init() {}

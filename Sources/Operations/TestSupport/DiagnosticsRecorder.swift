@@ -1,9 +1,8 @@
-import Synchronization
 
 /// Collects the diagnostics of the launches it is installed for, so a test can assert that an
 /// operation finished twice, or was abandoned — or that nothing went wrong.
 public final class DiagnosticsRecorder: OpDiagnostics {
-    private let recorded = Mutex<[OpDiagnostic]>([])
+    private let recorded = LockedState<[OpDiagnostic]>([])
 
     /// Creates an empty recorder.
     public init() {}

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Launches operations in tests and reports what the contract cares about: the result, how
 /// many times `onFinish` was called, the diagnostics, and whether the operation was released.
@@ -36,7 +35,7 @@ public enum LaunchProbe {
         var probed = context
         probed.environment = environment
 
-        let deliveries = Mutex<[Result<O.Output, any Error>]>([])
+        let deliveries = LockedState<[Result<O.Output, any Error>]>([])
         let finished = DispatchSemaphore(value: 0)
         weak var weakOperation: O?
         do {

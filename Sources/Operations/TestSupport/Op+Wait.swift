@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 // MARK: - API
 
@@ -13,7 +12,7 @@ extension Op {
     /// - Returns: The operation's output.
     /// - Throws: The operation's error, or ``LaunchProbeError/neverFinished(operation:)``.
     public func launchAndWait(_ context: OpContext<Input>, timeout: Duration = .seconds(5)) throws -> Output {
-        let outcome = Mutex<Result<Output, any Error>?>(nil)
+        let outcome = LockedState<Result<Output, any Error>?>(nil)
         let finished = DispatchSemaphore(value: 0)
         launch(context) { result in
             let first = outcome.withLock { outcome in

@@ -1,9 +1,8 @@
-import Synchronization
 
 /// Records a scenario's step events as readable lines, so a test can compare the whole
 /// sequence at once: `["PhoneOp launched #1", "PhoneOp failed #1, retry in 0s", …]`.
 public final class ScenarioRecorder: ScenarioObserver {
-    private let recorded = Mutex<[ScenarioEvent]>([])
+    private let recorded = LockedState<[ScenarioEvent]>([])
 
     /// Creates an empty recorder.
     public init() {}

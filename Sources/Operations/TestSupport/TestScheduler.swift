@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A ``Scheduler`` whose time moves only when a test says so.
 ///
@@ -19,11 +18,11 @@ public final class TestScheduler: Scheduler {
         var requestedDelays: [Duration] = []
     }
 
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     /// Creates a scheduler whose clock starts at the current instant and stands still.
     public init() {
-        state = Mutex(State(now: .now))
+        state = LockedState(State(now: .now))
     }
 
     public var now: ContinuousClock.Instant { state.withLock { $0.now } }

@@ -117,7 +117,7 @@ struct ScenarioExecution {
 
     /// Waits for `start`'s single finish; a scenario may wait on a person, so there is no timeout.
     private static func wait<T: Sendable>(_ start: (@escaping OnFinish<T>) -> Void) -> Result<T, any Error> {
-        let outcome = Mutex<Result<T, any Error>?>(nil)
+        let outcome = LockedState<Result<T, any Error>?>(nil)
         let finished = DispatchSemaphore(value: 0)
         start { result in
             outcome.withLock { $0 = $0 ?? result }

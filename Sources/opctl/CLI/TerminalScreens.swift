@@ -1,6 +1,6 @@
+import Operations
 import AuthFlow
 import Foundation
-import Synchronization
 
 /// The sign-in screens of the command line: answers given as options are used first; what is
 /// missing is asked on the terminal — only when standard input is one. Otherwise the screen
@@ -19,7 +19,7 @@ final class TerminalScreens: AuthScreens, PhoneScreen, TermsScreen, CodeScreen {
 
     private let console: Console
     private let terms: TermsDecision?
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     /// Creates the screens.
     ///
@@ -30,7 +30,7 @@ final class TerminalScreens: AuthScreens, PhoneScreen, TermsScreen, CodeScreen {
     init(console: Console, terms: TermsDecision?, codes: [String]) {
         self.console = console
         self.terms = terms
-        self.state = Mutex(State(codes: codes))
+        self.state = LockedState(State(codes: codes))
     }
 
     /// The missing or malformed input that closed a screen, if any.

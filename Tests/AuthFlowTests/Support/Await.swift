@@ -1,5 +1,5 @@
+import Operations
 import Dispatch
-import Synchronization
 import Testing
 
 /// No completion arrived within the test's timeout.
@@ -14,7 +14,7 @@ func awaitCompletion<Value: Sendable>(
     timeout: Duration = .seconds(5),
     _ start: (@escaping @Sendable (Value) -> Void) -> Void
 ) async throws -> Value {
-    let slot = Mutex<CheckedContinuation<Value, any Error>?>(nil)
+    let slot = LockedState<CheckedContinuation<Value, any Error>?>(nil)
     return try await withCheckedThrowingContinuation { continuation in
         slot.withLock { $0 = continuation }
         let (seconds, attoseconds) = timeout.components

@@ -1,6 +1,6 @@
+import Operations
 import AuthFlow
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -21,7 +21,7 @@ final class LoopbackHTTPServer: Sendable {
     let port: UInt16
     private let listener: Int32
     private let backend: any HTTPTransport
-    private let open = Mutex<Set<Int32>>([])
+    private let open = LockedState<Set<Int32>>([])
 
     init(serving backend: any HTTPTransport) throws(StartFailure) {
         self.backend = backend

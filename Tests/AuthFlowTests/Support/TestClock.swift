@@ -1,12 +1,12 @@
+import Operations
 import Foundation
-import Synchronization
 
 /// A clock tests move by hand, so expiry, resend intervals and locks need no waiting.
 final class TestClock: Sendable {
-    private let current: Mutex<Date>
+    private let current: LockedState<Date>
 
     init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        current = Mutex(start)
+        current = LockedState(start)
     }
 
     var now: Date { current.withLock { $0 } }

@@ -1,6 +1,5 @@
 import Foundation
 import Operations
-import Synchronization
 import Testing
 
 /// A fresh directory under the system's temporary directory, removed when `body` returns.
@@ -15,11 +14,11 @@ func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
 /// Like ``ScriptedOps``, and also keeps every input it was launched with, so a test can prove
 /// a resumed step got the same input as the attempt that failed.
 final class RecordingOps: Sendable {
-    private let script: Mutex<[Result<Int, TestError>]>
-    private let inputs = Mutex<[Int]>([])
+    private let script: LockedState<[Result<Int, TestError>]>
+    private let inputs = LockedState<[Int]>([])
 
     init(_ script: [Result<Int, TestError>] = []) {
-        self.script = Mutex(script)
+        self.script = LockedState(script)
     }
 
     /// The inputs of every launch so far, in order.
@@ -54,7 +53,7 @@ struct Opaque: Sendable, Equatable {
 
 /// Counts calls from any thread.
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = LockedState(0)
 
     var count: Int { value.withLock { $0 } }
 
@@ -86,7 +85,7 @@ final class UnwrapOp: PureOp {
 
 /// Counts the syncs a durable journal asks for instead of syncing.
 final class SyncCounter: Sendable {
-    private let calls = Mutex(0)
+    private let calls = LockedState(0)
 
     var count: Int { calls.withLock { $0 } }
 
@@ -127,7 +126,7 @@ extension StepAddress {
 
 /// Holds the completion a ``ManualOp`` hands over until the test finishes it.
 final class ParkedCompletion: Sendable {
-    private let completion = Mutex<Completion<Int>?>(nil)
+    private let completion = LockedState<Completion<Int>?>(nil)
 
     var park: @Sendable (Completion<Int>) -> Void {
         { completion in self.completion.withLock { $0 = completion } }

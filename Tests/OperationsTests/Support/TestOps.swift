@@ -66,10 +66,10 @@ final class RawTwiceOp: PureOp {
 
 /// Never finishes and never lets go: what an operation waiting on a lost callback looks like.
 final class StuckOp: PureOp {
-    private let parked: Mutex<[Completion<Int>]>
+    private let parked: LockedState<[Completion<Int>]>
 
     init() {
-        parked = Mutex([])
+        parked = LockedState([])
     }
 
     func launch(_ context: OpContext<Int>, onFinish: @escaping OnFinish<Int>) {
@@ -92,11 +92,11 @@ struct TestError: RetryableError, Hashable, CustomStringConvertible {
 /// Plays a script of outcomes, one per launch, shared by every operation the factory makes,
 /// and counts launches — so a test can prove a step was (or was not) launched again.
 final class ScriptedOps: Sendable {
-    private let script: Mutex<[Result<Int, TestError>]>
+    private let script: LockedState<[Result<Int, TestError>]>
     private let launches = Atomic<Int>(0)
 
     init(_ script: [Result<Int, TestError>]) {
-        self.script = Mutex(script)
+        self.script = LockedState(script)
     }
 
     var launchCount: Int { launches.load(ordering: .relaxed) }
@@ -145,7 +145,7 @@ final class DescribeOp: PureOp {
 
 /// Collects deliveries and lets a test wait for the first one with a timeout.
 final class FinishBox<Value: Sendable>: Sendable {
-    private let results = Mutex<[Result<Value, any Error>]>([])
+    private let results = LockedState<[Result<Value, any Error>]>([])
     private let signal = DispatchSemaphore(value: 0)
 
     var onFinish: OnFinish<Value> {

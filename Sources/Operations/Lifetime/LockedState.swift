@@ -1,22 +1,22 @@
 import Foundation
 
-/// A value guarded by a `pthread`-backed `NSLock`, for state that threads contend for.
+/// A value guarded by a `pthread`-backed `NSLock`, for state that threads contend for; the one
+/// lock of the package (engine, domain, CLI and tests).
 ///
 /// Why not `Synchronization.Mutex`: with Swift 6.3.1 on Linux its contended path waits on a futex
 /// inside the uninstrumented standard library, so Thread Sanitizer (which CI runs) cannot see
 /// the hand-over and reports false races on state accessed only under the lock. `NSLock` is
-/// intercepted by the sanitizer. A journal's lock is taken once per event, where the few
-/// nanoseconds between the two do not matter.
-final class LockedState<Value>: @unchecked Sendable {
+/// intercepted by the sanitizer. No hot path takes a lock: launch and finish use atomics.
+package final class LockedState<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched inside `withLock`, under `lock`.
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 
-    func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
