@@ -239,21 +239,21 @@ struct TextLayout {
             return result
         }
 
-        /// How badly narrowing a gap by one column would break its labels: 0 when every label
-        /// still wraps at break opportunities, otherwise the largest share of a token that would
-        /// be cut off (cutting one letter off a long identifier beats halving a short word).
+        /// How badly narrowing a gap by one column would break its labels, judged on the wrapped
+        /// result: nothing for breaks at spaces and punctuation, about 1 for each break inside a
+        /// word (less in a long token than in a short word), 2 for a line left holding only
+        /// punctuation.
         func harm(shrinking gap: Int) -> Double {
             let target = sizes[gap] - 1
-            var worst = 0.0
+            var total = 0.0
             for index in slotsInGap[gap] {
                 let slot = slots[index]
-                guard !slot.isNote, slot.fixed + slot.width > target, slot.longestPiece > 0 else { continue }
-                let allowed = target - slot.fixed
-                if allowed < slot.longestPiece {
-                    worst = max(worst, 1 - Double(max(allowed, 0)) / Double(slot.longestPiece))
-                }
+                guard !slot.isNote, slot.fixed + slot.width > target else { continue }
+                let allowed = max(target - slot.fixed, 1)
+                let wrapped = LabelWrapper.wrap(texts[slot.step].first ?? "", width: allowed, maxLines: maxLabelLines)
+                total += LabelWrapper.breakHarm(wrapped, longestPiece: slot.longestPiece, width: allowed)
             }
-            return worst
+            return total
         }
 
         /// Narrows the widest shrinkable gap by one column at a time, re-wrapping its texts, until
