@@ -6,6 +6,10 @@ enum LabelWrapper {
     /// Replaces control characters (tabs, newlines) with spaces and trims the ends, so a label is
     /// one line of printable text.
     static func sanitize(_ text: String) -> String {
+        let utf8 = text.utf8
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) && utf8.first != 0x20 && utf8.last != 0x20 {
+            return text
+        }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         var changed = false
@@ -90,31 +94,13 @@ enum LabelWrapper {
         return String(characters) + "…"
     }
 
-    /// How much wrapped lines hurt reading: a break inside a word costs about 1 (less when the
-    /// word is a long token cut near its end), a line holding only punctuation costs 2, breaks at
-    /// spaces and after punctuation cost nothing.
-    static func breakHarm(_ lines: [String], longestPiece: Int, width: Int) -> Double {
-        var harm = 0.0
-        for (line, next) in zip(lines, lines.dropFirst()) {
-            if let last = line.last, let first = next.first, last.isLetter || last.isNumber,
-                first.isLetter || first.isNumber
-            {
-                harm += 1 + (longestPiece > 0 ? 1 - Double(min(width, longestPiece)) / Double(longestPiece) : 0)
-            }
-        }
-        for line in lines where !line.isEmpty && line.allSatisfy({ $0.isPunctuation || $0 == " " }) {
-            harm += 2
-        }
-        return harm
-    }
-
     /// The width of the widest piece of text that wrapping cannot split without a hard break.
     static func longestPiece(_ text: String) -> Int {
         pieces(of: text).map { $0.trimmingTrailingSpaces.displayWidth }.max() ?? 0
     }
 
     /// Splits text after each break opportunity: a run of spaces, `(`, `,` or `.`.
-    private static func pieces(of text: String) -> [Substring] {
+    static func pieces(of text: String) -> [Substring] {
         var result: [Substring] = []
         var start = text.startIndex
         var index = start

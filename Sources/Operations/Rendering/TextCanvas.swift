@@ -50,6 +50,19 @@ struct TextCanvas {
 
     /// Writes text starting at a column; the caller has measured that it fits.
     mutating func put(text: String, _ row: Int, _ column: Int) {
+        let utf8 = text.utf8
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            guard column >= 0, column + utf8.count <= width else {
+                assertionFailure("text outside the canvas at column \(column) of \(width)")
+                return
+            }
+            var index = row * width + column
+            for byte in utf8 {
+                cells[index] = UInt32(byte)
+                index += 1
+            }
+            return
+        }
         var position = column
         for character in text {
             let width = character.displayWidth
@@ -84,24 +97,36 @@ struct TextCanvas {
 
     /// The finished drawing: `\n` after every row, no trailing spaces.
     func output() -> String {
-        let glyphBytes = Glyph.allCases.map { Array($0.spelled(in: charset).utf8) }
+        // One flat table of glyph bytes, so writing a glyph copies bytes without touching arrays
+        // of arrays (and their reference counts) per cell.
+        var glyphBytes: [UInt8] = []
+        var glyphRanges: [Range<Int>] = []
+        for glyph in Glyph.allCases {
+            let start = glyphBytes.count
+            glyphBytes.append(contentsOf: glyph.spelled(in: charset).utf8)
+            glyphRanges.append(start..<glyphBytes.count)
+        }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(cells.count + cells.count / 2)
-        for row in 0..<rowCount {
-            let start = row * width
-            var end = start + width
-            while end > start && cells[end - 1] == Self.blank { end -= 1 }
-            for index in start..<end {
-                let code = cells[index]
-                if code < Self.glyphBase {
-                    bytes.append(UInt8(code))
-                } else if code < Self.textBase {
-                    bytes.append(contentsOf: glyphBytes[Int(code - Self.glyphBase)])
-                } else if code != Self.wideTail {
-                    bytes.append(contentsOf: texts[Int(code - Self.textBase)].utf8)
+        bytes.reserveCapacity(cells.count * 2)
+        cells.withUnsafeBufferPointer { cells in
+            glyphBytes.withUnsafeBufferPointer { glyphBytes in
+                for row in 0..<rowCount {
+                    let start = row * width
+                    var end = start + width
+                    while end > start && cells[end - 1] == Self.blank { end -= 1 }
+                    for index in start..<end {
+                        let code = cells[index]
+                        if code < Self.glyphBase {
+                            bytes.append(UInt8(truncatingIfNeeded: code))
+                        } else if code < Self.textBase {
+                            bytes.append(contentsOf: glyphBytes[glyphRanges[Int(code - Self.glyphBase)]])
+                        } else if code != Self.wideTail {
+                            bytes.append(contentsOf: texts[Int(code - Self.textBase)].utf8)
+                        }
+                    }
+                    bytes.append(0x0A)
                 }
             }
-            bytes.append(0x0A)
         }
         return String(decoding: bytes, as: UTF8.self)
     }

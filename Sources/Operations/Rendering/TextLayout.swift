@@ -25,6 +25,11 @@ struct TextLayout {
 
     /// Which gap a step's label sits in and how it is placed there.
     enum Placement {
+        var isNote: Bool {
+            if case .note = self { return true }
+            return false
+        }
+
         /// Above an arrow, centred in the gap (or left-aligned in the edge gap).
         case arrow(gap: Int)
         /// Right of a self-message loop.
@@ -83,6 +88,7 @@ struct TextLayout {
             guard fit.total <= maxWidth else {
                 throw .diagramTooNarrow(required: fit.hardFloorTotal, available: maxWidth)
             }
+            fit.wrapLabels()
         }
 
         var position = 0
@@ -145,6 +151,8 @@ struct TextLayout {
         let longestPiece: Int
         let isNote: Bool
         let isTail: Bool
+        /// The label measured for wrapping (empty for notes, which are few and wrap for real).
+        let pieces: WrapPieces?
         /// The width the text is currently wrapped to.
         var width: Int
     }
@@ -156,10 +164,20 @@ struct TextLayout {
         var structural: [Int]
         var sizes: [Int]
         var lines: [[String]]
+        /// The width each label wraps to, once fitting narrowed it.
+        var wrapWidths: [Int?]
         let texts: [[String]]
         let maxLabelLines: Int
 
         var total: Int { sizes.reduce(0, +) + 1 }
+
+        /// Wraps every narrowed label for real, once, at the width fitting chose for it.
+        mutating func wrapLabels() {
+            for (step, width) in wrapWidths.enumerated() {
+                guard let width else { continue }
+                lines[step] = LabelWrapper.wrap(texts[step].first ?? "", width: width, maxLines: maxLabelLines)
+            }
+        }
 
         /// The narrowest the drawing can get: every text one column wide.
         var hardFloorTotal: Int { floors(hardNotes: true, hardLabels: true).reduce(0, +) + 1 }
@@ -170,6 +188,7 @@ struct TextLayout {
             self.texts = texts
             self.maxLabelLines = maxLabelLines
             lines = texts
+            wrapWidths = Array(repeating: nil, count: texts.count)
 
             // Head boxes one blank column apart; bars with room for an arrow between them.
             structural = Array(repeating: 0, count: count + 1)
@@ -186,8 +205,9 @@ struct TextLayout {
             slotsInGap = Array(repeating: [], count: count + 1)
             for (index, step) in model.steps.enumerated() {
                 let text = texts[index]
-                let natural = text.map(\.displayWidth).max() ?? 0
-                let longest = text.map(LabelWrapper.longestPiece).max() ?? 0
+                let pieces = layout.placements[index].isNote ? nil : WrapPieces(text.first ?? "")
+                let natural = pieces?.natural ?? text.map(\.displayWidth).max() ?? 0
+                let longest = pieces?.longest ?? text.map(LabelWrapper.longestPiece).max() ?? 0
                 var gap = 0
                 var fixed = 0
                 var isNote = false
@@ -220,7 +240,7 @@ struct TextLayout {
                 slotsInGap[gap].append(slots.count)
                 slots.append(
                     Slot(step: index, gap: gap, fixed: fixed, natural: asked, longestPiece: longest,
-                         isNote: isNote, isTail: isTail, width: asked))
+                         isNote: isNote, isTail: isTail, pieces: pieces, width: asked))
                 if isNote { lines[index] = text.flatMap { LabelWrapper.wrap($0, width: asked) } }
             }
             sizes = structural
@@ -249,9 +269,7 @@ struct TextLayout {
             for index in slotsInGap[gap] {
                 let slot = slots[index]
                 guard !slot.isNote, slot.fixed + slot.width > target else { continue }
-                let allowed = max(target - slot.fixed, 1)
-                let wrapped = LabelWrapper.wrap(texts[slot.step].first ?? "", width: allowed, maxLines: maxLabelLines)
-                total += LabelWrapper.breakHarm(wrapped, longestPiece: slot.longestPiece, width: allowed)
+                total += slot.pieces?.harm(max(target - slot.fixed, 1)) ?? 0
             }
             return total
         }
@@ -277,16 +295,20 @@ struct TextLayout {
                 let target = sizes[widest] - 1
                 var size = structural[widest]
                 for index in slotsInGap[widest] {
-                    let slot = slots[index]
-                    if slot.fixed + slot.width > target {
-                        let allowed = max(target - slot.fixed, 1)
-                        let wrapped = slot.isNote
-                            ? texts[slot.step].flatMap { LabelWrapper.wrap($0, width: allowed) }
-                            : LabelWrapper.wrap(texts[slot.step].first ?? "", width: allowed, maxLines: maxLabelLines)
-                        lines[slot.step] = wrapped
-                        slots[index].width = wrapped.map(\.displayWidth).max() ?? 0
+                    let fixed = slots[index].fixed
+                    if fixed + slots[index].width > target {
+                        let allowed = max(target - fixed, 1)
+                        let step = slots[index].step
+                        if let width = slots[index].pieces?.wrappedWidth(allowed) {
+                            slots[index].width = width
+                            wrapWidths[step] = allowed
+                        } else {
+                            let wrapped = texts[step].flatMap { LabelWrapper.wrap($0, width: allowed) }
+                            lines[step] = wrapped
+                            slots[index].width = wrapped.map(\.displayWidth).max() ?? 0
+                        }
                     }
-                    size = max(size, slot.fixed + slots[index].width)
+                    size = max(size, fixed + slots[index].width)
                 }
                 currentTotal -= sizes[widest] - size
                 sizes[widest] = size
