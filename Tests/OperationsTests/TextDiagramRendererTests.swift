@@ -30,7 +30,7 @@ struct TextDiagramRendererTests {
                 #expect(line.last != " ")
                 #expect(line.displayWidth == asciiLine.displayWidth, "same columns in both charsets")
                 // Every drawing glyph stands in the same column in both charsets.
-                for (character, asciiCharacter) in zip(line, asciiLine) where "│┌┐└┘├┬┴╳".contains(character) {
+                for (character, asciiCharacter) in zip(line, asciiLine) where "│┌┐└┘├╳".contains(character) {
                     #expect("|+X".contains(asciiCharacter))
                 }
             }

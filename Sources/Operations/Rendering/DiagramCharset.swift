@@ -29,6 +29,8 @@ enum Glyph: UInt8, CaseIterable {
     case vertical, horizontal, wave
     case topLeft, topRight, bottomLeft, bottomRight
     case teeDown, teeUp, teeRight
+    /// Where a bar meets its lifeline (`┬` `┴`); plain `-` in ASCII so a bar reads `+-+`.
+    case barJoinDown, barJoinUp
     case cross
     case noteHorizontal, noteVertical, noteTopLeft, noteTopRight, noteBottomLeft, noteBottomRight
     case headRight, headLeft
@@ -52,6 +54,8 @@ enum Glyph: UInt8, CaseIterable {
         case .teeDown: return "┬"
         case .teeUp: return "┴"
         case .teeRight: return "├"
+        case .barJoinDown: return "┬"
+        case .barJoinUp: return "┴"
         case .cross: return "╳"
         case .noteHorizontal: return "═"
         case .noteVertical: return "║"
@@ -67,7 +71,7 @@ enum Glyph: UInt8, CaseIterable {
     private var ascii: String {
         switch self {
         case .vertical, .noteVertical: return "|"
-        case .horizontal: return "-"
+        case .horizontal, .barJoinDown, .barJoinUp: return "-"
         case .wave: return "~"
         case .topLeft, .topRight, .bottomLeft, .bottomRight, .teeDown, .teeUp, .teeRight: return "+"
         case .noteTopLeft, .noteTopRight, .noteBottomLeft, .noteBottomRight: return "+"

@@ -66,7 +66,7 @@ struct TextPainter {
         let level = depth[column]
         if level == 0 {
             canvas.put(.topLeft, row, x - 1)
-            canvas.put(.teeUp, row, x)
+            canvas.put(.barJoinUp, row, x)
             canvas.put(.topRight, row, x + 1)
         } else {
             canvas.put(.teeRight, row, x + level)
@@ -81,7 +81,7 @@ struct TextPainter {
         guard level > 0 else { return }
         if level == 1 {
             canvas.put(.bottomLeft, row, x - 1)
-            canvas.put(.teeDown, row, x)
+            canvas.put(.barJoinDown, row, x)
             canvas.put(.bottomRight, row, x + 1)
         } else {
             canvas.put(.teeRight, row, x + level - 1)
