@@ -1,0 +1,388 @@
+/// A trace checked for consistency and analysed for drawing: the columns in order and one step
+/// per drawable event, with the activation bars and lifetimes resolved.
+///
+/// All three renderers draw from this one model, so they show the same participants in the same
+/// order and the same messages. Building it is linear in the number of events: each pending call
+/// is pushed and popped once, and lookahead (does this call get a reply? is this the service's
+/// last message?) is resolved by patching the earlier step when the answer arrives.
+struct DiagramModel {
+    /// One end of an arrow: the caller edge or a column.
+    enum End: Hashable {
+        case edge
+        case column(Int)
+
+        var column: Int? {
+            if case .column(let index) = self { return index }
+            return nil
+        }
+    }
+
+    /// A lifeline.
+    struct Column {
+        let participant: Participant
+        /// Key services and operations have a head box at the top; context services get theirs
+        /// where they are created.
+        var isTopHeaded: Bool { participant.kind != .contextService }
+        /// The deepest stack of bars this column ever shows (0 = plain lifeline only).
+        var maxDepth = 0
+        /// The step that first involves this column, or `nil` if none does.
+        var firstStep: Int?
+    }
+
+    /// What a step draws.
+    enum Action {
+        case message(from: End, to: End, label: String, style: MessageStyle)
+        case create(creator: End, created: Int, label: String)
+        case launch(launcher: End, operation: Int, label: String)
+        case finish(operation: Int, launcher: End, label: String)
+        case note(column: Int, text: String)
+    }
+
+    /// A context service whose existence ends after a step (its last message).
+    struct Ending {
+        let column: Int
+        /// Whether it was released (an X) or simply outlives the trace (its lifeline goes on).
+        let crossed: Bool
+        /// Whether it had an existence bar (it took part in something after its creation).
+        let hadBar: Bool
+    }
+
+    struct Step {
+        var action: Action
+        let event: Int
+        /// The receiver's activation bar opens on this step (a call that gets a reply, a launch).
+        var opensBar = false
+        /// The sender's innermost activation bar closes after this step (a matched reply, a
+        /// finish).
+        var closesBar = false
+        /// For a creation: the created service takes part in a later step, so its existence bar
+        /// starts right under its head box.
+        var createdHasLife = false
+        /// Context services whose existence ends after this step.
+        var endings: [Ending] = []
+
+        /// The columns this step touches, sender first.
+        var sender: End {
+            switch action {
+            case .message(let from, _, _, _): return from
+            case .create(let creator, _, _): return creator
+            case .launch(let launcher, _, _): return launcher
+            case .finish(let operation, _, _): return .column(operation)
+            case .note(let column, _): return .column(column)
+            }
+        }
+
+        var receiver: End {
+            switch action {
+            case .message(_, let to, _, _): return to
+            case .create(_, let created, _): return .column(created)
+            case .launch(_, let operation, _): return .column(operation)
+            case .finish(_, let launcher, _): return launcher
+            case .note(let column, _): return .column(column)
+            }
+        }
+    }
+
+    private(set) var columns: [Column] = []
+    private(set) var steps: [Step] = []
+    /// Callers that appear as the left edge, in order of first use (Mermaid draws them).
+    private(set) var edgeParticipants: [Participant] = []
+
+    init(trace: Trace, order: ParticipantOrder) throws(TraceError) {
+        var analyser = Analyser(trace: trace, order: order)
+        try analyser.run()
+        columns = analyser.columns
+        steps = analyser.steps
+        edgeParticipants = analyser.edgeParticipants
+        computeDepths()
+    }
+
+    /// Replays the bars to find each column's deepest stack, which decides how much room the
+    /// column needs on each side.
+    private mutating func computeDepths() {
+        var depth = [Int](repeating: 0, count: columns.count)
+        for step in steps {
+            if step.opensBar, let receiver = step.receiver.column {
+                depth[receiver] += 1
+                columns[receiver].maxDepth = max(columns[receiver].maxDepth, depth[receiver])
+            }
+            if case .create(_, let created, _) = step.action, step.createdHasLife {
+                depth[created] += 1
+                columns[created].maxDepth = max(columns[created].maxDepth, depth[created])
+            }
+            if step.closesBar, let sender = step.sender.column { depth[sender] -= 1 }
+            for ending in step.endings where ending.hadBar { depth[ending.column] -= 1 }
+        }
+    }
+}
+
+// MARK: - Analysis
+
+extension DiagramModel {
+    /// The single validating pass over the events.
+    private struct Analyser {
+        enum EntryKind { case call, creation, launch }
+
+        struct Entry {
+            let from: Participant.ID
+            let kind: EntryKind
+            let step: Int
+        }
+
+        enum Life { case notCreated, alive, released }
+
+        let trace: Trace
+        let order: ParticipantOrder
+        var columns: [Column] = []
+        var steps: [Step] = []
+        var edgeParticipants: [Participant] = []
+
+        var declared: [Participant.ID: Participant] = [:]
+        var columnOf: [Participant.ID: Int] = [:]
+        var edgeSeen = Set<Participant.ID>()
+        var pending: [[Entry]] = []
+        var life: [Life] = []
+        var running: [Bool] = []
+        var createStep: [Int] = []
+        var lastUse: [Int] = []
+
+        init(trace: Trace, order: ParticipantOrder) {
+            self.trace = trace
+            self.order = order
+        }
+
+        mutating func run() throws(TraceError) {
+            placeColumns()
+            pending = Array(repeating: [], count: columns.count)
+            life = columns.map { $0.participant.kind == .contextService ? .notCreated : .alive }
+            running = Array(repeating: false, count: columns.count)
+            createStep = Array(repeating: -1, count: columns.count)
+            lastUse = Array(repeating: -1, count: columns.count)
+            steps.reserveCapacity(trace.events.count)
+
+            for (index, event) in trace.events.enumerated() {
+                try apply(event, at: index)
+            }
+            for (column, isRunning) in running.enumerated() where isRunning {
+                throw .neverFinished(columns[column].participant.id)
+            }
+            for column in columns.indices where life[column] == .alive
+                && columns[column].participant.kind == .contextService
+            {
+                finishLife(of: column, crossed: false)
+            }
+        }
+
+        /// Decides the column order before the validating pass, so steps can refer to columns.
+        private mutating func placeColumns() {
+            var placed = Set<Participant.ID>()
+            var kinds: [Participant.ID: Participant] = [:]
+            for participant in trace.participants where kinds[participant.id] == nil {
+                kinds[participant.id] = participant
+            }
+            func place(_ id: Participant.ID) {
+                guard let participant = kinds[id], participant.kind != .caller,
+                    placed.insert(id).inserted
+                else { return }
+                columnOf[id] = columns.count
+                columns.append(Column(participant: participant))
+            }
+            if order == .firstUse {
+                for event in trace.events {
+                    switch event.kind {
+                    case .declare, .release: continue
+                    case .create(let service, let creator, _): place(creator); place(service)
+                    case .message(let from, let to, _, _): place(from); place(to)
+                    case .note(let participant, _): place(participant)
+                    case .launch(let operation, let launcher, _): place(launcher); place(operation)
+                    case .finish(let operation, let launcher, _): place(operation); place(launcher)
+                    }
+                }
+            }
+            for participant in trace.participants { place(participant.id) }
+        }
+
+        // MARK: Events
+
+        private mutating func apply(_ event: TraceEvent, at index: Int) throws(TraceError) {
+            switch event.kind {
+            case .declare(let participant):
+                if let existing = declared[participant.id] {
+                    guard existing == participant else {
+                        throw .conflictingDeclaration(participant.id, event: index)
+                    }
+                } else {
+                    declared[participant.id] = participant
+                }
+
+            case .create(let serviceID, let creatorID, let label):
+                let service = try resolve(serviceID, index)
+                let creator = try resolve(creatorID, index)
+                try expect(service, .contextService, index)
+                try checkAlive(creator, index)
+                guard let column = columnOf[serviceID] else { return }
+                if life[column] == .alive { throw .createdTwice(serviceID, event: index) }
+                let step = steps.count
+                steps.append(Step(action: .create(creator: end(of: creator), created: column, label: label), event: index))
+                life[column] = .alive
+                createStep[column] = step
+                markUse(creator, step)
+                markUse(service, step)
+                pending[column].append(Entry(from: creatorID, kind: .creation, step: step))
+
+            case .release(let serviceID):
+                let service = try resolve(serviceID, index)
+                try expect(service, .contextService, index)
+                guard let column = columnOf[serviceID], life[column] == .alive else {
+                    throw .releasedWhileNotAlive(serviceID, event: index)
+                }
+                finishLife(of: column, crossed: true)
+
+            case .message(let fromID, let toID, let label, let style):
+                let from = try resolve(fromID, index)
+                let to = try resolve(toID, index)
+                if from.kind == .caller && to.kind == .caller {
+                    throw .callerMisused(fromID, event: index)
+                }
+                try checkAlive(from, index)
+                try checkAlive(to, index)
+                let step = steps.count
+                steps.append(
+                    Step(action: .message(from: end(of: from), to: end(of: to), label: label, style: style), event: index))
+                markUse(from, step)
+                markUse(to, step)
+                guard fromID != toID else { return }
+                switch style {
+                case .call:
+                    if let column = columnOf[toID] {
+                        pending[column].append(Entry(from: fromID, kind: .call, step: step))
+                    }
+                case .reply:
+                    guard let column = columnOf[fromID] else { return }  // replies from the edge draw no bar
+                    try matchReply(in: column, to: toID, step: step, event: index)
+                case .async:
+                    break
+                }
+
+            case .note(let participantID, let text):
+                let participant = try resolve(participantID, index)
+                if participant.kind == .caller { throw .callerMisused(participantID, event: index) }
+                try checkAlive(participant, index)
+                guard let column = columnOf[participantID] else { return }
+                let step = steps.count
+                steps.append(Step(action: .note(column: column, text: text), event: index))
+                markUse(participant, step)
+
+            case .launch(let operationID, let launcherID, let label):
+                let operation = try resolve(operationID, index)
+                let launcher = try resolve(launcherID, index)
+                try expect(operation, .operation, index)
+                try checkAlive(launcher, index)
+                guard let column = columnOf[operationID] else { return }
+                if running[column] { throw .launchedWhileRunning(operationID, event: index) }
+                let step = steps.count
+                var newStep = Step(
+                    action: .launch(launcher: end(of: launcher), operation: column, label: label), event: index)
+                newStep.opensBar = true
+                steps.append(newStep)
+                running[column] = true
+                pending[column].append(Entry(from: launcherID, kind: .launch, step: step))
+                markUse(launcher, step)
+
+            case .finish(let operationID, let launcherID, let label):
+                let operation = try resolve(operationID, index)
+                let launcher = try resolve(launcherID, index)
+                try expect(operation, .operation, index)
+                guard let column = columnOf[operationID], running[column],
+                    let entryIndex = pending[column].lastIndex(where: { $0.kind == .launch })
+                else { throw .finishedBeforeLaunch(operationID, event: index) }
+                let entry = pending[column][entryIndex]
+                guard entry.from == launcherID else {
+                    throw .finishedToWrongParticipant(
+                        operationID, launchedBy: entry.from, finishedTo: launcherID, event: index)
+                }
+                try checkAlive(launcher, index)
+                pending[column].removeSubrange(entryIndex...)
+                running[column] = false
+                let step = steps.count
+                var newStep = Step(
+                    action: .finish(operation: column, launcher: end(of: launcher), label: label), event: index)
+                newStep.closesBar = true
+                steps.append(newStep)
+                markUse(launcher, step)
+            }
+        }
+
+        /// A reply closes the replier's innermost open call from its receiver; calls opened above
+        /// it were never answered and draw no bar. A launch is never crossed: an operation answers
+        /// its launcher with a finish.
+        private mutating func matchReply(
+            in column: Int, to receiver: Participant.ID, step: Int, event: Int
+        ) throws(TraceError) {
+            var position = pending[column].count - 1
+            while position >= 0 {
+                let entry = pending[column][position]
+                if entry.from == receiver && entry.kind != .launch { break }
+                if entry.kind == .launch { position = -1; break }
+                position -= 1
+            }
+            guard position >= 0 else {
+                throw .unmatchedReply(from: columns[column].participant.id, to: receiver, event: event)
+            }
+            let entry = pending[column][position]
+            pending[column].removeSubrange(position...)
+            if entry.kind == .call {
+                steps[entry.step].opensBar = true
+                steps[step].closesBar = true
+            }
+        }
+
+        // MARK: Helpers
+
+        private mutating func resolve(_ id: Participant.ID, _ event: Int) throws(TraceError) -> Participant {
+            guard let participant = declared[id] else { throw .undeclaredParticipant(id, event: event) }
+            if participant.kind == .caller, edgeSeen.insert(id).inserted {
+                edgeParticipants.append(participant)
+            }
+            return participant
+        }
+
+        private func expect(_ participant: Participant, _ kind: Participant.Kind, _ event: Int) throws(TraceError) {
+            guard participant.kind == kind else {
+                throw .wrongKind(participant.id, kind: participant.kind, expected: kind, event: event)
+            }
+        }
+
+        private func checkAlive(_ participant: Participant, _ event: Int) throws(TraceError) {
+            guard participant.kind == .contextService, let column = columnOf[participant.id] else { return }
+            switch life[column] {
+            case .alive: return
+            case .notCreated: throw .usedBeforeCreation(participant.id, event: event)
+            case .released: throw .usedAfterRelease(participant.id, event: event)
+            }
+        }
+
+        private func end(of participant: Participant) -> End {
+            guard participant.kind != .caller, let column = columnOf[participant.id] else { return .edge }
+            return .column(column)
+        }
+
+        private mutating func markUse(_ participant: Participant, _ step: Int) {
+            guard let column = columnOf[participant.id] else { return }
+            if columns[column].firstStep == nil { columns[column].firstStep = step }
+            if participant.kind == .contextService { lastUse[column] = step }
+        }
+
+        /// Ends a context service's life: its existence bar (if it had one) ends after its last
+        /// step, followed by an X when it was released.
+        private mutating func finishLife(of column: Int, crossed: Bool) {
+            let last = lastUse[column]
+            let created = createStep[column]
+            let hadBar = last > created
+            steps[created].createdHasLife = hadBar
+            steps[last].endings.append(Ending(column: column, crossed: crossed, hadBar: hadBar))
+            life[column] = crossed ? .released : .notCreated
+            pending[column].removeAll()
+        }
+    }
+}

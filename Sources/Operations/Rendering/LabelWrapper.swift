@@ -1,0 +1,133 @@
+/// Wraps label and note text to a width in display columns.
+///
+/// Lines break at spaces and after `(`, `,` and `.`; a token longer than the width is broken
+/// hard at the width; past `maxLines` the last kept line ends in `…`.
+enum LabelWrapper {
+    /// Replaces control characters (tabs, newlines) with spaces and trims the ends, so a label is
+    /// one line of printable text.
+    static func sanitize(_ text: String) -> String {
+        let utf8 = text.utf8
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) && utf8.first != 0x20 && utf8.last != 0x20 {
+            return text
+        }
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        var changed = false
+        for character in text {
+            if character.isNewline || character == "\t"
+                || character.unicodeScalars.first.map({ $0.properties.generalCategory == .control }) == true
+            {
+                result.append(" ")
+                changed = true
+            } else {
+                result.append(character)
+            }
+        }
+        let source = changed ? result : text
+        return String(source.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+
+    /// The lines of a note: its own line breaks kept, each paragraph sanitized.
+    static func paragraphs(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { sanitize(String($0)) }
+    }
+
+    /// Wraps one line of text.
+    /// - Parameters:
+    ///   - text: Sanitized text.
+    ///   - width: The widest a line may be, at least 1.
+    ///   - maxLines: How many lines to keep before ending with `…`, or `nil` for no limit.
+    /// - Returns: At least one line, none wider than `width`, without trailing spaces.
+    static func wrap(_ text: String, width: Int, maxLines: Int? = nil) -> [String] {
+        let width = max(width, 1)
+        if text.displayWidth <= width { return [text] }
+        var lines: [String] = []
+        var line = ""
+        var lineWidth = 0
+        var pendingSpaces = 0
+
+        func flush() {
+            lines.append(line)
+            line = ""
+            lineWidth = 0
+            pendingSpaces = 0
+        }
+
+        for piece in pieces(of: text) {
+            let trimmed = piece.trimmingTrailingSpaces
+            let spaces = piece.count - trimmed.count
+            let pieceWidth = trimmed.displayWidth
+            if !line.isEmpty && lineWidth + pendingSpaces + pieceWidth > width { flush() }
+            if line.isEmpty { pendingSpaces = 0 }
+            if pieceWidth > width - lineWidth - pendingSpaces {
+                // Only a token longer than a whole line gets here: break it hard.
+                line += String(repeating: " ", count: pendingSpaces)
+                lineWidth += pendingSpaces
+                for character in trimmed {
+                    let characterWidth = character.displayWidth
+                    if lineWidth + characterWidth > width { flush() }
+                    line.append(character)
+                    lineWidth += characterWidth
+                }
+            } else {
+                line += String(repeating: " ", count: pendingSpaces) + trimmed
+                lineWidth += pendingSpaces + pieceWidth
+            }
+            pendingSpaces = spaces
+        }
+        if !line.isEmpty || lines.isEmpty { flush() }
+
+        guard let maxLines, lines.count > maxLines, maxLines > 0 else { return lines }
+        var kept = Array(lines.prefix(maxLines))
+        kept[maxLines - 1] = ellipsized(kept[maxLines - 1], width: width)
+        return kept
+    }
+
+    /// The line shortened so that it and a final `…` fit the width.
+    static func ellipsized(_ line: String, width: Int) -> String {
+        var characters = Array(line)
+        var lineWidth = line.displayWidth
+        while !characters.isEmpty && lineWidth + 1 > width {
+            lineWidth -= characters.removeLast().displayWidth
+        }
+        while characters.last == " " { characters.removeLast() }
+        return String(characters) + "…"
+    }
+
+    /// The width of the widest piece of text that wrapping cannot split without a hard break.
+    static func longestPiece(_ text: String) -> Int {
+        pieces(of: text).map { $0.trimmingTrailingSpaces.displayWidth }.max() ?? 0
+    }
+
+    /// Splits text after each break opportunity: a run of spaces, `(`, `,` or `.`.
+    static func pieces(of text: String) -> [Substring] {
+        var result: [Substring] = []
+        var start = text.startIndex
+        var index = start
+        while index < text.endIndex {
+            let character = text[index]
+            var next = text.index(after: index)
+            if character == " " {
+                while next < text.endIndex && text[next] == " " { next = text.index(after: next) }
+                result.append(text[start..<next])
+                start = next
+            } else if character == "(" || character == "," || character == "." {
+                // Keep a space that follows the punctuation with it.
+                while next < text.endIndex && text[next] == " " { next = text.index(after: next) }
+                result.append(text[start..<next])
+                start = next
+            }
+            index = next
+        }
+        if start < text.endIndex { result.append(text[start...]) }
+        return result
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingTrailingSpaces: Substring {
+        var end = endIndex
+        while end > startIndex && self[index(before: end)] == " " { end = index(before: end) }
+        return self[startIndex..<end]
+    }
+}

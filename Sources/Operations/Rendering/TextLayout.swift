@@ -1,0 +1,338 @@
+/// Where every lifeline goes and how every label wraps, for a given maximum width.
+///
+/// The diagram is a row of gaps: gap 0 runs from the left edge to the first lifeline, gap `k`
+/// from lifeline `k-1` to lifeline `k`, and the last gap from the last lifeline to the right end.
+/// Each gap has a floor (head boxes, bars, a label wrapped as narrow as allowed) and a natural size
+/// (every label on one line). Labels sit in the gap next to their arrow's tail, on the rows above
+/// the arrow, so a gap's size decides how its labels wrap.
+///
+/// Fitting follows DIAGRAMS.md criterion 2: first the comfortable padding around labels is
+/// dropped (shrink gaps), then the widest gaps are capped at one common size until the total
+/// fits, and their labels wrap (at spaces and after `(`, `,`, `.`, hard-breaking long tokens,
+/// with `…` past the line limit). If even the floors do not fit, the layout reports it.
+struct TextLayout {
+    /// The fixed geometry of one column.
+    struct ColumnGeometry {
+        /// How far bars reach right of the lifeline (0 for none).
+        let rightReach: Int
+        /// How far bars reach left of the lifeline (1 when the column ever has a bar).
+        let leftReach: Int
+        /// The head box's extent left and right of the lifeline.
+        let boxLeft: Int
+        let boxRight: Int
+        let name: String
+    }
+
+    /// Which gap a step's label sits in and how it is placed there.
+    enum Placement {
+        var isNote: Bool {
+            if case .note = self { return true }
+            return false
+        }
+
+        /// Above an arrow, centred in the gap (or left-aligned in the edge gap).
+        case arrow(gap: Int)
+        /// Right of a self-message loop.
+        case loop(column: Int)
+        /// A note box right of the lifeline.
+        case note(column: Int)
+    }
+
+    let columns: [ColumnGeometry]
+    /// The lifeline column of each participant.
+    private(set) var x: [Int] = []
+    /// The total width of the drawing.
+    private(set) var width = 0
+    /// Each step's label lines (note lines for notes).
+    private(set) var lines: [[String]] = []
+    private(set) var placements: [Placement] = []
+
+    private static let padding = 1
+    /// Notes ask for this many text columns when their gap has room, and take the gap's whole
+    /// free width once it is known.
+    private static let noteNaturalWidth = 16
+    /// Notes right of the last lifeline may widen the drawing up to this many text columns.
+    private static let noteTailWidth = 30
+
+    init(model: DiagramModel, maxWidth: Int, maxLabelLines: Int) throws(TraceError) {
+        columns = model.columns.map { column in
+            let boxWidth = column.participant.name.displayWidth + 2
+            let boxLeft = (boxWidth - 1) / 2
+            return ColumnGeometry(
+                rightReach: column.maxDepth, leftReach: column.maxDepth > 0 ? 1 : 0,
+                boxLeft: boxLeft, boxRight: boxWidth - 1 - boxLeft, name: column.participant.name)
+        }
+        guard !columns.isEmpty else { return }
+
+        let texts = model.steps.map { step -> [String] in
+            switch step.action {
+            case .message(_, _, let label, _), .create(_, _, let label), .launch(_, _, let label),
+                .finish(_, _, let label):
+                return [LabelWrapper.sanitize(label)]
+            case .note(_, let text):
+                return LabelWrapper.paragraphs(text)
+            }
+        }
+        placements = model.steps.map { Self.placement(of: $0) }
+
+        // Shrink gaps: drop the comfortable padding before wrapping anything.
+        var fit = Fit(layout: self, model: model, texts: texts, padding: Self.padding, maxLabelLines: maxLabelLines)
+        if fit.total > maxWidth {
+            fit = Fit(layout: self, model: model, texts: texts, padding: 0, maxLabelLines: maxLabelLines)
+            // Wrap at spaces and after ( , . first; hard-break long tokens only if that is not
+            // enough; `…` comes from the line limit.
+            // Notes are prose, so a word broken inside a note costs less than a broken label.
+            fit.shrink(to: maxWidth, hardNotes: false, hardLabels: false)
+            fit.shrink(to: maxWidth, hardNotes: true, hardLabels: false)
+            fit.shrink(to: maxWidth, hardNotes: true, hardLabels: true)
+            guard fit.total <= maxWidth else {
+                throw .diagramTooNarrow(required: fit.hardFloorTotal, available: maxWidth)
+            }
+            fit.wrapLabels()
+        }
+
+        var position = 0
+        x = fit.sizes.dropLast().map { size in
+            position += size
+            return position
+        }
+        width = position + fit.sizes[columns.count] + 1
+        lines = fit.lines
+
+        // Notes take the free width of their gap, now that it is known.
+        for slot in fit.slots where slot.isNote {
+            guard case .note(let column) = placements[slot.step] else { continue }
+            let available = noteTextWidth(column: column)
+            lines[slot.step] = texts[slot.step].flatMap {
+                LabelWrapper.wrap($0, width: min(available, slot.isTail ? Self.noteTailWidth : Int.max))
+            }
+        }
+    }
+
+    // MARK: Geometry used by the painter
+
+    /// The first column a note box may use, right of a column's bars.
+    func noteStart(column: Int) -> Int { x[column] + columns[column].rightReach + 2 }
+
+    /// The widest note text that fits right of a column.
+    func noteTextWidth(column: Int) -> Int {
+        let end: Int
+        if column + 1 < columns.count {
+            end = x[column + 1] - columns[column + 1].leftReach - 2
+        } else {
+            end = width - 1
+        }
+        return max(end - noteStart(column: column) + 1 - 4, 1)
+    }
+
+    /// The columns a label over an arrow may use in a gap, both ends inclusive.
+    func labelBounds(gap: Int, createdColumn: Int?) -> (start: Int, end: Int) {
+        let rightColumn = gap
+        var leftReach = columns[rightColumn].leftReach
+        if createdColumn == rightColumn { leftReach = max(leftReach, columns[rightColumn].boxLeft) }
+        let end = x[rightColumn] - leftReach - 2
+        guard gap > 0 else { return (1, end) }
+        var rightReach = columns[gap - 1].rightReach
+        if createdColumn == gap - 1 { rightReach = max(rightReach, columns[gap - 1].boxRight) }
+        return (x[gap - 1] + rightReach + 2, end)
+    }
+
+    // MARK: Constraints
+
+    /// A label or note that lives in a gap.
+    private struct Slot {
+        let step: Int
+        let gap: Int
+        /// Columns the gap needs besides the text: reaches of bars and boxes, margins, loop.
+        let fixed: Int
+        /// The text's natural width (a note's capped at what it asks for).
+        let natural: Int
+        /// The widest piece that cannot be wrapped without a hard break.
+        let longestPiece: Int
+        let isNote: Bool
+        let isTail: Bool
+        /// The label measured for wrapping (empty for notes, which are few and wrap for real).
+        let pieces: WrapPieces?
+        /// The width the text is currently wrapped to.
+        var width: Int
+    }
+
+    /// The gap sizes and wrapped labels while fitting a width.
+    private struct Fit {
+        var slots: [Slot] = []
+        var slotsInGap: [[Int]]
+        var structural: [Int]
+        var sizes: [Int]
+        var lines: [[String]]
+        /// The width each label wraps to, once fitting narrowed it.
+        var wrapWidths: [Int?]
+        let texts: [[String]]
+        let maxLabelLines: Int
+
+        var total: Int { sizes.reduce(0, +) + 1 }
+
+        /// Wraps every narrowed label for real, once, at the width fitting chose for it.
+        mutating func wrapLabels() {
+            for (step, width) in wrapWidths.enumerated() {
+                guard let width else { continue }
+                lines[step] = LabelWrapper.wrap(texts[step].first ?? "", width: width, maxLines: maxLabelLines)
+            }
+        }
+
+        /// The narrowest the drawing can get: every text one column wide.
+        var hardFloorTotal: Int { floors(hardNotes: true, hardLabels: true).reduce(0, +) + 1 }
+
+        init(layout: TextLayout, model: DiagramModel, texts: [[String]], padding: Int, maxLabelLines: Int) {
+            let columns = layout.columns
+            let count = columns.count
+            self.texts = texts
+            self.maxLabelLines = maxLabelLines
+            lines = texts
+            wrapWidths = Array(repeating: nil, count: texts.count)
+
+            // Head boxes one blank column apart; bars with room for an arrow between them.
+            structural = Array(repeating: 0, count: count + 1)
+            structural[0] = max(columns[0].boxLeft, columns[0].leftReach)
+            for gap in 1..<count {
+                let left = columns[gap - 1]
+                let right = columns[gap]
+                structural[gap] = max(
+                    max(left.boxRight, left.rightReach) + max(right.boxLeft, right.leftReach) + 2,
+                    left.rightReach + right.leftReach + 4)
+            }
+            structural[count] = max(columns[count - 1].boxRight, columns[count - 1].rightReach)
+
+            slotsInGap = Array(repeating: [], count: count + 1)
+            for (index, step) in model.steps.enumerated() {
+                let text = texts[index]
+                let pieces = layout.placements[index].isNote ? nil : WrapPieces(text.first ?? "")
+                let natural = pieces?.natural ?? text.map(\.displayWidth).max() ?? 0
+                let longest = pieces?.longest ?? text.map(LabelWrapper.longestPiece).max() ?? 0
+                var gap = 0
+                var fixed = 0
+                var isNote = false
+                switch layout.placements[index] {
+                case .arrow(let arrowGap):
+                    gap = arrowGap
+                    var created: Int?
+                    if case .create(_, let column, _) = step.action { created = column }
+                    var leftReach = columns[gap].leftReach
+                    if created == gap { leftReach = max(leftReach, columns[gap].boxLeft) }
+                    if gap == 0 {
+                        fixed = padding + leftReach + 2
+                    } else {
+                        var rightReach = columns[gap - 1].rightReach
+                        if created == gap - 1 { rightReach = max(rightReach, columns[gap - 1].boxRight) }
+                        fixed = 2 * padding + rightReach + leftReach + 3
+                    }
+                case .loop(let column):
+                    gap = column + 1
+                    let reach = columns[column].rightReach
+                    fixed = gap == count ? reach + 5 : padding + reach + 7 + columns[gap].leftReach
+                case .note(let column):
+                    gap = column + 1
+                    isNote = true
+                    let reach = columns[column].rightReach
+                    fixed = gap == count ? reach + 5 : reach + 7 + columns[gap].leftReach
+                }
+                let isTail = gap == count
+                let asked = isNote ? min(natural, isTail ? TextLayout.noteTailWidth : TextLayout.noteNaturalWidth) : natural
+                slotsInGap[gap].append(slots.count)
+                slots.append(
+                    Slot(step: index, gap: gap, fixed: fixed, natural: asked, longestPiece: longest,
+                         isNote: isNote, isTail: isTail, pieces: pieces, width: asked))
+                if isNote { lines[index] = text.flatMap { LabelWrapper.wrap($0, width: asked) } }
+            }
+            sizes = structural
+            for slot in slots { sizes[slot.gap] = max(sizes[slot.gap], slot.fixed + slot.width) }
+        }
+
+        /// The smallest each gap may get: texts wrapped only at break opportunities (soft), or
+        /// down to one column (hard).
+        func floors(hardNotes: Bool, hardLabels: Bool) -> [Int] {
+            var result = structural
+            for slot in slots {
+                let hard = slot.isNote ? hardNotes : hardLabels
+                let narrowest = hard ? min(slot.natural, 1) : min(slot.natural, slot.longestPiece)
+                result[slot.gap] = max(result[slot.gap], slot.fixed + narrowest)
+            }
+            return result
+        }
+
+        /// How badly narrowing a gap by one column would break its labels, judged on the wrapped
+        /// result: nothing for breaks at spaces and punctuation, about 1 for each break inside a
+        /// word (less in a long token than in a short word), 2 for a line left holding only
+        /// punctuation.
+        func harm(shrinking gap: Int) -> Double {
+            let target = sizes[gap] - 1
+            var total = 0.0
+            for index in slotsInGap[gap] {
+                let slot = slots[index]
+                guard !slot.isNote, slot.fixed + slot.width > target else { continue }
+                total += slot.pieces?.harm(max(target - slot.fixed, 1)) ?? 0
+            }
+            return total
+        }
+
+        /// Narrows the widest shrinkable gap by one column at a time, re-wrapping its texts, until
+        /// the drawing fits or nothing more can shrink this way. Narrowing the widest first wraps
+        /// the longest labels first and leaves short ones alone; when tokens must be broken, the
+        /// gap whose break does the least harm goes first.
+        mutating func shrink(to maxWidth: Int, hardNotes: Bool, hardLabels: Bool) {
+            let floor = floors(hardNotes: hardNotes, hardLabels: hardLabels)
+            var currentTotal = total
+            while currentTotal > maxWidth {
+                var widest = -1
+                var widestScore = 0.0
+                for gap in sizes.indices where sizes[gap] > floor[gap] {
+                    let score = hardLabels ? harm(shrinking: gap) : 0
+                    if widest < 0 || score < widestScore || (score == widestScore && sizes[gap] > sizes[widest]) {
+                        widest = gap
+                        widestScore = score
+                    }
+                }
+                guard widest >= 0 else { return }
+                let target = sizes[widest] - 1
+                var size = structural[widest]
+                for index in slotsInGap[widest] {
+                    let fixed = slots[index].fixed
+                    if fixed + slots[index].width > target {
+                        let allowed = max(target - fixed, 1)
+                        let step = slots[index].step
+                        if let width = slots[index].pieces?.wrappedWidth(allowed) {
+                            slots[index].width = width
+                            wrapWidths[step] = allowed
+                        } else {
+                            let wrapped = texts[step].flatMap { LabelWrapper.wrap($0, width: allowed) }
+                            lines[step] = wrapped
+                            slots[index].width = wrapped.map(\.displayWidth).max() ?? 0
+                        }
+                    }
+                    size = max(size, fixed + slots[index].width)
+                }
+                currentTotal -= sizes[widest] - size
+                sizes[widest] = size
+            }
+        }
+    }
+
+    private static func placement(of step: DiagramModel.Step) -> Placement {
+        switch step.action {
+        case .note(let column, _):
+            return .note(column: column)
+        default:
+            break
+        }
+        let sender = step.sender
+        let receiver = step.receiver
+        if sender == receiver, let column = sender.column { return .loop(column: column) }
+        switch (sender, receiver) {
+        case (.edge, _):
+            return .arrow(gap: 0)
+        case (.column(let from), .edge):
+            return .arrow(gap: from)
+        case (.column(let from), .column(let to)):
+            return .arrow(gap: from < to ? from + 1 : from)
+        }
+    }
+}

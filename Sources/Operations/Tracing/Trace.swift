@@ -1,0 +1,70 @@
+/// Everything recorded while an operation ran: its participants and its events, in order.
+///
+/// A trace is a plain value: build one by hand in a test, take one from an ``InMemoryTracer``,
+/// or load one saved as JSON (see ``init(jsonData:)``), then render it with
+/// ``TextDiagramRenderer``, ``PlantUMLRenderer`` or ``MermaidRenderer``.
+///
+/// ```swift
+/// let trace = Trace(events: [
+///     .declare(.operation("PhoneOp")),
+///     .declare(.keyService("AuthAPI")),
+///     .call(from: "PhoneOp", to: "AuthAPI", "requestCode(phone)"),
+///     .reply(from: "AuthAPI", to: "PhoneOp", "token"),
+/// ])
+/// ```
+public struct Trace: Hashable, Sendable {
+    /// The JSON format version this build writes and reads.
+    public static let formatVersion = 1
+
+    /// The declared participants, in order of declaration (the first declaration of each
+    /// identifier wins; validation reports a conflicting one).
+    public private(set) var participants: [Participant]
+    /// The events, in the order they were recorded.
+    public private(set) var events: [TraceEvent]
+
+    /// Creates a trace from events; participants are taken from its declarations.
+    /// - Parameter events: The events, in order.
+    public init(events: [TraceEvent] = []) {
+        self.participants = []
+        self.events = []
+        self.events.reserveCapacity(events.count)
+        var seen = Set<Participant.ID>()
+        for event in events { append(event, seen: &seen) }
+    }
+
+    /// Appends an event, registering its participant if it is a first declaration.
+    /// - Parameter event: The event to append.
+    public mutating func append(_ event: TraceEvent) {
+        if case .declare(let participant) = event.kind,
+            !participants.contains(where: { $0.id == participant.id })
+        {
+            participants.append(participant)
+        }
+        events.append(event)
+    }
+
+    private mutating func append(_ event: TraceEvent, seen: inout Set<Participant.ID>) {
+        if case .declare(let participant) = event.kind, seen.insert(participant.id).inserted {
+            participants.append(participant)
+        }
+        events.append(event)
+    }
+
+    /// The participant declared with an identifier, if any.
+    /// - Parameter id: The identifier to look up.
+    /// - Returns: The first declaration of `id`, or `nil`.
+    public func participant(_ id: Participant.ID) -> Participant? {
+        participants.first { $0.id == id }
+    }
+
+    /// Checks that the trace describes something that can happen and can be drawn.
+    ///
+    /// A valid trace declares every participant before using it, creates a context service before
+    /// it takes part in a message and never uses it after its release, answers every reply to an
+    /// open call, finishes each operation once after launching it, and leaves no operation
+    /// running at the end. Renderers run the same check.
+    /// - Throws: A ``TraceError`` naming the first offending event.
+    public func validate() throws(TraceError) {
+        _ = try DiagramModel(trace: self, order: .firstUse)
+    }
+}

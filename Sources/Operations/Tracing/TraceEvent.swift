@@ -1,0 +1,120 @@
+/// One thing that happened while an operation ran, in the order it happened.
+///
+/// Events refer to participants by ``Participant/ID``; a participant must be declared (with
+/// ``Kind/declare(_:)``) before an event refers to it. The event is a struct around a ``Kind`` so
+/// that it can grow (a thread name, a time) without breaking ``Tracer`` conformers.
+public struct TraceEvent: Hashable, Sendable {
+    /// What happened.
+    public enum Kind: Hashable, Sendable {
+        /// A participant becomes known to the trace, with its display name and role. Declaring
+        /// the same participant again is allowed and changes nothing.
+        case declare(Participant)
+        /// A context service is created by another participant (the creating arrow, labelled,
+        /// e.g. `create`); its lifeline starts here.
+        case create(Participant.ID, by: Participant.ID, label: String)
+        /// A context service is released; a diagram marks its end with an X after its last
+        /// message, and no message may involve it afterwards.
+        case release(Participant.ID)
+        /// A message from one participant to another (or to itself).
+        case message(from: Participant.ID, to: Participant.ID, label: String, style: MessageStyle)
+        /// A note attached to a participant's lifeline.
+        case note(over: Participant.ID, text: String)
+        /// An operation is launched by a caller or a parent operation, e.g. `launch(phone)`; its
+        /// activation bar opens.
+        case launch(Participant.ID, by: Participant.ID, label: String)
+        /// An operation finishes back to whoever launched it, e.g. `onFinish(tok…a1f3)`; its
+        /// activation bar closes.
+        case finish(Participant.ID, to: Participant.ID, label: String)
+    }
+
+    /// What happened.
+    public var kind: Kind
+
+    /// Creates an event.
+    /// - Parameter kind: What happened.
+    public init(_ kind: Kind) { self.kind = kind }
+}
+
+// MARK: - API
+
+extension TraceEvent {
+    /// Declares a participant.
+    /// - Parameter participant: The participant, with its display name and role.
+    public static func declare(_ participant: Participant) -> TraceEvent {
+        TraceEvent(.declare(participant))
+    }
+
+    /// A context service is created.
+    /// - Parameters:
+    ///   - service: The created context service.
+    ///   - creator: Who creates it.
+    ///   - label: The creating arrow's label.
+    public static func create(
+        _ service: Participant.ID, by creator: Participant.ID, _ label: String = "create"
+    ) -> TraceEvent {
+        TraceEvent(.create(service, by: creator, label: label))
+    }
+
+    /// A context service is released.
+    /// - Parameter service: The released context service.
+    public static func release(_ service: Participant.ID) -> TraceEvent {
+        TraceEvent(.release(service))
+    }
+
+    /// A synchronous call.
+    /// - Parameters:
+    ///   - from: The caller.
+    ///   - to: The callee.
+    ///   - label: The arrow's label, e.g. `requestCode(phone)`.
+    public static func call(from: Participant.ID, to: Participant.ID, _ label: String) -> TraceEvent {
+        TraceEvent(.message(from: from, to: to, label: label, style: .call))
+    }
+
+    /// A reply to an earlier call.
+    /// - Parameters:
+    ///   - from: The participant that was called.
+    ///   - to: The participant that called it.
+    ///   - label: The arrow's label, e.g. the returned value.
+    public static func reply(from: Participant.ID, to: Participant.ID, _ label: String) -> TraceEvent {
+        TraceEvent(.message(from: from, to: to, label: label, style: .reply))
+    }
+
+    /// A one-way asynchronous message or callback.
+    /// - Parameters:
+    ///   - from: The sender.
+    ///   - to: The receiver.
+    ///   - label: The arrow's label.
+    public static func async(from: Participant.ID, to: Participant.ID, _ label: String) -> TraceEvent {
+        TraceEvent(.message(from: from, to: to, label: label, style: .async))
+    }
+
+    /// A note on a participant's lifeline.
+    /// - Parameters:
+    ///   - participant: The participant the note belongs to.
+    ///   - text: The note's text; a diagram wraps it.
+    public static func note(over participant: Participant.ID, _ text: String) -> TraceEvent {
+        TraceEvent(.note(over: participant, text: text))
+    }
+
+    /// An operation is launched.
+    /// - Parameters:
+    ///   - operation: The launched operation.
+    ///   - launcher: The caller or parent operation.
+    ///   - label: The arrow's label, e.g. `launch(phone)`.
+    public static func launch(
+        _ operation: Participant.ID, by launcher: Participant.ID, _ label: String
+    ) -> TraceEvent {
+        TraceEvent(.launch(operation, by: launcher, label: label))
+    }
+
+    /// An operation finishes.
+    /// - Parameters:
+    ///   - operation: The finishing operation.
+    ///   - launcher: The caller or parent operation that launched it.
+    ///   - label: The arrow's label, e.g. `onFinish(tok…a1f3)`.
+    public static func finish(
+        _ operation: Participant.ID, to launcher: Participant.ID, _ label: String
+    ) -> TraceEvent {
+        TraceEvent(.finish(operation, to: launcher, label: label))
+    }
+}

@@ -1,0 +1,160 @@
+/// The recording handle operation code uses: an optional tracer plus the participant the code
+/// speaks for.
+///
+/// The engine puts a scope into every launch context. When an operation is launched it calls
+/// ``launch(_:_:)`` on the launcher's scope, which records the launch and returns the child's
+/// scope; when the operation finishes it calls ``finish(_:)`` on that child scope. Operation code
+/// records its own messages through the scope it was given:
+///
+/// ```swift
+/// let screen = trace.create(.contextService("PhoneScreen"))
+/// trace.message(to: api, "requestCode(\(phone))")
+/// api.requestCode(phone) { token in
+///     trace.scope(for: api).reply(to: trace.participant, "\(token)")  // token is Redactable
+/// }
+/// ```
+///
+/// With tracing off (``tracer`` is `nil`) every method returns at once: labels are
+/// `@autoclosure`s that are never evaluated, so there is no allocation, no lock and no string
+/// formatting. A scope is a small `Sendable` value; copy it freely across threads.
+public struct TraceScope: Sendable {
+    /// Where events go, or `nil` when tracing is off.
+    public let tracer: (any Tracer)?
+    /// The participant this scope records for: the sender of its messages.
+    public let participant: Participant
+    /// Who launched this scope's operation; ``finish(_:)`` reports to it.
+    public let launcherID: Participant.ID?
+
+    /// A scope that records nothing.
+    public static let disabled = TraceScope(
+        tracer: nil, participant: Participant(id: "", name: "", kind: .caller), launcherID: nil)
+
+    /// Creates a scope.
+    /// - Parameters:
+    ///   - tracer: Where events go, or `nil` to record nothing.
+    ///   - participant: The participant this scope records for.
+    ///   - launcherID: Who launched this participant, if it is a launched operation.
+    public init(tracer: (any Tracer)?, participant: Participant, launcherID: Participant.ID? = nil) {
+        self.tracer = tracer
+        self.participant = participant
+        self.launcherID = launcherID
+    }
+
+    /// The scope for the top of a traced run: it declares the caller (the diagram's left edge)
+    /// and records for it. Launch the outermost operation from this scope.
+    /// - Parameters:
+    ///   - tracer: Where events go, or `nil` to record nothing.
+    ///   - caller: The caller participant, e.g. the scenario or test that launches.
+    /// - Returns: A scope recording for `caller`.
+    public static func root(_ tracer: (any Tracer)?, caller: Participant = .caller()) -> TraceScope {
+        tracer?.record(.declare(caller))
+        return TraceScope(tracer: tracer, participant: caller)
+    }
+
+    /// Whether events are recorded; check it before computing something expensive that is not a
+    /// label (labels are already lazy).
+    public var isEnabled: Bool { tracer != nil }
+}
+
+// MARK: - API
+
+extension TraceScope {
+    /// Declares a participant (a key service before its first message, typically).
+    /// - Parameter participant: The participant; built only when tracing is on.
+    public func declare(_ participant: @autoclosure () -> Participant) {
+        guard let tracer else { return }
+        tracer.record(.declare(participant()))
+    }
+
+    /// Records a synchronous call from this scope's participant.
+    /// - Parameters:
+    ///   - target: The callee.
+    ///   - label: The arrow's label; evaluated only when tracing is on.
+    public func message(to target: Participant, _ label: @autoclosure () -> String) {
+        guard let tracer else { return }
+        tracer.record(.call(from: participant.id, to: target.id, label()))
+    }
+
+    /// Records a reply from this scope's participant to a participant that called it.
+    /// - Parameters:
+    ///   - target: The participant whose call is answered (or who created this one).
+    ///   - label: The arrow's label; evaluated only when tracing is on.
+    public func reply(to target: Participant, _ label: @autoclosure () -> String) {
+        guard let tracer else { return }
+        tracer.record(.reply(from: participant.id, to: target.id, label()))
+    }
+
+    /// Records a one-way asynchronous message or callback from this scope's participant.
+    /// - Parameters:
+    ///   - target: The receiver.
+    ///   - label: The arrow's label; evaluated only when tracing is on.
+    public func async(to target: Participant, _ label: @autoclosure () -> String) {
+        guard let tracer else { return }
+        tracer.record(.async(from: participant.id, to: target.id, label()))
+    }
+
+    /// Records a note on this scope's participant's lifeline.
+    /// - Parameter text: The note; evaluated only when tracing is on.
+    public func note(_ text: @autoclosure () -> String) {
+        guard let tracer else { return }
+        tracer.record(.note(over: participant.id, text()))
+    }
+
+    /// Records that this scope's participant creates a context service, declaring it.
+    /// - Parameters:
+    ///   - service: The created context service.
+    ///   - label: The creating arrow's label; evaluated only when tracing is on.
+    /// - Returns: A scope recording for the created service (disabled when tracing is off).
+    @discardableResult
+    public func create(
+        _ service: @autoclosure () -> Participant, _ label: @autoclosure () -> String = "create"
+    ) -> TraceScope {
+        guard let tracer else { return .disabled }
+        let service = service()
+        tracer.record(.declare(service))
+        tracer.record(.create(service.id, by: participant.id, label()))
+        return TraceScope(tracer: tracer, participant: service)
+    }
+
+    /// Records that this scope's participant releases a context service it created.
+    /// - Parameter service: The released context service.
+    public func release(_ service: Participant) {
+        guard let tracer else { return }
+        tracer.record(.release(service.id))
+    }
+
+    /// Records that this scope's participant launches an operation, declaring it; the engine calls
+    /// this when it launches.
+    /// - Parameters:
+    ///   - operation: The launched operation.
+    ///   - label: The launch arrow's label, e.g. `launch(phone)`; evaluated only when tracing is on.
+    /// - Returns: The scope to put into the operation's launch context; its ``finish(_:)`` reports
+    ///   back to this scope's participant.
+    public func launch(
+        _ operation: @autoclosure () -> Participant, _ label: @autoclosure () -> String
+    ) -> TraceScope {
+        guard let tracer else { return .disabled }
+        let operation = operation()
+        tracer.record(.declare(operation))
+        tracer.record(.launch(operation.id, by: participant.id, label()))
+        return TraceScope(tracer: tracer, participant: operation, launcherID: participant.id)
+    }
+
+    /// Records that this scope's operation finishes back to its launcher; the engine calls this
+    /// once, when it delivers onFinish. A scope that was not made by ``launch(_:_:)`` records
+    /// nothing.
+    /// - Parameter label: The arrow's label, e.g. `onFinish(\(token))`; evaluated only when
+    ///   tracing is on.
+    public func finish(_ label: @autoclosure () -> String) {
+        guard let tracer, let launcherID else { return }
+        tracer.record(.finish(participant.id, to: launcherID, label()))
+    }
+
+    /// A scope recording for another participant into the same tracer, e.g. for a service's
+    /// reply or callback.
+    /// - Parameter participant: The participant the new scope speaks for.
+    /// - Returns: A scope with the same tracer.
+    public func scope(for participant: Participant) -> TraceScope {
+        TraceScope(tracer: tracer, participant: participant)
+    }
+}
