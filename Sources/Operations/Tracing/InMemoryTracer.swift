@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A thread-safe tracer that keeps every event in memory, in the order the calls took effect.
 ///
@@ -12,13 +11,13 @@ import Synchronization
 /// A repeated declaration of an identical participant (a context service created again on a
 /// retry) is not stored twice, so the trace stays as small as the run was.
 public final class InMemoryTracer: Tracer {
-    private struct State: ~Copyable {
+    private struct State {
         var trace = Trace()
         var declared: [Participant.ID: Participant] = [:]
     }
 
     // A class (not a struct) because every scope recording into it must share one buffer.
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// Creates an empty tracer.
     public init() {}
