@@ -19,6 +19,11 @@ public struct OpContext<Input: Sendable>: Sendable {
     public var environment: OpEnvironment
     /// Where this launch sits inside scenarios, outermost first; empty for a launch made by hand.
     public var scope: ScenarioScope?
+    /// Where this launch records its messages; `nil` when tracing is off, which costs nothing.
+    ///
+    /// ``Completion`` records the launch and the finish itself and gives the operation its own
+    /// scope (``Completion/trace``) for the messages in between.
+    public var trace: TraceScope?
 
     /// Creates a context.
     ///
@@ -39,6 +44,7 @@ public struct OpContext<Input: Sendable>: Sendable {
         self.storedDeadline = deadline.map(Deadline.init)
         self.environment = environment
         self.scope = nil
+        self.trace = nil
     }
 
     /// Creates a context without a deadline.
@@ -58,6 +64,7 @@ public struct OpContext<Input: Sendable>: Sendable {
         self.storedDeadline = nil
         self.environment = environment
         self.scope = nil
+        self.trace = nil
     }
 
     /// The same context dependencies carrying another input.
@@ -68,7 +75,7 @@ public struct OpContext<Input: Sendable>: Sendable {
     public func with<Next: Sendable>(input: Next) -> OpContext<Next> {
         OpContext<Next>(
             input: input, cancellation: cancellation, storedDeadline: storedDeadline, environment: environment,
-            scope: scope)
+            scope: scope, trace: trace)
     }
 
     /// The same context with a deadline no later than `now + timeout`.
@@ -85,13 +92,14 @@ public struct OpContext<Input: Sendable>: Sendable {
     @usableFromInline
     init(
         input: Input, cancellation: CancellationToken?, storedDeadline: Deadline?,
-        environment: OpEnvironment, scope: ScenarioScope?
+        environment: OpEnvironment, scope: ScenarioScope?, trace: TraceScope?
     ) {
         self.input = input
         self.cancellation = cancellation
         self.storedDeadline = storedDeadline
         self.environment = environment
         self.scope = scope
+        self.trace = trace
     }
 }
 

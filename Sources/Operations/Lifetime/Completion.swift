@@ -31,6 +31,8 @@ public final class Completion<Output: Sendable>: Sendable {
     /// What the launch attached to its context; `nil` (no allocation, no lock) when it has no
     /// token, deadline or registry.
     private let attachments: Attachments?
+    /// The operation's own trace scope, `nil` when tracing is off.
+    public let trace: TraceScope?
 
     /// Starts the finish of a launch.
     ///
@@ -48,7 +50,17 @@ public final class Completion<Output: Sendable>: Sendable {
         // known; the designated initialiser below does not depend on it.
         self.init(
             retaining: operation, type: O.self, cancellation: context.cancellation, deadline: context.storedDeadline,
-            environment: context.environment, onFinish: onFinish)
+            environment: context.environment,
+            trace: context.trace.map { Self.recordLaunch(of: O.self, input: context.input, in: $0) },
+            onFinish: onFinish)
+    }
+
+    /// Records the launch into the caller's scope and returns the operation's own scope; kept
+    /// out of line so the untraced path stays small.
+    @usableFromInline
+    static func recordLaunch<Input>(of type: any Any.Type, input: Input, in scope: TraceScope) -> TraceScope {
+        let name = String(describing: type)
+        return scope.launch(.operation(name), TraceLabel.call("launch", input))
     }
 
     // `borrowing`: an initialiser consumes its arguments by default, which cost the caller a
@@ -60,8 +72,10 @@ public final class Completion<Output: Sendable>: Sendable {
         cancellation: borrowing CancellationToken?,
         deadline: Deadline?,
         environment: OpEnvironment,
+        trace: TraceScope?,
         onFinish: @escaping OnFinish<Output>
     ) {
+        self.trace = trace
         self.onFinish = onFinish
         self.retention = Unmanaged.passRetained(copy operation)
         self.operationType = type
@@ -127,6 +141,7 @@ public final class Completion<Output: Sendable>: Sendable {
     private func finishAbandoned() {
         guard claim(by: .finishedByEngine) else { return }
         environment.diagnostics.report(OpDiagnostic(kind: .abandoned, operation: operationName))
+        trace?.finish("onFinish(abandoned)")
         release()
         onFinish(.failure(OpError.abandoned(operation: operationName)))
     }
@@ -137,8 +152,21 @@ public final class Completion<Output: Sendable>: Sendable {
         deliver(.failure(error))
     }
 
+    /// A context for an operation or scenario this launch starts itself, so the nested launch is
+    /// drawn as a message from this operation.
+    ///
+    /// - Parameter context: The nested launch's context.
+    /// - Returns: The context, recording into this operation's trace scope.
+    public func nested<Input: Sendable>(_ context: OpContext<Input>) -> OpContext<Input> {
+        guard let trace else { return context }
+        var nested = context
+        nested.trace = trace
+        return nested
+    }
+
     private func deliver(_ result: Result<Output, any Error>) {
         if attachments != nil { detach() }
+        if let trace { trace.finish(TraceLabel.finish(result)) }
         release()
         onFinish(result)
     }

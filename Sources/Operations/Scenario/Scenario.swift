@@ -43,7 +43,7 @@ public final class Scenario<Input: Sendable, Output: Sendable>: Op {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
         let run = ScenarioRun(name: name, context: context)
         run.report(.scenarioStarted, address: run.base, value: context.input)
-        body(context, run) { result in
+        body(completion.nested(context), run) { result in
             switch result {
             case .success(let output):
                 run.report(.scenarioSucceeded, address: run.base, value: output, since: run.startedAt)

@@ -1,0 +1,68 @@
+/// Lets a value choose how it appears in message labels, e.g. `attempt(+7…4567)`.
+///
+/// Values that adopt ``Redactable`` appear redacted without adopting this; everything else
+/// appears as its description when that is short, or as its type name.
+public protocol TraceLabelConvertible {
+    /// The text shown inside a label's parentheses.
+    var traceLabel: String { get }
+}
+
+/// Builds the labels the engine records for launches and finishes.
+public enum TraceLabel {
+    /// Descriptions longer than this are replaced by the type name, so labels stay short.
+    static let longestDescription = 32
+
+    /// `name(value)`, or `name` when the value is `Void`.
+    ///
+    /// - Parameters:
+    ///   - name: The message name, such as `launch`.
+    ///   - value: The argument.
+    /// - Returns: The label.
+    public static func call(_ name: String, _ value: Any) -> String {
+        describe(value).map { "\(name)(\($0))" } ?? name
+    }
+
+    /// `onFinish(value)` or `onFinish(error: reason)`.
+    ///
+    /// - Parameter result: What the operation finished with.
+    /// - Returns: The label.
+    public static func finish<Value>(_ result: Result<Value, any Error>) -> String {
+        switch result {
+        case .success(let value): call("onFinish", value)
+        case .failure(let error): "onFinish(error: \(describe(error) ?? "error"))"
+        }
+    }
+
+    /// The short text for `value`, `nil` for `Void`.
+    ///
+    /// - Parameter value: Any value.
+    /// - Returns: Its redacted or short form.
+    public static func describe(_ value: Any) -> String? {
+        if value is Void { return nil }
+        if let labelled = value as? any TraceLabelConvertible { return labelled.traceLabel }
+        if let secret = value as? any Redactable { return secret.redacted }
+        if let optional = value as? any OptionalProtocol { return optional.wrappedDescription }
+        let text = String(describing: value)
+        guard text.count > longestDescription || text.contains("(") else { return text }
+        return lowerCamelTypeName(of: value)
+    }
+
+    private static func lowerCamelTypeName(of value: Any) -> String {
+        let name = String(describing: type(of: value)).prefix { $0 != "<" }
+        return name.prefix(1).lowercased() + name.dropFirst()
+    }
+}
+
+/// Unwraps optionals generically for ``TraceLabel``.
+protocol OptionalProtocol {
+    var wrappedDescription: String { get }
+}
+
+extension Optional: OptionalProtocol {
+    var wrappedDescription: String {
+        switch self {
+        case .some(let value): TraceLabel.describe(value) ?? "()"
+        case .none: "nil"
+        }
+    }
+}
