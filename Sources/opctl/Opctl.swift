@@ -92,7 +92,7 @@ enum Opctl {
             }
             return try command.run(parsed, console: console)
         } catch let error as UsageError {
-            return fail(error, console)
+            return fail(error.within(command.name), console)
         } catch {
             console.note("opctl: \(error)")
             return ExitStatus.failure
