@@ -77,7 +77,8 @@ enum Opctl {
             return ExitStatus.success
         default:
             guard let command = commands.first(where: { $0.name == first }) else {
-                return fail(UsageError("unknown command '\(ParsedArguments.clip(first))'"), console)
+                let kind = first.hasPrefix("-") && first != "-" ? "option" : "command"
+                return fail(UsageError("unknown \(kind) '\(ParsedArguments.clip(first))'"), console)
             }
             return run(command, Array(arguments.dropFirst()), console)
         }
