@@ -68,10 +68,11 @@ enum RerunCommand: Command {
     }
 }
 
-/// Finding runs by the id a user typed.
+/// Finding runs by the id a user typed. An id that names no run is an input error (exit 2) whose
+/// hint says where the ids are.
 enum RunLookup {
     static func id(_ text: String) throws -> RunID {
-        guard let id = try? RunID(validating: text) else { throw CLIError.unknownRun(text) }
+        guard let id = try? RunID(validating: text) else { throw unknown(text) }
         return id
     }
 
@@ -79,8 +80,12 @@ enum RunLookup {
         do {
             return try store.load(id)
         } catch {
-            if case .unknownRun = error { throw CLIError.unknownRun(id.description) }
+            if case .unknownRun = error { throw unknown(id.description) }
             throw CLIError.message("run \(id) cannot be read: \(error)")
         }
+    }
+
+    private static func unknown(_ text: String) -> UsageError {
+        UsageError("there is no run '\(ParsedArguments.clip(text))'", hint: "See 'opctl runs' for the run ids.")
     }
 }
