@@ -98,8 +98,8 @@ struct ScreenInputs {
         } else {
             codes = arguments.value("--code").map { [$0] } ?? []
         }
-        for code in codes where code.isEmpty || !code.allSatisfy({ $0.isASCII && $0.isNumber }) || code.count > 12 {
-            throw UsageError("the SMS code has digits only (4 to 12 of them)", command: command)
+        for code in codes where !(4...12).contains(code.count) || !code.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            throw UsageError("--code: the SMS code has digits only (4 to 12 of them)", command: command)
         }
     }
 
