@@ -49,6 +49,7 @@ enum RunCommand: Command {
         if phone == nil && !console.inputIsTerminal && runnable.name != "TermsOfUseOp" && runnable.name != "app" {
             throw UsageError("missing --phone NUMBER (standard input is not a terminal, so opctl cannot ask)", command: name)
         }
+        try inputs.validate(for: backend, needsAnswers: runnable.name == "auth", console: console, command: name)
 
         let stateDirectory = StateDirectory.resolve(option: arguments.value("--state-dir"), environment: console.environment)
         try StateDirectory.prepare(stateDirectory)
@@ -100,6 +101,29 @@ struct ScreenInputs {
         }
         for code in codes where !(4...12).contains(code.count) || !code.allSatisfy({ $0.isASCII && $0.isNumber }) {
             throw UsageError("--code: the SMS code has digits only (4 to 12 of them)", command: command)
+        }
+    }
+
+    /// Checks the answers against what the embedded simulator is known to ask, so a code of the
+    /// wrong length or a missing answer is a usage error before any run starts. A real server
+    /// says what it asks only while the run goes on.
+    ///
+    /// - Parameter needsAnswers: Whether the run will show the terms and code screens (a new
+    ///   sign-in), so a missing answer without a terminal can be reported now.
+    func validate(for backend: BackendSpec, needsAnswers: Bool, console: Console, command: String) throws {
+        guard case .simulator(let options) = backend else { return }
+        for code in codes where code.count != options.code.count {
+            throw UsageError("--code: The code from the SMS has \(options.code.count) digits.", command: command)
+        }
+        guard needsAnswers, !console.inputIsTerminal else { return }
+        if options.termsRequired && terms == nil {
+            throw UsageError(
+                "missing --accept-terms or --decline-terms (the backend shows terms of use; standard input is not a terminal, so opctl cannot ask)",
+                command: command)
+        }
+        if codes.isEmpty && !(options.termsRequired && terms == .decline) {
+            throw UsageError(
+                "missing --code CODE or --code-stdin (standard input is not a terminal, so opctl cannot ask)", command: command)
         }
     }
 
