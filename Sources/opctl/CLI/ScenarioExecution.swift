@@ -103,9 +103,20 @@ struct ScenarioExecution {
 
     private func rerunCommand(failedStep: String?) -> String {
         var words = ["opctl", "rerun", journal.runID.description]
-        if failedStep == "CodeOp" { words.append("--code CODE") }
+        if failedStep == "CodeOp" || codeStepStillToRun { words.append("--code CODE") }
         if let stateDirectoryOption { words.append("--state-dir \(Self.shellQuoted(stateDirectoryOption))") }
         return words.joined(separator: " ")
+    }
+
+    /// Whether a rerun will reach the code screen: the sign-in got under way (or is the whole
+    /// scenario) and its code step has not succeeded. The code is never kept, so the hint asks for it.
+    private var codeStepStillToRun: Bool {
+        guard runnable.name == "auth" || runnable.name == "app",
+            let record = try? ScenarioJournal.load(journal.url)
+        else { return false }
+        let signInStarted = runnable.name == "auth" || record.steps.contains { $0.name == "PhoneOp" }
+        let codeDone = record.steps.contains { $0.name == "CodeOp" && [.succeeded, .replayed].contains($0.outcome) }
+        return signInStarted && !codeDone
     }
 
     private static func shellQuoted(_ text: String) -> String {

@@ -47,8 +47,11 @@ enum RerunCommand: Command {
             }
             return ExitStatus.success
         }
-        let inputs = try ScreenInputs(arguments, console: console, command: name)
-        let backendText = arguments.value("--backend") ?? RunMetadata.load(next: record.url)?.backend ?? BackendSpec.defaultSpec
+        // The run goes on with the backend and terms decision it started with, unless given again.
+        let metadata = RunMetadata.load(next: record.url)
+        var inputs = try ScreenInputs(arguments, console: console, command: name)
+        inputs.terms = inputs.terms ?? metadata?.terms
+        let backendText = arguments.value("--backend") ?? metadata?.backend ?? BackendSpec.defaultSpec
         let backend = try BackendSpec(parsing: backendText)
         try StateDirectory.prepare(stateDirectory)
         let input: PhoneNumber?
@@ -59,6 +62,7 @@ enum RerunCommand: Command {
         } catch {
             throw CLIError.message("cannot resume run \(runID): \(error)")
         }
+        try? RunMetadata(backend: backendText, terms: inputs.terms).save(next: journal.url)
         let services = SignInServices(backend: backend, stateDirectory: stateDirectory, screens: inputs.screens(console), console: console)
         return ScenarioExecution(
             runnable: runnable, journal: journal, replay: journal.replay, services: services,

@@ -56,7 +56,7 @@ enum RunCommand: Command {
         let journal: ScenarioJournal
         do {
             journal = try RunStore(stateDirectory: stateDirectory).create(scenario: runnable.name)
-            try RunMetadata(backend: backendText).save(next: journal.url)
+            try RunMetadata(backend: backendText, terms: inputs.terms).save(next: journal.url)
         } catch let error as JournalError {
             throw CLIError.message("cannot start a run: \(error)")
         }
@@ -78,10 +78,13 @@ enum RunCommand: Command {
 
 /// The answers for the screens given on the command line.
 struct ScreenInputs {
-    let terms: TerminalScreens.TermsDecision?
+    /// The terms decision; a rerun fills it from the run's metadata when not given again.
+    var terms: TerminalScreens.TermsDecision?
     let codes: [String]
+    let command: String
 
     init(_ arguments: ParsedArguments, console: Console, command: String) throws {
+        self.command = command
         switch (arguments.has("--accept-terms"), arguments.has("--decline-terms")) {
         case (true, true): throw UsageError("--accept-terms and --decline-terms exclude each other", command: command)
         case (true, false): terms = .accept
@@ -128,6 +131,6 @@ struct ScreenInputs {
     }
 
     func screens(_ console: Console) -> TerminalScreens {
-        TerminalScreens(console: console, terms: terms, codes: codes)
+        TerminalScreens(console: console, terms: terms, codes: codes, command: command)
     }
 }
