@@ -35,6 +35,17 @@ struct JSONOutputTests {
         try expectRunObject(show, status: "failed")
         let steps = try #require(show["steps"] as? [[String: Any]])
         #expect(steps.map { $0["step"] as? String } == ["PhoneOp", "TermsOfUseOp", "CodeOp"])
+
+        let rerun = try sandbox.run("rerun", failedID, "--code", "123456", "--json")
+        #expect(rerun.status == 0, "\(rerun)")
+        let resumed = try #require(try parseJSON(rerun.stdout) as? [String: Any], "\(rerun)")
+        try expectRunObject(resumed, status: "succeeded")
+        #expect(resumed["id"] as? String == failedID)
+        #expect(resumed["startedAt"] as? String == show["startedAt"] as? String, "a rerun keeps the run's start")
+
+        let nothingToDo = try sandbox.run("rerun", failedID, "--json")
+        let done = try #require(try parseJSON(nothingToDo.stdout) as? [String: Any], "\(nothingToDo)")
+        try expectRunObject(done, status: "succeeded")
     }
 
     @Test func emptyStateDirectoryListsAnEmptyArray() throws {

@@ -67,7 +67,7 @@ struct ScenarioExecution {
     private func succeed(_ outcome: RunnableScenario.RunOutcome) -> Int32 {
         let savedTo = outcome.token == nil ? nil : SignInServices.tokenFile(in: stateDirectory).path
         if json {
-            var object: [String: Any] = ["runId": journal.runID.description, "scenario": runnable.name, "status": "succeeded"]
+            var object = runObject(status: "succeeded", failedStep: nil)
             object["token"] = outcome.token?.redacted
             object["savedTo"] = savedTo
             console.print(JSONText.encode(object))
@@ -84,11 +84,9 @@ struct ScenarioExecution {
     private func report(status: String, message: String, exit: Int32, failedStep: String?, hint: String? = nil) -> Int32 {
         let rerun = rerunCommand(failedStep: failedStep)
         if json {
-            var object: [String: Any] = [
-                "runId": journal.runID.description, "scenario": runnable.name, "status": status, "error": message,
-                "rerun": rerun,
-            ]
-            object["failedStep"] = failedStep
+            var object = runObject(status: status, failedStep: failedStep)
+            object["error"] = message
+            object["rerun"] = rerun
             console.print(JSONText.encode(object))
         } else {
             console.note("opctl: " + console.styled(message, .red))
@@ -99,6 +97,18 @@ struct ScenarioExecution {
             if exit != ExitStatus.cancelled || failedStep == nil { console.note("to rerun: \(rerun)") }
         }
         return exit
+    }
+
+    /// The keys `runs --json` gives a run (`id`, `scenario`, `status`, `failedStep`, `startedAt`),
+    /// plus `runId`, its first name here.
+    private func runObject(status: String, failedStep: String?) -> [String: Any] {
+        let record = try? ScenarioJournal.load(journal.url)
+        var object: [String: Any] = [
+            "id": journal.runID.description, "runId": journal.runID.description, "scenario": runnable.name,
+            "status": status, "failedStep": failedStep ?? record?.failedStep?.name ?? NSNull(),
+        ]
+        object["startedAt"] = record.map { RunsCommand.timestamp($0.startedAt ?? $0.createdAt) }
+        return object
     }
 
     private func rerunCommand(failedStep: String?) -> String {

@@ -41,7 +41,12 @@ enum RerunCommand: Command {
         }
         if record.status == .succeeded {
             if arguments.has("--json") {
-                console.print(JSONText.encode(["runId": runID.description, "scenario": runnable.name, "status": "succeeded", "rerun": false]))
+                let object: [String: Any] = [
+                    "id": runID.description, "runId": runID.description, "scenario": runnable.name, "status": "succeeded",
+                    "failedStep": NSNull(), "startedAt": RunsCommand.timestamp(record.startedAt ?? record.createdAt),
+                    "rerun": false,
+                ]
+                console.print(JSONText.encode(object))
             } else {
                 console.print("Run \(runID) already succeeded; nothing to do.")
             }
