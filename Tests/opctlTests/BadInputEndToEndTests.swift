@@ -149,6 +149,7 @@ struct BadInputEndToEndTests {
         let json = try sandbox.run("runs", "--json")
         #expect(json.status == 0, "\(json)")
         let runs = try #require(try parseJSON(json.stdout) as? [[String: Any]], "\(json)")
+        #expect(json.stderr.contains(id), "the damaged run is named beside the array:\n\(json)")
         for run in runs {
             #expect(requiredRunKeys.isSubset(of: run.keys), "\(run)")
             #expect(runStatuses.contains(run["status"] as? String ?? ""), "\(run)")
