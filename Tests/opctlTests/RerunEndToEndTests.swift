@@ -78,4 +78,39 @@ struct RerunEndToEndTests {
         #expect(rerun.status == 0, "\(hint)\n\(rerun)")
         #expect(rerun.stderr.contains("PhoneOp: replayed"), "\(rerun)")
     }
+
+    @Test func twoRerunsOfOneRunAtOnceOneFinishesItTheOtherSaysWhy() throws {
+        let sandbox = try Sandbox()
+        let failed = try sandbox.run("run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "000000")
+        let id = try #require(runID(in: failed.stderr), "\(failed)")
+        let arguments = ["rerun", id, "--code", "123456", "--backend", "sim:?latency=300"]
+        let first = try sandbox.start(arguments)
+        let second = try sandbox.start(arguments)
+        let results = [try first.wait(), try second.wait()]
+
+        let winners = results.filter { $0.status == 0 && $0.stdout.contains("Signed in.") }
+        #expect(winners.count == 1, "\(results)")
+        for other in results where !(other.status == 0 && other.stdout.contains("Signed in.")) {
+            // Either it found the run busy, or (if the first was already done) finished.
+            let busy = other.status == 1 && other.stderr.contains("still being written by another process")
+            let done = other.status == 0 && other.stdout.contains("already succeeded")
+            #expect(busy || done, "\(other)")
+            #expect(other.signal == nil)
+        }
+        let runs = try #require(try parseJSON(sandbox.run("runs", "--json").stdout) as? [[String: Any]])
+        #expect(runs.map { $0["status"] as? String } == ["succeeded"])
+    }
+
+    @Test func aRunInProgressIsListedAsRunning() throws {
+        let sandbox = try Sandbox()
+        let process = try sandbox.start([
+            "run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456", "--backend", "sim:?latency=400",
+        ])
+        try process.waitForStderr(containing: "PhoneOp: attempt 1 succeeded")
+        let listing = try sandbox.run("runs", "--json")
+        let runs = try #require(try parseJSON(listing.stdout) as? [[String: Any]], "\(listing)")
+        #expect(runs.map { $0["status"] as? String } == ["running"], "\(listing)")
+        let finished = try process.wait()
+        #expect(finished.status == 0, "\(finished)")
+    }
 }
