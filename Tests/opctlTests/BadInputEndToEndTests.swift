@@ -49,6 +49,8 @@ struct BadInputEndToEndTests {
         let sandbox = try Sandbox()
         expectUsageError(try sandbox.run("run", "auth", "--accept-terms", "--code", "123456"), mentions: "--phone", command: "run")
         expectUsageError(try sandbox.run("run", "auth", "--phone", Self.phone, "--accept-terms"), mentions: "--code", command: "run")
+        expectUsageError(try sandbox.run("run", "auth", "--phone", Self.phone, "--code", "123456"), mentions: "--accept-terms", command: "run")
+        expectUsageError(try sandbox.run("run", "app", "--accept-terms", "--code", "123456"), mentions: "--phone", command: "run")
         try expectNoRuns(sandbox)
     }
 

@@ -85,4 +85,14 @@ struct RunEndToEndTests {
             "run", "auth", "--phone", Self.phone, "--accept-terms", "--code-stdin", stdin: Data("123456\n".utf8))
         #expect(result.status == 0, "\(result)")
     }
+
+    @Test func appScenarioSignsInOnceThenNeedsNoAnswers() throws {
+        let sandbox = try Sandbox()
+        let first = try sandbox.run("run", "app", "--phone", Self.phone, "--accept-terms", "--code", "123456")
+        #expect(first.status == 0, "\(first)")
+        #expect(first.stdout.hasPrefix("You signed in."), "\(first)")
+        let second = try sandbox.run("run", "app")
+        #expect(second.status == 0, "\(second)")
+        #expect(second.stdout.hasPrefix("You already signed in."), "\(second)")
+    }
 }

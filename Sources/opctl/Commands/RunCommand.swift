@@ -46,12 +46,17 @@ enum RunCommand: Command {
         let inputs = try ScreenInputs(arguments, console: console, command: name)
         let backendText = arguments.value("--backend") ?? BackendSpec.defaultSpec
         let backend = try BackendSpec(parsing: backendText)
-        if phone == nil && !console.inputIsTerminal && runnable.name != "TermsOfUseOp" && runnable.name != "app" {
+        let stateDirectory = StateDirectory.resolve(option: arguments.value("--state-dir"), environment: console.environment)
+        // `app` signs in only when there is no saved sign-in; then it needs the same answers as `auth`.
+        let signsIn =
+            runnable.name == "auth"
+            || (runnable.name == "app"
+                && !FileManager.default.fileExists(atPath: SignInServices.tokenFile(in: stateDirectory).path))
+        if phone == nil && !console.inputIsTerminal && (signsIn || runnable.name == "PhoneOp") {
             throw UsageError("missing --phone NUMBER (standard input is not a terminal, so opctl cannot ask)", command: name)
         }
-        try inputs.validate(for: backend, needsAnswers: runnable.name == "auth", console: console, command: name)
+        try inputs.validate(for: backend, needsAnswers: signsIn, console: console, command: name)
 
-        let stateDirectory = StateDirectory.resolve(option: arguments.value("--state-dir"), environment: console.environment)
         try StateDirectory.prepare(stateDirectory)
         let journal: ScenarioJournal
         do {
