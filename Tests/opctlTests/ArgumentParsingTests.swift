@@ -6,7 +6,8 @@ import Testing
 /// The hand-written argument parser, directly and through ``Opctl/main(_:console:)`` with a fake
 /// console: no process, no terminal.
 struct ArgumentParsingTests {
-    static let spec = ArgumentSpec(flags: ["--json", "--accept-terms"], options: ["--phone", "--code"], maxPositionals: 1)
+    static let spec = ArgumentSpec(
+        flags: ["--json", "--accept-terms"], options: ["--phone", "--code"], maxPositionals: 1)
 
     private func parse(_ arguments: String...) throws -> ParsedArguments {
         try ParsedArguments(arguments, spec: Self.spec, command: "run")
@@ -108,11 +109,13 @@ struct ArgumentParsingTests {
         #expect(StateDirectory.resolve(option: "/opt", environment: environment).path == "/opt")
         #expect(StateDirectory.resolve(option: nil, environment: environment).path == "/from/env")
         #expect(StateDirectory.resolve(option: nil, environment: ["XDG_STATE_HOME": "/xdg"]).path == "/xdg/opctl")
-        #expect(StateDirectory.resolve(option: nil, environment: ["HOME": "/home/u"]).path == "/home/u/.local/state/opctl")
+        #expect(
+            StateDirectory.resolve(option: nil, environment: ["HOME": "/home/u"]).path == "/home/u/.local/state/opctl")
     }
 
     @Test func runsAndShowInProcess() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("opctl-inproc-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "opctl-inproc-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         var opctl = InProcessOpctl()
         opctl.environment["OPCTL_STATE_DIR"] = directory.path

@@ -9,10 +9,12 @@ struct BadInputEndToEndTests {
 
     // MARK: - Phone and code
 
-    @Test(arguments: [
-        "call me", "+7 999 CALL-ME-1", "123", "+123", String(repeating: "1", count: 40),
-        "+" + String(repeating: "1", count: 40), "", "   ", tenKilobytes, "+7 " + String(repeating: "9", count: 10_000),
-    ].map(Sample.init))
+    @Test(
+        arguments: [
+            "call me", "+7 999 CALL-ME-1", "123", "+123", String(repeating: "1", count: 40),
+            "+" + String(repeating: "1", count: 40), "", "   ", tenKilobytes,
+            "+7 " + String(repeating: "9", count: 10_000),
+        ].map(Sample.init))
     func malformedPhone(_ sample: Sample) throws {
         let phone = sample.text
         let sandbox = try Sandbox()
@@ -23,9 +25,10 @@ struct BadInputEndToEndTests {
         try expectNoRuns(sandbox)
     }
 
-    @Test(arguments: [
-        "12ab56", "abcdef", "123", "1234567", "", "١٢٣٤٥٦", "12 34 56", String(repeating: "1", count: 10_000),
-    ].map(Sample.init))
+    @Test(
+        arguments: [
+            "12ab56", "abcdef", "123", "1234567", "", "١٢٣٤٥٦", "12 34 56", String(repeating: "1", count: 10_000),
+        ].map(Sample.init))
     func malformedCode(_ sample: Sample) throws {
         let code = sample.text
         let sandbox = try Sandbox()
@@ -47,10 +50,15 @@ struct BadInputEndToEndTests {
 
     @Test func missingValuesWithoutATerminalAreUsageErrors() throws {
         let sandbox = try Sandbox()
-        expectUsageError(try sandbox.run("run", "auth", "--accept-terms", "--code", "123456"), mentions: "--phone", command: "run")
-        expectUsageError(try sandbox.run("run", "auth", "--phone", Self.phone, "--accept-terms"), mentions: "--code", command: "run")
-        expectUsageError(try sandbox.run("run", "auth", "--phone", Self.phone, "--code", "123456"), mentions: "--accept-terms", command: "run")
-        expectUsageError(try sandbox.run("run", "app", "--accept-terms", "--code", "123456"), mentions: "--phone", command: "run")
+        expectUsageError(
+            try sandbox.run("run", "auth", "--accept-terms", "--code", "123456"), mentions: "--phone", command: "run")
+        expectUsageError(
+            try sandbox.run("run", "auth", "--phone", Self.phone, "--accept-terms"), mentions: "--code", command: "run")
+        expectUsageError(
+            try sandbox.run("run", "auth", "--phone", Self.phone, "--code", "123456"), mentions: "--accept-terms",
+            command: "run")
+        expectUsageError(
+            try sandbox.run("run", "app", "--accept-terms", "--code", "123456"), mentions: "--phone", command: "run")
         try expectNoRuns(sandbox)
     }
 
@@ -82,7 +90,9 @@ struct BadInputEndToEndTests {
         try expectNoRuns(sandbox)
     }
 
-    @Test(arguments: ["ftp://example.com", "sim:?latency=abc", "sim:?fail=nowhere:1", "sim:?code", "http://", "simulator"])
+    @Test(arguments: [
+        "ftp://example.com", "sim:?latency=abc", "sim:?fail=nowhere:1", "sim:?code", "http://", "simulator",
+    ])
     func malformedBackend(_ backend: String) throws {
         let sandbox = try Sandbox()
         let result = try sandbox.run(
@@ -93,9 +103,10 @@ struct BadInputEndToEndTests {
 
     // MARK: - Runs and journals
 
-    @Test(arguments: [
-        "20250101-120000-000-1a2b3c4d", "nope", "../../etc/passwd", "", String(repeating: "x", count: 10_000),
-    ].map(Sample.init))
+    @Test(
+        arguments: [
+            "20250101-120000-000-1a2b3c4d", "nope", "../../etc/passwd", "", String(repeating: "x", count: 10_000),
+        ].map(Sample.init))
     func unknownRunID(_ sample: Sample) throws {
         let id = sample.text
         let sandbox = try Sandbox()
@@ -223,7 +234,8 @@ struct BadInputEndToEndTests {
         let lines = result.stderrLines
         #expect(lines.count == 2, "one line and a hint:\n\(result)", sourceLocation: sourceLocation)
         #expect(lines.first?.hasPrefix("opctl: ") == true, "\(result)", sourceLocation: sourceLocation)
-        #expect(lines.first?.contains(text) == true, "should mention \(text):\n\(result)", sourceLocation: sourceLocation)
+        #expect(
+            lines.first?.contains(text) == true, "should mention \(text):\n\(result)", sourceLocation: sourceLocation)
         #expect(lines.last?.hasPrefix("See 'opctl ") == true, "\(result)", sourceLocation: sourceLocation)
         if let command {
             #expect(lines.last == "See 'opctl \(command) --help'.", "\(result)", sourceLocation: sourceLocation)

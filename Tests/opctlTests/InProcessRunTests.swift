@@ -14,7 +14,8 @@ import Testing
 @Suite(.serialized)
 struct InProcessRunTests {
     @Test func signInRunsInProcessAndLeavesCtrlCAsItWas() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("opctl-inproc-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "opctl-inproc-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         var opctl = InProcessOpctl()
         opctl.environment["OPCTL_STATE_DIR"] = directory.path
@@ -29,7 +30,8 @@ struct InProcessRunTests {
     }
 
     @Test func interactiveRunPromptsAndAsksAgainAfterBadAnswers() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("opctl-inproc-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "opctl-inproc-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         var opctl = InProcessOpctl()
         opctl.environment["OPCTL_STATE_DIR"] = directory.path
@@ -47,7 +49,8 @@ struct InProcessRunTests {
     }
 
     @Test func interactiveRunEndsCleanlyWhenInputEnds() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("opctl-inproc-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "opctl-inproc-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         var opctl = InProcessOpctl()
         opctl.environment["OPCTL_STATE_DIR"] = directory.path

@@ -7,14 +7,16 @@ struct JSONOutputTests {
 
     @Test func runRunsAndShowPrintRunObjectsWithTheRequiredKeys() throws {
         let sandbox = try Sandbox()
-        let succeeded = try sandbox.run("run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456", "--json")
+        let succeeded = try sandbox.run(
+            "run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456", "--json")
         #expect(succeeded.status == 0, "\(succeeded)")
         let success = try #require(try parseJSON(succeeded.stdout) as? [String: Any], "\(succeeded)")
         try expectRunObject(success, status: "succeeded")
         #expect(success["failedStep"] is NSNull)
         #expect((success["token"] as? String)?.contains("…") == true)
 
-        let failedRun = try sandbox.run("run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "000000", "--json")
+        let failedRun = try sandbox.run(
+            "run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "000000", "--json")
         #expect(failedRun.status == 1, "\(failedRun)")
         let failure = try #require(try parseJSON(failedRun.stdout) as? [String: Any], "\(failedRun)")
         try expectRunObject(failure, status: "failed")
@@ -66,7 +68,8 @@ struct JSONOutputTests {
         if let status { #expect(actual == status, sourceLocation: sourceLocation) }
         #expect(object["scenario"] as? String == "auth", sourceLocation: sourceLocation)
         let startedAt = try #require(object["startedAt"] as? String, sourceLocation: sourceLocation)
-        #expect((try? Date(startedAt, strategy: .iso8601)) != nil, "startedAt \(startedAt)", sourceLocation: sourceLocation)
+        #expect(
+            (try? Date(startedAt, strategy: .iso8601)) != nil, "startedAt \(startedAt)", sourceLocation: sourceLocation)
         #expect(object["failedStep"] is String || object["failedStep"] is NSNull, sourceLocation: sourceLocation)
     }
 }

@@ -10,7 +10,8 @@ struct RunEndToEndTests {
         let result = try sandbox.run("run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456")
         #expect(result.status == 0, "\(result)")
 
-        let saved = try #require(try parseJSON(String(contentsOf: sandbox.tokenFile, encoding: .utf8)) as? [String: Any])
+        let saved = try #require(
+            try parseJSON(String(contentsOf: sandbox.tokenFile, encoding: .utf8)) as? [String: Any])
         let token = try #require(saved["token"] as? String)
         #expect(token.count > 20)
         #expect(!result.allOutput.contains(token), "the clear token leaked:\n\(result)")
@@ -45,7 +46,8 @@ struct RunEndToEndTests {
     @Test func transientCodeVerifyFailureIsRetried() throws {
         let sandbox = try Sandbox()
         let result = try sandbox.run(
-            "run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456", "--backend", "sim:?fail=code.verify:1")
+            "run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456", "--backend",
+            "sim:?fail=code.verify:1")
         withKnownIssue("a retried CodeOp re-sends the SMS and is rate-limited (AuthFlow)") {
             #expect(result.status == 0, "\(result)")
         }
@@ -65,7 +67,9 @@ struct RunEndToEndTests {
 
     @Test func twoRunsAtOnceOnOneStateDirectoryBothSucceed() throws {
         let sandbox = try Sandbox()
-        let arguments = ["run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456", "--backend", "sim:?latency=100"]
+        let arguments = [
+            "run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456", "--backend", "sim:?latency=100",
+        ]
         let first = try sandbox.start(arguments)
         let second = try sandbox.start(arguments)
         let results = [try first.wait(), try second.wait()]

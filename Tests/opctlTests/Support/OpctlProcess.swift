@@ -14,7 +14,8 @@ import Synchronization
 /// directory as the test bundle (`.build/debug/opctl` next to `.build/debug/<Package>PackageTests.xctest`).
 /// On Linux the test runner is that `.xctest` executable itself (`Bundle.main` is the products
 /// directory); on macOS it is a bundle loaded by `xctest`, found among `Bundle.allBundles`.
-/// `OPCTL_BINARY` overrides the search.
+/// `OPCTL_BINARY` overrides the search; the newest `.build*/debug/opctl` of the package (found from
+/// `#filePath`) is the last resort.
 enum OpctlBinary {
     /// Why the binary could not be found, with every place that was tried.
     struct NotFound: Error, CustomStringConvertible {
@@ -49,6 +50,17 @@ enum OpctlBinary {
         if let runner = CommandLine.arguments.first {
             candidates.append(URL(fileURLWithPath: runner).deletingLastPathComponent().appendingPathComponent("opctl"))
         }
+        // Last resort: the newest `<package>/.build*/debug/opctl`, the package found from this file.
+        let package = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let scratch = (try? FileManager.default.contentsOfDirectory(atPath: package.path)) ?? []
+        let built = scratch.filter { $0.hasPrefix(".build") }
+            .map { package.appendingPathComponent($0).appendingPathComponent("debug/opctl") }
+            .compactMap { url -> (URL, Date)? in
+                let date = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+                return date.map { (url, $0) }
+            }
+        candidates += built.sorted { $0.1 > $1.1 }.map(\.0)
         var seen = Set<String>()
         candidates = candidates.filter { seen.insert($0.standardizedFileURL.path).inserted }
         if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) {
