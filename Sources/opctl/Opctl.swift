@@ -84,7 +84,8 @@ enum Opctl {
             return ExitStatus.success
         default:
             guard let command = commands.first(where: { $0.name == first }) else {
-                return fail(UsageError("unknown command '\(ParsedArguments.clip(first))'"), console)
+                let kind = first.hasPrefix("-") && first != "-" ? "option" : "command"
+                return fail(UsageError("unknown \(kind) '\(ParsedArguments.clip(first))'"), console)
             }
             return run(command, Array(arguments.dropFirst()), console)
         }
@@ -99,7 +100,7 @@ enum Opctl {
             }
             return try command.run(parsed, console: console)
         } catch let error as UsageError {
-            return fail(error, console)
+            return fail(error.within(command.name), console)
         } catch {
             console.note("opctl: \(error)")
             return ExitStatus.failure

@@ -29,7 +29,7 @@ enum BackendSpec: Equatable {
     init(parsing spec: String) throws {
         if spec.hasPrefix("http://") || spec.hasPrefix("https://") {
             guard let url = URL(string: spec), url.host != nil else {
-                throw UsageError("'\(ParsedArguments.clip(spec))' is not a valid server URL")
+                throw UsageError("--backend: '\(ParsedArguments.clip(spec))' is not a valid server URL")
             }
             self = .server(url)
             return

@@ -2,15 +2,12 @@
 enum CLIError: Error, CustomStringConvertible {
     /// The state directory cannot be used.
     case stateDirectory(String, String)
-    /// A run id that names no run.
-    case unknownRun(String)
     /// Anything else opctl could not do, already in words.
     case message(String)
 
     var description: String {
         switch self {
         case .stateDirectory(let path, let problem): "the state directory \(path) \(problem)"
-        case .unknownRun(let id): "there is no run '\(ParsedArguments.clip(id))' (see 'opctl runs')"
         case .message(let text): text
         }
     }

@@ -1,10 +1,18 @@
 import Foundation
 
-/// What a rerun needs besides the journal: the backend the run used. Kept next to the journal,
-/// owner-only, as `<run-id>.meta.json`.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What a rerun needs besides the journal: the backend the run used and the terms decision given
+/// on its command line. Kept next to the journal, owner-only, as `<run-id>.meta.json`.
 struct RunMetadata: Codable {
     /// The `--backend` spec of the run.
     var backend: String
+    /// `--accept-terms` or `--decline-terms`, if one was given (absent in files of older runs).
+    var terms: TerminalScreens.TermsDecision?
 
     static func url(for journal: URL) -> URL {
         journal.deletingPathExtension().appendingPathExtension("meta.json")
@@ -13,8 +21,15 @@ struct RunMetadata: Codable {
     func save(next journal: URL) throws {
         let url = Self.url(for: journal)
         let data = try JSONEncoder().encode(self)
-        guard FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600])
-        else { throw CLIError.message("cannot write \(url.path)") }
+        // Written whole to a temporary file and renamed, so a rerun never reads half of it.
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString).tmp")
+        guard
+            FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]),
+            rename(temporary.path, url.path) == 0
+        else {
+            try? FileManager.default.removeItem(at: temporary)
+            throw CLIError.message("cannot write \(url.path)")
+        }
     }
 
     static func load(next journal: URL) -> RunMetadata? {

@@ -32,7 +32,7 @@ struct ScenarioExecution {
             journal.noteInterruption()
             token.cancel()
         }
-        defer { interruption.cancel() }
+        defer { interruption.stop() }
 
         let environment = OpEnvironment(
             observer: ObserverGroup([ProgressPrinter(console: console), journal]), replay: replay)
@@ -67,7 +67,7 @@ struct ScenarioExecution {
     private func succeed(_ outcome: RunnableScenario.RunOutcome) -> Int32 {
         let savedTo = outcome.token == nil ? nil : SignInServices.tokenFile(in: stateDirectory).path
         if json {
-            var object: [String: Any] = ["runId": journal.runID.description, "scenario": runnable.name, "status": "succeeded"]
+            var object = runObject(status: "succeeded", failedStep: nil)
             object["token"] = outcome.token?.redacted
             object["savedTo"] = savedTo
             console.print(JSONText.encode(object))
@@ -84,11 +84,9 @@ struct ScenarioExecution {
     private func report(status: String, message: String, exit: Int32, failedStep: String?, hint: String? = nil) -> Int32 {
         let rerun = rerunCommand(failedStep: failedStep)
         if json {
-            var object: [String: Any] = [
-                "runId": journal.runID.description, "scenario": runnable.name, "status": status, "error": message,
-                "rerun": rerun,
-            ]
-            object["failedStep"] = failedStep
+            var object = runObject(status: status, failedStep: failedStep)
+            object["error"] = message
+            object["rerun"] = rerun
             console.print(JSONText.encode(object))
         } else {
             console.note("opctl: " + console.styled(message, .red))
@@ -101,11 +99,34 @@ struct ScenarioExecution {
         return exit
     }
 
+    /// The keys `runs --json` gives a run (`id`, `scenario`, `status`, `failedStep`, `startedAt`),
+    /// plus `runId`, its first name here.
+    private func runObject(status: String, failedStep: String?) -> [String: Any] {
+        let record = try? ScenarioJournal.load(journal.url)
+        var object: [String: Any] = [
+            "id": journal.runID.description, "runId": journal.runID.description, "scenario": runnable.name,
+            "status": status, "failedStep": failedStep ?? record?.failedStep?.name ?? NSNull(),
+        ]
+        object["startedAt"] = record.map { RunsCommand.timestamp($0.startedAt ?? $0.createdAt) }
+        return object
+    }
+
     private func rerunCommand(failedStep: String?) -> String {
         var words = ["opctl", "rerun", journal.runID.description]
-        if failedStep == "CodeOp" { words.append("--code CODE") }
+        if failedStep == "CodeOp" || codeStepStillToRun { words.append("--code CODE") }
         if let stateDirectoryOption { words.append("--state-dir \(Self.shellQuoted(stateDirectoryOption))") }
         return words.joined(separator: " ")
+    }
+
+    /// Whether a rerun will reach the code screen: the sign-in got under way (or is the whole
+    /// scenario) and its code step has not succeeded. The code is never kept, so the hint asks for it.
+    private var codeStepStillToRun: Bool {
+        guard runnable.name == "auth" || runnable.name == "app",
+            let record = try? ScenarioJournal.load(journal.url)
+        else { return false }
+        let signInStarted = runnable.name == "auth" || record.steps.contains { $0.name == "PhoneOp" }
+        let codeDone = record.steps.contains { $0.name == "CodeOp" && [.succeeded, .replayed].contains($0.outcome) }
+        return signInStarted && !codeDone
     }
 
     private static func shellQuoted(_ text: String) -> String {
@@ -127,14 +148,25 @@ struct ScenarioExecution {
         return outcome.withLock { $0 } ?? .failure(OpError.cancelled)
     }
 
-    /// Turns Ctrl-C into `handler` instead of killing the process, until the returned source is
-    /// cancelled.
-    private static func onInterrupt(_ handler: @escaping @Sendable () -> Void) -> any DispatchSourceSignal {
-        signal(SIGINT, SIG_IGN)
+    /// Turns Ctrl-C into `handler` instead of killing the process, until ``Interruption/stop()``,
+    /// which puts back what SIGINT did before (so a run inside a longer-lived process, such as a
+    /// test calling ``Opctl/main(_:console:)``, does not leave Ctrl-C ignored).
+    private static func onInterrupt(_ handler: @escaping @Sendable () -> Void) -> Interruption {
+        let previous = signal(SIGINT, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         source.setEventHandler(handler: handler)
         source.resume()
-        return source
+        return Interruption(source: source, previous: previous)
+    }
+
+    private struct Interruption {
+        let source: any DispatchSourceSignal
+        let previous: (@convention(c) (Int32) -> Void)?
+
+        func stop() {
+            source.cancel()
+            signal(SIGINT, previous)
+        }
     }
 }
 

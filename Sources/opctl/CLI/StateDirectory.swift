@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Where opctl keeps its runs and the saved sign-in: `--state-dir`, else `$OPCTL_STATE_DIR`,
 /// else `$XDG_STATE_HOME/opctl`, else `~/.local/state/opctl`. Created 0700.
 enum StateDirectory {
@@ -19,22 +25,40 @@ enum StateDirectory {
 
     /// Creates the directory (owner-only) if needed and checks that it can be written.
     ///
-    /// - Throws: ``CLIError/stateDirectory(_:_:)`` in words a user can act on.
+    /// - Throws: ``CLIError/stateDirectory(_:_:)`` in words a user can act on, such as "cannot be
+    ///   created: /home/me/file is not a directory".
     static func prepare(_ url: URL) throws {
         let manager = FileManager.default
-        do {
-            try manager.createDirectory(
-                at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw CLIError.stateDirectory(url.path, "cannot be created (\(reason(error)))")
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw CLIError.stateDirectory(url.path, "is not a directory") }
+        } else {
+            try create(url)
         }
         guard manager.isWritableFile(atPath: url.path) else {
             throw CLIError.stateDirectory(url.path, "is not writable")
         }
     }
 
-    private static func reason(_ error: any Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        return underlying?.localizedDescription ?? error.localizedDescription
+    /// `mkdir -p` with mode 0700, naming the real obstacle (Foundation's error on Linux only says
+    /// "NSCocoaErrorDomain error 512").
+    private static func create(_ url: URL) throws {
+        let manager = FileManager.default
+        var missing: [URL] = []
+        var existing = url.standardizedFileURL
+        while !manager.fileExists(atPath: existing.path), existing.path != "/" {
+            missing.append(existing)
+            existing = existing.deletingLastPathComponent()
+        }
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: existing.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw CLIError.stateDirectory(url.path, "cannot be created: \(existing.path) is not a directory")
+        }
+        for directory in missing.reversed() where mkdir(directory.path, 0o700) != 0 {
+            let code = errno
+            guard code != EEXIST else { continue }  // another opctl made it just now
+            throw CLIError.stateDirectory(
+                url.path, "cannot be created: \(directory.path): \(String(cString: strerror(code)))")
+        }
     }
 }

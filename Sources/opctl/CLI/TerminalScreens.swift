@@ -7,7 +7,7 @@ import Foundation
 /// closes and records which option was missing, so the command can exit with a usage error.
 final class TerminalScreens: AuthScreens, PhoneScreen, TermsScreen, CodeScreen {
     /// What the user decided about the terms with `--accept-terms` / `--decline-terms`.
-    enum TermsDecision {
+    enum TermsDecision: String, Codable {
         case accept
         case decline
     }
@@ -18,6 +18,7 @@ final class TerminalScreens: AuthScreens, PhoneScreen, TermsScreen, CodeScreen {
     }
 
     private let console: Console
+    private let command: String?
     private let terms: TermsDecision?
     private let state: LockedState<State>
 
@@ -27,8 +28,10 @@ final class TerminalScreens: AuthScreens, PhoneScreen, TermsScreen, CodeScreen {
     ///   - console: Where prompts go and answers come from.
     ///   - terms: The decision given on the command line.
     ///   - codes: Codes given on the command line, used in order.
-    init(console: Console, terms: TermsDecision?, codes: [String]) {
+    ///   - command: The command whose help a missing-input error points to.
+    init(console: Console, terms: TermsDecision?, codes: [String], command: String? = nil) {
         self.console = console
+        self.command = command
         self.terms = terms
         self.state = LockedState(State(codes: codes))
     }
@@ -49,7 +52,9 @@ final class TerminalScreens: AuthScreens, PhoneScreen, TermsScreen, CodeScreen {
             return onEvent(.submitted(phone))
         }
         guard console.inputIsTerminal else {
-            return close(UsageError("missing --phone NUMBER (standard input is not a terminal, so opctl cannot ask)"), onEvent, .cancelled)
+            return close(
+                UsageError("missing --phone NUMBER (standard input is not a terminal, so opctl cannot ask)", command: command),
+                onEvent, .cancelled)
         }
         console.err(console.styled(model.title, .bold) + "\n")
         while let line = prompt("Phone number (e.g. +7 999 123-45-67): ") {
@@ -72,7 +77,7 @@ final class TerminalScreens: AuthScreens, PhoneScreen, TermsScreen, CodeScreen {
         }
         guard console.inputIsTerminal else {
             return close(
-                UsageError("the backend requires accepting the terms of use: pass --accept-terms or --decline-terms"),
+                UsageError("the backend requires accepting the terms of use: pass --accept-terms or --decline-terms", command: command),
                 onEvent, .declined)
         }
         let heading = model.isUpdate ? "The terms of use have changed (version \(model.terms.version))" : "Terms of use (version \(model.terms.version))"
@@ -94,12 +99,12 @@ final class TerminalScreens: AuthScreens, PhoneScreen, TermsScreen, CodeScreen {
             do {
                 return onEvent(.submitted(try SMSCode(given, length: model.codeLength)))
             } catch {
-                return close(UsageError("--code: \(error.description)"), onEvent, .cancelled)
+                return close(UsageError("--code: \(error.description)", command: command), onEvent, .cancelled)
             }
         }
         guard console.inputIsTerminal else {
             return close(
-                UsageError("missing --code CODE or --code-stdin (standard input is not a terminal, so opctl cannot ask)"),
+                UsageError("missing --code CODE or --code-stdin (standard input is not a terminal, so opctl cannot ask)", command: command),
                 onEvent, .cancelled)
         }
         if let message = model.errorMessage {

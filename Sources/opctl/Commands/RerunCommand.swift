@@ -41,14 +41,22 @@ enum RerunCommand: Command {
         }
         if record.status == .succeeded {
             if arguments.has("--json") {
-                console.print(JSONText.encode(["runId": runID.description, "scenario": runnable.name, "status": "succeeded", "rerun": false]))
+                let object: [String: Any] = [
+                    "id": runID.description, "runId": runID.description, "scenario": runnable.name, "status": "succeeded",
+                    "failedStep": NSNull(), "startedAt": RunsCommand.timestamp(record.startedAt ?? record.createdAt),
+                    "rerun": false,
+                ]
+                console.print(JSONText.encode(object))
             } else {
                 console.print("Run \(runID) already succeeded; nothing to do.")
             }
             return ExitStatus.success
         }
-        let inputs = try ScreenInputs(arguments, console: console, command: name)
-        let backendText = arguments.value("--backend") ?? RunMetadata.load(next: record.url)?.backend ?? BackendSpec.defaultSpec
+        // The run goes on with the backend and terms decision it started with, unless given again.
+        let metadata = RunMetadata.load(next: record.url)
+        var inputs = try ScreenInputs(arguments, console: console, command: name)
+        inputs.terms = inputs.terms ?? metadata?.terms
+        let backendText = arguments.value("--backend") ?? metadata?.backend ?? BackendSpec.defaultSpec
         let backend = try BackendSpec(parsing: backendText)
         try StateDirectory.prepare(stateDirectory)
         let input: PhoneNumber?
@@ -59,6 +67,7 @@ enum RerunCommand: Command {
         } catch {
             throw CLIError.message("cannot resume run \(runID): \(error)")
         }
+        try? RunMetadata(backend: backendText, terms: inputs.terms).save(next: journal.url)
         let services = SignInServices(backend: backend, stateDirectory: stateDirectory, screens: inputs.screens(console), console: console)
         return ScenarioExecution(
             runnable: runnable, journal: journal, replay: journal.replay, services: services,
@@ -68,10 +77,11 @@ enum RerunCommand: Command {
     }
 }
 
-/// Finding runs by the id a user typed.
+/// Finding runs by the id a user typed. An id that names no run is an input error (exit 2) whose
+/// hint says where the ids are.
 enum RunLookup {
     static func id(_ text: String) throws -> RunID {
-        guard let id = try? RunID(validating: text) else { throw CLIError.unknownRun(text) }
+        guard let id = try? RunID(validating: text) else { throw unknown(text) }
         return id
     }
 
@@ -79,8 +89,12 @@ enum RunLookup {
         do {
             return try store.load(id)
         } catch {
-            if case .unknownRun = error { throw CLIError.unknownRun(id.description) }
+            if case .unknownRun = error { throw unknown(id.description) }
             throw CLIError.message("run \(id) cannot be read: \(error)")
         }
+    }
+
+    private static func unknown(_ text: String) -> UsageError {
+        UsageError("there is no run '\(ParsedArguments.clip(text))'", hint: "See 'opctl runs' for the run ids.")
     }
 }

@@ -46,16 +46,22 @@ enum RunCommand: Command {
         let inputs = try ScreenInputs(arguments, console: console, command: name)
         let backendText = arguments.value("--backend") ?? BackendSpec.defaultSpec
         let backend = try BackendSpec(parsing: backendText)
-        if phone == nil && !console.inputIsTerminal && runnable.name != "TermsOfUseOp" && runnable.name != "app" {
+        let stateDirectory = StateDirectory.resolve(option: arguments.value("--state-dir"), environment: console.environment)
+        // `app` signs in only when there is no saved sign-in; then it needs the same answers as `auth`.
+        let signsIn =
+            runnable.name == "auth"
+            || (runnable.name == "app"
+                && !FileManager.default.fileExists(atPath: SignInServices.tokenFile(in: stateDirectory).path))
+        if phone == nil && !console.inputIsTerminal && (signsIn || runnable.name == "PhoneOp") {
             throw UsageError("missing --phone NUMBER (standard input is not a terminal, so opctl cannot ask)", command: name)
         }
+        try inputs.validate(for: backend, needsAnswers: signsIn, console: console, command: name)
 
-        let stateDirectory = StateDirectory.resolve(option: arguments.value("--state-dir"), environment: console.environment)
         try StateDirectory.prepare(stateDirectory)
         let journal: ScenarioJournal
         do {
             journal = try RunStore(stateDirectory: stateDirectory).create(scenario: runnable.name)
-            try RunMetadata(backend: backendText).save(next: journal.url)
+            try RunMetadata(backend: backendText, terms: inputs.terms).save(next: journal.url)
         } catch let error as JournalError {
             throw CLIError.message("cannot start a run: \(error)")
         }
@@ -77,10 +83,13 @@ enum RunCommand: Command {
 
 /// The answers for the screens given on the command line.
 struct ScreenInputs {
-    let terms: TerminalScreens.TermsDecision?
+    /// The terms decision; a rerun fills it from the run's metadata when not given again.
+    var terms: TerminalScreens.TermsDecision?
     let codes: [String]
+    let command: String
 
     init(_ arguments: ParsedArguments, console: Console, command: String) throws {
+        self.command = command
         switch (arguments.has("--accept-terms"), arguments.has("--decline-terms")) {
         case (true, true): throw UsageError("--accept-terms and --decline-terms exclude each other", command: command)
         case (true, false): terms = .accept
@@ -98,12 +107,35 @@ struct ScreenInputs {
         } else {
             codes = arguments.value("--code").map { [$0] } ?? []
         }
-        for code in codes where code.isEmpty || !code.allSatisfy({ $0.isASCII && $0.isNumber }) || code.count > 12 {
-            throw UsageError("the SMS code has digits only (4 to 12 of them)", command: command)
+        for code in codes where !(4...12).contains(code.count) || !code.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            throw UsageError("--code: the SMS code has digits only (4 to 12 of them)", command: command)
+        }
+    }
+
+    /// Checks the answers against what the embedded simulator is known to ask, so a code of the
+    /// wrong length or a missing answer is a usage error before any run starts. A real server
+    /// says what it asks only while the run goes on.
+    ///
+    /// - Parameter needsAnswers: Whether the run will show the terms and code screens (a new
+    ///   sign-in), so a missing answer without a terminal can be reported now.
+    func validate(for backend: BackendSpec, needsAnswers: Bool, console: Console, command: String) throws {
+        guard case .simulator(let options) = backend else { return }
+        for code in codes where code.count != options.code.count {
+            throw UsageError("--code: The code from the SMS has \(options.code.count) digits.", command: command)
+        }
+        guard needsAnswers, !console.inputIsTerminal else { return }
+        if options.termsRequired && terms == nil {
+            throw UsageError(
+                "missing --accept-terms or --decline-terms (the backend shows terms of use; standard input is not a terminal, so opctl cannot ask)",
+                command: command)
+        }
+        if codes.isEmpty && !(options.termsRequired && terms == .decline) {
+            throw UsageError(
+                "missing --code CODE or --code-stdin (standard input is not a terminal, so opctl cannot ask)", command: command)
         }
     }
 
     func screens(_ console: Console) -> TerminalScreens {
-        TerminalScreens(console: console, terms: terms, codes: codes)
+        TerminalScreens(console: console, terms: terms, codes: codes, command: command)
     }
 }

@@ -9,7 +9,8 @@ enum RunsCommand: Command {
         USAGE: opctl runs [--state-dir DIR] [--json]
 
         Lists the runs with their id, scenario, status (succeeded, failed, cancelled, interrupted,
-        running), failed step and start time. A journal that cannot be read is listed as damaged.
+        running), failed step and start time. A journal that cannot be read is listed as damaged;
+        with --json it is left out of the array and named on standard error instead.
 
         OPTIONS:
         \(CommonOptions.stateDirHelp)
@@ -26,7 +27,9 @@ enum RunsCommand: Command {
             throw CLIError.message("cannot list runs: \(error)")
         }
         if arguments.has("--json") {
-            let objects: [[String: Any]] = entries.map { entry in
+            // Every object keeps the promised keys and statuses; a damaged journal has neither a
+            // scenario nor a start time, so it is reported beside the array, not in it.
+            let objects: [[String: Any]] = entries.compactMap { entry in
                 switch entry.record {
                 case .success(let record):
                     var object: [String: Any] = [
@@ -37,7 +40,8 @@ enum RunsCommand: Command {
                     object["finishedAt"] = record.finishedAt.map(Self.timestamp)
                     return object
                 case .failure(let error):
-                    return ["id": entry.id.description, "status": "damaged", "error": error.description, "failedStep": NSNull()]
+                    console.note("opctl: left out run \(entry.id), its journal cannot be read: \(error)")
+                    return nil
                 }
             }
             console.print(JSONText.encode(objects))

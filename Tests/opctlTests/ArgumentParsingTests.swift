@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+@testable import opctl
+
+/// The hand-written argument parser, directly and through ``Opctl/main(_:console:)`` with a fake
+/// console: no process, no terminal.
+struct ArgumentParsingTests {
+    static let spec = ArgumentSpec(
+        flags: ["--json", "--accept-terms"], options: ["--phone", "--code"], maxPositionals: 1)
+
+    private func parse(_ arguments: String...) throws -> ParsedArguments {
+        try ParsedArguments(arguments, spec: Self.spec, command: "run")
+    }
+
+    @Test func optionValuesSeparateOrInline() throws {
+        let separate = try parse("auth", "--phone", "+79991234567", "--code", "123456")
+        #expect(separate.value("--phone") == "+79991234567")
+        #expect(separate.value("--code") == "123456")
+        #expect(separate.positionals == ["auth"])
+
+        let inline = try parse("--phone=+7 999 123-45-67", "auth", "--code=12=34")
+        #expect(inline.value("--phone") == "+7 999 123-45-67")
+        #expect(inline.value("--code") == "12=34", "only the first = splits")
+        #expect(inline.positionals == ["auth"])
+
+        #expect(try parse("--phone=").value("--phone") == "", "an inline empty value is a value")
+        #expect(try parse("--phone", "-1").value("--phone") == "-1", "a value may start with one dash")
+    }
+
+    @Test func doubleDashEndsTheOptions() throws {
+        let parsed = try parse("--json", "--", "--phone")
+        #expect(parsed.has("--json"))
+        #expect(parsed.positionals == ["--phone"])
+        #expect(parsed.value("--phone") == nil)
+        #expect(try parse("--", "-").positionals == ["-"])
+        #expect(try parse("-").positionals == ["-"], "a lone dash is an argument")
+    }
+
+    @Test func shortAndLongHelp() throws {
+        #expect(try parse("-h").has("--help"))
+        #expect(try parse("auth", "--help").has("--help"))
+        #expect(try parse("--", "-h").positionals == ["-h"])
+    }
+
+    @Test func flagsAreSets() throws {
+        let parsed = try parse("--json", "--json", "--accept-terms")
+        #expect(parsed.has("--json") && parsed.has("--accept-terms"))
+        #expect(try parse("--phone", "1", "--phone", "2").value("--phone") == "2", "the last one wins")
+    }
+
+    @Test(arguments: [
+        (["--frob"], "unknown option '--frob'"),
+        (["-x"], "unknown option '-x'"),
+        (["--json=1"], "option '--json' takes no value"),
+        (["--phone"], "option '--phone' needs a value"),
+        (["--phone", "--json"], "option '--phone' needs a value"),
+        (["a", "b"], "unexpected argument 'b'"),
+    ])
+    func rejected(arguments: [String], message: String) {
+        let error = usageError(arguments)
+        #expect(error?.message == message)
+        #expect(error?.hint == "See 'opctl run --help'.")
+    }
+
+    private func usageError(_ arguments: [String]) -> UsageError? {
+        do {
+            _ = try ParsedArguments(arguments, spec: Self.spec, command: "run")
+            Issue.record("\(arguments) was accepted")
+            return nil
+        } catch {
+            return error as? UsageError
+        }
+    }
+
+    @Test func aLongUnknownOptionIsClipped() {
+        let error = usageError(["--" + String(repeating: "x", count: 10_000)])
+        #expect(error?.message == "unknown option '--" + String(repeating: "x", count: 38) + "…'")
+    }
+
+    // MARK: - Through Opctl.main
+
+    @Test func helpAndVersionInProcess() {
+        let opctl = InProcessOpctl()
+        let help = opctl.run("-h")
+        #expect(help.status == 0)
+        #expect(help.stdout == Opctl.help)
+        #expect(opctl.run("help", "show").stdout == ShowCommand.help + "\n")
+        #expect(opctl.run("show", "-h").stdout == ShowCommand.help + "\n")
+        #expect(opctl.run("show", "--", "-h").status == 2, "after --, -h is a run id")
+        #expect(opctl.run("--version").stdout == "opctl \(Opctl.version)\n")
+    }
+
+    @Test func usageErrorsAreOneLineAndAHintInProcess() {
+        let opctl = InProcessOpctl()
+        for arguments in [["frob"], ["run"], ["run", "auth", "--phone=abc"], ["run", "auth", "--phone="], ["show"]] {
+            let result = opctl.run(arguments)
+            #expect(result.status == 2, "\(arguments): \(result)")
+            #expect(result.stdout.isEmpty)
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 2, "\(arguments): \(result.stderr)")
+            #expect(lines.last?.hasPrefix("See 'opctl") == true)
+        }
+        #expect(opctl.run("run", "auth", "--phone=abc").stderr.contains("letters"), "the inline value was parsed")
+    }
+
+    @Test func stateDirectoryComesFromOptionThenEnvironment() throws {
+        let environment = ["OPCTL_STATE_DIR": "/from/env", "XDG_STATE_HOME": "/xdg", "HOME": "/home/u"]
+        #expect(StateDirectory.resolve(option: "/opt", environment: environment).path == "/opt")
+        #expect(StateDirectory.resolve(option: nil, environment: environment).path == "/from/env")
+        #expect(StateDirectory.resolve(option: nil, environment: ["XDG_STATE_HOME": "/xdg"]).path == "/xdg/opctl")
+        #expect(
+            StateDirectory.resolve(option: nil, environment: ["HOME": "/home/u"]).path == "/home/u/.local/state/opctl")
+    }
+
+    @Test func runsAndShowInProcess() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "opctl-inproc-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var opctl = InProcessOpctl()
+        opctl.environment["OPCTL_STATE_DIR"] = directory.path
+        let empty = opctl.run("runs")
+        #expect(empty.status == 0)
+        #expect(empty.stderr.contains("No runs yet"))
+        #expect(opctl.run("runs", "--json").stdout == "[]\n")
+        let unknown = opctl.run("show", "20250101-120000-000-1a2b3c4d", "--state-dir=\(directory.path)")
+        #expect(unknown.status == 2, "\(unknown)")
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+@testable import opctl
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Whole runs in this process through the injected ``Console``, scripted answers for a terminal.
+/// Serialized: a run changes how this process handles SIGINT while it lasts.
+@Suite(.serialized)
+struct InProcessRunTests {
+    @Test func signInRunsInProcessAndLeavesCtrlCAsItWas() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "opctl-inproc-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var opctl = InProcessOpctl()
+        opctl.environment["OPCTL_STATE_DIR"] = directory.path
+        opctl.stdinLines = ["123456"]
+        let before = sigintHandler()
+
+        let result = opctl.run("run", "auth", "--phone=+7 999 123-45-67", "--accept-terms", "--code-stdin")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasPrefix("Signed in.\nAuth token "), "\(result)")
+        #expect(result.stderr.contains("CodeOp: attempt 1 succeeded"))
+        #expect(sigintHandler() == before, "SIGINT handling was not restored")
+    }
+
+    @Test func interactiveRunPromptsAndAsksAgainAfterBadAnswers() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "opctl-inproc-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var opctl = InProcessOpctl()
+        opctl.environment["OPCTL_STATE_DIR"] = directory.path
+        opctl.inputIsTerminal = true
+        opctl.stdinLines = ["call me", "+7 999 123-45-67", "maybe", "y", "12", "000000", "123456"]
+
+        let result = opctl.run("run", "auth")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("cannot contain letters"), "\(result.stderr)")
+        #expect(result.stderr.contains("Please answer y or n."))
+        #expect(result.stderr.contains("your code is 123456"), "the simulated SMS is shown on a terminal")
+        #expect(result.stderr.contains("Wrong code. 2 attempts left."), "\(result.stderr)")
+        #expect(result.stderr.contains("CodeOp: attempt 2 succeeded"), "a wrong code is asked again")
+        #expect(result.stdout.hasPrefix("Signed in."))
+    }
+
+    @Test func interactiveRunEndsCleanlyWhenInputEnds() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "opctl-inproc-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var opctl = InProcessOpctl()
+        opctl.environment["OPCTL_STATE_DIR"] = directory.path
+        opctl.inputIsTerminal = true
+        opctl.stdinLines = ["+7 999 123-45-67", "y"]
+
+        let result = opctl.run("run", "auth")
+        #expect(result.status == ExitStatus.cancelled, "\(result)")
+        #expect(result.stderr.contains("sign-in cancelled: the SMS code was not entered"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    private func sigintHandler() -> Int {
+        var action = sigaction()
+        sigaction(SIGINT, nil, &action)
+        #if canImport(Glibc)
+            return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
+        #else
+            return unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self)
+        #endif
+    }
+}

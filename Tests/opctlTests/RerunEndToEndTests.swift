@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+/// Runs that fail, are killed or interrupted, then `opctl rerun`: completed steps come from the
+/// journal, the rest runs again.
+struct RerunEndToEndTests {
+    static let phone = "+7 999 123-45-67"
+
+    @Test func wrongCodeThenRerunWithTheRightOneReplaysTheCompletedSteps() throws {
+        let sandbox = try Sandbox()
+        let failed = try sandbox.run("run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "000000")
+        #expect(failed.status == 1, "\(failed)")
+        let id = try #require(runID(in: failed.stderr), "\(failed)")
+        #expect(failed.stderr.contains("CodeOp failed"), "\(failed)")
+        #expect(failed.stderr.contains("opctl rerun \(id) --code CODE"), "\(failed)")
+
+        let rerun = try sandbox.run("rerun", id, "--code", "123456")
+        #expect(rerun.status == 0, "\(rerun)")
+        #expect(rerun.stderr.contains("PhoneOp: replayed"), "\(rerun)")
+        #expect(rerun.stderr.contains("TermsOfUseOp: replayed"), "\(rerun)")
+        #expect(!rerun.stderr.contains("PhoneOp: attempt"), "PhoneOp was sent again:\n\(rerun)")
+        #expect(!rerun.stderr.contains("TermsOfUseOp: attempt"), "TermsOfUseOp was sent again:\n\(rerun)")
+        #expect(rerun.stderr.contains("CodeOp: attempt 1 succeeded"))
+        #expect(rerun.stdout.contains("Signed in."))
+
+        let again = try sandbox.run("rerun", id)
+        #expect(again.status == 0, "\(again)")
+        #expect(again.stdout.contains("already succeeded"))
+    }
+
+    @Test func killedMidRunThenRerunToSuccess() throws {
+        let sandbox = try Sandbox()
+        let process = try sandbox.start([
+            "run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456", "--backend", "sim:?latency=400",
+        ])
+        try process.waitForStderr(containing: "PhoneOp: attempt 1 succeeded")
+        process.killNow()
+        let killed = try process.wait()
+        #expect(killed.signal == SIGKILL, "\(killed)")
+
+        let listing = try sandbox.run("runs", "--json")
+        let runs = try #require(try parseJSON(listing.stdout) as? [[String: Any]], "\(listing)")
+        let run = try #require(runs.first, "\(listing)")
+        #expect(runs.count == 1)
+        #expect(run["status"] as? String == "interrupted", "\(listing)")
+        let id = try #require(run["id"] as? String)
+
+        let rerun = try sandbox.run("rerun", id, "--code", "123456", "--backend", "sim:")
+        #expect(rerun.status == 0, "\(rerun)")
+        #expect(rerun.stderr.contains("PhoneOp: replayed"), "\(rerun)")
+        #expect(!rerun.stderr.contains("PhoneOp: attempt"), "\(rerun)")
+    }
+
+    @Test func interruptedRunExits130IsListedAsInterruptedAndReruns() throws {
+        let sandbox = try Sandbox()
+        let process = try sandbox.start([
+            "run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456", "--backend", "sim:?latency=400",
+        ])
+        try process.waitForStderr(containing: "PhoneOp: attempt 1 succeeded")
+        process.interrupt()
+        let interrupted = try process.wait()
+        #expect(interrupted.status == 130, "\(interrupted)")
+        #expect(interrupted.signal == nil, "\(interrupted)")
+        let id = try #require(runID(in: interrupted.stderr), "\(interrupted)")
+        #expect(interrupted.stderr.contains("opctl rerun \(id)"), "\(interrupted)")
+
+        let listing = try sandbox.run("runs", "--json")
+        let runs = try #require(try parseJSON(listing.stdout) as? [[String: Any]], "\(listing)")
+        #expect(runs.first { $0["id"] as? String == id }?["status"] as? String == "interrupted", "\(listing)")
+
+        // The hint, typed as printed (with the code filled in), finishes the run.
+        let hint = try #require(
+            interrupted.stderrLines.first { $0.hasPrefix("to rerun: opctl rerun ") }, "\(interrupted)")
+        let words = hint.dropFirst("to rerun: opctl ".count).split(separator: " ").map {
+            $0 == "CODE" ? "123456" : String($0)
+        }
+        let rerun = try sandbox.start(words).wait()
+        #expect(rerun.status == 0, "\(hint)\n\(rerun)")
+        #expect(rerun.stderr.contains("PhoneOp: replayed"), "\(rerun)")
+    }
+
+    @Test func twoRerunsOfOneRunAtOnceOneFinishesItTheOtherSaysWhy() throws {
+        let sandbox = try Sandbox()
+        let failed = try sandbox.run("run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "000000")
+        let id = try #require(runID(in: failed.stderr), "\(failed)")
+        let arguments = ["rerun", id, "--code", "123456", "--backend", "sim:?latency=300"]
+        let first = try sandbox.start(arguments)
+        let second = try sandbox.start(arguments)
+        let results = [try first.wait(), try second.wait()]
+
+        let winners = results.filter { $0.status == 0 && $0.stdout.contains("Signed in.") }
+        #expect(winners.count == 1, "\(results)")
+        for other in results where !(other.status == 0 && other.stdout.contains("Signed in.")) {
+            // Either it found the run busy, or (if the first was already done) finished.
+            let busy = other.status == 1 && other.stderr.contains("still being written by another process")
+            let done = other.status == 0 && other.stdout.contains("already succeeded")
+            #expect(busy || done, "\(other)")
+            #expect(other.signal == nil)
+        }
+        let runs = try #require(try parseJSON(sandbox.run("runs", "--json").stdout) as? [[String: Any]])
+        #expect(runs.map { $0["status"] as? String } == ["succeeded"])
+    }
+
+    @Test func aRunInProgressIsListedAsRunning() throws {
+        let sandbox = try Sandbox()
+        let process = try sandbox.start([
+            "run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456", "--backend", "sim:?latency=400",
+        ])
+        try process.waitForStderr(containing: "PhoneOp: attempt 1 succeeded")
+        let listing = try sandbox.run("runs", "--json")
+        let runs = try #require(try parseJSON(listing.stdout) as? [[String: Any]], "\(listing)")
+        #expect(runs.map { $0["status"] as? String } == ["running"], "\(listing)")
+        let finished = try process.wait()
+        #expect(finished.status == 0, "\(finished)")
+    }
+}
