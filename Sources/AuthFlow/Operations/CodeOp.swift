@@ -17,6 +17,8 @@ public final class CodeOp: PureOp {
 
     public func launch(_ context: OpContext<CodeRequest>, onFinish: @escaping OnFinish<AuthToken>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
+        let trace = completion.trace
+        trace?.declare(.authAPI)
         let request = context.input
         let model = CodeViewModel(
             phone: request.attempt.phone, codeLength: request.attempt.codeLength, attemptsLeft: request.attemptsLeft,
@@ -24,36 +26,60 @@ public final class CodeOp: PureOp {
         guard request.sendsCode else {
             return ask(model, request: request, completion: completion)
         }
+        send(model, request: request, completion: completion)
+    }
+
+    private func send(_ model: CodeViewModel, request: CodeRequest, completion: Completion<AuthToken>) {
+        let trace = completion.trace
+        trace?.message(to: .authAPI, "sendCode(\(request.attempt.phoneToken.redacted))")
         api.sendCode(phoneToken: request.attempt.phoneToken) { [self] sent in
+            trace?.reply(from: .authAPI, sent.replyLabel { "resend after \(Int($0.resendAfter)) s" })
             switch sent {
-            case .failure(let error): completion.fail(error)
-            case .success(let delivery): ask(model.resent(delivery), request: request, completion: completion)
+            case .success(let delivery):
+                ask(model.resent(delivery), request: request, completion: completion)
+            case .failure(.rateLimited):
+                // A code went out moments ago (this is a relaunch after a transient failure):
+                // the one already sent is still good, so ask for it instead of failing.
+                ask(model, request: request, completion: completion)
+            case .failure(let error):
+                completion.fail(error)
             }
         }
     }
 
     private func ask(_ model: CodeViewModel, request: CodeRequest, completion: Completion<AuthToken>) {
+        let trace = completion.trace
         let api = api
         let screen = screens.makeCodeScreen()
-        screen.show(model) { event in
+        trace?.create(.codeScreen)
+        trace?.create(.codeViewModel)
+        trace?.message(to: .codeScreen, "show(viewModel)")
+        screen.show(model) { [self] event in
             switch event {
             case .cancelled:
-                screen.dismiss()
+                trace?.callback(from: .codeScreen, "cancelled")
+                Self.close(screen, trace)
                 completion.fail(SignInCancelled.codeScreenClosed)
             case .resendRequested:
-                screen.dismiss()
-                api.sendCode(phoneToken: request.attempt.phoneToken) { sent in
-                    switch sent {
-                    case .failure(let error): completion.fail(error)
-                    case .success(let delivery): self.ask(model.resent(delivery), request: request, completion: completion)
-                    }
-                }
+                trace?.callback(from: .codeScreen, "resendRequested")
+                Self.close(screen, trace)
+                send(model, request: request, completion: completion)
             case .submitted(let code):
+                trace?.callback(from: .codeScreen, "submitted(\(code.redacted))")
+                trace?.message(to: .authAPI, "verifyCode(\(code.redacted))")
                 api.verifyCode(code, phoneToken: request.attempt.phoneToken) { verified in
-                    screen.dismiss()
+                    trace?.reply(from: .authAPI, verified.replyLabel { $0.redacted })
+                    Self.close(screen, trace)
                     completion.finish(verified.mapError { $0 })
                 }
             }
         }
+    }
+
+    private static func close(_ screen: any CodeScreen, _ trace: TraceScope?) {
+        trace?.message(to: .codeScreen, "dismiss()")
+        screen.dismiss()
+        trace?.release(.codeViewModel)
+        trace?.release(.codeScreen)
     }
 }

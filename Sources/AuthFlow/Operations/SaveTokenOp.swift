@@ -12,6 +12,11 @@ public final class SaveTokenOp: Op {
 
     public func launch(_ context: OpContext<AuthToken>, onFinish: @escaping OnFinish<AuthToken>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
-        completion.finish(Result { try storage.saveAuthToken(context.input) }.map { context.input })
+        let trace = completion.trace
+        trace?.declare(.localStorage)
+        trace?.message(to: .localStorage, "saveAuthToken(\(context.input.redacted))")
+        let saved = Result { try storage.saveAuthToken(context.input) }
+        trace?.reply(from: .localStorage, saved.replyLabel { "saved" })
+        completion.finish(saved.map { context.input })
     }
 }

@@ -17,28 +17,46 @@ public final class TermsOfUseOp: PureOp {
 
     public func launch(_ context: OpContext<PhoneToken>, onFinish: @escaping OnFinish<TermsAcceptance>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
+        let trace = completion.trace
+        trace?.declare(.authAPI)
         let api = api
         let screens = screens
         let phoneToken = context.input
+        trace?.message(to: .authAPI, "fetchTerms(\(phoneToken.redacted))")
         api.fetchTerms(phoneToken: phoneToken) { fetched in
+            trace?.reply(from: .authAPI, fetched.replyLabel { "terms v\($0.version)" })
             switch fetched {
             case .failure(let error):
                 completion.fail(error)
             case .success(let terms):
                 let screen = screens.makeTermsScreen()
+                trace?.create(.termsScreen)
+                trace?.create(.termsViewModel)
+                trace?.message(to: .termsScreen, "show(viewModel)")
                 screen.show(TermsViewModel(terms: terms)) { event in
                     switch event {
                     case .declined:
-                        screen.dismiss()
+                        trace?.callback(from: .termsScreen, "declined")
+                        Self.close(screen, trace)
                         completion.fail(SignInCancelled.termsDeclined)
                     case .accepted:
+                        trace?.callback(from: .termsScreen, "accepted")
+                        trace?.message(to: .authAPI, "acceptTerms(v\(terms.version))")
                         api.acceptTerms(version: terms.version, phoneToken: phoneToken) { accepted in
-                            screen.dismiss()
+                            trace?.reply(from: .authAPI, accepted.replyLabel { $0.phoneToken.redacted })
+                            Self.close(screen, trace)
                             completion.finish(accepted.mapError { $0 })
                         }
                     }
                 }
             }
         }
+    }
+
+    private static func close(_ screen: any TermsScreen, _ trace: TraceScope?) {
+        trace?.message(to: .termsScreen, "dismiss()")
+        screen.dismiss()
+        trace?.release(.termsViewModel)
+        trace?.release(.termsScreen)
     }
 }

@@ -40,16 +40,24 @@ public final class AppScenario: Op {
     public func launch(_ context: OpContext<PhoneNumber?>, onFinish: @escaping OnFinish<AppOutcome>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
         let saved: AuthToken?
+        completion.trace?.declare(.localStorage)
+        completion.trace?.message(to: .localStorage, "loadAuthToken()")
         do {
             saved = try factory.storage.loadAuthToken()
         } catch {
             // A damaged token file is no reason to stop: signing in again replaces it.
             saved = nil
         }
+        completion.trace?.reply(from: .localStorage, saved?.redacted ?? "nil")
         guard let saved, !saved.isExpired(at: .now) else {
             return signIn(context, completion)
         }
+        let trace = completion.trace
+        trace?.declare(.localStorage)
+        trace?.declare(.authAPI)
+        trace?.message(to: .authAPI, "fetchSession(\(saved.redacted))")
         factory.api.fetchSession(authToken: saved) { [self] status in
+            trace?.reply(from: .authAPI, status.replyLabel { "terms v\($0.termsVersion)" })
             switch status {
             case .failure(.unauthorized):
                 signIn(context, completion)
@@ -65,7 +73,7 @@ public final class AppScenario: Op {
     }
 
     private func signIn(_ context: OpContext<PhoneNumber?>, _ completion: Completion<AppOutcome>) {
-        factory.makeAuthScenario().launch(context.nested(step: 0, "AuthScenario")) { result in
+        factory.makeAuthScenario().launch(completion.nested(context.nested(step: 0, "AuthScenario"))) { result in
             completion.finish(result.map(AppOutcome.signedIn))
         }
     }
@@ -75,7 +83,7 @@ public final class AppScenario: Op {
         _ completion: Completion<AppOutcome>
     ) {
         let storage = factory.storage
-        factory.makeTermsOfUseOp().launch(context.nested(step: 1, "TermsOfUseOp").with(input: phoneToken)) { result in
+        factory.makeTermsOfUseOp().launch(completion.nested(context.nested(step: 1, "TermsOfUseOp")).with(input: phoneToken)) { result in
             completion.finish(
                 result.flatMap { acceptance in
                     let token = acceptance.authToken ?? saved

@@ -150,6 +150,28 @@ extension TraceScope {
         tracer.record(.finish(participant.id, to: launcherID, label()))
     }
 
+    /// Records a reply from `service` (a key service answering a call) to this scope's
+    /// participant.
+    ///
+    /// - Parameters:
+    ///   - service: Who replies.
+    ///   - label: The reply, built only when tracing is on.
+    public func reply(from service: Participant, _ label: @autoclosure () -> String) {
+        guard let tracer else { return }
+        tracer.record(.reply(from: service.id, to: participant.id, label()))
+    }
+
+    /// Records an asynchronous callback from `service` (a screen reporting an event) to this
+    /// scope's participant.
+    ///
+    /// - Parameters:
+    ///   - service: Who calls back.
+    ///   - label: The event, built only when tracing is on.
+    public func callback(from service: Participant, _ label: @autoclosure () -> String) {
+        guard let tracer else { return }
+        tracer.record(.async(from: service.id, to: participant.id, label()))
+    }
+
     /// A scope recording for another participant into the same tracer, e.g. for a service's
     /// reply or callback.
     /// - Parameter participant: The participant the new scope speaks for.

@@ -1,0 +1,175 @@
+public import Foundation
+public import Operations
+
+/// The message diagrams of the sign-in operations and scenarios, traced from real runs against
+/// a deterministic simulator — the source of the committed `Diagrams/` and of `opctl diagram`.
+///
+/// Every run uses a fixed clock and simulator identity, so the same code draws the same bytes.
+public enum AuthDiagrams {
+    /// What can be drawn, in catalogue order.
+    public static let names = [
+        "PhoneOp", "PhoneOp.stateful", "TermsOfUseOp", "CodeOp", "SaveTokenOp", "AuthScenario", "AppScenario",
+    ]
+
+    /// The formats of the committed files and their file extensions.
+    public enum Format: String, CaseIterable, Sendable {
+        /// Unicode box drawing.
+        case unicode
+        /// 7-bit ASCII with the same geometry.
+        case ascii
+        /// PlantUML source.
+        case plantuml
+        /// Mermaid `sequenceDiagram` source.
+        case mermaid
+
+        /// The file extension in `Diagrams/`.
+        public var fileExtension: String {
+            switch self {
+            case .unicode: "txt"
+            case .ascii: "ascii.txt"
+            case .plantuml: "puml"
+            case .mermaid: "mmd"
+            }
+        }
+    }
+
+    /// Why a diagram could not be drawn.
+    public enum DiagramError: Error, CustomStringConvertible {
+        /// No operation or scenario has that name.
+        case unknown(String)
+        /// The traced run did not finish as the diagram expects.
+        case runFailed(String, any Error)
+        /// The renderer refused the trace.
+        case rendering(TraceError)
+
+        public var description: String {
+            switch self {
+            case .unknown(let name): "no diagram named '\(name)' (one of: \(AuthDiagrams.names.joined(separator: ", ")))"
+            case .runFailed(let name, let error): "the traced run of \(name) failed: \(error)"
+            case .rendering(let error): "\(error)"
+            }
+        }
+    }
+
+    /// Draws one diagram.
+    ///
+    /// - Parameters:
+    ///   - name: One of ``names``.
+    ///   - format: The output format.
+    ///   - width: The text width (text formats only).
+    /// - Returns: The diagram, ending in one newline.
+    /// - Throws: ``DiagramError``.
+    public static func render(_ name: String, format: Format, width: Int = 100) throws(DiagramError) -> String {
+        try render(trace(of: name), format: format, width: width)
+    }
+
+    /// Draws a trace in a format.
+    ///
+    /// - Throws: ``DiagramError/rendering(_:)`` when the trace is invalid or too wide.
+    public static func render(_ trace: Trace, format: Format, width: Int = 100) throws(DiagramError) -> String {
+        do {
+            switch format {
+            case .unicode: return try TextDiagramRenderer(maxWidth: width, charset: .unicode).render(trace)
+            case .ascii: return try TextDiagramRenderer(maxWidth: width, charset: .ascii).render(trace)
+            case .plantuml: return try PlantUMLRenderer().render(trace)
+            case .mermaid: return try MermaidRenderer().render(trace)
+            }
+        } catch {
+            throw .rendering(error)
+        }
+    }
+
+    /// The trace of a real run of `name`; scenarios are limited to their own level (operations
+    /// as black boxes).
+    ///
+    /// - Throws: ``DiagramError``.
+    public static func trace(of name: String) throws(DiagramError) -> Trace {
+        let bench = DiagramBench()
+        do {
+            switch name {
+            case "PhoneOp":
+                return try bench.traced { try bench.factory.makePhoneOp().launchAndWait($0.with(input: bench.phone)) }
+            case "PhoneOp.stateful":
+                return try bench.traced {
+                    try bench.factory.makeStatefulPhoneOp().launchAndWait($0.with(input: bench.phone))
+                }
+            case "TermsOfUseOp":
+                let attempt = try bench.submitPhone()
+                return try bench.traced {
+                    try bench.factory.makeTermsOfUseOp().launchAndWait($0.with(input: attempt.phoneToken))
+                }
+            case "CodeOp":
+                let attempt = try bench.acceptedAttempt()
+                return try bench.traced {
+                    try bench.factory.makeCodeOp().launchAndWait($0.with(input: CodeRequest(attempt: attempt)))
+                }
+            case "SaveTokenOp":
+                let token = try bench.authToken()
+                return try bench.traced { try bench.factory.makeSaveTokenOp().launchAndWait($0.with(input: token)) }
+            case "AuthScenario":
+                return try bench.traced {
+                    try bench.factory.makeAuthScenario().launchAndWait($0.with(input: bench.phone))
+                }.limited(toDepth: 2)
+            case "AppScenario":
+                // The reuse the article asks for: a saved sign-in meets changed terms, and the
+                // main scenario runs TermsOfUseOp alone.
+                try bench.factory.storage.saveAuthToken(try bench.authToken())
+                bench.simulator.publishTerms(version: "2", text: "Updated demonstration terms of use.")
+                return try bench.traced {
+                    try bench.factory.makeAppScenario().launchAndWait($0.with(input: bench.phone))
+                }.limited(toDepth: 2)
+            default:
+                throw DiagramError.unknown(name)
+            }
+        } catch let error as DiagramError {
+            throw error
+        } catch {
+            throw .runFailed(name, error)
+        }
+    }
+}
+
+/// One deterministic simulator, storage and script per diagram.
+private struct DiagramBench {
+    let simulator: SimulatedBackend
+    let factory: AuthFlowFactory
+    let phone: PhoneNumber? = try? PhoneNumber(parsing: "+7 999 123-45-67")
+
+    init() {
+        var configuration = SimulatedBackend.Configuration()
+        let fixed = Date(timeIntervalSince1970: 1_800_000_000)
+        configuration.clock = { fixed }
+        configuration.instanceID = 0x5EED
+        configuration.termsRequired = true
+        simulator = SimulatedBackend(configuration: configuration)
+        let screens = ScriptedScreens(
+            phone: [.submitted(phone ?? PhoneNumber.placeholder)], terms: [.accepted],
+            code: [.submitted(SMSCode.placeholder(configuration.smsCode))])
+        factory = AuthFlowFactory(
+            api: HTTPAuthAPI(transport: simulator, timeout: .seconds(5)), storage: InMemoryLocalStorage(),
+            screens: screens, retry: .never)
+    }
+
+    /// Runs `body` with a traced context and returns what it recorded.
+    func traced(_ body: (OpContext<Void>) throws -> some Any) throws -> Trace {
+        let tracer = InMemoryTracer()
+        var context = OpContext<Void>()
+        context.trace = .root(tracer, caller: .caller("Caller"))
+        _ = try body(context)
+        return tracer.trace
+    }
+
+    func submitPhone() throws -> SignInAttempt {
+        try factory.makePhoneOp().launchAndWait(OpContext(phone))
+    }
+
+    func acceptedAttempt() throws -> SignInAttempt {
+        let attempt = try submitPhone()
+        let acceptance = try factory.makeTermsOfUseOp().launchAndWait(OpContext(attempt.phoneToken))
+        return attempt.accepting(acceptance)
+    }
+
+    func authToken() throws -> AuthToken {
+        try factory.makeCodeOp().launchAndWait(OpContext(CodeRequest(attempt: try acceptedAttempt())))
+    }
+}

@@ -1,0 +1,56 @@
+public import Operations
+
+/// The participants of the sign-in diagrams: key services, and the context services the
+/// operations create and release during a launch.
+extension Participant {
+    /// The backend client, a key service.
+    public static let authAPI = Participant.keyService("AuthAPI")
+    /// The token store, a key service.
+    public static let localStorage = Participant.keyService("LocalStorage")
+    /// The phone screen, created by ``PhoneOp``.
+    public static let phoneScreen = Participant.contextService("PhoneScreen")
+    /// The phone view model, created by ``PhoneOp``.
+    public static let phoneViewModel = Participant.contextService("PhoneViewModel")
+    /// The terms screen, created by ``TermsOfUseOp``.
+    public static let termsScreen = Participant.contextService("TermsScreen")
+    /// The terms view model, created by ``TermsOfUseOp``.
+    public static let termsViewModel = Participant.contextService("TermsViewModel")
+    /// The code screen, created by ``CodeOp``.
+    public static let codeScreen = Participant.contextService("CodeScreen")
+    /// The code view model, created by ``CodeOp``.
+    public static let codeViewModel = Participant.contextService("CodeViewModel")
+}
+
+extension PhoneNumber: TraceLabelConvertible {
+    /// Phone numbers are personal data, not secrets: shown with the middle digits hidden.
+    public var traceLabel: String {
+        let digits = e164
+        guard digits.count > 8 else { return digits }
+        return String(digits.prefix(4)) + "…" + String(digits.suffix(4))
+    }
+}
+
+extension SignInAttempt: TraceLabelConvertible {
+    /// The attempt is known by its (redacted) phone token.
+    public var traceLabel: String { phoneToken.redacted }
+}
+
+extension CodeRequest: TraceLabelConvertible {
+    /// The request is known by its (redacted) phone token.
+    public var traceLabel: String { attempt.phoneToken.redacted }
+}
+
+extension TermsAcceptance: TraceLabelConvertible {
+    /// `v2`.
+    public var traceLabel: String { "v\(acceptedVersion)" }
+}
+
+extension Result {
+    /// A reply label: the value's trace label, or the error's description.
+    func replyLabel(_ success: (Success) -> String) -> String {
+        switch self {
+        case .success(let value): success(value)
+        case .failure(let error): "error: \(error)"
+        }
+    }
+}
