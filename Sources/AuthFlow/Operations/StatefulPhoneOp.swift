@@ -50,6 +50,8 @@ public final class StatefulPhoneOp: Op {
             case .submitted(let phone):
                 api.submitPhone(phone) { result in
                     screen.dismiss()
+                    // Cancelled or timed out meanwhile: the caller was told nothing was written.
+                    guard !completion.isFinished else { return }
                     completion.finish(
                         result.mapError { $0 as any Error }.flatMap { session in
                             Result { try storage.savePhoneToken(session.phoneToken) }
