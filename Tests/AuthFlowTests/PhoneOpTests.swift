@@ -12,12 +12,12 @@ struct PhoneOpTests {
     }
 
     @Test(arguments: [StubAuthAPI.Delivery.immediate, .asynchronous])
-    func submitsTheNumberAndReturnsTheAttempt(delivery: StubAuthAPI.Delivery) throws {
+    func submitsTheNumberAndReturnsTheAttempt(delivery: StubAuthAPI.Delivery) async throws {
         let api = api(delivery: delivery)
         let storage = RecordingLocalStorage()
         let screens = ScriptedScreens(phone: [.submitted(Fixtures.phone)], delivery: .init(delivery))
-        let report = LaunchProbe.launch(
-            Fixtures.factory(api: api, storage: storage, screens: screens).makePhoneOp(), input: nil)
+        let factory = Fixtures.factory(api: api, storage: storage, screens: screens)
+        let report = await offThePool { LaunchProbe.launch(factory.makePhoneOp(), input: nil) }
 
         expectKeptContract(report)
         #expect(

@@ -8,14 +8,14 @@ struct StatefulPhoneOpTests {
     }
 
     @Test(arguments: [StubAuthAPI.Delivery.immediate, .asynchronous])
-    func submitsTheNumberAndWritesThePhoneTokenIntoStorage(delivery: StubAuthAPI.Delivery) throws {
+    func submitsTheNumberAndWritesThePhoneTokenIntoStorage(delivery: StubAuthAPI.Delivery) async throws {
         let api = StubAuthAPI(
             submitPhone: { _ in .success(PhoneOpTests.session) }, delivery: delivery,
             unimplemented: Fixtures.unexpectedCall)
         let storage = RecordingLocalStorage()
         let screens = ScriptedScreens(phone: [.submitted(Fixtures.phone)], delivery: .init(delivery))
-        let report = LaunchProbe.launch(
-            Fixtures.factory(api: api, storage: storage, screens: screens).makeStatefulPhoneOp(), input: nil)
+        let factory = Fixtures.factory(api: api, storage: storage, screens: screens)
+        let report = await offThePool { LaunchProbe.launch(factory.makeStatefulPhoneOp(), input: nil) }
 
         expectKeptContract(report)
         try report.value()

@@ -16,13 +16,12 @@ struct TermsOfUseOpTests {
     }
 
     @Test(arguments: [StubAuthAPI.Delivery.immediate, .asynchronous])
-    func fetchesShowsAndAcceptsTheTerms(delivery: StubAuthAPI.Delivery) throws {
+    func fetchesShowsAndAcceptsTheTerms(delivery: StubAuthAPI.Delivery) async throws {
         let api = api(delivery: delivery)
         let storage = RecordingLocalStorage()
         let screens = ScriptedScreens(terms: [.accepted], delivery: .init(delivery))
-        let report = LaunchProbe.launch(
-            Fixtures.factory(api: api, storage: storage, screens: screens).makeTermsOfUseOp(),
-            input: Fixtures.phoneToken)
+        let factory = Fixtures.factory(api: api, storage: storage, screens: screens)
+        let report = await offThePool { LaunchProbe.launch(factory.makeTermsOfUseOp(), input: Fixtures.phoneToken) }
 
         expectKeptContract(report)
         #expect(try report.value() == Self.acceptance)
