@@ -26,6 +26,11 @@ public final class CodeOp: PureOp {
         }
         api.sendCode(phoneToken: request.attempt.phoneToken) { [self] sent in
             switch sent {
+            case .failure(.rateLimited(let retryAfter)):
+                // Too soon after the SMS an earlier launch of this attempt sent (a relaunch after a
+                // transient failure): that code is still pending, so ask for it.
+                let pending = CodeDelivery(resendAfter: retryAfter ?? 0, codeLength: model.codeLength)
+                ask(model.resent(pending), request: request, completion: completion)
             case .failure(let error): completion.fail(error)
             case .success(let delivery): ask(model.resent(delivery), request: request, completion: completion)
             }
