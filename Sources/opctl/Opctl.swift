@@ -7,7 +7,8 @@ enum Opctl {
 
     static var commands: [any Command.Type] {
         [
-            RunCommand.self, RerunCommand.self, RunsCommand.self, ShowCommand.self, OpsCommand.self,
+            RunCommand.self, RerunCommand.self, RunsCommand.self, ShowCommand.self, DiagramCommand.self,
+            OpsCommand.self,
         ]
     }
 

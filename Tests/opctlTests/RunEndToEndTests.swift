@@ -48,10 +48,8 @@ struct RunEndToEndTests {
         let result = try sandbox.run(
             "run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456", "--backend",
             "sim:?fail=code.verify:1")
-        withKnownIssue("a retried CodeOp re-sends the SMS and is rate-limited (AuthFlow)") {
-            #expect(result.status == 0, "\(result)")
-        }
-        #expect(result.status != 0 || result.stderr.contains("CodeOp: attempt 2 succeeded"), "\(result)")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("CodeOp: attempt 2 succeeded"), "\(result)")
     }
 
     @Test func declinedTermsExitWithThree() throws {

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Operations
 
 /// The message diagrams of the sign-in operations and scenarios, traced from real runs against
@@ -84,8 +84,8 @@ public enum AuthDiagrams {
     ///
     /// - Throws: ``DiagramError``.
     public static func trace(of name: String) throws(DiagramError) -> Trace {
-        let bench = DiagramBench()
         do {
+            let bench = try DiagramBench()
             switch name {
             case "PhoneOp":
                 return try bench.traced { try bench.factory.makePhoneOp().launchAndWait($0.with(input: bench.phone)) }
@@ -133,9 +133,11 @@ public enum AuthDiagrams {
 private struct DiagramBench {
     let simulator: SimulatedBackend
     let factory: AuthFlowFactory
-    let phone: PhoneNumber? = try? PhoneNumber(parsing: "+7 999 123-45-67")
+    let phone: PhoneNumber?
 
-    init() {
+    init() throws {
+        let phone = try PhoneNumber(parsing: "+7 999 123-45-67")
+        self.phone = phone
         var configuration = SimulatedBackend.Configuration()
         let fixed = Date(timeIntervalSince1970: 1_800_000_000)
         configuration.clock = { fixed }
@@ -143,8 +145,9 @@ private struct DiagramBench {
         configuration.termsRequired = true
         simulator = SimulatedBackend(configuration: configuration)
         let screens = ScriptedScreens(
-            phone: [.submitted(phone ?? PhoneNumber.placeholder)], terms: [.accepted],
-            code: [.submitted(SMSCode.placeholder(configuration.smsCode))])
+            // Enough answers for the untraced set-up runs and the traced one.
+            phone: Array(repeating: .submitted(phone), count: 3), terms: Array(repeating: .accepted, count: 3),
+            code: Array(repeating: .submitted(try SMSCode(configuration.smsCode, length: configuration.smsCode.count)), count: 3))
         factory = AuthFlowFactory(
             api: HTTPAuthAPI(transport: simulator, timeout: .seconds(5)), storage: InMemoryLocalStorage(),
             screens: screens, retry: .never)

@@ -26,10 +26,14 @@ public final class CodeOp: PureOp {
         guard request.sendsCode else {
             return ask(model, request: request, completion: completion)
         }
-        send(model, request: request, completion: completion)
+        send(model, request: request, completion: completion, firstSend: true)
     }
 
-    private func send(_ model: CodeViewModel, request: CodeRequest, completion: Completion<AuthToken>) {
+    /// Sends the SMS, then asks for the code. `firstSend` is the launch's own send (not one the
+    /// user asked for on the screen).
+    private func send(
+        _ model: CodeViewModel, request: CodeRequest, completion: Completion<AuthToken>, firstSend: Bool
+    ) {
         let trace = completion.trace
         trace?.message(to: .authAPI, "sendCode(\(request.attempt.phoneToken.redacted))")
         api.sendCode(phoneToken: request.attempt.phoneToken) { [self] sent in
@@ -37,10 +41,11 @@ public final class CodeOp: PureOp {
             switch sent {
             case .success(let delivery):
                 ask(model.resent(delivery), request: request, completion: completion)
-            case .failure(.rateLimited):
-                // A code went out moments ago (this is a relaunch after a transient failure):
-                // the one already sent is still good, so ask for it instead of failing.
-                ask(model, request: request, completion: completion)
+            case .failure(.rateLimited(let retryAfter)) where firstSend:
+                // Too soon after the SMS an earlier launch of this attempt sent (a relaunch after
+                // a transient failure): that code is still pending, so ask for it.
+                let pending = CodeDelivery(resendAfter: retryAfter ?? 0, codeLength: model.codeLength)
+                ask(model.resent(pending), request: request, completion: completion)
             case .failure(let error):
                 completion.fail(error)
             }
@@ -52,8 +57,7 @@ public final class CodeOp: PureOp {
         let api = api
         let screen = screens.makeCodeScreen()
         trace?.create(.codeScreen)
-        trace?.create(.codeViewModel)
-        trace?.message(to: .codeScreen, "show(viewModel)")
+        trace?.message(to: .codeScreen, "show(CodeViewModel)")
         screen.show(model) { [self] event in
             switch event {
             case .cancelled:
@@ -63,7 +67,7 @@ public final class CodeOp: PureOp {
             case .resendRequested:
                 trace?.callback(from: .codeScreen, "resendRequested")
                 Self.close(screen, trace)
-                send(model, request: request, completion: completion)
+                send(model, request: request, completion: completion, firstSend: false)
             case .submitted(let code):
                 trace?.callback(from: .codeScreen, "submitted(\(code.redacted))")
                 trace?.message(to: .authAPI, "verifyCode(\(code.redacted))")
@@ -79,7 +83,6 @@ public final class CodeOp: PureOp {
     private static func close(_ screen: any CodeScreen, _ trace: TraceScope?) {
         trace?.message(to: .codeScreen, "dismiss()")
         screen.dismiss()
-        trace?.release(.codeViewModel)
         trace?.release(.codeScreen)
     }
 }

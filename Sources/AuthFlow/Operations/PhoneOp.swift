@@ -24,8 +24,7 @@ public final class PhoneOp: PureOp {
         let screen = screens.makePhoneScreen()
         trace?.create(.phoneScreen)
         let model = PhoneViewModel(input: context.input?.e164 ?? "")
-        trace?.create(.phoneViewModel)
-        trace?.message(to: .phoneScreen, "show(viewModel)")
+        trace?.message(to: .phoneScreen, "show(PhoneViewModel)")
         screen.show(model) { event in
             switch event {
             case .cancelled:
@@ -52,7 +51,6 @@ public final class PhoneOp: PureOp {
     private static func close(_ screen: any PhoneScreen, _ trace: TraceScope?) {
         trace?.message(to: .phoneScreen, "dismiss()")
         screen.dismiss()
-        trace?.release(.phoneViewModel)
         trace?.release(.phoneScreen)
     }
 }

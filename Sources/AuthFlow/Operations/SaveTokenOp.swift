@@ -12,6 +12,8 @@ public final class SaveTokenOp: Op {
 
     public func launch(_ context: OpContext<AuthToken>, onFinish: @escaping OnFinish<AuthToken>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
+        // Already finished as cancelled or timed out: the caller was told nothing was saved.
+        guard !completion.isFinished else { return }
         let trace = completion.trace
         trace?.declare(.localStorage)
         trace?.message(to: .localStorage, "saveAuthToken(\(context.input.redacted))")

@@ -31,8 +31,7 @@ public final class TermsOfUseOp: PureOp {
             case .success(let terms):
                 let screen = screens.makeTermsScreen()
                 trace?.create(.termsScreen)
-                trace?.create(.termsViewModel)
-                trace?.message(to: .termsScreen, "show(viewModel)")
+                trace?.message(to: .termsScreen, "show(TermsViewModel)")
                 screen.show(TermsViewModel(terms: terms)) { event in
                     switch event {
                     case .declined:
@@ -56,7 +55,6 @@ public final class TermsOfUseOp: PureOp {
     private static func close(_ screen: any TermsScreen, _ trace: TraceScope?) {
         trace?.message(to: .termsScreen, "dismiss()")
         screen.dismiss()
-        trace?.release(.termsViewModel)
         trace?.release(.termsScreen)
     }
 }

@@ -29,7 +29,10 @@ public enum AppOutcome: Sendable, Hashable, Codable, CustomStringConvertible {
 /// The app's main scenario (a mediator): with no saved token it runs ``AuthScenario``; with a
 /// saved token whose terms changed it runs ``TermsOfUseOp`` alone; otherwise the user is signed
 /// in. It reacts only to the secondary scenarios' results, never to their inner steps.
-public final class AppScenario: Op {
+public final class AppScenario: NamedOp {
+    /// The name in diagrams and journals.
+    public let name = "AppScenario"
+
     private let factory: AuthFlowFactory
 
     /// Creates the scenario; use ``AuthFlowFactory/makeAppScenario()``.

@@ -7,7 +7,7 @@ public import Operations
 public struct AuthFlowFactory: Sendable {
     /// The backend.
     public let api: any AuthAPI
-    /// Where the auth token is kept.
+    /// Where the auth token is kept (and the phone token, by the stateful variant).
     public let storage: any LocalStorage
     /// The screens the operations show.
     public let screens: any AuthScreens
@@ -38,6 +38,12 @@ public struct AuthFlowFactory: Sendable {
 
     /// Sends the phone number; pure.
     public func makePhoneOp() -> PhoneOp { PhoneOp(api: api, screens: screens) }
+
+    /// Sends the phone number and writes the phone token into storage: the article's stateful
+    /// variant of ``makePhoneOp()``, for the diagram comparison; has a side effect.
+    public func makeStatefulPhoneOp() -> StatefulPhoneOp {
+        StatefulPhoneOp(api: api, storage: storage, screens: screens)
+    }
 
     /// Fetches, shows and accepts the terms of use; pure.
     public func makeTermsOfUseOp() -> TermsOfUseOp { TermsOfUseOp(api: api, screens: screens) }

@@ -13,57 +13,33 @@ public import Foundation
 ///   one, so a crash leaves either the old token or the new one, never half of either.
 /// - The file holds the clear token (`{"token": …, "expiresAt": …}`): that is its purpose, and
 ///   why its mode matters.
+/// - The phone token of the stateful sign-in variant lives in a second file next to it
+///   (``phoneTokenFileURL``, `{"phoneToken": …}`), kept by the same rules.
 public struct FileLocalStorage: LocalStorage {
     /// The token file.
     public let fileURL: URL
+    /// The phone token's file, next to the auth token's.
+    public let phoneTokenFileURL: URL
 
     /// Creates a storage for a file; nothing is touched until the first call.
     ///
-    /// - Parameter fileURL: The token file, e.g. `~/.config/opctl/auth-token.json`.
-    public init(fileURL: URL) {
+    /// - Parameters:
+    ///   - fileURL: The token file, e.g. `~/.config/opctl/auth-token.json`.
+    ///   - phoneTokenFileURL: The phone token's file; by default the token file's name with
+    ///     `.phone` before its extension, in the same directory (`auth-token.phone.json`).
+    public init(fileURL: URL, phoneTokenFileURL: URL? = nil) {
         self.fileURL = fileURL
+        self.phoneTokenFileURL = phoneTokenFileURL ?? Self.phoneTokenFile(beside: fileURL)
     }
 
     /// Atomically replaces the token file.
     public func saveAuthToken(_ token: AuthToken) throws(LocalStorageError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        let data: Data
-        do {
-            data = try encoder.encode(token)
-        } catch {
-            throw .unwritable(path: fileURL.path, reason: "the token could not be encoded")
-        }
-        let directory = fileURL.deletingLastPathComponent()
-        try createDirectory(directory)
-        let temporary = directory.appendingPathComponent(
-            ".\(fileURL.lastPathComponent).\(UInt32.random(in: .min ... .max)).tmp")
-        do {
-            try write(data, to: temporary.path)
-            guard rename(temporary.path, fileURL.path) == 0 else { throw systemError() }
-        } catch {
-            unlink(temporary.path)
-            throw .unwritable(path: fileURL.path, reason: error.reason)
-        }
+        try replace(fileURL, with: token)
     }
 
     /// Reads the token file; a missing file is no token.
     public func loadAuthToken() throws(LocalStorageError) -> AuthToken? {
-        let data: Data
-        do {
-            data = try Data(contentsOf: fileURL)
-        } catch {
-            if !FileManager.default.fileExists(atPath: fileURL.path) { return nil }
-            throw .unreadable(path: fileURL.path, reason: "permission denied or not a file")
-        }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        do {
-            return try decoder.decode(AuthToken.self, from: data)
-        } catch {
-            throw .corrupt(path: fileURL.path)
-        }
+        try read(AuthToken.self, from: fileURL)
     }
 
     /// Removes the token file; a missing file is fine.
@@ -73,7 +49,65 @@ public struct FileLocalStorage: LocalStorage {
         }
     }
 
-    private func createDirectory(_ directory: URL) throws(LocalStorageError) {
+    /// Atomically replaces the phone token's file.
+    public func savePhoneToken(_ token: PhoneToken) throws(LocalStorageError) {
+        try replace(phoneTokenFileURL, with: StoredPhoneToken(phoneToken: token))
+    }
+
+    /// Reads the phone token's file; a missing file is no token.
+    public func loadPhoneToken() throws(LocalStorageError) -> PhoneToken? {
+        try read(StoredPhoneToken.self, from: phoneTokenFileURL)?.phoneToken
+    }
+
+    private static func phoneTokenFile(beside fileURL: URL) -> URL {
+        let name = fileURL.deletingPathExtension().lastPathComponent
+        let pathExtension = fileURL.pathExtension.isEmpty ? "json" : fileURL.pathExtension
+        return fileURL.deletingLastPathComponent().appendingPathComponent("\(name).phone.\(pathExtension)")
+    }
+
+    /// Encodes `value` and renames a synced temporary file over `file`.
+    private func replace(_ file: URL, with value: some Encodable) throws(LocalStorageError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        let data: Data
+        do {
+            data = try encoder.encode(value)
+        } catch {
+            throw .unwritable(path: file.path, reason: "the token could not be encoded")
+        }
+        let directory = file.deletingLastPathComponent()
+        try createDirectory(directory, for: file)
+        let temporary = directory.appendingPathComponent(
+            ".\(file.lastPathComponent).\(UInt32.random(in: .min ... .max)).tmp")
+        do {
+            try write(data, to: temporary.path)
+            guard rename(temporary.path, file.path) == 0 else { throw systemError() }
+        } catch {
+            unlink(temporary.path)
+            throw .unwritable(path: file.path, reason: error.reason)
+        }
+    }
+
+    /// Decodes `file`; a missing file is `nil`.
+    private func read<Value: Decodable>(_ type: Value.Type, from file: URL) throws(LocalStorageError) -> Value? {
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            if !FileManager.default.fileExists(atPath: file.path) { return nil }
+            throw .unreadable(path: file.path, reason: "permission denied or not a file")
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            return try decoder.decode(Value.self, from: data)
+        } catch {
+            throw .corrupt(path: file.path)
+        }
+    }
+
+    private func createDirectory(_ directory: URL, for file: URL) throws(LocalStorageError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue {
             return
@@ -82,7 +116,7 @@ public struct FileLocalStorage: LocalStorage {
             try FileManager.default.createDirectory(
                 at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .unwritable(path: fileURL.path, reason: "cannot create the directory \(directory.path)")
+            throw .unwritable(path: file.path, reason: "cannot create the directory \(directory.path)")
         }
     }
 
@@ -107,6 +141,11 @@ public struct FileLocalStorage: LocalStorage {
         if failed { throw systemError() }
         guard fsync(fd) == 0 else { throw systemError() }
     }
+}
+
+/// The phone token file's content: a JSON object rather than a bare string, so the file can grow.
+private struct StoredPhoneToken: Codable {
+    let phoneToken: PhoneToken
 }
 
 /// An `errno` with its message.

@@ -1,7 +1,8 @@
 public import Operations
 
 /// The participants of the sign-in diagrams: key services, and the context services the
-/// operations create and release during a launch.
+/// operations create and release during a launch. View models are immutable values handed to
+/// the screens, so they appear in labels (`show(PhoneViewModel)`), not as lifelines.
 extension Participant {
     /// The backend client, a key service.
     public static let authAPI = Participant.keyService("AuthAPI")
@@ -9,16 +10,10 @@ extension Participant {
     public static let localStorage = Participant.keyService("LocalStorage")
     /// The phone screen, created by ``PhoneOp``.
     public static let phoneScreen = Participant.contextService("PhoneScreen")
-    /// The phone view model, created by ``PhoneOp``.
-    public static let phoneViewModel = Participant.contextService("PhoneViewModel")
     /// The terms screen, created by ``TermsOfUseOp``.
     public static let termsScreen = Participant.contextService("TermsScreen")
-    /// The terms view model, created by ``TermsOfUseOp``.
-    public static let termsViewModel = Participant.contextService("TermsViewModel")
     /// The code screen, created by ``CodeOp``.
     public static let codeScreen = Participant.contextService("CodeScreen")
-    /// The code view model, created by ``CodeOp``.
-    public static let codeViewModel = Participant.contextService("CodeViewModel")
 }
 
 extension PhoneNumber: TraceLabelConvertible {
@@ -51,6 +46,17 @@ extension Result {
         switch self {
         case .success(let value): success(value)
         case .failure(let error): "error: \(error)"
+        }
+    }
+}
+
+extension AppOutcome: TraceLabelConvertible {
+    /// `acceptedNewTerms(sim…a1f3)`.
+    public var traceLabel: String {
+        switch self {
+        case .signedIn(let token): "signedIn(\(token.redacted))"
+        case .acceptedNewTerms(let token): "acceptedNewTerms(\(token.redacted))"
+        case .alreadySignedIn(let token): "alreadySignedIn(\(token.redacted))"
         }
     }
 }

@@ -50,6 +50,13 @@ public protocol Op<Input, Output>: AnyObject, Sendable {
 /// pure operations freely, and relaunch other operations only when their policy says so.
 public protocol PureOp<Input, Output>: Op {}
 
+/// An operation whose name in diagrams, progress and journals is not its type name — a
+/// ``Scenario`` is called by the name it was given.
+public protocol NamedOp: Op {
+    /// The name to show.
+    var name: String { get }
+}
+
 /// The completion an operation calls once with its outcome.
 public typealias OnFinish<Output> = @Sendable (Result<Output, any Error>) -> Void
 

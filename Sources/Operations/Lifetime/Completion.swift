@@ -51,15 +51,15 @@ public final class Completion<Output: Sendable>: Sendable {
         self.init(
             retaining: operation, type: O.self, cancellation: context.cancellation, deadline: context.storedDeadline,
             environment: context.environment,
-            trace: context.trace.map { Self.recordLaunch(of: O.self, input: context.input, in: $0) },
+            trace: context.trace.map { Self.recordLaunch(of: operation, input: context.input, in: $0) },
             onFinish: onFinish)
     }
 
     /// Records the launch into the caller's scope and returns the operation's own scope; kept
     /// out of line so the untraced path stays small.
     @usableFromInline
-    static func recordLaunch<Input>(of type: any Any.Type, input: Input, in scope: TraceScope) -> TraceScope {
-        let name = String(describing: type)
+    static func recordLaunch<Input>(of operation: some Op, input: Input, in scope: TraceScope) -> TraceScope {
+        let name = (operation as? any NamedOp)?.name ?? String(describing: type(of: operation))
         return scope.launch(.operation(name), TraceLabel.call("launch", input))
     }
 

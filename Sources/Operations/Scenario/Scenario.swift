@@ -17,7 +17,7 @@
 ///
 /// Every launch is independent: the scenario keeps no state between launches, so one value can
 /// be launched many times, concurrently too.
-public final class Scenario<Input: Sendable, Output: Sendable>: Op {
+public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp {
     /// The scenario's name, shown in progress, journals and diagrams.
     public let name: String
     /// The names of its steps, in order (skippable steps included).

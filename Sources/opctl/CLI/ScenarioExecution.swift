@@ -36,9 +36,12 @@ struct ScenarioExecution {
 
         let environment = OpEnvironment(
             observer: ObserverGroup([ProgressPrinter(console: console), journal]), replay: replay)
-        let context = OpContext(input, cancellation: token, environment: environment)
+        let tracer = InMemoryTracer()
+        var context = OpContext(input, cancellation: token, environment: environment)
+        context.trace = .root(tracer, caller: .caller("opctl"))
         let result = Self.wait { runnable.launch(services.factory, context, $0) }
         try? journal.close()
+        saveTrace(tracer.trace)
 
         if interrupted.load(ordering: .relaxed) {
             return report(status: "interrupted", message: "interrupted", exit: ExitStatus.interrupted, failedStep: nil)
@@ -59,6 +62,16 @@ struct ScenarioExecution {
             let cause = failure?.rootCause ?? error
             let attempts = (failure?.attempt ?? 1) > 1 ? " after \(failure?.attempt ?? 1) attempts" : ""
             return report(status: "failed", message: "\(step) failed\(attempts): \(cause)", exit: ExitStatus.failure, failedStep: step)
+        }
+    }
+
+    /// Keeps the run's trace next to its journal for `opctl diagram --run`. Labels are redacted,
+    /// so the file holds no secret; it is owner-only all the same, like the journal.
+    private func saveTrace(_ trace: Trace) {
+        guard let data = try? trace.jsonData() else { return }
+        let url = RunTrace.url(for: journal.url)
+        if !FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600]) {
+            console.note(console.styled("could not save the run's trace to \(url.path)", .dim))
         }
     }
 

@@ -14,6 +14,9 @@ final class TerminalScreens: AuthScreens, PhoneScreen, TermsScreen, CodeScreen {
 
     private struct State {
         var codes: [String]
+        /// The code given last, offered again when the code step is relaunched after a transient
+        /// failure (the code was never judged) — but not after a wrong code.
+        var lastCode: String?
         var inputError: UsageError?
     }
 
@@ -95,7 +98,12 @@ final class TerminalScreens: AuthScreens, PhoneScreen, TermsScreen, CodeScreen {
     // MARK: - Code
 
     func show(_ model: CodeViewModel, onEvent: @escaping @Sendable (CodeScreenEvent) -> Void) {
-        if let given = state.withLock({ $0.codes.isEmpty ? nil : $0.codes.removeFirst() }) {
+        let retriedAfterWrongCode = model.errorMessage != nil
+        let next = state.withLock { state -> String? in
+            if !state.codes.isEmpty { state.lastCode = state.codes.removeFirst() } else if retriedAfterWrongCode { state.lastCode = nil }
+            return state.lastCode
+        }
+        if let given = next {
             do {
                 return onEvent(.submitted(try SMSCode(given, length: model.codeLength)))
             } catch {

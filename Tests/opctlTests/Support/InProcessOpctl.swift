@@ -1,5 +1,5 @@
+import Operations
 import Foundation
-import Synchronization
 import Testing
 
 @testable import opctl
@@ -23,9 +23,9 @@ struct InProcessOpctl {
 
     /// Runs one command line.
     func run(_ arguments: [String]) -> Result {
-        let stdout = Mutex("")
-        let stderr = Mutex("")
-        let input = Mutex(stdinLines[...])
+        let stdout = LockedState("")
+        let stderr = LockedState("")
+        let input = LockedState(stdinLines[...])
         let console = Console(
             out: { text in stdout.withLock { $0 += text } },
             err: { text in stderr.withLock { $0 += text } },

@@ -1,6 +1,6 @@
+import Operations
 import Dispatch
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -172,7 +172,7 @@ final class OpctlProcess: Sendable {
     private let stdoutURL: URL
     private let stderrURL: URL
     private let exited = DispatchSemaphore(value: 0)
-    private let exitedOnce = Mutex(false)
+    private let exitedOnce = LockedState(false)
 
     init(executable: URL, arguments: [String], stdin: Data?, environment: [String: String], sandbox: Sandbox)
         throws

@@ -1,0 +1,5 @@
+public import Operations
+
+/// Retry policies read ``AuthError/isTransient``: unreachable, timeout, 5xx and rate limiting are
+/// retried by ``RetryPolicy/transient(maxAttempts:backoff:)``; the rest never are.
+extension AuthError: RetryableError {}

@@ -1,0 +1,81 @@
+public import Operations
+
+/// Sends the phone number and writes the phone token into ``LocalStorage`` — the article's
+/// stateful variant of ``PhoneOp``, kept for the diagram comparison.
+///
+/// It finishes with no value: the next step would have to read the token back from storage, so
+/// the two steps share state, and a failed launch may leave a token behind that a relaunch
+/// overwrites. That is why ``AuthScenario`` uses the pure ``PhoneOp`` instead, and why this type
+/// is an ``Op`` with side effects rather than a ``PureOp``.
+///
+/// ```swift
+/// let op = factory.makeStatefulPhoneOp()
+/// try op.launchAndWait(OpContext(nil))
+/// let token = try factory.storage.loadPhoneToken()
+/// ```
+public final class StatefulPhoneOp: Op {
+    private let api: any AuthAPI
+    private let storage: any LocalStorage
+    private let screens: any AuthScreens
+
+    /// Creates the operation; use ``AuthFlowFactory/makeStatefulPhoneOp()``.
+    ///
+    /// - Parameters:
+    ///   - api: The backend.
+    ///   - storage: Where the phone token is written.
+    ///   - screens: Makes the phone screen.
+    public init(api: any AuthAPI, storage: any LocalStorage, screens: any AuthScreens) {
+        self.api = api
+        self.storage = storage
+        self.screens = screens
+    }
+
+    /// Shows the phone screen prefilled with the context's number (or empty), submits the number
+    /// and saves the phone token the backend answers.
+    ///
+    /// - Parameters:
+    ///   - context: The number to prefill, or `nil`.
+    ///   - onFinish: Success once the token is saved; the ``AuthError``, ``LocalStorageError`` or
+    ///     ``SignInCancelled/phoneScreenClosed`` otherwise.
+    public func launch(_ context: OpContext<PhoneNumber?>, onFinish: @escaping OnFinish<Void>) {
+        let completion = Completion(retaining: self, context: context, onFinish: onFinish)
+        let trace = completion.trace
+        trace?.declare(.authAPI)
+        trace?.declare(.localStorage)
+        let api = api
+        let storage = storage
+        let screen = screens.makePhoneScreen()
+        trace?.create(.phoneScreen)
+        trace?.message(to: .phoneScreen, "show(PhoneViewModel)")
+        screen.show(PhoneViewModel(input: context.input?.e164 ?? "")) { event in
+            switch event {
+            case .cancelled:
+                trace?.callback(from: .phoneScreen, "cancelled")
+                Self.close(screen, trace)
+                completion.fail(SignInCancelled.phoneScreenClosed)
+            case .submitted(let phone):
+                trace?.callback(from: .phoneScreen, "submitted(\(phone.traceLabel))")
+                trace?.message(to: .authAPI, "submitPhone(\(phone.traceLabel))")
+                api.submitPhone(phone) { result in
+                    trace?.reply(from: .authAPI, result.replyLabel { $0.phoneToken.redacted })
+                    Self.close(screen, trace)
+                    // Cancelled or timed out meanwhile: the caller was told nothing was written.
+                    guard !completion.isFinished else { return }
+                    completion.finish(
+                        result.mapError { $0 as any Error }.flatMap { session in
+                            trace?.message(to: .localStorage, "savePhoneToken(\(session.phoneToken.redacted))")
+                            let saved = Result { try storage.savePhoneToken(session.phoneToken) }
+                            trace?.reply(from: .localStorage, saved.replyLabel { "saved" })
+                            return saved
+                        })
+                }
+            }
+        }
+    }
+
+    private static func close(_ screen: any PhoneScreen, _ trace: TraceScope?) {
+        trace?.message(to: .phoneScreen, "dismiss()")
+        screen.dismiss()
+        trace?.release(.phoneScreen)
+    }
+}

@@ -1,0 +1,191 @@
+import Operations
+import Dispatch
+
+/// An ``AuthAPI`` that answers from closures a test sets up, one per method, and records every
+/// call: the backend of pure-operation tests, with no HTTP and no simulator.
+///
+/// A method the test did not set up behaves as in ``UnimplementedAuthAPI``: it reports through
+/// the `unimplemented` closure and fails with ``UnimplementedAuthAPI/error(for:)``, so an
+/// unexpected call fails the test loudly.
+///
+/// ```swift
+/// let api = StubAuthAPI(
+///     submitPhone: { _ in .success(PhoneSession(phoneToken: token, termsRequired: false, codeLength: 6)) },
+///     unimplemented: { Issue.record("unexpected call of \($0)") })
+/// let report = LaunchProbe.launch(PhoneOp(api: api, screens: screens), input: nil)
+/// #expect(api.calls == [.submitPhone(phone)])
+/// ```
+public final class StubAuthAPI: AuthAPI {
+    /// One call the stub received, with its arguments.
+    public enum Call: Sendable, Hashable {
+        /// ``AuthAPI/submitPhone(_:completion:)``.
+        case submitPhone(PhoneNumber)
+        /// ``AuthAPI/fetchTerms(phoneToken:completion:)``.
+        case fetchTerms(phoneToken: PhoneToken)
+        /// ``AuthAPI/acceptTerms(version:phoneToken:completion:)``.
+        case acceptTerms(version: String, phoneToken: PhoneToken)
+        /// ``AuthAPI/sendCode(phoneToken:completion:)``.
+        case sendCode(phoneToken: PhoneToken)
+        /// ``AuthAPI/verifyCode(_:phoneToken:completion:)``.
+        case verifyCode(SMSCode, phoneToken: PhoneToken)
+        /// ``AuthAPI/fetchSession(authToken:completion:)``.
+        case fetchSession(authToken: AuthToken)
+
+        /// The method called.
+        public var method: UnimplementedAuthAPI.Method {
+            switch self {
+            case .submitPhone: .submitPhone
+            case .fetchTerms: .fetchTerms
+            case .acceptTerms: .acceptTerms
+            case .sendCode: .sendCode
+            case .verifyCode: .verifyCode
+            case .fetchSession: .fetchSession
+            }
+        }
+    }
+
+    /// When answers are delivered.
+    public enum Delivery: Sendable, Hashable {
+        /// Before the method returns, on the caller's thread: the strictest test of re-entrancy.
+        case immediate
+        /// Later, on a Dispatch queue, as a network answer arrives.
+        case asynchronous
+    }
+
+    private let submitPhoneAnswer: (@Sendable (PhoneNumber) -> Result<PhoneSession, AuthError>)?
+    private let fetchTermsAnswer: (@Sendable (PhoneToken) -> Result<TermsOfUse, AuthError>)?
+    private let acceptTermsAnswer: (@Sendable (String, PhoneToken) -> Result<TermsAcceptance, AuthError>)?
+    private let sendCodeAnswer: (@Sendable (PhoneToken) -> Result<CodeDelivery, AuthError>)?
+    private let verifyCodeAnswer: (@Sendable (SMSCode, PhoneToken) -> Result<AuthToken, AuthError>)?
+    private let fetchSessionAnswer: (@Sendable (AuthToken) -> Result<SessionStatus, AuthError>)?
+    private let unimplemented: UnimplementedAuthAPI
+    private let delivery: Delivery
+    private let recorded = LockedState<[Call]>([])
+
+    /// Creates a stub.
+    ///
+    /// Each closure is called once per call of its method, with the call's arguments, and its
+    /// result is the answer; a closure may count, check or cancel before answering. Leave out
+    /// the methods the test must not touch.
+    ///
+    /// - Parameters:
+    ///   - submitPhone: Answers ``AuthAPI/submitPhone(_:completion:)``.
+    ///   - fetchTerms: Answers ``AuthAPI/fetchTerms(phoneToken:completion:)``.
+    ///   - acceptTerms: Answers ``AuthAPI/acceptTerms(version:phoneToken:completion:)`` from the
+    ///     version and the phone token.
+    ///   - sendCode: Answers ``AuthAPI/sendCode(phoneToken:completion:)``.
+    ///   - verifyCode: Answers ``AuthAPI/verifyCode(_:phoneToken:completion:)`` from the code and
+    ///     the phone token.
+    ///   - fetchSession: Answers ``AuthAPI/fetchSession(authToken:completion:)``.
+    ///   - delivery: When answers are delivered; ``Delivery/immediate`` by default.
+    ///   - unimplemented: Called with a method that was not set up, before it fails.
+    public init(
+        submitPhone: (@Sendable (PhoneNumber) -> Result<PhoneSession, AuthError>)? = nil,
+        fetchTerms: (@Sendable (PhoneToken) -> Result<TermsOfUse, AuthError>)? = nil,
+        acceptTerms: (@Sendable (String, PhoneToken) -> Result<TermsAcceptance, AuthError>)? = nil,
+        sendCode: (@Sendable (PhoneToken) -> Result<CodeDelivery, AuthError>)? = nil,
+        verifyCode: (@Sendable (SMSCode, PhoneToken) -> Result<AuthToken, AuthError>)? = nil,
+        fetchSession: (@Sendable (AuthToken) -> Result<SessionStatus, AuthError>)? = nil,
+        delivery: Delivery = .immediate,
+        unimplemented: @escaping @Sendable (UnimplementedAuthAPI.Method) -> Void =
+            UnimplementedAuthAPI.reportToStandardError
+    ) {
+        self.submitPhoneAnswer = submitPhone
+        self.fetchTermsAnswer = fetchTerms
+        self.acceptTermsAnswer = acceptTerms
+        self.sendCodeAnswer = sendCode
+        self.verifyCodeAnswer = verifyCode
+        self.fetchSessionAnswer = fetchSession
+        self.delivery = delivery
+        self.unimplemented = UnimplementedAuthAPI(report: unimplemented)
+    }
+
+    /// Every call received, set up or not, in order.
+    public var calls: [Call] { recorded.withLock { $0 } }
+
+    /// How many times `method` was called.
+    ///
+    /// - Parameter method: The method.
+    /// - Returns: The count.
+    public func callCount(_ method: UnimplementedAuthAPI.Method) -> Int {
+        recorded.withLock { $0.count { $0.method == method } }
+    }
+
+    /// Answers from the `submitPhone` closure.
+    public func submitPhone(
+        _ phone: PhoneNumber, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
+    ) {
+        record(.submitPhone(phone))
+        guard let answer = submitPhoneAnswer else { return unimplemented.submitPhone(phone, completion: completion) }
+        deliver(answer(phone), to: completion)
+    }
+
+    /// Answers from the `fetchTerms` closure.
+    public func fetchTerms(
+        phoneToken: PhoneToken, completion: @escaping @Sendable (Result<TermsOfUse, AuthError>) -> Void
+    ) {
+        record(.fetchTerms(phoneToken: phoneToken))
+        guard let answer = fetchTermsAnswer else {
+            return unimplemented.fetchTerms(phoneToken: phoneToken, completion: completion)
+        }
+        deliver(answer(phoneToken), to: completion)
+    }
+
+    /// Answers from the `acceptTerms` closure.
+    public func acceptTerms(
+        version: String, phoneToken: PhoneToken,
+        completion: @escaping @Sendable (Result<TermsAcceptance, AuthError>) -> Void
+    ) {
+        record(.acceptTerms(version: version, phoneToken: phoneToken))
+        guard let answer = acceptTermsAnswer else {
+            return unimplemented.acceptTerms(version: version, phoneToken: phoneToken, completion: completion)
+        }
+        deliver(answer(version, phoneToken), to: completion)
+    }
+
+    /// Answers from the `sendCode` closure.
+    public func sendCode(
+        phoneToken: PhoneToken, completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void
+    ) {
+        record(.sendCode(phoneToken: phoneToken))
+        guard let answer = sendCodeAnswer else {
+            return unimplemented.sendCode(phoneToken: phoneToken, completion: completion)
+        }
+        deliver(answer(phoneToken), to: completion)
+    }
+
+    /// Answers from the `verifyCode` closure.
+    public func verifyCode(
+        _ code: SMSCode, phoneToken: PhoneToken, completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void
+    ) {
+        record(.verifyCode(code, phoneToken: phoneToken))
+        guard let answer = verifyCodeAnswer else {
+            return unimplemented.verifyCode(code, phoneToken: phoneToken, completion: completion)
+        }
+        deliver(answer(code, phoneToken), to: completion)
+    }
+
+    /// Answers from the `fetchSession` closure.
+    public func fetchSession(
+        authToken: AuthToken, completion: @escaping @Sendable (Result<SessionStatus, AuthError>) -> Void
+    ) {
+        record(.fetchSession(authToken: authToken))
+        guard let answer = fetchSessionAnswer else {
+            return unimplemented.fetchSession(authToken: authToken, completion: completion)
+        }
+        deliver(answer(authToken), to: completion)
+    }
+
+    private func record(_ call: Call) {
+        recorded.withLock { $0.append(call) }
+    }
+
+    private func deliver<Value: Sendable>(
+        _ result: Result<Value, AuthError>, to completion: @escaping @Sendable (Result<Value, AuthError>) -> Void
+    ) {
+        switch delivery {
+        case .immediate: completion(result)
+        case .asynchronous: DispatchQueue.global().async { completion(result) }
+        }
+    }
+}

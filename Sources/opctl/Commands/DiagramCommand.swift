@@ -1,0 +1,126 @@
+import AuthFlow
+import Foundation
+import Operations
+
+/// `opctl diagram NAME` and `opctl diagram --run RUN_ID`: message-sequence diagrams as text.
+enum DiagramCommand: Command {
+    static let name = "diagram"
+    static let abstract = "Draw the message diagram of an operation, a scenario, or a recorded run"
+    static let help = """
+        USAGE: opctl diagram NAME [--format unicode|ascii|plantuml|mermaid] [--width N]
+               opctl diagram --run RUN_ID [--depth N] [--format …] [--width N] [--state-dir DIR]
+               opctl diagram --all --output DIR
+
+        NAME is one of: \(AuthDiagrams.names.joined(separator: ", ")).
+        Each is traced from a real run against a deterministic simulator, so the drawing is what
+        the code does. --run draws the trace recorded by a real 'opctl run'.
+
+        OPTIONS:
+          --format FORMAT        unicode (default), ascii, plantuml or mermaid
+          --width N              Maximum line width of text diagrams (default 100, at least 40)
+          --run RUN_ID           Draw a recorded run instead
+          --depth N              With --run: levels of launches drawn with their insides (default 2)
+        \(CommonOptions.stateDirHelp)
+          --all                  Write every diagram in every format to --output (how Diagrams/ is made)
+          --output DIR           The directory for --all
+        """
+    static let spec = ArgumentSpec(
+        flags: ["--all"], options: ["--format", "--width", "--run", "--depth", "--state-dir", "--output"],
+        maxPositionals: 1)
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+        let format = try self.format(arguments.value("--format"))
+        let width = try number(arguments.value("--width"), option: "--width", default: 100, minimum: 40)
+        if arguments.has("--all") {
+            guard let output = arguments.value("--output") else {
+                throw UsageError("--all needs --output DIR", command: name)
+            }
+            return try writeAll(to: URL(fileURLWithPath: output), console: console)
+        }
+        if let id = arguments.value("--run") {
+            guard arguments.positionals.isEmpty else {
+                throw UsageError("give a NAME or --run RUN_ID, not both", command: name)
+            }
+            let depth = try number(arguments.value("--depth"), option: "--depth", default: 2, minimum: 1)
+            let stateDirectory = StateDirectory.resolve(
+                option: arguments.value("--state-dir"), environment: console.environment)
+            let runID = try RunLookup.id(id)
+            let url = RunTrace.url(for: RunStore(stateDirectory: stateDirectory).url(for: runID))
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                _ = try RunLookup.record(runID, in: RunStore(stateDirectory: stateDirectory))
+                throw CLIError.message("run \(runID) has no recorded trace")
+            }
+            let trace: Trace
+            do {
+                trace = try Trace(jsonData: data)
+            } catch {
+                throw CLIError.message("the trace of run \(runID) cannot be read: \(error)")
+            }
+            console.out(try draw { () throws(AuthDiagrams.DiagramError) in
+                try AuthDiagrams.render(trace.limited(toDepth: depth), format: format, width: width)
+            })
+            return ExitStatus.success
+        }
+        guard let diagram = arguments.positionals.first else {
+            throw UsageError("missing what to draw: one of \(AuthDiagrams.names.joined(separator: ", "))", command: name)
+        }
+        guard AuthDiagrams.names.contains(diagram) else {
+            throw UsageError(
+                "unknown diagram '\(ParsedArguments.clip(diagram))' (one of \(AuthDiagrams.names.joined(separator: ", ")))",
+                command: name)
+        }
+        console.out(try draw { () throws(AuthDiagrams.DiagramError) in
+            try AuthDiagrams.render(diagram, format: format, width: width)
+        })
+        return ExitStatus.success
+    }
+
+    /// Writes `NAME.txt`, `NAME.ascii.txt`, `NAME.puml` and `NAME.mmd` for every diagram.
+    static func writeAll(to directory: URL, console: Console) throws -> Int32 {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for diagram in AuthDiagrams.names {
+            let trace = try draw { () throws(AuthDiagrams.DiagramError) in try AuthDiagrams.trace(of: diagram) }
+            for format in AuthDiagrams.Format.allCases {
+                let text = try draw { () throws(AuthDiagrams.DiagramError) in
+                    try AuthDiagrams.render(trace, format: format)
+                }
+                let file = directory.appendingPathComponent("\(diagram).\(format.fileExtension)")
+                try Data(text.utf8).write(to: file, options: .atomic)
+                console.note("wrote \(file.path)")
+            }
+        }
+        return ExitStatus.success
+    }
+
+    private static func draw<T>(_ body: () throws(AuthDiagrams.DiagramError) -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw CLIError.message("cannot draw the diagram: \(error)")
+        }
+    }
+
+    private static func format(_ text: String?) throws -> AuthDiagrams.Format {
+        guard let text else { return .unicode }
+        guard let format = AuthDiagrams.Format(rawValue: text) else {
+            throw UsageError("--format must be unicode, ascii, plantuml or mermaid", command: name)
+        }
+        return format
+    }
+
+    private static func number(_ text: String?, option: String, default value: Int, minimum: Int) throws -> Int {
+        guard let text else { return value }
+        guard let number = Int(text), number >= minimum, number <= 10_000 else {
+            throw UsageError("\(option) must be a whole number from \(minimum) to 10000", command: name)
+        }
+        return number
+    }
+}
+
+/// Where a run's trace is kept: next to its journal, as `<run-id>.trace.json` (redacted, so it
+/// holds no secret).
+enum RunTrace {
+    static func url(for journal: URL) -> URL {
+        journal.deletingPathExtension().appendingPathExtension("trace.json")
+    }
+}
