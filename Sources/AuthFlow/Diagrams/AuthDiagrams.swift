@@ -42,6 +42,7 @@ public enum AuthDiagrams {
         /// The renderer refused the trace.
         case rendering(TraceError)
 
+        /// A sentence for people: logs, CLI messages, test failures.
         public var description: String {
             switch self {
             case .unknown(let name): "no diagram named '\(name)' (one of: \(AuthDiagrams.names.joined(separator: ", ")))"

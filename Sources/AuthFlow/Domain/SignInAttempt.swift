@@ -60,6 +60,7 @@ public enum SignInCancelled: CancellationReason, Sendable, Hashable, Codable, Cu
     /// The code screen was closed.
     case codeScreenClosed
 
+    /// A sentence for people: logs, CLI messages, test failures.
     public var description: String {
         switch self {
         case .phoneScreenClosed: "the phone number was not entered"

@@ -15,6 +15,7 @@ public final class PhoneOp: PureOp {
         self.screens = screens
     }
 
+    /// Launches the operation: records its messages when tracing is on and finishes exactly once.
     public func launch(_ context: OpContext<PhoneNumber?>, onFinish: @escaping OnFinish<SignInAttempt>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
         let trace = completion.trace

@@ -10,6 +10,7 @@ public final class SaveTokenOp: Op {
         self.storage = storage
     }
 
+    /// Launches the operation: records its messages when tracing is on and finishes exactly once.
     public func launch(_ context: OpContext<AuthToken>, onFinish: @escaping OnFinish<AuthToken>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
         // Already finished as cancelled or timed out: the caller was told nothing was saved.

@@ -15,6 +15,7 @@ public final class TermsOfUseOp: PureOp {
         self.screens = screens
     }
 
+    /// Launches the operation: records its messages when tracing is on and finishes exactly once.
     public func launch(_ context: OpContext<PhoneToken>, onFinish: @escaping OnFinish<TermsAcceptance>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
         let trace = completion.trace

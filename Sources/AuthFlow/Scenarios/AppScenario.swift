@@ -17,6 +17,7 @@ public enum AppOutcome: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
+    /// A sentence for people: logs, CLI messages, test failures.
     public var description: String {
         switch self {
         case .signedIn: "signed in"
@@ -40,6 +41,7 @@ public final class AppScenario: NamedOp {
         self.factory = factory
     }
 
+    /// Launches the operation: records its messages when tracing is on and finishes exactly once.
     public func launch(_ context: OpContext<PhoneNumber?>, onFinish: @escaping OnFinish<AppOutcome>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
         let saved: AuthToken?

@@ -72,6 +72,7 @@ public enum Purity: Sendable, Hashable, CustomStringConvertible {
         type is any PureOp.Type ? .pure : .sideEffects
     }
 
+    /// A sentence for people: logs, CLI messages, test failures.
     public var description: String {
         switch self {
         case .pure: "pure"

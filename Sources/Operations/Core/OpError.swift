@@ -7,6 +7,7 @@ public enum OpError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The operation dropped its ``Completion`` without ever finishing (a bug in the operation).
     case abandoned(operation: String)
 
+    /// A sentence for people: logs, CLI messages, test failures.
     public var description: String {
         switch self {
         case .cancelled: "the operation was cancelled"

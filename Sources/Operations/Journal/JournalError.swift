@@ -24,6 +24,7 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A recorded value exists but cannot be read as the type the step asks for now.
     case valueNotReadable(step: StepAddress, type: String, reason: String)
 
+    /// A sentence for people: logs, CLI messages, test failures.
     public var description: String {
         switch self {
         case .notAJournal(let url, let reason):

@@ -83,6 +83,7 @@ public enum RunStatus: String, Sendable, Hashable, Codable, CaseIterable, Custom
     /// A live process is still writing the run.
     case running
 
+    /// A sentence for people: logs, CLI messages, test failures.
     public var description: String { rawValue }
 }
 
@@ -105,6 +106,7 @@ public struct StepRecord: Sendable, Hashable {
         /// Its output was taken from an earlier session.
         case replayed
 
+        /// A sentence for people: logs, CLI messages, test failures.
         public var description: String { rawValue }
     }
 

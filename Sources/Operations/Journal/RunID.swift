@@ -41,10 +41,13 @@ public struct RunID: Sendable, Hashable, Comparable, Codable, CustomStringConver
         return RunID(rawValue: text)
     }
 
+    /// A sentence for people: logs, CLI messages, test failures.
     public var description: String { rawValue }
 
+    /// Run ids order by the time they were made.
     public static func < (lhs: RunID, rhs: RunID) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// Decodes the id from a single JSON string, validating it.
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard Self.isValid(text) else {
@@ -54,6 +57,7 @@ public struct RunID: Sendable, Hashable, Comparable, Codable, CustomStringConver
         self.rawValue = text
     }
 
+    /// Encodes the id as a single JSON string.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)

@@ -37,6 +37,7 @@ public struct OpDiagnostic: Sendable, Hashable, CustomStringConvertible {
         self.operation = operation
     }
 
+    /// A sentence for people: logs, CLI messages, test failures.
     public var description: String {
         switch kind {
         case .finishedTwice: "\(operation) finished twice; the second finish was ignored"
@@ -58,6 +59,7 @@ public struct StandardErrorDiagnostics: OpDiagnostics {
         self.assertsInDebug = assertsInDebug
     }
 
+    /// Records one diagnostic; called on the thread where it happened.
     public func report(_ diagnostic: OpDiagnostic) {
         guard diagnostic.kind != .lateFinishDropped else { return }
         FileHandle.standardError.write(Data("operations: \(diagnostic)\n".utf8))

@@ -9,6 +9,7 @@ public struct ObserverGroup: ScenarioObserver {
         self.observers = observers
     }
 
+    /// Receives one scenario event, in the order events happen within a run.
     public func scenario(_ event: ScenarioEvent) {
         for observer in observers { observer.scenario(event) }
     }

@@ -39,6 +39,7 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp {
         self.body = chain.body
     }
 
+    /// Launches the operation: records its messages when tracing is on and finishes exactly once.
     public func launch(_ context: OpContext<Input>, onFinish: @escaping OnFinish<Output>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
         let run = ScenarioRun(name: name, context: context)

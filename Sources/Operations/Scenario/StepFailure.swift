@@ -33,6 +33,7 @@ public struct StepFailure: Error, Sendable, CustomStringConvertible {
     /// The innermost failed operation's name.
     public var failedOperation: String { stepPath.last ?? step }
 
+    /// A sentence for people: logs, CLI messages, test failures.
     public var description: String {
         let attempts = attempt == 1 ? "" : " after \(attempt) attempts"
         return "\(stepPath.joined(separator: " › ")) failed\(attempts): \(rootCause)"

@@ -7,6 +7,7 @@ public final class DiagnosticsRecorder: OpDiagnostics {
     /// Creates an empty recorder.
     public init() {}
 
+    /// Records one diagnostic; called on the thread where it happened.
     public func report(_ diagnostic: OpDiagnostic) {
         recorded.withLock { $0.append(diagnostic) }
     }

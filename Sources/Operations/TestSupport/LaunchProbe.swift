@@ -126,6 +126,7 @@ public enum LaunchProbeError: Error, Sendable, Hashable, CustomStringConvertible
     /// `onFinish` was not called before the probe's timeout.
     case neverFinished(operation: String)
 
+    /// A sentence for people: logs, CLI messages, test failures.
     public var description: String {
         switch self {
         case .neverFinished(let operation): "\(operation) did not finish before the timeout"

@@ -7,6 +7,7 @@ public final class ScenarioRecorder: ScenarioObserver {
     /// Creates an empty recorder.
     public init() {}
 
+    /// Receives one scenario event, in the order events happen within a run.
     public func scenario(_ event: ScenarioEvent) {
         recorded.withLock { $0.append(event) }
     }

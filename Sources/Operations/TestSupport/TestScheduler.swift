@@ -25,6 +25,7 @@ public final class TestScheduler: Scheduler {
         state = LockedState(State(now: .now))
     }
 
+    /// The current instant of this scheduler's clock.
     public var now: ContinuousClock.Instant { state.withLock { $0.now } }
 
     /// The delays of all work scheduled so far, in the order it was scheduled: what a backoff
@@ -34,6 +35,7 @@ public final class TestScheduler: Scheduler {
     /// How many pieces of work wait for their time.
     public var pendingCount: Int { state.withLock { $0.pending.count } }
 
+    /// Runs `work` once at or after `instant`; the returned handle cancels it.
     public func schedule(at instant: ContinuousClock.Instant, _ work: @escaping @Sendable () -> Void)
         -> any ScheduledWork
     {

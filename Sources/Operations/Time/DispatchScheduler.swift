@@ -14,8 +14,10 @@ public struct DispatchScheduler: Scheduler {
         self.queue = queue
     }
 
+    /// The current instant of this scheduler's clock.
     public var now: ContinuousClock.Instant { .now }
 
+    /// Runs `work` once at or after `instant`; the returned handle cancels it.
     public func schedule(at instant: ContinuousClock.Instant, _ work: @escaping @Sendable () -> Void)
         -> any ScheduledWork
     {
