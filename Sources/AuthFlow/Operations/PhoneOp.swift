@@ -16,42 +16,17 @@ public final class PhoneOp: PureOp {
     }
 
     /// Launches the operation: records its messages when tracing is on and finishes exactly once.
+    /// Launches the operation: shows the phone screen, submits the number, finishes with the
+    /// attempt. Records its messages when tracing is on.
     public func launch(_ context: OpContext<PhoneNumber?>, onFinish: @escaping OnFinish<SignInAttempt>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
-        let trace = completion.trace
-        trace?.declare(.authAPI)
-        trace?.declare(.localStorage)
-        let api = api
-        let screen = screens.makePhoneScreen()
-        trace?.create(.phoneScreen)
-        let model = PhoneViewModel(input: context.input?.e164 ?? "")
-        trace?.message(to: .phoneScreen, "show(PhoneViewModel)")
-        screen.show(model) { event in
-            switch event {
-            case .cancelled:
-                trace?.callback(from: .phoneScreen, "cancelled")
-                Self.close(screen, trace)
-                completion.fail(SignInCancelled.phoneScreenClosed)
-            case .submitted(let phone):
-                trace?.callback(from: .phoneScreen, "submitted(\(phone.traceLabel))")
-                trace?.message(to: .authAPI, "submitPhone(\(phone.traceLabel))")
-                api.submitPhone(phone) { result in
-                    trace?.reply(from: .authAPI, result.replyLabel { $0.phoneToken.redacted })
-                    Self.close(screen, trace)
-                    completion.finish(
-                        result.map {
-                            SignInAttempt(
-                                phone: phone, phoneToken: $0.phoneToken, termsRequired: $0.termsRequired,
-                                codeLength: $0.codeLength)
-                        }.mapError { $0 })
-                }
-            }
+        PhoneEntry(api: api, screens: screens).run(prefill: context.input, trace: completion.trace) { answer in
+            completion.finish(
+                answer.map { phone, session in
+                    SignInAttempt(
+                        phone: phone, phoneToken: session.phoneToken, termsRequired: session.termsRequired,
+                        codeLength: session.codeLength)
+                })
         }
-    }
-
-    private static func close(_ screen: any PhoneScreen, _ trace: TraceScope?) {
-        trace?.message(to: .phoneScreen, "dismiss()")
-        screen.dismiss()
-        trace?.release(.phoneScreen)
     }
 }

@@ -37,45 +37,22 @@ public final class StatefulPhoneOp: Op {
     ///   - context: The number to prefill, or `nil`.
     ///   - onFinish: Success once the token is saved; the ``AuthError``, ``LocalStorageError`` or
     ///     ``SignInCancelled/phoneScreenClosed`` otherwise.
+    /// Launches the operation: shows the phone screen, submits the number, writes the phone
+    /// token into storage. Records its messages when tracing is on.
     public func launch(_ context: OpContext<PhoneNumber?>, onFinish: @escaping OnFinish<Void>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
         let trace = completion.trace
-        trace?.declare(.authAPI)
-        trace?.declare(.localStorage)
-        let api = api
         let storage = storage
-        let screen = screens.makePhoneScreen()
-        trace?.create(.phoneScreen)
-        trace?.message(to: .phoneScreen, "show(PhoneViewModel)")
-        screen.show(PhoneViewModel(input: context.input?.e164 ?? "")) { event in
-            switch event {
-            case .cancelled:
-                trace?.callback(from: .phoneScreen, "cancelled")
-                Self.close(screen, trace)
-                completion.fail(SignInCancelled.phoneScreenClosed)
-            case .submitted(let phone):
-                trace?.callback(from: .phoneScreen, "submitted(\(phone.traceLabel))")
-                trace?.message(to: .authAPI, "submitPhone(\(phone.traceLabel))")
-                api.submitPhone(phone) { result in
-                    trace?.reply(from: .authAPI, result.replyLabel { $0.phoneToken.redacted })
-                    Self.close(screen, trace)
-                    // Cancelled or timed out meanwhile: the caller was told nothing was written.
-                    guard !completion.isFinished else { return }
-                    completion.finish(
-                        result.mapError { $0 as any Error }.flatMap { session in
-                            trace?.message(to: .localStorage, "savePhoneToken(\(session.phoneToken.redacted))")
-                            let saved = Result { try storage.savePhoneToken(session.phoneToken) }
-                            trace?.reply(from: .localStorage, saved.replyLabel { "saved" })
-                            return saved
-                        })
-                }
-            }
+        PhoneEntry(api: api, screens: screens).run(prefill: context.input, trace: trace) { answer in
+            // Cancelled or timed out meanwhile: the caller was told nothing was written.
+            guard !completion.isFinished else { return }
+            completion.finish(
+                answer.flatMap { _, session in
+                    trace?.message(to: .localStorage, "savePhoneToken(\(session.phoneToken.redacted))")
+                    let saved = Result { try storage.savePhoneToken(session.phoneToken) }
+                    trace?.reply(from: .localStorage, saved.replyLabel { "saved" })
+                    return saved
+                })
         }
-    }
-
-    private static func close(_ screen: any PhoneScreen, _ trace: TraceScope?) {
-        trace?.message(to: .phoneScreen, "dismiss()")
-        screen.dismiss()
-        trace?.release(.phoneScreen)
     }
 }
