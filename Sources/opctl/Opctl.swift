@@ -13,8 +13,13 @@ enum Opctl {
     }
 
     static var help: String {
-        let width = commands.map { $0.name.count }.max() ?? 0
-        let list = commands.map { "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.abstract)" }
+        let entries =
+            commands.map { ($0.name, $0.abstract) } + [
+                ("bench", "Measure the engine's overhead next to Foundation, Dispatch and Swift concurrency"),
+                ("help", "Show help for a command"),
+            ]
+        let width = entries.map(\.0.count).max() ?? 0
+        let list = entries.map { "  \($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1)" }
         return """
             OVERVIEW: Run operations and scenarios of the Operations engine: the phone sign-in
             against an embedded simulated backend or a real server, journaled and resumable.
@@ -23,8 +28,6 @@ enum Opctl {
 
             COMMANDS:
             \(list.joined(separator: "\n"))
-              bench      Measure the engine's overhead next to Foundation, Dispatch and Swift concurrency
-              help       Show help for a command
 
             OPTIONS:
               -h, --help   Show help; 'opctl help COMMAND' or 'opctl COMMAND --help' for a command
