@@ -1,0 +1,49 @@
+import AuthFlow
+import Foundation
+import Testing
+
+/// `opctl diagram` prints exactly the committed `Diagrams/` files, and draws recorded runs.
+struct DiagramEndToEndTests {
+    static let diagrams = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Diagrams")
+
+    @Test(arguments: AuthDiagrams.names)
+    func diagramOutputEqualsTheCommittedFiles(name: String) throws {
+        let sandbox = try Sandbox()
+        for format in AuthDiagrams.Format.allCases {
+            let result = try sandbox.run("diagram", name, "--format", format.rawValue)
+            #expect(result.status == 0, "\(result)")
+            let committed = try String(
+                contentsOf: Self.diagrams.appendingPathComponent("\(name).\(format.fileExtension)"), encoding: .utf8)
+            #expect(result.stdout == committed, "opctl diagram \(name) --format \(format.rawValue) differs from Diagrams/")
+        }
+    }
+
+    @Test func aRecordedRunIsDrawnWithoutSecrets() throws {
+        let sandbox = try Sandbox()
+        let run = try sandbox.run(
+            "run", "auth", "--phone", "+7 999 123-45-67", "--accept-terms", "--code", "123456", "--json")
+        #expect(run.status == 0, "\(run)")
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["id"] as? String)
+        let drawn = try sandbox.run("diagram", "--run", id)
+        #expect(drawn.status == 0, "\(drawn)")
+        for step in ["AuthScenario", "PhoneOp", "TermsOfUseOp", "CodeOp", "SaveTokenOp"] {
+            #expect(drawn.stdout.contains(step), "\(step) missing:\n\(drawn.stdout)")
+        }
+        let detailed = try sandbox.run("diagram", "--run", id, "--depth", "3", "--width", "200", "--format", "plantuml")
+        #expect(detailed.status == 0, "\(detailed)")
+        #expect(detailed.stdout.contains("AuthAPI"))
+        #expect(!detailed.stdout.contains("123456"), "the SMS code appears in clear")
+        let token = try String(contentsOf: sandbox.tokenFile, encoding: .utf8)
+        #expect(!token.isEmpty)
+        #expect(!detailed.stdout.contains("sim1."), "a token appears in clear")
+    }
+
+    @Test(arguments: [["diagram"], ["diagram", "Nope"], ["diagram", "PhoneOp", "--format", "svg"], ["diagram", "PhoneOp", "--width", "10"]])
+    func badDiagramRequestsAreUsageErrors(arguments: [String]) throws {
+        let result = try Sandbox().start(arguments).wait()
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("opctl diagram --help"), "\(result)")
+    }
+}
