@@ -36,6 +36,8 @@ struct InProcessRunTests {
         var opctl = InProcessOpctl()
         opctl.environment["OPCTL_STATE_DIR"] = directory.path
         opctl.inputIsTerminal = true
+        opctl.errorIsTerminal = true
+        opctl.environment["NO_COLOR"] = "1"
         opctl.stdinLines = ["call me", "+7 999 123-45-67", "maybe", "y", "12", "000000", "123456"]
 
         let result = opctl.run("run", "auth")
@@ -46,6 +48,21 @@ struct InProcessRunTests {
         #expect(result.stderr.contains("Wrong code. 2 attempts left."), "\(result.stderr)")
         #expect(result.stderr.contains("CodeOp: attempt 2 succeeded"), "a wrong code is asked again")
         #expect(result.stdout.hasPrefix("Signed in."))
+    }
+
+    @Test func theSimulatedSMSStaysOutOfRedirectedErrorOutput() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "opctl-inproc-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var opctl = InProcessOpctl()
+        opctl.environment["OPCTL_STATE_DIR"] = directory.path
+        opctl.inputIsTerminal = true
+        opctl.stdinLines = ["123456"]
+
+        let result = opctl.run("run", "auth", "--phone=+7 999 123-45-67", "--accept-terms")
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.stderr.contains("your code is"), "the code leaked into redirected error output")
+        #expect(result.stderr.contains("code hidden"))
     }
 
     @Test func interactiveRunEndsCleanlyWhenInputEnds() throws {

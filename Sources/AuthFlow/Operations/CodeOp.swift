@@ -25,15 +25,16 @@ public final class CodeOp: PureOp {
             phone: request.attempt.phone, codeLength: request.attempt.codeLength, attemptsLeft: request.attemptsLeft,
             errorMessage: request.notice)
         guard request.sendsCode else {
-            return ask(model, request: request, completion: completion)
+            return ask(model, request: request, completion: completion, cancellation: context.cancellation)
         }
-        send(model, request: request, completion: completion, firstSend: true)
+        send(model, request: request, completion: completion, cancellation: context.cancellation, firstSend: true)
     }
 
     /// Sends the SMS, then asks for the code. `firstSend` is the launch's own send (not one the
     /// user asked for on the screen).
     private func send(
-        _ model: CodeViewModel, request: CodeRequest, completion: Completion<AuthToken>, firstSend: Bool
+        _ model: CodeViewModel, request: CodeRequest, completion: Completion<AuthToken>,
+        cancellation: CancellationToken?, firstSend: Bool
     ) {
         let trace = completion.trace
         trace?.message(to: .authAPI, "sendCode(\(request.attempt.phoneToken.redacted))")
@@ -41,49 +42,53 @@ public final class CodeOp: PureOp {
             trace?.reply(from: .authAPI, sent.replyLabel { "resend after \(Int($0.resendAfter)) s" })
             switch sent {
             case .success(let delivery):
-                ask(model.resent(delivery), request: request, completion: completion)
+                ask(model.resent(delivery), request: request, completion: completion, cancellation: cancellation)
             case .failure(.rateLimited(let retryAfter)) where firstSend:
                 // Too soon after the SMS an earlier launch of this attempt sent (a relaunch after
                 // a transient failure): that code is still pending, so ask for it.
                 let pending = CodeDelivery(resendAfter: retryAfter ?? 0, codeLength: model.codeLength)
-                ask(model.resent(pending), request: request, completion: completion)
+                ask(model.resent(pending), request: request, completion: completion, cancellation: cancellation)
             case .failure(let error):
                 completion.fail(error)
             }
         }
     }
 
-    private func ask(_ model: CodeViewModel, request: CodeRequest, completion: Completion<AuthToken>) {
+    private func ask(
+        _ model: CodeViewModel, request: CodeRequest, completion: Completion<AuthToken>,
+        cancellation: CancellationToken?
+    ) {
         let trace = completion.trace
         let api = api
         let screen = screens.makeCodeScreen()
         trace?.create(.codeScreen)
         trace?.message(to: .codeScreen, "show(CodeViewModel)")
+        let shown = ScreenLifetime(dismiss: screen.dismiss, cancellation: cancellation)
         screen.show(model) { [self] event in
             switch event {
             case .cancelled:
                 trace?.callback(from: .codeScreen, "cancelled")
-                Self.close(screen, trace)
+                Self.close(shown, trace)
                 completion.fail(SignInCancelled.codeScreenClosed)
             case .resendRequested:
                 trace?.callback(from: .codeScreen, "resendRequested")
-                Self.close(screen, trace)
-                send(model, request: request, completion: completion, firstSend: false)
+                Self.close(shown, trace)
+                send(model, request: request, completion: completion, cancellation: cancellation, firstSend: false)
             case .submitted(let code):
                 trace?.callback(from: .codeScreen, "submitted(\(code.redacted))")
                 trace?.message(to: .authAPI, "verifyCode(\(code.redacted))")
                 api.verifyCode(code, phoneToken: request.attempt.phoneToken) { verified in
                     trace?.reply(from: .authAPI, verified.replyLabel { $0.redacted })
-                    Self.close(screen, trace)
+                    Self.close(shown, trace)
                     completion.finish(verified.mapError { $0 })
                 }
             }
         }
     }
 
-    private static func close(_ screen: any CodeScreen, _ trace: TraceScope?) {
+    private static func close(_ screen: ScreenLifetime, _ trace: TraceScope?) {
         trace?.message(to: .codeScreen, "dismiss()")
-        screen.dismiss()
+        screen.close()
         trace?.release(.codeScreen)
     }
 }

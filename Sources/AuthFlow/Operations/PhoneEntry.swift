@@ -12,9 +12,10 @@ struct PhoneEntry {
     /// - Parameters:
     ///   - prefill: The number to show, if known.
     ///   - trace: The operation's trace scope.
+    ///   - cancellation: Closes the screen when it fires, so it does not outlive the launch.
     ///   - answered: Called once; the screen is already closed.
     func run(
-        prefill: PhoneNumber?, trace: TraceScope?,
+        prefill: PhoneNumber?, cancellation: CancellationToken?, trace: TraceScope?,
         answered: @escaping @Sendable (Result<(PhoneNumber, PhoneSession), any Error>) -> Void
     ) {
         trace?.declare(.authAPI)
@@ -23,27 +24,28 @@ struct PhoneEntry {
         let screen = screens.makePhoneScreen()
         trace?.create(.phoneScreen)
         trace?.message(to: .phoneScreen, "show(PhoneViewModel)")
+        let shown = ScreenLifetime(dismiss: screen.dismiss, cancellation: cancellation)
         screen.show(PhoneViewModel(input: prefill?.e164 ?? "")) { event in
             switch event {
             case .cancelled:
                 trace?.callback(from: .phoneScreen, "cancelled")
-                Self.close(screen, trace)
+                Self.close(shown, trace)
                 answered(.failure(SignInCancelled.phoneScreenClosed))
             case .submitted(let phone):
                 trace?.callback(from: .phoneScreen, "submitted(\(phone.traceLabel))")
                 trace?.message(to: .authAPI, "submitPhone(\(phone.traceLabel))")
                 api.submitPhone(phone) { result in
                     trace?.reply(from: .authAPI, result.replyLabel { $0.phoneToken.redacted })
-                    Self.close(screen, trace)
+                    Self.close(shown, trace)
                     answered(result.map { (phone, $0) }.mapError { $0 })
                 }
             }
         }
     }
 
-    private static func close(_ screen: any PhoneScreen, _ trace: TraceScope?) {
+    private static func close(_ screen: ScreenLifetime, _ trace: TraceScope?) {
         trace?.message(to: .phoneScreen, "dismiss()")
-        screen.dismiss()
+        screen.close()
         trace?.release(.phoneScreen)
     }
 }

@@ -15,12 +15,11 @@ public final class PhoneOp: PureOp {
         self.screens = screens
     }
 
-    /// Launches the operation: records its messages when tracing is on and finishes exactly once.
     /// Launches the operation: shows the phone screen, submits the number, finishes with the
     /// attempt. Records its messages when tracing is on.
     public func launch(_ context: OpContext<PhoneNumber?>, onFinish: @escaping OnFinish<SignInAttempt>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
-        PhoneEntry(api: api, screens: screens).run(prefill: context.input, trace: completion.trace) { answer in
+        PhoneEntry(api: api, screens: screens).run(prefill: context.input, cancellation: context.cancellation, trace: completion.trace) { answer in
             completion.finish(
                 answer.map { phone, session in
                     SignInAttempt(

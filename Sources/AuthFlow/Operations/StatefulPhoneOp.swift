@@ -37,13 +37,11 @@ public final class StatefulPhoneOp: Op {
     ///   - context: The number to prefill, or `nil`.
     ///   - onFinish: Success once the token is saved; the ``AuthError``, ``LocalStorageError`` or
     ///     ``SignInCancelled/phoneScreenClosed`` otherwise.
-    /// Launches the operation: shows the phone screen, submits the number, writes the phone
-    /// token into storage. Records its messages when tracing is on.
     public func launch(_ context: OpContext<PhoneNumber?>, onFinish: @escaping OnFinish<Void>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
         let trace = completion.trace
         let storage = storage
-        PhoneEntry(api: api, screens: screens).run(prefill: context.input, trace: trace) { answer in
+        PhoneEntry(api: api, screens: screens).run(prefill: context.input, cancellation: context.cancellation, trace: trace) { answer in
             // Cancelled or timed out meanwhile: the caller was told nothing was written.
             guard !completion.isFinished else { return }
             completion.finish(

@@ -33,18 +33,19 @@ public final class TermsOfUseOp: PureOp {
                 let screen = screens.makeTermsScreen()
                 trace?.create(.termsScreen)
                 trace?.message(to: .termsScreen, "show(TermsViewModel)")
+                let shown = ScreenLifetime(dismiss: screen.dismiss, cancellation: context.cancellation)
                 screen.show(TermsViewModel(terms: terms)) { event in
                     switch event {
                     case .declined:
                         trace?.callback(from: .termsScreen, "declined")
-                        Self.close(screen, trace)
+                        Self.close(shown, trace)
                         completion.fail(SignInCancelled.termsDeclined)
                     case .accepted:
                         trace?.callback(from: .termsScreen, "accepted")
                         trace?.message(to: .authAPI, "acceptTerms(v\(terms.version))")
                         api.acceptTerms(version: terms.version, phoneToken: phoneToken) { accepted in
                             trace?.reply(from: .authAPI, accepted.replyLabel { $0.phoneToken.redacted })
-                            Self.close(screen, trace)
+                            Self.close(shown, trace)
                             completion.finish(accepted.mapError { $0 })
                         }
                     }
@@ -53,9 +54,9 @@ public final class TermsOfUseOp: PureOp {
         }
     }
 
-    private static func close(_ screen: any TermsScreen, _ trace: TraceScope?) {
+    private static func close(_ screen: ScreenLifetime, _ trace: TraceScope?) {
         trace?.message(to: .termsScreen, "dismiss()")
-        screen.dismiss()
+        screen.close()
         trace?.release(.termsScreen)
     }
 }

@@ -22,9 +22,9 @@
 ///     private let api: any AuthAPI
 ///     init(api: any AuthAPI) { self.api = api }
 ///
-///     func launch(_ context: OpContext<PhoneNumber>, onFinish: @escaping OnFinish<PhoneToken>) {
+///     func launch(_ context: OpContext<PhoneNumber>, onFinish: @escaping OnFinish<PhoneSession>) {
 ///         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
-///         api.submitPhone(context.input) { completion.finish($0) }
+///         api.submitPhone(context.input) { completion.finish($0.mapError { $0 }) }
 ///     }
 /// }
 /// ```

@@ -1,11 +1,14 @@
 import Synchronization
 
 /// A flag that lets exactly one caller through, for callbacks that may be called twice.
-final class OnceFlag: Sendable {
+package final class OnceFlag: Sendable {
     private let taken = Atomic<Bool>(false)
 
+    /// A flag nobody has claimed yet.
+    package init() {}
+
     /// `true` for the first caller only.
-    func claim() -> Bool {
+    package func claim() -> Bool {
         !taken.exchange(true, ordering: .acquiringAndReleasing)
     }
 }

@@ -18,6 +18,20 @@ public struct StepFailureInfo<Input: Sendable>: Sendable {
     public let error: any Error
     /// The input the failed attempt was launched with.
     public let input: Input
+
+    /// Creates the information, e.g. to unit-test a ``FailureHandler``.
+    ///
+    /// - Parameters:
+    ///   - step: The step's name.
+    ///   - attempt: The attempt that failed, from 1.
+    ///   - error: The error it finished with.
+    ///   - input: The input it was launched with.
+    public init(step: String, attempt: Int, error: any Error, input: Input) {
+        self.step = step
+        self.attempt = attempt
+        self.error = error
+        self.input = input
+    }
 }
 
 /// Decides, possibly asynchronously (after asking the user), what to do with a failed step.

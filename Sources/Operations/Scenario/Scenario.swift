@@ -5,11 +5,13 @@
 /// main scenario runs secondary ones as steps and reacts only to their results.
 ///
 /// ```swift
-/// let auth = Scenario<PhoneNumber, AuthToken>("AuthScenario") { chain in
+/// let auth = Scenario<PhoneNumber?, AuthToken>("AuthScenario") { chain in
 ///     chain
 ///         .then(Step(factory.makePhoneOp).retrying(.transient()))
-///         .then(Step(factory.makeTermsOfUseOp), when: \.termsRequired)
-///         .map(\.phoneToken)
+///         .then(Step(factory.makeTermsOfUseOp), when: \.termsRequired, input: \.phoneToken) {
+///             attempt, acceptance in attempt.accepting(acceptance)
+///         }
+///         .map { CodeRequest(attempt: $0) }
 ///         .then(Step(factory.makeCodeOp).onFailure(askAgainForCode))
 ///         .then(Step(factory.makeSaveTokenOp))
 /// }

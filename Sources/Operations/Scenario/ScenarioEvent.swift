@@ -55,6 +55,16 @@ public struct ScenarioEvent: Sendable {
     public var step: String { address.path.isEmpty ? scenario : address.name }
 }
 
+extension ScenarioEvent {
+    /// Whether the event concerns the scenario as a whole rather than one of its steps.
+    public var isScenarioEvent: Bool {
+        switch kind {
+        case .scenarioStarted, .scenarioSucceeded, .scenarioFailed: true
+        default: false
+        }
+    }
+}
+
 /// Receives the step events of every scenario launched with its environment, from any thread,
 /// in the order they happen within one run.
 public protocol ScenarioObserver: Sendable {

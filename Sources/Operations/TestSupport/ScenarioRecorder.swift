@@ -39,13 +39,3 @@ public final class ScenarioRecorder: ScenarioObserver {
         }
     }
 }
-
-extension ScenarioEvent {
-    /// Whether the event concerns the scenario as a whole rather than one of its steps.
-    public var isScenarioEvent: Bool {
-        switch kind {
-        case .scenarioStarted, .scenarioSucceeded, .scenarioFailed: true
-        default: false
-        }
-    }
-}

@@ -37,8 +37,9 @@ struct ScenarioExecution {
         let environment = OpEnvironment(
             observer: ObserverGroup([ProgressPrinter(console: console), journal]), replay: replay)
         let tracer = InMemoryTracer()
-        var context = OpContext(input, cancellation: token, environment: environment)
-        context.trace = .root(tracer, caller: .caller("opctl"))
+        var traced = OpContext(input, cancellation: token, environment: environment)
+        traced.trace = .root(tracer, caller: .caller("opctl"))
+        let context = traced
         let result = Self.wait { runnable.launch(services.factory, context, $0) }
         try? journal.close()
         saveTrace(tracer.trace)
@@ -95,7 +96,8 @@ struct ScenarioExecution {
     }
 
     private func report(status: String, message: String, exit: Int32, failedStep: String?, hint: String? = nil) -> Int32 {
-        let rerun = rerunCommand(failedStep: failedStep)
+        // A run the user declined is finished business: rerunning it would decline again.
+        let rerun = exit == ExitStatus.cancelled && failedStep != nil ? nil : rerunCommand(failedStep: failedStep)
         if json {
             var object = runObject(status: status, failedStep: failedStep)
             object["error"] = message
@@ -105,10 +107,8 @@ struct ScenarioExecution {
             console.note("opctl: " + console.styled(message, .red))
             if let hint { console.note(hint) }
         }
-        if !json || exit != ExitStatus.success {
-            console.note("run id: \(journal.runID)")
-            if exit != ExitStatus.cancelled || failedStep == nil { console.note("to rerun: \(rerun)") }
-        }
+        console.note("run id: \(journal.runID)")
+        if let rerun { console.note("to rerun: \(rerun)") }
         return exit
     }
 
@@ -150,14 +150,21 @@ struct ScenarioExecution {
     // MARK: - Process plumbing
 
     /// Waits for `start`'s single finish; a scenario may wait on a person, so there is no timeout.
-    private static func wait<T: Sendable>(_ start: (@escaping OnFinish<T>) -> Void) -> Result<T, any Error> {
+    private static func wait<T: Sendable>(_ start: @escaping @Sendable (@escaping OnFinish<T>) -> Void)
+        -> Result<T, any Error>
+    {
         let outcome = LockedState<Result<T, any Error>?>(nil)
         let finished = DispatchSemaphore(value: 0)
-        start { result in
-            outcome.withLock { $0 = $0 ?? result }
-            finished.signal()
+        // Launched off the main thread: a screen may block reading the terminal, and Ctrl-C must
+        // still end the wait (the cancelled scenario finishes while the prompt is abandoned).
+        DispatchQueue.global().async {
+            start { result in
+                outcome.withLock { $0 = $0 ?? result }
+                finished.signal()
+            }
         }
         finished.wait()
+        // The semaphore is signalled only after a result was stored.
         return outcome.withLock { $0 } ?? .failure(OpError.cancelled)
     }
 

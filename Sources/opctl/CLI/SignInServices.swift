@@ -21,9 +21,9 @@ struct SignInServices {
         case .simulator(let options):
             let simulator = SimulatedBackend(
                 configuration: options.configuration { sms in
-                    // The simulated phone's inbox: shown only to a person at a terminal, who has
-                    // to type the code; never in logs or piped output.
-                    if console.inputIsTerminal {
+                    // The simulated phone's inbox: shown only to a person at a terminal (input and
+                    // error output both), who has to type the code; never in logs or piped output.
+                    if console.inputIsTerminal && console.errorIsTerminal {
                         console.note(console.styled("📱 SMS to \(sms.phone): your code is \(sms.code.revealed)", .yellow))
                     } else {
                         console.note(console.styled("📱 SMS sent to \(sms.phone) (code hidden: not a terminal)", .dim))

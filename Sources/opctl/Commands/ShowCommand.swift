@@ -55,7 +55,8 @@ enum ShowCommand: Command {
             }
         }
         if record.status != .succeeded && record.status != .running {
-            console.print("To resume: opctl rerun \(runID)")
+            let stateDir = arguments.value("--state-dir").map { " --state-dir \($0)" } ?? ""
+            console.print("To resume: opctl rerun \(runID)\(stateDir)")
         }
         return ExitStatus.success
     }

@@ -17,6 +17,8 @@ struct InProcessOpctl {
     var environment: [String: String] = ["NO_COLOR": "1"]
     var stdinLines: [String] = []
     var inputIsTerminal = false
+    /// Whether standard error reads as a terminal (colour, and the simulated SMS).
+    var errorIsTerminal = false
 
     /// Runs one command line.
     func run(_ arguments: String...) -> Result { run(arguments) }
@@ -31,7 +33,7 @@ struct InProcessOpctl {
             err: { text in stderr.withLock { $0 += text } },
             readLine: { input.withLock { $0.popFirst() } },
             inputIsTerminal: inputIsTerminal,
-            errorIsTerminal: false,
+            errorIsTerminal: errorIsTerminal,
             environment: environment)
         let status = Opctl.main(arguments, console: console)
         return Result(status: status, stdout: stdout.withLock { $0 }, stderr: stderr.withLock { $0 })
