@@ -45,7 +45,11 @@ struct AppScenarioTests {
         #expect(harness.backend.requestCount(for: .phone) == 0)
         #expect(harness.screens.records.isEmpty)
         #expect(try harness.storage.loadAuthToken() == saved)
-        #expect(harness.recorder.stepLines.isEmpty)
+        #expect(
+            harness.recorder.stepLines == [
+                "CheckSessionOp launched #1", "CheckSessionOp succeeded #1", "AuthScenario skipped",
+                "TermsOfUseOp skipped", "SaveTokenOp skipped",
+            ])
     }
 
     @Test func withASavedTokenAndChangedTermsOnlyTheTermsAreAcceptedAgain() async throws {
@@ -76,7 +80,7 @@ struct AppScenarioTests {
         let report = await harness.startApp()
 
         expectKeptContract(report)
-        #expect(report.error as? SignInCancelled == .termsDeclined)
+        #expect((report.error as? StepFailure)?.rootCause as? SignInCancelled == .termsDeclined)
         #expect(report.error?.isCancellation == true)
         #expect(try harness.storage.loadAuthToken() == saved)
         #expect(harness.backend.requestCount(for: .termsAccept) == 0)

@@ -27,84 +27,44 @@ public enum AppOutcome: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 }
 
-/// The app's main scenario (a mediator): with no saved token it runs ``AuthScenario``; with a
-/// saved token whose terms changed it runs ``TermsOfUseOp`` alone; otherwise the user is signed
-/// in. It reacts only to the secondary scenarios' results, never to their inner steps.
-public final class AppScenario: NamedOp {
-    /// The name in diagrams and journals.
-    public let name = "AppScenario"
+/// The app's main scenario (a mediator), launched with a phone number to prefill a sign-in (or
+/// `nil`): with no usable saved token it runs ``AuthScenario``; with a saved token whose terms
+/// changed it runs ``TermsOfUseOp`` alone and saves the refreshed token; otherwise the user is
+/// signed in. It reacts only to the secondary scenarios' results, never to their inner steps —
+/// and, being a ``Scenario``, it is journaled and resumable like any other.
+public typealias AppScenario = Scenario<PhoneNumber?, AppOutcome>
 
-    private let factory: AuthFlowFactory
-
-    /// Creates the scenario; use ``AuthFlowFactory/makeAppScenario()``.
-    public init(factory: AuthFlowFactory) {
-        self.factory = factory
-    }
-
-    /// Launches the operation: records its messages when tracing is on and finishes exactly once.
-    public func launch(_ context: OpContext<PhoneNumber?>, onFinish: @escaping OnFinish<AppOutcome>) {
-        let completion = Completion(retaining: self, context: context, onFinish: onFinish)
-        let saved: AuthToken?
-        completion.trace?.declare(.localStorage)
-        completion.trace?.message(to: .localStorage, "loadAuthToken()")
-        do {
-            saved = try factory.storage.loadAuthToken()
-        } catch {
-            // A damaged token file is no reason to stop: signing in again replaces it.
-            saved = nil
-        }
-        completion.trace?.reply(from: .localStorage, saved?.redacted ?? "nil")
-        guard let saved, !saved.isExpired(at: .now) else {
-            return signIn(context, completion)
-        }
-        let trace = completion.trace
-        trace?.declare(.localStorage)
-        trace?.declare(.authAPI)
-        trace?.message(to: .authAPI, "fetchSession(\(saved.redacted))")
-        factory.api.fetchSession(authToken: saved) { [self] status in
-            trace?.reply(from: .authAPI, status.replyLabel { "terms v\($0.termsVersion)" })
-            switch status {
-            case .failure(.unauthorized):
-                signIn(context, completion)
-            case .failure(let error):
-                completion.fail(error)
-            case .success(let status):
-                guard status.termsAcceptanceRequired, let phoneToken = status.phoneToken else {
-                    return completion.succeed(.alreadySignedIn(saved))
-                }
-                acceptNewTerms(phoneToken, saved: saved, context: context, completion)
+extension Scenario where Input == PhoneNumber?, Output == AppOutcome {
+    /// Chains the app's steps from `factory`.
+    ///
+    /// - Parameters:
+    ///   - factory: Makes every operation and the nested sign-in scenario.
+    ///   - name: The scenario's name; `opctl run TermsOfUseOp` uses the same chain without the
+    ///     sign-in, under the operation's name.
+    ///   - signsIn: Whether a signed-out user is signed in (otherwise the run fails with
+    ///     ``SessionCheck/NotSignedIn``).
+    /// - Returns: The scenario.
+    static func make(with factory: AuthFlowFactory, name: String = "AppScenario", signsIn: Bool = true)
+        -> AppScenario
+    {
+        let retry = factory.retry
+        return AppScenario(name) { chain in
+            var chain = chain.then(Step(factory.makeCheckSessionOp).retrying(retry))
+            if signsIn {
+                chain = chain.then(
+                    Step("AuthScenario", purity: .sideEffects, factory.makeAuthScenario),
+                    when: { $0.standing == .signedOut }, input: \.phone
+                ) { check, token in check.concluding(.signedIn(token)) }
             }
+            return chain
+                .then(
+                    Step(factory.makeTermsOfUseOp).retrying(retry), when: \.termsChanged, input: \.reacceptanceToken
+                ) { check, acceptance in check.concluding(.acceptedNewTerms(acceptance.authToken ?? check.savedToken)) }
+                .then(
+                    Step(factory.makeSaveTokenOp).retrying(retry.relaunchingSideEffects),
+                    when: \.acceptedNewTerms, input: \.concludedToken
+                ) { check, _ in check }
+                .map { try $0.outcome() }
         }
-    }
-
-    private func signIn(_ context: OpContext<PhoneNumber?>, _ completion: Completion<AppOutcome>) {
-        factory.makeAuthScenario().launch(completion.nested(context.nested(step: 0, "AuthScenario"))) { result in
-            completion.finish(result.map(AppOutcome.signedIn))
-        }
-    }
-
-    private func acceptNewTerms(
-        _ phoneToken: PhoneToken, saved: AuthToken, context: OpContext<PhoneNumber?>,
-        _ completion: Completion<AppOutcome>
-    ) {
-        let storage = factory.storage
-        factory.makeTermsOfUseOp().launch(completion.nested(context.nested(step: 1, "TermsOfUseOp")).with(input: phoneToken)) { result in
-            completion.finish(
-                result.flatMap { acceptance in
-                    let token = acceptance.authToken ?? saved
-                    return Result { try storage.saveAuthToken(token) }.map { AppOutcome.acceptedNewTerms(token) }
-                })
-        }
-    }
-}
-
-extension OpContext {
-    /// The context for a secondary scenario or operation the mediator launches as its step
-    /// `index`, so journals and progress address its steps under it.
-    fileprivate func nested(step index: Int, _ name: String) -> OpContext {
-        var copy = self
-        let base = scope?.address.path ?? []
-        copy.scope = ScenarioScope(address: StepAddress(path: base + [.init(index: index, name: name)]))
-        return copy
     }
 }

@@ -57,6 +57,15 @@ public struct AuthFlowFactory: Sendable {
     /// The sign-in scenario: PhoneOp → TermsOfUseOp (when required) → CodeOp → SaveTokenOp.
     public func makeAuthScenario() -> AuthScenario { AuthScenario.make(with: self) }
 
+    /// Reads the saved sign-in and where it stands; pure.
+    public func makeCheckSessionOp() -> CheckSessionOp { CheckSessionOp(api: api, storage: storage) }
+
     /// The app's main scenario, which starts the others as needed.
-    public func makeAppScenario() -> AppScenario { AppScenario(factory: self) }
+    public func makeAppScenario() -> AppScenario { AppScenario.make(with: self) }
+
+    /// ``TermsOfUseOp`` for the saved sign-in, as a key service would launch it without the
+    /// app scenario: check the session, accept changed terms, save the refreshed token.
+    public func makeSavedSessionTermsScenario() -> AppScenario {
+        AppScenario.make(with: self, name: "TermsOfUseOp", signsIn: false)
+    }
 }

@@ -35,7 +35,7 @@ struct RunnableScenario {
             isScenario: true
         ) { factory, context, onFinish in
             factory.makeAppScenario().launch(context) { result in
-                onFinish(result.map { RunOutcome(sentence: "You \($0).", token: $0.token) })
+                onFinish(result.map { RunOutcome(sentence: sentence(for: $0), token: $0.token) })
             }
         },
         RunnableScenario(name: "PhoneOp", summary: "sends the phone number; returns the phone token (pure)", isScenario: false) {
@@ -52,7 +52,16 @@ struct RunnableScenario {
             name: "TermsOfUseOp", summary: "shows the current terms for the saved sign-in and sends the acceptance",
             isScenario: false
         ) { factory, context, onFinish in
-            TermsForSavedSession(factory: factory).launch(context, onFinish: onFinish)
+            factory.makeSavedSessionTermsScenario().launch(context) { result in
+                onFinish(result.map { outcome in
+                    switch outcome {
+                    case .alreadySignedIn(let token):
+                        RunOutcome(sentence: "The current terms of use are already accepted.", token: token)
+                    default:
+                        RunOutcome(sentence: sentence(for: outcome), token: outcome.token)
+                    }
+                })
+            }
         },
     ]
 
@@ -64,44 +73,11 @@ struct RunnableScenario {
     }
 }
 
-/// `opctl run TermsOfUseOp`: the terms operation alone, as a key service would launch it for an
-/// existing session — the phone token comes from the saved sign-in.
-private final class TermsForSavedSession: Op {
-    private let factory: AuthFlowFactory
-
-    init(factory: AuthFlowFactory) {
-        self.factory = factory
+/// What an app run says on the terminal.
+private func sentence(for outcome: AppOutcome) -> String {
+    switch outcome {
+    case .signedIn: "Signed in."
+    case .acceptedNewTerms: "Accepted the new terms of use."
+    case .alreadySignedIn: "Already signed in."
     }
-
-    func launch(_ context: OpContext<PhoneNumber?>, onFinish: @escaping OnFinish<RunnableScenario.RunOutcome>) {
-        let completion = Completion(retaining: self, context: context, onFinish: onFinish)
-        let factory = factory
-        guard let saved = try? factory.storage.loadAuthToken() else {
-            return completion.fail(SavedSessionMissing())
-        }
-        factory.api.fetchSession(authToken: saved) { status in
-            switch status {
-            case .failure(let error):
-                completion.fail(error)
-            case .success(let status):
-                guard let phoneToken = status.phoneToken else {
-                    return completion.succeed(.init(sentence: "The terms of use (version \(status.termsVersion)) are already accepted.", token: saved))
-                }
-                Scenario<PhoneToken, TermsAcceptance>("TermsOfUseOp") { $0.then(Step(factory.makeTermsOfUseOp)) }
-                    .launch(context.with(input: phoneToken)) { result in
-                        completion.finish(
-                            result.flatMap { acceptance in
-                                let token = acceptance.authToken ?? saved
-                                return Result { try factory.storage.saveAuthToken(token) }
-                                    .map { .init(sentence: "Accepted the terms of use, version \(acceptance.acceptedVersion).", token: token) }
-                            })
-                    }
-            }
-        }
-    }
-}
-
-/// `opctl run TermsOfUseOp` without a saved sign-in.
-struct SavedSessionMissing: Error, CustomStringConvertible {
-    var description: String { "there is no saved sign-in; run 'opctl run auth' first" }
 }
