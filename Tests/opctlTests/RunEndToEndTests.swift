@@ -92,9 +92,11 @@ struct RunEndToEndTests {
         let sandbox = try Sandbox()
         let first = try sandbox.run("run", "app", "--phone", Self.phone, "--accept-terms", "--code", "123456")
         #expect(first.status == 0, "\(first)")
-        #expect(first.stdout.hasPrefix("You signed in."), "\(first)")
+        #expect(first.stdout.hasPrefix("Signed in."), "\(first)")
         let second = try sandbox.run("run", "app")
         #expect(second.status == 0, "\(second)")
-        #expect(second.stdout.hasPrefix("You already signed in."), "\(second)")
+        #expect(second.stdout.hasPrefix("Already signed in."), "\(second)")
+        let runs = try #require(try parseJSON(sandbox.run("runs", "--json").stdout) as? [[String: Any]])
+        #expect(runs.map { $0["status"] as? String } == ["succeeded", "succeeded"], "app runs are journaled to the end")
     }
 }
