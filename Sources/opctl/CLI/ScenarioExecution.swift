@@ -62,6 +62,13 @@ struct ScenarioExecution {
             let step = failure?.failedOperation ?? runnable.name
             let cause = failure?.rootCause ?? error
             let attempts = (failure?.attempt ?? 1) > 1 ? " after \(failure?.attempt ?? 1) attempts" : ""
+            // Some failures outlive the run: the sign-in attempt itself expired or was locked, so
+            // replaying its tokens cannot help and a new run is the way on.
+            if let authError = cause as? AuthError, authError.endsTheAttempt {
+                return report(
+                    status: "failed", message: "\(step) failed\(attempts): \(cause)", exit: ExitStatus.failure,
+                    failedStep: step, hint: "Start a new sign-in: opctl run \(runnable.name)", rerunnable: false)
+            }
             return report(status: "failed", message: "\(step) failed\(attempts): \(cause)", exit: ExitStatus.failure, failedStep: step)
         }
     }
@@ -95,9 +102,13 @@ struct ScenarioExecution {
         return ExitStatus.success
     }
 
-    private func report(status: String, message: String, exit: Int32, failedStep: String?, hint: String? = nil) -> Int32 {
+    private func report(
+        status: String, message: String, exit: Int32, failedStep: String?, hint: String? = nil,
+        rerunnable: Bool = true
+    ) -> Int32 {
         // A run the user declined is finished business: rerunning it would decline again.
-        let rerun = exit == ExitStatus.cancelled && failedStep != nil ? nil : rerunCommand(failedStep: failedStep)
+        let declined = exit == ExitStatus.cancelled && failedStep != nil
+        let rerun = declined || !rerunnable ? nil : rerunCommand(failedStep: failedStep)
         if json {
             var object = runObject(status: status, failedStep: failedStep)
             object["error"] = message
@@ -197,5 +208,15 @@ enum JSONText {
             let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         else { return "{}" }
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension AuthError {
+    /// Whether the sign-in attempt cannot go on: its phone token expired, or the number is locked.
+    fileprivate var endsTheAttempt: Bool {
+        switch self {
+        case .unauthorized, .locked: true
+        default: false
+        }
     }
 }
