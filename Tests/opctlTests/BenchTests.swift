@@ -1,4 +1,5 @@
 import Foundation
+import Operations
 import Testing
 
 @testable import opctl
@@ -19,22 +20,30 @@ struct BenchTests {
                 #expect(bytes >= 0, "\(result.benchCase.id): \(bytes)")
             case .unavailable:
                 #expect(!result.benchCase.isAvailable, "\(result.benchCase.id) is available but gave no figure")
+            case .skipped:
+                #expect(result.benchCase.isSlow, "\(result.benchCase.id) is not slow but was skipped")
             }
         }
     }
 
-    @Test func theEngineAndReferenceCasesOfTheIssueAreAllAvailable() {
+    @Test func everyCaseOfTheIssueIsAvailable() {
         let expected = [
             "baseline.selfRetain", "op.sync", "op.async", "opqueue.batch", "opqueue.wait", "dispatch.async",
-            "continuation.checked", "bridge.await", "task.await", "ops.3byHand", "scenario.3steps", "memory.1M",
+            "continuation.checked", "bridge.await", "task.await", "ops.3byHand", "scenario.3steps", "trace.off",
+            "trace.message", "journal.buffered", "journal.fsync", "render.1k", "render.10k", "render.100k",
+            "memory.1M",
         ]
-        let available = BenchCases.all.filter(\.isAvailable).map(\.id)
-        #expect(available == expected)
-        let listed = [
-            "trace.off", "trace.message", "journal.buffered", "journal.fsync", "render.1k", "render.10k",
-            "render.100k",
-        ]
-        #expect(BenchCases.all.filter { !$0.isAvailable }.map(\.id) == listed)
+        #expect(BenchCases.all.map(\.id) == expected)
+        #expect(BenchCases.all.allSatisfy { $0.isAvailable })
+        #expect(BenchCases.all.filter(\.isSlow).map(\.id) == ["render.100k"])
+    }
+
+    @Test(arguments: [1_000, 10_000, 100_000])
+    func theRenderTracesAreValidAndHaveTheirMessageCount(messages: Int) throws {
+        let trace = BenchTraces.make(messages: messages)
+        #expect(trace.messages.count == messages)
+        #expect(Set(trace.participants.filter { $0.kind != .caller }.map(\.id)).count == 8)
+        try trace.validate()
     }
 
     @Test func everyReferenceNamesACaseOfTheTable() {
@@ -58,6 +67,9 @@ struct BenchTests {
             if id == "memory.1M" {
                 #expect(object["bytes"] is NSNumber, "\(id)")
                 #expect(object["nsPerOp"] == nil, "\(id)")
+            } else if BenchCases.named(id)?.isSlow == true {
+                #expect(object["nsPerOp"] is NSNull, "\(id)")
+                #expect(object["skipped"] as? Bool == true, "\(id)")
             } else if BenchCases.named(id)?.isAvailable == true {
                 #expect(object["nsPerOp"] is NSNumber, "\(id)")
             } else {
@@ -70,11 +82,19 @@ struct BenchTests {
         #expect(opSync["ratio"] is NSNumber)
     }
 
-    @Test func theTableListsMissingPiecesAsNotAvailable() async {
-        let table = BenchReport.table(await Self.smokeRun(["trace.off"]))
-        #expect(table.contains("trace.off"))
-        #expect(table.contains("not available in this build"))
-        #expect(table.contains("op.sync"))  // trace.off's reference runs with it
+    @Test func quickRunsSkipTheSlowCaseAndSaySo() throws {
+        let slow = try #require(BenchCases.named("render.100k"))
+        #expect(BenchRunner(config: .quick).measure(slow) == .skipped)
+        let result = BenchResult(benchCase: slow, figure: .skipped, referenceFigure: 40_000_000)
+        #expect(BenchReport.table([result]).contains("skipped in quick mode"))
+        #expect(result.ratio == nil && result.isMet == nil)
+    }
+
+    @Test func aMissingPieceIsListedAsNotAvailable() {
+        let missing = BenchCase.unavailable("x.missing", "a case whose piece is not in the build", reference: "op.sync")
+        let result = BenchResult(benchCase: missing, figure: .unavailable, referenceFigure: 40)
+        #expect(BenchReport.table([result]).contains("not available in this build"))
+        #expect(result.ratio == nil && result.isMet == nil)
     }
 
     @Test(arguments: [

@@ -23,7 +23,12 @@ public struct OpContext<Input: Sendable>: Sendable {
     ///
     /// ``Completion`` records the launch and the finish itself and gives the operation its own
     /// scope (``Completion/trace``) for the messages in between.
-    public var trace: TraceScope?
+    public var trace: TraceScope? {
+        get { storedTrace?.scope }
+        set { storedTrace = newValue.map(TraceScopeBox.init) }
+    }
+    /// The trace scope behind one reference (see ``TraceScopeBox``).
+    @usableFromInline var storedTrace: TraceScopeBox?
 
     /// Creates a context.
     ///
@@ -44,7 +49,7 @@ public struct OpContext<Input: Sendable>: Sendable {
         self.storedDeadline = deadline.map(Deadline.init)
         self.environment = environment
         self.scope = nil
-        self.trace = nil
+        self.storedTrace = nil
     }
 
     /// Creates a context without a deadline.
@@ -64,7 +69,7 @@ public struct OpContext<Input: Sendable>: Sendable {
         self.storedDeadline = nil
         self.environment = environment
         self.scope = nil
-        self.trace = nil
+        self.storedTrace = nil
     }
 
     /// The same context dependencies carrying another input.
@@ -75,7 +80,7 @@ public struct OpContext<Input: Sendable>: Sendable {
     public func with<Next: Sendable>(input: Next) -> OpContext<Next> {
         OpContext<Next>(
             input: input, cancellation: cancellation, storedDeadline: storedDeadline, environment: environment,
-            scope: scope, trace: trace)
+            scope: scope, storedTrace: storedTrace)
     }
 
     /// The same context with a deadline no later than `now + timeout`.
@@ -92,14 +97,32 @@ public struct OpContext<Input: Sendable>: Sendable {
     @usableFromInline
     init(
         input: Input, cancellation: CancellationToken?, storedDeadline: Deadline?,
-        environment: OpEnvironment, scope: ScenarioScope?, trace: TraceScope?
+        environment: OpEnvironment, scope: ScenarioScope?, storedTrace: TraceScopeBox?
     ) {
         self.input = input
         self.cancellation = cancellation
         self.storedDeadline = storedDeadline
         self.environment = environment
         self.scope = scope
-        self.trace = trace
+        self.storedTrace = storedTrace
+    }
+}
+
+/// A ``TraceScope`` behind one reference, as a context and a completion hold it.
+///
+/// A scope is an existential tracer, a participant and a launcher id: a dozen words with
+/// strings in them. Held inline, it made every `OpContext` too big for the compiler to copy
+/// and destroy field by field, so each copy of a context went through its value witnesses
+/// (about a thousand instructions per `op.sync` launch, tracing off). Boxed, an untraced
+/// context carries one null pointer; a traced launch pays one allocation, as it already
+/// records events.
+@usableFromInline
+final class TraceScopeBox: Sendable {
+    @usableFromInline let scope: TraceScope
+
+    @usableFromInline
+    init(_ scope: TraceScope) {
+        self.scope = scope
     }
 }
 

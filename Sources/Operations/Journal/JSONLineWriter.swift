@@ -8,7 +8,7 @@ import Foundation
 /// `JSONEncoder`.
 struct JSONLineWriter {
     /// Complete lines, ready to be written.
-    private(set) var bytes: [UInt8] = []
+    var bytes: [UInt8] = []
     private var needsComma = false
 
     init(capacity: Int = 0) {
@@ -112,7 +112,7 @@ struct JSONLineWriter {
 
     // MARK: - Internals
 
-    private mutating func key(_ key: StaticString) {
+    mutating func key(_ key: StaticString) {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
         needsComma = true
         bytes.append(UInt8(ascii: "\""))
@@ -121,7 +121,7 @@ struct JSONLineWriter {
         bytes.append(UInt8(ascii: ":"))
     }
 
-    private mutating func append(_ text: StaticString) {
+    mutating func append(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
@@ -135,7 +135,7 @@ struct JSONLineWriter {
 
     /// A JSON string literal; escapes quotes, backslashes and control characters only, so the
     /// line stays valid UTF-8 and readable.
-    private mutating func string(_ value: String) {
+    mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in

@@ -387,6 +387,11 @@ public final class ScenarioJournal: ScenarioObserver {
         default: break
         }
         if let encodable = value as? any Encodable {
+            // Plain data (strings, integers, booleans, nested structs, arrays) is encoded without
+            // `JSONEncoder`, several times faster; the rest goes through it as before.
+            if let node = JSONValueEncoder.encode(encodable) {
+                return state.lines.field(key, node: node)
+            }
             do {
                 let json = try state.encoder.encode(encodable)
                 state.lines.field(key, json: json)

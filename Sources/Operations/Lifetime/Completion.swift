@@ -32,7 +32,9 @@ public final class Completion<Output: Sendable>: Sendable {
     /// token, deadline or registry.
     private let attachments: Attachments?
     /// The operation's own trace scope, `nil` when tracing is off.
-    public let trace: TraceScope?
+    public var trace: TraceScope? { storedTrace?.scope }
+    /// The scope behind one reference, so an untraced launch stores a null pointer.
+    private let storedTrace: TraceScopeBox?
 
     /// Starts the finish of a launch.
     ///
@@ -43,24 +45,29 @@ public final class Completion<Output: Sendable>: Sendable {
     @inlinable
     public convenience init<O: Op, Input: Sendable>(
         retaining operation: O,
-        context: OpContext<Input>,
+        context: __shared OpContext<Input>,
         onFinish: @escaping OnFinish<Output>
     ) where O.Output == Output {
         // Inlined into the operation's `launch`, so the context is read where its input type is
-        // known; the designated initialiser below does not depend on it.
+        // known; the designated initialiser below does not depend on it. No closure reads the
+        // context: capturing it would copy the whole context per launch.
+        let trace: TraceScopeBox?
+        if let launcher = context.storedTrace {
+            trace = Self.recordLaunch(of: operation, input: context.input, in: launcher.scope)
+        } else {
+            trace = nil
+        }
         self.init(
             retaining: operation, type: O.self, cancellation: context.cancellation, deadline: context.storedDeadline,
-            environment: context.environment,
-            trace: context.trace.map { Self.recordLaunch(of: operation, input: context.input, in: $0) },
-            onFinish: onFinish)
+            environment: context.environment, trace: trace, onFinish: onFinish)
     }
 
     /// Records the launch into the caller's scope and returns the operation's own scope; kept
     /// out of line so the untraced path stays small.
     @usableFromInline
-    static func recordLaunch<Input>(of operation: some Op, input: Input, in scope: TraceScope) -> TraceScope {
+    static func recordLaunch<Input>(of operation: some Op, input: Input, in scope: TraceScope) -> TraceScopeBox {
         let name = (operation as? any NamedOp)?.name ?? String(describing: type(of: operation))
-        return scope.launch(.operation(name), TraceLabel.call("launch", input))
+        return TraceScopeBox(scope.launch(.operation(name), TraceLabel.call("launch", input)))
     }
 
     // `borrowing`: an initialiser consumes its arguments by default, which cost the caller a
@@ -72,10 +79,10 @@ public final class Completion<Output: Sendable>: Sendable {
         cancellation: borrowing CancellationToken?,
         deadline: Deadline?,
         environment: OpEnvironment,
-        trace: TraceScope?,
+        trace: TraceScopeBox?,
         onFinish: @escaping OnFinish<Output>
     ) {
-        self.trace = trace
+        self.storedTrace = trace
         self.onFinish = onFinish
         self.retention = Unmanaged.passRetained(copy operation)
         self.operationType = type
@@ -141,7 +148,7 @@ public final class Completion<Output: Sendable>: Sendable {
     private func finishAbandoned() {
         guard claim(by: .finishedByEngine) else { return }
         environment.diagnostics.report(OpDiagnostic(kind: .abandoned, operation: operationName))
-        trace?.finish("onFinish(abandoned)")
+        storedTrace?.scope.finish("onFinish(abandoned)")
         release()
         onFinish(.failure(OpError.abandoned(operation: operationName)))
     }
@@ -158,15 +165,15 @@ public final class Completion<Output: Sendable>: Sendable {
     /// - Parameter context: The nested launch's context.
     /// - Returns: The context, recording into this operation's trace scope.
     public func nested<Input: Sendable>(_ context: OpContext<Input>) -> OpContext<Input> {
-        guard let trace else { return context }
+        guard let storedTrace else { return context }
         var nested = context
-        nested.trace = trace
+        nested.storedTrace = storedTrace
         return nested
     }
 
     private func deliver(_ result: Result<Output, any Error>) {
         if attachments != nil { detach() }
-        if let trace { trace.finish(TraceLabel.finish(result)) }
+        if let storedTrace { storedTrace.scope.finish(TraceLabel.finish(result)) }
         release()
         onFinish(result)
     }

@@ -7,8 +7,13 @@ enum LabelWrapper {
     /// one line of printable text.
     static func sanitize(_ text: String) -> String {
         let utf8 = text.utf8
-        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) && utf8.first != 0x20 && utf8.last != 0x20 {
-            return text
+        if utf8.first != 0x20 && utf8.last != 0x20 {
+            if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+            // Control characters and newlines are always graphemes of their own (they break on
+            // both sides), so a scan of the scalars finds every character the loop below would
+            // replace; text without any (a label with `…` or `é`) comes back unchanged, without
+            // rebuilding it character by character.
+            if !text.unicodeScalars.contains(where: isReplaced) { return text }
         }
         var result = ""
         result.reserveCapacity(text.utf8.count)
@@ -27,6 +32,13 @@ enum LabelWrapper {
         return String(source.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
     }
 
+    /// Whether a scalar makes its character one that ``sanitize(_:)`` replaces: a control
+    /// character (C0, DEL, C1) or a line or paragraph separator.
+    private static func isReplaced(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
+    }
+
     /// The lines of a note: its own line breaks kept, each paragraph sanitized.
     static func paragraphs(_ text: String) -> [String] {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { sanitize(String($0)) }
@@ -41,6 +53,25 @@ enum LabelWrapper {
     static func wrap(_ text: String, width: Int, maxLines: Int? = nil) -> [String] {
         let width = max(width, 1)
         if text.displayWidth <= width { return [text] }
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            let lines = wrapUnits(
+                Array(text.utf8), width: width, space: UInt8(ascii: " "),
+                isBreak: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ".") },
+                unitWidth: { _ in 1 }, string: { String(decoding: $0, as: UTF8.self) })
+            return limit(lines, width: width, maxLines: maxLines)
+        }
+        if text.unicodeScalars.allSatisfy(\.isStandaloneGrapheme) {
+            let lines = wrapUnits(
+                Array(text.unicodeScalars), width: width, space: " ", isBreak: { $0 == "(" || $0 == "," || $0 == "." },
+                unitWidth: \.standaloneDisplayWidth,
+                string: { scalars in
+                    var utf8: [UInt8] = []
+                    utf8.reserveCapacity(scalars.count * 3)
+                    for scalar in scalars { UTF8.encode(scalar) { utf8.append($0) } }
+                    return String(decoding: utf8, as: UTF8.self)
+                })
+            return limit(lines, width: width, maxLines: maxLines)
+        }
         var lines: [String] = []
         var line = ""
         var lineWidth = 0
@@ -76,11 +107,74 @@ enum LabelWrapper {
             pendingSpaces = spaces
         }
         if !line.isEmpty || lines.isEmpty { flush() }
+        return limit(lines, width: width, maxLines: maxLines)
+    }
 
+    /// The first `maxLines` lines, the last ending in `…`, when there are more.
+    private static func limit(_ lines: [String], width: Int, maxLines: Int?) -> [String] {
         guard let maxLines, lines.count > maxLines, maxLines > 0 else { return lines }
         var kept = Array(lines.prefix(maxLines))
         kept[maxLines - 1] = ellipsized(kept[maxLines - 1], width: width)
         return kept
+    }
+
+    /// ``wrap(_:width:maxLines:)`` for text whose units (bytes of printable ASCII, or scalars
+    /// that are graphemes of their own) are its characters: the same pieces and the same breaks,
+    /// on an array of units instead of characters.
+    private static func wrapUnits<Unit: Equatable>(
+        _ text: [Unit], width: Int, space: Unit, isBreak: (Unit) -> Bool, unitWidth: (Unit) -> Int,
+        string: ([Unit]) -> String
+    ) -> [String] {
+        var lines: [String] = []
+        var line: [Unit] = []
+        var lineWidth = 0
+        var pendingSpaces = 0
+
+        func flush() {
+            lines.append(string(line))
+            line.removeAll(keepingCapacity: true)
+            lineWidth = 0
+            pendingSpaces = 0
+        }
+
+        var start = 0
+        while start < text.count {
+            // One piece: up to a run of spaces, or up to `(`, `,` or `.` and the spaces after it.
+            var end = start
+            while end < text.count {
+                let unit = text[end]
+                end += 1
+                if unit == space || isBreak(unit) {
+                    while end < text.count && text[end] == space { end += 1 }
+                    break
+                }
+            }
+            var trimmedEnd = end
+            while trimmedEnd > start && text[trimmedEnd - 1] == space { trimmedEnd -= 1 }
+            let spaces = end - trimmedEnd
+            var pieceWidth = 0
+            for unit in text[start..<trimmedEnd] { pieceWidth += unitWidth(unit) }
+            if !line.isEmpty && lineWidth + pendingSpaces + pieceWidth > width { flush() }
+            if line.isEmpty { pendingSpaces = 0 }
+            line.append(contentsOf: repeatElement(space, count: pendingSpaces))
+            lineWidth += pendingSpaces
+            if pieceWidth > width - lineWidth {
+                // Only a token longer than a whole line gets here: break it hard.
+                for unit in text[start..<trimmedEnd] {
+                    let characterWidth = unitWidth(unit)
+                    if lineWidth + characterWidth > width { flush() }
+                    line.append(unit)
+                    lineWidth += characterWidth
+                }
+            } else {
+                line.append(contentsOf: text[start..<trimmedEnd])
+                lineWidth += pieceWidth
+            }
+            pendingSpaces = spaces
+            start = end
+        }
+        if !line.isEmpty || lines.isEmpty { flush() }
+        return lines
     }
 
     /// The line shortened so that it and a final `…` fit the width.

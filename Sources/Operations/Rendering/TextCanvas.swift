@@ -16,17 +16,20 @@ struct TextCanvas {
     private var cells: [UInt32] = []
     private var texts: [String] = []
     private var textCodes: [String: UInt32] = [:]
+    /// One blank row, copied (one `memcpy`) for every new row.
+    private let blankRow: [UInt32]
 
     init(width: Int, charset: DiagramCharset) {
         self.width = width
         self.charset = charset
+        blankRow = Array(repeating: Self.blank, count: width)
     }
 
     var rowCount: Int { cells.count / max(width, 1) }
 
     /// Appends a blank row and returns its index.
     mutating func addRow() -> Int {
-        cells.append(contentsOf: repeatElement(Self.blank, count: width))
+        cells.append(contentsOf: blankRow)
         return rowCount - 1
     }
 
@@ -63,6 +66,26 @@ struct TextCanvas {
             }
             return
         }
+        if text.unicodeScalars.allSatisfy(\.isStandaloneGrapheme) {
+            // Every scalar is a character of its own: the loop below, without segmenting.
+            var position = column
+            for scalar in text.unicodeScalars {
+                let width = scalar.standaloneDisplayWidth
+                guard width > 0 else { continue }
+                guard position + width <= self.width else {
+                    assertionFailure("text outside the canvas at column \(position) of \(self.width)")
+                    return
+                }
+                let base = row * self.width + position
+                if scalar.isASCII {
+                    cells[base] = scalar.value
+                } else {
+                    put(Character(scalar), width: width, at: base)
+                }
+                position += width
+            }
+            return
+        }
         var position = column
         for character in text {
             let width = character.displayWidth
@@ -74,15 +97,22 @@ struct TextCanvas {
             let base = row * self.width + position
             if let ascii = character.asciiValue {
                 cells[base] = UInt32(ascii)
-            } else if charset == .ascii {
-                for (offset, byte) in ASCIIFallback.bytes(for: character, width: width).enumerated() {
-                    cells[base + offset] = UInt32(byte)
-                }
             } else {
-                cells[base] = code(for: character)
-                if width == 2 { cells[base + 1] = Self.wideTail }
+                put(character, width: width, at: base)
             }
             position += width
+        }
+    }
+
+    /// Writes one non-ASCII grapheme of `width` columns at cell `base`.
+    private mutating func put(_ character: Character, width: Int, at base: Int) {
+        if charset == .ascii {
+            for (offset, byte) in ASCIIFallback.bytes(for: character, width: width).enumerated() {
+                cells[base + offset] = UInt32(byte)
+            }
+        } else {
+            cells[base] = code(for: character)
+            if width == 2 { cells[base + 1] = Self.wideTail }
         }
     }
 
@@ -96,39 +126,62 @@ struct TextCanvas {
     }
 
     /// The finished drawing: `\n` after every row, no trailing spaces.
+    ///
+    /// One pass over the cells, writing the bytes straight into the string's storage: no
+    /// intermediate array grows and no slice is appended per cell.
     func output() -> String {
-        // One flat table of glyph bytes, so writing a glyph copies bytes without touching arrays
-        // of arrays (and their reference counts) per cell.
-        var glyphBytes: [UInt8] = []
-        var glyphRanges: [Range<Int>] = []
-        for glyph in Glyph.allCases {
-            let start = glyphBytes.count
-            glyphBytes.append(contentsOf: glyph.spelled(in: charset).utf8)
-            glyphRanges.append(start..<glyphBytes.count)
+        // The UTF-8 of every code's spelling in one flat table: glyphs, then text graphemes.
+        var spelled: [UInt8] = []
+        var starts: [Int] = []
+        var lengths: [Int] = []
+        func add(_ text: String) {
+            starts.append(spelled.count)
+            spelled.append(contentsOf: text.utf8)
+            lengths.append(spelled.count - starts[starts.count - 1])
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(cells.count * 2)
-        cells.withUnsafeBufferPointer { cells in
-            glyphBytes.withUnsafeBufferPointer { glyphBytes in
-                for row in 0..<rowCount {
-                    let start = row * width
-                    var end = start + width
-                    while end > start && cells[end - 1] == Self.blank { end -= 1 }
-                    for index in start..<end {
-                        let code = cells[index]
-                        if code < Self.glyphBase {
-                            bytes.append(UInt8(truncatingIfNeeded: code))
-                        } else if code < Self.textBase {
-                            bytes.append(contentsOf: glyphBytes[glyphRanges[Int(code - Self.glyphBase)]])
-                        } else if code != Self.wideTail {
-                            bytes.append(contentsOf: texts[Int(code - Self.textBase)].utf8)
+        for glyph in Glyph.allCases { add(glyph.spelled(in: charset)) }
+        let glyphCount = starts.count
+        for text in texts { add(text) }
+        // A cell's code as an index into the table (glyph codes count from `glyphBase`, text
+        // codes from `textBase`).
+        func entry(_ code: UInt32) -> Int {
+            code < Self.textBase ? Int(code - Self.glyphBase) : glyphCount + Int(code - Self.textBase)
+        }
+        let rows = rowCount
+        let width = width
+        // Room for every cell at its longest spelling: untouched capacity costs nothing, and it
+        // spares a first pass that adds up the exact size.
+        let capacity = rows * (width * max(lengths.max() ?? 1, 1) + 1)
+        return cells.withUnsafeBufferPointer { cells -> String in
+            spelled.withUnsafeBufferPointer { spelled in
+                String(unsafeUninitializedCapacity: capacity) { buffer in
+                    var position = 0
+                    for row in 0..<rows {
+                        let start = row * width
+                        var end = start + width
+                        while end > start && cells[end - 1] == Self.blank { end -= 1 }
+                        for index in start..<end {
+                            let code = cells[index]
+                            if code < Self.glyphBase {
+                                buffer[position] = UInt8(truncatingIfNeeded: code)
+                                position += 1
+                            } else if code != Self.wideTail {
+                                let entry = entry(code)
+                                let start = starts[entry]
+                                let length = lengths[entry]
+                                for offset in 0..<length {
+                                    buffer[position + offset] = spelled[start + offset]
+                                }
+                                position += length
+                            }
                         }
+                        buffer[position] = 0x0A
+                        position += 1
                     }
-                    bytes.append(0x0A)
+                    return position
                 }
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

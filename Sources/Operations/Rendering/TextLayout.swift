@@ -74,11 +74,16 @@ struct TextLayout {
             }
         }
         placements = model.steps.map { Self.placement(of: $0) }
+        // Labels are measured once, for both fitting passes below.
+        let measured = texts.indices.map { placements[$0].isNote ? nil : WrapPieces(texts[$0].first ?? "") }
 
         // Shrink gaps: drop the comfortable padding before wrapping anything.
-        var fit = Fit(layout: self, model: model, texts: texts, padding: Self.padding, maxLabelLines: maxLabelLines)
+        var fit = Fit(
+            layout: self, model: model, texts: texts, pieces: measured, padding: Self.padding,
+            maxLabelLines: maxLabelLines)
         if fit.total > maxWidth {
-            fit = Fit(layout: self, model: model, texts: texts, padding: 0, maxLabelLines: maxLabelLines)
+            fit = Fit(
+                layout: self, model: model, texts: texts, pieces: measured, padding: 0, maxLabelLines: maxLabelLines)
             // Wrap at spaces and after ( , . first; hard-break long tokens only if that is not
             // enough; `…` comes from the line limit.
             // Notes are prose, so a word broken inside a note costs less than a broken label.
@@ -182,7 +187,10 @@ struct TextLayout {
         /// The narrowest the drawing can get: every text one column wide.
         var hardFloorTotal: Int { floors(hardNotes: true, hardLabels: true).reduce(0, +) + 1 }
 
-        init(layout: TextLayout, model: DiagramModel, texts: [[String]], padding: Int, maxLabelLines: Int) {
+        init(
+            layout: TextLayout, model: DiagramModel, texts: [[String]], pieces measured: [WrapPieces?], padding: Int,
+            maxLabelLines: Int
+        ) {
             let columns = layout.columns
             let count = columns.count
             self.texts = texts
@@ -205,7 +213,7 @@ struct TextLayout {
             slotsInGap = Array(repeating: [], count: count + 1)
             for (index, step) in model.steps.enumerated() {
                 let text = texts[index]
-                let pieces = layout.placements[index].isNote ? nil : WrapPieces(text.first ?? "")
+                let pieces = measured[index]
                 let natural = pieces?.natural ?? text.map(\.displayWidth).max() ?? 0
                 let longest = pieces?.longest ?? text.map(LabelWrapper.longestPiece).max() ?? 0
                 var gap = 0

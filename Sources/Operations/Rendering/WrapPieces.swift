@@ -16,16 +16,104 @@ struct WrapPieces {
     /// The widest piece.
     let longest: Int
 
+    /// Measures the pieces of ``LabelWrapper/pieces(of:)`` in one pass over the text: a piece
+    /// ends after a run of spaces, or after `(`, `,` or `.` and the spaces that follow. ASCII
+    /// text is read byte by byte (every byte a grapheme of width 1); other text character by
+    /// character. No substring is made.
     init(_ text: String) {
-        for piece in LabelWrapper.pieces(of: text) {
-            var trimmed = piece
-            while trimmed.last == " " { trimmed = trimmed.dropLast() }
-            widths.append(trimmed.displayWidth)
-            spaces.append(piece.count - trimmed.count)
-            endsInPunctuation.append(trimmed.last.map { $0.isPunctuation } ?? false)
+        let utf8 = text.utf8
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            var scan = Scan<UInt8> { WrapPieces.asciiPunctuation[Int($0)] }
+            for byte in utf8 {
+                scan.add(
+                    byte, isSpace: byte == 0x20,
+                    isBreak: byte == UInt8(ascii: "(") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "."),
+                    width: 1)
+            }
+            self.init(scan)
+        } else if text.unicodeScalars.allSatisfy(\.isStandaloneGrapheme) {
+            // Every scalar is a character of its own: the same pass over scalars.
+            var scan = Scan<Unicode.Scalar> { Character($0).isPunctuation }
+            for scalar in text.unicodeScalars {
+                scan.add(
+                    scalar, isSpace: scalar == " ", isBreak: scalar == "(" || scalar == "," || scalar == ".",
+                    width: scalar.standaloneDisplayWidth)
+            }
+            self.init(scan)
+        } else {
+            var scan = Scan<Character> { $0.isPunctuation }
+            for character in text {
+                scan.add(
+                    character, isSpace: character == " ",
+                    isBreak: character == "(" || character == "," || character == ".", width: character.displayWidth)
+            }
+            self.init(scan)
         }
-        natural = text.displayWidth
+    }
+
+    private init<Unit>(_ scan: Scan<Unit>) {
+        var scan = scan
+        scan.end()
+        widths = scan.widths
+        spaces = scan.spaces
+        endsInPunctuation = scan.endsInPunctuation
+        natural = scan.natural
         longest = widths.max() ?? 0
+    }
+
+    /// Which ASCII bytes are punctuation (`Character.isPunctuation`), by byte value.
+    private static let asciiPunctuation: [Bool] = (0..<128).map { Character(Unicode.Scalar(UInt8($0))).isPunctuation }
+
+    /// The running state of the measuring pass.
+    private struct Scan<Unit> {
+        /// Whether a unit is punctuation; asked once per piece, of its last non-space unit.
+        let isPunctuation: (Unit) -> Bool
+        var widths: [Int] = []
+        var spaces: [Int] = []
+        var endsInPunctuation: [Bool] = []
+        var natural = 0
+        /// The current piece: its width without trailing spaces, its trailing spaces, its last
+        /// non-space unit, whether it has begun.
+        private var width = 0
+        private var trailing = 0
+        private var last: Unit?
+        private var started = false
+        /// A space or a break character was seen: the next non-space character starts a piece.
+        private var closed = false
+
+        init(isPunctuation: @escaping (Unit) -> Bool) {
+            self.isPunctuation = isPunctuation
+        }
+
+        mutating func add(_ unit: Unit, isSpace: Bool, isBreak: Bool, width: Int) {
+            natural += width
+            if isSpace {
+                trailing += 1
+                started = true
+                closed = true
+                return
+            }
+            if closed { emit() }
+            started = true
+            self.width += width
+            last = unit
+            if isBreak { closed = true }
+        }
+
+        mutating func end() {
+            if started { emit() }
+        }
+
+        private mutating func emit() {
+            widths.append(width)
+            spaces.append(trailing)
+            endsInPunctuation.append(last.map(isPunctuation) ?? false)
+            width = 0
+            trailing = 0
+            last = nil
+            started = false
+            closed = false
+        }
     }
 
     /// The widest line the label wraps to at `width`.

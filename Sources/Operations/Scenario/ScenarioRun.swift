@@ -2,15 +2,18 @@
 /// host's observer. Immutable; the values between steps travel through closures, not here.
 @usableFromInline
 final class ScenarioRun: Sendable {
-    let name: String
+    @usableFromInline let name: String
     let base: StepAddress
-    let environment: OpEnvironment
+    @usableFromInline let environment: OpEnvironment
     let startedAt: ContinuousClock.Instant?
+    /// Whether an observer receives events: without one, nothing reads step addresses or times.
+    @usableFromInline let isObserved: Bool
 
     init(name: String, context: OpContext<some Sendable>) {
         self.name = name
         self.base = context.scope?.address ?? StepAddress(path: [])
         self.environment = context.environment
+        self.isObserved = context.environment.observer != nil
         // Reading the clock is skipped when nobody observes durations.
         self.startedAt = context.environment.observer == nil ? nil : context.environment.scheduler.now
     }
@@ -19,10 +22,18 @@ final class ScenarioRun: Sendable {
         base.appending(index: index, name: name)
     }
 
-    var now: ContinuousClock.Instant? {
-        environment.observer == nil ? nil : environment.scheduler.now
+    /// The scope of a step of this run; its address is built when first read.
+    @usableFromInline
+    func scope(index: Int, name: String) -> ScenarioScope {
+        ScenarioScope(base: base, index: index, name: name)
     }
 
+    @usableFromInline
+    var now: ContinuousClock.Instant? {
+        isObserved ? environment.scheduler.now : nil
+    }
+
+    @usableFromInline
     func report(
         _ kind: ScenarioEvent.Kind, address: StepAddress, attempt: Int = 0, value: (any Sendable)? = nil,
         since start: ContinuousClock.Instant? = nil

@@ -9,16 +9,43 @@
 ///     .retrying(.transient(maxAttempts: 3))
 /// ```
 public struct Step<Input: Sendable, Output: Sendable>: Sendable {
-    /// The name shown in progress, journals and diagrams; the operation's type name by default.
-    public let name: String
-    /// Whether relaunching the step is free of consequences.
-    public let purity: Purity
-    /// When the step is retried after a failure.
-    public private(set) var retry: RetryPolicy = .never
-    /// What the scenario does when the step failed and will not be retried.
-    public private(set) var failureHandler: FailureHandler<Input, Output>?
+    /// The step's parts behind one reference: a scenario copies its steps into every launch,
+    /// and a step inline (a name, a policy, two closures) was copied and destroyed through its
+    /// value witnesses, with generic metadata lookups, each time.
+    @usableFromInline
+    final class Storage: Sendable {
+        let name: String
+        let purity: Purity
+        let retry: RetryPolicy
+        let failureHandler: FailureHandler<Input, Output>?
+        @usableFromInline let launchNew: @Sendable (OpContext<Input>, @escaping OnFinish<Output>) -> Void
 
-    let launchNew: @Sendable (OpContext<Input>, @escaping OnFinish<Output>) -> Void
+        init(
+            name: String, purity: Purity, retry: RetryPolicy, failureHandler: FailureHandler<Input, Output>?,
+            launchNew: @escaping @Sendable (OpContext<Input>, @escaping OnFinish<Output>) -> Void
+        ) {
+            self.name = name
+            self.purity = purity
+            self.retry = retry
+            self.failureHandler = failureHandler
+            self.launchNew = launchNew
+        }
+    }
+
+    @usableFromInline let storage: Storage
+
+    /// The name shown in progress, journals and diagrams; the operation's type name by default.
+    public var name: String { storage.name }
+    /// Whether relaunching the step is free of consequences.
+    public var purity: Purity { storage.purity }
+    /// When the step is retried after a failure.
+    public var retry: RetryPolicy { storage.retry }
+    /// What the scenario does when the step failed and will not be retried.
+    public var failureHandler: FailureHandler<Input, Output>? { storage.failureHandler }
+
+    @usableFromInline var launchNew: @Sendable (OpContext<Input>, @escaping OnFinish<Output>) -> Void {
+        storage.launchNew
+    }
 
     /// Creates a step named after its operation type.
     ///
@@ -38,9 +65,13 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
     ///   - make: Makes a new operation for every launch.
     public init<O: Op>(_ name: String, purity: Purity? = nil, _ make: @escaping @Sendable () -> O)
     where O.Input == Input, O.Output == Output {
-        self.name = name
-        self.purity = purity ?? Purity.of(O.self)
-        self.launchNew = { context, onFinish in make().launch(context, onFinish: onFinish) }
+        storage = Storage(
+            name: name, purity: purity ?? Purity.of(O.self), retry: .never, failureHandler: nil,
+            launchNew: { context, onFinish in make().launch(context, onFinish: onFinish) })
+    }
+
+    private init(storage: Storage) {
+        self.storage = storage
     }
 
     /// The same step with a retry policy.
@@ -48,9 +79,9 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
     /// - Parameter policy: When to launch the step again after a failure.
     /// - Returns: The step with `policy`.
     public func retrying(_ policy: RetryPolicy) -> Step {
-        var copy = self
-        copy.retry = policy
-        return copy
+        Step(
+            storage: Storage(
+                name: name, purity: purity, retry: policy, failureHandler: failureHandler, launchNew: storage.launchNew))
     }
 
     /// The same step with a failure handler, consulted when the retry policy gives up.
@@ -58,8 +89,7 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
     /// - Parameter handler: Decides to relaunch with new input, recover, or fail.
     /// - Returns: The step with `handler`.
     public func onFailure(_ handler: @escaping FailureHandler<Input, Output>) -> Step {
-        var copy = self
-        copy.failureHandler = handler
-        return copy
+        Step(
+            storage: Storage(name: name, purity: purity, retry: retry, failureHandler: handler, launchNew: storage.launchNew))
     }
 }

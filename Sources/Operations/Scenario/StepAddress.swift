@@ -29,6 +29,7 @@ public struct StepAddress: Sendable, Hashable, Codable, CustomStringConvertible 
     public var name: String { path.last?.name ?? "" }
 
     /// The address of a step of a scenario launched at this address.
+    @usableFromInline
     func appending(index: Int, name: String) -> StepAddress {
         StepAddress(path: path + [Component(index: index, name: name)])
     }
@@ -40,12 +41,41 @@ public struct StepAddress: Sendable, Hashable, Codable, CustomStringConvertible 
 }
 
 /// The position of a launch inside scenarios, carried by ``OpContext/scope``.
+///
+/// A scenario gives every step a scope, but few runs read it (an observer, a journal, a nested
+/// scenario): a scope made by a scenario keeps its parent's address and its own position, and
+/// builds the address (an array) only when ``address`` is read.
 public struct ScenarioScope: Sendable, Hashable {
     /// The step this launch is.
-    public let address: StepAddress
+    public var address: StepAddress {
+        switch storage {
+        case .built(let address): address
+        case .step(let base, let index, let name): base.appending(index: index, name: name)
+        }
+    }
+
+    @usableFromInline enum Storage: Sendable {
+        case built(StepAddress)
+        case step(base: StepAddress, index: Int, name: String)
+    }
+
+    @usableFromInline let storage: Storage
 
     /// Creates a scope.
     public init(address: StepAddress) {
-        self.address = address
+        storage = .built(address)
+    }
+
+    /// The scope of step `index`, called `name`, of a scenario launched at `base`.
+    init(base: StepAddress, index: Int, name: String) {
+        storage = .step(base: base, index: index, name: name)
+    }
+
+    public static func == (lhs: ScenarioScope, rhs: ScenarioScope) -> Bool {
+        lhs.address == rhs.address
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(address)
     }
 }

@@ -4,61 +4,84 @@ import Synchronization
 ///
 /// It guards each attempt's finish with an atomic counter, so an operation that calls
 /// `onFinish` twice cannot advance the scenario twice.
+///
+/// The launch path is `@inlinable`: it is specialised where the scenario is built (inside
+/// ``ScenarioBuilder/then(_:)``), so a launch looks up no generic metadata for `StepRun`,
+/// `Step`, `OpContext` or `Result`. Retries and failure handling stay out of line.
 @usableFromInline
 final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
-    private let step: Step<Input, Output>
-    private let address: StepAddress
-    private let context: OpContext<Input>
-    private let run: ScenarioRun
-    private let onFinish: OnFinish<Output>
+    @usableFromInline let step: Step<Input, Output>
+    /// The step's place in the run, built only when something reads it (see ``ScenarioScope``).
+    @usableFromInline let scope: ScenarioScope
+    @usableFromInline let context: OpContext<Input>
+    @usableFromInline let run: ScenarioRun
+    @usableFromInline let onFinish: OnFinish<Output>
     /// The number of the last attempt whose finish was accepted.
     private let finishedAttempts = Atomic<Int>(0)
 
-    private init(
-        step: Step<Input, Output>, address: StepAddress, context: OpContext<some Sendable>, run: ScenarioRun,
+    @usableFromInline var address: StepAddress { scope.address }
+
+    @inlinable
+    init(
+        step: Step<Input, Output>, scope: ScenarioScope, context: OpContext<some Sendable>, run: ScenarioRun,
         onFinish: @escaping OnFinish<Output>, input: Input
     ) {
         self.step = step
-        self.address = address
+        self.scope = scope
         var stepContext = context.with(input: input)
-        stepContext.scope = ScenarioScope(address: address)
+        stepContext.scope = scope
         self.context = stepContext
         self.run = run
         self.onFinish = onFinish
     }
 
-    @usableFromInline
+    @inlinable
     static func start(
         _ step: Step<Input, Output>, index: Int, input: Input, context: OpContext<some Sendable>, run: ScenarioRun,
         onFinish: @escaping OnFinish<Output>
     ) {
-        let address = run.address(index: index, name: step.name)
+        let scope = run.scope(index: index, name: step.name)
+        if run.environment.replay != nil {
+            guard !replayed(step, at: scope.address, run: run, onFinish: onFinish) else { return }
+        }
+        let stepRun = StepRun(
+            step: step, scope: scope, context: context, run: run, onFinish: onFinish, input: input)
+        stepRun.launch(attempt: 1, retriesLeft: step.retry.maxAttempts - 1, input: input)
+    }
+
+    /// Finishes the step from a recorded output when the run is resumed and has one.
+    ///
+    /// - Returns: Whether the step was finished (replayed, or failed to read its record).
+    @usableFromInline
+    static func replayed(
+        _ step: Step<Input, Output>, at address: StepAddress, run: ScenarioRun, onFinish: @escaping OnFinish<Output>
+    ) -> Bool {
         if let replay = run.environment.replay {
             do {
                 if let output = try replay.recordedOutput(at: address, as: Output.self) {
                     run.report(.stepReplayed, address: address, value: output)
                     onFinish(.success(output))
-                    return
+                    return true
                 }
             } catch {
                 onFinish(.failure(StepFailure(scenario: run.name, step: step.name, attempt: 0, error: error)))
-                return
+                return true
             }
         }
-        let stepRun = StepRun(
-            step: step, address: address, context: context, run: run, onFinish: onFinish, input: input)
-        stepRun.launch(attempt: 1, retriesLeft: step.retry.maxAttempts - 1, input: input)
+        return false
     }
 
-    private func launch(attempt: Int, retriesLeft: Int, input: Input) {
+    @inlinable
+    func launch(attempt: Int, retriesLeft: Int, input: Input) {
         if context.cancellation?.isCancelled == true {
             return fail(OpError.cancelled, attempt: attempt)
         }
-        var attemptContext = context
-        attemptContext.input = input
-        run.report(.stepLaunched, address: address, attempt: attempt, value: input)
+        if run.isObserved { run.report(.stepLaunched, address: address, attempt: attempt, value: input) }
         let startedAt = run.now
-        step.launchNew(attemptContext) { result in
+        // The first attempt runs with the step's context as it is; a retry or a relaunch with
+        // new input gets a copy carrying that input.
+        let launchNew = step.launchNew
+        let finish: OnFinish<Output> = { result in
             guard self.accept(attempt) else {
                 self.run.environment.diagnostics.report(
                     OpDiagnostic(kind: .finishedTwice, operation: self.step.name))
@@ -66,20 +89,32 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
             }
             switch result {
             case .success(let output):
-                self.run.report(.stepSucceeded, address: self.address, attempt: attempt, value: output, since: startedAt)
+                if self.run.isObserved {
+                    self.run.report(
+                        .stepSucceeded, address: self.address, attempt: attempt, value: output, since: startedAt)
+                }
                 self.onFinish(.success(output))
             case .failure(let error):
                 self.handle(error, attempt: attempt, retriesLeft: retriesLeft, input: input, startedAt: startedAt)
             }
         }
+        if attempt == 1 {
+            launchNew(context, finish)
+        } else {
+            var attemptContext = context
+            attemptContext.input = input
+            launchNew(attemptContext, finish)
+        }
     }
 
-    private func accept(_ attempt: Int) -> Bool {
+    @usableFromInline
+    func accept(_ attempt: Int) -> Bool {
         finishedAttempts.compareExchange(expected: attempt - 1, desired: attempt, ordering: .acquiringAndReleasing)
             .exchanged
     }
 
-    private func handle(
+    @usableFromInline
+    func handle(
         _ error: any Error, attempt: Int, retriesLeft: Int, input: Input, startedAt: ContinuousClock.Instant?
     ) {
         let policy = step.retry
@@ -119,7 +154,8 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
         }
     }
 
-    private func fail(_ error: any Error, attempt: Int) {
+    @usableFromInline
+    func fail(_ error: any Error, attempt: Int) {
         onFinish(.failure(StepFailure(scenario: run.name, step: step.name, attempt: attempt, error: error)))
     }
 }

@@ -25,11 +25,16 @@ public final class InMemoryTracer: Tracer {
     /// Appends an event under the lock.
     /// - Parameter event: The event to keep.
     public func record(_ event: TraceEvent) {
+        guard case .declare = event.kind else {
+            // Messages, launches and finishes, nearly every event: appended as they are. (The
+            // case is tested without binding its payload, which would copy the event's kind.)
+            state.withLock { $0.trace.appendUndeclaring(event) }
+            return
+        }
+        guard case .declare(let participant) = event.kind else { return }
         state.withLock { state in
-            if case .declare(let participant) = event.kind {
-                if state.declared[participant.id] == participant { return }
-                if state.declared[participant.id] == nil { state.declared[participant.id] = participant }
-            }
+            if state.declared[participant.id] == participant { return }
+            if state.declared[participant.id] == nil { state.declared[participant.id] = participant }
             state.trace.append(event)
         }
     }

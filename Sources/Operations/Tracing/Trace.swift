@@ -43,6 +43,11 @@ public struct Trace: Hashable, Sendable {
         events.append(event)
     }
 
+    /// Appends an event that declares nothing (``append(_:)`` without the declaration check).
+    mutating func appendUndeclaring(_ event: TraceEvent) {
+        events.append(event)
+    }
+
     private mutating func append(_ event: TraceEvent, seen: inout Set<Participant.ID>) {
         if case .declare(let participant) = event.kind, seen.insert(participant.id).inserted {
             participants.append(participant)

@@ -19,7 +19,11 @@
 /// formatting. A scope is a small `Sendable` value; copy it freely across threads.
 public struct TraceScope: Sendable {
     /// Where events go, or `nil` when tracing is off.
-    public let tracer: (any Tracer)?
+    public var tracer: (any Tracer)? { sink?.tracer }
+    /// The tracer behind one reference: scopes made from this one share it, and recording
+    /// calls the tracer in place, where an optional existential held inline was copied (through
+    /// value witnesses) on every recorded event.
+    private let sink: TracerSink?
     /// The participant this scope records for: the sender of its messages.
     public let participant: Participant
     /// Who launched this scope's operation; ``finish(_:)`` reports to it.
@@ -35,7 +39,11 @@ public struct TraceScope: Sendable {
     ///   - participant: The participant this scope records for.
     ///   - launcherID: Who launched this participant, if it is a launched operation.
     public init(tracer: (any Tracer)?, participant: Participant, launcherID: Participant.ID? = nil) {
-        self.tracer = tracer
+        self.init(sink: tracer.map(TracerSink.init), participant: participant, launcherID: launcherID)
+    }
+
+    private init(sink: TracerSink?, participant: Participant, launcherID: Participant.ID? = nil) {
+        self.sink = sink
         self.participant = participant
         self.launcherID = launcherID
     }
@@ -53,7 +61,7 @@ public struct TraceScope: Sendable {
 
     /// Whether events are recorded; check it before computing something expensive that is not a
     /// label (labels are already lazy).
-    public var isEnabled: Bool { tracer != nil }
+    public var isEnabled: Bool { sink != nil }
 }
 
 // MARK: - API
@@ -62,8 +70,7 @@ extension TraceScope {
     /// Declares a participant (a key service before its first message, typically).
     /// - Parameter participant: The participant; built only when tracing is on.
     public func declare(_ participant: @autoclosure () -> Participant) {
-        guard let tracer else { return }
-        tracer.record(.declare(participant()))
+        sink?.tracer.record(.declare(participant()))
     }
 
     /// Records a synchronous call from this scope's participant.
@@ -71,8 +78,7 @@ extension TraceScope {
     ///   - target: The callee.
     ///   - label: The arrow's label; evaluated only when tracing is on.
     public func message(to target: Participant, _ label: @autoclosure () -> String) {
-        guard let tracer else { return }
-        tracer.record(.call(from: participant.id, to: target.id, label()))
+        sink?.tracer.record(.call(from: participant.id, to: target.id, label()))
     }
 
     /// Records a reply from this scope's participant to a participant that called it.
@@ -80,8 +86,7 @@ extension TraceScope {
     ///   - target: The participant whose call is answered (or who created this one).
     ///   - label: The arrow's label; evaluated only when tracing is on.
     public func reply(to target: Participant, _ label: @autoclosure () -> String) {
-        guard let tracer else { return }
-        tracer.record(.reply(from: participant.id, to: target.id, label()))
+        sink?.tracer.record(.reply(from: participant.id, to: target.id, label()))
     }
 
     /// Records a one-way asynchronous message or callback from this scope's participant.
@@ -89,15 +94,13 @@ extension TraceScope {
     ///   - target: The receiver.
     ///   - label: The arrow's label; evaluated only when tracing is on.
     public func async(to target: Participant, _ label: @autoclosure () -> String) {
-        guard let tracer else { return }
-        tracer.record(.async(from: participant.id, to: target.id, label()))
+        sink?.tracer.record(.async(from: participant.id, to: target.id, label()))
     }
 
     /// Records a note on this scope's participant's lifeline.
     /// - Parameter text: The note; evaluated only when tracing is on.
     public func note(_ text: @autoclosure () -> String) {
-        guard let tracer else { return }
-        tracer.record(.note(over: participant.id, text()))
+        sink?.tracer.record(.note(over: participant.id, text()))
     }
 
     /// Records that this scope's participant creates a context service, declaring it.
@@ -109,18 +112,17 @@ extension TraceScope {
     public func create(
         _ service: @autoclosure () -> Participant, _ label: @autoclosure () -> String = "create"
     ) -> TraceScope {
-        guard let tracer else { return .disabled }
+        guard let sink else { return .disabled }
         let service = service()
-        tracer.record(.declare(service))
-        tracer.record(.create(service.id, by: participant.id, label()))
-        return TraceScope(tracer: tracer, participant: service)
+        sink.tracer.record(.declare(service))
+        sink.tracer.record(.create(service.id, by: participant.id, label()))
+        return TraceScope(sink: sink, participant: service)
     }
 
     /// Records that this scope's participant releases a context service it created.
     /// - Parameter service: The released context service.
     public func release(_ service: Participant) {
-        guard let tracer else { return }
-        tracer.record(.release(service.id))
+        sink?.tracer.record(.release(service.id))
     }
 
     /// Records that this scope's participant launches an operation, declaring it; the engine calls
@@ -133,11 +135,11 @@ extension TraceScope {
     public func launch(
         _ operation: @autoclosure () -> Participant, _ label: @autoclosure () -> String
     ) -> TraceScope {
-        guard let tracer else { return .disabled }
+        guard let sink else { return .disabled }
         let operation = operation()
-        tracer.record(.declare(operation))
-        tracer.record(.launch(operation.id, by: participant.id, label()))
-        return TraceScope(tracer: tracer, participant: operation, launcherID: participant.id)
+        sink.tracer.record(.declare(operation))
+        sink.tracer.record(.launch(operation.id, by: participant.id, label()))
+        return TraceScope(sink: sink, participant: operation, launcherID: participant.id)
     }
 
     /// Records that this scope's operation finishes back to its launcher; the engine calls this
@@ -146,8 +148,8 @@ extension TraceScope {
     /// - Parameter label: The arrow's label, e.g. `onFinish(\(token))`; evaluated only when
     ///   tracing is on.
     public func finish(_ label: @autoclosure () -> String) {
-        guard let tracer, let launcherID else { return }
-        tracer.record(.finish(participant.id, to: launcherID, label()))
+        guard let sink, let launcherID else { return }
+        sink.tracer.record(.finish(participant.id, to: launcherID, label()))
     }
 
     /// Records a reply from `service` (a key service answering a call) to this scope's
@@ -157,8 +159,7 @@ extension TraceScope {
     ///   - service: Who replies.
     ///   - label: The reply, built only when tracing is on.
     public func reply(from service: Participant, _ label: @autoclosure () -> String) {
-        guard let tracer else { return }
-        tracer.record(.reply(from: service.id, to: participant.id, label()))
+        sink?.tracer.record(.reply(from: service.id, to: participant.id, label()))
     }
 
     /// Records an asynchronous callback from `service` (a screen reporting an event) to this
@@ -168,8 +169,7 @@ extension TraceScope {
     ///   - service: Who calls back.
     ///   - label: The event, built only when tracing is on.
     public func callback(from service: Participant, _ label: @autoclosure () -> String) {
-        guard let tracer else { return }
-        tracer.record(.async(from: service.id, to: participant.id, label()))
+        sink?.tracer.record(.async(from: service.id, to: participant.id, label()))
     }
 
     /// A scope recording for another participant into the same tracer, e.g. for a service's
@@ -177,6 +177,15 @@ extension TraceScope {
     /// - Parameter participant: The participant the new scope speaks for.
     /// - Returns: A scope with the same tracer.
     public func scope(for participant: Participant) -> TraceScope {
-        TraceScope(tracer: tracer, participant: participant)
+        TraceScope(sink: sink, participant: participant)
+    }
+}
+
+/// A tracer held by reference, shared by every scope of a traced run.
+private final class TracerSink: Sendable {
+    let tracer: any Tracer
+
+    init(_ tracer: any Tracer) {
+        self.tracer = tracer
     }
 }

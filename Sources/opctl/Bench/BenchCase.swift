@@ -21,6 +21,8 @@ struct BenchCase: Sendable {
     let targets: [BenchTarget]
     /// How to measure it.
     let measure: Measure
+    /// Whether one operation takes long enough (about a second) that `--quick` skips the case.
+    var isSlow = false
 
     /// A case timed in nanoseconds per operation.
     static func timed(
@@ -28,6 +30,13 @@ struct BenchCase: Sendable {
         _ body: @escaping @Sendable (_ iterations: Int) -> Void
     ) -> BenchCase {
         BenchCase(id: id, summary: summary, reference: reference, targets: targets, measure: .timed(body))
+    }
+
+    /// The same case, skipped by `--quick` because one operation takes about a second.
+    func slow() -> BenchCase {
+        var copy = self
+        copy.isSlow = true
+        return copy
     }
 
     /// A case whose engine piece has not landed in this build: listed, never faked.

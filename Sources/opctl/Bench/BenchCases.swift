@@ -1,9 +1,9 @@
 /// The table of `opctl bench`: every case of issue 6, in report order.
 ///
-/// Adding a case is one entry. Cases whose engine piece is not in this build (tracing, journal,
-/// rendering) are listed as ``BenchCase/unavailable(_:_:reference:targets:)`` with their
-/// targets, so the report shows them as missing instead of faking a figure; when the piece lands,
-/// its entry becomes `.timed(...)` with the body.
+/// Adding a case is one entry. A case whose engine piece is not in a build is listed as
+/// ``BenchCase/unavailable(_:_:reference:targets:)`` with its targets, so the report shows it as
+/// missing instead of faking a figure. A case marked ``BenchCase/slow()`` is skipped by
+/// `--quick` and reported as skipped.
 enum BenchCases {
     static let all: [BenchCase] = [
         .timed(
@@ -39,21 +39,27 @@ enum BenchCases {
         .timed(
             "scenario.3steps", "a 3-step scenario of the same operations", reference: "ops.3byHand",
             targets: [.overheadAtMost(nanoseconds: 300)], EngineCases.threeStepScenario),
-        .unavailable(
-            "trace.off", "an operation whose context carries a disabled tracer", reference: "op.sync",
-            targets: [.ratioAtMost(1.1)]),
-        .unavailable(
-            "trace.message", "one recorded message with tracing on", targets: [.atMost(nanoseconds: 100)]),
-        .unavailable(
-            "journal.buffered", "one journal event appended, buffered", targets: [.atMost(nanoseconds: 2_000)]),
-        .unavailable("journal.fsync", "one step journaled durably"),
-        .unavailable("render.1k", "text rendering of a trace of 1,000 messages"),
-        .unavailable(
-            "render.10k", "text rendering of a trace of 10,000 messages", reference: "render.1k",
-            targets: [.atMost(nanoseconds: 50_000_000), .ratioAtMost(12)]),
-        .unavailable(
-            "render.100k", "text rendering of a trace of 100,000 messages", reference: "render.10k",
-            targets: [.ratioAtMost(12)]),
+        .timed(
+            "trace.off", "an operation with a trace hook, launched with tracing off (context.trace == nil)",
+            reference: "op.sync", targets: [.ratioAtMost(1.1)], TraceCases.tracingOffLaunches),
+        .timed(
+            "trace.message", "one message recorded with tracing on: TraceScope.message(to:_:) into InMemoryTracer",
+            targets: [.atMost(nanoseconds: 100)], TraceCases.recordedMessages),
+        .timed(
+            "journal.buffered", "one stepLaunched event with a small Codable struct appended to a buffered journal",
+            targets: [.atMost(nanoseconds: 2_000)], JournalCases.bufferedEvents),
+        .timed(
+            "journal.fsync", "one step journaled durably: stepLaunched + stepSucceeded, one fsync",
+            JournalCases.durableSteps),
+        .timed(
+            "render.1k", "text rendering of a trace of 1,000 messages over 8 lifelines", RenderCases.rendering(1_000)),
+        .timed(
+            "render.10k", "text rendering of a trace of 10,000 messages over 8 lifelines", reference: "render.1k",
+            targets: [.atMost(nanoseconds: 50_000_000), .ratioAtMost(12)], RenderCases.rendering(10_000)),
+        .timed(
+            "render.100k", "text rendering of a trace of 100,000 messages over 8 lifelines (skipped by --quick)",
+            reference: "render.10k", targets: [.ratioAtMost(12)], RenderCases.rendering(100_000)
+        ).slow(),
         BenchCase(
             id: "memory.1M", summary: "resident-size growth over a million sequential op.sync launches",
             reference: nil, targets: [.bytesBelow(1_000_000)], measure: .residentGrowth(EngineCases.residentGrowth)),

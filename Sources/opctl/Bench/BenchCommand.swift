@@ -21,7 +21,8 @@ enum BenchCommand {
             USAGE: opctl bench [--quick] [--json] [--case <id>...] [--iterations <n>]
 
             OPTIONS:
-              --quick         Three short rounds per case: a few seconds in all.
+              --quick         Three short rounds per case: a few seconds in all;
+                              render.100k is skipped (reported as skipped).
               --json          Print a JSON array of {"case", "nsPerOp", "reference", "ratio"}
                               ("bytes" instead of "nsPerOp" for memory.1M).
               --case <id>...  Run only these cases (and the references their ratios need).

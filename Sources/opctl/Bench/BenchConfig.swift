@@ -10,19 +10,24 @@ struct BenchConfig: Sendable {
     var memoryLaunches: Int
     /// Rounds of `memory.1M` after its warm-up; the report gives the largest growth.
     var memoryRounds: Int
+    /// Whether cases marked slow (`render.100k`) are skipped and reported as such.
+    var skipsSlowCases = false
 
     /// The full run: eleven rounds of about 100 ms per case.
     static let full = BenchConfig(
         rounds: 11, roundNanoseconds: 100_000_000, fixedIterations: nil, memoryLaunches: 1_000_000, memoryRounds: 3)
 
     /// `--quick`: three rounds of about 5 ms per case; a few seconds in all, to prove it runs.
+    /// Slow cases (`render.100k`) are skipped and reported as skipped.
     static let quick = BenchConfig(
-        rounds: 3, roundNanoseconds: 5_000_000, fixedIterations: nil, memoryLaunches: 1_000_000, memoryRounds: 1)
+        rounds: 3, roundNanoseconds: 5_000_000, fixedIterations: nil, memoryLaunches: 1_000_000, memoryRounds: 1,
+        skipsSlowCases: true)
 
-    /// A smoke run for tests: `iterations` operations per round, one round, no calibration.
+    /// A smoke run for tests: `iterations` operations per round, one round, no calibration, slow
+    /// cases skipped.
     static func smoke(iterations: Int) -> BenchConfig {
         BenchConfig(
             rounds: 1, roundNanoseconds: 0, fixedIterations: iterations, memoryLaunches: iterations * 100,
-            memoryRounds: 1)
+            memoryRounds: 1, skipsSlowCases: true)
     }
 }

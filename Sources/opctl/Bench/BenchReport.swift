@@ -2,6 +2,8 @@
 enum BenchReport {
     /// The text of a case that is not part of this build.
     static let unavailableNote = "not available in this build"
+    /// The text of a slow case that `--quick` skipped.
+    static let skippedNote = "skipped in quick mode"
 
     /// The table: case, ns/op, reference, ratio, target, met?.
     static func table(_ results: [BenchResult]) -> String {
@@ -11,6 +13,8 @@ enum BenchReport {
             switch result.figure {
             case .unavailable:
                 return [result.benchCase.id, unavailableNote, result.benchCase.reference ?? "—", "", targets, ""]
+            case .skipped:
+                return [result.benchCase.id, skippedNote, result.benchCase.reference ?? "—", "", targets, ""]
             case .nanosecondsPerOperation(let nanoseconds):
                 return [
                     result.benchCase.id, BenchFormat.fixed(nanoseconds, decimals: 1),
@@ -30,6 +34,7 @@ enum BenchReport {
                 let padding = String(repeating: " ", count: widths[column] - cells[column].count)
                 // A note in the ns/op column reads left-aligned; numbers align right.
                 let rightAligned = numeric.contains(column) && cells[column] != unavailableNote
+                    && cells[column] != skippedNote
                 return rightAligned ? padding + cells[column] : cells[column] + padding
             }
             return padded.joined(separator: "  ").trimmingTrailingSpaces()
@@ -40,7 +45,8 @@ enum BenchReport {
 
     /// The JSON array: one object per case, `{"case", "nsPerOp", "reference", "ratio"}`, with
     /// `bytes` in place of `nsPerOp` for a memory case; a case not in this build has
-    /// `"nsPerOp": null` and `"available": false`.
+    /// `"nsPerOp": null` and `"available": false`; a slow case skipped by `--quick` has
+    /// `"nsPerOp": null` and `"skipped": true`.
     static func json(_ results: [BenchResult]) -> String {
         let objects = results.map { result -> String in
             var fields = ["\"case\": \(quoted(result.benchCase.id))"]
@@ -49,12 +55,13 @@ enum BenchReport {
                 fields.append("\"nsPerOp\": \(number(nanoseconds))")
             case .bytes(let bytes):
                 fields.append("\"bytes\": \(bytes)")
-            case .unavailable:
+            case .unavailable, .skipped:
                 fields.append("\"nsPerOp\": null")
             }
             fields.append("\"reference\": \(result.benchCase.reference.map(quoted) ?? "null")")
             fields.append("\"ratio\": \(result.ratio.map(number) ?? "null")")
             if case .unavailable = result.figure { fields.append("\"available\": false") }
+            if case .skipped = result.figure { fields.append("\"skipped\": true") }
             return "  {" + fields.joined(separator: ", ") + "}"
         }
         return "[\n" + objects.joined(separator: ",\n") + "\n]\n"

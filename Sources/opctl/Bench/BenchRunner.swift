@@ -11,13 +11,15 @@ struct BenchRunner: Sendable {
         case bytes(Int)
         /// The case's engine piece is not in this build.
         case unavailable
+        /// A slow case that this run (`--quick`) skipped.
+        case skipped
 
         /// The figure as a number (ns or bytes), `nil` when unavailable.
         var value: Double? {
             switch self {
             case .nanosecondsPerOperation(let nanoseconds): nanoseconds
             case .bytes(let bytes): Double(bytes)
-            case .unavailable: nil
+            case .unavailable, .skipped: nil
             }
         }
     }
@@ -26,6 +28,7 @@ struct BenchRunner: Sendable {
 
     /// Measures one case.
     func measure(_ benchCase: BenchCase) -> Figure {
+        if benchCase.isSlow && config.skipsSlowCases { return .skipped }
         switch benchCase.measure {
         case .timed(let body):
             return .nanosecondsPerOperation(timePerOperation(body))

@@ -1,0 +1,310 @@
+import Foundation
+
+/// Encodes a step value to JSON without `JSONEncoder`, for the journal's buffered appends.
+///
+/// `JSONEncoder` costs about two microseconds for a small struct (a dictionary-backed value
+/// tree, boxed encoders, type checks per value), the whole budget of a buffered append. This
+/// encoder builds a small ordered tree from the value's `Encodable` conformance and writes it
+/// with the journal's own line writer. It handles strings, booleans, integers, nil, keyed and
+/// unkeyed containers — what synthesized conformances of plain data produce. Anything whose
+/// JSON `JSONEncoder` decides by itself (`Date`, `Data`, `URL`, `Decimal`, floating point)
+/// makes it give up, and the journal falls back to `JSONEncoder` for that value,
+/// so every value reads back exactly as before.
+///
+/// Objects keep their keys in encoding order (`JSONEncoder` without `.sortedKeys` writes them
+/// in an unspecified order); a key encoded twice keeps its last value, as with `JSONEncoder`.
+enum JSONValueEncoder {
+    /// The JSON of `value`, or `nil` when it holds something only `JSONEncoder` encodes.
+    static func encode(_ value: any Encodable) -> Node? {
+        if value is Date || value is Data || value is URL || value is Decimal { return nil }
+        let root = RootBox()
+        do {
+            try value.encode(to: TreeEncoder(root: .root(root), codingPath: []))
+        } catch {
+            return nil
+        }
+        return root.node
+    }
+
+    /// A JSON value as the encoder builds it.
+    indirect enum Node {
+        case null
+        case bool(Bool)
+        case integer(String)
+        case string(String)
+        case array(ArrayBox)
+        case object(ObjectBox)
+    }
+
+    final class ArrayBox {
+        var items: [Node] = []
+
+        func append(_ node: Node) -> Slot {
+            items.append(node)
+            return .item(self, items.count - 1)
+        }
+    }
+
+    final class ObjectBox {
+        var keys: [String] = []
+        var values: [Node] = []
+
+        /// Sets `key` (a key encoded again keeps its last value, as with `JSONEncoder`).
+        @discardableResult
+        func set(_ key: String, _ node: Node) -> Slot {
+            if let index = keys.firstIndex(of: key) {
+                values[index] = node
+                return .field(self, index)
+            }
+            keys.append(key)
+            values.append(node)
+            return .field(self, values.count - 1)
+        }
+    }
+
+    /// Where a nested value goes: the root, a field of an object or an item of an array.
+    enum Slot {
+        case root(RootBox)
+        case field(ObjectBox, Int)
+        case item(ArrayBox, Int)
+
+        var node: Node? {
+            switch self {
+            case .root(let box): box.node
+            case .field(let box, let index): box.values[index]
+            case .item(let box, let index): box.items[index]
+            }
+        }
+
+        func set(_ node: Node) {
+            switch self {
+            case .root(let box): box.node = node
+            case .field(let box, let index): box.values[index] = node
+            case .item(let box, let index): box.items[index] = node
+            }
+        }
+    }
+
+    final class RootBox {
+        var node: Node?
+    }
+
+    /// Thrown for a value only `JSONEncoder` knows how to write.
+    struct Unsupported: Error {}
+}
+
+extension JSONLineWriter {
+    /// A value encoded by ``JSONValueEncoder``, as the value of `key`.
+    mutating func field(_ key: StaticString, node: JSONValueEncoder.Node) {
+        self.key(key)
+        write(node)
+    }
+
+    private mutating func write(_ node: JSONValueEncoder.Node) {
+        switch node {
+        case .null: append("null")
+        case .bool(let flag): append(flag ? "true" : "false")
+        case .integer(let digits): bytes.append(contentsOf: digits.utf8)
+        case .string(let text): string(text)
+        case .array(let box):
+            bytes.append(UInt8(ascii: "["))
+            for (position, item) in box.items.enumerated() {
+                if position > 0 { bytes.append(UInt8(ascii: ",")) }
+                write(item)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let box):
+            bytes.append(UInt8(ascii: "{"))
+            for position in box.keys.indices {
+                if position > 0 { bytes.append(UInt8(ascii: ",")) }
+                string(box.keys[position])
+                bytes.append(UInt8(ascii: ":"))
+                write(box.values[position])
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+}
+
+// MARK: - The Encoder
+
+private final class TreeEncoder: Encoder {
+    let root: JSONValueEncoder.Slot
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(root: JSONValueEncoder.Slot, codingPath: [any CodingKey]) {
+        self.root = root
+        self.codingPath = codingPath
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(KeyedContainer<Key>(object: object(), codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        UnkeyedContainer(array: array(), codingPath: codingPath)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        SingleValueContainer(slot: root, codingPath: codingPath)
+    }
+
+    /// The object at the root, made on first use (asking twice gives the same one, as with
+    /// `JSONEncoder`).
+    private func object() -> JSONValueEncoder.ObjectBox {
+        if case .object(let box)? = root.node { return box }
+        let box = JSONValueEncoder.ObjectBox()
+        root.set(.object(box))
+        return box
+    }
+
+    private func array() -> JSONValueEncoder.ArrayBox {
+        if case .array(let box)? = root.node { return box }
+        let box = JSONValueEncoder.ArrayBox()
+        root.set(.array(box))
+        return box
+    }
+}
+
+/// Encodes a nested value into `slot`: plain values directly, anything else through its own
+/// conformance; values whose JSON `JSONEncoder` special-cases are refused.
+private func encodeValue<T: Encodable>(_ value: T, into slot: JSONValueEncoder.Slot, codingPath: [any CodingKey]) throws {
+    switch value {
+    case let text as String: slot.set(.string(text))
+    case let flag as Bool: slot.set(.bool(flag))
+    case let number as Int: slot.set(.integer(String(number)))
+    case is Date, is Data, is URL, is Decimal, is Double, is Float: throw JSONValueEncoder.Unsupported()
+    default:
+        try value.encode(to: TreeEncoder(root: slot, codingPath: codingPath))
+    }
+}
+
+private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let object: JSONValueEncoder.ObjectBox
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil(forKey key: Key) throws { object.set(key.stringValue, .null) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { object.set(key.stringValue, .bool(value)) }
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        object.set(key.stringValue, .string(value))
+    }
+    mutating func encode(_ value: Double, forKey key: Key) throws { throw JSONValueEncoder.Unsupported() }
+    mutating func encode(_ value: Float, forKey key: Key) throws { throw JSONValueEncoder.Unsupported() }
+    mutating func encode(_ value: Int, forKey key: Key) throws { integer(value, key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { integer(value, key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { integer(value, key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { integer(value, key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { integer(value, key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { integer(value, key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { integer(value, key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { integer(value, key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { integer(value, key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { integer(value, key) }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        // A placeholder `{}` (what `JSONEncoder` writes for a value that encodes nothing).
+        let slot = object.set(key.stringValue, .object(JSONValueEncoder.ObjectBox()))
+        try encodeValue(value, into: slot, codingPath: codingPath + [key])
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        let box = JSONValueEncoder.ObjectBox()
+        object.set(key.stringValue, .object(box))
+        return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: box, codingPath: codingPath + [key]))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let box = JSONValueEncoder.ArrayBox()
+        object.set(key.stringValue, .array(box))
+        return UnkeyedContainer(array: box, codingPath: codingPath + [key])
+    }
+
+    // As `JSONEncoder`: the superclass's value under "super", or under the given key.
+    mutating func superEncoder() -> any Encoder {
+        TreeEncoder(root: object.set("super", .object(JSONValueEncoder.ObjectBox())), codingPath: codingPath)
+    }
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        TreeEncoder(
+            root: object.set(key.stringValue, .object(JSONValueEncoder.ObjectBox())), codingPath: codingPath + [key])
+    }
+
+    private func integer(_ value: some FixedWidthInteger, _ key: Key) {
+        object.set(key.stringValue, .integer(String(value)))
+    }
+}
+
+private struct UnkeyedContainer: UnkeyedEncodingContainer {
+    let array: JSONValueEncoder.ArrayBox
+    let codingPath: [any CodingKey]
+    var count: Int { array.items.count }
+
+    /// A new item, `{}` until something is encoded into it.
+    private func next() -> JSONValueEncoder.Slot {
+        array.append(.object(JSONValueEncoder.ObjectBox()))
+    }
+
+    private func add(_ node: JSONValueEncoder.Node) {
+        _ = array.append(node)
+    }
+
+    mutating func encodeNil() throws { add(.null) }
+    mutating func encode(_ value: Bool) throws { add(.bool(value)) }
+    mutating func encode(_ value: String) throws { add(.string(value)) }
+    mutating func encode(_ value: Double) throws { throw JSONValueEncoder.Unsupported() }
+    mutating func encode(_ value: Float) throws { throw JSONValueEncoder.Unsupported() }
+    mutating func encode(_ value: Int) throws { add(.integer(String(value))) }
+    mutating func encode(_ value: Int8) throws { add(.integer(String(value))) }
+    mutating func encode(_ value: Int16) throws { add(.integer(String(value))) }
+    mutating func encode(_ value: Int32) throws { add(.integer(String(value))) }
+    mutating func encode(_ value: Int64) throws { add(.integer(String(value))) }
+    mutating func encode(_ value: UInt) throws { add(.integer(String(value))) }
+    mutating func encode(_ value: UInt8) throws { add(.integer(String(value))) }
+    mutating func encode(_ value: UInt16) throws { add(.integer(String(value))) }
+    mutating func encode(_ value: UInt32) throws { add(.integer(String(value))) }
+    mutating func encode(_ value: UInt64) throws { add(.integer(String(value))) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try encodeValue(value, into: next(), codingPath: codingPath)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        let box = JSONValueEncoder.ObjectBox()
+        add(.object(box))
+        return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: box, codingPath: codingPath))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let box = JSONValueEncoder.ArrayBox()
+        add(.array(box))
+        return UnkeyedContainer(array: box, codingPath: codingPath)
+    }
+
+    mutating func superEncoder() -> any Encoder { TreeEncoder(root: next(), codingPath: codingPath) }
+}
+
+private struct SingleValueContainer: SingleValueEncodingContainer {
+    let slot: JSONValueEncoder.Slot
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil() throws { slot.set(.null) }
+    mutating func encode(_ value: Bool) throws { slot.set(.bool(value)) }
+    mutating func encode(_ value: String) throws { slot.set(.string(value)) }
+    mutating func encode(_ value: Double) throws { throw JSONValueEncoder.Unsupported() }
+    mutating func encode(_ value: Float) throws { throw JSONValueEncoder.Unsupported() }
+    mutating func encode(_ value: Int) throws { slot.set(.integer(String(value))) }
+    mutating func encode(_ value: Int8) throws { slot.set(.integer(String(value))) }
+    mutating func encode(_ value: Int16) throws { slot.set(.integer(String(value))) }
+    mutating func encode(_ value: Int32) throws { slot.set(.integer(String(value))) }
+    mutating func encode(_ value: Int64) throws { slot.set(.integer(String(value))) }
+    mutating func encode(_ value: UInt) throws { slot.set(.integer(String(value))) }
+    mutating func encode(_ value: UInt8) throws { slot.set(.integer(String(value))) }
+    mutating func encode(_ value: UInt16) throws { slot.set(.integer(String(value))) }
+    mutating func encode(_ value: UInt32) throws { slot.set(.integer(String(value))) }
+    mutating func encode(_ value: UInt64) throws { slot.set(.integer(String(value))) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try encodeValue(value, into: slot, codingPath: codingPath)
+    }
+}
