@@ -17,7 +17,16 @@ extension Op {
         let launched = context
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                self.launch(launched) { continuation.resume(with: $0) }
+                // An operation that calls onFinish directly may call it twice; a continuation
+                // must not be resumed twice, so the second call is reported and dropped.
+                let resumed = OnceFlag()
+                self.launch(launched) { result in
+                    guard resumed.claim() else {
+                        return launched.environment.diagnostics.report(
+                            OpDiagnostic(kind: .finishedTwice, operation: String(describing: Self.self)))
+                    }
+                    continuation.resume(with: result)
+                }
             }
         } onCancel: {
             token.cancel()

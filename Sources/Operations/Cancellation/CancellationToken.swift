@@ -17,8 +17,10 @@ public final class CancellationToken: Sendable {
 
         /// Every handler, in registration order, leaving none behind.
         mutating func takeAll() -> [@Sendable () -> Void] {
-            var all = more.sorted { $0.key < $1.key }.map(\.value)
-            if let first { all.insert(first.handler, at: 0) }
+            // Newest first: launches nested inside others registered later, so they finish (and
+            // record their finish) before the scenario around them — the order of unwinding.
+            var all = more.sorted { $0.key > $1.key }.map(\.value)
+            if let first { all.append(first.handler) }
             first = nil
             more.removeAll()
             return all
@@ -35,6 +37,9 @@ public final class CancellationToken: Sendable {
 
     private let state = LockedState(State())
     private let fired = Atomic<Bool>(false)
+    /// The handler a linked token keeps in its parent; written once during `init`, removed when
+    /// this token goes away, so a long-lived parent does not collect handlers of dead children.
+    private nonisolated(unsafe) var parentRegistration: CancellationRegistration?
 
     /// Creates a token that has not fired.
     public init() {}
@@ -47,13 +52,23 @@ public final class CancellationToken: Sendable {
         guard let parent else { return }
         // The registration keeps only a weak reference so a finished child is not kept alive
         // by a long-lived parent.
-        _ = parent.onCancel { [weak self] in self?.cancel() }
+        parentRegistration = parent.onCancel { [weak self] in self?.cancel() }
+    }
+
+    deinit {
+        parentRegistration?.cancel()
+    }
+
+    /// How many handlers wait for this token; lets tests prove that finished launches and dead
+    /// linked children leave nothing behind.
+    package var pendingHandlerCount: Int {
+        state.withLock { ($0.first == nil ? 0 : 1) + $0.more.count }
     }
 
     /// Whether the token has fired.
     public var isCancelled: Bool { fired.load(ordering: .acquiring) }
 
-    /// Fires the token: runs every registered handler once, on the calling thread.
+    /// Fires the token: runs every registered handler once, on the calling thread, newest first.
     ///
     /// Firing twice is harmless; the second call does nothing.
     public func cancel() {

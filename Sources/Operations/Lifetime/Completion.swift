@@ -147,10 +147,13 @@ public final class Completion<Output: Sendable>: Sendable {
     @inline(never)
     private func finishAbandoned() {
         guard claim(by: .finishedByEngine) else { return }
-        environment.diagnostics.report(OpDiagnostic(kind: .abandoned, operation: operationName))
+        // Still retained here, so the operation can give its own name (a scenario's).
+        let name = (retention.takeUnretainedValue() as? any NamedOp)?.name ?? operationName
+        environment.diagnostics.report(OpDiagnostic(kind: .abandoned, operation: name))
+        if attachments != nil { detach() }
         storedTrace?.scope.finish("onFinish(abandoned)")
         release()
-        onFinish(.failure(OpError.abandoned(operation: operationName)))
+        onFinish(.failure(OpError.abandoned(operation: name)))
     }
 
     @inline(never)

@@ -43,17 +43,25 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp {
 
     /// Launches the operation: records its messages when tracing is on and finishes exactly once.
     public func launch(_ context: OpContext<Input>, onFinish: @escaping OnFinish<Output>) {
-        let completion = Completion(retaining: self, context: context, onFinish: onFinish)
         let run = ScenarioRun(name: name, context: context)
-        run.report(.scenarioStarted, address: run.base, value: context.input)
-        body(completion.nested(context), run) { result in
-            switch result {
-            case .success(let output):
-                run.report(.scenarioSucceeded, address: run.base, value: output, since: run.startedAt)
-            case .failure(let error):
-                run.report(.scenarioFailed(error), address: run.base, since: run.startedAt)
+        // The end is reported from what the caller is actually given — the body's result, or the
+        // cancellation or timeout that beat it — so journals and callers never disagree.
+        let finish: OnFinish<Output>
+        if context.environment.observer == nil {
+            finish = onFinish
+        } else {
+            finish = { result in
+                switch result {
+                case .success(let output):
+                    run.report(.scenarioSucceeded, address: run.base, value: output, since: run.startedAt)
+                case .failure(let error):
+                    run.report(.scenarioFailed(error), address: run.base, since: run.startedAt)
+                }
+                onFinish(result)
             }
-            completion.finish(result)
         }
+        run.report(.scenarioStarted, address: run.base, value: context.input)
+        let completion = Completion(retaining: self, context: context, onFinish: finish)
+        body(completion.nested(context), run) { result in completion.finish(result) }
     }
 }

@@ -64,7 +64,7 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
                     return true
                 }
             } catch {
-                onFinish(.failure(StepFailure(scenario: run.name, step: step.name, attempt: 0, error: error)))
+                onFinish(.failure(StepFailure(scenario: run.name, step: step.name, attempt: 1, error: error)))
                 return true
             }
         }
@@ -129,7 +129,7 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
             if delay <= .zero {
                 next()
             } else {
-                run.environment.scheduler.schedule(after: delay, next)
+                waitForRetry(delay, attempt: attempt, then: next)
             }
             return
         }
@@ -158,4 +158,24 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
     func fail(_ error: any Error, attempt: Int) {
         onFinish(.failure(StepFailure(scenario: run.name, step: step.name, attempt: attempt, error: error)))
     }
+
+    /// Waits out a backoff without holding the run hostage: cancellation ends the wait at once,
+    /// drops the scheduled retry and finishes the step as cancelled.
+    private func waitForRetry(_ delay: Duration, attempt: Int, then next: @escaping @Sendable () -> Void) {
+        let once = OnceFlag()
+        let registration = LockedState<CancellationRegistration?>(nil)
+        let work = run.environment.scheduler.schedule(after: delay) {
+            guard once.claim() else { return }
+            registration.withLock { $0 }?.cancel()
+            next()
+        }
+        guard let token = context.cancellation else { return }
+        let cancelled = token.onCancel { [self] in
+            guard once.claim() else { return }
+            work.cancel()
+            fail(OpError.cancelled, attempt: attempt + 1)
+        }
+        registration.withLock { $0 = cancelled }
+    }
+
 }
