@@ -12,7 +12,8 @@ public final class InFlightRegistry: Sendable {
         public let operation: String
         /// When it was launched.
         public let launchedAt: ContinuousClock.Instant
-        /// The last message the operation sent, when tracing records one.
+        /// The last message the operation sent, when its host noted one (the engine's tracing does
+        /// not feed the registry yet).
         public var lastMessage: String?
     }
 
@@ -36,7 +37,7 @@ public final class InFlightRegistry: Sendable {
     /// - Parameters:
     ///   - message: A human description of the message.
     ///   - id: The entry's id.
-    public func noteMessage(_ message: String, for id: UInt64) {
+    package func noteMessage(_ message: String, for id: UInt64) {
         state.withLock { $0.entries[id]?.lastMessage = message }
     }
 
