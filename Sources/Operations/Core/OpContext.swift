@@ -6,19 +6,44 @@
 public struct OpContext<Input: Sendable>: Sendable {
     /// The launch's input value.
     public var input: Input
+    /// Host-wide services: scheduler, diagnostics, in-flight registry, observers.
+    public var environment: OpEnvironment
+    /// The token, deadline, scenario scope and trace scope, behind one reference: `nil` for the
+    /// usual launch that has none, so a context is its input, its environment and one null
+    /// pointer, copied and destroyed field by field (see ``ContextExtras``).
+    @usableFromInline var extras: ContextExtras?
+
     /// Fired by the caller to cancel the launch; `nil` when the launch cannot be cancelled.
-    public var cancellation: CancellationToken?
+    @inlinable
+    public var cancellation: CancellationToken? {
+        get { extras?.cancellation }
+        set {
+            extras = ContextExtras.make(
+                cancellation: newValue, deadline: storedDeadline, scope: scope, trace: storedTrace)
+        }
+    }
     /// The instant after which the launch finishes with ``OpError/timedOut``.
     public var deadline: ContinuousClock.Instant? {
         get { storedDeadline?.instant }
         set { storedDeadline = newValue.map(Deadline.init) }
     }
     /// The deadline in a layout known at compile time (see ``Deadline``).
-    @usableFromInline var storedDeadline: Deadline?
-    /// Host-wide services: scheduler, diagnostics, in-flight registry, observers.
-    public var environment: OpEnvironment
+    @inlinable
+    var storedDeadline: Deadline? {
+        get { extras?.deadline }
+        set {
+            extras = ContextExtras.make(cancellation: cancellation, deadline: newValue, scope: scope, trace: storedTrace)
+        }
+    }
     /// Where this launch sits inside scenarios, outermost first; empty for a launch made by hand.
-    public var scope: ScenarioScope?
+    @inlinable
+    public var scope: ScenarioScope? {
+        get { extras?.scope }
+        set {
+            extras = ContextExtras.make(
+                cancellation: cancellation, deadline: storedDeadline, scope: newValue, trace: storedTrace)
+        }
+    }
     /// Where this launch records its messages; `nil` when tracing is off, which costs nothing.
     ///
     /// ``Completion`` records the launch and the finish itself and gives the operation its own
@@ -28,7 +53,13 @@ public struct OpContext<Input: Sendable>: Sendable {
         set { storedTrace = newValue.map(TraceScopeBox.init) }
     }
     /// The trace scope behind one reference (see ``TraceScopeBox``).
-    @usableFromInline var storedTrace: TraceScopeBox?
+    @inlinable
+    var storedTrace: TraceScopeBox? {
+        get { extras?.trace }
+        set {
+            extras = ContextExtras.make(cancellation: cancellation, deadline: storedDeadline, scope: scope, trace: newValue)
+        }
+    }
 
     /// Creates a context.
     ///
@@ -45,11 +76,9 @@ public struct OpContext<Input: Sendable>: Sendable {
         environment: OpEnvironment = .default
     ) {
         self.input = input
-        self.cancellation = cancellation
-        self.storedDeadline = deadline.map(Deadline.init)
         self.environment = environment
-        self.scope = nil
-        self.storedTrace = nil
+        self.extras = ContextExtras.make(
+            cancellation: cancellation, deadline: deadline.map(Deadline.init), scope: nil, trace: nil)
     }
 
     /// Creates a context without a deadline.
@@ -65,11 +94,8 @@ public struct OpContext<Input: Sendable>: Sendable {
     @inlinable
     public init(_ input: Input, cancellation: CancellationToken? = nil, environment: OpEnvironment = .default) {
         self.input = input
-        self.cancellation = cancellation
-        self.storedDeadline = nil
         self.environment = environment
-        self.scope = nil
-        self.storedTrace = nil
+        self.extras = cancellation.map { ContextExtras(cancellation: $0, deadline: nil, scope: nil, trace: nil) }
     }
 
     /// The same context dependencies carrying another input.
@@ -78,9 +104,7 @@ public struct OpContext<Input: Sendable>: Sendable {
     /// - Returns: A context with `input` and everything else unchanged.
     @inlinable
     public func with<Next: Sendable>(input: Next) -> OpContext<Next> {
-        OpContext<Next>(
-            input: input, cancellation: cancellation, storedDeadline: storedDeadline, environment: environment,
-            scope: scope, storedTrace: storedTrace)
+        OpContext<Next>(input: input, environment: environment, extras: extras)
     }
 
     /// The same context with a deadline no later than `now + timeout`.
@@ -95,16 +119,41 @@ public struct OpContext<Input: Sendable>: Sendable {
     }
 
     @usableFromInline
-    init(
-        input: Input, cancellation: CancellationToken?, storedDeadline: Deadline?,
-        environment: OpEnvironment, scope: ScenarioScope?, storedTrace: TraceScopeBox?
-    ) {
+    init(input: Input, environment: OpEnvironment, extras: ContextExtras?) {
         self.input = input
-        self.cancellation = cancellation
-        self.storedDeadline = storedDeadline
         self.environment = environment
+        self.extras = extras
+    }
+}
+
+/// The parts of a context most launches do not have: a token, a deadline, a scenario scope, a
+/// trace scope. Immutable; a context that changes one of them gets a new one.
+///
+/// Held inline, these four made `OpContext` too big for the compiler to copy and destroy field
+/// by field: every copy and destroy of a context went through its value witnesses (~100 Ir per
+/// destroy on `op.sync`), and each field cost a release even when `nil`.
+@usableFromInline
+final class ContextExtras: Sendable {
+    @usableFromInline let cancellation: CancellationToken?
+    @usableFromInline let deadline: Deadline?
+    @usableFromInline let scope: ScenarioScope?
+    @usableFromInline let trace: TraceScopeBox?
+
+    @usableFromInline
+    init(cancellation: CancellationToken?, deadline: Deadline?, scope: ScenarioScope?, trace: TraceScopeBox?) {
+        self.cancellation = cancellation
+        self.deadline = deadline
         self.scope = scope
-        self.storedTrace = storedTrace
+        self.trace = trace
+    }
+
+    /// The extras holding these parts, or `nil` when there are none.
+    @inlinable
+    static func make(
+        cancellation: CancellationToken?, deadline: Deadline?, scope: ScenarioScope?, trace: TraceScopeBox?
+    ) -> ContextExtras? {
+        if cancellation == nil && deadline == nil && scope == nil && trace == nil { return nil }
+        return ContextExtras(cancellation: cancellation, deadline: deadline, scope: scope, trace: trace)
     }
 }
 

@@ -1,10 +1,15 @@
 import Foundation
 
-/// A grid of cells that the text renderer paints row by row and then writes out.
+/// A grid of cells that the text renderer paints row by row and writes out as it goes.
 ///
 /// Cells are small codes rather than `Character`s so that painting and output stay cheap for big
 /// traces: a code below 0x80 is that ASCII byte, 0x80... are ``Glyph``s, 0x100... index text
 /// graphemes kept in a table, and ``wideTail`` marks the second column of a wide grapheme.
+///
+/// The painter never goes back to the rows of a finished step, so it calls ``flush()`` after
+/// each step: those rows are written out as UTF-8 and dropped. The canvas holds a step's rows,
+/// not the whole drawing, whatever the trace's length (a 100,000-message trace would otherwise
+/// keep ~180 MB of cells, and rendering it would run out of cache).
 struct TextCanvas {
     static let blank: UInt32 = 0x20
     static let wideTail: UInt32 = 0xFFFF_FFFF
@@ -13,19 +18,35 @@ struct TextCanvas {
 
     let width: Int
     let charset: DiagramCharset
+    /// The rows not yet written out, from ``firstRow`` on.
     private var cells: [UInt32] = []
-    private var texts: [String] = []
+    /// The index of the first row still in `cells`.
+    private var firstRow = 0
     private var textCodes: [String: UInt32] = [:]
     /// One blank row, copied (one `memcpy`) for every new row.
     private let blankRow: [UInt32]
+    /// The UTF-8 of every code at or above `glyphBase`: glyphs, then text graphemes in code
+    /// order, as offsets into one flat table.
+    private var spelled: [UInt8] = []
+    private var starts: [Int] = []
+    private var lengths: [Int] = []
+    private let glyphCount: Int
+    /// The drawing written so far.
+    private var written: [UInt8] = []
 
     init(width: Int, charset: DiagramCharset) {
         self.width = width
         self.charset = charset
         blankRow = Array(repeating: Self.blank, count: width)
+        for glyph in Glyph.allCases {
+            starts.append(spelled.count)
+            spelled.append(contentsOf: glyph.spelled(in: charset).utf8)
+            lengths.append(spelled.count - starts[starts.count - 1])
+        }
+        glyphCount = starts.count
     }
 
-    var rowCount: Int { cells.count / max(width, 1) }
+    var rowCount: Int { firstRow + cells.count / max(width, 1) }
 
     /// Appends a blank row and returns its index.
     mutating func addRow() -> Int {
@@ -35,7 +56,7 @@ struct TextCanvas {
 
     func isBlank(_ row: Int, _ column: Int) -> Bool {
         guard column >= 0, column < width else { return true }
-        return cells[row * width + column] == Self.blank
+        return cells[(row - firstRow) * width + column] == Self.blank
     }
 
     mutating func put(_ glyph: Glyph, _ row: Int, _ column: Int) {
@@ -43,7 +64,7 @@ struct TextCanvas {
             assertionFailure("glyph outside the canvas at column \(column) of \(width)")
             return
         }
-        cells[row * width + column] = Self.glyphBase + UInt32(glyph.rawValue)
+        cells[(row - firstRow) * width + column] = Self.glyphBase + UInt32(glyph.rawValue)
     }
 
     mutating func put(_ glyph: Glyph, _ row: Int, from start: Int, through end: Int) {
@@ -59,7 +80,7 @@ struct TextCanvas {
                 assertionFailure("text outside the canvas at column \(column) of \(width)")
                 return
             }
-            var index = row * width + column
+            var index = (row - firstRow) * width + column
             for byte in utf8 {
                 cells[index] = UInt32(byte)
                 index += 1
@@ -76,7 +97,7 @@ struct TextCanvas {
                     assertionFailure("text outside the canvas at column \(position) of \(self.width)")
                     return
                 }
-                let base = row * self.width + position
+                let base = (row - firstRow) * self.width + position
                 if scalar.isASCII {
                     cells[base] = scalar.value
                 } else {
@@ -94,7 +115,7 @@ struct TextCanvas {
                 assertionFailure("text outside the canvas at column \(position) of \(self.width)")
                 return
             }
-            let base = row * self.width + position
+            let base = (row - firstRow) * self.width + position
             if let ascii = character.asciiValue {
                 cells[base] = UInt32(ascii)
             } else {
@@ -119,43 +140,35 @@ struct TextCanvas {
     private mutating func code(for character: Character) -> UInt32 {
         let text = String(character)
         if let code = textCodes[text] { return code }
-        let code = Self.textBase + UInt32(texts.count)
-        texts.append(text)
+        let code = Self.textBase + UInt32(starts.count - glyphCount)
+        starts.append(spelled.count)
+        spelled.append(contentsOf: text.utf8)
+        lengths.append(spelled.count - starts[starts.count - 1])
         textCodes[text] = code
         return code
     }
 
-    /// The finished drawing: `\n` after every row, no trailing spaces.
-    ///
-    /// One pass over the cells, writing the bytes straight into the string's storage: no
-    /// intermediate array grows and no slice is appended per cell.
-    func output() -> String {
-        // The UTF-8 of every code's spelling in one flat table: glyphs, then text graphemes.
-        var spelled: [UInt8] = []
-        var starts: [Int] = []
-        var lengths: [Int] = []
-        func add(_ text: String) {
-            starts.append(spelled.count)
-            spelled.append(contentsOf: text.utf8)
-            lengths.append(spelled.count - starts[starts.count - 1])
-        }
-        for glyph in Glyph.allCases { add(glyph.spelled(in: charset)) }
-        let glyphCount = starts.count
-        for text in texts { add(text) }
-        // A cell's code as an index into the table (glyph codes count from `glyphBase`, text
-        // codes from `textBase`).
+    /// Writes out every row painted so far (`\n` after each, no trailing spaces) and drops
+    /// them; later rows keep their indices.
+    mutating func flush() {
+        let rows = cells.count / max(width, 1)
+        guard rows > 0 else { return }
+        let width = width
+        let glyphCount = glyphCount
+        // A cell's code as an index into the spelling table.
         func entry(_ code: UInt32) -> Int {
             code < Self.textBase ? Int(code - Self.glyphBase) : glyphCount + Int(code - Self.textBase)
         }
-        let rows = rowCount
-        let width = width
-        // Room for every cell at its longest spelling: untouched capacity costs nothing, and it
-        // spares a first pass that adds up the exact size.
-        let capacity = rows * (width * max(lengths.max() ?? 1, 1) + 1)
-        return cells.withUnsafeBufferPointer { cells -> String in
+        // Room for every cell at its longest spelling, grown geometrically, then written
+        // through a pointer and trimmed: no capacity check per byte.
+        let base = written.count
+        let room = rows * (width * (lengths.max() ?? 1) + 1)
+        if written.capacity < base + room { written.reserveCapacity(max(base + room, written.capacity * 2)) }
+        written.append(contentsOf: repeatElement(0, count: room))
+        var position = base
+        cells.withUnsafeBufferPointer { cells in
             spelled.withUnsafeBufferPointer { spelled in
-                String(unsafeUninitializedCapacity: capacity) { buffer in
-                    var position = 0
+                written.withUnsafeMutableBufferPointer { buffer in
                     for row in 0..<rows {
                         let start = row * width
                         var end = start + width
@@ -167,21 +180,27 @@ struct TextCanvas {
                                 position += 1
                             } else if code != Self.wideTail {
                                 let entry = entry(code)
-                                let start = starts[entry]
+                                let from = starts[entry]
                                 let length = lengths[entry]
-                                for offset in 0..<length {
-                                    buffer[position + offset] = spelled[start + offset]
-                                }
+                                for offset in 0..<length { buffer[position + offset] = spelled[from + offset] }
                                 position += length
                             }
                         }
                         buffer[position] = 0x0A
                         position += 1
                     }
-                    return position
                 }
             }
         }
+        written.removeLast(written.count - position)
+        firstRow += rows
+        cells.removeAll(keepingCapacity: true)
+    }
+
+    /// The finished drawing: `\n` after every row, no trailing spaces.
+    mutating func output() -> String {
+        flush()
+        return String(decoding: written, as: UTF8.self)
     }
 }
 

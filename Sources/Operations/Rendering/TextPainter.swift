@@ -34,6 +34,8 @@ struct TextPainter {
         for index in model.steps.indices {
             if index > 0 { baseRow() }
             paint(step: index)
+            // Nothing paints into a finished step's rows: write them out.
+            canvas.flush()
         }
         if showFootBoxes && alive.contains(true) {
             if !model.steps.isEmpty { baseRow() }

@@ -49,10 +49,14 @@ struct BenchRunner: Sendable {
         return Self.median(samples)
     }
 
-    /// The iteration count whose round takes about ``BenchConfig/roundNanoseconds``: grow the
-    /// count until a round takes a tenth of that, then scale.
+    /// The iteration count whose round takes about ``BenchConfig/roundNanoseconds``: after one
+    /// untimed call, grow the count until a round takes a tenth of that, then scale.
     private func calibratedIterations(_ body: (Int) -> Void) -> Int {
         let goal = config.roundNanoseconds
+        // One untimed call first: a one-time cost (a formatter, a time zone, a file system cache
+        // loaded on first use) must not pass for the cost of one operation, or the count comes
+        // out a few operations and every round measures mostly its set-up.
+        body(1)
         var iterations = 1
         while true {
             let elapsed = time(body, iterations)
