@@ -38,7 +38,7 @@ struct BenchTests {
         #expect(BenchCases.all.filter(\.isSlow).map(\.id) == ["render.100k"])
     }
 
-    @Test(arguments: [1_000, 10_000, 100_000])
+    @Test(arguments: [1_000, 10_000])
     func theRenderTracesAreValidAndHaveTheirMessageCount(messages: Int) throws {
         let trace = BenchTraces.make(messages: messages)
         #expect(trace.messages.count == messages)
@@ -55,7 +55,9 @@ struct BenchTests {
     }
 
     @Test func theJSONOutputParsesWithTheRequiredKeys() async throws {
-        let results = await Self.smokeRun()
+        // Both shapes of entry (a timed case with a reference, memory) — skipped cases are
+        // covered below — without rendering thousands of messages again in a debug build.
+        let results = await Self.smokeRun(["op.sync", "memory.1M"])
         let json = BenchReport.json(results)
         let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8))
         let objects = try #require(parsed as? [[String: Any]])
@@ -125,11 +127,13 @@ struct BenchTests {
 
     /// The bench blocks its thread while async cases run on the cooperative pool, so it runs on
     /// a thread of its own, never on one of the pool's.
+    /// One operation per case (the debug build renders thousands of messages slowly); the
+    /// tests check that every case runs and reports, not how fast.
     private static func smokeRun(_ selection: [String] = []) async -> [BenchResult] {
         await withCheckedContinuation { continuation in
             let thread = Thread {
                 let cases = BenchCases.closure(of: selection)
-                continuation.resume(returning: BenchResult.run(cases, config: .smoke(iterations: 3)))
+                continuation.resume(returning: BenchResult.run(cases, config: .smoke(iterations: 1)))
             }
             thread.start()
         }
