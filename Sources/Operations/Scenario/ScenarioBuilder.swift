@@ -49,16 +49,15 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         let previous = body
         return ScenarioBuilder(stepNames: stepNames + [step.name]) { context, run, onFinish in
             previous(context, run) { result in
-                guard case .success(let value) = result, !condition(value) else {
-                    if case .success(let value) = result {
-                        StepRun.start(step, index: index, input: value, context: context, run: run, onFinish: onFinish)
-                    } else {
-                        onFinish(result)
-                    }
-                    return
+                switch result {
+                case .success(let value) where condition(value):
+                    StepRun.start(step, index: index, input: value, context: context, run: run, onFinish: onFinish)
+                case .success(let value):
+                    run.report(.stepSkipped, address: run.address(index: index, name: step.name), value: value)
+                    onFinish(.success(value))
+                case .failure:
+                    onFinish(result)
                 }
-                run.report(.stepSkipped, address: run.address(index: index, name: step.name), value: value)
-                onFinish(.success(value))
             }
         }
     }
