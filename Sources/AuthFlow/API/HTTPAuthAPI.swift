@@ -144,17 +144,3 @@ private final class CompletionOnce<Value: Sendable>: Sendable {
         pending?(result)
     }
 }
-
-extension Duration {
-    /// The duration for Dispatch deadlines, in nanoseconds.
-    var dispatchInterval: DispatchTimeInterval {
-        let (seconds, attoseconds) = components
-        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-    }
-
-    /// The duration in seconds, for Foundation APIs.
-    var timeInterval: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
-}

@@ -1,4 +1,5 @@
 public import Foundation
+import Operations
 
 #if canImport(FoundationNetworking)
     public import FoundationNetworking
@@ -38,7 +39,7 @@ public struct URLSessionTransport: HTTPTransport {
             completion(.failure(.unreachable(reason: "invalid URL path")))
             return
         }
-        var urlRequest = URLRequest(url: url, timeoutInterval: request.timeout.timeInterval)
+        var urlRequest = URLRequest(url: url, timeoutInterval: request.timeout.inSeconds)
         urlRequest.httpMethod = request.method.rawValue
         for (name, value) in request.headers.fields { urlRequest.setValue(value, forHTTPHeaderField: name) }
         if !request.body.isEmpty { urlRequest.httpBody = request.body }

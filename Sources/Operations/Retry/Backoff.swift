@@ -39,17 +39,10 @@ public struct Backoff: Sendable, Hashable {
     /// - Returns: `min(cap, initial × multiplier^(retry-1))`, less up to `jitter` of itself.
     public func delay(beforeRetry retry: Int, random: Double) -> Duration {
         let exponent = Double(max(0, retry - 1))
-        let grown = initial.seconds * _pow(multiplier, exponent)
-        let capped = min(grown, cap.seconds)
+        let grown = initial.inSeconds * _pow(multiplier, exponent)
+        let capped = min(grown, cap.inSeconds)
         let jittered = capped * (1 - jitter * min(max(random, 0), 1))
         return .nanoseconds(Int64((jittered * 1e9).rounded()))
-    }
-}
-
-extension Duration {
-    fileprivate var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
 

@@ -149,10 +149,3 @@ private struct ForwardingDiagnostics: OpDiagnostics {
         if !(next is StandardErrorDiagnostics) { next.report(diagnostic) }
     }
 }
-
-extension Duration {
-    var dispatchInterval: DispatchTimeInterval {
-        let (seconds, attoseconds) = components
-        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-    }
-}

@@ -23,9 +23,7 @@ public struct DispatchScheduler: Scheduler {
     {
         let item = DispatchWorkItem(block: work)
         let delay = max(.zero, now.duration(to: instant))
-        let (seconds, attoseconds) = delay.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: item)
+        queue.asyncAfter(deadline: .now() + delay.dispatchInterval, execute: item)
         return DispatchWork(item: item)
     }
 }

@@ -32,8 +32,7 @@ struct ProgressPrinter: ScenarioObserver {
 
     /// `12 ms`, `1.2 s`.
     static func format(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let milliseconds = Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+        let milliseconds = duration.inMilliseconds
         if milliseconds < 1_000 { return "\(Int(milliseconds.rounded())) ms" }
         return "\((milliseconds / 100).rounded() / 10) s"
     }

@@ -71,7 +71,6 @@ enum ShowCommand: Command {
     }
 
     private static func milliseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return Int(seconds) * 1_000 + Int(attoseconds / 1_000_000_000_000_000)
+        Int(duration.inMilliseconds.rounded(.down))
     }
 }
