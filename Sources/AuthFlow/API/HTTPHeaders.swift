@@ -1,3 +1,5 @@
+import Operations
+
 /// HTTP header fields with case-insensitive names.
 ///
 /// Names are stored lowercased, as HTTP/2 sends them, so `headers["Retry-After"]` and

@@ -1,3 +1,4 @@
+import Operations
 public import Foundation
 
 /// The access token a successful sign-in produces, and when it stops being valid.

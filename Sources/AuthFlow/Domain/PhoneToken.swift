@@ -1,3 +1,5 @@
+import Operations
+
 /// The backend's proof that a phone number was submitted: the bearer for the terms and code steps.
 ///
 /// A secret. Every printed form (`description`, interpolation, `debugDescription`, `dump`) shows

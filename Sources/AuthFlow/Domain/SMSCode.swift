@@ -1,3 +1,5 @@
+import Operations
+
 /// A one-time code from an SMS: digits only, as many as the backend announced.
 ///
 /// A secret. Every printed form shows ``redacted`` (`••••••`); the clear digits are available only
@@ -47,7 +49,7 @@ public struct SMSCode: Sendable, Hashable, Codable, CustomStringConvertible, Cus
     }
 
     /// The printable form: `••••••`, whatever the length.
-    public var redacted: String { Redaction.code }
+    public var redacted: String { Redaction.mask(revealed) }
     /// The redacted form.
     public var description: String { redacted }
     /// The redacted form, labelled.
