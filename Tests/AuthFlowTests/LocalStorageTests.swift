@@ -71,21 +71,32 @@ struct LocalStorageTests {
     }
 
     @Test func unwritableLocationIsAClearError() throws {
+        try expectUnwritable(secret: Self.token.revealed, file: \.fileURL) { (storage) throws(LocalStorageError) in
+            try storage.saveAuthToken(Self.token)
+        }
+    }
+
+    /// Saving under a regular file fails as `.unwritable`, names the file it meant, and keeps
+    /// the secret out of the message.
+    private func expectUnwritable(
+        secret: String, file: KeyPath<FileLocalStorage, URL>,
+        save: (FileLocalStorage) throws(LocalStorageError) -> Void
+    ) throws {
         try withTemporaryDirectory { directory in
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let blocker = directory.appendingPathComponent("a-file")
             try Data().write(to: blocker)
             let storage = FileLocalStorage(fileURL: blocker.appendingPathComponent("auth-token.json"))
             do throws(LocalStorageError) {
-                try storage.saveAuthToken(Self.token)
+                try save(storage)
                 Issue.record("saving under a regular file succeeded")
             } catch {
                 guard case .unwritable(let path, _) = error else {
                     Issue.record("expected unwritable, got \(error)")
                     return
                 }
-                #expect(path == storage.fileURL.path)
-                #expect(!error.description.contains(Self.token.revealed))
+                #expect(path == storage[keyPath: file].path)
+                #expect(!error.description.contains(secret))
             }
         }
     }
@@ -160,22 +171,8 @@ struct LocalStorageTests {
     }
 
     @Test func unwritablePhoneTokenLocationNamesItsFile() throws {
-        try withTemporaryDirectory { directory in
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let blocker = directory.appendingPathComponent("a-file")
-            try Data().write(to: blocker)
-            let storage = FileLocalStorage(fileURL: blocker.appendingPathComponent("auth-token.json"))
-            do throws(LocalStorageError) {
-                try storage.savePhoneToken(Self.phoneToken)
-                Issue.record("saving under a regular file succeeded")
-            } catch {
-                guard case .unwritable(let path, _) = error else {
-                    Issue.record("expected unwritable, got \(error)")
-                    return
-                }
-                #expect(path == storage.phoneTokenFileURL.path)
-                #expect(!error.description.contains(Self.phoneToken.revealed))
-            }
+        try expectUnwritable(secret: Self.phoneToken.revealed, file: \.phoneTokenFileURL) {
+            (storage) throws(LocalStorageError) in try storage.savePhoneToken(Self.phoneToken)
         }
     }
 

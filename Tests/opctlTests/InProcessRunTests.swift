@@ -14,11 +14,9 @@ import Testing
 @Suite(.serialized)
 struct InProcessRunTests {
     @Test func signInRunsInProcessAndLeavesCtrlCAsItWas() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "opctl-inproc-\(UUID().uuidString)")
+        let directory = Self.stateDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var opctl = InProcessOpctl()
-        opctl.environment["OPCTL_STATE_DIR"] = directory.path
+        var opctl = InProcessOpctl(stateDirectory: directory)
         opctl.stdinLines = ["123456"]
         let before = sigintHandler()
 
@@ -30,11 +28,9 @@ struct InProcessRunTests {
     }
 
     @Test func interactiveRunPromptsAndAsksAgainAfterBadAnswers() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "opctl-inproc-\(UUID().uuidString)")
+        let directory = Self.stateDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var opctl = InProcessOpctl()
-        opctl.environment["OPCTL_STATE_DIR"] = directory.path
+        var opctl = InProcessOpctl(stateDirectory: directory)
         opctl.inputIsTerminal = true
         opctl.errorIsTerminal = true
         opctl.environment["NO_COLOR"] = "1"
@@ -51,11 +47,9 @@ struct InProcessRunTests {
     }
 
     @Test func theSimulatedSMSStaysOutOfRedirectedErrorOutput() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "opctl-inproc-\(UUID().uuidString)")
+        let directory = Self.stateDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var opctl = InProcessOpctl()
-        opctl.environment["OPCTL_STATE_DIR"] = directory.path
+        var opctl = InProcessOpctl(stateDirectory: directory)
         opctl.inputIsTerminal = true
         opctl.stdinLines = ["123456"]
 
@@ -66,11 +60,9 @@ struct InProcessRunTests {
     }
 
     @Test func interactiveRunEndsCleanlyWhenInputEnds() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "opctl-inproc-\(UUID().uuidString)")
+        let directory = Self.stateDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var opctl = InProcessOpctl()
-        opctl.environment["OPCTL_STATE_DIR"] = directory.path
+        var opctl = InProcessOpctl(stateDirectory: directory)
         opctl.inputIsTerminal = true
         opctl.stdinLines = ["+7 999 123-45-67", "y"]
 
@@ -88,5 +80,10 @@ struct InProcessRunTests {
         #else
             return unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self)
         #endif
+    }
+
+    /// A fresh state directory for one in-process run; the caller removes it.
+    private static func stateDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("opctl-inproc-\(UUID().uuidString)")
     }
 }

@@ -12,7 +12,7 @@ public import Foundation
 /// let store = RunStore(stateDirectory: stateDirectory)
 /// let journal = try store.create(scenario: "AuthScenario")
 /// …
-/// for entry in try store.runs() { print(entry.id, (try? entry.record.get())?.status ?? "damaged") }
+/// let statuses = try store.runs().map { ($0.id, (try? $0.record.get())?.status) }
 /// ```
 public struct RunStore: Sendable {
     /// The directory holding the journals.

@@ -74,3 +74,11 @@ struct Sample: Sendable, CustomTestStringConvertible {
         text.count <= 40 ? text.debugDescription : "\(text.prefix(16).debugDescription)… (\(text.count) characters)"
     }
 }
+
+extension InProcessOpctl {
+    /// An in-process opctl keeping its runs in `stateDirectory`.
+    init(stateDirectory: URL) {
+        self.init()
+        environment["OPCTL_STATE_DIR"] = stateDirectory.path
+    }
+}
