@@ -50,6 +50,15 @@ public protocol Op<Input, Output>: AnyObject, Sendable {
 /// pure operations freely, and relaunch other operations only when their policy says so.
 public protocol PureOp<Input, Output>: Op {}
 
+/// An operation that changes key services, but whose relaunch is safe by nature: doing it twice
+/// leaves the same state as doing it once (overwriting a file with the same bytes, a `PUT` of a
+/// whole resource).
+///
+/// Resumption relaunches such an operation even when the journal says it finished, because its
+/// effect lives outside the journal and may have been undone since; it never needs an
+/// idempotency key.
+public protocol IdempotentOp<Input, Output>: Op {}
+
 /// An operation whose name in diagrams, progress and journals is not its type name — a
 /// ``Scenario`` is called by the name it was given.
 public protocol NamedOp: Op {
@@ -64,18 +73,30 @@ public typealias OnFinish<Output> = @Sendable (Result<Output, any Error>) -> Voi
 public enum Purity: Sendable, Hashable, CustomStringConvertible {
     /// Leaves key services unchanged; safe to relaunch.
     case pure
-    /// Changes key services (writes storage, charges a card); relaunched only when asked to.
+    /// Changes key services, but doing it again is the same as doing it once (see
+    /// ``IdempotentOp``); relaunched freely.
+    case idempotent
+    /// Changes key services (sends an SMS, charges a card); relaunched only when asked to, or
+    /// with the idempotency key of its first attempt.
     case sideEffects
 
-    /// The purity declared by an operation type: ``pure`` for ``PureOp`` conformers.
+    /// The purity declared by an operation type: ``pure`` for ``PureOp`` conformers,
+    /// ``idempotent`` for ``IdempotentOp`` conformers, ``sideEffects`` otherwise.
     public static func of<O: Op>(_ type: O.Type) -> Purity {
-        type is any PureOp.Type ? .pure : .sideEffects
+        if type is any PureOp.Type { return .pure }
+        if type is any IdempotentOp.Type { return .idempotent }
+        return .sideEffects
     }
+
+    /// Whether launching again is free of consequences beyond the first launch's: pure or
+    /// idempotent.
+    public var relaunchesFreely: Bool { self != .sideEffects }
 
     /// A sentence for people: logs, CLI messages, test failures.
     public var description: String {
         switch self {
         case .pure: "pure"
+        case .idempotent: "idempotent"
         case .sideEffects: "side effects"
         }
     }

@@ -19,7 +19,8 @@ public struct OpContext<Input: Sendable>: Sendable {
         get { extras?.cancellation }
         set {
             extras = ContextExtras.make(
-                cancellation: newValue, deadline: storedDeadline, scope: scope, trace: storedTrace)
+                cancellation: newValue, deadline: storedDeadline, scope: scope, trace: storedTrace,
+                idempotencyKey: idempotencyKey)
         }
     }
     /// The instant after which the launch finishes with ``OpError/timedOut``.
@@ -32,7 +33,9 @@ public struct OpContext<Input: Sendable>: Sendable {
     var storedDeadline: Deadline? {
         get { extras?.deadline }
         set {
-            extras = ContextExtras.make(cancellation: cancellation, deadline: newValue, scope: scope, trace: storedTrace)
+            extras = ContextExtras.make(
+                cancellation: cancellation, deadline: newValue, scope: scope, trace: storedTrace,
+                idempotencyKey: idempotencyKey)
         }
     }
     /// Where this launch sits inside scenarios, outermost first; empty for a launch made by hand.
@@ -41,7 +44,8 @@ public struct OpContext<Input: Sendable>: Sendable {
         get { extras?.scope }
         set {
             extras = ContextExtras.make(
-                cancellation: cancellation, deadline: storedDeadline, scope: newValue, trace: storedTrace)
+                cancellation: cancellation, deadline: storedDeadline, scope: newValue, trace: storedTrace,
+                idempotencyKey: idempotencyKey)
         }
     }
     /// Where this launch records its messages; `nil` when tracing is off, which costs nothing.
@@ -57,7 +61,25 @@ public struct OpContext<Input: Sendable>: Sendable {
     var storedTrace: TraceScopeBox? {
         get { extras?.trace }
         set {
-            extras = ContextExtras.make(cancellation: cancellation, deadline: storedDeadline, scope: scope, trace: newValue)
+            extras = ContextExtras.make(
+                cancellation: cancellation, deadline: storedDeadline, scope: scope, trace: newValue,
+                idempotencyKey: idempotencyKey)
+        }
+    }
+
+    /// The key of this attempt of a step with side effects, for the service it calls to
+    /// recognise a repeat; `nil` when the launch has none (see ``IdempotencyKey``).
+    ///
+    /// A journaled scenario sets it before launching such a step, and a resumed run sets the
+    /// same key again for an attempt that was in doubt. An operation passes it on to every
+    /// request that makes a backend act.
+    @inlinable
+    public var idempotencyKey: IdempotencyKey? {
+        get { extras?.idempotencyKey }
+        set {
+            extras = ContextExtras.make(
+                cancellation: cancellation, deadline: storedDeadline, scope: scope, trace: storedTrace,
+                idempotencyKey: newValue)
         }
     }
 
@@ -138,22 +160,31 @@ final class ContextExtras: Sendable {
     @usableFromInline let deadline: Deadline?
     @usableFromInline let scope: ScenarioScope?
     @usableFromInline let trace: TraceScopeBox?
+    @usableFromInline let idempotencyKey: IdempotencyKey?
 
     @usableFromInline
-    init(cancellation: CancellationToken?, deadline: Deadline?, scope: ScenarioScope?, trace: TraceScopeBox?) {
+    init(
+        cancellation: CancellationToken?, deadline: Deadline?, scope: ScenarioScope?, trace: TraceScopeBox?,
+        idempotencyKey: IdempotencyKey? = nil
+    ) {
         self.cancellation = cancellation
         self.deadline = deadline
         self.scope = scope
         self.trace = trace
+        self.idempotencyKey = idempotencyKey
     }
 
     /// The extras holding these parts, or `nil` when there are none.
     @inlinable
     static func make(
-        cancellation: CancellationToken?, deadline: Deadline?, scope: ScenarioScope?, trace: TraceScopeBox?
+        cancellation: CancellationToken?, deadline: Deadline?, scope: ScenarioScope?, trace: TraceScopeBox?,
+        idempotencyKey: IdempotencyKey? = nil
     ) -> ContextExtras? {
-        if cancellation == nil && deadline == nil && scope == nil && trace == nil { return nil }
-        return ContextExtras(cancellation: cancellation, deadline: deadline, scope: scope, trace: trace)
+        if cancellation == nil && deadline == nil && scope == nil && trace == nil && idempotencyKey == nil {
+            return nil
+        }
+        return ContextExtras(
+            cancellation: cancellation, deadline: deadline, scope: scope, trace: trace, idempotencyKey: idempotencyKey)
     }
 }
 

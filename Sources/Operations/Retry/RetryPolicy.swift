@@ -54,7 +54,7 @@ public struct RetryPolicy: Sendable {
     /// another.
     func allowsRetry(after attempt: Int, of error: any Error, purity: Purity) -> Bool {
         guard attempt < maxAttempts else { return false }
-        guard purity == .pure || relaunchesSideEffects else { return false }
+        guard purity.relaunchesFreely || relaunchesSideEffects else { return false }
         if error is OpError || error.isCancellation { return false }
         return isTransient(error)
     }
