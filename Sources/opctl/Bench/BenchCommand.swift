@@ -14,17 +14,20 @@ enum BenchCommand {
         return """
             OVERVIEW: \(abstract)
 
-            Runs each case for several rounds after a warm-up and prints the median nanoseconds
-            per operation, its ratio to the case's reference and the design's target. Build in
-            release mode: swift run -c release opctl bench
+            Warms each case up, then runs every case once per round, in interleaved rounds, and
+            prints the median nanoseconds per operation with the spread of the rounds, the ratio
+            to the case's reference taken round by round (so a slow spell of the machine moves
+            both sides together) and the design's target. Build in release mode:
+            swift run -c release opctl bench
 
             USAGE: opctl bench [--quick] [--json] [--case <id>...] [--iterations <n>]
 
             OPTIONS:
               --quick         Three short rounds per case: a few seconds in all;
                               render.100k is skipped (reported as skipped).
-              --json          Print a JSON array of {"case", "nsPerOp", "reference", "ratio"}
-                              ("bytes" instead of "nsPerOp" for memory.1M).
+              --json          Print a JSON array of {"case", "nsPerOp", "reference", "ratio",
+                              "rounds", "spread", "ratioSpread"} ("bytes" instead of
+                              "nsPerOp" for memory cases).
               --case <id>...  Run only these cases (and the references their ratios need).
               --iterations <n>
                               Run <n> operations per round instead of calibrating to the
@@ -80,7 +83,7 @@ enum BenchCommand {
             } else {
                 config.roundNanoseconds < 50_000_000 ? "quick run" : "full run"
             }
-        return "opctl bench — \(kind), \(build), median of \(config.rounds) rounds after a warm-up, "
+        return "opctl bench — \(kind), \(build), \(config.rounds) interleaved rounds after a warm-up (median; ratios per round), "
             + "\(ProcessInfo.processInfo.activeProcessorCount) cores\n\n"
     }
 }

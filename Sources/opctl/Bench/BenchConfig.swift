@@ -6,9 +6,9 @@ struct BenchConfig: Sendable {
     var roundNanoseconds: Double
     /// A fixed iteration count that skips calibration (tests use a tiny one).
     var fixedIterations: Int?
-    /// Launches per round of `memory.1M`.
+    /// Launches per round of a memory case (`memory.1M`, `memory.deadline`).
     var memoryLaunches: Int
-    /// Rounds of `memory.1M` after its warm-up; the report gives the largest growth.
+    /// Rounds of a memory case after its warm-up; the report gives the largest growth.
     var memoryRounds: Int
     /// Whether cases marked slow (`render.100k`) are skipped and reported as such.
     var skipsSlowCases = false

@@ -2,15 +2,42 @@
 struct BenchResult: Sendable {
     /// The case measured.
     let benchCase: BenchCase
-    /// Its figure.
+    /// Its figure: the median over the rounds.
     let figure: BenchRunner.Figure
     /// The reference case's figure, when the case has a reference and it was measured.
     let referenceFigure: Double?
+    /// Nanoseconds per operation in each round, in round order (timed cases only).
+    var samples: [Double] = []
+    /// The case's figure divided by its reference's, round by round.
+    var roundRatios: [Double] = []
+    /// The case's figure minus its reference's, round by round (nanoseconds).
+    var roundOverheads: [Double] = []
 
-    /// The case's figure divided by its reference's.
+    /// The median of the per-round ratios to the reference; the ratio of the medians when the
+    /// rounds were not paired.
     var ratio: Double? {
+        if !roundRatios.isEmpty { return BenchRunner.median(roundRatios) }
         guard let value = figure.value, let referenceFigure, referenceFigure > 0 else { return nil }
         return value / referenceFigure
+    }
+
+    /// The median of the per-round differences from the reference, in nanoseconds.
+    var overhead: Double? {
+        if !roundOverheads.isEmpty { return BenchRunner.median(roundOverheads) }
+        guard let value = figure.value, let referenceFigure else { return nil }
+        return value - referenceFigure
+    }
+
+    /// The lowest and highest round of the case, in nanoseconds per operation.
+    var spread: ClosedRange<Double>? {
+        guard let low = samples.min(), let high = samples.max() else { return nil }
+        return low...high
+    }
+
+    /// The lowest and highest per-round ratio.
+    var ratioSpread: ClosedRange<Double>? {
+        guard let low = roundRatios.min(), let high = roundRatios.max() else { return nil }
+        return low...high
     }
 
     /// Whether every target is met; `nil` when there is no target or no figure to judge.
@@ -18,27 +45,51 @@ struct BenchResult: Sendable {
         guard !benchCase.targets.isEmpty, let value = figure.value else { return nil }
         var met = true
         for target in benchCase.targets {
-            guard let verdict = target.isMet(by: value, reference: referenceFigure) else { return nil }
+            guard let verdict = target.isMet(by: value, ratio: ratio, overhead: overhead) else { return nil }
             met = met && verdict
         }
         return met
     }
 
-    /// Measures `cases` in order and pairs each with its reference's figure.
+    /// Measures `cases`: the timed ones in interleaved rounds (every case once per round), then
+    /// the memory cases, and pairs each case with its reference round by round.
     static func run(_ cases: [BenchCase], config: BenchConfig, progress: (BenchCase) -> Void = { _ in })
         -> [BenchResult]
     {
         let runner = BenchRunner(config: config)
+        var timed: [(id: String, body: @Sendable (Int) -> Void, iterations: Int)] = []
         var figures: [String: BenchRunner.Figure] = [:]
         for benchCase in cases {
             progress(benchCase)
-            figures[benchCase.id] = runner.measure(benchCase)
+            if case .timed(let body) = benchCase.measure, !(benchCase.isSlow && config.skipsSlowCases) {
+                timed.append((benchCase.id, body, runner.prepare(body)))
+            }
+        }
+        var samples: [String: [Double]] = [:]
+        for _ in 0..<max(1, config.rounds) {
+            for entry in timed {
+                samples[entry.id, default: []].append(runner.sample(entry.body, iterations: entry.iterations))
+            }
+        }
+        for benchCase in cases {
+            if let caseSamples = samples[benchCase.id] {
+                figures[benchCase.id] = .nanosecondsPerOperation(BenchRunner.median(caseSamples))
+            } else {
+                figures[benchCase.id] = runner.measureUntimed(benchCase)
+            }
         }
         return cases.map { benchCase in
-            BenchResult(
+            var result = BenchResult(
                 benchCase: benchCase,
                 figure: figures[benchCase.id] ?? .unavailable,
                 referenceFigure: benchCase.reference.flatMap { figures[$0]?.value })
+            result.samples = samples[benchCase.id] ?? []
+            if let reference = benchCase.reference, let referenceSamples = samples[reference] {
+                let pairs = zip(result.samples, referenceSamples)
+                result.roundRatios = pairs.compactMap { $1 > 0 ? $0 / $1 : nil }
+                result.roundOverheads = pairs.map { $0 - $1 }
+            }
+            return result
         }
     }
 }

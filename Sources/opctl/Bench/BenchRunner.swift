@@ -1,7 +1,12 @@
 import Dispatch
 
-/// Measures cases the same way for every case: calibrate the iteration count to the round
-/// length, run one warm-up round, then time the configured rounds and keep the median.
+/// Measures cases the same way for every case, in interleaved rounds.
+///
+/// Each timed case is calibrated to the round length and warmed up once; then every round runs
+/// every case once, in table order. A ratio is computed per round, from a case and its reference
+/// measured seconds apart, so a machine that slows down for a while moves both sides of the
+/// ratio together instead of one case alone (the reason a case-after-case run disagreed with
+/// itself by a factor of two on a shared 2-core machine).
 struct BenchRunner: Sendable {
     /// What one case gave.
     enum Figure: Sendable, Equatable {
@@ -26,12 +31,26 @@ struct BenchRunner: Sendable {
 
     let config: BenchConfig
 
-    /// Measures one case.
-    func measure(_ benchCase: BenchCase) -> Figure {
+    /// The iteration count for a timed case, after its untimed warm-up round.
+    func prepare(_ body: (Int) -> Void) -> Int {
+        let iterations = config.fixedIterations ?? calibratedIterations(body)
+        _ = time(body, iterations)  // warm-up round
+        return iterations
+    }
+
+    /// One timed round: nanoseconds per operation of `body(iterations)`.
+    func sample(_ body: (Int) -> Void, iterations: Int) -> Double {
+        time(body, iterations) / Double(iterations)
+    }
+
+    /// Measures a case that is not timed per round: memory growth, or no figure at all.
+    func measureUntimed(_ benchCase: BenchCase) -> Figure {
         if benchCase.isSlow && config.skipsSlowCases { return .skipped }
         switch benchCase.measure {
         case .timed(let body):
-            return .nanosecondsPerOperation(timePerOperation(body))
+            let iterations = prepare(body)
+            let samples = (0..<max(1, config.rounds)).map { _ in sample(body, iterations: iterations) }
+            return .nanosecondsPerOperation(Self.median(samples))
         case .residentGrowth(let body):
             _ = body(config.memoryLaunches)  // warm-up
             let growths = (0..<max(1, config.memoryRounds)).map { _ in body(config.memoryLaunches) }
@@ -41,12 +60,10 @@ struct BenchRunner: Sendable {
         }
     }
 
-    /// Median nanoseconds per operation of `body` over the configured rounds.
-    func timePerOperation(_ body: (Int) -> Void) -> Double {
-        let iterations = config.fixedIterations ?? calibratedIterations(body)
-        _ = time(body, iterations)  // warm-up round
-        let samples = (0..<max(1, config.rounds)).map { _ in time(body, iterations) / Double(iterations) }
-        return Self.median(samples)
+    /// Measures one case on its own (all its rounds in a row); ``BenchResult/run(_:config:progress:)``
+    /// interleaves instead.
+    func measure(_ benchCase: BenchCase) -> Figure {
+        measureUntimed(benchCase)
     }
 
     /// The iteration count whose round takes about ``BenchConfig/roundNanoseconds``: after one

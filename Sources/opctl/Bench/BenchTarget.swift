@@ -27,18 +27,19 @@ enum BenchTarget: Sendable, Equatable {
     ///
     /// - Parameters:
     ///   - figure: The case's nanoseconds per operation, or bytes for a memory case.
-    ///   - reference: The reference case's nanoseconds per operation, when it ran.
-    func isMet(by figure: Double, reference: Double?) -> Bool? {
+    ///   - ratio: The case's ratio to its reference (the median of per-round ratios).
+    ///   - overhead: The case's difference from its reference in nanoseconds (per-round median).
+    func isMet(by figure: Double, ratio: Double?, overhead: Double?) -> Bool? {
         switch self {
-        case .ratioAtMost(let ratio):
-            guard let reference, reference > 0 else { return nil }
-            return figure / reference <= ratio
-        case .ratioAtLeast(let ratio):
-            guard let reference, reference > 0 else { return nil }
-            return figure / reference >= ratio
+        case .ratioAtMost(let limit):
+            guard let ratio else { return nil }
+            return ratio <= limit
+        case .ratioAtLeast(let limit):
+            guard let ratio else { return nil }
+            return ratio >= limit
         case .overheadAtMost(let nanoseconds):
-            guard let reference else { return nil }
-            return figure - reference <= nanoseconds
+            guard let overhead else { return nil }
+            return overhead <= nanoseconds
         case .atMost(let nanoseconds):
             return figure <= nanoseconds
         case .bytesBelow(let bytes):

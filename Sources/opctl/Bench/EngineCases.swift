@@ -66,6 +66,43 @@ enum EngineCases {
         }
     }
 
+    /// `scenario.3steps.await`: the 3-step scenario awaited through the async bridge, as async
+    /// code calls it.
+    static let threeStepScenarioAwaited: @Sendable (Int) -> Void = { iterations in
+        let scenario = Scenario<Int, Int>("Bench3Steps") { chain in
+            chain
+                .then(Step { SyncDoubleOp() })
+                .then(Step { SyncDoubleOp() })
+                .then(Step { SyncDoubleOp() })
+        }
+        AsyncBlocking.run {
+            for index in 0..<iterations {
+                do {
+                    BlackHole.consume(try await scenario.launch(OpContext(index)))
+                } catch {
+                    BlackHole.consume(-1)
+                }
+            }
+        }
+    }
+
+    /// `memory.deadline`: resident-size growth over `launches` sequential `op.sync` launches,
+    /// each with a deadline 60 s away: a finished launch must release its deadline timer at
+    /// once, not keep it queued until the deadline instant.
+    static let deadlineResidentGrowth: @Sendable (Int) -> Int = { launches in
+        let op = SyncDoubleOp()
+        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+        for index in 0..<min(launches, 10_000) {
+            op.launch(OpContext(index, deadline: deadline), onFinish: BlackHole.consumeResult)
+        }
+        let before = ResidentMemory.currentBytes()
+        for index in 0..<launches {
+            op.launch(OpContext(index, deadline: deadline), onFinish: BlackHole.consumeResult)
+        }
+        let after = ResidentMemory.currentBytes()
+        return max(0, after - before)
+    }
+
     /// `memory.1M`: resident-size growth in bytes over `launches` sequential `op.sync` launches,
     /// after a warm-up that brings the allocator to its steady state.
     static let residentGrowth: @Sendable (Int) -> Int = { launches in

@@ -55,6 +55,27 @@ enum ReferenceCases {
         }
     }
 
+    /// `asyncawait.3steps`: the peer a user would write instead of a scenario — three `async`
+    /// functions awaited in a row, each the async form of one callback step (a checked
+    /// continuation resumed by the step), so both sides do the same work per step.
+    static let threeAsyncFunctions: @Sendable (Int) -> Void = { iterations in
+        AsyncBlocking.run {
+            for index in 0..<iterations {
+                let first = await asyncDouble(index)
+                let second = await asyncDouble(first)
+                BlackHole.consume(await asyncDouble(second))
+            }
+        }
+    }
+
+    /// One step as plain async code: the callback step's work behind a checked continuation.
+    @inline(never)
+    private static func asyncDouble(_ value: Int) async -> Int {
+        await withCheckedContinuation { continuation in
+            continuation.resume(returning: value &* 2)
+        }
+    }
+
     /// `task.await`: an unstructured task created and awaited.
     static let taskAwait: @Sendable (Int) -> Void = { iterations in
         AsyncBlocking.run {
