@@ -70,7 +70,7 @@ public protocol NamedOp: Op {
 public typealias OnFinish<Output> = @Sendable (Result<Output, any Error>) -> Void
 
 /// Whether relaunching an operation is free of consequences.
-public enum Purity: Sendable, Hashable, CustomStringConvertible {
+public enum Purity: String, Sendable, Hashable, Codable, CustomStringConvertible {
     /// Leaves key services unchanged; safe to relaunch.
     case pure
     /// Changes key services, but doing it again is the same as doing it once (see

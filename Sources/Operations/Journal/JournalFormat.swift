@@ -5,7 +5,8 @@
 /// ```
 /// {"format":"operations.journal","version":1,"run":"20250101-120000-000-1a2b3c4d","scenario":"AuthScenario","createdAt":"2025-01-01T12:00:00.000Z"}
 /// {"event":"runStarted","at":1735732800000,"input":"+15551234567"}
-/// {"event":"stepLaunched","at":1735732800001,"address":[{"index":0,"name":"PhoneOp"}],"attempt":1,"input":"+15551234567"}
+/// {"event":"stepLaunched","at":1735732800001,"address":[{"index":0,"name":"PhoneOp"}],"attempt":1,"purity":"pure","input":"+15551234567"}
+/// {"event":"stepLaunched","at":…,"address":[…],"attempt":1,"purity":"sideEffects","idempotencyKey":"…","input":{…}}
 /// {"event":"stepSucceeded","at":1735732800050,"address":[{"index":0,"name":"PhoneOp"}],"attempt":1,"durationMs":49.120,"output":{"token":"…"}}
 /// {"event":"stepFailed","at":…,"address":[…],"attempt":1,"durationMs":3.000,"error":{"description":"…","type":"AuthError","transient":false,"cancelled":false},"willRetry":false}
 /// {"event":"stepSkipped","at":…,"address":[…]}
@@ -63,10 +64,12 @@ enum JournalFormat {
         let willRetry: Bool?
         let status: String?
         let session: Int?
+        let purity: Purity?
+        let idempotencyKey: IdempotencyKey?
 
         private enum CodingKeys: String, CodingKey {
             case event, at, address, attempt, durationMs, input, inputNotRecorded, output, outputNotRecorded
-            case error, willRetry, status, session
+            case error, willRetry, status, session, purity, idempotencyKey
         }
 
         init(from decoder: any Decoder) throws {
@@ -87,6 +90,8 @@ enum JournalFormat {
             willRetry = try container.decodeIfPresent(Bool.self, forKey: .willRetry)
             status = try container.decodeIfPresent(String.self, forKey: .status)
             session = try container.decodeIfPresent(Int.self, forKey: .session)
+            purity = try container.decodeIfPresent(Purity.self, forKey: .purity)
+            idempotencyKey = try container.decodeIfPresent(IdempotencyKey.self, forKey: .idempotencyKey)
         }
 
         /// The recorded input, if the line carries one.

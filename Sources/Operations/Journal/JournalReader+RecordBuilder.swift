@@ -54,8 +54,11 @@ extension JournalReader {
                 let attempt = try require(line.attempt, "attempt")
                 let index = stepPosition(address, outcome: .running)
                 steps[index].attempts.append(
-                    AttemptRecord(session: session, attempt: attempt, launchedAt: at, outcome: .running))
+                    AttemptRecord(
+                        session: session, attempt: attempt, launchedAt: at, outcome: .running,
+                        idempotencyKey: line.idempotencyKey))
                 steps[index].outcome = .running
+                if let purity = line.purity { steps[index].purity = purity }
                 outputs[address] = nil
                 inFlight[address] = steps[index].attempts.count - 1
             case .stepSucceeded:

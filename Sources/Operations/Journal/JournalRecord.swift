@@ -116,9 +116,27 @@ public struct StepRecord: Sendable, Hashable {
     public internal(set) var attempts: [AttemptRecord]
     /// How the step stands.
     public internal(set) var outcome: Outcome
+    /// The step's purity as its latest launch recorded it; `nil` in journals that predate it.
+    public internal(set) var purity: Purity? = nil
 
     /// The step's name.
     public var name: String { address.name }
+
+    /// Whether the step's latest attempt may have acted without the journal knowing: it was
+    /// launched and never finished, or it failed with an answer that may have been lost
+    /// (``RecordedError/isOutcomeUncertain``). A rerun repeats such an attempt of a step with
+    /// side effects only with its idempotency key.
+    public var isInDoubt: Bool {
+        guard outcome != .succeeded, outcome != .replayed, outcome != .skipped, let last = attempts.last else {
+            return false
+        }
+        switch last.outcome {
+        case .interrupted, .running: return true
+        // A retry that was due but never launched leaves the failed attempt as the last one.
+        case .failed(let error, _): return error.isOutcomeUncertain
+        case .succeeded: return false
+        }
+    }
 }
 
 /// One launch of a step.
@@ -146,6 +164,9 @@ public struct AttemptRecord: Sendable, Hashable {
     public internal(set) var outcome: Outcome
     /// How long it took, for finished attempts.
     public internal(set) var duration: Duration?
+    /// The attempt's idempotency key, for a step with side effects (never print it in clear;
+    /// its description is redacted).
+    public internal(set) var idempotencyKey: IdempotencyKey? = nil
 }
 
 /// An error as a journal keeps it: in words, with what retry and resume need to know.
@@ -163,6 +184,10 @@ public struct RecordedError: Sendable, Hashable, Codable, CustomStringConvertibl
     public let isCancellation: Bool
     /// For a ``StepFailure``, the failed steps from the outermost scenario down.
     public let stepPath: [String]?
+    /// Whether the request the error answers may have taken effect all the same (a lost
+    /// answer, a timeout, a cancellation: ``OutcomeUncertainError``), so a repeat of the attempt
+    /// must carry its idempotency key.
+    public let isOutcomeUncertain: Bool
 
     /// Describes `error` for the journal.
     ///
@@ -175,12 +200,26 @@ public struct RecordedError: Sendable, Hashable, Codable, CustomStringConvertibl
         self.isTransient = (root as? any RetryableError)?.isTransient ?? false
         self.isCancellation = error.isCancellation
         self.stepPath = failure?.stepPath
+        self.isOutcomeUncertain = error.outcomeIsUncertain
     }
 
-    private enum CodingKeys: String, CodingKey {
+    /// Decodes a recorded error; journals written before uncertainty was recorded read as
+    /// definite answers, except cancellations, which were always uncertain.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        description = try container.decode(String.self, forKey: .description)
+        type = try container.decode(String.self, forKey: .type)
+        isTransient = try container.decode(Bool.self, forKey: .isTransient)
+        isCancellation = try container.decode(Bool.self, forKey: .isCancellation)
+        stepPath = try container.decodeIfPresent([String].self, forKey: .stepPath)
+        isOutcomeUncertain = try container.decodeIfPresent(Bool.self, forKey: .isOutcomeUncertain) ?? isCancellation
+    }
+
+    enum CodingKeys: String, CodingKey {
         case description, type
         case isTransient = "transient"
         case isCancellation = "cancelled"
         case stepPath
+        case isOutcomeUncertain = "uncertain"
     }
 }

@@ -1,10 +1,20 @@
-/// Supplies a resumed run with the outputs its journal recorded, so the steps that completed
-/// are replayed instead of launched again.
+/// Supplies a resumed run with what its journal recorded: the outputs of the steps that
+/// completed, and the idempotency keys of the attempts left in doubt.
 ///
-/// A step is replayed when its latest recorded attempt **succeeded** and its output was
-/// recorded; a step that failed, was interrupted or never ran gets `nil`, so the scenario
-/// launches it — with the replayed output of the step before as its input, i.e. the same input
-/// as the failed attempt had.
+/// The rules, step by step (contract 11 in DESIGN.md):
+/// - The latest attempt **succeeded**: the output is replayed and the operation is not
+///   launched — except for an ``Purity/idempotent`` step, whose effect lives outside the journal
+///   (a saved file) and may have been undone since: it is launched again, which is safe by
+///   its nature.
+/// - The latest attempt is **in doubt** (launched and never finished, or failed with an answer
+///   that may have been lost — ``StepRecord/isInDoubt``): a pure or idempotent step is launched
+///   again; a step with side effects is launched again **with the same idempotency key**, so the
+///   backend answers the repeat instead of acting twice; if the journal has no key for it,
+///   resumption stops before it with ``ResumeError/sideEffectsInDoubt(step:)`` unless
+///   `relaunchingInDoubt` says to launch it anyway.
+/// - The latest attempt **failed** with a definite answer, or the step never ran: it is
+///   launched, with the same input as before (the replayed output of the step before) and, for
+///   a step with side effects, a new key.
 ///
 /// ```swift
 /// let journal = try ScenarioJournal.resume(at: url)
@@ -12,12 +22,24 @@
 /// ```
 public struct JournalReplay: StepReplaying {
     private let outputs: [StepAddress: RecordedValue]
+    private let inDoubt: [StepAddress: IdempotencyKey?]
+    private let relaunchingInDoubt: Bool
 
     /// Creates a replay from a loaded journal.
     ///
-    /// - Parameter record: The run to resume.
-    public init(_ record: JournalRecord) {
+    /// - Parameters:
+    ///   - record: The run to resume.
+    ///   - relaunchingInDoubt: Launch a step with side effects left in doubt even when the
+    ///     journal has no idempotency key for it — the caller's explicit choice, for when it
+    ///     knows the attempt did not take effect.
+    public init(_ record: JournalRecord, relaunchingInDoubt: Bool = false) {
         self.outputs = record.outputs
+        var inDoubt: [StepAddress: IdempotencyKey?] = [:]
+        for step in record.steps where step.isInDoubt {
+            inDoubt[step.address] = step.attempts.last?.idempotencyKey
+        }
+        self.inDoubt = inDoubt
+        self.relaunchingInDoubt = relaunchingInDoubt
     }
 
     /// The recorded output of the step at `address`, decoded as `type`.
@@ -32,5 +54,22 @@ public struct JournalReplay: StepReplaying {
     ///   does not decode as `type` (the journal was written by a different scenario version).
     public func recordedOutput<T: Sendable>(at address: StepAddress, as type: T.Type) throws -> T? {
         try outputs[address]?.decode(as: type, step: address)
+    }
+
+    /// How the resumed run goes on at `address`, by the rules above.
+    ///
+    /// - Throws: ``ResumeError/sideEffectsInDoubt(step:)``, or
+    ///   ``JournalError/valueNotReadable(step:type:reason:)``.
+    public func resumption<T: Sendable>(at address: StepAddress, as type: T.Type, purity: Purity) throws
+        -> StepResumption<T>
+    {
+        if purity != .idempotent, let output = try recordedOutput(at: address, as: type) {
+            return .replay(output)
+        }
+        guard let doubt = inDoubt[address] else { return .launch(idempotencyKey: nil) }
+        guard purity == .sideEffects else { return .launch(idempotencyKey: nil) }
+        if let key = doubt { return .launch(idempotencyKey: key) }
+        if relaunchingInDoubt { return .launch(idempotencyKey: nil) }
+        throw ResumeError.sideEffectsInDoubt(step: address)
     }
 }

@@ -16,9 +16,10 @@ public import Foundation
 /// ```
 /// {"format":"operations.journal","version":1,"run":"20250101-120000-000-1a2b3c4d","scenario":"AuthScenario","createdAt":"2025-01-01T12:00:00.000Z"}
 /// {"event":"runStarted","at":1735732800000,"input":"+15551234567"}
-/// {"event":"stepLaunched","at":…,"address":[{"index":0,"name":"PhoneOp"}],"attempt":1,"input":"+15551234567"}
+/// {"event":"stepLaunched","at":…,"address":[{"index":0,"name":"PhoneOp"}],"attempt":1,"purity":"pure","input":"+15551234567"}
+/// {"event":"stepLaunched","at":…,"address":[{"index":2,"name":"CodeOp"}],"attempt":1,"purity":"sideEffects","idempotencyKey":"9f…","input":{…}}
 /// {"event":"stepSucceeded","at":…,"address":[…],"attempt":1,"durationMs":49.120,"output":{"token":"…"}}
-/// {"event":"stepFailed","at":…,"address":[…],"attempt":1,"durationMs":3.000,"error":{"description":"…","type":"AuthError","transient":false,"cancelled":false},"willRetry":false}
+/// {"event":"stepFailed","at":…,"address":[…],"attempt":1,"durationMs":3.000,"error":{"description":"…","type":"AuthError","transient":false,"cancelled":false,"uncertain":false},"willRetry":false}
 /// {"event":"stepSkipped","at":…,"address":[…]}
 /// {"event":"stepReplayed","at":…,"address":[…]}
 /// {"event":"runFinished","at":…,"status":"failed","durationMs":52.000,"error":{…,"stepPath":["CodeOp"]}}
@@ -26,7 +27,11 @@ public import Foundation
 /// ```
 ///
 /// `runFinished` has `status` `succeeded` (with `output`), `failed`, `cancelled` or
-/// `interrupted`. A value that could not be encoded appears as `inputNotRecorded` /
+/// `interrupted`. A `stepLaunched` line carries the step's `purity` and, for a step with side
+/// effects, the attempt's `idempotencyKey`; that line is written and synced before the operation
+/// launches, in buffered mode too (write-ahead), so a process killed at any moment after the
+/// launch leaves the key for the rerun. An error's `uncertain` says its request may have taken
+/// effect (``OutcomeUncertainError``). A value that could not be encoded appears as `inputNotRecorded` /
 /// `outputNotRecorded` with the reason. Readers skip event names they do not know, so version 1
 /// can gain events; any other change raises the version.
 ///
@@ -189,7 +194,16 @@ public final class ScenarioJournal: ScenarioObserver {
 
     /// Replays the steps the resumed run completed; `nil` for a journal of a new run.
     public var replay: JournalReplay? {
-        resumedFrom.map(JournalReplay.init)
+        resumedFrom.map { JournalReplay($0) }
+    }
+
+    /// Replays the steps the resumed run completed, choosing what happens to a step with side
+    /// effects left in doubt without an idempotency key (see ``JournalReplay``).
+    ///
+    /// - Parameter relaunchingInDoubt: Launch such a step anyway instead of stopping before it.
+    /// - Returns: The replay; `nil` for a journal of a new run.
+    public func replay(relaunchingInDoubt: Bool) -> JournalReplay? {
+        resumedFrom.map { JournalReplay($0, relaunchingInDoubt: relaunchingInDoubt) }
     }
 
     // MARK: - Recording
@@ -209,6 +223,7 @@ public final class ScenarioJournal: ScenarioObserver {
             case .none: break
             case .write: commit(&state, sync: false)
             case .writeAndSync: commit(&state, sync: true)
+            case .writeAhead: commit(&state, sync: true, evenIfBuffered: true)
             }
         }
     }
@@ -261,6 +276,8 @@ public final class ScenarioJournal: ScenarioObserver {
         case none
         case write
         case writeAndSync
+        /// Write and sync in either durability: the launch of a step with side effects.
+        case writeAhead
     }
 
     static func createIfAbsent(
@@ -329,9 +346,13 @@ public final class ScenarioJournal: ScenarioObserver {
         case .stepLaunched:
             begin(.stepLaunched, event, &state)
             state.lines.field("attempt", int: event.attempt)
+            if let purity = event.purity { state.lines.field("purity", string: purity.rawValue) }
+            if let key = event.idempotencyKey { state.lines.field("idempotencyKey", string: key.rawValue) }
             value(event.value, key: "input", notRecordedKey: "inputNotRecorded", &state)
             state.lines.endLine()
-            return .none
+            // Write-ahead: a step with side effects may act as soon as it launches, so its launch
+            // line — with its key — is on disk before the operation runs, whatever the durability.
+            return event.purity == .sideEffects ? .writeAhead : .none
         case .stepSucceeded:
             begin(.stepSucceeded, event, &state)
             state.lines.field("attempt", int: event.attempt)
@@ -415,12 +436,13 @@ public final class ScenarioJournal: ScenarioObserver {
         state.lines.field("transient", bool: recorded.isTransient)
         state.lines.field("cancelled", bool: recorded.isCancellation)
         if let path = recorded.stepPath { state.lines.field("stepPath", strings: path) }
+        state.lines.field("uncertain", bool: recorded.isOutcomeUncertain)
         state.lines.endObject()
     }
 
     /// Writes the buffer; syncs too when asked and the journal is durable. Errors are kept for
     /// `flush()`/`close()`, because an observer cannot throw.
-    private func commit(_ state: inout State, sync: Bool) {
+    private func commit(_ state: inout State, sync: Bool, evenIfBuffered: Bool = false) {
         guard let descriptor = state.descriptor else { return }
         if !state.lines.isEmpty {
             do {
@@ -437,6 +459,11 @@ public final class ScenarioJournal: ScenarioObserver {
                 try syncer.body(descriptor)
             } catch {
                 if state.error == nil { state.error = .io(url, operation: "sync", reason: "\(error)") }
+            }
+        } else if evenIfBuffered, state.unsynced {
+            state.unsynced = false
+            if let reason = JournalFile.sync(descriptor), state.error == nil {
+                state.error = .io(url, operation: "sync", reason: reason)
             }
         }
     }

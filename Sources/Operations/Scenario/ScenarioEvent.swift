@@ -37,11 +37,17 @@ public struct ScenarioEvent: Sendable {
     public let duration: Duration?
     /// The input or output involved, when the kind says there is one.
     public let value: (any Sendable)?
+    /// For ``Kind/stepLaunched``: whether the step may be relaunched freely, so a journal can
+    /// tell on resume what an attempt left in doubt means.
+    public let purity: Purity?
+    /// For ``Kind/stepLaunched`` of a step with side effects: the attempt's key, which a journal
+    /// makes durable before the operation launches.
+    public let idempotencyKey: IdempotencyKey?
 
     /// Creates an event.
     public init(
         kind: Kind, scenario: String, address: StepAddress, attempt: Int, duration: Duration?,
-        value: (any Sendable)?
+        value: (any Sendable)?, purity: Purity? = nil, idempotencyKey: IdempotencyKey? = nil
     ) {
         self.kind = kind
         self.scenario = scenario
@@ -49,6 +55,8 @@ public struct ScenarioEvent: Sendable {
         self.attempt = attempt
         self.duration = duration
         self.value = value
+        self.purity = purity
+        self.idempotencyKey = idempotencyKey
     }
 
     /// The step's name; the scenario's for scenario events.
@@ -75,7 +83,7 @@ public protocol ScenarioObserver: Sendable {
 }
 
 /// Supplies the outputs of steps that completed in an earlier run, so resuming a run does not
-/// launch them again.
+/// launch them again, and says how to launch the ones it must.
 public protocol StepReplaying: Sendable {
     /// The recorded output of the step at `address`, or `nil` when it must run.
     ///
@@ -85,4 +93,40 @@ public protocol StepReplaying: Sendable {
     /// - Returns: The recorded output, or `nil`.
     /// - Throws: When a record exists but cannot be read as `type`.
     func recordedOutput<T: Sendable>(at address: StepAddress, as type: T.Type) throws -> T?
+
+    /// How a resumed run goes on at the step at `address`: replay its output, or launch it —
+    /// with the idempotency key of an attempt left in doubt.
+    ///
+    /// - Parameters:
+    ///   - address: The step.
+    ///   - type: The output type the step produces.
+    ///   - purity: The step's purity in this build.
+    /// - Returns: What to do.
+    /// - Throws: ``ResumeError`` when the step must not be launched again without the caller's
+    ///   say-so; ``JournalError/valueNotReadable(step:type:reason:)`` when a record cannot be
+    ///   read as `type`.
+    func resumption<T: Sendable>(at address: StepAddress, as type: T.Type, purity: Purity) throws
+        -> StepResumption<T>
+}
+
+/// What a resumed run does at one step (see ``StepReplaying/resumption(at:as:purity:)``).
+public enum StepResumption<Output: Sendable>: Sendable {
+    /// The step completed before: finish it with this output, launching nothing.
+    case replay(Output)
+    /// Launch the step; with `idempotencyKey` when it repeats an attempt left in doubt, so the
+    /// service recognises the repeat.
+    case launch(idempotencyKey: IdempotencyKey?)
+}
+
+// MARK: - Default implementations
+
+extension StepReplaying {
+    /// Replays what ``recordedOutput(at:as:)`` has and launches the rest with a new key: a
+    /// replayer that knows nothing of attempts in doubt.
+    public func resumption<T: Sendable>(at address: StepAddress, as type: T.Type, purity: Purity) throws
+        -> StepResumption<T>
+    {
+        if let output = try recordedOutput(at: address, as: type) { return .replay(output) }
+        return .launch(idempotencyKey: nil)
+    }
 }

@@ -36,12 +36,13 @@ final class ScenarioRun: Sendable {
     @usableFromInline
     func report(
         _ kind: ScenarioEvent.Kind, address: StepAddress, attempt: Int = 0, value: (any Sendable)? = nil,
-        since start: ContinuousClock.Instant? = nil
+        since start: ContinuousClock.Instant? = nil, purity: Purity? = nil, idempotencyKey: IdempotencyKey? = nil
     ) {
         guard let observer = environment.observer else { return }
         let duration = start.map { $0.duration(to: environment.scheduler.now) }
         observer.scenario(
             ScenarioEvent(
-                kind: kind, scenario: name, address: address, attempt: attempt, duration: duration, value: value))
+                kind: kind, scenario: name, address: address, attempt: attempt, duration: duration, value: value,
+                purity: purity, idempotencyKey: idempotencyKey))
     }
 }

@@ -41,45 +41,61 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
         onFinish: @escaping OnFinish<Output>
     ) {
         let scope = run.scope(index: index, name: step.name)
+        var resumedKey: IdempotencyKey?
         if run.environment.replay != nil {
-            guard !replayed(step, at: scope.address, run: run, onFinish: onFinish) else { return }
+            switch resumption(step, at: scope.address, run: run) {
+            case .finished(let result): return onFinish(result)
+            case .launch(let key): resumedKey = key
+            }
         }
         let stepRun = StepRun(
             step: step, scope: scope, context: context, run: run, onFinish: onFinish, input: input)
-        stepRun.launch(attempt: 1, retriesLeft: step.retry.maxAttempts - 1, input: input)
+        stepRun.launch(attempt: 1, retriesLeft: step.retry.maxAttempts - 1, input: input, key: resumedKey)
     }
 
-    /// Finishes the step from a recorded output when the run is resumed and has one.
-    ///
-    /// - Returns: Whether the step was finished (replayed, or failed to read its record).
+    /// What a resumed run does at this step: finish it from its record (a replayed output, or
+    /// the error that keeps it from launching), or launch it, repeating the key of an attempt
+    /// left in doubt.
     @usableFromInline
-    static func replayed(
-        _ step: Step<Input, Output>, at address: StepAddress, run: ScenarioRun, onFinish: @escaping OnFinish<Output>
-    ) -> Bool {
-        if let replay = run.environment.replay {
-            do {
-                if let output = try replay.recordedOutput(at: address, as: Output.self) {
-                    run.report(.stepReplayed, address: address, value: output)
-                    onFinish(.success(output))
-                    return true
-                }
-            } catch {
-                onFinish(.failure(StepFailure(scenario: run.name, step: step.name, attempt: 1, error: error)))
-                return true
-            }
-        }
-        return false
+    enum Resumed {
+        case finished(Result<Output, any Error>)
+        case launch(IdempotencyKey?)
     }
 
+    @usableFromInline
+    static func resumption(_ step: Step<Input, Output>, at address: StepAddress, run: ScenarioRun) -> Resumed {
+        guard let replay = run.environment.replay else { return .launch(nil) }
+        do {
+            switch try replay.resumption(at: address, as: Output.self, purity: step.purity) {
+            case .replay(let output):
+                run.report(.stepReplayed, address: address, value: output)
+                return .finished(.success(output))
+            case .launch(let key):
+                return .launch(key)
+            }
+        } catch {
+            return .finished(.failure(StepFailure(scenario: run.name, step: step.name, attempt: 1, error: error)))
+        }
+    }
+
+    /// Launches one attempt. A step with side effects gets an idempotency key for it: `key`
+    /// when the attempt repeats one whose outcome is unknown (a resumed attempt in doubt, a
+    /// retry after a lost answer), a new one otherwise.
     @inlinable
-    func launch(attempt: Int, retriesLeft: Int, input: Input) {
+    func launch(attempt: Int, retriesLeft: Int, input: Input, key: IdempotencyKey? = nil) {
         if context.cancellation?.isCancelled == true {
             return fail(OpError.cancelled, attempt: attempt)
         }
-        if run.isObserved { run.report(.stepLaunched, address: address, attempt: attempt, value: input) }
+        let purity = step.purity
+        let attemptKey: IdempotencyKey? = purity == .sideEffects ? (key ?? IdempotencyKey.make()) : nil
+        if run.isObserved {
+            run.report(
+                .stepLaunched, address: address, attempt: attempt, value: input, purity: purity,
+                idempotencyKey: attemptKey)
+        }
         let startedAt = run.now
-        // The first attempt runs with the step's context as it is; a retry or a relaunch with
-        // new input gets a copy carrying that input.
+        // The first attempt runs with the step's context as it is; a retry, a relaunch with
+        // new input or an attempt with a key gets a copy carrying them.
         let launchNew = step.launchNew
         let finish: OnFinish<Output> = { result in
             guard self.accept(attempt) else {
@@ -95,14 +111,17 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
                 }
                 self.onFinish(.success(output))
             case .failure(let error):
-                self.handle(error, attempt: attempt, retriesLeft: retriesLeft, input: input, startedAt: startedAt)
+                self.handle(
+                    error, attempt: attempt, retriesLeft: retriesLeft, input: input, startedAt: startedAt,
+                    key: attemptKey)
             }
         }
-        if attempt == 1 {
+        if attempt == 1 && attemptKey == nil {
             launchNew(context, finish)
         } else {
             var attemptContext = context
             attemptContext.input = input
+            attemptContext.idempotencyKey = attemptKey
             launchNew(attemptContext, finish)
         }
     }
@@ -115,7 +134,8 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
 
     @usableFromInline
     func handle(
-        _ error: any Error, attempt: Int, retriesLeft: Int, input: Input, startedAt: ContinuousClock.Instant?
+        _ error: any Error, attempt: Int, retriesLeft: Int, input: Input, startedAt: ContinuousClock.Instant?,
+        key: IdempotencyKey?
     ) {
         let policy = step.retry
         let attemptsSoFar = policy.maxAttempts - retriesLeft
@@ -125,7 +145,12 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
             let delay = policy.backoff.delay(beforeRetry: attemptsSoFar, random: run.environment.random())
             run.report(
                 .stepFailed(error, willRetry: true, delay: delay), address: address, attempt: attempt, since: startedAt)
-            let next: @Sendable () -> Void = { self.launch(attempt: attempt + 1, retriesLeft: retriesLeft - 1, input: input) }
+            // The same input after an answer that may have been lost: the repeat carries the same
+            // key, so the backend answers it instead of acting twice.
+            let nextKey = error.outcomeIsUncertain ? key : nil
+            let next: @Sendable () -> Void = {
+                self.launch(attempt: attempt + 1, retriesLeft: retriesLeft - 1, input: input, key: nextKey)
+            }
             if delay <= .zero {
                 next()
             } else {
