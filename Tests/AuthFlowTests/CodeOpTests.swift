@@ -165,7 +165,8 @@ struct CodeOpTests {
         #expect(storage.calls.isEmpty)
     }
 
-    @Test func isPure() {
-        #expect(Purity.of(CodeOp.self) == .pure)
+    /// It makes the backend act, so it is not pure: its requests carry the launch's key.
+    @Test func hasSideEffects() {
+        #expect(Purity.of(CodeOp.self) == .sideEffects)
     }
 }
