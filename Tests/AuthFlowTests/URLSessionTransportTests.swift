@@ -108,8 +108,8 @@ struct URLSessionTransportTests {
         let server = try startServer(mode: .hold)
         defer { server.stop() }
         // The client would wait a minute; the session's own timeout gives up first.
-        let transport = URLSessionTransport(baseURL: server.baseURL, timeout: .milliseconds(500))
-        let request = HTTPRequest(method: .post, path: "/v1/auth/phone", timeout: .milliseconds(500))
+        let transport = URLSessionTransport(baseURL: server.baseURL, timeout: .seconds(1))
+        let request = HTTPRequest(method: .post, path: "/v1/auth/phone", timeout: .seconds(1))
         let answer = try await awaitCompletion(timeout: .seconds(10)) { done in transport.send(request, completion: done) }
         #expect(answer == .failure(.timeout))
         #expect(await offThePool { server.waitForClientClose() }, "the connection was closed, not kept until exit")

@@ -112,8 +112,9 @@ public struct HTTPAuthAPI: AuthAPI {
         }
         let once = CompletionOnce(completion)
         let stop = CancellationToken(linkedTo: call.cancellation)
-        // Registered first, so it runs last: the transport has been told to stop by then.
-        stop.onCancel { once.complete(.failure(.cancelled)) }
+        // Delivered from a queue, not on the cancelling thread: the launch that carries the
+        // token finishes as cancelled first (``OpError/cancelled``), and this answer is dropped.
+        stop.onCancel { DispatchQueue.global().async { once.complete(.failure(.cancelled)) } }
         let timer = call.scheduler.schedule(after: timeout) {
             once.complete(.failure(.timeout))
             stop.cancel()

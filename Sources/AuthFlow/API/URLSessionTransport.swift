@@ -12,7 +12,7 @@ public import Operations
 /// - Timeouts: each request's ``HTTPRequest/timeout`` becomes the `URLRequest` timeout, and the
 ///   session's request and resource timeouts are set to the transport's `timeout` as well:
 ///   FoundationNetworking applies the session's values (60 s and 7 days by default) whatever the
-///   request says.
+///   request says. Both are rounded up to whole seconds (see `wholeSeconds`).
 /// - Cancellation: firing the request's token cancels its `URLSessionTask`, which closes the
 ///   connection at once, so the server sees the client leave.
 /// - Redirects are refused: a 3xx is delivered as it is and the client reports an unexpected
@@ -34,8 +34,8 @@ public struct URLSessionTransport: HTTPTransport {
     ) {
         self.baseURL = baseURL
         let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
-        configuration.timeoutIntervalForRequest = timeout.inSeconds
-        configuration.timeoutIntervalForResource = timeout.inSeconds
+        configuration.timeoutIntervalForRequest = Self.wholeSeconds(timeout)
+        configuration.timeoutIntervalForResource = Self.wholeSeconds(timeout)
         owner = SessionOwner(configuration: configuration)
     }
 
@@ -56,7 +56,7 @@ public struct URLSessionTransport: HTTPTransport {
             completion(.failure(.unreachable(reason: "invalid URL path")))
             return
         }
-        var urlRequest = URLRequest(url: url, timeoutInterval: request.timeout.inSeconds)
+        var urlRequest = URLRequest(url: url, timeoutInterval: Self.wholeSeconds(request.timeout))
         urlRequest.httpMethod = request.method.rawValue
         for (name, value) in request.headers.fields { urlRequest.setValue(value, forHTTPHeaderField: name) }
         if !request.body.isEmpty { urlRequest.httpBody = request.body }
@@ -82,6 +82,12 @@ public struct URLSessionTransport: HTTPTransport {
             registration.withLock { $0 = registered }
         }
         task.resume()
+    }
+
+    /// A timeout in whole seconds, at least one: FoundationNetworking truncates a fraction, so
+    /// 0.5 s would time out at once. The client's own timer keeps sub-second precision.
+    private static func wholeSeconds(_ timeout: Duration) -> TimeInterval {
+        max(1, timeout.inSeconds.rounded(.up))
     }
 
     private static func transportError(_ error: any Error) -> TransportError {
