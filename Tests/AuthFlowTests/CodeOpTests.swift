@@ -34,7 +34,7 @@ struct CodeOpTests {
             ])
         #expect(screens.records == [.code(Self.firstModel), .dismissed])
         #expect(screens.unanswered.isEmpty)
-        #expect(storage.calls.isEmpty, "a pure operation leaves storage untouched")
+        #expect(storage.calls.isEmpty, "the operation leaves storage untouched")
     }
 
     @Test func askingAgainSendsNoSMSAndShowsTheNotice() throws {
