@@ -102,7 +102,7 @@ struct SimulatedBackendIdempotencyTests {
         #expect(try first.get().phoneToken != later.get().phoneToken, "an expired key is a new request")
     }
 
-    @Test(arguments: ["", String(repeating: "k", count: 256)])
+    @Test(arguments: ["", String(repeating: "k", count: 256), String(repeating: "é", count: 128)])
     func anEmptyOrOversizedKeyIsAnInvalidRequest(key: String) async throws {
         let backend = Fixtures.backend()
         let request = HTTPRequest(

@@ -112,8 +112,10 @@ public struct HTTPAuthAPI: AuthAPI {
         }
         let once = CompletionOnce(completion)
         let stop = CancellationToken(linkedTo: call.cancellation)
-        // Delivered from a queue, not on the cancelling thread: the launch that carries the
-        // token finishes as cancelled first (``OpError/cancelled``), and this answer is dropped.
+        // Delivered from a queue, not on the cancelling thread, so the launch that carries the
+        // token usually finishes as cancelled first (``OpError/cancelled``) and this answer is
+        // dropped; when it wins the race the launch ends with ``AuthError/cancelled``, which is
+        // just as uncertain (see ``AuthError/outcomeIsUncertain``).
         stop.onCancel { DispatchQueue.global().async { once.complete(.failure(.cancelled)) } }
         let timer = call.scheduler.schedule(after: timeout) {
             once.complete(.failure(.timeout))
