@@ -21,7 +21,7 @@ struct AuthAPITestDoublesTests {
         #expect(errors == UnimplementedAuthAPI.Method.allCases.map(UnimplementedAuthAPI.error(for:)))
         #expect(
             UnimplementedAuthAPI.error(for: .sendCode)
-                == .unexpectedStatus(501, code: "unimplemented AuthAPI.sendCode(phoneToken:completion:)"))
+                == .unexpectedStatus(501, code: "unimplemented AuthAPI.sendCode(phoneToken:call:completion:)"))
         #expect(errors.allSatisfy { $0?.isTransient == false }, "no retry policy repeats an unimplemented call")
     }
 

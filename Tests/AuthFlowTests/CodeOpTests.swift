@@ -34,7 +34,7 @@ struct CodeOpTests {
             ])
         #expect(screens.records == [.code(Self.firstModel), .dismissed])
         #expect(screens.unanswered.isEmpty)
-        #expect(storage.calls.isEmpty, "a pure operation leaves storage untouched")
+        #expect(storage.calls.isEmpty, "the operation leaves storage untouched")
     }
 
     @Test func askingAgainSendsNoSMSAndShowsTheNotice() throws {
@@ -165,7 +165,8 @@ struct CodeOpTests {
         #expect(storage.calls.isEmpty)
     }
 
-    @Test func isPure() {
-        #expect(Purity.of(CodeOp.self) == .pure)
+    /// It makes the backend act, so it is not pure: its requests carry the launch's key.
+    @Test func hasSideEffects() {
+        #expect(Purity.of(CodeOp.self) == .sideEffects)
     }
 }

@@ -94,7 +94,7 @@ final class HeldTransport: HTTPTransport {
         self.base = base
     }
 
-    func send(_ request: HTTPRequest, completion: @escaping @Sendable (Answer) -> Void) {
+    func send(_ request: HTTPRequest, cancellation: CancellationToken?, completion: @escaping @Sendable (Answer) -> Void) {
         base.send(request) { answer in
             self.settle {
                 $0.answer = answer

@@ -107,7 +107,8 @@ struct TermsOfUseOpTests {
         #expect(storage.calls.isEmpty)
     }
 
-    @Test func isPure() {
-        #expect(Purity.of(TermsOfUseOp.self) == .pure)
+    /// It makes the backend act, so it is not pure: its requests carry the launch's key.
+    @Test func hasSideEffects() {
+        #expect(Purity.of(TermsOfUseOp.self) == .sideEffects)
     }
 }

@@ -1,5 +1,6 @@
 import AuthFlow
 import Foundation
+import Operations
 import Testing
 
 /// `URLSessionTransport` over a real socket: a server on 127.0.0.1, started by the test, serving
@@ -7,8 +8,12 @@ import Testing
 struct URLSessionTransportTests {
     /// Starts a server or cancels (skips) the test with the reason it could not start.
     private func startServer(_ backend: SimulatedBackend) throws -> LoopbackHTTPServer {
+        try startServer(mode: .serve(backend))
+    }
+
+    private func startServer(mode: LoopbackHTTPServer.Mode) throws -> LoopbackHTTPServer {
         do {
-            return try LoopbackHTTPServer(serving: backend)
+            return try LoopbackHTTPServer(mode: mode)
         } catch {
             try Test.cancel("no HTTP server on 127.0.0.1: \(error)")
         }
@@ -64,5 +69,75 @@ struct URLSessionTransportTests {
             Issue.record("expected unreachable, got \(result)")
             return
         }
+    }
+
+    // MARK: - Cancellation, timeouts, redirects
+
+    @Test func cancellingTheCallClosesTheConnectionAtOnce() async throws {
+        let server = try startServer(mode: .hold)
+        defer { server.stop() }
+        let api = HTTPAuthAPI(transport: URLSessionTransport(baseURL: server.baseURL), timeout: .seconds(60))
+        let token = CancellationToken()
+        let result = Mailbox<Result<PhoneSession, AuthError>>()
+        api.submitPhone(Fixtures.phone, call: AuthCall(cancellation: token)) { result.put($0) }
+
+        let arrived = await offThePool { server.waitForRequest() }
+        #expect(arrived, "the request reached the server")
+        token.cancel()
+        let closed = await offThePool { server.waitForClientClose() }
+        #expect(closed, "the server saw the client close the connection long before the 60 s timeout")
+        #expect(try await offThePool { try result.take() } == .failure(.cancelled))
+    }
+
+    @Test func theClientsTimeoutCancelsTheRequestOnTheWire() async throws {
+        let server = try startServer(mode: .hold)
+        defer { server.stop() }
+        let scheduler = TestScheduler()
+        let api = HTTPAuthAPI(transport: URLSessionTransport(baseURL: server.baseURL), timeout: .seconds(10))
+        let result = Mailbox<Result<PhoneSession, AuthError>>()
+        api.submitPhone(Fixtures.phone, call: AuthCall(scheduler: scheduler)) { result.put($0) }
+
+        #expect(await offThePool { server.waitForRequest() })
+        #expect(scheduler.requestedDelays == [.seconds(10)])
+        scheduler.advance(by: .seconds(10))
+        #expect(try await offThePool { try result.take() } == .failure(.timeout))
+        #expect(await offThePool { server.waitForClientClose() }, "the timed-out request's connection was closed")
+    }
+
+    @Test func theTransportsOwnTimeoutApplies() async throws {
+        let server = try startServer(mode: .hold)
+        defer { server.stop() }
+        // The client would wait a minute; the session's own timeout gives up first.
+        let transport = URLSessionTransport(baseURL: server.baseURL, timeout: .seconds(1))
+        let request = HTTPRequest(method: .post, path: "/v1/auth/phone", timeout: .seconds(1))
+        let answer = try await awaitCompletion(timeout: .seconds(10)) { done in transport.send(request, completion: done) }
+        #expect(answer == .failure(.timeout))
+        #expect(await offThePool { server.waitForClientClose() }, "the connection was closed, not kept until exit")
+    }
+
+    @Test func aRedirectIsNotFollowed() async throws {
+        let redirect = HTTPResponse(status: 301, headers: ["Location": "/v1/auth/phone"])
+        let server = try startServer(mode: .answer(redirect))
+        defer { server.stop() }
+        let api = HTTPAuthAPI(transport: URLSessionTransport(baseURL: server.baseURL), timeout: .seconds(5))
+
+        let result = try await api.submitPhone(Fixtures.phone)
+        #expect(result == .failure(.unexpectedStatus(301, code: nil)))
+        #expect(result.failure?.description.contains("does not follow redirects") == true)
+        #expect(server.requests.map(\.method) == [.post], "one POST, and no GET after it")
+    }
+
+    @Test func theIdempotencyKeyCrossesTheWire() async throws {
+        let backend = Fixtures.backend()
+        let server = try startServer(backend)
+        defer { server.stop() }
+        let api = HTTPAuthAPI(transport: URLSessionTransport(baseURL: server.baseURL), timeout: .seconds(5))
+        let token = try await api.submitPhone(Fixtures.phone).get().phoneToken
+        let key = IdempotencyKey.make()
+        let call = AuthCall(idempotencyKey: key)
+        let first = try await awaitCompletion { done in api.acceptTerms(version: "1", phoneToken: token, call: call, completion: done) }
+        let again = try await awaitCompletion { done in api.acceptTerms(version: "1", phoneToken: token, call: call, completion: done) }
+        #expect(try first.get() == again.get(), "the repeat got the first receipt")
+        #expect(server.requests.last?.headers["Idempotency-Key"] == key.rawValue)
     }
 }

@@ -8,56 +8,118 @@
 /// - No call changes anything on the client; state lives on the backend and in the tokens, so an
 ///   operation that failed can be launched again without clean-up.
 /// - Calls are independent: the caller passes the token each step needs.
+/// - Every call takes an ``AuthCall``: cancelling its token abandons the request (and closes its
+///   connection) with ``AuthError/cancelled``; its scheduler times the request out; a call that
+///   makes the backend act (`acceptTerms`, `sendCode`, `verifyCode`, `submitPhone`) sends its
+///   idempotency key, so a repeat with the same key gets the first answer and acts only once.
+/// - The overloads without `call:` use ``AuthCall/init(cancellation:scheduler:idempotencyKey:)``'s
+///   defaults: no cancellation, Dispatch's clock, no key.
 public protocol AuthAPI: Sendable {
     /// Starts a sign-in attempt for a phone number.
     ///
     /// - Parameters:
     ///   - phone: The phone number.
+    ///   - call: The launch's cancellation, clock and idempotency key.
     ///   - completion: The attempt's phone token, whether terms are required and the code length.
-    func submitPhone(_ phone: PhoneNumber, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void)
+    func submitPhone(
+        _ phone: PhoneNumber, call: AuthCall, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void)
 
     /// Fetches the terms of use this person must accept.
     ///
     /// - Parameters:
     ///   - phoneToken: The attempt's phone token.
+    ///   - call: The launch's cancellation, clock and idempotency key.
     ///   - completion: The current terms.
-    func fetchTerms(phoneToken: PhoneToken, completion: @escaping @Sendable (Result<TermsOfUse, AuthError>) -> Void)
+    func fetchTerms(
+        phoneToken: PhoneToken, call: AuthCall, completion: @escaping @Sendable (Result<TermsOfUse, AuthError>) -> Void)
 
     /// Accepts a version of the terms of use.
     ///
     /// - Parameters:
     ///   - version: The version the person saw and accepted.
     ///   - phoneToken: The attempt's phone token.
+    ///   - call: The launch's cancellation, clock and idempotency key.
     ///   - completion: A receipt with the phone token to use from now on (and, for re-acceptance
-    ///     after ``fetchSession(authToken:completion:)``, a refreshed access token);
+    ///     after ``fetchSession(authToken:call:completion:)``, a refreshed access token);
     ///     ``AuthError/termsOutdated(currentVersion:)`` when `version` is no longer current.
     func acceptTerms(
-        version: String, phoneToken: PhoneToken,
+        version: String, phoneToken: PhoneToken, call: AuthCall,
         completion: @escaping @Sendable (Result<TermsAcceptance, AuthError>) -> Void)
 
     /// Asks the backend to send the SMS code (again).
     ///
     /// - Parameters:
     ///   - phoneToken: The attempt's phone token (after acceptance, the one the receipt returned).
+    ///   - call: The launch's cancellation, clock and idempotency key.
     ///   - completion: When a resend is allowed and the code length;
     ///     ``AuthError/rateLimited(retryAfter:)`` when asked again too soon.
-    func sendCode(phoneToken: PhoneToken, completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void)
+    func sendCode(
+        phoneToken: PhoneToken, call: AuthCall, completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void)
 
     /// Exchanges the SMS code for an access token.
     ///
     /// - Parameters:
     ///   - code: The code the person entered.
     ///   - phoneToken: The attempt's phone token.
+    ///   - call: The launch's cancellation, clock and idempotency key.
     ///   - completion: The access token; ``AuthError/invalidCode(attemptsLeft:)``,
     ///     ``AuthError/codeExpired`` or ``AuthError/locked(retryAfter:)`` otherwise.
     func verifyCode(
-        _ code: SMSCode, phoneToken: PhoneToken, completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void)
+        _ code: SMSCode, phoneToken: PhoneToken, call: AuthCall,
+        completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void)
 
     /// Checks a saved access token: whose it is and whether the terms changed since acceptance.
     ///
     /// - Parameters:
     ///   - authToken: The saved access token.
+    ///   - call: The launch's cancellation, clock and idempotency key.
     ///   - completion: The session's status; ``AuthError/unauthorized`` when the token is no
     ///     longer accepted.
-    func fetchSession(authToken: AuthToken, completion: @escaping @Sendable (Result<SessionStatus, AuthError>) -> Void)
+    func fetchSession(
+        authToken: AuthToken, call: AuthCall, completion: @escaping @Sendable (Result<SessionStatus, AuthError>) -> Void)
+}
+
+extension AuthAPI {
+    /// ``submitPhone(_:call:completion:)`` with default call options.
+    public func submitPhone(
+        _ phone: PhoneNumber, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
+    ) {
+        submitPhone(phone, call: AuthCall(), completion: completion)
+    }
+
+    /// ``fetchTerms(phoneToken:call:completion:)`` with default call options.
+    public func fetchTerms(
+        phoneToken: PhoneToken, completion: @escaping @Sendable (Result<TermsOfUse, AuthError>) -> Void
+    ) {
+        fetchTerms(phoneToken: phoneToken, call: AuthCall(), completion: completion)
+    }
+
+    /// ``acceptTerms(version:phoneToken:call:completion:)`` with default call options.
+    public func acceptTerms(
+        version: String, phoneToken: PhoneToken,
+        completion: @escaping @Sendable (Result<TermsAcceptance, AuthError>) -> Void
+    ) {
+        acceptTerms(version: version, phoneToken: phoneToken, call: AuthCall(), completion: completion)
+    }
+
+    /// ``sendCode(phoneToken:call:completion:)`` with default call options.
+    public func sendCode(
+        phoneToken: PhoneToken, completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void
+    ) {
+        sendCode(phoneToken: phoneToken, call: AuthCall(), completion: completion)
+    }
+
+    /// ``verifyCode(_:phoneToken:call:completion:)`` with default call options.
+    public func verifyCode(
+        _ code: SMSCode, phoneToken: PhoneToken, completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void
+    ) {
+        verifyCode(code, phoneToken: phoneToken, call: AuthCall(), completion: completion)
+    }
+
+    /// ``fetchSession(authToken:call:completion:)`` with default call options.
+    public func fetchSession(
+        authToken: AuthToken, completion: @escaping @Sendable (Result<SessionStatus, AuthError>) -> Void
+    ) {
+        fetchSession(authToken: authToken, call: AuthCall(), completion: completion)
+    }
 }

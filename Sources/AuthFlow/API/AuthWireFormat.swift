@@ -6,6 +6,9 @@ import Foundation
 enum AuthWireFormat {
     // MARK: - Requests
 
+    /// The header that carries a step attempt's ``IdempotencyKey`` on a `POST`.
+    static let idempotencyKeyHeader = "Idempotency-Key"
+
     static func submitPhone(_ phone: PhoneNumber) -> HTTPRequest {
         post("/v1/auth/phone", body: ["phone": phone.e164])
     }
@@ -138,6 +141,7 @@ enum AuthWireFormat {
         case "terms_outdated", "terms_not_accepted": return .termsOutdated(currentVersion: body?.currentVersion)
         case "unauthorized": return .unauthorized
         case "rate_limited": return .rateLimited(retryAfter: retryAfter)
+        case "idempotency_key_reused": return .idempotencyKeyReused
         default: break
         }
         // Unknown or missing code: fall back on what the status alone means in the contract.

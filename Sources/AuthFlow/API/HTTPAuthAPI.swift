@@ -5,6 +5,9 @@ import Operations
 /// server (``URLSessionTransport``) and the embedded ``SimulatedBackend``.
 ///
 /// The wire format lives in one internal type, so this type only sends, times out and maps.
+/// Each call's ``AuthCall`` reaches the wire: its cancellation abandons the request (the
+/// transport closes the connection), its scheduler runs the timeout, and its idempotency key
+/// goes out as the `Idempotency-Key` header of every `POST`.
 ///
 /// ```swift
 /// let api = HTTPAuthAPI(transport: SimulatedBackend())
@@ -20,7 +23,8 @@ public struct HTTPAuthAPI: AuthAPI {
     /// - Parameters:
     ///   - transport: Where requests go.
     ///   - timeout: How long each request may take before it completes with ``AuthError/timeout``;
-    ///     enforced by the client itself, whatever the transport does.
+    ///     enforced by the client itself on the call's ``AuthCall/scheduler``, whatever the
+    ///     transport does, and the request is then cancelled so its connection closes.
     ///   - now: The clock that turns `expiresIn` into an expiry date.
     public init(
         transport: any HTTPTransport, timeout: Duration = .seconds(15),
@@ -33,18 +37,18 @@ public struct HTTPAuthAPI: AuthAPI {
 
     /// Starts a sign-in attempt: `POST /v1/auth/phone`.
     public func submitPhone(
-        _ phone: PhoneNumber, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
+        _ phone: PhoneNumber, call: AuthCall, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
     ) {
-        perform(AuthWireFormat.submitPhone(phone), completion: completion) { response, _ throws(AuthError) in
+        perform(AuthWireFormat.submitPhone(phone), call: call, completion: completion) { response, _ throws(AuthError) in
             try AuthWireFormat.phoneSession(from: response)
         }
     }
 
     /// Fetches the terms: `GET /v1/auth/terms`.
     public func fetchTerms(
-        phoneToken: PhoneToken, completion: @escaping @Sendable (Result<TermsOfUse, AuthError>) -> Void
+        phoneToken: PhoneToken, call: AuthCall, completion: @escaping @Sendable (Result<TermsOfUse, AuthError>) -> Void
     ) {
-        perform(AuthWireFormat.fetchTerms(phoneToken: phoneToken), completion: completion) {
+        perform(AuthWireFormat.fetchTerms(phoneToken: phoneToken), call: call, completion: completion) {
             response, _ throws(AuthError) in
             try AuthWireFormat.terms(from: response)
         }
@@ -52,20 +56,20 @@ public struct HTTPAuthAPI: AuthAPI {
 
     /// Accepts the terms: `POST /v1/auth/terms/accept`.
     public func acceptTerms(
-        version: String, phoneToken: PhoneToken,
+        version: String, phoneToken: PhoneToken, call: AuthCall,
         completion: @escaping @Sendable (Result<TermsAcceptance, AuthError>) -> Void
     ) {
         let request = AuthWireFormat.acceptTerms(version: version, phoneToken: phoneToken)
-        perform(request, completion: completion) { response, now throws(AuthError) in
+        perform(request, call: call, completion: completion) { response, now throws(AuthError) in
             try AuthWireFormat.termsAcceptance(from: response, now: now)
         }
     }
 
     /// Sends the SMS code: `POST /v1/auth/code/send`.
     public func sendCode(
-        phoneToken: PhoneToken, completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void
+        phoneToken: PhoneToken, call: AuthCall, completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void
     ) {
-        perform(AuthWireFormat.sendCode(phoneToken: phoneToken), completion: completion) {
+        perform(AuthWireFormat.sendCode(phoneToken: phoneToken), call: call, completion: completion) {
             response, _ throws(AuthError) in
             try AuthWireFormat.codeDelivery(from: response)
         }
@@ -73,42 +77,60 @@ public struct HTTPAuthAPI: AuthAPI {
 
     /// Exchanges the code for an access token: `POST /v1/auth/code/verify`.
     public func verifyCode(
-        _ code: SMSCode, phoneToken: PhoneToken, completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void
+        _ code: SMSCode, phoneToken: PhoneToken, call: AuthCall, completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void
     ) {
         let request = AuthWireFormat.verifyCode(code, phoneToken: phoneToken)
-        perform(request, completion: completion) { response, now throws(AuthError) in
+        perform(request, call: call, completion: completion) { response, now throws(AuthError) in
             try AuthWireFormat.authToken(from: response, now: now)
         }
     }
 
     /// Checks a saved access token: `GET /v1/auth/session`.
     public func fetchSession(
-        authToken: AuthToken, completion: @escaping @Sendable (Result<SessionStatus, AuthError>) -> Void
+        authToken: AuthToken, call: AuthCall, completion: @escaping @Sendable (Result<SessionStatus, AuthError>) -> Void
     ) {
-        perform(AuthWireFormat.fetchSession(authToken: authToken), completion: completion) {
+        perform(AuthWireFormat.fetchSession(authToken: authToken), call: call, completion: completion) {
             response, _ throws(AuthError) in
             try AuthWireFormat.sessionStatus(from: response)
         }
     }
 
-    /// Sends a request, races it against the timeout, and decodes a 2xx with `decode` or anything
-    /// else with the shared error decoder.
+    /// Sends a request, races it against the timeout and the call's cancellation, and decodes a
+    /// 2xx with `decode` or anything else with the shared error decoder.
+    ///
+    /// The transport gets a token of its own, linked to the call's: the timeout fires it too, so
+    /// a request that timed out is cancelled on the wire instead of holding its connection.
     private func perform<Value: Sendable>(
-        _ request: HTTPRequest,
+        _ request: HTTPRequest, call: AuthCall,
         completion: @escaping @Sendable (Result<Value, AuthError>) -> Void,
         decode: @escaping @Sendable (HTTPResponse, Date) throws(AuthError) -> Value
     ) {
         var request = request
         request.timeout = timeout
-        let once = CompletionOnce(completion)
-        let now = self.now
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout.dispatchInterval) {
-            once.complete(.failure(.timeout))
+        if request.method == .post, let key = call.idempotencyKey {
+            request.headers[AuthWireFormat.idempotencyKeyHeader] = key.rawValue
         }
-        transport.send(request) { result in
+        let once = CompletionOnce(completion)
+        let stop = CancellationToken(linkedTo: call.cancellation)
+        // Delivered from a queue, not on the cancelling thread, so the launch that carries the
+        // token usually finishes as cancelled first (``OpError/cancelled``) and this answer is
+        // dropped; when it wins the race the launch ends with ``AuthError/cancelled``, which is
+        // just as uncertain (see ``AuthError/outcomeIsUncertain``).
+        stop.onCancel { DispatchQueue.global().async { once.complete(.failure(.cancelled)) } }
+        let timer = call.scheduler.schedule(after: timeout) {
+            once.complete(.failure(.timeout))
+            stop.cancel()
+        }
+        once.onComplete = timer
+        let now = self.now
+        transport.send(request, cancellation: stop) { result in
             switch result {
             case .failure(.timeout):
                 once.complete(.failure(.timeout))
+            case .failure(.cancelled):
+                once.complete(.failure(.cancelled))
+            case .failure(.connectionLost):
+                once.complete(.failure(.connectionLost))
             case .failure(.unreachable(let reason)):
                 once.complete(.failure(.unreachable(reason: reason)))
             case .success(let response) where (200...299).contains(response.status):
@@ -127,20 +149,41 @@ public struct HTTPAuthAPI: AuthAPI {
 /// Delivers the first result only: the transport's answer and the timeout race, and the loser is
 /// dropped so the caller's completion runs exactly once.
 ///
-/// The completion is released as soon as it has run, because the pending timeout timer keeps this
-/// box alive until its deadline and must not keep the caller (an operation) alive with it.
+/// The completion is released as soon as it has run, and the pending timeout timer is cancelled,
+/// so neither keeps the caller (an operation) alive until the deadline.
 private final class CompletionOnce<Value: Sendable>: Sendable {
-    private let completion: LockedState<(@Sendable (Result<Value, AuthError>) -> Void)?>
+    private struct State {
+        var completion: (@Sendable (Result<Value, AuthError>) -> Void)?
+        var timer: (any ScheduledWork)?
+    }
+    private let state: LockedState<State>
 
     init(_ completion: @escaping @Sendable (Result<Value, AuthError>) -> Void) {
-        self.completion = LockedState(completion)
+        state = LockedState(State(completion: completion))
+    }
+
+    /// The timeout to cancel when the first result arrives; cancelled at once if it already has.
+    var onComplete: (any ScheduledWork)? {
+        get { state.withLock { $0.timer } }
+        set {
+            let finished = state.withLock { state in
+                state.timer = newValue
+                return state.completion == nil
+            }
+            if finished { newValue?.cancel() }
+        }
     }
 
     func complete(_ result: Result<Value, AuthError>) {
-        let pending = completion.withLock { stored in
-            defer { stored = nil }
-            return stored
+        let (pending, timer) = state.withLock { state in
+            defer {
+                state.completion = nil
+                state.timer = nil
+            }
+            return (state.completion, state.timer)
         }
-        pending?(result)
+        guard let pending else { return }
+        timer?.cancel()
+        pending(result)
     }
 }

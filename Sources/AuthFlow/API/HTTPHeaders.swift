@@ -30,11 +30,17 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral {
         set { fields[name.lowercased()] = newValue }
     }
 
-    /// The fields as a printable string with credentials redacted, for logs and traces.
+    /// The fields as a printable string with credentials and idempotency keys redacted, for logs
+    /// and traces: whoever holds either can act as the client or replay its answers.
     public var redactedDescription: String {
         fields.keys.sorted().map { name in
             let value = fields[name] ?? ""
-            let printed = name == "authorization" ? Self.redactCredentials(value) : value
+            let printed =
+                switch name {
+                case "authorization": Self.redactCredentials(value)
+                case "idempotency-key": IdempotencyKey(value)?.redacted ?? "…"
+                default: value
+                }
             return "\(name): \(printed)"
         }.joined(separator: ", ")
     }

@@ -29,18 +29,25 @@ public enum AuthError: Error, Sendable, Hashable, Codable, CustomStringConvertib
     case unreachable(reason: String)
     /// No answer came within the client's timeout.
     case timeout
+    /// The connection broke after the request was sent: the backend may have acted on it.
+    case connectionLost
+    /// The caller cancelled the request; its connection was closed.
+    case cancelled
+    /// The backend refused a request whose `Idempotency-Key` it had already seen with a different
+    /// request: a client bug, never worth repeating.
+    case idempotencyKeyReused
     /// A status the contract does not give this request, with the error code when the body had one.
     case unexpectedStatus(Int, code: String?)
 
     /// Whether sending the same request again may succeed.
     ///
-    /// Unreachable, timeout, 5xx and rate limiting are transient; everything else needs the person
+    /// Unreachable, timeout, a lost connection, 5xx and rate limiting are transient; everything else needs the person
     /// or the app to do something different first.
     public var isTransient: Bool {
         switch self {
-        case .unreachable, .timeout, .serverError, .rateLimited: true
+        case .unreachable, .timeout, .connectionLost, .serverError, .rateLimited: true
         case .invalidPhone, .invalidCode, .codeExpired, .locked, .termsOutdated, .unauthorized,
-            .malformedResponse, .unexpectedStatus:
+            .malformedResponse, .unexpectedStatus, .cancelled, .idempotencyKeyReused:
             false
         }
     }
@@ -81,6 +88,14 @@ public enum AuthError: Error, Sendable, Hashable, Codable, CustomStringConvertib
             "The server cannot be reached (\(reason)). Check the connection."
         case .timeout:
             "The server did not answer in time. Try again."
+        case .connectionLost:
+            "The connection to the server broke before its answer arrived. Try again."
+        case .cancelled:
+            "The request was cancelled."
+        case .idempotencyKeyReused:
+            "The server refused a repeated request that differs from the first one with the same key."
+        case .unexpectedStatus(let status, _) where (300...399).contains(status):
+            "The server tried to redirect the request elsewhere (status \(status)); this app does not follow redirects."
         case .unexpectedStatus(let status, let code):
             "The server answered with an unexpected status \(status)" + (code.map { " (\($0))" } ?? "") + "."
         }

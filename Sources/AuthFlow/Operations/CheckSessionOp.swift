@@ -35,7 +35,7 @@ public final class CheckSessionOp: PureOp {
             return completion.succeed(SessionCheck(phone: phone, saved: nil, standing: .signedOut))
         }
         trace?.message(to: .authAPI, "fetchSession(\(saved.redacted))")
-        api.fetchSession(authToken: saved) { status in
+        api.fetchSession(authToken: saved, call: AuthCall(context)) { status in
             trace?.reply(from: .authAPI, status.replyLabel { "terms v\($0.termsVersion)" })
             switch status {
             case .failure(.unauthorized):

@@ -5,7 +5,14 @@ public import Operations
 /// Parameterised by the phone token in its ``CodeRequest``; it reads nothing from storage. A
 /// wrong code ends the launch with ``AuthError/invalidCode(attemptsLeft:)``: the scenario decides
 /// whether to launch it again (asking again, without sending another SMS).
-public final class CodeOp: PureOp {
+///
+/// It has side effects: `code/send` sends an SMS and `code/verify` spends one of the number's
+/// attempts, so relaunching it blindly after a lost answer sends another SMS. Both requests carry
+/// the launch's ``OpContext/idempotencyKey``: a retry or rerun with the same key gets the
+/// backend's first answer instead (one SMS, one verification), and the operation goes on to ask
+/// for the code as after a first send. A resend the person asks for on the screen goes without
+/// the key, because it must send a new SMS.
+public final class CodeOp: Op {
     private let api: any AuthAPI
     private let screens: any AuthScreens
 
@@ -21,33 +28,35 @@ public final class CodeOp: PureOp {
         let trace = completion.trace
         trace?.declare(.authAPI)
         let request = context.input
+        let call = AuthCall(context)
         let model = CodeViewModel(
             phone: request.attempt.phone, codeLength: request.attempt.codeLength, attemptsLeft: request.attemptsLeft,
             errorMessage: request.notice)
         guard request.sendsCode else {
-            return ask(model, request: request, completion: completion, cancellation: context.cancellation)
+            return ask(model, request: request, completion: completion, call: call)
         }
-        send(model, request: request, completion: completion, cancellation: context.cancellation, firstSend: true)
+        send(model, request: request, completion: completion, call: call, firstSend: true)
     }
 
     /// Sends the SMS, then asks for the code. `firstSend` is the launch's own send (not one the
-    /// user asked for on the screen).
+    /// user asked for on the screen), the only one that carries the launch's key.
     private func send(
         _ model: CodeViewModel, request: CodeRequest, completion: Completion<AuthToken>,
-        cancellation: CancellationToken?, firstSend: Bool
+        call: AuthCall, firstSend: Bool
     ) {
         let trace = completion.trace
         trace?.message(to: .authAPI, "sendCode(\(request.attempt.phoneToken.redacted))")
-        api.sendCode(phoneToken: request.attempt.phoneToken) { [self] sent in
+        let sendCall = firstSend ? call : call.withoutKey
+        api.sendCode(phoneToken: request.attempt.phoneToken, call: sendCall) { [self] sent in
             trace?.reply(from: .authAPI, sent.replyLabel { "resend after \(Int($0.resendAfter)) s" })
             switch sent {
             case .success(let delivery):
-                ask(model.resent(delivery), request: request, completion: completion, cancellation: cancellation)
+                ask(model.resent(delivery), request: request, completion: completion, call: call)
             case .failure(.rateLimited(let retryAfter)) where firstSend:
                 // Too soon after the SMS an earlier launch of this attempt sent (a relaunch after
                 // a transient failure): that code is still pending, so ask for it.
                 let pending = CodeDelivery(resendAfter: retryAfter ?? 0, codeLength: model.codeLength)
-                ask(model.resent(pending), request: request, completion: completion, cancellation: cancellation)
+                ask(model.resent(pending), request: request, completion: completion, call: call)
             case .failure(let error):
                 completion.fail(error)
             }
@@ -56,14 +65,14 @@ public final class CodeOp: PureOp {
 
     private func ask(
         _ model: CodeViewModel, request: CodeRequest, completion: Completion<AuthToken>,
-        cancellation: CancellationToken?
+        call: AuthCall
     ) {
         let trace = completion.trace
         let api = api
         let screen = screens.makeCodeScreen()
         trace?.create(.codeScreen)
         trace?.message(to: .codeScreen, "show(CodeViewModel)")
-        let shown = ScreenLifetime(dismiss: screen.dismiss, cancellation: cancellation)
+        let shown = ScreenLifetime(dismiss: screen.dismiss, cancellation: call.cancellation)
         screen.show(model) { [self] event in
             switch event {
             case .cancelled:
@@ -73,11 +82,11 @@ public final class CodeOp: PureOp {
             case .resendRequested:
                 trace?.callback(from: .codeScreen, "resendRequested")
                 Self.close(shown, trace)
-                send(model, request: request, completion: completion, cancellation: cancellation, firstSend: false)
+                send(model, request: request, completion: completion, call: call, firstSend: false)
             case .submitted(let code):
                 trace?.callback(from: .codeScreen, "submitted(\(code.redacted))")
                 trace?.message(to: .authAPI, "verifyCode(\(code.redacted))")
-                api.verifyCode(code, phoneToken: request.attempt.phoneToken) { verified in
+                api.verifyCode(code, phoneToken: request.attempt.phoneToken, call: call) { verified in
                     trace?.reply(from: .authAPI, verified.replyLabel { $0.redacted })
                     Self.close(shown, trace)
                     completion.finish(verified.mapError { $0 })

@@ -12,10 +12,11 @@ struct PhoneEntry {
     /// - Parameters:
     ///   - prefill: The number to show, if known.
     ///   - trace: The operation's trace scope.
-    ///   - cancellation: Closes the screen when it fires, so it does not outlive the launch.
+    ///   - call: The launch's call options: its cancellation closes the screen (so it does not
+    ///     outlive the launch) and abandons the request.
     ///   - answered: Called once; the screen is already closed.
     func run(
-        prefill: PhoneNumber?, cancellation: CancellationToken?, trace: TraceScope?,
+        prefill: PhoneNumber?, call: AuthCall, trace: TraceScope?,
         answered: @escaping @Sendable (Result<(PhoneNumber, PhoneSession), any Error>) -> Void
     ) {
         trace?.declare(.authAPI)
@@ -24,7 +25,7 @@ struct PhoneEntry {
         let screen = screens.makePhoneScreen()
         trace?.create(.phoneScreen)
         trace?.message(to: .phoneScreen, "show(PhoneViewModel)")
-        let shown = ScreenLifetime(dismiss: screen.dismiss, cancellation: cancellation)
+        let shown = ScreenLifetime(dismiss: screen.dismiss, cancellation: call.cancellation)
         screen.show(PhoneViewModel(input: prefill?.e164 ?? "")) { event in
             switch event {
             case .cancelled:
@@ -34,7 +35,7 @@ struct PhoneEntry {
             case .submitted(let phone):
                 trace?.callback(from: .phoneScreen, "submitted(\(phone.traceLabel))")
                 trace?.message(to: .authAPI, "submitPhone(\(phone.traceLabel))")
-                api.submitPhone(phone) { result in
+                api.submitPhone(phone, call: call) { result in
                     trace?.reply(from: .authAPI, result.replyLabel { $0.phoneToken.redacted })
                     Self.close(shown, trace)
                     answered(result.map { (phone, $0) }.mapError { $0 })

@@ -5,6 +5,11 @@ public import Operations
 ///
 /// Launched with a phone number to prefill (or `nil`), it creates the phone screen and its view
 /// model, lets the user confirm or type the number, and submits it to ``AuthAPI``.
+///
+/// Pure although it is a `POST`: `POST /v1/auth/phone` only opens a sign-in attempt and hands
+/// out a phone token. It sends no SMS and spends no attempt, so a repeat after a lost answer
+/// opens a second attempt that the flow uses while the first expires unused — nothing the person
+/// or the backend notices. It therefore carries no idempotency key and is retried freely.
 public final class PhoneOp: PureOp {
     private let api: any AuthAPI
     private let screens: any AuthScreens
@@ -19,7 +24,7 @@ public final class PhoneOp: PureOp {
     /// attempt. Records its messages when tracing is on.
     public func launch(_ context: OpContext<PhoneNumber?>, onFinish: @escaping OnFinish<SignInAttempt>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
-        PhoneEntry(api: api, screens: screens).run(prefill: context.input, cancellation: context.cancellation, trace: completion.trace) { answer in
+        PhoneEntry(api: api, screens: screens).run(prefill: context.input, call: AuthCall(context), trace: completion.trace) { answer in
             completion.finish(
                 answer.map { phone, session in
                     SignInAttempt(

@@ -5,7 +5,12 @@ public import Operations
 /// Launched with a phone token, so it is reusable on its own: in ``AuthScenario`` before the
 /// code is requested, and in ``AppScenario`` whenever the terms change for a signed-in user.
 /// Declining ends the launch with ``SignInCancelled/termsDeclined``.
-public final class TermsOfUseOp: PureOp {
+///
+/// It has side effects: `terms/accept` records the person's consent on the backend (and, for a
+/// re-acceptance, issues a new access token). The acceptance carries the launch's
+/// ``OpContext/idempotencyKey``, so a retry or rerun after a lost answer gets the first receipt
+/// instead of accepting twice.
+public final class TermsOfUseOp: Op {
     private let api: any AuthAPI
     private let screens: any AuthScreens
 
@@ -23,8 +28,9 @@ public final class TermsOfUseOp: PureOp {
         let api = api
         let screens = screens
         let phoneToken = context.input
+        let call = AuthCall(context)
         trace?.message(to: .authAPI, "fetchTerms(\(phoneToken.redacted))")
-        api.fetchTerms(phoneToken: phoneToken) { fetched in
+        api.fetchTerms(phoneToken: phoneToken, call: call.withoutKey) { fetched in
             trace?.reply(from: .authAPI, fetched.replyLabel { "terms v\($0.version)" })
             switch fetched {
             case .failure(let error):
@@ -43,7 +49,7 @@ public final class TermsOfUseOp: PureOp {
                     case .accepted:
                         trace?.callback(from: .termsScreen, "accepted")
                         trace?.message(to: .authAPI, "acceptTerms(v\(terms.version))")
-                        api.acceptTerms(version: terms.version, phoneToken: phoneToken) { accepted in
+                        api.acceptTerms(version: terms.version, phoneToken: phoneToken, call: call) { accepted in
                             trace?.reply(from: .authAPI, accepted.replyLabel { $0.phoneToken.redacted })
                             Self.close(shown, trace)
                             completion.finish(accepted.mapError { $0 })

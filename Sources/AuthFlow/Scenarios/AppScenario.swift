@@ -58,7 +58,7 @@ extension Scenario where Input == PhoneNumber?, Output == AppOutcome {
             }
             return chain
                 .then(
-                    Step(factory.makeTermsOfUseOp).retrying(retry), when: \.termsChanged, input: \.reacceptanceToken
+                    Step(factory.makeTermsOfUseOp).retrying(retry.relaunchingSideEffects), when: \.termsChanged, input: \.reacceptanceToken
                 ) { check, acceptance in check.concluding(.acceptedNewTerms(acceptance.authToken ?? check.savedToken)) }
                 .then(
                     Step(factory.makeSaveTokenOp).retrying(retry.relaunchingSideEffects),

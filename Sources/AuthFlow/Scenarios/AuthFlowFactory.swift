@@ -45,10 +45,10 @@ public struct AuthFlowFactory: Sendable {
         StatefulPhoneOp(api: api, storage: storage, screens: screens)
     }
 
-    /// Fetches, shows and accepts the terms of use; pure.
+    /// Fetches, shows and accepts the terms of use; side effects (the acceptance), keyed.
     public func makeTermsOfUseOp() -> TermsOfUseOp { TermsOfUseOp(api: api, screens: screens) }
 
-    /// Requests and verifies the SMS code; pure.
+    /// Requests and verifies the SMS code; side effects (the SMS, the attempt), keyed.
     public func makeCodeOp() -> CodeOp { CodeOp(api: api, screens: screens) }
 
     /// Saves the auth token; has a side effect.

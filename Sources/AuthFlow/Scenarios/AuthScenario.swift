@@ -10,7 +10,10 @@ extension Scenario where Input == PhoneNumber?, Output == AuthToken {
 
     /// Chains the sign-in operations of `factory`.
     ///
-    /// - Transient backend failures are retried by the factory's policy.
+    /// - Transient backend failures are retried by the factory's policy, the steps with side
+    ///   effects too (terms acceptance, code): their requests carry the attempt's idempotency key,
+    ///   and the engine reuses it after an uncertain failure, so a retry gets the backend's first
+    ///   answer instead of sending another SMS.
     /// - A wrong code launches ``CodeOp`` again — the screen asks again, no new SMS — until the
     ///   backend has no attempts left.
     /// - Declined terms or a closed screen end the scenario as cancelled.
@@ -19,13 +22,13 @@ extension Scenario where Input == PhoneNumber?, Output == AuthToken {
     /// - Returns: The scenario.
     static func make(with factory: AuthFlowFactory) -> AuthScenario {
         let retry = factory.retry
-        var codeStep = Step(factory.makeCodeOp).retrying(retry)
+        var codeStep = Step(factory.makeCodeOp).retrying(retry.relaunchingSideEffects)
         if factory.asksAgainAfterWrongCode { codeStep = codeStep.onFailure(askAgainAfterWrongCode) }
         return AuthScenario(authScenarioName) { chain in
             chain
                 .then(Step(factory.makePhoneOp).retrying(retry))
                 .then(
-                    Step(factory.makeTermsOfUseOp).retrying(retry), when: \.termsRequired, input: \.phoneToken
+                    Step(factory.makeTermsOfUseOp).retrying(retry.relaunchingSideEffects), when: \.termsRequired, input: \.phoneToken
                 ) { attempt, acceptance in attempt.accepting(acceptance) }
                 .map { CodeRequest(attempt: $0) }
                 .then(codeStep)
@@ -51,8 +54,8 @@ extension Scenario where Input == PhoneNumber?, Output == AuthToken {
 }
 
 extension RetryPolicy {
-    /// The same policy, allowed to retry steps with side effects — for idempotent ones such as
-    /// saving a token.
+    /// The same policy, allowed to retry steps with side effects: those whose requests carry
+    /// idempotency keys (terms, code) and idempotent ones such as saving a token.
     var relaunchingSideEffects: RetryPolicy {
         var copy = self
         copy.relaunchesSideEffects = true

@@ -40,10 +40,16 @@ extension SimulatedBackend {
         case hang(times: Int)
         /// An error envelope with the given status and the code `injected_fault`.
         case status(Int, times: Int)
+        /// The backend acts and answers, but the answer is lost on the way back: the client sees
+        /// ``TransportError/connectionLost``. The SMS is sent, the code verified, the terms
+        /// accepted — the case idempotency keys exist for.
+        case lostResponse(times: Int)
 
         var times: Int {
             switch self {
-            case .unavailable(let times), .malformedBody(let times), .hang(let times), .status(_, let times): times
+            case .unavailable(let times), .malformedBody(let times), .hang(let times), .status(_, let times),
+                .lostResponse(let times):
+                times
             }
         }
 
@@ -54,6 +60,7 @@ extension SimulatedBackend {
             case .malformedBody: return .malformedBody(times: times - 1)
             case .hang: return .hang(times: times - 1)
             case .status(let status, _): return .status(status, times: times - 1)
+            case .lostResponse: return .lostResponse(times: times - 1)
             }
         }
     }

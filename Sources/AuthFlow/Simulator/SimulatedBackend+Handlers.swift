@@ -13,7 +13,8 @@ extension SimulatedBackend {
             return Outcome(response: Reply.error(405, "method_not_allowed", "Use \(endpoint.route.method.rawValue)."))
         }
         state.counts[endpoint, default: 0] += 1
-        switch state.takeFault(for: endpoint) {
+        let fault = state.takeFault(for: endpoint)
+        switch fault {
         case .hang: return Outcome(response: nil)
         case .unavailable:
             return Outcome(
@@ -25,10 +26,27 @@ extension SimulatedBackend {
                     status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"phoneToken": "#.utf8)))
         case .status(let status, _):
             return Outcome(response: Reply.error(status, "injected_fault", "A fault injected by the simulator."))
-        case nil:
+        case .lostResponse, nil:
             break
         }
         let now = configuration.clock()
+        var outcome: Outcome
+        switch keyedRequest(request, endpoint: endpoint, state: &state, now: now) {
+        case .answered(let response):
+            outcome = Outcome(response: response)
+        case .unkeyed:
+            outcome = act(endpoint, request, state: &state, now: now)
+        case .first(let id, let fingerprint):
+            outcome = act(endpoint, request, state: &state, now: now)
+            if let response = outcome.response {
+                keep(response, as: id, fingerprint: fingerprint, state: &state, now: now)
+            }
+        }
+        if case .lostResponse = fault { outcome.lost = true }
+        return outcome
+    }
+
+    private func act(_ endpoint: Endpoint, _ request: HTTPRequest, state: inout State, now: Date) -> Outcome {
         switch endpoint {
         case .phone: return Outcome(response: submitPhone(request, state: &state, now: now))
         case .terms: return Outcome(response: terms(request, state: state, now: now))

@@ -17,6 +17,8 @@ extension SimulatedBackend {
         /// When each locked phone unlocks.
         var lockedUntil: [String: Date] = [:]
         var issued: UInt64 = 0
+        /// The first answer to each idempotency key, per endpoint (see ``keyedRequest``).
+        var keptAnswers: [KeptAnswerID: KeptAnswer] = [:]
 
         mutating func takeFault(for endpoint: Endpoint) -> Fault? {
             guard var queue = faults[endpoint], let fault = queue.first else { return nil }
@@ -40,9 +42,11 @@ extension SimulatedBackend {
         var sentAt: Date
     }
 
-    /// What handling a request produced: a response (none for a hang) and an SMS to announce.
+    /// What handling a request produced: a response (none for a hang), an SMS to announce, and
+    /// whether the response is lost on the way back (``Fault/lostResponse(times:)``).
     struct Outcome {
         var response: HTTPResponse?
         var sms: SimulatedSMS?
+        var lost = false
     }
 }

@@ -1,4 +1,4 @@
-import Operations
+public import Operations
 import Foundation
 
 /// The sign-in backend simulated in process, at the HTTP layer: an ``HTTPTransport`` that answers
@@ -35,22 +35,37 @@ public final class SimulatedBackend: HTTPTransport {
 
     /// Answers a request as the backend would.
     ///
+    /// The request is handled at once (the backend acts when it receives it); only the answer
+    /// waits for the latency, so a request cancelled meanwhile has still taken effect, as on a
+    /// real server.
+    ///
     /// - Parameters:
     ///   - request: The request.
+    ///   - cancellation: When it has fired by the time the answer is due, the answer is dropped
+    ///     and the completion gets ``TransportError/cancelled``.
     ///   - completion: Receives the response after the configured latency; never called for a
-    ///     request that meets a ``Fault/hang(times:)``.
+    ///     request that meets a ``Fault/hang(times:)``; ``TransportError/connectionLost`` for one
+    ///     that meets a ``Fault/lostResponse(times:)``.
     public func send(
-        _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
+        _ request: HTTPRequest, cancellation: CancellationToken?,
+        completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
     ) {
         let outcome = state.withLock { state in handle(request, state: &state) }
         if let sms = outcome.sms { configuration.onSMS?(sms) }
         guard let response = outcome.response else { return }
-        if configuration.latency <= .zero {
-            DispatchQueue.global().async { completion(.success(response)) }
-        } else {
-            DispatchQueue.global().asyncAfter(deadline: .now() + configuration.latency.dispatchInterval) {
+        let deliver: @Sendable () -> Void = {
+            if cancellation?.isCancelled == true {
+                completion(.failure(.cancelled))
+            } else if outcome.lost {
+                completion(.failure(.connectionLost))
+            } else {
                 completion(.success(response))
             }
+        }
+        if configuration.latency <= .zero {
+            DispatchQueue.global().async(execute: deliver)
+        } else {
+            DispatchQueue.global().asyncAfter(deadline: .now() + configuration.latency.dispatchInterval, execute: deliver)
         }
     }
 

@@ -1,4 +1,4 @@
-import Operations
+public import Operations
 import Dispatch
 
 /// An ``AuthAPI`` that answers from closures a test sets up, one per method, and records every
@@ -18,17 +18,17 @@ import Dispatch
 public final class StubAuthAPI: AuthAPI {
     /// One call the stub received, with its arguments.
     public enum Call: Sendable, Hashable {
-        /// ``AuthAPI/submitPhone(_:completion:)``.
+        /// ``AuthAPI/submitPhone(_:call:completion:)``.
         case submitPhone(PhoneNumber)
-        /// ``AuthAPI/fetchTerms(phoneToken:completion:)``.
+        /// ``AuthAPI/fetchTerms(phoneToken:call:completion:)``.
         case fetchTerms(phoneToken: PhoneToken)
-        /// ``AuthAPI/acceptTerms(version:phoneToken:completion:)``.
+        /// ``AuthAPI/acceptTerms(version:phoneToken:call:completion:)``.
         case acceptTerms(version: String, phoneToken: PhoneToken)
-        /// ``AuthAPI/sendCode(phoneToken:completion:)``.
+        /// ``AuthAPI/sendCode(phoneToken:call:completion:)``.
         case sendCode(phoneToken: PhoneToken)
-        /// ``AuthAPI/verifyCode(_:phoneToken:completion:)``.
+        /// ``AuthAPI/verifyCode(_:phoneToken:call:completion:)``.
         case verifyCode(SMSCode, phoneToken: PhoneToken)
-        /// ``AuthAPI/fetchSession(authToken:completion:)``.
+        /// ``AuthAPI/fetchSession(authToken:call:completion:)``.
         case fetchSession(authToken: AuthToken)
 
         /// The method called.
@@ -60,7 +60,7 @@ public final class StubAuthAPI: AuthAPI {
     private let fetchSessionAnswer: (@Sendable (AuthToken) -> Result<SessionStatus, AuthError>)?
     private let unimplemented: UnimplementedAuthAPI
     private let delivery: Delivery
-    private let recorded = LockedState<[Call]>([])
+    private let recorded = LockedState<[(call: Call, key: IdempotencyKey?)]>([])
 
     /// Creates a stub.
     ///
@@ -69,14 +69,14 @@ public final class StubAuthAPI: AuthAPI {
     /// the methods the test must not touch.
     ///
     /// - Parameters:
-    ///   - submitPhone: Answers ``AuthAPI/submitPhone(_:completion:)``.
-    ///   - fetchTerms: Answers ``AuthAPI/fetchTerms(phoneToken:completion:)``.
-    ///   - acceptTerms: Answers ``AuthAPI/acceptTerms(version:phoneToken:completion:)`` from the
+    ///   - submitPhone: Answers ``AuthAPI/submitPhone(_:call:completion:)``.
+    ///   - fetchTerms: Answers ``AuthAPI/fetchTerms(phoneToken:call:completion:)``.
+    ///   - acceptTerms: Answers ``AuthAPI/acceptTerms(version:phoneToken:call:completion:)`` from the
     ///     version and the phone token.
-    ///   - sendCode: Answers ``AuthAPI/sendCode(phoneToken:completion:)``.
-    ///   - verifyCode: Answers ``AuthAPI/verifyCode(_:phoneToken:completion:)`` from the code and
+    ///   - sendCode: Answers ``AuthAPI/sendCode(phoneToken:call:completion:)``.
+    ///   - verifyCode: Answers ``AuthAPI/verifyCode(_:phoneToken:call:completion:)`` from the code and
     ///     the phone token.
-    ///   - fetchSession: Answers ``AuthAPI/fetchSession(authToken:completion:)``.
+    ///   - fetchSession: Answers ``AuthAPI/fetchSession(authToken:call:completion:)``.
     ///   - delivery: When answers are delivered; ``Delivery/immediate`` by default.
     ///   - unimplemented: Called with a method that was not set up, before it fails.
     public init(
@@ -101,83 +101,92 @@ public final class StubAuthAPI: AuthAPI {
     }
 
     /// Every call received, set up or not, in order.
-    public var calls: [Call] { recorded.withLock { $0 } }
+    public var calls: [Call] { recorded.withLock { $0.map(\.call) } }
+
+    /// The idempotency key each call of `method` carried, in order: `nil` for a call without one.
+    /// Lets a test prove that a step with side effects passes its launch's key on.
+    ///
+    /// - Parameter method: The method.
+    /// - Returns: One entry per call of `method`.
+    public func idempotencyKeys(for method: UnimplementedAuthAPI.Method) -> [IdempotencyKey?] {
+        recorded.withLock { $0.filter { $0.call.method == method }.map(\.key) }
+    }
 
     /// How many times `method` was called.
     ///
     /// - Parameter method: The method.
     /// - Returns: The count.
     public func callCount(_ method: UnimplementedAuthAPI.Method) -> Int {
-        recorded.withLock { $0.count { $0.method == method } }
+        recorded.withLock { $0.count { $0.call.method == method } }
     }
 
     /// Answers from the `submitPhone` closure.
     public func submitPhone(
-        _ phone: PhoneNumber, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
+        _ phone: PhoneNumber, call: AuthCall, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
     ) {
-        record(.submitPhone(phone))
-        guard let answer = submitPhoneAnswer else { return unimplemented.submitPhone(phone, completion: completion) }
+        record(.submitPhone(phone), key: call.idempotencyKey)
+        guard let answer = submitPhoneAnswer else { return unimplemented.submitPhone(phone, call: call, completion: completion) }
         deliver(answer(phone), to: completion)
     }
 
     /// Answers from the `fetchTerms` closure.
     public func fetchTerms(
-        phoneToken: PhoneToken, completion: @escaping @Sendable (Result<TermsOfUse, AuthError>) -> Void
+        phoneToken: PhoneToken, call: AuthCall, completion: @escaping @Sendable (Result<TermsOfUse, AuthError>) -> Void
     ) {
-        record(.fetchTerms(phoneToken: phoneToken))
+        record(.fetchTerms(phoneToken: phoneToken), key: call.idempotencyKey)
         guard let answer = fetchTermsAnswer else {
-            return unimplemented.fetchTerms(phoneToken: phoneToken, completion: completion)
+            return unimplemented.fetchTerms(phoneToken: phoneToken, call: call, completion: completion)
         }
         deliver(answer(phoneToken), to: completion)
     }
 
     /// Answers from the `acceptTerms` closure.
     public func acceptTerms(
-        version: String, phoneToken: PhoneToken,
+        version: String, phoneToken: PhoneToken, call: AuthCall,
         completion: @escaping @Sendable (Result<TermsAcceptance, AuthError>) -> Void
     ) {
-        record(.acceptTerms(version: version, phoneToken: phoneToken))
+        record(.acceptTerms(version: version, phoneToken: phoneToken), key: call.idempotencyKey)
         guard let answer = acceptTermsAnswer else {
-            return unimplemented.acceptTerms(version: version, phoneToken: phoneToken, completion: completion)
+            return unimplemented.acceptTerms(version: version, phoneToken: phoneToken, call: call, completion: completion)
         }
         deliver(answer(version, phoneToken), to: completion)
     }
 
     /// Answers from the `sendCode` closure.
     public func sendCode(
-        phoneToken: PhoneToken, completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void
+        phoneToken: PhoneToken, call: AuthCall, completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void
     ) {
-        record(.sendCode(phoneToken: phoneToken))
+        record(.sendCode(phoneToken: phoneToken), key: call.idempotencyKey)
         guard let answer = sendCodeAnswer else {
-            return unimplemented.sendCode(phoneToken: phoneToken, completion: completion)
+            return unimplemented.sendCode(phoneToken: phoneToken, call: call, completion: completion)
         }
         deliver(answer(phoneToken), to: completion)
     }
 
     /// Answers from the `verifyCode` closure.
     public func verifyCode(
-        _ code: SMSCode, phoneToken: PhoneToken, completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void
+        _ code: SMSCode, phoneToken: PhoneToken, call: AuthCall, completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void
     ) {
-        record(.verifyCode(code, phoneToken: phoneToken))
+        record(.verifyCode(code, phoneToken: phoneToken), key: call.idempotencyKey)
         guard let answer = verifyCodeAnswer else {
-            return unimplemented.verifyCode(code, phoneToken: phoneToken, completion: completion)
+            return unimplemented.verifyCode(code, phoneToken: phoneToken, call: call, completion: completion)
         }
         deliver(answer(code, phoneToken), to: completion)
     }
 
     /// Answers from the `fetchSession` closure.
     public func fetchSession(
-        authToken: AuthToken, completion: @escaping @Sendable (Result<SessionStatus, AuthError>) -> Void
+        authToken: AuthToken, call: AuthCall, completion: @escaping @Sendable (Result<SessionStatus, AuthError>) -> Void
     ) {
-        record(.fetchSession(authToken: authToken))
+        record(.fetchSession(authToken: authToken), key: call.idempotencyKey)
         guard let answer = fetchSessionAnswer else {
-            return unimplemented.fetchSession(authToken: authToken, completion: completion)
+            return unimplemented.fetchSession(authToken: authToken, call: call, completion: completion)
         }
         deliver(answer(authToken), to: completion)
     }
 
-    private func record(_ call: Call) {
-        recorded.withLock { $0.append(call) }
+    private func record(_ call: Call, key: IdempotencyKey?) {
+        recorded.withLock { $0.append((call, key)) }
     }
 
     private func deliver<Value: Sendable>(

@@ -16,28 +16,28 @@ import Foundation
 public struct UnimplementedAuthAPI: AuthAPI {
     /// The methods of ``AuthAPI``, as an unimplemented call names them.
     public enum Method: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        /// ``AuthAPI/submitPhone(_:completion:)``.
+        /// ``AuthAPI/submitPhone(_:call:completion:)``.
         case submitPhone
-        /// ``AuthAPI/fetchTerms(phoneToken:completion:)``.
+        /// ``AuthAPI/fetchTerms(phoneToken:call:completion:)``.
         case fetchTerms
-        /// ``AuthAPI/acceptTerms(version:phoneToken:completion:)``.
+        /// ``AuthAPI/acceptTerms(version:phoneToken:call:completion:)``.
         case acceptTerms
-        /// ``AuthAPI/sendCode(phoneToken:completion:)``.
+        /// ``AuthAPI/sendCode(phoneToken:call:completion:)``.
         case sendCode
-        /// ``AuthAPI/verifyCode(_:phoneToken:completion:)``.
+        /// ``AuthAPI/verifyCode(_:phoneToken:call:completion:)``.
         case verifyCode
-        /// ``AuthAPI/fetchSession(authToken:completion:)``.
+        /// ``AuthAPI/fetchSession(authToken:call:completion:)``.
         case fetchSession
 
-        /// The method's full name: `AuthAPI.submitPhone(_:completion:)`.
+        /// The method's full name: `AuthAPI.submitPhone(_:call:completion:)`.
         public var description: String {
             switch self {
-            case .submitPhone: "AuthAPI.submitPhone(_:completion:)"
-            case .fetchTerms: "AuthAPI.fetchTerms(phoneToken:completion:)"
-            case .acceptTerms: "AuthAPI.acceptTerms(version:phoneToken:completion:)"
-            case .sendCode: "AuthAPI.sendCode(phoneToken:completion:)"
-            case .verifyCode: "AuthAPI.verifyCode(_:phoneToken:completion:)"
-            case .fetchSession: "AuthAPI.fetchSession(authToken:completion:)"
+            case .submitPhone: "AuthAPI.submitPhone(_:call:completion:)"
+            case .fetchTerms: "AuthAPI.fetchTerms(phoneToken:call:completion:)"
+            case .acceptTerms: "AuthAPI.acceptTerms(version:phoneToken:call:completion:)"
+            case .sendCode: "AuthAPI.sendCode(phoneToken:call:completion:)"
+            case .verifyCode: "AuthAPI.verifyCode(_:phoneToken:call:completion:)"
+            case .fetchSession: "AuthAPI.fetchSession(authToken:call:completion:)"
             }
         }
     }
@@ -53,7 +53,7 @@ public struct UnimplementedAuthAPI: AuthAPI {
         self.report = report
     }
 
-    /// The default report: `UnimplementedAuthAPI: AuthAPI.sendCode(phoneToken:completion:) was
+    /// The default report: `UnimplementedAuthAPI: AuthAPI.sendCode(phoneToken:call:completion:) was
     /// called but not set up` on standard error.
     public static let reportToStandardError: @Sendable (Method) -> Void = { method in
         FileHandle.standardError.write(Data("UnimplementedAuthAPI: \(method) was called but not set up\n".utf8))
@@ -71,21 +71,21 @@ public struct UnimplementedAuthAPI: AuthAPI {
 
     /// Reports and fails.
     public func submitPhone(
-        _ phone: PhoneNumber, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
+        _ phone: PhoneNumber, call: AuthCall, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
     ) {
         fail(.submitPhone, completion)
     }
 
     /// Reports and fails.
     public func fetchTerms(
-        phoneToken: PhoneToken, completion: @escaping @Sendable (Result<TermsOfUse, AuthError>) -> Void
+        phoneToken: PhoneToken, call: AuthCall, completion: @escaping @Sendable (Result<TermsOfUse, AuthError>) -> Void
     ) {
         fail(.fetchTerms, completion)
     }
 
     /// Reports and fails.
     public func acceptTerms(
-        version: String, phoneToken: PhoneToken,
+        version: String, phoneToken: PhoneToken, call: AuthCall,
         completion: @escaping @Sendable (Result<TermsAcceptance, AuthError>) -> Void
     ) {
         fail(.acceptTerms, completion)
@@ -93,21 +93,21 @@ public struct UnimplementedAuthAPI: AuthAPI {
 
     /// Reports and fails.
     public func sendCode(
-        phoneToken: PhoneToken, completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void
+        phoneToken: PhoneToken, call: AuthCall, completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void
     ) {
         fail(.sendCode, completion)
     }
 
     /// Reports and fails.
     public func verifyCode(
-        _ code: SMSCode, phoneToken: PhoneToken, completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void
+        _ code: SMSCode, phoneToken: PhoneToken, call: AuthCall, completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void
     ) {
         fail(.verifyCode, completion)
     }
 
     /// Reports and fails.
     public func fetchSession(
-        authToken: AuthToken, completion: @escaping @Sendable (Result<SessionStatus, AuthError>) -> Void
+        authToken: AuthToken, call: AuthCall, completion: @escaping @Sendable (Result<SessionStatus, AuthError>) -> Void
     ) {
         fail(.fetchSession, completion)
     }

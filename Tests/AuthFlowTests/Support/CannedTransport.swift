@@ -1,4 +1,5 @@
 import AuthFlow
+import Operations
 import Foundation
 import Synchronization
 
@@ -15,7 +16,10 @@ struct CannedTransport: HTTPTransport {
         result = .failure(failure)
     }
 
-    func send(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void) {
+    func send(
+        _ request: HTTPRequest, cancellation: CancellationToken?,
+        completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
+    ) {
         let result = self.result
         DispatchQueue.global().async { completion(result) }
     }

@@ -12,19 +12,39 @@ import Foundation
 /// simulator) and writes its answer back, so `URLSessionTransport` can be tested over a real
 /// socket. One request per connection (`Connection: close`); a blocking thread per connection is
 /// plenty for a test.
+///
+/// It can also hold every request unanswered (``Mode/hold``) and report when the client closes
+/// the connection, or give one fixed answer (``Mode/answer(_:)``), e.g. a redirect.
 final class LoopbackHTTPServer: Sendable {
     /// Why the server could not start; the test is skipped with this reason.
     struct StartFailure: Error, CustomStringConvertible {
         let description: String
     }
 
+    /// What the server does with a request.
+    enum Mode: Sendable {
+        /// Hands it to a transport (the simulator) and writes the answer back.
+        case serve(any HTTPTransport)
+        /// Never answers; waits for the client to close the connection.
+        case hold
+        /// Writes this response.
+        case answer(HTTPResponse)
+    }
+
     let port: UInt16
     private let listener: Int32
-    private let backend: any HTTPTransport
+    private let mode: Mode
     private let open = LockedState<Set<Int32>>([])
+    private let received = LockedState<[HTTPRequest]>([])
+    private let requestArrived = DispatchSemaphore(value: 0)
+    private let clientClosed = DispatchSemaphore(value: 0)
 
-    init(serving backend: any HTTPTransport) throws(StartFailure) {
-        self.backend = backend
+    convenience init(serving backend: any HTTPTransport) throws(StartFailure) {
+        try self.init(mode: .serve(backend))
+    }
+
+    init(mode: Mode) throws(StartFailure) {
+        self.mode = mode
         #if canImport(Glibc)
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -78,16 +98,49 @@ final class LoopbackHTTPServer: Sendable {
         }
     }
 
+    /// Every request read so far, in order.
+    var requests: [HTTPRequest] { received.withLock { $0 } }
+
+    /// Waits until a request has been read (one per call).
+    ///
+    /// - Parameter timeout: How long to wait.
+    /// - Returns: Whether one arrived in time.
+    func waitForRequest(timeout: Duration = .seconds(5)) -> Bool {
+        requestArrived.wait(timeout: .now() + timeout.dispatchInterval) == .success
+    }
+
+    /// Waits until the client closed a held connection (one per call): the server saw it leave.
+    ///
+    /// - Parameter timeout: How long to wait.
+    /// - Returns: Whether the close came in time.
+    func waitForClientClose(timeout: Duration = .seconds(5)) -> Bool {
+        clientClosed.wait(timeout: .now() + timeout.dispatchInterval) == .success
+    }
+
     private func serve(_ fd: Int32) {
         guard let request = readRequest(fd) else {
             closeConnection(fd)
             return
         }
-        backend.send(request) { [self] result in
-            switch result {
-            case .success(let response): write(response, to: fd)
-            case .failure: break
+        received.withLock { $0.append(request) }
+        requestArrived.signal()
+        switch mode {
+        case .serve(let backend):
+            backend.send(request) { [self] result in
+                switch result {
+                case .success(let response): write(response, to: fd)
+                case .failure: break
+                }
+                closeConnection(fd)
             }
+        case .answer(let response):
+            write(response, to: fd)
+            closeConnection(fd)
+        case .hold:
+            // Blocks until the client closes its end (0) or the connection breaks (-1).
+            var byte: UInt8 = 0
+            while recv(fd, &byte, 1, 0) > 0 {}
+            clientClosed.signal()
             closeConnection(fd)
         }
     }
@@ -156,6 +209,9 @@ final class LoopbackHTTPServer: Sendable {
     private static func reason(_ status: Int) -> String {
         switch status {
         case 200: "OK"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 307: "Temporary Redirect"
         case 204: "No Content"
         case 400: "Bad Request"
         case 401: "Unauthorized"

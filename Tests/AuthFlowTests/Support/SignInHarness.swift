@@ -17,6 +17,8 @@ struct SignInHarness {
     let diagnostics = DiagnosticsRecorder()
     let scheduler = TestScheduler()
     private let scheduled = DispatchSemaphore(value: 0)
+    /// The client's request timeout, which runs on the test scheduler like any other delay.
+    static let requestTimeout: Duration = .seconds(5)
 
     /// - Parameters:
     ///   - backend: The simulator; its clock should be `clock`.
@@ -30,7 +32,7 @@ struct SignInHarness {
     ) {
         self.clock = clock
         self.backend = backend
-        self.api = HTTPAuthAPI(transport: backend, timeout: .seconds(5), now: clock.function)
+        self.api = HTTPAuthAPI(transport: backend, timeout: Self.requestTimeout, now: clock.function)
         self.storage = storage
         self.screens = screens
     }
@@ -107,8 +109,11 @@ private struct SignalingScheduler: Scheduler {
 
     var now: ContinuousClock.Instant { base.now }
 
+    /// Schedules on the test scheduler; signals for anything but a request's timeout, which
+    /// every HTTP call schedules (and cancels when the answer comes).
     func schedule(at instant: ContinuousClock.Instant, _ work: @escaping @Sendable () -> Void) -> any ScheduledWork {
-        defer { signal.signal() }
+        let isRequestTimeout = base.now.duration(to: instant) == SignInHarness.requestTimeout
+        defer { if !isRequestTimeout { signal.signal() } }
         return base.schedule(at: instant, work)
     }
 }
