@@ -43,7 +43,10 @@ struct SaveTokenOpTests {
         #expect(storage.calls.isEmpty, "the caller was told the launch was cancelled; nothing may have been saved")
     }
 
-    @Test func hasSideEffects() {
-        #expect(Purity.of(SaveTokenOp.self) == .sideEffects)
+    /// Writing the same token twice leaves the same file, so resumption relaunches it rather
+    /// than replaying a save whose file may have been deleted since.
+    @Test func isIdempotent() {
+        #expect(Purity.of(SaveTokenOp.self) == .idempotent)
+        #expect(Purity.of(SaveTokenOp.self).relaunchesFreely)
     }
 }

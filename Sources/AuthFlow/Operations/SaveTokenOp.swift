@@ -1,8 +1,12 @@
 public import Operations
 
-/// Writes the auth token to ``LocalStorage``: the last step of sign-in, and the only one with a
-/// side effect. It returns the token, so the scenario can finish with it.
-public final class SaveTokenOp: Op {
+/// Writes the auth token to ``LocalStorage``: the last step of sign-in. It returns the token, so
+/// the scenario can finish with it.
+///
+/// Idempotent (``IdempotentOp``): writing the same token again leaves the same file. Its effect
+/// lives outside the journal — the file may be deleted after the run — so a resumed run launches
+/// it again instead of replaying "saved" for a file that may no longer exist.
+public final class SaveTokenOp: IdempotentOp {
     private let storage: any LocalStorage
 
     /// Creates the operation; use ``AuthFlowFactory/makeSaveTokenOp()``.

@@ -35,7 +35,13 @@ public struct JournalReplay: StepReplaying {
     public init(_ record: JournalRecord, relaunchingInDoubt: Bool = false) {
         self.outputs = record.outputs
         var inDoubt: [StepAddress: IdempotencyKey?] = [:]
-        for step in record.steps where step.isInDoubt {
+        // A step that is a nested scenario acts only through its own steps, which the journal
+        // records and judge for themselves; the container is launched again to reach them.
+        var containers = Set<StepAddress>()
+        for step in record.steps where step.address.path.count > 1 {
+            containers.insert(StepAddress(path: Array(step.address.path.dropLast())))
+        }
+        for step in record.steps where step.isInDoubt && !containers.contains(step.address) {
             inDoubt[step.address] = step.attempts.last?.idempotencyKey
         }
         self.inDoubt = inDoubt
