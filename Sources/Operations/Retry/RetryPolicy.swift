@@ -50,6 +50,14 @@ public struct RetryPolicy: Sendable {
         (error as? any RetryableError)?.isTransient ?? false
     }
 
+    /// Whether the policy would retry `error` after `attempt` but for the step's side effects:
+    /// the failure then says so instead of reporting only the error.
+    func declinesOnlyForSideEffects(after attempt: Int, of error: any Error, purity: Purity) -> Bool {
+        guard !purity.relaunchesFreely, !relaunchesSideEffects, attempt < maxAttempts else { return false }
+        if error is OpError || error.isCancellation { return false }
+        return isTransient(error)
+    }
+
     /// Whether attempt number `attempt` (from 1) that failed with `error` may be followed by
     /// another.
     func allowsRetry(after attempt: Int, of error: any Error, purity: Purity) -> Bool {

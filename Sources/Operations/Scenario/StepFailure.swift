@@ -11,13 +11,16 @@ public struct StepFailure: Error, Sendable, CustomStringConvertible {
     public let attempt: Int
     /// Why it failed.
     public let error: any Error
+    /// What the engine adds to the error, e.g. why a retry that looked possible did not happen.
+    public let note: String?
 
     /// Creates a failure.
-    public init(scenario: String, step: String, attempt: Int, error: any Error) {
+    public init(scenario: String, step: String, attempt: Int, error: any Error, note: String? = nil) {
         self.scenario = scenario
         self.step = step
         self.attempt = attempt
         self.error = error
+        self.note = note
     }
 
     /// The error of the innermost failed operation.
@@ -36,6 +39,12 @@ public struct StepFailure: Error, Sendable, CustomStringConvertible {
     /// A sentence for people: logs, CLI messages, test failures.
     public var description: String {
         let attempts = attempt == 1 ? "" : " after \(attempt) attempts"
-        return "\(stepPath.joined(separator: " › ")) failed\(attempts): \(rootCause)"
+        let notes = notes.map { " (\($0))" }.joined()
+        return "\(stepPath.joined(separator: " › ")) failed\(attempts): \(rootCause)\(notes)"
+    }
+
+    /// The notes of this failure and of the nested failures it wraps, innermost last.
+    public var notes: [String] {
+        (note.map { [$0] } ?? []) + ((error as? StepFailure)?.notes ?? [])
     }
 }

@@ -158,9 +158,12 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
             }
             return
         }
+        let note: String? =
+            retriesLeft > 0 && policy.declinesOnlyForSideEffects(after: attemptsSoFar, of: error, purity: step.purity)
+            ? "not retried: \(step.name) has side effects and its retry policy does not relaunch them" : nil
         run.report(.stepFailed(error, willRetry: false, delay: nil), address: address, attempt: attempt, since: startedAt)
         guard let handler = step.failureHandler, !error.isCancellation else {
-            return fail(error, attempt: attempt)
+            return fail(error, attempt: attempt, note: note)
         }
         let info = StepFailureInfo(step: step.name, attempt: attempt, error: error, input: input)
         let decided = OnceFlag()
@@ -174,14 +177,14 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
                 self.run.report(.stepSucceeded, address: self.address, attempt: attempt, value: output)
                 self.onFinish(.success(output))
             case .fail:
-                self.fail(error, attempt: attempt)
+                self.fail(error, attempt: attempt, note: note)
             }
         }
     }
 
     @usableFromInline
-    func fail(_ error: any Error, attempt: Int) {
-        onFinish(.failure(StepFailure(scenario: run.name, step: step.name, attempt: attempt, error: error)))
+    func fail(_ error: any Error, attempt: Int, note: String? = nil) {
+        onFinish(.failure(StepFailure(scenario: run.name, step: step.name, attempt: attempt, error: error, note: note)))
     }
 
     /// Waits out a backoff without holding the run hostage: cancellation ends the wait at once,

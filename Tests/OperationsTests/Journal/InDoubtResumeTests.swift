@@ -233,3 +233,19 @@ extension JournalTests {
         }
     }
 }
+
+extension JournalTests.InDoubtResumeTests {
+    /// `.transient(maxAttempts: 3)` on a step with side effects does not retry it; the failure
+    /// says why instead of reporting only the error.
+    @Test func aRetryDeclinedForSideEffectsSaysSo() throws {
+        struct Flaky: Error, RetryableError { var isTransient: Bool { true } }
+        let charge = KeyedOps([.fail(Flaky())])
+        let scenario = Scenario<Int, Int>("Retry") {
+            $0.then(Step("Charge", charge.makeSideEffects).retrying(.transient(maxAttempts: 3, backoff: .immediate)))
+        }
+        let failure = try #require(run(scenario, 1, environment: OpEnvironment())?.failure as? StepFailure)
+        #expect(charge.keys.count == 1)
+        #expect(failure.notes == ["not retried: Charge has side effects and its retry policy does not relaunch them"])
+        #expect("\(failure)".hasSuffix("(not retried: Charge has side effects and its retry policy does not relaunch them)"))
+    }
+}
