@@ -55,6 +55,16 @@ struct ScenarioExecution {
                 return report(status: "cancelled", message: inputError.message, exit: ExitStatus.usage, failedStep: nil, hint: inputError.hint)
             }
             let failure = error as? StepFailure
+            // The journal, not the step, stopped the rerun: a step in doubt without a key, or a
+            // recorded value this build cannot read. Rerunning the same way would stop again.
+            if let cause = failure?.rootCause, cause is ResumeError || cause is JournalError {
+                let hint =
+                    cause is ResumeError
+                    ? "If you know it did not take effect: opctl rerun \(journal.runID) --relaunch-in-doubt" : nil
+                return report(
+                    status: "failed", message: "cannot resume run \(journal.runID): \(cause)", exit: ExitStatus.usage,
+                    failedStep: failure?.failedOperation, hint: hint, rerunnable: false)
+            }
             if error.isCancellation {
                 let reason = (failure?.rootCause ?? error)
                 return report(status: "cancelled", message: "sign-in cancelled: \(reason)", exit: ExitStatus.cancelled, failedStep: failure?.failedOperation)

@@ -8,24 +8,31 @@ enum RerunCommand: Command {
     static let abstract = "Resume a failed or interrupted run: completed steps are replayed, the failed one runs again"
     static let help = """
         USAGE: opctl rerun RUN_ID [--code CODE | --code-stdin] [--accept-terms | --decline-terms]
-                              [--backend SPEC] [--state-dir DIR] [--json]
+                              [--relaunch-in-doubt] [--backend SPEC] [--state-dir DIR] [--json]
 
         Steps that completed are replayed from the run's journal — their operations are not
         launched again — and the failed or interrupted step is launched again with the same
         input. A run that already succeeded is left alone.
+
+        A step that makes the backend act (sends the SMS, verifies the code, accepts the terms)
+        and was in flight when the run stopped is repeated with the idempotency key of that
+        attempt, so the backend answers the repeat instead of acting twice. Saving the token is
+        always done again (the file may have been deleted since).
 
         OPTIONS:
           --code CODE            The SMS code, when the code step runs again
           --code-stdin           Read the SMS code from the first line of standard input
           --accept-terms         Accept the terms of use if they are shown
           --decline-terms        Decline them
+          --relaunch-in-doubt    Launch a step with side effects left in doubt even though the
+                                 journal has no idempotency key for it (it may act twice)
         \(CommonOptions.backendHelp)
                                  (default: the backend the run used)
         \(CommonOptions.stateDirHelp)
         \(CommonOptions.jsonHelp)
         """
     static let spec = ArgumentSpec(
-        flags: ["--accept-terms", "--decline-terms", "--code-stdin", "--json"],
+        flags: ["--accept-terms", "--decline-terms", "--code-stdin", "--relaunch-in-doubt", "--json"],
         options: ["--code", "--backend", "--state-dir"], maxPositionals: 1)
 
     static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
@@ -70,7 +77,8 @@ enum RerunCommand: Command {
         try? RunMetadata(backend: backendText, terms: inputs.terms).save(next: journal.url)
         let services = SignInServices(backend: backend, stateDirectory: stateDirectory, screens: inputs.screens(console), console: console)
         return ScenarioExecution(
-            runnable: runnable, journal: journal, replay: journal.replay, services: services,
+            runnable: runnable, journal: journal,
+            replay: journal.replay(relaunchingInDoubt: arguments.has("--relaunch-in-doubt")), services: services,
             stateDirectory: stateDirectory, stateDirectoryOption: arguments.value("--state-dir"), console: console,
             json: arguments.has("--json")
         ).run(input: input)
