@@ -25,6 +25,7 @@ enum ShowCommand: Command {
             let steps: [[String: Any]] = record.steps.map { step in
                 [
                     "step": step.name, "address": step.address.description, "outcome": step.outcome.rawValue,
+                    "inDoubt": step.isInDoubt && step.purity == .sideEffects,
                     "attempts": step.attempts.map { attempt -> [String: Any] in
                         var object: [String: Any] = ["attempt": attempt.attempt, "session": attempt.session, "outcome": Self.outcome(attempt.outcome)]
                         object["milliseconds"] = attempt.duration.map(Self.milliseconds)
@@ -47,7 +48,10 @@ enum ShowCommand: Command {
         if let error = record.error { console.print("Error: \(error)") }
         for step in record.steps {
             let indent = String(repeating: "  ", count: step.address.path.count)
-            console.print("\(indent)\(step.name): \(step.outcome)")
+            let doubt =
+                step.isInDoubt && step.purity == .sideEffects
+                ? " — in doubt: it may have acted; a rerun repeats it with the same idempotency key" : ""
+            console.print("\(indent)\(step.name): \(step.outcome)\(doubt)")
             for attempt in step.attempts {
                 let took = attempt.duration.map { " (\(ProgressPrinter.format($0)))" } ?? ""
                 let session = record.sessions > 1 ? " (session \(attempt.session))" : ""
