@@ -46,8 +46,18 @@ public protocol Op<Input, Output>: AnyObject, Sendable {
 /// An operation that leaves its key services unchanged, so a failed launch can simply be
 /// launched again without clean-up.
 ///
-/// Conforming is a declaration, not a behaviour: retry policies and journal resumption relaunch
-/// pure operations freely, and relaunch other operations only when their policy says so.
+/// Conforming is a declaration the engine acts on (``Purity``):
+/// - A retry policy retries a pure step's transient failures; a step with side effects only when
+///   the policy says ``RetryPolicy/relaunchesSideEffects``, and then with the same
+///   ``IdempotencyKey`` after an answer that may have been lost. A retry declined for side
+///   effects says so in the ``StepFailure``.
+/// - Journal resumption replays what succeeded, and relaunches a pure step left in doubt (it was
+///   launched and never finished) freely. A step with side effects left in doubt is relaunched
+///   only with the idempotency key of that attempt, or by the caller's explicit choice
+///   (``JournalReplay/init(_:relaunchingInDoubt:)``); otherwise the run stops before it with
+///   ``ResumeError``.
+/// - A pure step gets no idempotency key and its launch is not synced to the journal ahead of
+///   time: nothing it does needs either.
 public protocol PureOp<Input, Output>: Op {}
 
 /// An operation that changes key services, but whose relaunch is safe by nature: doing it twice
