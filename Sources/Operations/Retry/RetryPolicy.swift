@@ -58,4 +58,13 @@ public struct RetryPolicy: Sendable {
         if error is OpError || error.isCancellation { return false }
         return isTransient(error)
     }
+
+    /// Whether side effects are the only reason attempt `attempt` failing with `error` is not
+    /// retried: the error is transient, attempts are left, but the step is not safe to relaunch
+    /// and the policy does not relaunch side effects. The failure then says so.
+    func declinesOnlyForSideEffects(after attempt: Int, of error: any Error, purity: Purity) -> Bool {
+        guard attempt < maxAttempts, !purity.relaunchesFreely, !relaunchesSideEffects else { return false }
+        if error is OpError || error.isCancellation { return false }
+        return isTransient(error)
+    }
 }

@@ -11,13 +11,25 @@ public struct StepFailure: Error, Sendable, CustomStringConvertible {
     public let attempt: Int
     /// Why it failed.
     public let error: any Error
+    /// Why the engine did not try again when a reader would expect it to, e.g. "not retried:
+    /// CodeOp has side effects and its retry policy does not relaunch side effects"; `nil` when
+    /// there is nothing to explain.
+    public let note: String?
 
     /// Creates a failure.
-    public init(scenario: String, step: String, attempt: Int, error: any Error) {
+    ///
+    /// - Parameter note: Why the step was not retried, when that is not obvious.
+    public init(scenario: String, step: String, attempt: Int, error: any Error, note: String? = nil) {
         self.scenario = scenario
         self.step = step
         self.attempt = attempt
         self.error = error
+        self.note = note
+    }
+
+    /// The notes of this failure and the nested ones it wraps, outermost first.
+    private var notes: [String] {
+        (note.map { [$0] } ?? []) + ((error as? StepFailure)?.notes ?? [])
     }
 
     /// The error of the innermost failed operation.
@@ -36,6 +48,8 @@ public struct StepFailure: Error, Sendable, CustomStringConvertible {
     /// A sentence for people: logs, CLI messages, test failures.
     public var description: String {
         let attempts = attempt == 1 ? "" : " after \(attempt) attempts"
-        return "\(stepPath.joined(separator: " › ")) failed\(attempts): \(rootCause)"
+        let sentence = "\(stepPath.joined(separator: " › ")) failed\(attempts): \(rootCause)"
+        let notes = notes
+        return notes.isEmpty ? sentence : sentence + " (" + notes.joined(separator: "; ") + ")"
     }
 }
