@@ -37,8 +37,13 @@ extension Scenario where Input == PhoneNumber?, Output == AuthToken {
     ///
     /// The code screen it brings back is the relaunched code step's own, so cancellation closes
     /// it there; a run already cancelled when the handler is asked shows no screen again.
+    /// Public so another app wiring its own code step can reuse the rule.
+    ///
+    /// - Parameters:
+    ///   - failure: The failed code step.
+    ///   - decide: Called once with the decision.
     @Sendable
-    static func askAgainAfterWrongCode(
+    public static func askAgainAfterWrongCode(
         _ failure: StepFailureInfo<CodeRequest>,
         _ decide: @escaping @Sendable (FailureDecision<CodeRequest, AuthToken>) -> Void
     ) {
