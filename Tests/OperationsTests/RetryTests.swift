@@ -114,3 +114,34 @@ struct RetryTests {
         #expect(recorder.events.filter { if case .stepLaunched = $0.kind { true } else { false } }.compactMap { $0.value as? Int } == [5, 50])
     }
 }
+
+struct DeclinedRetryTests {
+    @Test func aTransientErrorOfAStepWithSideEffectsSaysWhyItWasNotRetried() throws {
+        let ops = ScriptedOps([.failure(.flaky), .success(7)])
+        let recorder = ScenarioRecorder()
+        let scenario = Scenario<Int, Int>("Effects") { chain in
+            chain.then(Step(ops.makeWithSideEffects).retrying(.transient(maxAttempts: 3, backoff: .immediate)))
+        }
+        let box = FinishBox<Int>()
+        scenario.launch(OpContext(1, environment: OpEnvironment(observer: recorder)), onFinish: box.onFinish)
+        let failure = try #require(box.first?.failure as? StepFailure)
+        #expect(ops.launchCount == 1)
+        #expect(failure.rootCause as? TestError == .flaky)
+        #expect(
+            failure.note
+                == "not retried: SideEffectOp has side effects and its retry policy does not relaunch them")
+        #expect(failure.description.contains("not retried: SideEffectOp has side effects"))
+        #expect(RecordedError(failure).description.contains("does not relaunch them"))
+    }
+
+    @Test func aPermanentErrorCarriesNoNote() throws {
+        let ops = ScriptedOps([.failure(.broken)])
+        let scenario = Scenario<Int, Int>("Effects") { chain in
+            chain.then(Step(ops.makeWithSideEffects).retrying(.transient(maxAttempts: 3, backoff: .immediate)))
+        }
+        let box = FinishBox<Int>()
+        scenario.launch(OpContext(1), onFinish: box.onFinish)
+        let failure = try #require(box.first?.failure as? StepFailure)
+        #expect(failure.note == nil)
+    }
+}

@@ -37,11 +37,20 @@ extension Scenario where Input == PhoneNumber?, Output == AuthToken {
     }
 
     /// Relaunches the code step after a wrong code while the backend allows more attempts.
+    ///
+    /// The code screen it brings back is the relaunched code step's own, so cancellation closes
+    /// it there; a run already cancelled when the handler is asked shows no screen again.
+    /// Public so another app wiring its own code step can reuse the rule.
+    ///
+    /// - Parameters:
+    ///   - failure: The failed code step.
+    ///   - decide: Called once with the decision.
     @Sendable
-    private static func askAgainAfterWrongCode(
+    public static func askAgainAfterWrongCode(
         _ failure: StepFailureInfo<CodeRequest>,
         _ decide: @escaping @Sendable (FailureDecision<CodeRequest, AuthToken>) -> Void
     ) {
+        guard failure.cancellation?.isCancelled != true else { return decide(.fail) }
         guard case AuthError.invalidCode(let attemptsLeft)? = failure.error as? AuthError, attemptsLeft > 0 else {
             return decide(.fail)
         }

@@ -18,6 +18,10 @@ public struct StepFailureInfo<Input: Sendable>: Sendable {
     public let error: any Error
     /// The input the failed attempt was launched with.
     public let input: Input
+    /// The launch's cancellation, so a handler that asks the person (a card sheet, the code
+    /// screen) can close its screen when the scenario is cancelled. The step then finishes as
+    /// cancelled at once and a later decision is ignored.
+    public let cancellation: CancellationToken?
 
     /// Creates the information, e.g. to unit-test a ``FailureHandler``.
     ///
@@ -26,11 +30,13 @@ public struct StepFailureInfo<Input: Sendable>: Sendable {
     ///   - attempt: The attempt that failed, from 1.
     ///   - error: The error it finished with.
     ///   - input: The input it was launched with.
-    public init(step: String, attempt: Int, error: any Error, input: Input) {
+    ///   - cancellation: The launch's cancellation, if it can be cancelled.
+    public init(step: String, attempt: Int, error: any Error, input: Input, cancellation: CancellationToken? = nil) {
         self.step = step
         self.attempt = attempt
         self.error = error
         self.input = input
+        self.cancellation = cancellation
     }
 }
 

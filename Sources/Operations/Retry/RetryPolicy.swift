@@ -50,19 +50,20 @@ public struct RetryPolicy: Sendable {
         (error as? any RetryableError)?.isTransient ?? false
     }
 
-    /// Whether the policy would retry `error` after `attempt` but for the step's side effects:
-    /// the failure then says so instead of reporting only the error.
-    func declinesOnlyForSideEffects(after attempt: Int, of error: any Error, purity: Purity) -> Bool {
-        guard !purity.relaunchesFreely, !relaunchesSideEffects, attempt < maxAttempts else { return false }
-        if error is OpError || error.isCancellation { return false }
-        return isTransient(error)
-    }
-
     /// Whether attempt number `attempt` (from 1) that failed with `error` may be followed by
     /// another.
     func allowsRetry(after attempt: Int, of error: any Error, purity: Purity) -> Bool {
         guard attempt < maxAttempts else { return false }
         guard purity.relaunchesFreely || relaunchesSideEffects else { return false }
+        if error is OpError || error.isCancellation { return false }
+        return isTransient(error)
+    }
+
+    /// Whether side effects are the only reason attempt `attempt` failing with `error` is not
+    /// retried: the error is transient, attempts are left, but the step is not safe to relaunch
+    /// and the policy does not relaunch side effects. The failure then says so.
+    func declinesOnlyForSideEffects(after attempt: Int, of error: any Error, purity: Purity) -> Bool {
+        guard attempt < maxAttempts, !purity.relaunchesFreely, !relaunchesSideEffects else { return false }
         if error is OpError || error.isCancellation { return false }
         return isTransient(error)
     }

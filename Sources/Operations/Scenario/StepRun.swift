@@ -18,6 +18,12 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
     @usableFromInline let onFinish: OnFinish<Output>
     /// The number of the last attempt whose finish was accepted.
     private let finishedAttempts = Atomic<Int>(0)
+    /// The relaunch trampoline: 0 idle, 1 a relaunch loop is inside a launch, 2 that launch
+    /// finished synchronously and asked for another one (in ``pendingLaunch``).
+    private let trampoline = Atomic<Int>(0)
+    /// The next attempt a synchronous re-entry asked for; written before `trampoline` turns 2
+    /// and read after, so the atomic orders every access.
+    private nonisolated(unsafe) var pendingLaunch: (attempt: Int, retriesLeft: Int, input: Input, key: IdempotencyKey?)?
 
     @usableFromInline var address: StepAddress { scope.address }
 
@@ -149,7 +155,7 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
             // key, so the backend answers it instead of acting twice.
             let nextKey = error.outcomeIsUncertain ? key : nil
             let next: @Sendable () -> Void = {
-                self.launch(attempt: attempt + 1, retriesLeft: retriesLeft - 1, input: input, key: nextKey)
+                self.relaunch(attempt: attempt + 1, retriesLeft: retriesLeft - 1, input: input, key: nextKey)
             }
             if delay <= .zero {
                 next()
@@ -158,21 +164,32 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
             }
             return
         }
-        let note: String? =
-            retriesLeft > 0 && policy.declinesOnlyForSideEffects(after: attemptsSoFar, of: error, purity: step.purity)
-            ? "not retried: \(step.name) has side effects and its retry policy does not relaunch them" : nil
+        let note = declinedRetryNote(error, attemptsSoFar: attemptsSoFar)
         run.report(.stepFailed(error, willRetry: false, delay: nil), address: address, attempt: attempt, since: startedAt)
         guard let handler = step.failureHandler, !error.isCancellation else {
             return fail(error, attempt: attempt, note: note)
         }
-        let info = StepFailureInfo(step: step.name, attempt: attempt, error: error, input: input)
+        let token = context.cancellation
+        let info = StepFailureInfo(step: step.name, attempt: attempt, error: error, input: input, cancellation: token)
         let decided = OnceFlag()
+        // Cancellation while the handler decides (asking the person) ends the step at once; the
+        // handler learns of it through `info.cancellation` and closes its screen, and its late
+        // decision is dropped.
+        let registration = LockedState<CancellationRegistration?>(nil)
+        if let token {
+            let cancelled = token.onCancel { [self] in
+                guard decided.claim() else { return }
+                fail(OpError.cancelled, attempt: attempt)
+            }
+            registration.withLock { $0 = cancelled }
+        }
         handler(info) { decision in
             guard decided.claim() else { return }
+            registration.withLock { $0 }?.cancel()
             switch decision {
             case .relaunch(let newInput):
                 // A handler's relaunch is a fresh start for the retry budget.
-                self.launch(attempt: attempt + 1, retriesLeft: policy.maxAttempts - 1, input: newInput)
+                self.relaunch(attempt: attempt + 1, retriesLeft: policy.maxAttempts - 1, input: newInput)
             case .recover(let output):
                 self.run.report(.stepSucceeded, address: self.address, attempt: attempt, value: output)
                 self.onFinish(.success(output))
@@ -184,7 +201,37 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
 
     @usableFromInline
     func fail(_ error: any Error, attempt: Int, note: String? = nil) {
-        onFinish(.failure(StepFailure(scenario: run.name, step: step.name, attempt: attempt, error: error, note: note)))
+        onFinish(
+            .failure(StepFailure(scenario: run.name, step: step.name, attempt: attempt, error: error, note: note)))
+    }
+
+    /// Why the policy did not retry a transient error it would otherwise have retried: the step
+    /// has side effects and the policy does not relaunch them. `nil` when that is not the reason.
+    private func declinedRetryNote(_ error: any Error, attemptsSoFar: Int) -> String? {
+        let policy = step.retry
+        guard policy.declinesOnlyForSideEffects(after: attemptsSoFar, of: error, purity: step.purity) else {
+            return nil
+        }
+        return "not retried: \(step.name) has side effects and its retry policy does not relaunch them"
+    }
+
+    /// Launches another attempt in constant stack depth. An attempt that finishes inside its own
+    /// launch and asks for another (an immediate retry, a handler's synchronous relaunch) leaves
+    /// it with the loop below instead of nesting a launch per attempt.
+    private func relaunch(attempt: Int, retriesLeft: Int, input: Input, key: IdempotencyKey? = nil) {
+        pendingLaunch = (attempt, retriesLeft, input, key)
+        // A loop further down this stack (or one just returning on another thread) takes it.
+        if trampoline.compareExchange(expected: 1, desired: 2, ordering: .acquiringAndReleasing).exchanged { return }
+        while let next = pendingLaunch {
+            pendingLaunch = nil
+            trampoline.store(1, ordering: .releasing)
+            launch(attempt: next.attempt, retriesLeft: next.retriesLeft, input: next.input, key: next.key)
+            // Still 1: the attempt runs on asynchronously and will call `relaunch` afresh.
+            if trampoline.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+                return
+            }
+            trampoline.store(0, ordering: .releasing)
+        }
     }
 
     /// Waits out a backoff without holding the run hostage: cancellation ends the wait at once,
