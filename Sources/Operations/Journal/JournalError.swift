@@ -21,6 +21,13 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidRunID(String)
     /// Another live process (or another journal in this one) is writing this run.
     case runInProgress(URL)
+    /// The journal records no scenario shape (it was created by name only, or by a build from
+    /// before shapes were recorded), so nothing can tell whether this build's scenario would
+    /// replay it correctly; it still lists and shows.
+    case missingShape(URL, scenario: String)
+    /// The journal was written by a scenario of another shape than the one resuming it, and
+    /// no step was launched.
+    case shapeMismatch(URL, ShapeMismatch)
     /// A recorded value exists but cannot be read as the type the step asks for now.
     case valueNotReadable(step: StepAddress, type: String, reason: String)
 
@@ -41,6 +48,11 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
             "\"\(text.prefix(64))\" is not a run id (expected something like 20250101-120000-000-1a2b3c4d)"
         case .runInProgress(let url):
             "the run in \(url.path) is still being written by another process"
+        case .missingShape(let url, let scenario):
+            "\(url.path) records no shape of scenario \(scenario) (written by name only or by an older build), "
+                + "so it cannot be checked against this build and is not resumed"
+        case .shapeMismatch(let url, let mismatch):
+            "\(url.path) was written by another version of the scenario and is not resumed: \(mismatch)"
         case .valueNotReadable(let step, let type, let reason):
             "the recorded value of step \(step) cannot be read as \(type): \(reason)"
         }

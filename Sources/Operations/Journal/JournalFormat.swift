@@ -15,6 +15,20 @@
 /// {"event":"resumed","at":…,"session":2}
 /// ```
 ///
+/// A header written by ``RunStore/create(scenario:settings:durability:)`` also carries the
+/// scenario's shape (``ScenarioShape``, as JSON), its ``ScenarioShape/fingerprint``, the
+/// author's `scenarioVersion` when there is one, and the host's `settings` (a string→string
+/// object), all in the one line written and synced when the file is created:
+///
+/// ```
+/// {"format":…,"createdAt":…,"scenarioVersion":2,"fingerprint":"3f1c…","shape":{"name":"AuthScenario","steps":[…],"version":2},"settings":{"backend":"simulated"}}
+/// ```
+///
+/// These fields are optional, so version 1 readers read such headers and journals written
+/// before them still list and show; resuming one without a shape against a scenario is refused
+/// (``JournalError/missingShape(_:scenario:)``). A fingerprint that does not match the shape
+/// beside it is damage (``JournalError/damaged(_:line:reason:)``, line 1).
+///
 /// `at` is milliseconds since 1970. A value that could not be encoded is written as
 /// `"inputNotRecorded"`/`"outputNotRecorded"` with the reason instead of `"input"`/`"output"`.
 /// Unknown event names are skipped by readers, so version 1 can gain events without breaking
@@ -41,6 +55,10 @@ enum JournalFormat {
         let run: String?
         let scenario: String?
         let createdAt: String?
+        let scenarioVersion: Int?
+        let fingerprint: String?
+        let shape: ScenarioShape?
+        let settings: [String: String]?
     }
 
     /// Just enough of the first line to tell a journal from another JSON file.

@@ -114,7 +114,8 @@ extension JournalReader {
                 url: url, runID: header.runID, scenario: header.scenario, createdAt: header.createdAt,
                 startedAt: startedAt, finishedAt: finished?.at, status: status, failedStep: failedStep,
                 error: finished?.error, steps: steps, sessions: session, ignoredTornLine: ignoredTornLine,
-                input: input, output: finished?.output, outputs: outputs, intactLength: intactLength)
+                input: input, output: finished?.output, outputs: outputs, intactLength: intactLength,
+                shape: header.shape, settings: header.settings)
         }
 
         // MARK: - Internals

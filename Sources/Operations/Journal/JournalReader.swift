@@ -85,13 +85,24 @@ enum JournalReader {
         else {
             throw .damaged(url, line: 1, reason: "the header lacks a valid run id, scenario or creation time")
         }
-        return Header(runID: runID, scenario: scenario, createdAt: createdAt)
+        if let shape = header.shape, header.fingerprint != shape.fingerprint {
+            throw .damaged(
+                url, line: 1,
+                reason: "the header's fingerprint \(header.fingerprint ?? "(none)") does not match its shape's \(shape.fingerprint)")
+        }
+        if header.shape == nil, header.fingerprint != nil {
+            throw .damaged(url, line: 1, reason: "the header has a fingerprint but no readable shape")
+        }
+        return Header(
+            runID: runID, scenario: scenario, createdAt: createdAt, shape: header.shape, settings: header.settings ?? [:])
     }
 
     struct Header {
         let runID: RunID
         let scenario: String
         let createdAt: Date
+        let shape: ScenarioShape?
+        let settings: [String: String]
     }
 
     /// Why an event line, valid JSON, makes no sense as a journal event.

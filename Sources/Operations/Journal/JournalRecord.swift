@@ -40,6 +40,11 @@ public struct JournalRecord: Sendable {
     let outputs: [StepAddress: RecordedValue]
     /// The length of the file up to the end of its last intact line.
     let intactLength: Int
+    /// The shape of the scenario that wrote the journal; `nil` for a journal created without
+    /// one (by name only, or before journals recorded shapes), which cannot be shape-checked.
+    public let shape: ScenarioShape?
+    /// The host's settings recorded with the header (a CLI's backend, say); empty when none.
+    public let settings: [String: String]
 
     /// The input the run was first launched with, for launching it again on resume.
     ///
@@ -221,5 +226,17 @@ public struct RecordedError: Sendable, Hashable, Codable, CustomStringConvertibl
         case isCancellation = "cancelled"
         case stepPath
         case isOutcomeUncertain = "uncertain"
+    }
+}
+
+extension JournalRecord {
+    /// Whether a scenario of `shape` can resume this run: the journal must record a shape, and
+    /// it must be the same.
+    ///
+    /// - Parameter shape: The shape of the scenario that would resume the run.
+    /// - Throws: ``JournalError/missingShape(_:scenario:)`` or ``JournalError/shapeMismatch(_:_:)``.
+    public func checkResumable(by shape: ScenarioShape) throws(JournalError) {
+        guard let recorded = self.shape else { throw .missingShape(url, scenario: scenario) }
+        if let mismatch = shape.mismatch(journal: recorded) { throw .shapeMismatch(url, mismatch) }
     }
 }

@@ -53,6 +53,59 @@ public struct RunStore: Sendable {
         throw .io(directory, operation: "create a run in", reason: "every new run id was already taken")
     }
 
+    /// Creates the journal of a new run of `scenario`, recording its shape and the host's
+    /// settings in the header so that a later build resumes the run only with a scenario of the
+    /// same shape (``resume(_:scenario:durability:)``).
+    ///
+    /// The header, shape and settings are one line, written and synced as the file is created.
+    ///
+    /// ```swift
+    /// let journal = try store.create(scenario: authScenario, settings: ["backend": "simulated"])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - scenario: The scenario the run launches (or its shape).
+    ///   - settings: What the host needs to run the scenario again (a backend, a choice made on
+    ///     the command line); never secrets.
+    ///   - durability: Buffered (default) or durable.
+    /// - Returns: The open journal; its ``ScenarioJournal/runID`` names the run.
+    /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory or file cannot be
+    ///   created or written.
+    public func create(
+        scenario: some ScenarioShapeProviding, settings: [String: String] = [:],
+        durability: ScenarioJournal.Durability = .buffered
+    ) throws(JournalError) -> ScenarioJournal {
+        let shape = scenario.shape
+        for _ in 0..<16 {
+            let id = RunID.make()
+            if let journal = try ScenarioJournal.createIfAbsent(
+                at: url(for: id), runID: id, scenario: shape.name, shape: shape, settings: settings,
+                durability: durability, createdAt: Date())
+            {
+                return journal
+            }
+        }
+        throw .io(directory, operation: "create a run in", reason: "every new run id was already taken")
+    }
+
+    /// Opens a run's journal to resume it with `scenario`, refusing before anything is written
+    /// or launched when the journal records no shape or another shape than the scenario's.
+    ///
+    /// - Parameters:
+    ///   - id: The run.
+    ///   - scenario: The scenario that will resume the run (or its shape).
+    ///   - durability: Buffered (default) or durable.
+    /// - Returns: The open journal, with the run as it stood in ``ScenarioJournal/resumedFrom``.
+    /// - Throws: ``JournalError/missingShape(_:scenario:)``, ``JournalError/shapeMismatch(_:_:)``,
+    ///   and the errors of ``resume(_:durability:)``.
+    public func resume(
+        _ id: RunID, scenario: some ScenarioShapeProviding, durability: ScenarioJournal.Durability = .buffered
+    ) throws(JournalError) -> ScenarioJournal {
+        let url = url(for: id)
+        guard JournalFile.exists(url) else { throw .unknownRun(id, directory: directory) }
+        return try ScenarioJournal.resume(at: url, shape: scenario.shape, durability: durability)
+    }
+
     /// The journal file of a run.
     ///
     /// - Parameter id: The run.

@@ -155,10 +155,33 @@ public final class ScenarioJournal: ScenarioObserver {
     public static func resume(at url: URL, durability: Durability = .buffered) throws(JournalError)
         -> ScenarioJournal
     {
+        try resume(at: url, expecting: nil, durability: durability)
+    }
+
+    /// Opens the journal of an earlier run to resume it with a scenario of `shape`: refused,
+    /// with nothing written to the file, when the journal records no shape or another one.
+    ///
+    /// - Parameters:
+    ///   - url: The journal file.
+    ///   - shape: The shape of the scenario that will resume the run (``Scenario/shape``).
+    ///   - durability: Buffered (default) or durable.
+    /// - Returns: An open journal; use ``replay`` in the resumed run's environment.
+    /// - Throws: ``JournalError/missingShape(_:scenario:)``,
+    ///   ``JournalError/shapeMismatch(_:_:)``, and the errors of ``resume(at:durability:)``.
+    public static func resume(at url: URL, shape: ScenarioShape, durability: Durability = .buffered)
+        throws(JournalError) -> ScenarioJournal
+    {
+        try resume(at: url, expecting: shape, durability: durability)
+    }
+
+    private static func resume(at url: URL, expecting shape: ScenarioShape?, durability: Durability)
+        throws(JournalError) -> ScenarioJournal
+    {
         let descriptor = try JournalFile.openForAppending(url)
         do {
             // Read under the lock: nobody else can append between reading and resuming.
             let record = try JournalReader.parse(JournalFile.readAll(url), url: url, isBeingWritten: false)
+            if let shape { try record.checkResumable(by: shape) }
             if record.ignoredTornLine { try JournalFile.truncate(descriptor, to: record.intactLength, url: url) }
             let journal = ScenarioJournal(
                 url: url, runID: record.runID, scenario: record.scenario, descriptor: descriptor,
@@ -281,8 +304,19 @@ public final class ScenarioJournal: ScenarioObserver {
     }
 
     static func createIfAbsent(
-        at url: URL, runID: RunID, scenario: String, durability: Durability, createdAt: Date
+        at url: URL, runID: RunID, scenario: String, shape: ScenarioShape? = nil, settings: [String: String] = [:],
+        durability: Durability, createdAt: Date
     ) throws(JournalError) -> ScenarioJournal? {
+        let shapeJSON: Data?
+        let settingsJSON: Data?
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            shapeJSON = try shape.map { try encoder.encode($0) }
+            settingsJSON = settings.isEmpty ? nil : try encoder.encode(settings)
+        } catch {
+            throw .io(url, operation: "create", reason: "the scenario's shape cannot be encoded: \(error)")
+        }
         let directory = url.deletingLastPathComponent()
         try JournalFile.makeDirectory(directory)
         guard let descriptor = try JournalFile.createExclusive(url) else { return nil }
@@ -297,6 +331,12 @@ public final class ScenarioJournal: ScenarioObserver {
             state.lines.field("scenario", string: scenario)
             state.lines.field(
                 "createdAt", string: Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(createdAt))
+            if let shape, let shapeJSON {
+                if let version = shape.version { state.lines.field("scenarioVersion", int: version) }
+                state.lines.field("fingerprint", string: shape.fingerprint)
+                state.lines.field("shape", json: shapeJSON)
+            }
+            if let settingsJSON { state.lines.field("settings", json: settingsJSON) }
             state.lines.endLine()
             journal.commit(&state, sync: true)
             return state.error

@@ -19,26 +19,43 @@
 ///
 /// Every launch is independent: the scenario keeps no state between launches, so one value can
 /// be launched many times, concurrently too.
-public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp {
+public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, ScenarioShapeProviding {
     /// The scenario's name, shown in progress, journals and diagrams.
     public let name: String
     /// The names of its steps, in order (skippable steps included).
     public let stepNames: [String]
+    /// The version its author gives it, recorded in journals with its shape.
+    public let version: Int?
+    private let outlines: [StepOutline]
     private let body: ScenarioBuilder<Input, Output>.Body
 
     /// Creates a scenario.
     ///
     /// - Parameters:
     ///   - name: The scenario's name.
+    ///   - version: The author's version of the scenario, recorded in journals with its shape;
+    ///     `nil` when the author does not version it.
     ///   - build: Chains the steps, starting from the scenario's input.
     public init(
-        _ name: String,
+        _ name: String, version: Int? = nil,
         _ build: (ScenarioBuilder<Input, Input>) -> ScenarioBuilder<Input, Output>
     ) {
         let chain = build(.start)
         self.name = name
+        self.version = version
+        self.outlines = chain.outlines
         self.stepNames = chain.stepNames
         self.body = chain.body
+    }
+
+    /// The scenario's steps in order, with their types, purity and nested scenarios.
+    ///
+    /// Computed when asked for, never on launch: a nested scenario's shape is taken from one
+    /// operation its step's factory makes (and releases without launching).
+    public var shape: ScenarioShape {
+        ScenarioShape(
+            name: name, version: version,
+            steps: outlines.enumerated().map { index, outline in outline.shape(index: index) })
     }
 
     /// Launches the operation: records its messages when tracing is on and finishes exactly once.

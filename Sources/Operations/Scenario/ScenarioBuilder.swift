@@ -6,12 +6,14 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     @usableFromInline typealias Body = @Sendable (OpContext<Input>, ScenarioRun, @escaping OnFinish<Current>) -> Void
 
     /// The names of the steps so far, in order.
-    public let stepNames: [String]
+    public var stepNames: [String] { outlines.map(\.name) }
+    /// The steps so far, as their scenario's shape needs them.
+    @usableFromInline let outlines: [StepOutline]
     @usableFromInline let body: Body
 
     @usableFromInline
-    init(stepNames: [String], body: @escaping Body) {
-        self.stepNames = stepNames
+    init(outlines: [StepOutline], body: @escaping Body) {
+        self.outlines = outlines
         self.body = body
     }
 
@@ -21,9 +23,9 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     /// - Returns: The chain, now producing the step's output.
     @inlinable  // the step's closure is specialised where the scenario is built: no metadata lookups per launch
     public func then<Next: Sendable>(_ step: Step<Current, Next>) -> ScenarioBuilder<Input, Next> {
-        let index = stepNames.count
+        let index = outlines.count
         let previous = body
-        return ScenarioBuilder<Input, Next>(stepNames: stepNames + [step.name]) { context, run, onFinish in
+        return ScenarioBuilder<Input, Next>(outlines: outlines + [step.outline(conditional: false)]) { context, run, onFinish in
             previous(context, run) { result in
                 switch result {
                 case .success(let value):
@@ -45,9 +47,9 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     public func then(
         _ step: Step<Current, Current>, when condition: @escaping @Sendable (Current) -> Bool
     ) -> ScenarioBuilder<Input, Current> {
-        let index = stepNames.count
+        let index = outlines.count
         let previous = body
-        return ScenarioBuilder(stepNames: stepNames + [step.name]) { context, run, onFinish in
+        return ScenarioBuilder(outlines: outlines + [step.outline(conditional: true)]) { context, run, onFinish in
             previous(context, run) { result in
                 switch result {
                 case .success(let value) where condition(value):
@@ -87,9 +89,11 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         input: @escaping @Sendable (Current) -> StepInput,
         merge: @escaping @Sendable (Current, StepOutput) -> Current
     ) -> ScenarioBuilder<Input, Current> {
-        let index = stepNames.count
+        let index = outlines.count
         let previous = body
-        return ScenarioBuilder(stepNames: stepNames + [step.name]) { context, run, onFinish in
+        // A step given a condition is conditional in the shape; one without (the default
+        // `{ _ in true }`) cannot be told apart here, so every step of this form is.
+        return ScenarioBuilder(outlines: outlines + [step.outline(conditional: true)]) { context, run, onFinish in
             previous(context, run) { result in
                 guard case .success(let value) = result else { return onFinish(result) }
                 guard condition(value) else {
@@ -112,7 +116,7 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         -> ScenarioBuilder<Input, Next>
     {
         let previous = body
-        return ScenarioBuilder<Input, Next>(stepNames: stepNames) { context, run, onFinish in
+        return ScenarioBuilder<Input, Next>(outlines: outlines) { context, run, onFinish in
             previous(context, run) { result in
                 onFinish(result.flatMap { value in Result { try transform(value) } })
             }
@@ -124,6 +128,6 @@ extension ScenarioBuilder where Current == Input {
     /// The empty chain: its output is the scenario's input.
     @inlinable
     static var start: ScenarioBuilder {
-        ScenarioBuilder(stepNames: []) { context, _, onFinish in onFinish(.success(context.input)) }
+        ScenarioBuilder(outlines: []) { context, _, onFinish in onFinish(.success(context.input)) }
     }
 }

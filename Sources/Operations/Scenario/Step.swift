@@ -18,16 +18,22 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
         let purity: Purity
         let retry: RetryPolicy
         let failureHandler: FailureHandler<Input, Output>?
+        /// The shape of the scenario the step launches, made only when asked for (it builds one
+        /// operation from the factory, launching nothing); `nil` when the operation is not a
+        /// ``ScenarioShapeProviding`` scenario.
+        let nestedShape: @Sendable () -> ScenarioShape?
         @usableFromInline let launchNew: @Sendable (OpContext<Input>, @escaping OnFinish<Output>) -> Void
 
         init(
             name: String, purity: Purity, retry: RetryPolicy, failureHandler: FailureHandler<Input, Output>?,
+            nestedShape: @escaping @Sendable () -> ScenarioShape?,
             launchNew: @escaping @Sendable (OpContext<Input>, @escaping OnFinish<Output>) -> Void
         ) {
             self.name = name
             self.purity = purity
             self.retry = retry
             self.failureHandler = failureHandler
+            self.nestedShape = nestedShape
             self.launchNew = launchNew
         }
     }
@@ -42,6 +48,14 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
     public var retry: RetryPolicy { storage.retry }
     /// What the scenario does when the step failed and will not be retried.
     public var failureHandler: FailureHandler<Input, Output>? { storage.failureHandler }
+
+    /// The step's line in its scenario's shape.
+    @usableFromInline
+    func outline(conditional: Bool) -> StepOutline {
+        StepOutline(
+            name: name, input: String(describing: Input.self), output: String(describing: Output.self),
+            purity: purity, conditional: conditional, nested: storage.nestedShape)
+    }
 
     @usableFromInline var launchNew: @Sendable (OpContext<Input>, @escaping OnFinish<Output>) -> Void {
         storage.launchNew
@@ -67,7 +81,20 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
     where O.Input == Input, O.Output == Output {
         storage = Storage(
             name: name, purity: purity ?? Purity.of(O.self), retry: .never, failureHandler: nil,
+            nestedShape: Self.nestedShape(of: O.self, make),
             launchNew: { context, onFinish in make().launch(context, onFinish: onFinish) })
+    }
+
+    /// Reads a nested scenario's shape from one operation of the factory, only when the
+    /// operation type provides one.
+    private static func nestedShape<O: Op>(of type: O.Type, _ make: @escaping @Sendable () -> O)
+        -> @Sendable () -> ScenarioShape?
+    {
+        guard type is any ScenarioShapeProviding.Type else { return { nil } }
+        return {
+            let operation: Any = make()
+            return (operation as? any ScenarioShapeProviding)?.shape
+        }
     }
 
     private init(storage: Storage) {
@@ -81,7 +108,8 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
     public func retrying(_ policy: RetryPolicy) -> Step {
         Step(
             storage: Storage(
-                name: name, purity: purity, retry: policy, failureHandler: failureHandler, launchNew: storage.launchNew))
+                name: name, purity: purity, retry: policy, failureHandler: failureHandler, nestedShape: storage.nestedShape,
+                launchNew: storage.launchNew))
     }
 
     /// The same step with a failure handler, consulted when the retry policy gives up.
@@ -90,6 +118,7 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
     /// - Returns: The step with `handler`.
     public func onFailure(_ handler: @escaping FailureHandler<Input, Output>) -> Step {
         Step(
-            storage: Storage(name: name, purity: purity, retry: retry, failureHandler: handler, launchNew: storage.launchNew))
+            storage: Storage(name: name, purity: purity, retry: retry, failureHandler: handler, nestedShape: storage.nestedShape,
+                launchNew: storage.launchNew))
     }
 }

@@ -32,6 +32,26 @@ struct RunMetadata: Codable {
         }
     }
 
+    /// The same, as the settings a journal's header records (durable with the header).
+    static func settings(backend: String, terms: TerminalScreens.TermsDecision?) -> [String: String] {
+        var settings = ["backend": backend]
+        settings["terms"] = terms?.rawValue
+        return settings
+    }
+
+    init(backend: String, terms: TerminalScreens.TermsDecision?) {
+        self.backend = backend
+        self.terms = terms
+    }
+
+    /// Reads the settings recorded in a journal's header; `nil` when the header has none
+    /// (journals from before settings were recorded keep the sidecar file).
+    init?(settings: [String: String]) {
+        guard let backend = settings["backend"] else { return nil }
+        self.backend = backend
+        self.terms = settings["terms"].flatMap(TerminalScreens.TermsDecision.init(rawValue:))
+    }
+
     static func load(next journal: URL) -> RunMetadata? {
         guard let data = FileManager.default.contents(atPath: url(for: journal).path) else { return nil }
         return try? JSONDecoder().decode(RunMetadata.self, from: data)

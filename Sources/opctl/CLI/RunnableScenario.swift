@@ -13,6 +13,28 @@ struct RunnableScenario {
     /// Launches it with the factory's services; the result is the saved token, if any, and a
     /// sentence saying what happened.
     let launch: @Sendable (AuthFlowFactory, OpContext<PhoneNumber?>, @escaping OnFinish<RunOutcome>) -> Void
+    /// The shape of what it launches, recorded in its journals and checked by `rerun` and
+    /// `check`; named after the runnable (its name on the command line), so a journal finds its
+    /// runnable again.
+    let makeShape: @Sendable (AuthFlowFactory) -> ScenarioShape
+
+    init(
+        name: String, summary: String, isScenario: Bool,
+        shape: @escaping @Sendable (AuthFlowFactory) -> any ScenarioShapeProviding,
+        launch: @escaping @Sendable (AuthFlowFactory, OpContext<PhoneNumber?>, @escaping OnFinish<RunOutcome>) -> Void
+    ) {
+        self.name = name
+        self.summary = summary
+        self.isScenario = isScenario
+        self.launch = launch
+        self.makeShape = { factory in
+            let shape = shape(factory).shape
+            return ScenarioShape(name: name, version: shape.version, steps: shape.steps)
+        }
+    }
+
+    /// The shape of what it launches with `factory`'s operations.
+    func shape(_ factory: AuthFlowFactory) -> ScenarioShape { makeShape(factory) }
 
     /// What a successful run produced.
     struct RunOutcome: Sendable {
@@ -24,7 +46,7 @@ struct RunnableScenario {
     static let all: [RunnableScenario] = [
         RunnableScenario(
             name: "auth", summary: "AuthScenario: PhoneOp → TermsOfUseOp (when required) → CodeOp → SaveTokenOp",
-            isScenario: true
+            isScenario: true, shape: { $0.makeAuthScenario() }
         ) { factory, context, onFinish in
             factory.makeAuthScenario().launch(context) { result in
                 onFinish(result.map { RunOutcome(sentence: "Signed in.", token: $0) })
@@ -32,15 +54,17 @@ struct RunnableScenario {
         },
         RunnableScenario(
             name: "app", summary: "AppScenario: signs in, or shows changed terms, or says you are signed in",
-            isScenario: true
+            isScenario: true, shape: { $0.makeAppScenario() }
         ) { factory, context, onFinish in
             factory.makeAppScenario().launch(context) { result in
                 onFinish(result.map { RunOutcome(sentence: sentence(for: $0), token: $0.token) })
             }
         },
-        RunnableScenario(name: "PhoneOp", summary: "sends the phone number; returns the phone token (pure)", isScenario: false) {
-            factory, context, onFinish in
-            Scenario<PhoneNumber?, SignInAttempt>("PhoneOp") { $0.then(Step(factory.makePhoneOp).retrying(factory.retry)) }
+        RunnableScenario(
+            name: "PhoneOp", summary: "sends the phone number; returns the phone token (pure)", isScenario: false,
+            shape: { phoneScenario($0) }
+        ) { factory, context, onFinish in
+            phoneScenario(factory)
                 .launch(context) { result in
                     onFinish(
                         result.map {
@@ -50,7 +74,7 @@ struct RunnableScenario {
         },
         RunnableScenario(
             name: "TermsOfUseOp", summary: "shows the current terms for the saved sign-in and sends the acceptance",
-            isScenario: false
+            isScenario: false, shape: { $0.makeSavedSessionTermsScenario() }
         ) { factory, context, onFinish in
             factory.makeSavedSessionTermsScenario().launch(context) { result in
                 onFinish(result.map { outcome in
@@ -71,6 +95,11 @@ struct RunnableScenario {
         let wanted = aliases[name] ?? name
         return all.first { $0.name == wanted }
     }
+}
+
+/// `PhoneOp` alone, as a one-step scenario so it is journaled and rerun like the others.
+private func phoneScenario(_ factory: AuthFlowFactory) -> Scenario<PhoneNumber?, SignInAttempt> {
+    Scenario<PhoneNumber?, SignInAttempt>("PhoneOp") { $0.then(Step(factory.makePhoneOp).retrying(factory.retry)) }
 }
 
 /// What an app run says on the terminal.

@@ -60,22 +60,29 @@ enum RerunCommand: Command {
             return ExitStatus.success
         }
         // The run goes on with the backend and terms decision it started with, unless given again.
-        let metadata = RunMetadata.load(next: record.url)
+        // A sidecar file is newer than the header: a rerun that changed the backend wrote one.
+        let metadata = RunMetadata.load(next: record.url) ?? RunMetadata(settings: record.settings)
         var inputs = try ScreenInputs(arguments, console: console, command: name)
         inputs.terms = inputs.terms ?? metadata?.terms
         let backendText = arguments.value("--backend") ?? metadata?.backend ?? BackendSpec.defaultSpec
         let backend = try BackendSpec(parsing: backendText)
         try StateDirectory.prepare(stateDirectory)
+        let services = SignInServices(backend: backend, stateDirectory: stateDirectory, screens: inputs.screens(console), console: console)
         let input: PhoneNumber?
         let journal: ScenarioJournal
-        do {
+        do throws(JournalError) {
             input = try record.input(as: PhoneNumber?.self) ?? nil
-            journal = try store.resume(runID)
+            journal = try store.resume(runID, scenario: runnable.shape(services.factory))
         } catch {
-            throw CLIError.message("cannot resume run \(runID): \(error)")
+            switch error {
+            case .shapeMismatch, .missingShape:
+                // Nothing was launched or written: the run waits for a build that matches it.
+                throw UsageError("cannot resume run \(runID): \(error)", hint: "See 'opctl check' for every run this build cannot resume.")
+            default:
+                throw CLIError.message("cannot resume run \(runID): \(error)")
+            }
         }
         try? RunMetadata(backend: backendText, terms: inputs.terms).save(next: journal.url)
-        let services = SignInServices(backend: backend, stateDirectory: stateDirectory, screens: inputs.screens(console), console: console)
         return ScenarioExecution(
             runnable: runnable, journal: journal,
             replay: journal.replay(relaunchingInDoubt: arguments.has("--relaunch-in-doubt")), services: services,

@@ -58,14 +58,15 @@ enum RunCommand: Command {
         try inputs.validate(for: backend, needsAnswers: signsIn, console: console, command: name)
 
         try StateDirectory.prepare(stateDirectory)
+        let services = SignInServices(backend: backend, stateDirectory: stateDirectory, screens: inputs.screens(console), console: console)
         let journal: ScenarioJournal
-        do {
-            journal = try RunStore(stateDirectory: stateDirectory).create(scenario: runnable.name)
-            try RunMetadata(backend: backendText, terms: inputs.terms).save(next: journal.url)
-        } catch let error as JournalError {
+        do throws(JournalError) {
+            // The backend and terms decision are durable with the header: no sidecar file to lose.
+            journal = try RunStore(stateDirectory: stateDirectory).create(
+                scenario: runnable.shape(services.factory), settings: RunMetadata.settings(backend: backendText, terms: inputs.terms))
+        } catch {
             throw CLIError.message("cannot start a run: \(error)")
         }
-        let services = SignInServices(backend: backend, stateDirectory: stateDirectory, screens: inputs.screens(console), console: console)
         return ScenarioExecution(
             runnable: runnable, journal: journal, replay: nil, services: services, stateDirectory: stateDirectory,
             stateDirectoryOption: arguments.value("--state-dir"), console: console, json: arguments.has("--json")

@@ -1,0 +1,17 @@
+/// What a scenario's builder keeps of each step to describe its shape: the step's names and
+/// types now, the nested scenario's shape only when a shape is asked for.
+@usableFromInline
+struct StepOutline: Sendable {
+    let name: String
+    let input: String
+    let output: String
+    let purity: Purity
+    let conditional: Bool
+    let nested: @Sendable () -> ScenarioShape?
+
+    func shape(index: Int) -> ScenarioShape.StepShape {
+        ScenarioShape.StepShape(
+            index: index, name: name, input: input, output: output, purity: purity.description,
+            conditional: conditional, nested: nested())
+    }
+}
