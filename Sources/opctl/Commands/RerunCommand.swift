@@ -77,7 +77,7 @@ enum RerunCommand: Command {
             switch error {
             case .shapeMismatch, .missingShape:
                 // Nothing was launched or written: the run waits for a build that matches it.
-                throw UsageError("cannot resume run \(runID): \(error)", hint: "See 'opctl check' for every run this build cannot resume.")
+                throw UsageError("cannot resume run \(runID): \(error)", hint: "Resume it with the opctl build that started it, or start a new run: opctl run \(runnable.name)")
             default:
                 throw CLIError.message("cannot resume run \(runID): \(error)")
             }
