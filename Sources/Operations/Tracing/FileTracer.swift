@@ -28,6 +28,7 @@ public final class FileTracer: Tracer {
     private struct State {
         var declared: [Participant.ID: Participant] = [:]
         var failedWrites = 0
+        var stopped = false
     }
 
     private let descriptor: Int32
@@ -65,6 +66,7 @@ public final class FileTracer: Tracer {
         guard var line = try? JSONEncoder().encode(event) else { return }
         line.append(0x0A)
         state.withLock { state in
+            if state.stopped { return }
             // Under the lock, so the order of lines is the order the calls took effect.
             if case .declare(let participant) = event.kind {
                 if state.declared[participant.id] == participant { return }
@@ -72,6 +74,12 @@ public final class FileTracer: Tracer {
             }
             if !Self.write(line, to: descriptor) { state.failedWrites += 1 }
         }
+    }
+
+    /// Ignores every later event: a host that has reported its run's end stops the trace there,
+    /// so work still winding down on other threads does not draw after the end.
+    public func stop() {
+        state.withLock { $0.stopped = true }
     }
 
     /// How many events could not be written (a full disk, a removed folder); a host may mention

@@ -37,9 +37,11 @@ struct ScenarioExecution {
         let environment = OpEnvironment(
             observer: ObserverGroup([ProgressPrinter(console: console), journal]), replay: replay)
         var traced = OpContext(input, cancellation: token, environment: environment)
-        traced.trace = .root(openTrace(), caller: .caller("opctl"))
+        let tracer = openTrace()
+        traced.trace = .root(tracer, caller: .caller("opctl"))
         let context = traced
         let result = Self.wait { runnable.launch(services.factory, context, $0) }
+        tracer?.stop()
         try? journal.close()
 
         if interrupted.load(ordering: .relaxed) {
