@@ -22,3 +22,14 @@ extension AuthError: OutcomeUncertainError {
         }
     }
 }
+
+/// A request cancelled because its launch was cancelled is the launch's cancellation, not a
+/// failure of the backend: a Ctrl-C during a request ends the run as interrupted whichever of the
+/// request's cancellation and the launch's own finished first.
+extension AuthError: CancellationDescribing {
+    /// Whether this is ``AuthError/cancelled``.
+    public var describesCancellation: Bool {
+        if case .cancelled = self { return true }
+        return false
+    }
+}

@@ -21,12 +21,22 @@ public enum OpError: Error, Sendable, Hashable, CustomStringConvertible {
 /// so the engine treats it like a cancellation: never retried, reported as cancelled.
 public protocol CancellationReason: Error {}
 
+/// A domain error some of whose cases are cancellations — a request cancelled because its
+/// launch was — so that the engine treats those like its own cancellation (never retried, a run
+/// ended by one is cancelled or interrupted, not failed), whichever of the two finished first.
+public protocol CancellationDescribing: Error {
+    /// Whether this value reports a cancellation rather than a failure.
+    var describesCancellation: Bool { get }
+}
+
 extension Error {
     /// Whether this error, or the error a ``StepFailure`` wraps, is a cancellation: the engine's
-    /// own, Swift's `CancellationError`, or a domain ``CancellationReason``.
+    /// own, Swift's `CancellationError`, a domain ``CancellationReason``, or a
+    /// ``CancellationDescribing`` error that says so.
     public var isCancellation: Bool {
         if let error = self as? OpError { return error == .cancelled }
         if let failure = self as? StepFailure { return failure.error.isCancellation }
+        if let error = self as? any CancellationDescribing { return error.describesCancellation }
         return self is CancellationError || self is any CancellationReason
     }
 }

@@ -21,15 +21,8 @@ struct RunMetadata: Codable {
     func save(next journal: URL) throws {
         let url = Self.url(for: journal)
         let data = try JSONEncoder().encode(self)
-        // Written whole to a temporary file and renamed, so a rerun never reads half of it.
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString).tmp")
-        guard
-            FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]),
-            rename(temporary.path, url.path) == 0
-        else {
-            try? FileManager.default.removeItem(at: temporary)
-            throw CLIError.message("cannot write \(url.path)")
-        }
+        // Written whole to an owner-only temporary file and renamed, so a rerun never reads half of it.
+        try OwnerOnlyFile.write(data, to: url)
     }
 
     /// The same, as the settings a journal's header records (durable with the header).

@@ -36,13 +36,13 @@ struct ScenarioExecution {
 
         let environment = OpEnvironment(
             observer: ObserverGroup([ProgressPrinter(console: console), journal]), replay: replay)
-        let tracer = InMemoryTracer()
         var traced = OpContext(input, cancellation: token, environment: environment)
+        let tracer = openTrace()
         traced.trace = .root(tracer, caller: .caller("opctl"))
         let context = traced
         let result = Self.wait { runnable.launch(services.factory, context, $0) }
+        tracer?.stop()
         try? journal.close()
-        saveTrace(tracer.trace)
 
         if interrupted.load(ordering: .relaxed) {
             return report(status: "interrupted", message: "interrupted", exit: ExitStatus.interrupted, failedStep: nil)
@@ -83,13 +83,15 @@ struct ScenarioExecution {
         }
     }
 
-    /// Keeps the run's trace next to its journal for `opctl diagram --run`. Labels are redacted,
-    /// so the file holds no secret; it is owner-only all the same, like the journal.
-    private func saveTrace(_ trace: Trace) {
-        guard let data = try? trace.jsonData() else { return }
-        let url = RunTrace.url(for: journal.url)
-        if !FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600]) {
-            console.note(console.styled("could not save the run's trace to \(url.path)", .dim))
+    /// Opens the run's trace next to its journal for `opctl diagram --run`: every event is
+    /// appended as it happens, so a killed run keeps its trace, and a rerun adds a session to
+    /// it. Labels are redacted, so the file holds no secret; it is owner-only all the same.
+    private func openTrace() -> FileTracer? {
+        do {
+            return try FileTracer(appendingTo: RunTrace.url(for: journal.url))
+        } catch {
+            console.note(console.styled("could not save the run's trace: \(error)", .dim))
+            return nil
         }
     }
 

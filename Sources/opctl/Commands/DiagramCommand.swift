@@ -45,16 +45,9 @@ enum DiagramCommand: Command {
             let stateDirectory = StateDirectory.resolve(
                 option: arguments.value("--state-dir"), environment: console.environment)
             let runID = try RunLookup.id(id)
-            let url = RunTrace.url(for: RunStore(stateDirectory: stateDirectory).url(for: runID))
-            guard let data = FileManager.default.contents(atPath: url.path) else {
+            let journal = RunStore(stateDirectory: stateDirectory).url(for: runID)
+            let trace = try RunTrace.load(for: journal, runID: runID) {
                 _ = try RunLookup.record(runID, in: RunStore(stateDirectory: stateDirectory))
-                throw CLIError.message("run \(runID) has no recorded trace")
-            }
-            let trace: Trace
-            do {
-                trace = try Trace(jsonData: data)
-            } catch {
-                throw CLIError.message("the trace of run \(runID) cannot be read: \(error)")
             }
             console.out(try draw { () throws(AuthDiagrams.DiagramError) in
                 try AuthDiagrams.render(trace.limited(toDepth: depth), format: format, width: width)
@@ -85,7 +78,7 @@ enum DiagramCommand: Command {
                     try AuthDiagrams.render(trace, format: format)
                 }
                 let file = directory.appendingPathComponent("\(diagram).\(format.fileExtension)")
-                try Data(text.utf8).write(to: file, options: .atomic)
+                try OwnerOnlyFile.write(Data(text.utf8), to: file)
                 console.note("wrote \(file.path)")
             }
         }
@@ -117,10 +110,36 @@ enum DiagramCommand: Command {
     }
 }
 
-/// Where a run's trace is kept: next to its journal, as `<run-id>.trace.json` (redacted, so it
-/// holds no secret).
+/// Where a run's trace is kept: next to its journal, as `<run-id>.trace.jsonl`, appended to
+/// as the run goes (see ``FileTracer``); runs of older builds saved `<run-id>.trace.json` at their
+/// end. Labels are redacted, so neither holds a secret.
 enum RunTrace {
     static func url(for journal: URL) -> URL {
+        journal.deletingPathExtension().appendingPathExtension("trace.jsonl")
+    }
+
+    static func legacyURL(for journal: URL) -> URL {
         journal.deletingPathExtension().appendingPathExtension("trace.json")
+    }
+
+    /// The run's trace, every session of it, each cut-off session closed with a `cut off` note.
+    /// - Parameter missing: Called when there is no trace, to throw "no such run" first.
+    static func load(for journal: URL, runID: RunID, missing: () throws -> Void) throws -> Trace {
+        if let data = FileManager.default.contents(atPath: url(for: journal).path) {
+            do {
+                return try Trace.recorded(jsonLines: data).trace
+            } catch {
+                throw CLIError.message("the trace of run \(runID) cannot be read: \(error)")
+            }
+        }
+        guard let data = FileManager.default.contents(atPath: legacyURL(for: journal).path) else {
+            try missing()
+            throw CLIError.message("run \(runID) has no recorded trace")
+        }
+        do {
+            return try Trace(jsonData: data)
+        } catch {
+            throw CLIError.message("the trace of run \(runID) cannot be read: \(error)")
+        }
     }
 }

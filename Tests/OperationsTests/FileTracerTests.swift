@@ -1,0 +1,83 @@
+import Foundation
+import Operations
+import Testing
+
+/// A trace appended as it happens, read back across sessions and after a cut.
+struct FileTracerTests {
+    private static func temporaryFile() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString).jsonl")
+    }
+
+    /// The events a killed run leaves: launched, calling, never finished.
+    private static func record(_ tracer: FileTracer) {
+        tracer.record(.declare(.caller("opctl")))
+        tracer.record(.declare(.operation("PhoneOp")))
+        tracer.record(.declare(.keyService("AuthAPI")))
+        tracer.record(.launch("PhoneOp", by: "opctl", "launch(phone)"))
+        tracer.record(.call(from: "PhoneOp", to: "AuthAPI", "requestCode(phone)"))
+    }
+
+    @Test func eventsAreOnDiskAsRecordedOwnerOnly() throws {
+        let url = Self.temporaryFile()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let tracer = try FileTracer(appendingTo: url)
+        Self.record(tracer)
+        // No close, no flush: what a kill -9 leaves.
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 6)
+        let mode = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(tracer.failedWrites == 0)
+    }
+
+    @Test func aCutSessionIsClosedAndDrawnCutOffInEveryFormat() throws {
+        let url = Self.temporaryFile()
+        defer { try? FileManager.default.removeItem(at: url) }
+        Self.record(try FileTracer(appendingTo: url))
+        // A torn last line, as a kill in the middle of a write leaves.
+        let handle = try FileHandle(forWritingTo: url)
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"kind":"mess"#.utf8))
+        try handle.close()
+
+        let recorded = try Trace.recorded(jsonLines: try Data(contentsOf: url))
+        #expect(recorded.isCutOff)
+        #expect(recorded.sessions == 1)
+        try recorded.trace.validate()
+        let text = try TextDiagramRenderer().render(recorded.trace)
+        let plantUML = try PlantUMLRenderer().render(recorded.trace)
+        let mermaid = try MermaidRenderer().render(recorded.trace)
+        for diagram in [text, plantUML, mermaid] {
+            #expect(diagram.contains(Trace.cutOffLabel), "\(diagram)")
+        }
+        if let folder = ProcessInfo.processInfo.environment["CUT_OFF_DIAGRAMS"] {
+            try Data(plantUML.utf8).write(to: URL(fileURLWithPath: folder).appendingPathComponent("cut.puml"))
+            try Data(mermaid.utf8).write(to: URL(fileURLWithPath: folder).appendingPathComponent("cut.mmd"))
+        }
+    }
+
+    @Test func aRerunAppendsASessionAfterTheCutOne() throws {
+        let url = Self.temporaryFile()
+        defer { try? FileManager.default.removeItem(at: url) }
+        Self.record(try FileTracer(appendingTo: url))
+        let rerun = try FileTracer(appendingTo: url)
+        Self.record(rerun)
+        rerun.record(.reply(from: "AuthAPI", to: "PhoneOp", "token"))
+        rerun.record(.finish("PhoneOp", to: "opctl", "onFinish(token)"))
+
+        let recorded = try Trace.recorded(jsonLines: try Data(contentsOf: url))
+        #expect(recorded.sessions == 2)
+        #expect(recorded.isCutOff)
+        try recorded.trace.validate()
+        let cutFinishes = recorded.trace.events.filter { $0 == .finish("PhoneOp", to: "opctl", Trace.cutOffLabel) }
+        #expect(cutFinishes.count == 1)
+        #expect(recorded.trace.events.last == .finish("PhoneOp", to: "opctl", "onFinish(token)"))
+    }
+
+    @Test func aDamagedLineBeforeTheLastIsAnError() throws {
+        let data = Data("{\"session\":true,\"version\":1}\nnot json\n{\"kind\":\"note\"}\n".utf8)
+        #expect(throws: TraceError.malformedJSON("line 2 is damaged")) {
+            try Trace.recorded(jsonLines: data)
+        }
+    }
+}
