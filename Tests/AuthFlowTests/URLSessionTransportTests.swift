@@ -86,7 +86,8 @@ struct URLSessionTransportTests {
         token.cancel()
         let closed = await offThePool { server.waitForClientClose() }
         #expect(closed, "the server saw the client close the connection long before the 60 s timeout")
-        #expect(try await offThePool { try result.take() } == .failure(.cancelled))
+        let outcome = try await offThePool { try result.take() }
+        #expect(outcome == .failure(.cancelled), "\(outcome)")
     }
 
     @Test func theClientsTimeoutCancelsTheRequestOnTheWire() async throws {

@@ -112,11 +112,11 @@ public struct HTTPAuthAPI: AuthAPI {
         }
         let once = CompletionOnce(completion)
         let stop = CancellationToken(linkedTo: call.cancellation)
-        // Delivered from a queue, not on the cancelling thread, so the launch that carries the
-        // token usually finishes as cancelled first (``OpError/cancelled``) and this answer is
-        // dropped; when it wins the race the launch ends with ``AuthError/cancelled``, which is
-        // just as uncertain (see ``AuthError/outcomeIsUncertain``).
-        stop.onCancel { DispatchQueue.global().async { once.complete(.failure(.cancelled)) } }
+        // Delivered on the cancelling thread, at once: a hop through a global queue could wait
+        // behind a starved pool (seen under a loaded test run), and the launch's end reads the
+        // same either way — ``AuthError/cancelled`` is a cancellation (``CancellationDescribing``)
+        // and just as uncertain as the launch's own (``AuthError/outcomeIsUncertain``).
+        stop.onCancel { once.complete(.failure(.cancelled)) }
         let timer = call.scheduler.schedule(after: timeout) {
             once.complete(.failure(.timeout))
             stop.cancel()

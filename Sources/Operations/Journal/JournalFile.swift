@@ -109,16 +109,8 @@ enum JournalFile {
 
     /// Writes all of `bytes`, continuing after partial writes and interruptions.
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32, url: URL) throws(JournalError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw .io(url, operation: "write to", reason: lastErrorText())
-            }
-            offset += written
+        if let code = bytes.withUnsafeBytes({ DescriptorWrite.all($0, to: descriptor) }) {
+            throw .io(url, operation: "write to", reason: String(cString: strerror(code)))
         }
     }
 

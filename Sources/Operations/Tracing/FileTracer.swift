@@ -90,23 +90,7 @@ public final class FileTracer: Tracer {
 
     /// One `write(2)` of the whole line (a regular file takes it whole unless the disk is full).
     private static func write(_ data: Data, to descriptor: Int32) -> Bool {
-        data.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return true }
-            var offset = 0
-            while offset < buffer.count {
-                #if canImport(Glibc)
-                    let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
-                #else
-                    let written = Darwin.write(descriptor, base + offset, buffer.count - offset)
-                #endif
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += written
-            }
-            return true
-        }
+        data.withUnsafeBytes { DescriptorWrite.all($0, to: descriptor) == nil }
     }
 }
 

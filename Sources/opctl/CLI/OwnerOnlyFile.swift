@@ -1,4 +1,5 @@
 import Foundation
+import Operations
 
 #if canImport(Glibc)
     import Glibc
@@ -24,23 +25,7 @@ enum OwnerOnlyFile {
             if descriptor >= 0 || errno != EEXIST { break }
         }
         guard descriptor >= 0 else { throw failure(url, errno) }
-        let written = data.withUnsafeBytes { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return true }
-            var offset = 0
-            while offset < buffer.count {
-                #if canImport(Glibc)
-                    let count = Glibc.write(descriptor, base + offset, buffer.count - offset)
-                #else
-                    let count = Darwin.write(descriptor, base + offset, buffer.count - offset)
-                #endif
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += count
-            }
-            return true
-        }
+        let written = data.withUnsafeBytes { DescriptorWrite.all($0, to: descriptor) == nil }
         let code = errno
         close(descriptor)
         guard written else {

@@ -46,9 +46,13 @@ enum DiagramCommand: Command {
                 option: arguments.value("--state-dir"), environment: console.environment)
             let runID = try RunLookup.id(id)
             let journal = RunStore(stateDirectory: stateDirectory).url(for: runID)
-            let trace = try RunTrace.load(for: journal, runID: runID) {
+            var trace = try RunTrace.load(for: journal, runID: runID) {
                 _ = try RunLookup.record(runID, in: RunStore(stateDirectory: stateDirectory))
             }
+            // A run stopped by Ctrl-C unwinds cleanly, so its trace is balanced; the drawing still
+            // says where it stopped.
+            let record = try? RunStore(stateDirectory: stateDirectory).load(runID)
+            if record?.status == .interrupted { trace = RunTrace.markingInterrupted(trace) }
             console.out(try draw { () throws(AuthDiagrams.DiagramError) in
                 try AuthDiagrams.render(trace.limited(toDepth: depth), format: format, width: width)
             })
@@ -120,6 +124,17 @@ enum RunTrace {
 
     static func legacyURL(for journal: URL) -> URL {
         journal.deletingPathExtension().appendingPathExtension("trace.json")
+    }
+
+    /// `trace` with a `cut off` note over the outermost operation at its end, unless a cut-off
+    /// session already carries one.
+    static func markingInterrupted(_ trace: Trace) -> Trace {
+        guard !trace.events.contains(where: { if case .note(_, Trace.cutOffLabel) = $0.kind { true } else { false } }),
+            let root = trace.events.lazy.compactMap({ event -> Participant.ID? in
+                if case .launch(let operation, _, _) = event.kind { operation } else { nil }
+            }).first
+        else { return trace }
+        return Trace(events: trace.events + [.note(over: root, Trace.cutOffLabel)])
     }
 
     /// The run's trace, every session of it, each cut-off session closed with a `cut off` note.
