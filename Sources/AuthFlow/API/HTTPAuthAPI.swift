@@ -124,10 +124,6 @@ public struct HTTPAuthAPI: AuthAPI {
         once.onComplete = timer
         let now = self.now
         transport.send(request, cancellation: stop) { result in
-            // Once the request was stopped, whatever the transport saw as the connection went
-            // (a reset, a lost connection) is the cancellation's doing; a timeout that stopped it
-            // has already delivered its own answer.
-            if stop.isCancelled { return once.complete(.failure(.cancelled)) }
             switch result {
             case .failure(.timeout):
                 once.complete(.failure(.timeout))

@@ -55,12 +55,7 @@ enum EngineCases {
 
     /// `scenario.3steps`: the same three operations as the steps of one scenario.
     static let threeStepScenario: @Sendable (Int) -> Void = { iterations in
-        let scenario = Scenario<Int, Int>("Bench3Steps") { chain in
-            chain
-                .then(Step { SyncDoubleOp() })
-                .then(Step { SyncDoubleOp() })
-                .then(Step { SyncDoubleOp() })
-        }
+        let scenario = threeSteps()
         for index in 0..<iterations {
             scenario.launch(OpContext(index), onFinish: BlackHole.consumeResult)
         }
@@ -69,12 +64,7 @@ enum EngineCases {
     /// `scenario.3steps.await`: the 3-step scenario awaited through the async bridge, as async
     /// code calls it.
     static let threeStepScenarioAwaited: @Sendable (Int) -> Void = { iterations in
-        let scenario = Scenario<Int, Int>("Bench3Steps") { chain in
-            chain
-                .then(Step { SyncDoubleOp() })
-                .then(Step { SyncDoubleOp() })
-                .then(Step { SyncDoubleOp() })
-        }
+        let scenario = threeSteps()
         AsyncBlocking.run {
             for index in 0..<iterations {
                 do {
@@ -83,6 +73,16 @@ enum EngineCases {
                     BlackHole.consume(-1)
                 }
             }
+        }
+    }
+
+    /// The scenario of `scenario.3steps` and `scenario.3steps.await`: three synchronous steps.
+    private static func threeSteps() -> Scenario<Int, Int> {
+        Scenario<Int, Int>("Bench3Steps") { chain in
+            chain
+                .then(Step { SyncDoubleOp() })
+                .then(Step { SyncDoubleOp() })
+                .then(Step { SyncDoubleOp() })
         }
     }
 
