@@ -20,6 +20,11 @@ struct TraceValidationTests {
         ([.create("VM", by: "Op"), .create("VM", by: "Op")], .createdTwice("VM", event: 5)),
         ([.declare(.keyService("Op"))], .conflictingDeclaration("Op", event: 4)),
         ([.launch("Op", by: "Caller", "a"), .launch("Op", by: "Caller", "b")], .launchedWhileRunning("Op", event: 5)),
+        ([.closeFrame], .frameNotOpen(event: 4)),
+        ([.branch("else")], .frameNotOpen(event: 4)),
+        ([.openFrame(.loop, "retry", by: "Op"), .branch("else")], .branchOutsideAlt(.loop, event: 5)),
+        ([.openFrame(.opt, "terms required", by: "Op")], .frameNeverClosed(.opt, label: "terms required")),
+        ([.openFrame(.group, "g", by: "Ghost"), .closeFrame], .undeclaredParticipant("Ghost", event: 4)),
     ]
 
     @Test(arguments: invalid.indices)

@@ -15,6 +15,8 @@
 /// | nested bar             | `├┐` `││` `├┘`     | `++` `||` `++`     |
 /// | end of a context service | `╳`              | `X`                |
 /// | note                   | `╔═╗` `║` `╚═╝`    | `+=+` `|` `+=+`    |
+/// | frame (loop/alt/opt/group) | `┌─ loop [why] ─┼─┐` `│` `└─┼─┘` | `+- loop [why] -+-+` `|` `+-+-+` |
+/// | frame branch (`else`)  | `├╌ else [why] ╌┼╌┤` | `+- else [why] -+-+` |
 public enum DiagramCharset: Hashable, Sendable {
     /// Box-drawing characters (the default).
     case unicode
@@ -34,6 +36,9 @@ enum Glyph: UInt8, CaseIterable {
     case cross
     case noteHorizontal, noteVertical, noteTopLeft, noteTopRight, noteBottomLeft, noteBottomRight
     case headRight, headLeft
+    /// Frames: where a frame's edge crosses a lifeline or bar, the right end of a branch line,
+    /// and a branch line's dashes.
+    case crossing, teeLeft, frameDash
 
     func spelled(in charset: DiagramCharset) -> String {
         switch charset {
@@ -65,6 +70,9 @@ enum Glyph: UInt8, CaseIterable {
         case .noteBottomRight: return "╝"
         case .headRight: return ">"
         case .headLeft: return "<"
+        case .crossing: return "┼"
+        case .teeLeft: return "┤"
+        case .frameDash: return "╌"
         }
     }
 
@@ -79,6 +87,8 @@ enum Glyph: UInt8, CaseIterable {
         case .noteHorizontal: return "="
         case .headRight: return ">"
         case .headLeft: return "<"
+        case .crossing, .teeLeft: return "+"
+        case .frameDash: return "-"
         }
     }
 }

@@ -36,6 +36,20 @@ struct DiagramModel {
         case launch(launcher: End, operation: Int, label: String)
         case finish(operation: Int, launcher: End, label: String)
         case note(column: Int, text: String)
+        /// A frame opens at nesting `level` (0 = outermost), opened by `opener`.
+        case frameOpen(kind: FrameKind, label: String, level: Int, opener: End)
+        /// The next branch of the frame at `level`.
+        case frameBranch(label: String, level: Int)
+        /// The frame at `level` closes.
+        case frameClose(level: Int)
+
+        /// Whether the step is a frame's edge rather than something between participants.
+        var isFrame: Bool {
+            switch self {
+            case .frameOpen, .frameBranch, .frameClose: return true
+            default: return false
+            }
+        }
     }
 
     /// A context service whose existence ends after a step (its last message).
@@ -69,6 +83,7 @@ struct DiagramModel {
             case .launch(let launcher, _, _): return launcher
             case .finish(let operation, _, _): return .column(operation)
             case .note(let column, _): return .column(column)
+            case .frameOpen, .frameBranch, .frameClose: return .edge
             }
         }
 
@@ -79,6 +94,7 @@ struct DiagramModel {
             case .launch(_, let operation, _): return .column(operation)
             case .finish(_, let launcher, _): return launcher
             case .note(let column, _): return .column(column)
+            case .frameOpen, .frameBranch, .frameClose: return .edge
             }
         }
     }
@@ -87,6 +103,9 @@ struct DiagramModel {
     private(set) var steps: [Step] = []
     /// Callers that appear as the left edge, in order of first use (Mermaid draws them).
     private(set) var edgeParticipants: [Participant] = []
+    /// How many frames are ever open at once: the text renderer keeps that many columns on each
+    /// side for their borders.
+    private(set) var frameDepth = 0
 
     init(trace: Trace, order: ParticipantOrder) throws(TraceError) {
         var analyser = Analyser(trace: trace, order: order)
@@ -102,6 +121,7 @@ struct DiagramModel {
     private mutating func computeDepths() {
         var depth = [Int](repeating: 0, count: columns.count)
         for step in steps {
+            if case .frameOpen(_, _, let level, _) = step.action { frameDepth = max(frameDepth, level + 1) }
             if step.opensBar, let receiver = step.receiver.column {
                 depth[receiver] += 1
                 columns[receiver].maxDepth = max(columns[receiver].maxDepth, depth[receiver])
@@ -145,6 +165,8 @@ extension DiagramModel {
         var running: [Bool] = []
         var createStep: [Int] = []
         var lastUse: [Int] = []
+        /// The frames open now, innermost last, with the step that opened each.
+        var frames: [(kind: FrameKind, label: String, step: Int)] = []
 
         init(trace: Trace, order: ParticipantOrder) {
             self.trace = trace
@@ -166,6 +188,7 @@ extension DiagramModel {
             for (column, isRunning) in running.enumerated() where isRunning {
                 throw .neverFinished(columns[column].participant.id)
             }
+            if let open = frames.last { throw .frameNeverClosed(open.kind, label: open.label) }
             for column in columns.indices where life[column] == .alive
                 && columns[column].participant.kind == .contextService
             {
@@ -190,7 +213,7 @@ extension DiagramModel {
             if order == .firstUse {
                 for event in trace.events {
                     switch event.kind {
-                    case .declare, .release: continue
+                    case .declare, .release, .frameOpen, .frameBranch, .frameClose: continue
                     case .create(let service, let creator, _): place(creator); place(service)
                     case .message(let from, let to, _, _): place(from); place(to)
                     case .note(let participant, _): place(participant)
@@ -310,6 +333,29 @@ extension DiagramModel {
                 newStep.closesBar = true
                 steps.append(newStep)
                 markUse(launcher, step)
+
+            case .frameOpen(let kind, let label, let openerID):
+                let opener = try resolve(openerID, index)
+                steps.append(
+                    Step(
+                        action: .frameOpen(kind: kind, label: label, level: frames.count, opener: end(of: opener)),
+                        event: index))
+                frames.append((kind, label, steps.count - 1))
+
+            case .frameBranch(let label):
+                guard let open = frames.last else { throw .frameNotOpen(event: index) }
+                guard open.kind == .alt else { throw .branchOutsideAlt(open.kind, event: index) }
+                steps.append(Step(action: .frameBranch(label: label, level: frames.count - 1), event: index))
+
+            case .frameClose:
+                guard let open = frames.popLast() else { throw .frameNotOpen(event: index) }
+                // A frame around nothing (its insides limited away, a branch never taken) is
+                // dropped: it would say nothing, and PlantUML rejects an empty block.
+                if steps[open.step...].allSatisfy(\.action.isFrame) {
+                    steps.removeSubrange(open.step...)
+                } else {
+                    steps.append(Step(action: .frameClose(level: frames.count), event: index))
+                }
             }
         }
 

@@ -57,13 +57,13 @@ enum LabelWrapper {
             let lines = wrapUnits(
                 Array(text.utf8), width: width, space: UInt8(ascii: " "),
                 isBreak: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ".") },
-                unitWidth: { _ in 1 }, string: { String(decoding: $0, as: UTF8.self) })
+                unitWidth: { _ in 1 }, isBoundary: Self.asciiBoundary, string: { String(decoding: $0, as: UTF8.self) })
             return limit(lines, width: width, maxLines: maxLines)
         }
         if text.unicodeScalars.allSatisfy(\.isStandaloneGrapheme) {
             let lines = wrapUnits(
                 Array(text.unicodeScalars), width: width, space: " ", isBreak: { $0 == "(" || $0 == "," || $0 == "." },
-                unitWidth: \.standaloneDisplayWidth,
+                unitWidth: \.standaloneDisplayWidth, isBoundary: Self.scalarBoundary,
                 string: { scalars in
                     var utf8: [UInt8] = []
                     utf8.reserveCapacity(scalars.count * 3)
@@ -123,7 +123,7 @@ enum LabelWrapper {
     /// on an array of units instead of characters.
     private static func wrapUnits<Unit: Equatable>(
         _ text: [Unit], width: Int, space: Unit, isBreak: (Unit) -> Bool, unitWidth: (Unit) -> Int,
-        string: ([Unit]) -> String
+        isBoundary: (Unit, Unit) -> Bool, string: ([Unit]) -> String
     ) -> [String] {
         var lines: [String] = []
         var line: [Unit] = []
@@ -159,12 +159,39 @@ enum LabelWrapper {
             line.append(contentsOf: repeatElement(space, count: pendingSpaces))
             lineWidth += pendingSpaces
             if pieceWidth > width - lineWidth {
-                // Only a token longer than a whole line gets here: break it hard.
-                for unit in text[start..<trimmedEnd] {
-                    let characterWidth = unitWidth(unit)
-                    if lineWidth + characterWidth > width { flush() }
-                    line.append(unit)
-                    lineWidth += characterWidth
+                // Only a token longer than a whole line gets here: break it hard, at the last
+                // identifier boundary that fits (`checkout` / `Request`), or where the line is full.
+                var index = start
+                while index < trimmedEnd {
+                    var fitEnd = index
+                    var fitWidth = lineWidth
+                    while fitEnd < trimmedEnd && fitWidth + unitWidth(text[fitEnd]) <= width {
+                        fitWidth += unitWidth(text[fitEnd])
+                        fitEnd += 1
+                    }
+                    if fitEnd == trimmedEnd {
+                        line.append(contentsOf: text[index..<trimmedEnd])
+                        lineWidth = fitWidth
+                        break
+                    }
+                    if fitEnd == index {
+                        // Not one more unit fits: a new line, or one over-wide unit alone.
+                        if !line.isEmpty { flush(); continue }
+                        fitEnd = index + 1
+                        fitWidth += unitWidth(text[index])
+                    }
+                    var cut = fitEnd
+                    var candidate = fitEnd
+                    while candidate > index + 1 {
+                        if isBoundary(text[candidate - 1], text[candidate]) {
+                            cut = candidate
+                            break
+                        }
+                        candidate -= 1
+                    }
+                    line.append(contentsOf: text[index..<cut])
+                    flush()
+                    index = cut
                 }
             } else {
                 line.append(contentsOf: text[start..<trimmedEnd])
@@ -175,6 +202,23 @@ enum LabelWrapper {
         }
         if !line.isEmpty || lines.isEmpty { flush() }
         return lines
+    }
+
+    /// Whether a hard break between two ASCII bytes falls on an identifier boundary: a lower-case
+    /// letter or digit followed by a capital (`checkout|Request`), or after `_`, `-`, `/`, `:`.
+    private static func asciiBoundary(_ previous: UInt8, _ next: UInt8) -> Bool {
+        let lowerOrDigit = (previous >= 0x61 && previous <= 0x7A) || (previous >= 0x30 && previous <= 0x39)
+        if lowerOrDigit && next >= 0x41 && next <= 0x5A { return true }
+        return previous == UInt8(ascii: "_") || previous == UInt8(ascii: "-") || previous == UInt8(ascii: "/")
+            || previous == UInt8(ascii: ":")
+    }
+
+    /// ``asciiBoundary(_:_:)`` for Unicode scalars: case taken from the scalar's properties.
+    private static func scalarBoundary(_ previous: Unicode.Scalar, _ next: Unicode.Scalar) -> Bool {
+        if (previous.properties.isLowercase || previous.properties.numericType != nil) && next.properties.isUppercase {
+            return true
+        }
+        return previous == "_" || previous == "-" || previous == "/" || previous == ":"
     }
 
     /// The line shortened so that it and a final `…` fit the width.

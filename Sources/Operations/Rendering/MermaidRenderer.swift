@@ -4,6 +4,8 @@
 /// ``TextDiagramRenderer``; Mermaid has no left border, so the (first) caller is declared as the
 /// first participant and launches and onFinish are messages to and from it.
 /// - calls `->>`, replies `-->>`, async messages `-)`; notes as `Note over`;
+/// - frames as `loop`, `alt`/`else` and `opt` blocks closed by `end`; a group, which Mermaid
+///   cannot label, as a shaded `rect` whose first line is a note with its label;
 /// - activation bars and context services' existence bars as `activate`/`deactivate`;
 /// - a context service appears where it is created with `create participant` and ends with
 ///   `destroy` before its last message. Both need **Mermaid 10.3 or later** (GitHub has it).
@@ -54,6 +56,22 @@ public struct MermaidRenderer: DiagramRenderer {
         }
         var createdOnce = Array(repeating: false, count: model.columns.count)
 
+        /// Mermaid has `loop`, `alt` and `opt`, but no labelled group: a group is a `rect`
+        /// whose first line is a note with its label, over the participant that opened it.
+        func frameOpening(_ kind: FrameKind, _ label: String, opener: DiagramModel.End) -> [String] {
+            guard kind == .group else { return [Self.frameLine(kind.rawValue, label)] }
+            var result = ["    rect rgba(128, 128, 128, 0.08)"]
+            if let column = opener.column, !label.isEmpty {
+                if !declared[column] {
+                    declared[column] = true
+                    result.append(declaration(aliases.columns[column], model.columns[column].participant.name))
+                }
+                result.append("    Note over \(aliases.columns[column]): \(Self.text(label))")
+            }
+            return result
+        }
+
+
         for step in model.steps {
             func name(_ end: DiagramModel.End) -> String {
                 end.column.map { aliases.columns[$0] } ?? edgeAlias ?? "Caller"
@@ -99,6 +117,12 @@ public struct MermaidRenderer: DiagramRenderer {
             case .note(let column, let text):
                 let body = LabelWrapper.paragraphs(text).map(Self.escaped).joined(separator: "<br/>")
                 lines.append("    Note over \(aliases.columns[column]): \(body)")
+            case .frameOpen(let kind, let label, _, let opener):
+                lines.append(contentsOf: frameOpening(kind, label, opener: opener))
+            case .frameBranch(let label, _):
+                lines.append(Self.frameLine("else", label))
+            case .frameClose:
+                lines.append("    end")
             }
 
             if step.opensBar, let receiver = step.receiver.column {
@@ -126,10 +150,16 @@ public struct MermaidRenderer: DiagramRenderer {
     /// the participant, and a creating message already answers the pending `create`.
     private static func canDestroy(_ column: Int, in step: DiagramModel.Step) -> Bool {
         switch step.action {
-        case .note, .create: return false
+        case .note, .create, .frameOpen, .frameBranch, .frameClose: return false
         case .message, .launch, .finish:
             return step.sender.column == column || step.receiver.column == column
         }
+    }
+
+    /// A frame's keyword line: `loop retry 2 of 3`, `else wrong code`.
+    private static func frameLine(_ keyword: String, _ label: String) -> String {
+        let text = text(label)
+        return text.isEmpty ? "    \(keyword)" : "    \(keyword) \(text)"
     }
 
     private static func glyph(_ style: MessageStyle) -> String {

@@ -7,7 +7,8 @@
 /// - calls `->`, replies `-->`, async messages `->>`;
 /// - a context service gets `create` before the message that creates it, `activate` for its
 ///   existence bar, `deactivate` after its last message and `destroy` when it was released;
-/// - activation bars as `activate`/`deactivate`; notes as `note over`.
+/// - activation bars as `activate`/`deactivate`; notes as `note over`;
+/// - frames as `loop`, `alt`/`else`, `opt` and `group` blocks closed by `end`.
 ///
 /// Backslashes in labels are doubled so PlantUML does not read `\n` as a line break; creole
 /// markup (`**`, `//`, `--`) in labels is passed through.
@@ -55,6 +56,12 @@ public struct PlantUMLRenderer: DiagramRenderer {
                     lines.append(contentsOf: noteLines.map(Self.escaped))
                     lines.append("end note")
                 }
+            case .frameOpen(let kind, let label, _, _):
+                lines.append(Self.frameLine(kind.rawValue, label))
+            case .frameBranch(let label, _):
+                lines.append(Self.frameLine("else", label))
+            case .frameClose:
+                lines.append("end")
             }
             if step.opensBar, let receiver = name(step.receiver) { lines.append("activate \(receiver)") }
             if case .create(_, let created, _) = step.action, step.createdHasLife {
@@ -68,6 +75,12 @@ public struct PlantUMLRenderer: DiagramRenderer {
         }
         lines.append("@enduml")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A frame's keyword line: `loop retry 2 of 3`, `else wrong code`, `group AuthScenario`.
+    private static func frameLine(_ keyword: String, _ label: String) -> String {
+        let text = escaped(LabelWrapper.sanitize(label))
+        return text.isEmpty ? keyword : "\(keyword) \(text)"
     }
 
     /// One message line; a `nil` end is the left border.

@@ -59,6 +59,18 @@ struct TextCanvas {
         return cells[(row - firstRow) * width + column] == Self.blank
     }
 
+    /// Whether a cell holds a lifeline or a bar's side, which a frame's edge crosses.
+    func isLine(_ row: Int, _ column: Int) -> Bool {
+        guard column >= 0, column < width else { return false }
+        return cells[(row - firstRow) * width + column] == Self.glyphBase + UInt32(Glyph.vertical.rawValue)
+    }
+
+    /// Blanks a cell, e.g. around text set into a rule.
+    mutating func clear(_ row: Int, _ column: Int) {
+        guard column >= 0, column < width else { return }
+        cells[(row - firstRow) * width + column] = Self.blank
+    }
+
     mutating func put(_ glyph: Glyph, _ row: Int, _ column: Int) {
         guard column >= 0, column < width else {
             assertionFailure("glyph outside the canvas at column \(column) of \(width)")

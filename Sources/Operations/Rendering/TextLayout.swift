@@ -30,15 +30,26 @@ struct TextLayout {
             return false
         }
 
+
         /// Above an arrow, centred in the gap (or left-aligned in the edge gap).
         case arrow(gap: Int)
         /// Right of a self-message loop.
         case loop(column: Int)
         /// A note box right of the lifeline.
         case note(column: Int)
+        /// A frame's edge across the whole drawing, its label (if any) in the tab at the left,
+        /// in the gap before the first lifeline.
+        case frame(level: Int)
     }
 
     let columns: [ColumnGeometry]
+    /// Frames nest this deep: their borders take that many columns at the left (the innermost
+    /// followed by a blank) and at the right (preceded by one).
+    let frameDepth: Int
+    /// The columns right of the last gap kept for frame borders.
+    var rightInset: Int { frameDepth > 0 ? frameDepth + 1 : 0 }
+    /// Where a label in the edge gap starts: past the frame borders and a blank.
+    var edgeLabelStart: Int { 1 + frameDepth }
     /// The lifeline column of each participant.
     private(set) var x: [Int] = []
     /// The total width of the drawing.
@@ -48,6 +59,14 @@ struct TextLayout {
     private(set) var placements: [Placement] = []
 
     private static let padding = 1
+    /// The first column of a frame tab's text: the border, `─` and a blank before it.
+    static func frameTextStart(level: Int) -> Int { level + 3 }
+
+    /// A frame tab's text: its keyword, then its label in brackets, as UML writes a guard.
+    static func tab(_ keyword: String, _ label: String) -> String {
+        let text = LabelWrapper.sanitize(label)
+        return text.isEmpty ? keyword : "\(keyword) [\(text)]"
+    }
     /// Notes ask for this many text columns when their gap has room, and take the gap's whole
     /// free width once it is known.
     private static let noteNaturalWidth = 16
@@ -62,6 +81,7 @@ struct TextLayout {
                 rightReach: column.maxDepth, leftReach: column.maxDepth > 0 ? 1 : 0,
                 boxLeft: boxLeft, boxRight: boxWidth - 1 - boxLeft, name: column.participant.name)
         }
+        frameDepth = model.frameDepth
         guard !columns.isEmpty else { return }
 
         let texts = model.steps.map { step -> [String] in
@@ -71,6 +91,12 @@ struct TextLayout {
                 return [LabelWrapper.sanitize(label)]
             case .note(_, let text):
                 return LabelWrapper.paragraphs(text)
+            case .frameOpen(let kind, let label, _, _):
+                return [Self.tab(kind.rawValue, label)]
+            case .frameBranch(let label, _):
+                return [Self.tab("else", label)]
+            case .frameClose:
+                return []
             }
         }
         placements = model.steps.map { Self.placement(of: $0) }
@@ -101,8 +127,15 @@ struct TextLayout {
             position += size
             return position
         }
-        width = position + fit.sizes[columns.count] + 1
+        width = position + fit.sizes[columns.count] + 1 + rightInset
         lines = fit.lines
+
+        // A frame's tab takes its rule, between the borders; a reason too long for it ends in `…`.
+        for (step, placement) in placements.enumerated() {
+            guard case .frame(let level) = placement, let text = texts[step].first else { continue }
+            let available = width - 2 * level - 6
+            lines[step] = [text.displayWidth <= available ? text : LabelWrapper.ellipsized(text, width: max(available, 1))]
+        }
 
         // Notes take the free width of their gap, now that it is known.
         for slot in fit.slots where slot.isNote {
@@ -125,7 +158,7 @@ struct TextLayout {
         if column + 1 < columns.count {
             end = x[column + 1] - columns[column + 1].leftReach - 2
         } else {
-            end = width - 1
+            end = width - 1 - rightInset
         }
         return max(end - noteStart(column: column) + 1 - 4, 1)
     }
@@ -136,7 +169,7 @@ struct TextLayout {
         var leftReach = columns[rightColumn].leftReach
         if createdColumn == rightColumn { leftReach = max(leftReach, columns[rightColumn].boxLeft) }
         let end = x[rightColumn] - leftReach - 2
-        guard gap > 0 else { return (1, end) }
+        guard gap > 0 else { return (edgeLabelStart, end) }
         var rightReach = columns[gap - 1].rightReach
         if createdColumn == gap - 1 { rightReach = max(rightReach, columns[gap - 1].boxRight) }
         return (x[gap - 1] + rightReach + 2, end)
@@ -174,7 +207,9 @@ struct TextLayout {
         let texts: [[String]]
         let maxLabelLines: Int
 
-        var total: Int { sizes.reduce(0, +) + 1 }
+        /// The columns outside the gaps: the last lifeline's own and the right frame borders.
+        let outside: Int
+        var total: Int { sizes.reduce(0, +) + outside }
 
         /// Wraps every narrowed label for real, once, at the width fitting chose for it.
         mutating func wrapLabels() {
@@ -185,7 +220,7 @@ struct TextLayout {
         }
 
         /// The narrowest the drawing can get: every text one column wide.
-        var hardFloorTotal: Int { floors(hardNotes: true, hardLabels: true).reduce(0, +) + 1 }
+        var hardFloorTotal: Int { floors(hardNotes: true, hardLabels: true).reduce(0, +) + outside }
 
         init(
             layout: TextLayout, model: DiagramModel, texts: [[String]], pieces measured: [WrapPieces?], padding: Int,
@@ -195,12 +230,14 @@ struct TextLayout {
             let count = columns.count
             self.texts = texts
             self.maxLabelLines = maxLabelLines
+            let frameDepth = layout.frameDepth
+            outside = 1 + layout.rightInset
             lines = texts
             wrapWidths = Array(repeating: nil, count: texts.count)
 
             // Head boxes one blank column apart; bars with room for an arrow between them.
             structural = Array(repeating: 0, count: count + 1)
-            structural[0] = max(columns[0].boxLeft, columns[0].leftReach)
+            structural[0] = max(columns[0].boxLeft, columns[0].leftReach) + (frameDepth > 0 ? frameDepth + 1 : 0)
             for gap in 1..<count {
                 let left = columns[gap - 1]
                 let right = columns[gap]
@@ -227,7 +264,7 @@ struct TextLayout {
                     var leftReach = columns[gap].leftReach
                     if created == gap { leftReach = max(leftReach, columns[gap].boxLeft) }
                     if gap == 0 {
-                        fixed = padding + leftReach + 2
+                        fixed = padding + leftReach + 2 + frameDepth
                     } else {
                         var rightReach = columns[gap - 1].rightReach
                         if created == gap - 1 { rightReach = max(rightReach, columns[gap - 1].boxRight) }
@@ -242,14 +279,17 @@ struct TextLayout {
                     isNote = true
                     let reach = columns[column].rightReach
                     fixed = gap == count ? reach + 5 : reach + 7 + columns[gap].leftReach
+                case .frame:
+                    // A frame's tab lies on its own rule, across the lifelines: it takes no gap.
+                    continue
                 }
                 let isTail = gap == count
                 let asked = isNote ? min(natural, isTail ? TextLayout.noteTailWidth : TextLayout.noteNaturalWidth) : natural
+                if isNote { lines[index] = text.flatMap { LabelWrapper.wrap($0, width: asked) } }
                 slotsInGap[gap].append(slots.count)
                 slots.append(
                     Slot(step: index, gap: gap, fixed: fixed, natural: asked, longestPiece: longest,
                          isNote: isNote, isTail: isTail, pieces: pieces, width: asked))
-                if isNote { lines[index] = text.flatMap { LabelWrapper.wrap($0, width: asked) } }
             }
             sizes = structural
             for slot in slots { sizes[slot.gap] = max(sizes[slot.gap], slot.fixed + slot.width) }
@@ -328,6 +368,8 @@ struct TextLayout {
         switch step.action {
         case .note(let column, _):
             return .note(column: column)
+        case .frameOpen(_, _, let level, _), .frameBranch(_, let level), .frameClose(let level):
+            return .frame(level: level)
         default:
             break
         }

@@ -16,6 +16,8 @@ struct TextPainter {
     private var canvas: TextCanvas
     private var depth: [Int]
     private var alive: [Bool]
+    /// How many frames are open: their borders stand on every row.
+    private var openFrames = 0
 
     init(model: DiagramModel, layout: TextLayout, charset: DiagramCharset, showFootBoxes: Bool) {
         self.model = model
@@ -59,6 +61,10 @@ struct TextPainter {
                 canvas.put(.vertical, row, x - 1)
                 canvas.put(.vertical, row, from: x + 1, through: x + level)
             }
+        }
+        for level in 0..<openFrames {
+            canvas.put(.vertical, row, level)
+            canvas.put(.vertical, row, layout.width - 1 - level)
         }
         return row
     }
@@ -129,6 +135,14 @@ struct TextPainter {
         switch step.action {
         case .note(let column, _):
             paintNote(column: column, lines: layout.lines[index])
+        case .frameOpen(_, _, let level, _):
+            paintFrameEdge(level: level, corners: (.topLeft, .topRight), fill: .horizontal, lines: layout.lines[index])
+            openFrames += 1
+        case .frameBranch(_, let level):
+            paintFrameEdge(level: level, corners: (.teeRight, .teeLeft), fill: .frameDash, lines: layout.lines[index])
+        case .frameClose(let level):
+            paintFrameEdge(level: level, corners: (.bottomLeft, .bottomRight), fill: .horizontal, lines: [])
+            openFrames -= 1
         case .message(let from, let to, _, let style) where from == to:
             if let column = from.column { paintLoop(column: column, style: style, lines: layout.lines[index]) }
         default:
@@ -201,7 +215,7 @@ struct TextPainter {
         case .message(_, _, _, let messageStyle): style = messageStyle
         case .create(_, let column, _): created = column
         case .finish: style = .reply
-        case .launch, .note: break
+        case .launch, .note, .frameOpen, .frameBranch, .frameClose: break
         }
 
         // Label rows; the receiver's bar and a created head box start on the last one.
@@ -299,6 +313,27 @@ struct TextPainter {
                 }
             }
         }
+    }
+
+    // MARK: Frames
+
+    /// A frame's top, branch or bottom: a rule from its left border to its right one, crossing
+    /// every lifeline and bar (`┼`), with the tab — keyword and reason — set into it at the left.
+    /// The rule is the one row where nothing else is drawn, so the tab covers no label or arrow.
+    private mutating func paintFrameEdge(level: Int, corners: (Glyph, Glyph), fill: Glyph, lines: [String]) {
+        let row = baseRow()
+        let left = level
+        let right = layout.width - 1 - level
+        for column in (left + 1)..<right {
+            canvas.put(canvas.isLine(row, column) ? .crossing : fill, row, column)
+        }
+        canvas.put(corners.0, row, left)
+        canvas.put(corners.1, row, right)
+        guard let tab = lines.first, !tab.isEmpty else { return }
+        let start = TextLayout.frameTextStart(level: level)
+        canvas.clear(row, start - 1)
+        canvas.put(text: tab, row, start)
+        canvas.clear(row, start + tab.displayWidth)
     }
 
     // MARK: Self-messages and notes

@@ -24,6 +24,8 @@ extension Trace {
 
         var kept: [TraceEvent] = []
         var mentioned: Set<Participant.ID> = []
+        /// Whether each open frame is kept: a frame belongs to the insides of its opener.
+        var frames: [Bool] = []
         for event in events {
             let keep: Bool
             switch event.kind {
@@ -50,6 +52,14 @@ extension Trace {
             case .note(let over, _):
                 keep = isKeyService(over) || levelOf(over) < depth
                 if keep { mentioned.insert(over) }
+            case .frameOpen(_, _, let opener):
+                keep = levelOf(opener) < depth
+                frames.append(keep)
+                if keep { mentioned.insert(operation(of: opener)) }
+            case .frameBranch:
+                keep = frames.last ?? true
+            case .frameClose:
+                keep = frames.popLast() ?? true
             }
             if keep { kept.append(event) }
         }

@@ -75,8 +75,9 @@ extension Trace {
     }
 }
 
-/// What a session left open: running operations, unanswered calls, live services.
+/// What a session left open: running operations, unanswered calls, live services, open frames.
 private struct SessionCloser {
+    private var openFrames = 0
     private var running: [(operation: Participant.ID, launcher: Participant.ID)] = []
     private var calls: [(from: Participant.ID, to: Participant.ID)] = []
     private var alive: [Participant.ID] = []
@@ -101,7 +102,11 @@ private struct SessionCloser {
         case .release(let service):
             alive.removeAll { $0 == service }
             released.insert(service)
-        case .declare, .note:
+        case .frameOpen:
+            openFrames += 1
+        case .frameClose:
+            openFrames = max(openFrames - 1, 0)
+        case .declare, .note, .frameBranch:
             break
         }
     }
@@ -114,6 +119,9 @@ private struct SessionCloser {
         // never finished, says the session stopped half-way.
         let waiting = calls.filter { !released.contains($0.to) }
         let wasCut = !running.isEmpty || !waiting.isEmpty
+        // A frame left open by a session that otherwise ended cleanly closes quietly: only the
+        // drawing needs it closed.
+        defer { events.append(contentsOf: repeatElement(.closeFrame, count: openFrames)) }
         guard wasCut else { return false }
         if let innermost = running.last ?? waiting.last.map({ ($0.to, $0.from) }) {
             events.append(.note(over: innermost.operation, Trace.cutOffLabel))

@@ -40,6 +40,12 @@ public enum TraceError: Error, Hashable, Sendable, CustomStringConvertible {
     case callerMisused(Participant.ID, event: Int)
     /// The diagram cannot fit the maximum width even with every label wrapped.
     case diagramTooNarrow(required: Int, available: Int)
+    /// A frame is closed, or given a branch, while no frame is open.
+    case frameNotOpen(event: Int)
+    /// A branch (`else`) is started in a frame that is not an ``FrameKind/alt``.
+    case branchOutsideAlt(FrameKind, event: Int)
+    /// A frame was opened and never closed.
+    case frameNeverClosed(FrameKind, label: String)
 
     /// A human sentence describing the problem.
     public var description: String {
@@ -78,6 +84,12 @@ public enum TraceError: Error, Hashable, Sendable, CustomStringConvertible {
             return "event[\(event)] uses caller '\(id)' on both ends or for a note; the caller is the diagram's left edge and can only send to or receive from a lifeline."
         case .diagramTooNarrow(let required, let available):
             return "The diagram needs at least \(required) columns (head boxes and bars, with every label wrapped), but the maximum width is \(available)."
+        case .frameNotOpen(let event):
+            return "event[\(event)] closes or branches a frame, but no frame is open."
+        case .branchOutsideAlt(let kind, let event):
+            return "event[\(event)] starts an else branch in a '\(kind.rawValue)' frame; only 'alt' frames have branches."
+        case .frameNeverClosed(let kind, let label):
+            return "The '\(kind.rawValue)' frame '\(label)' was opened and never closed."
         }
     }
 

@@ -3,11 +3,11 @@
 /// so a saved trace reads well and a new kind can be added without changing the old ones.
 extension TraceEvent: Codable {
     private enum CodingKeys: String, CodingKey {
-        case kind, participant, by, to, from, label, style, text
+        case kind, participant, by, to, from, label, style, text, frame
     }
 
     private enum KindName: String {
-        case declare, create, release, message, note, launch, finish
+        case declare, create, release, message, note, launch, finish, frame, branch, end
     }
 
     /// Decodes an event from its flat JSON form.
@@ -49,6 +49,15 @@ extension TraceEvent: Codable {
                 try container.decode(Participant.ID.self, forKey: .participant),
                 to: try container.decode(Participant.ID.self, forKey: .to),
                 label: try container.decode(String.self, forKey: .label))
+        case .frame:
+            kind = .frameOpen(
+                try container.decode(FrameKind.self, forKey: .frame),
+                label: try container.decode(String.self, forKey: .label),
+                by: try container.decode(Participant.ID.self, forKey: .by))
+        case .branch:
+            kind = .frameBranch(label: try container.decode(String.self, forKey: .label))
+        case .end:
+            kind = .frameClose
         }
     }
 
@@ -87,6 +96,16 @@ extension TraceEvent: Codable {
             try container.encode(operation, forKey: .participant)
             try container.encode(launcher, forKey: .to)
             try container.encode(label, forKey: .label)
+        case .frameOpen(let frame, let label, let opener):
+            try container.encode(KindName.frame.rawValue, forKey: .kind)
+            try container.encode(frame, forKey: .frame)
+            try container.encode(label, forKey: .label)
+            try container.encode(opener, forKey: .by)
+        case .frameBranch(let label):
+            try container.encode(KindName.branch.rawValue, forKey: .kind)
+            try container.encode(label, forKey: .label)
+        case .frameClose:
+            try container.encode(KindName.end.rawValue, forKey: .kind)
         }
     }
 }

@@ -25,6 +25,16 @@ public struct TraceEvent: Hashable, Sendable {
         /// An operation finishes back to whoever launched it, e.g. `onFinish(tok…a1f3)`; its
         /// activation bar closes.
         case finish(Participant.ID, to: Participant.ID, label: String)
+        /// A frame opens around the events that follow, until its ``frameClose``: a retry, a
+        /// re-ask, a conditional step, a nested scenario. `by` is the participant that opened it
+        /// (a scenario, an operation), so a diagram limited in depth drops the frames of the
+        /// insides it drops. Frames nest; the innermost open frame is the one a branch or a close
+        /// applies to.
+        case frameOpen(FrameKind, label: String, by: Participant.ID)
+        /// The next branch of the innermost open ``FrameKind/alt`` frame (its `else`).
+        case frameBranch(label: String)
+        /// The innermost open frame closes.
+        case frameClose
     }
 
     /// What happened.
@@ -117,4 +127,22 @@ extension TraceEvent {
     ) -> TraceEvent {
         TraceEvent(.finish(operation, to: launcher, label: label))
     }
+
+    /// A frame opens.
+    /// - Parameters:
+    ///   - kind: What the frame says about the events inside it.
+    ///   - label: Why, e.g. `retry 2 of 3: HTTP 503`.
+    ///   - opener: The participant that opens it.
+    public static func openFrame(_ kind: FrameKind, _ label: String, by opener: Participant.ID) -> TraceEvent {
+        TraceEvent(.frameOpen(kind, label: label, by: opener))
+    }
+
+    /// The next branch (`else`) of the innermost open ``FrameKind/alt`` frame.
+    /// - Parameter label: The branch's condition.
+    public static func branch(_ label: String) -> TraceEvent {
+        TraceEvent(.frameBranch(label: label))
+    }
+
+    /// The innermost open frame closes.
+    public static let closeFrame = TraceEvent(.frameClose)
 }

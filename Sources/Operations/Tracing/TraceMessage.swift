@@ -103,10 +103,10 @@ extension TraceMessage {
 }
 
 extension TraceEvent {
-    /// The event as a message, or `nil` for declarations, releases and notes.
+    /// The event as a message, or `nil` for declarations, releases, notes and frames.
     public var message: TraceMessage? {
         switch kind {
-        case .declare, .release, .note:
+        case .declare, .release, .note, .frameOpen, .frameBranch, .frameClose:
             return nil
         case .create(let service, let creator, let label):
             return .create(creator, service, label)

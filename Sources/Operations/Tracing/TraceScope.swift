@@ -172,6 +172,35 @@ extension TraceScope {
         sink?.tracer.record(.async(from: service.id, to: participant.id, label()))
     }
 
+    /// Opens a frame around the events that follow, on behalf of this scope's participant:
+    /// what an operation does to say "these messages repeat" (``FrameKind/loop``), "these are
+    /// alternatives" (``FrameKind/alt``), "this ran only because…" (``FrameKind/opt``) or "these
+    /// belong together" (``FrameKind/group``). Close it with ``closeFrame()`` once its last event
+    /// is recorded; frames nest.
+    ///
+    /// ```swift
+    /// trace.openFrame(.loop, "poll until the payment settles")
+    /// // … the polling calls …
+    /// trace.closeFrame()
+    /// ```
+    /// - Parameters:
+    ///   - kind: What the frame says about its events.
+    ///   - label: Why; evaluated only when tracing is on.
+    public func openFrame(_ kind: FrameKind, _ label: @autoclosure () -> String) {
+        sink?.tracer.record(.openFrame(kind, label(), by: participant.id))
+    }
+
+    /// Starts the next branch (`else`) of the innermost open ``FrameKind/alt`` frame.
+    /// - Parameter label: The branch's condition; evaluated only when tracing is on.
+    public func nextBranch(_ label: @autoclosure () -> String) {
+        sink?.tracer.record(.branch(label()))
+    }
+
+    /// Closes the innermost open frame.
+    public func closeFrame() {
+        sink?.tracer.record(.closeFrame)
+    }
+
     /// A scope recording for another participant into the same tracer, e.g. for a service's
     /// reply or callback.
     /// - Parameter participant: The participant the new scope speaks for.

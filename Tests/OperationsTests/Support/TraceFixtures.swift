@@ -26,6 +26,7 @@ enum TraceFixtures {
         ("redacted-secrets", { redactedSecrets }),
         ("nested-operation", { nestedOperation }),
         ("phone-op-target", { phoneOpTarget }),
+        ("frames", { frames }),
     ]
 
     /// The hand-drawn PhoneOp target of DIAGRAMS.md.
@@ -197,6 +198,47 @@ enum TraceFixtures {
             .reply(from: "AuthAPI", to: "PhoneOp", "phoneToken"),
             .finish("PhoneOp", to: "AuthScenario", "onFinish(phoneToken)"),
             .finish("AuthScenario", to: "App", "onFinish(authToken)"),
+        ])
+    }
+}
+
+extension TraceFixtures {
+    /// A scenario inside a group, with a retry (`loop`), a conditional step (`opt`) and a re-ask
+    /// with an `else` (`alt`): frames nested two deep.
+    static var frames: Trace {
+        let app = Participant.caller("App")
+        let authScenario = Participant.operation("AuthScenario")
+        let termsOp = Participant.operation("TermsOfUseOp")
+        let codeOp = Participant.operation("CodeOp")
+        return Trace(events: [
+            .declare(app), .declare(authScenario), .declare(phoneOp), .declare(termsOp), .declare(codeOp),
+            .declare(authAPI),
+            .openFrame(.group, "sign-in", by: "App"),
+            .launch("AuthScenario", by: "App", "launch"),
+            .launch("PhoneOp", by: "AuthScenario", "launch(phone)"),
+            .call(from: "PhoneOp", to: "AuthAPI", "submitPhone(phone)"),
+            .reply(from: "AuthAPI", to: "PhoneOp", "HTTP 503"),
+            .finish("PhoneOp", to: "AuthScenario", "onFinish(error: unavailable)"),
+            .openFrame(.loop, "retry 2 of 3: the server is unavailable (HTTP 503)", by: "AuthScenario"),
+            .launch("PhoneOp", by: "AuthScenario", "launch(phone)"),
+            .call(from: "PhoneOp", to: "AuthAPI", "submitPhone(phone)"),
+            .reply(from: "AuthAPI", to: "PhoneOp", "phoneToken"),
+            .finish("PhoneOp", to: "AuthScenario", "onFinish(phoneToken)"),
+            .closeFrame,
+            .openFrame(.opt, "terms required", by: "AuthScenario"),
+            .launch("TermsOfUseOp", by: "AuthScenario", "launch(phoneToken)"),
+            .finish("TermsOfUseOp", to: "AuthScenario", "onFinish(accepted v2)"),
+            .closeFrame,
+            .launch("CodeOp", by: "AuthScenario", "launch(codeRequest)"),
+            .finish("CodeOp", to: "AuthScenario", "onFinish(error: wrong code)"),
+            .openFrame(.alt, "wrong code, asked again", by: "AuthScenario"),
+            .launch("CodeOp", by: "AuthScenario", "launch(codeRequest)"),
+            .finish("CodeOp", to: "AuthScenario", "onFinish(authToken)"),
+            .branch("no attempts left"),
+            .note(over: "AuthScenario", "the run ends with the wrong code"),
+            .closeFrame,
+            .finish("AuthScenario", to: "App", "onFinish(authToken)"),
+            .closeFrame,
         ])
     }
 }
