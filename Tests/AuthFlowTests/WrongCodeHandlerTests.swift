@@ -17,7 +17,7 @@ struct WrongCodeHandlerTests {
     }
 
     @Test func aWrongCodeAsksAgainWhileTheRunGoesOn() throws {
-        guard case .relaunch(let request)? = decision(cancelled: false) else {
+        guard case .relaunch(let request, _)? = decision(cancelled: false) else {
             Issue.record("expected a relaunch")
             return
         }

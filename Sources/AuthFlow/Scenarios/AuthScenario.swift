@@ -28,7 +28,8 @@ extension Scenario where Input == PhoneNumber?, Output == AuthToken {
             chain
                 .then(Step(factory.makePhoneOp).retrying(retry))
                 .then(
-                    Step(factory.makeTermsOfUseOp).retrying(retry.relaunchingSideEffects), when: \.termsRequired, input: \.phoneToken
+                    Step(factory.makeTermsOfUseOp).retrying(retry.relaunchingSideEffects), when: \.termsRequired,
+                    describedAs: "terms required", input: \.phoneToken
                 ) { attempt, acceptance in attempt.accepting(acceptance) }
                 .map { CodeRequest(attempt: $0) }
                 .then(codeStep)
@@ -58,7 +59,8 @@ extension Scenario where Input == PhoneNumber?, Output == AuthToken {
         decide(
             .relaunch(
                 CodeRequest(
-                    attempt: request.attempt, sendsCode: false, notice: "Wrong code.", attemptsLeft: attemptsLeft)))
+                    attempt: request.attempt, sendsCode: false, notice: "Wrong code.", attemptsLeft: attemptsLeft),
+                because: "wrong code, asked again (\(attemptsLeft) \(attemptsLeft == 1 ? "attempt" : "attempts") left)"))
     }
 }
 

@@ -1,7 +1,11 @@
 /// What a scenario does with a step that failed and will not be retried by its policy.
 public enum FailureDecision<Input: Sendable, Output: Sendable>: Sendable {
     /// Launch the step again — a new operation from its factory — with this input.
-    case relaunch(Input)
+    ///
+    /// `because` is the reason a reader of the run's diagram sees on the frame around the new
+    /// attempt (`wrong code, asked again`, `declined: insufficient funds`); without one, the
+    /// frame names the error that ended the last attempt.
+    case relaunch(Input, because: String? = nil)
     /// Carry on as if the step had produced this output.
     case recover(Output)
     /// End the scenario with the step's failure.

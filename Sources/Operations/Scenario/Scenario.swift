@@ -63,9 +63,22 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
         let run = ScenarioRun(name: name, context: context)
         // The end is reported from what the caller is actually given — the body's result, or the
         // cancellation or timeout that beat it — so journals and callers never disagree.
+        // A scenario that is a step of another is drawn inside a group with its name, from its
+        // launch through its finish; the group closes before the parent hears of the result.
+        let parentTrace = context.scope == nil ? nil : context.trace
+        let delivered: OnFinish<Output>
+        if let parentTrace, parentTrace.isEnabled {
+            parentTrace.openFrame(.group, name)
+            delivered = { result in
+                parentTrace.closeFrame()
+                onFinish(result)
+            }
+        } else {
+            delivered = onFinish
+        }
         let finish: OnFinish<Output>
         if context.environment.observer == nil {
-            finish = onFinish
+            finish = delivered
         } else {
             finish = { result in
                 switch result {
@@ -74,7 +87,7 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
                 case .failure(let error):
                     run.report(.scenarioFailed(error), address: run.base, since: run.startedAt)
                 }
-                onFinish(result)
+                delivered(result)
             }
         }
         run.report(.scenarioStarted, address: run.base, value: context.input)

@@ -43,9 +43,12 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     /// - Parameters:
     ///   - step: A step that takes and returns the current type.
     ///   - condition: Decides from the current value whether the step runs.
+    ///   - description: The condition in words, e.g. `terms required`: the label of the `opt`
+    ///     frame around the step in a run's diagram, and of the note when it is skipped.
     /// - Returns: The chain, producing the same type.
     public func then(
-        _ step: Step<Current, Current>, when condition: @escaping @Sendable (Current) -> Bool
+        _ step: Step<Current, Current>, when condition: @escaping @Sendable (Current) -> Bool,
+        describedAs description: String? = nil
     ) -> ScenarioBuilder<Input, Current> {
         let index = outlines.count
         let previous = body
@@ -53,9 +56,12 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
             previous(context, run) { result in
                 switch result {
                 case .success(let value) where condition(value):
-                    StepRun.start(step, index: index, input: value, context: context, run: run, onFinish: onFinish)
+                    let finish = ConditionalStepTrace.running(
+                        step.name, description: description, context: context, onFinish: onFinish)
+                    StepRun.start(step, index: index, input: value, context: context, run: run, onFinish: finish)
                 case .success(let value):
                     run.report(.stepSkipped, address: run.address(index: index, name: step.name), value: value)
+                    ConditionalStepTrace.skipped(step.name, description: description, context: context)
                     onFinish(.success(value))
                 case .failure:
                     onFinish(result)
@@ -80,12 +86,15 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     /// - Parameters:
     ///   - step: The step, with its own input and output types.
     ///   - condition: Whether the step runs for the current value.
+    ///   - description: The condition in words, e.g. `terms required`: the label of the `opt`
+    ///     frame around the step in a run's diagram, and of the note when it is skipped.
     ///   - input: The step's input, taken from the current value.
     ///   - merge: The next value, from the current value and the step's output.
     /// - Returns: The chain, producing the same type.
     public func then<StepInput: Sendable, StepOutput: Sendable>(
         _ step: Step<StepInput, StepOutput>,
         when condition: @escaping @Sendable (Current) -> Bool = { _ in true },
+        describedAs description: String? = nil,
         input: @escaping @Sendable (Current) -> StepInput,
         merge: @escaping @Sendable (Current, StepOutput) -> Current
     ) -> ScenarioBuilder<Input, Current> {
@@ -98,10 +107,13 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
                 guard case .success(let value) = result else { return onFinish(result) }
                 guard condition(value) else {
                     run.report(.stepSkipped, address: run.address(index: index, name: step.name), value: value)
+                    ConditionalStepTrace.skipped(step.name, description: description, context: context)
                     return onFinish(.success(value))
                 }
+                let finish = ConditionalStepTrace.running(
+                    step.name, description: description, context: context, onFinish: onFinish)
                 StepRun.start(step, index: index, input: input(value), context: context, run: run) { stepResult in
-                    onFinish(stepResult.map { merge(value, $0) })
+                    finish(stepResult.map { merge(value, $0) })
                 }
             }
         }

@@ -23,7 +23,8 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
     private let trampoline = Atomic<Int>(0)
     /// The next attempt a synchronous re-entry asked for; written before `trampoline` turns 2
     /// and read after, so the atomic orders every access.
-    private nonisolated(unsafe) var pendingLaunch: (attempt: Int, retriesLeft: Int, input: Input, key: IdempotencyKey?)?
+    private nonisolated(unsafe) var pendingLaunch:
+        (attempt: Int, retriesLeft: Int, input: Input, key: IdempotencyKey?, frame: String?)?
 
     @usableFromInline var address: StepAddress { scope.address }
 
@@ -87,11 +88,15 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
     /// Launches one attempt. A step with side effects gets an idempotency key for it: `key`
     /// when the attempt repeats one whose outcome is unknown (a resumed attempt in doubt, a
     /// retry after a lost answer), a new one otherwise.
+    ///
+    /// A retry or a relaunch passes `frame`, the reason it happens: the attempt is traced inside
+    /// a `loop` frame with that label, closed when the attempt finishes.
     @inlinable
-    func launch(attempt: Int, retriesLeft: Int, input: Input, key: IdempotencyKey? = nil) {
+    func launch(attempt: Int, retriesLeft: Int, input: Input, key: IdempotencyKey? = nil, frame: String? = nil) {
         if context.cancellation?.isCancelled == true {
             return fail(OpError.cancelled, attempt: attempt)
         }
+        let framed = frame.map { openFrame($0) } ?? false
         let purity = step.purity
         let attemptKey: IdempotencyKey? = purity == .sideEffects ? (key ?? IdempotencyKey.make()) : nil
         if run.isObserved {
@@ -109,6 +114,7 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
                     OpDiagnostic(kind: .finishedTwice, operation: self.step.name))
                 return
             }
+            if framed { self.context.trace?.closeFrame() }
             switch result {
             case .success(let output):
                 if self.run.isObserved {
@@ -130,6 +136,14 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
             attemptContext.idempotencyKey = attemptKey
             launchNew(attemptContext, finish)
         }
+    }
+
+    /// Opens the frame of a retried or relaunched attempt; whether one was opened (tracing on).
+    @usableFromInline
+    func openFrame(_ label: String) -> Bool {
+        guard let trace = context.trace, trace.isEnabled else { return false }
+        trace.openFrame(.loop, label)
+        return true
     }
 
     @usableFromInline
@@ -154,8 +168,9 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
             // The same input after an answer that may have been lost: the repeat carries the same
             // key, so the backend answers it instead of acting twice.
             let nextKey = error.outcomeIsUncertain ? key : nil
+            let frame = "retry \(attempt + 1) of \(policy.maxAttempts): \(TraceLabel.describe(error) ?? "error")"
             let next: @Sendable () -> Void = {
-                self.relaunch(attempt: attempt + 1, retriesLeft: retriesLeft - 1, input: input, key: nextKey)
+                self.relaunch(attempt: attempt + 1, retriesLeft: retriesLeft - 1, input: input, key: nextKey, frame: frame)
             }
             if delay <= .zero {
                 next()
@@ -187,9 +202,11 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
             guard decided.claim() else { return }
             registration.withLock { $0 }?.cancel()
             switch decision {
-            case .relaunch(let newInput):
+            case .relaunch(let newInput, let reason):
                 // A handler's relaunch is a fresh start for the retry budget.
-                self.relaunch(attempt: attempt + 1, retriesLeft: policy.maxAttempts - 1, input: newInput)
+                let frame = reason ?? "relaunched after \(TraceLabel.describe(error) ?? "error")"
+                self.relaunch(
+                    attempt: attempt + 1, retriesLeft: policy.maxAttempts - 1, input: newInput, frame: frame)
             case .recover(let output):
                 self.run.report(.stepSucceeded, address: self.address, attempt: attempt, value: output)
                 self.onFinish(.success(output))
@@ -218,14 +235,16 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
     /// Launches another attempt in constant stack depth. An attempt that finishes inside its own
     /// launch and asks for another (an immediate retry, a handler's synchronous relaunch) leaves
     /// it with the loop below instead of nesting a launch per attempt.
-    private func relaunch(attempt: Int, retriesLeft: Int, input: Input, key: IdempotencyKey? = nil) {
-        pendingLaunch = (attempt, retriesLeft, input, key)
+    private func relaunch(
+        attempt: Int, retriesLeft: Int, input: Input, key: IdempotencyKey? = nil, frame: String? = nil
+    ) {
+        pendingLaunch = (attempt, retriesLeft, input, key, frame)
         // A loop further down this stack (or one just returning on another thread) takes it.
         if trampoline.compareExchange(expected: 1, desired: 2, ordering: .acquiringAndReleasing).exchanged { return }
         while let next = pendingLaunch {
             pendingLaunch = nil
             trampoline.store(1, ordering: .releasing)
-            launch(attempt: next.attempt, retriesLeft: next.retriesLeft, input: next.input, key: next.key)
+            launch(attempt: next.attempt, retriesLeft: next.retriesLeft, input: next.input, key: next.key, frame: next.frame)
             // Still 1: the attempt runs on asynchronously and will call `relaunch` afresh.
             if trampoline.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
                 return
