@@ -36,6 +36,20 @@ public struct TextDiagramRenderer: DiagramRenderer {
     public var showFootBoxes: Bool
     /// How many rows a label may take before it ends in `…`.
     public var maxLabelLines: Int
+    /// What to do when the lifelines do not fit ``maxWidth`` even with every label wrapped.
+    public var fitting: Fitting
+
+    /// What the renderer does with a trace whose lifelines do not fit the width.
+    public enum Fitting: Hashable, Sendable {
+        /// Fail with ``TraceError/diagramTooNarrow(required:available:)``.
+        case strict
+        /// Make it fit, in this order: abbreviate long participant names, with a legend under
+        /// the drawing; then draw each step of the outermost operation as a section of its own
+        /// (``Trace/sections()``), with only the lifelines active in it and its own heads,
+        /// abbreviating within a section as needed. Only when one section cannot fit either does
+        /// rendering fail, with the width that section needs.
+        case automatic
+    }
 
     /// Creates a text renderer.
     /// - Parameters:
@@ -44,10 +58,12 @@ public struct TextDiagramRenderer: DiagramRenderer {
     ///   - order: The lifelines' left-to-right order.
     ///   - showFootBoxes: Whether to repeat head boxes at the bottom.
     ///   - maxLabelLines: How many rows a label may take before it is cut with `…`.
+    ///   - fitting: Whether to abbreviate and split a diagram too wide for `maxWidth`.
     public init(
         maxWidth: Int = 100, charset: DiagramCharset = .unicode, order: ParticipantOrder = .firstUse,
-        showFootBoxes: Bool = true, maxLabelLines: Int = 4
+        showFootBoxes: Bool = true, maxLabelLines: Int = 4, fitting: Fitting = .automatic
     ) {
+        self.fitting = fitting
         self.maxWidth = maxWidth
         self.charset = charset
         self.order = order
@@ -62,8 +78,78 @@ public struct TextDiagramRenderer: DiagramRenderer {
     /// - Throws: ``TraceError`` when the trace is invalid, or
     ///   ``TraceError/diagramTooNarrow(required:available:)`` when it cannot fit ``maxWidth``.
     public func render(_ trace: Trace) throws(TraceError) -> String {
+        do {
+            // DIAGRAMS.md criterion 2 first: gaps shrink, labels wrap, long tokens break.
+            return try renderWhole(trace, hardBreaks: true)
+        } catch .diagramTooNarrow(let required, let available) where fitting == .automatic {
+            // The lifelines themselves do not fit: shorter names, if labels then wrap cleanly.
+            if let drawing = try abbreviated(trace, hardBreaks: false) { return drawing }
+            let sections = trace.sections()
+            guard !sections.isEmpty else {
+                if let drawing = try abbreviated(trace, hardBreaks: true) { return drawing }
+                throw .diagramTooNarrow(required: required, available: available)
+            }
+            var parts: [String] = []
+            for (number, section) in sections.enumerated() {
+                let title = fitted(Self.title(of: section, number: number + 1, of: sections.count))
+                var drawing = try fitted(section.trace, hardBreaks: false)
+                if drawing == nil { drawing = try fitted(section.trace, hardBreaks: true) }
+                // Even abbreviated and broken, this step does not fit: say what would.
+                guard let drawing else {
+                    return try renderWhole(ParticipantAbbreviation(section.trace).trace, hardBreaks: true)
+                }
+                parts.append(title + "\n\n" + drawing)
+            }
+            return parts.joined(separator: "\n")
+        }
+    }
+
+    /// The trace drawn as it is, or else abbreviated; `nil` when neither fits.
+    private func fitted(_ trace: Trace, hardBreaks: Bool) throws(TraceError) -> String? {
+        do {
+            return try renderWhole(trace, hardBreaks: hardBreaks)
+        } catch .diagramTooNarrow {
+            return try abbreviated(trace, hardBreaks: hardBreaks)
+        }
+    }
+
+    /// The trace drawn with long names abbreviated and a legend under it; `nil` when there is
+    /// nothing to abbreviate or it still does not fit.
+    private func abbreviated(_ trace: Trace, hardBreaks: Bool) throws(TraceError) -> String? {
+        let short = ParticipantAbbreviation(trace)
+        guard !short.legend.isEmpty else { return nil }
+        do {
+            let drawing = try renderWhole(short.trace, hardBreaks: hardBreaks)
+            return drawing + "\n" + short.legend.map(fitted).joined(separator: "\n") + "\n"
+        } catch .diagramTooNarrow {
+            return nil
+        }
+    }
+
+    /// A section's heading: its number, its operation, and the frames it ran inside.
+    private static func title(of section: TraceSection, number: Int, of count: Int) -> String {
+        let frames = section.frames.isEmpty ? "" : " in " + section.frames.joined(separator: " / ")
+        return "step \(number) of \(count): \(section.operation.name)\(frames)"
+    }
+
+    /// A line of text for the drawing: in the charset, cut with `…` to the width.
+    private func fitted(_ line: String) -> String {
+        let text = LabelWrapper.sanitize(line)
+        let cut = text.displayWidth <= maxWidth ? text : LabelWrapper.ellipsized(text, width: maxWidth)
+        guard charset == .ascii, !cut.utf8.allSatisfy({ $0 < 0x80 }) else { return cut }
+        var bytes: [UInt8] = []
+        for character in cut {
+            if let ascii = character.asciiValue { bytes.append(ascii) } else {
+                bytes += ASCIIFallback.bytes(for: character, width: character.displayWidth)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private func renderWhole(_ trace: Trace, hardBreaks: Bool) throws(TraceError) -> String {
         let model = try DiagramModel(trace: trace, order: order)
-        let layout = try TextLayout(model: model, maxWidth: maxWidth, maxLabelLines: max(maxLabelLines, 1))
+        let layout = try TextLayout(
+            model: model, maxWidth: maxWidth, maxLabelLines: max(maxLabelLines, 1), hardBreaks: hardBreaks)
         var painter = TextPainter(model: model, layout: layout, charset: charset, showFootBoxes: showFootBoxes)
         return painter.paint()
     }

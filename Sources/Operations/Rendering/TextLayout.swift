@@ -73,7 +73,9 @@ struct TextLayout {
     /// Notes right of the last lifeline may widen the drawing up to this many text columns.
     private static let noteTailWidth = 30
 
-    init(model: DiagramModel, maxWidth: Int, maxLabelLines: Int) throws(TraceError) {
+    /// - Parameter hardBreaks: Whether labels may be broken inside a token to fit; without it,
+    ///   a drawing that needs that throws ``TraceError/diagramTooNarrow(required:available:)``.
+    init(model: DiagramModel, maxWidth: Int, maxLabelLines: Int, hardBreaks: Bool = true) throws(TraceError) {
         columns = model.columns.map { column in
             let boxWidth = column.participant.name.displayWidth + 2
             let boxLeft = (boxWidth - 1) / 2
@@ -115,7 +117,7 @@ struct TextLayout {
             // Notes are prose, so a word broken inside a note costs less than a broken label.
             fit.shrink(to: maxWidth, hardNotes: false, hardLabels: false)
             fit.shrink(to: maxWidth, hardNotes: true, hardLabels: false)
-            fit.shrink(to: maxWidth, hardNotes: true, hardLabels: true)
+            if hardBreaks { fit.shrink(to: maxWidth, hardNotes: true, hardLabels: true) }
             guard fit.total <= maxWidth else {
                 throw .diagramTooNarrow(required: fit.hardFloorTotal, available: maxWidth)
             }

@@ -21,6 +21,9 @@ struct Console: Sendable {
     var errorIsTerminal: Bool
     /// The environment variables.
     var environment: [String: String]
+    /// How many columns standard output's terminal has, or `nil` when it is not a terminal
+    /// (`--width auto` draws for it).
+    var outputColumns: Int? = nil
 
     /// The real process streams.
     static var standard: Console {
@@ -30,7 +33,16 @@ struct Console: Sendable {
             readLine: { Swift.readLine(strippingNewline: true) },
             inputIsTerminal: isatty(STDIN_FILENO) == 1,
             errorIsTerminal: isatty(STDERR_FILENO) == 1,
-            environment: ProcessInfo.processInfo.environment)
+            environment: ProcessInfo.processInfo.environment,
+            outputColumns: terminalColumns(of: STDOUT_FILENO))
+    }
+
+    /// The width of the terminal on a descriptor, or `nil` when it is not a terminal.
+    private static func terminalColumns(of descriptor: Int32) -> Int? {
+        guard isatty(descriptor) == 1 else { return nil }
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 
     /// Whether to colour standard error: only on a terminal and never with `NO_COLOR` set.
