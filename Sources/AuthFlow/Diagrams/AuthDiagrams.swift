@@ -8,7 +8,8 @@ public import Operations
 public enum AuthDiagrams {
     /// What can be drawn, in catalogue order.
     public static let names = [
-        "PhoneOp", "PhoneOp.stateful", "TermsOfUseOp", "CodeOp", "SaveTokenOp", "AuthScenario", "AppScenario",
+        "PhoneOp", "PhoneOp.stateful", "TermsOfUseOp", "CodeOp", "SaveTokenOp", "AuthScenario",
+        "AuthScenario.services", "AuthScenario.retry", "AuthScenario.termsAccepted", "AppScenario", "AppScenario.signIn",
     ]
 
     /// The formats of the committed files and their file extensions.
@@ -111,6 +112,30 @@ public enum AuthDiagrams {
                 return try bench.traced {
                     try bench.factory.makeAuthScenario().launchAndWait($0.with(input: bench.phone))
                 }.limited(toDepth: 2)
+            case "AuthScenario.services":
+                // The whole flow with the services each operation talks to: too wide for one
+                // page, so the text is drawn step by step.
+                return try bench.traced {
+                    try bench.factory.makeAuthScenario().launchAndWait($0.with(input: bench.phone))
+                }.limited(toDepth: 3)
+            case "AuthScenario.retry":
+                // A transient failure retried by the policy, then a wrong code asked again.
+                let bench = try DiagramBench(
+                    faults: [.phone: [.unavailable(times: 1)]], wrongCodeFirst: true, retry: .transient(maxAttempts: 3, backoff: .immediate))
+                return try bench.traced {
+                    try bench.factory.makeAuthScenario().launchAndWait($0.with(input: bench.phone))
+                }.limited(toDepth: 2)
+            case "AuthScenario.termsAccepted":
+                // Terms already accepted: the conditional step is skipped, and the note says so.
+                let bench = try DiagramBench(termsRequired: false)
+                return try bench.traced {
+                    try bench.factory.makeAuthScenario().launchAndWait($0.with(input: bench.phone))
+                }.limited(toDepth: 2)
+            case "AppScenario.signIn":
+                // Nobody signed in: the main scenario runs AuthScenario as a step, drawn as a group.
+                return try bench.traced {
+                    try bench.factory.makeAppScenario().launchAndWait($0.with(input: bench.phone))
+                }.limited(toDepth: 2)
             case "AppScenario":
                 // The reuse the article asks for: a saved sign-in meets changed terms, and the
                 // main scenario runs TermsOfUseOp alone.
@@ -136,22 +161,28 @@ private struct DiagramBench {
     let factory: AuthFlowFactory
     let phone: PhoneNumber?
 
-    init() throws {
+    init(
+        faults: [SimulatedBackend.Endpoint: [SimulatedBackend.Fault]] = [:], termsRequired: Bool = true,
+        wrongCodeFirst: Bool = false, retry: RetryPolicy = .never
+    ) throws {
         let phone = try PhoneNumber(parsing: "+7 999 123-45-67")
         self.phone = phone
         var configuration = SimulatedBackend.Configuration()
         let fixed = Date(timeIntervalSince1970: 1_800_000_000)
         configuration.clock = { fixed }
         configuration.instanceID = 0x5EED
-        configuration.termsRequired = true
+        configuration.termsRequired = termsRequired
+        configuration.faults = faults
         simulator = SimulatedBackend(configuration: configuration)
+        let code = try SMSCode(configuration.smsCode, length: configuration.smsCode.count)
+        let wrong = try SMSCode(String(repeating: "0", count: configuration.smsCode.count), length: configuration.smsCode.count)
         let screens = ScriptedScreens(
             // Enough answers for the untraced set-up runs and the traced one.
             phone: Array(repeating: .submitted(phone), count: 3), terms: Array(repeating: .accepted, count: 3),
-            code: Array(repeating: .submitted(try SMSCode(configuration.smsCode, length: configuration.smsCode.count)), count: 3))
+            code: (wrongCodeFirst ? [.submitted(wrong)] : []) + Array(repeating: .submitted(code), count: 3))
         factory = AuthFlowFactory(
             api: HTTPAuthAPI(transport: simulator, timeout: .seconds(5)), storage: InMemoryLocalStorage(),
-            screens: screens, retry: .never)
+            screens: screens, retry: retry)
     }
 
     /// Runs `body` with a traced context and returns what it recorded.

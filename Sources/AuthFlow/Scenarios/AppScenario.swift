@@ -53,16 +53,17 @@ extension Scenario where Input == PhoneNumber?, Output == AppOutcome {
             if signsIn {
                 chain = chain.then(
                     Step("AuthScenario", purity: .sideEffects, factory.makeAuthScenario),
-                    when: { $0.standing == .signedOut }, input: \.phone
+                    when: { $0.standing == .signedOut }, describedAs: "signed out", input: \.phone
                 ) { check, token in check.concluding(.signedIn(token)) }
             }
             return chain
                 .then(
-                    Step(factory.makeTermsOfUseOp).retrying(retry.relaunchingSideEffects), when: \.termsChanged, input: \.reacceptanceToken
+                    Step(factory.makeTermsOfUseOp).retrying(retry.relaunchingSideEffects), when: \.termsChanged,
+                    describedAs: "terms changed", input: \.reacceptanceToken
                 ) { check, acceptance in check.concluding(.acceptedNewTerms(acceptance.authToken ?? check.savedToken)) }
                 .then(
                     Step(factory.makeSaveTokenOp).retrying(retry.relaunchingSideEffects),
-                    when: \.acceptedNewTerms, input: \.concludedToken
+                    when: \.acceptedNewTerms, describedAs: "new terms accepted", input: \.concludedToken
                 ) { check, _ in check }
                 .map { try $0.outcome() }
         }
