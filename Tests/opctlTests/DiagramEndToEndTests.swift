@@ -40,6 +40,32 @@ struct DiagramEndToEndTests {
         #expect(!detailed.stdout.contains("sim1."), "a token appears in clear")
     }
 
+    @Test func aRunWithItsServicesFitsTheDefaultWidthAndDrawsOneStep() throws {
+        let sandbox = try Sandbox()
+        let run = try sandbox.run(
+            "run", "auth", "--phone", "+7 999 123-45-67", "--accept-terms", "--code", "123456", "--json",
+            "--backend", "sim:?fail=phone:1")
+        #expect(run.status == 0, "\(run)")
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["id"] as? String)
+
+        // Off a terminal, auto is 100 columns; the services do not fit whole, so steps are split.
+        let detailed = try sandbox.run("diagram", "--run", id, "--depth", "3")
+        #expect(detailed.status == 0, "\(detailed)")
+        let lines = detailed.stdout.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 100 }, "a line is wider than 100 columns")
+        #expect(lines.contains("step 2 of 5: PhoneOp in loop [retry 2 of 3: server error 503]"), "\(detailed.stdout)")
+        #expect(detailed.stdout.contains("AuthAPI"))
+        #expect(!detailed.stdout.contains("123456"), "the SMS code appears in clear")
+
+        let step = try sandbox.run("diagram", "--run", id, "--depth", "3", "--step", "CodeOp", "--width", "auto")
+        #expect(step.status == 0, "\(step)")
+        #expect(step.stdout.contains("CodeScreen") && !step.stdout.contains("PhoneScreen"), "\(step.stdout)")
+
+        let unknown = try sandbox.run("diagram", "--run", id, "--step", "Nope")
+        #expect(unknown.status == 2, "\(unknown)")
+        #expect(unknown.stderr.contains("its steps: PhoneOp, TermsOfUseOp, CodeOp, SaveTokenOp"), "\(unknown)")
+    }
+
     @Test(arguments: [["diagram"], ["diagram", "Nope"], ["diagram", "PhoneOp", "--format", "svg"], ["diagram", "PhoneOp", "--width", "10"]])
     func badDiagramRequestsAreUsageErrors(arguments: [String]) throws {
         let result = try Sandbox().start(arguments).wait()
