@@ -63,6 +63,10 @@ enum BenchCases {
             "render.10k", "text rendering of a trace of 10,000 messages over 8 lifelines", reference: "render.1k",
             targets: [.atMost(nanoseconds: 50_000_000), .ratioAtMost(12)], RenderCases.rendering(10_000)),
         .timed(
+            "render.10k.frames", "text rendering of 10,000 messages with loop and alt frames around every code step",
+            reference: "render.10k", targets: [.atMost(nanoseconds: 50_000_000), .ratioAtMost(1.5)],
+            RenderCases.rendering(10_000, framed: true)),
+        .timed(
             "render.100k", "text rendering of a trace of 100,000 messages over 8 lifelines (skipped by --quick)",
             reference: "render.10k", targets: [.ratioAtMost(12)], RenderCases.rendering(100_000)
         ).slow(),

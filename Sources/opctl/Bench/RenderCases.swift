@@ -3,9 +3,9 @@ import Operations
 /// The cases that measure text rendering of traces of 1,000, 10,000 and 100,000 messages.
 enum RenderCases {
     /// A body rendering the trace of `messages` messages; the trace is built once, on first use.
-    static func rendering(_ messages: Int) -> @Sendable (Int) -> Void {
+    static func rendering(_ messages: Int, framed: Bool = false) -> @Sendable (Int) -> Void {
         { iterations in
-            let trace = BenchTraces.trace(messages: messages)
+            let trace = BenchTraces.trace(messages: messages, framed: framed)
             let renderer = TextDiagramRenderer()
             for _ in 0..<iterations {
                 do {
@@ -25,12 +25,13 @@ enum BenchTraces {
     private static let cache = LockedCache()
 
     /// The trace of `messages` messages (launches, calls, replies, async messages and finishes),
-    /// plus the declarations they need.
-    static func trace(messages: Int) -> Trace {
-        cache.value(for: messages) { make(messages: messages) }
+    /// plus the declarations they need; `framed`, every code step also sits in a `loop` frame
+    /// and every third one in an `alt` with an `else`, as retries and re-asks draw them.
+    static func trace(messages: Int, framed: Bool = false) -> Trace {
+        cache.value(for: framed ? -messages : messages) { make(messages: messages, framed: framed) }
     }
 
-    static func make(messages: Int) -> Trace {
+    static func make(messages: Int, framed: Bool = false) -> Trace {
         let caller = Participant.caller("App")
         let scenario = Participant.operation("AuthScenario")
         let phoneOp = Participant.operation("PhoneOp")
@@ -69,6 +70,9 @@ enum BenchTraces {
                     .async(from: phoneOp.id, to: analytics.id, "codeRequested(attempt: \(round % 7 + 1))"),
                 ], finish: "onFinish(success(\(token)))")
             guard left >= 2 else { continue }
+            let alternative = framed && round % 3 == 0
+            if framed { events.append(.openFrame(.loop, "retry \(round % 3 + 1) of 3: timeout", by: scenario.id)) }
+            if alternative { events.append(.openFrame(.alt, "wrong code, asked again", by: scenario.id)) }
             launch(
                 codeOp, "launch(\(token))",
                 [
@@ -79,6 +83,12 @@ enum BenchTraces {
                     .call(from: codeOp.id, to: store.id, "save(token: \(token), expires: 3600 s)"),
                     .reply(from: store.id, to: codeOp.id, "saved"),
                 ], finish: "onFinish(success(signedIn))")
+            if alternative {
+                events.append(.branch("no attempts left"))
+                events.append(.note(over: scenario.id, "the run ends"))
+                events.append(.closeFrame)
+            }
+            if framed { events.append(.closeFrame) }
             round += 1
         }
         events.append(.finish(scenario.id, to: caller.id, "onFinish(success(\(round) rounds))"))
