@@ -99,6 +99,15 @@ public final class HTTPServer: Sendable {
         loop.stop()
     }
 
+    /// Whether an address is one only this machine can reach, so a front end can warn before
+    /// serving the network.
+    ///
+    /// - Parameter host: An IP literal or `localhost`, as ``init(serving:host:port:limits:log:)`` takes.
+    /// - Returns: `nil` when `host` is not an address the server would accept.
+    public static func isLoopback(host: String) -> Bool? {
+        ServerSocket.Address(host: host, port: 0)?.isLoopback
+    }
+
     /// `http://127.0.0.1:8080` or `http://[::1]:8080`: where clients reach the server.
     public var baseURL: String {
         "http://" + HTTPServerError.endpoint(host, port)

@@ -46,6 +46,7 @@ enum ServeCommand: Command {
     static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
         let port = try parsePort(arguments.value("--port"))
         let host = arguments.value("--host") ?? defaultHost
+        guard HTTPServer.isLoopback(host: host) != nil else { throw startFailure(.invalidHost(host), port: port) }
         guard case .simulator(let options) = try BackendSpec(parsing: arguments.value("--backend") ?? BackendSpec.defaultSpec)
         else {
             throw UsageError("--backend: serve runs the embedded simulator; give 'sim:' with options, not a server URL", command: name)
@@ -63,7 +64,7 @@ enum ServeCommand: Command {
         } catch {
             throw startFailure(error, port: port)
         }
-        if let warning = exposureWarning(for: server) { console.note(warning) }
+        if let warning = exposureWarning(host: server.host) { console.note(warning) }
         console.print("serving the simulated sign-in backend on \(server.baseURL) (Ctrl-C to stop)")
 
         stopRequested.wait()
@@ -81,15 +82,12 @@ enum ServeCommand: Command {
         return port
     }
 
-    /// The warning for a server other machines can reach: the simulator signs in anyone who
-    /// knows its fixed code, and its tokens are signed with a published development key.
-    static func exposureWarning(for server: HTTPServer) -> String? {
-        server.isLoopback ? nil : exposureWarning(host: server.host)
-    }
-
-    /// The warning text for a non-loopback address.
-    static func exposureWarning(host: String) -> String {
-        "opctl: warning: listening on \(host), which other machines can reach; the simulator signs in "
+    /// The warning for a server other machines can reach, `nil` for a loopback address: the
+    /// simulator signs in anyone who knows its fixed code, and its tokens are signed with a
+    /// published development key.
+    static func exposureWarning(host: String) -> String? {
+        guard HTTPServer.isLoopback(host: host) == false else { return nil }
+        return "opctl: warning: listening on \(host), which other machines can reach; the simulator signs in "
             + "anyone with its fixed code and a public development key. Use --host 127.0.0.1 unless you mean it."
     }
 
