@@ -46,8 +46,16 @@ enum ResponseEncoding {
     /// The server's own error answer, in the contract's envelope (Docs/HTTP-API.md, Errors) so a
     /// client decodes it like any other.
     static func error(_ status: Int, code: String, message: String) -> HTTPResponse {
-        let body: [String: [String: String]] = ["error": ["code": code, "message": message]]
-        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data("{}".utf8)
+        struct Envelope: Encodable {
+            struct Body: Encodable {
+                let code: String
+                let message: String
+            }
+            let error: Body
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(Envelope(error: .init(code: code, message: message)))) ?? Data("{}".utf8)
         return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: data)
     }
 
