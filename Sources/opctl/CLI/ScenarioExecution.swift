@@ -191,25 +191,10 @@ struct ScenarioExecution {
         return outcome.withLock { $0 } ?? .failure(OpError.cancelled)
     }
 
-    /// Turns Ctrl-C into `handler` instead of killing the process, until ``Interruption/stop()``,
-    /// which puts back what SIGINT did before (so a run inside a longer-lived process, such as a
-    /// test calling ``Opctl/main(_:console:)``, does not leave Ctrl-C ignored).
-    private static func onInterrupt(_ handler: @escaping @Sendable () -> Void) -> Interruption {
-        let previous = signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler(handler: handler)
-        source.resume()
-        return Interruption(source: source, previous: previous)
-    }
-
-    private struct Interruption {
-        let source: any DispatchSourceSignal
-        let previous: (@convention(c) (Int32) -> Void)?
-
-        func stop() {
-            source.cancel()
-            signal(SIGINT, previous)
-        }
+    /// Turns Ctrl-C into `handler` instead of killing the process, until ``SignalTrap/stop()``,
+    /// which puts back what SIGINT did before.
+    private static func onInterrupt(_ handler: @escaping @Sendable () -> Void) -> SignalTrap {
+        SignalTrap([SIGINT]) { _ in handler() }
     }
 }
 

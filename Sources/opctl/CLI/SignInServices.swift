@@ -15,20 +15,24 @@ struct SignInServices {
         stateDirectory.appendingPathComponent("auth-token.json")
     }
 
+    /// The simulated phone's inbox, for `run` and `serve` alike: the code is shown only to a
+    /// person at a terminal (input and error output both), who has to type it; never in logs or
+    /// piped output.
+    static func simulatedInbox(_ console: Console) -> @Sendable (SimulatedSMS) -> Void {
+        { sms in
+            if console.inputIsTerminal && console.errorIsTerminal {
+                console.note(console.styled("📱 SMS to \(sms.phone): your code is \(sms.code.revealed)", .yellow))
+            } else {
+                console.note(console.styled("📱 SMS sent to \(sms.phone) (code hidden: not a terminal)", .dim))
+            }
+        }
+    }
+
     init(backend: BackendSpec, stateDirectory: URL, screens: TerminalScreens, console: Console) {
         let transport: any HTTPTransport
         switch backend {
         case .simulator(let options):
-            let simulator = SimulatedBackend(
-                configuration: options.configuration { sms in
-                    // The simulated phone's inbox: shown only to a person at a terminal (input and
-                    // error output both), who has to type the code; never in logs or piped output.
-                    if console.inputIsTerminal && console.errorIsTerminal {
-                        console.note(console.styled("📱 SMS to \(sms.phone): your code is \(sms.code.revealed)", .yellow))
-                    } else {
-                        console.note(console.styled("📱 SMS sent to \(sms.phone) (code hidden: not a terminal)", .dim))
-                    }
-                })
+            let simulator = SimulatedBackend(configuration: options.configuration(onSMS: Self.simulatedInbox(console)))
             self.simulator = simulator
             transport = simulator
         case .server(let url):

@@ -19,9 +19,11 @@ protocol Command {
 /// Options several commands share.
 enum CommonOptions {
     static let stateDirHelp = "  --state-dir DIR        Where runs are kept (default: $OPCTL_STATE_DIR, $XDG_STATE_HOME/opctl or ~/.local/state/opctl)"
+    /// The simulator's options by example; `run`, `rerun` and `serve` parse them alike (``BackendSpec``).
+    static let simulatorExample = "sim:?code=123456&terms=1&termsVersion=2&latency=50&fail=code.verify:2,phone:1"
     static let backendHelp = """
           --backend SPEC         sim: (default) — the embedded simulator, with options
-                                 sim:?code=123456&terms=1&termsVersion=2&latency=50&fail=code.verify:2,phone:1
+                                 \(simulatorExample)
                                  or an http:// / https:// base URL of a real server
         """
     static let jsonHelp = "  --json                 Print one JSON object on standard output"

@@ -226,23 +226,41 @@ final class OpctlProcess: Sendable {
     ///   time, or the process ends first.
     @discardableResult
     func waitForStderr(containing text: String, timeout: Double = 30) throws -> String {
+        try waitFor(text, on: "stderr", timeout: timeout) { $0.stderr }
+    }
+
+    /// Waits until standard output contains `text`, reading it as it grows (a server's banner).
+    ///
+    /// - Returns: Standard output so far.
+    /// - Throws: ``OpctlTimeout`` as ``waitForStderr(containing:timeout:)`` does.
+    @discardableResult
+    func waitForStdout(containing text: String, timeout: Double = 30) throws -> String {
+        try waitFor(text, on: "stdout", timeout: timeout) { $0.stdout }
+    }
+
+    private func waitFor(
+        _ text: String, on stream: String, timeout: Double, read: (OpctlProcess) -> String
+    ) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let soFar = stderr
+            let soFar = read(self)
             if soFar.contains(text) { return soFar }
             if hasExited { break }
             // Wait for the exit (or 10 ms) rather than spin; this is a poll with a deadline, not
             // a fixed sleep the test depends on.
             if exited.wait(timeout: .now() + .milliseconds(10)) == .success { exited.signal() }
         }
-        let soFar = stderr
+        let soFar = read(self)
         if soFar.contains(text) { return soFar }
         killNow()
         _ = try? wait(timeout: 10)
         throw OpctlTimeout(
-            what: "'\(text)' on stderr\(hasExited ? " (the process ended first)" : "")", seconds: timeout,
+            what: "'\(text)' on \(stream)\(hasExited ? " (the process ended first)" : "")", seconds: timeout,
             stdout: stdout, stderr: stderr)
     }
+
+    /// Sends SIGTERM, as a service manager stopping a process does.
+    func terminate() { _ = kill(pid, SIGTERM) }
 
     /// Waits for the process to end.
     ///

@@ -1,0 +1,122 @@
+/// A small HTTP/1.1 server that answers every request through an ``HTTPTransport``: serving a
+/// ``SimulatedBackend`` on a real port lets curl, another process or an app under development
+/// sign in against the contract of Docs/HTTP-API.md without a real backend.
+///
+/// It listens as soon as it is created and until ``stop()``. One request per connection: every
+/// answer says `Connection: close`, which every client handles and keeps the server simple.
+///
+/// Robust against any client, not only well-behaved ones:
+/// - One thread multiplexes every connection with `poll`, so slow or silent clients cost a
+///   descriptor each, never a thread; at most ``Limits/maxConnections`` are open at once, the
+///   rest wait in the kernel's backlog.
+/// - A request must arrive completely within ``Limits/readTimeout`` of its connection opening, or
+///   the connection is closed (with `408` if part of a request came): a client sending a byte a
+///   second cannot hold it open.
+/// - Malformed request line `400`, head over ``Limits/maxHeaderBytes`` `431`, body over
+///   ``Limits/maxBodyBytes`` `413`, chunked body `411`, another transfer coding or method `501`,
+///   HTTP/2 and beyond `505`; all in the contract's error envelope. Nothing a client sends can
+///   crash it.
+/// - A transport that does not answer within ``Limits/answerTimeout`` is cancelled and the
+///   client gets `504`; a client that leaves while its answer is pending cancels the request.
+///
+/// ```swift
+/// let server = try HTTPServer(serving: SimulatedBackend(), port: 0) { print($0) }
+/// print("http://127.0.0.1:\(server.port)")      // POST /v1/auth/phone 200 0.8 ms …
+/// server.stop()
+/// ```
+public final class HTTPServer: Sendable {
+    /// How much a client may ask of the server, and how long it may take.
+    public struct Limits: Sendable, Hashable {
+        /// How long a client has from connecting to sending its whole request, and to reading the
+        /// answer; after that its connection is closed.
+        public var readTimeout: Duration
+        /// How long the transport may take to answer before the client gets `504`.
+        public var answerTimeout: Duration
+        /// The largest request head (request line and headers) accepted; larger is `431`.
+        public var maxHeaderBytes: Int
+        /// The largest body accepted; larger is `413`.
+        public var maxBodyBytes: Int
+        /// How many connections may be open at once; more wait to be accepted.
+        public var maxConnections: Int
+
+        /// Limits fit for a development server: 10 s to send a request, 60 s for an answer,
+        /// 16 KiB of head, 64 KiB of body, 512 connections.
+        ///
+        /// - Parameters:
+        ///   - readTimeout: Time to send the whole request (and to read the answer).
+        ///   - answerTimeout: Time the transport has to answer.
+        ///   - maxHeaderBytes: The largest head.
+        ///   - maxBodyBytes: The largest body.
+        ///   - maxConnections: Connections open at once.
+        public init(
+            readTimeout: Duration = .seconds(10), answerTimeout: Duration = .seconds(60),
+            maxHeaderBytes: Int = 16 * 1024, maxBodyBytes: Int = 64 * 1024, maxConnections: Int = 512
+        ) {
+            self.readTimeout = readTimeout
+            self.answerTimeout = answerTimeout
+            self.maxHeaderBytes = maxHeaderBytes
+            self.maxBodyBytes = maxBodyBytes
+            self.maxConnections = maxConnections
+        }
+    }
+
+    /// The address listened on, in canonical form, e.g. `127.0.0.1` or `::1`.
+    public let host: String
+    /// The port listened on: the one asked for, or the one the system picked for port 0.
+    public let port: UInt16
+    /// Whether only this machine can reach the server (127.0.0.0/8 or `::1`); `false` means
+    /// other machines on the network can send it requests.
+    public let isLoopback: Bool
+    private let loop: HTTPServerLoop
+
+    /// Starts listening and serving.
+    ///
+    /// - Parameters:
+    ///   - transport: Answers every request that passes the server's checks; called from the
+    ///     server's thread, and its completion may run on any thread.
+    ///   - host: The IP address to listen on: `127.0.0.1` (this machine only) unless the caller
+    ///     means to serve the network; `localhost` is 127.0.0.1. Names are not resolved.
+    ///   - port: The port; 0 lets the system pick a free one (read it from ``port``).
+    ///   - limits: Timeouts and sizes.
+    ///   - log: Called once per request, on the server's thread, after its outcome is known; keep
+    ///     it quick. Entries never hold bodies, header values or queries.
+    /// - Throws: ``HTTPServerError`` when the address cannot be listened on (in use, not an
+    ///   address of this machine, not permitted).
+    public init(
+        serving transport: any HTTPTransport, host: String = "127.0.0.1", port: UInt16 = 0,
+        limits: Limits = Limits(), log: (@Sendable (LogEntry) -> Void)? = nil
+    ) throws(HTTPServerError) {
+        guard let address = ServerSocket.Address(host: host, port: port) else { throw .invalidHost(host) }
+        let (listener, bound) = try ServerSocket.listen(on: address, backlog: 511)
+        self.host = bound.host
+        self.port = bound.port
+        self.isLoopback = bound.isLoopback
+        loop = try HTTPServerLoop(listener: listener, transport: transport, limits: limits, log: log)
+        loop.start()
+    }
+
+    deinit {
+        loop.stop()
+    }
+
+    /// Whether an address is one only this machine can reach, so a front end can warn before
+    /// serving the network.
+    ///
+    /// - Parameter host: An IP literal or `localhost`, as ``init(serving:host:port:limits:log:)`` takes.
+    /// - Returns: `nil` when `host` is not an address the server would accept.
+    public static func isLoopback(host: String) -> Bool? {
+        ServerSocket.Address(host: host, port: 0)?.isLoopback
+    }
+
+    /// `http://127.0.0.1:8080` or `http://[::1]:8080`: where clients reach the server.
+    public var baseURL: String {
+        "http://" + HTTPServerError.endpoint(host, port)
+    }
+
+    /// Stops serving: closes the listener, so the port is free when this returns, and every open
+    /// connection, cancelling requests still waiting on the transport. Returns within
+    /// milliseconds; calling it again does nothing.
+    public func stop() {
+        loop.stop()
+    }
+}
