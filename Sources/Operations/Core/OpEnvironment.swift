@@ -17,6 +17,10 @@ public final class OpEnvironment: Sendable {
     public let replay: (any StepReplaying)?
     /// A uniform random number in `0..<1`, used for backoff jitter.
     public let random: @Sendable () -> Double
+    /// Names each attempt of a step with side effects (see ``IdempotencyKey``); random by
+    /// default. Diagrams and tests inject a sequence, so the keys they show are the same on
+    /// every run.
+    public let makeIdempotencyKey: @Sendable () -> IdempotencyKey
 
     /// Creates an environment.
     ///
@@ -27,13 +31,16 @@ public final class OpEnvironment: Sendable {
     ///   - observer: Scenario step events go here.
     ///   - replay: Outputs of steps completed by an earlier run of the same scenario.
     ///   - random: Jitter source; inject a constant in tests.
+    ///   - makeIdempotencyKey: Makes the key of a new attempt of a step with side effects;
+    ///     inject ``IdempotencyKey/sequence(prefix:)`` for stable output.
     public init(
         scheduler: any Scheduler = DispatchScheduler.shared,
         diagnostics: any OpDiagnostics = StandardErrorDiagnostics(),
         inFlight: InFlightRegistry? = nil,
         observer: (any ScenarioObserver)? = nil,
         replay: (any StepReplaying)? = nil,
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        makeIdempotencyKey: @escaping @Sendable () -> IdempotencyKey = IdempotencyKey.make
     ) {
         self.scheduler = scheduler
         self.diagnostics = diagnostics
@@ -41,6 +48,7 @@ public final class OpEnvironment: Sendable {
         self.observer = observer
         self.replay = replay
         self.random = random
+        self.makeIdempotencyKey = makeIdempotencyKey
     }
 
     /// The environment used when a context is made without one: dispatch timers, diagnostics on

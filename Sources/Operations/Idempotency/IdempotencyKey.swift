@@ -34,6 +34,29 @@ public struct IdempotencyKey: Sendable, Hashable, Codable, Redactable {
         return IdempotencyKey(unchecked: hex)
     }
 
+    /// A maker of keys that counts instead of drawing random bits — `…0001`, `…0002`, … — for
+    /// diagrams and tests whose output must not change from run to run. Never use it where keys
+    /// reach a real service: two processes would make the same keys.
+    ///
+    /// ```swift
+    /// let environment = OpEnvironment(makeIdempotencyKey: IdempotencyKey.sequence())
+    /// ```
+    ///
+    /// - Parameter prefix: Hexadecimal-looking text the keys start with, so that sequences of
+    ///   different tests differ; cut to 16 characters.
+    /// - Returns: A thread-safe maker of keys.
+    public static func sequence(prefix: String = "0") -> @Sendable () -> IdempotencyKey {
+        let counter = LockedState(0)
+        let head = String(prefix.prefix(16)).leftPadded(to: 16)
+        return {
+            let next = counter.withLock { count in
+                count += 1
+                return count
+            }
+            return IdempotencyKey(unchecked: head + String(next, radix: 16).leftPadded(to: 16))
+        }
+    }
+
     private init(unchecked rawValue: String) {
         self.rawValue = rawValue
     }

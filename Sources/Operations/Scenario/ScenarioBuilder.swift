@@ -113,6 +113,9 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
                 let finish = ConditionalStepTrace.running(
                     step.name, description: description, context: context, onFinish: onFinish)
                 StepRun.start(step, index: index, input: input(value), context: context, run: run) { stepResult in
+                    if case .success = stepResult {
+                        ValueTrace.computed(Current.self, from: Current.self, StepOutput.self, in: context)
+                    }
                     finish(stepResult.map { merge(value, $0) })
                 }
             }
@@ -130,6 +133,7 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         let previous = body
         return ScenarioBuilder<Input, Next>(outlines: outlines) { context, run, onFinish in
             previous(context, run) { result in
+                if case .success = result { ValueTrace.computed(Next.self, from: Current.self, in: context) }
                 onFinish(result.flatMap { value in Result { try transform(value) } })
             }
         }

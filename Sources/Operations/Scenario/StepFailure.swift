@@ -48,3 +48,11 @@ public struct StepFailure: Error, Sendable, CustomStringConvertible {
         (note.map { [$0] } ?? []) + ((error as? StepFailure)?.notes ?? [])
     }
 }
+
+extension StepFailure: TraceLabelConvertible {
+    /// The failed operation and its own error's short form, `CodeOp: locked`: the
+    /// scenario's `onFinish(error: …)` arrow says what went wrong, not that "a step failed".
+    public var traceLabel: String {
+        "\(failedOperation): \(TraceLabel.describe(rootCause) ?? "error")"
+    }
+}

@@ -98,7 +98,8 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
         }
         let framed = frame.map { openFrame($0) } ?? false
         let purity = step.purity
-        let attemptKey: IdempotencyKey? = purity == .sideEffects ? (key ?? IdempotencyKey.make()) : nil
+        let attemptKey: IdempotencyKey? = purity == .sideEffects ? (key ?? run.environment.makeIdempotencyKey()) : nil
+        if let trace = context.trace, trace.isEnabled { noteLaunch(input, key: attemptKey, in: trace) }
         if run.isObserved {
             run.report(
                 .stepLaunched, address: address, attempt: attempt, value: input, purity: purity,
@@ -136,6 +137,13 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
             attemptContext.idempotencyKey = attemptKey
             launchNew(attemptContext, finish)
         }
+    }
+
+    /// Notes what the attempt is handed, its purity and its key; out of line, since only a
+    /// traced launch needs it.
+    @usableFromInline
+    func noteLaunch(_ input: Input, key: IdempotencyKey?, in trace: TraceScope) {
+        trace.note(StepTraceNotes.launching(input, purity: step.purity, key: key))
     }
 
     /// Opens the frame of a retried or relaunched attempt; whether one was opened (tracing on).
@@ -218,6 +226,9 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
 
     @usableFromInline
     func fail(_ error: any Error, attempt: Int, note: String? = nil) {
+        if let trace = context.trace, trace.isEnabled {
+            trace.note(StepTraceNotes.stopped(step: step.name, attempt: attempt, error: error, note: note))
+        }
         onFinish(
             .failure(StepFailure(scenario: run.name, step: step.name, attempt: attempt, error: error, note: note)))
     }

@@ -47,9 +47,23 @@ public enum TraceLabel {
         return lowerCamelTypeName(of: value)
     }
 
-    private static func lowerCamelTypeName(of value: Any) -> String {
-        let name = String(describing: type(of: value)).prefix { $0 != "<" }
+    /// The name a value of `type` goes by in a note: the type's name in lower camel case, with
+    /// an optional unwrapped and generic arguments dropped (`Optional<PhoneNumber>` is
+    /// `phoneNumber`, `PhoneToken` is `phoneToken`).
+    ///
+    /// - Parameter type: The value's static type.
+    /// - Returns: Its name.
+    public static func valueName(of type: Any.Type) -> String {
+        var name = Substring(String(describing: type))
+        while name.hasPrefix("Optional<"), name.hasSuffix(">") {
+            name = name.dropFirst("Optional<".count).dropLast()
+        }
+        name = name.prefix { $0 != "<" && $0 != "?" }
         return name.prefix(1).lowercased() + name.dropFirst()
+    }
+
+    private static func lowerCamelTypeName(of value: Any) -> String {
+        valueName(of: type(of: value))
     }
 }
 

@@ -1,0 +1,14 @@
+/// How a scenario's own computing shows in a run's diagram: a `map` or a conditional step's
+/// `merge` builds the next step's input from values already in hand, launching nothing, so it is
+/// drawn as a self-message on the scenario's lifeline (`signInAttempt → codeRequest`). A reader
+/// then sees where each launch's input came from, and that it came from values passed along,
+/// not from shared state.
+enum ValueTrace {
+    /// Records the self-message when tracing is on; only types are named, never values, so
+    /// nothing secret can reach the label.
+    static func computed(_ result: Any.Type, from sources: Any.Type..., in context: OpContext<some Sendable>) {
+        guard let trace = context.trace, trace.isEnabled else { return }
+        let inputs = sources.map(TraceLabel.valueName(of:)).joined(separator: " + ")
+        trace.message(to: trace.participant, "\(inputs) → \(TraceLabel.valueName(of: result))")
+    }
+}
