@@ -90,4 +90,64 @@ struct DiagramFittingTests {
             #expect(Self.widest(text) <= required)
         }
     }
+
+    @Test func aSectionCarriesTheScenariosNotesAboutItsStep() throws {
+        var events = Self.wideScenario(steps: 6, services: 6).events
+        let second = try #require(events.firstIndex { if case .launch("ReserveStockOp1", _, _) = $0.kind { true } else { false } })
+        events.insert(.note(over: "CheckoutScenario", "cart sim…cart\nside effects, key idk…0002"), at: second)
+        let end = try #require(events.lastIndex { if case .finish("CheckoutScenario", _, _) = $0.kind { true } else { false } })
+        events.insert(.note(over: "CheckoutScenario", "stopped: ReserveStockOp5 failed: no stock"), at: end)
+        let trace = Trace(events: events)
+
+        let sections = trace.sections()
+        #expect(sections[1].notesBefore == ["cart sim…cart\nside effects, key idk…0002"])
+        #expect(sections[0].notesBefore.isEmpty && sections[1].notesAfter.isEmpty)
+        #expect(sections[5].notesAfter == ["stopped: ReserveStockOp5 failed: no stock"])
+
+        // The sections' launcher is their left edge, with no lifeline for a note: the notes are
+        // printed under the heading (and under the last drawing), one line per paragraph.
+        let text = try TextDiagramRenderer(maxWidth: 60, charset: .ascii).render(trace)
+        #expect(text.contains("step 2 of 6: ReserveStockOp1\n  cart sim~cart\n  side effects, key idk~0002\n\n"))
+        #expect(text.hasSuffix("\n\n  stopped: ReserveStockOp5 failed: no stock\n"))
+    }
+
+    @Test func aNoteCoversIdleLifelinesButStopsShortOfAnOpenBar() throws {
+        let note = "a note long enough to want far more room than one gap between two lifelines"
+        func trace(busy: Bool) -> Trace {
+            var events: [TraceEvent] = [
+                .declare(.caller("Test")), .declare(.operation("A")), .declare(.keyService("B")),
+                .declare(.keyService("C")), .launch("A", by: "Test", "launch"),
+            ]
+            if busy { events.append(.call(from: "A", to: "C", "work")) }
+            events.append(.note(over: "A", note))
+            if busy { events.append(.reply(from: "C", to: "A", "done")) }
+            events.append(.call(from: "A", to: "B", "ask"))
+            events.append(.reply(from: "B", to: "A", "ok"))
+            events.append(.finish("A", to: "Test", "onFinish"))
+            return Trace(events: events)
+        }
+        func noteRows(_ text: String) -> [Substring] { text.split(separator: "\n").filter { $0.contains("║") } }
+        func lifelineColumn(_ text: String, _ name: String) throws -> Int {
+            let head = try #require(text.split(separator: "\n").first { $0.contains("│\(name)│") })
+            let start = try #require(head.range(of: "│\(name)│"))
+            return head.distance(from: head.startIndex, to: start.lowerBound) + (name.count + 1) / 2
+        }
+
+        // Idle B and C: the note runs over both, to the drawing's right edge.
+        let idle = try TextDiagramRenderer(maxWidth: 100).render(trace(busy: false))
+        let idleRows = noteRows(idle)
+        let bColumn = try lifelineColumn(idle, "B")
+        #expect(idleRows.allSatisfy { (Array($0).lastIndex(of: "║") ?? 0) > bColumn })
+
+        // C's bar is open (A called it): the box ends before C's lifeline, B's is covered.
+        let busy = try TextDiagramRenderer(maxWidth: 100).render(trace(busy: true))
+        let cColumn = try lifelineColumn(busy, "C")
+        for row in noteRows(busy) {
+            let characters = Array(row)
+            let boxEnd = try #require(characters.lastIndex(of: "║"))
+            #expect(boxEnd < cColumn - 1)
+            #expect(characters[cColumn - 1...cColumn + 1] == ["│", " ", "│"])
+        }
+        #expect(noteRows(busy).count > idleRows.count)
+    }
 }

@@ -74,6 +74,10 @@ struct DiagramModel {
         var createdHasLife = false
         /// Context services whose existence ends after this step.
         var endings: [Ending] = []
+        /// For a note: the first column right of it with a bar open at that moment, which the
+        /// note's box must stop short of; `nil` when every lifeline to its right is idle (a
+        /// box may cover an idle lifeline, as in PlantUML's drawings, but never a bar).
+        var noteLimit: Int?
 
         /// The columns this step touches, sender first.
         var sender: End {
@@ -120,8 +124,12 @@ struct DiagramModel {
     /// column needs on each side.
     private mutating func computeDepths() {
         var depth = [Int](repeating: 0, count: columns.count)
-        for step in steps {
+        for index in steps.indices {
+            let step = steps[index]
             if case .frameOpen(_, _, let level, _) = step.action { frameDepth = max(frameDepth, level + 1) }
+            if case .note(let column, _) = step.action {
+                steps[index].noteLimit = depth.indices.first { $0 > column && depth[$0] > 0 }
+            }
             if step.opensBar, let receiver = step.receiver.column {
                 depth[receiver] += 1
                 columns[receiver].maxDepth = max(columns[receiver].maxDepth, depth[receiver])

@@ -98,7 +98,7 @@ public struct TextDiagramRenderer: DiagramRenderer {
                 guard let drawing else {
                     return try renderWhole(ParticipantAbbreviation(section.trace).trace, hardBreaks: true)
                 }
-                parts.append(title + "\n\n" + drawing)
+                parts.append(title + "\n" + framed(drawing, by: section))
             }
             return parts.joined(separator: "\n")
         }
@@ -124,6 +124,30 @@ public struct TextDiagramRenderer: DiagramRenderer {
         } catch .diagramTooNarrow {
             return nil
         }
+    }
+
+    /// Renders one step of a run on its own (``Trace/sections()``): the notes its scenario wrote
+    /// before launching it, its drawing, and the notes written after it when the run stopped
+    /// there. What `opctl diagram --step` prints.
+    ///
+    /// - Parameter section: The step.
+    /// - Returns: The text, every line at most ``maxWidth`` columns, ending in one newline.
+    /// - Throws: As ``render(_:)-(Trace)``.
+    public func render(_ section: TraceSection) throws(TraceError) -> String {
+        framed(try render(section.trace), by: section)
+    }
+
+    /// A section's drawing with its notes above (then a blank line) and below.
+    private func framed(_ drawing: String, by section: TraceSection) -> String {
+        let before = noteLines(section.notesBefore).map { $0 + "\n" }.joined()
+        let after = noteLines(section.notesAfter).map { $0 + "\n" }.joined()
+        return before + (before.isEmpty ? "" : "\n") + drawing + (after.isEmpty ? "" : "\n" + after)
+    }
+
+    /// A section's notes as indented lines, wrapped to the width.
+    private func noteLines(_ notes: [String]) -> [String] {
+        notes.flatMap(LabelWrapper.paragraphs).flatMap { LabelWrapper.wrap($0, width: max(maxWidth - 4, 8)) }
+            .map { "  " + fitted($0) }
     }
 
     /// A section's heading: its number, its operation, and the frames it ran inside.

@@ -72,6 +72,8 @@ struct TextLayout {
     private static let noteNaturalWidth = 16
     /// Notes right of the last lifeline may widen the drawing up to this many text columns.
     private static let noteTailWidth = 30
+    /// However much room there is, a note's lines stay this short, to be read at a glance.
+    private static let noteWidestText = 44
 
     /// - Parameter hardBreaks: Whether labels may be broken inside a token to fit; without it,
     ///   a drawing that needs that throws ``TraceError/diagramTooNarrow(required:available:)``.
@@ -139,12 +141,14 @@ struct TextLayout {
             lines[step] = [text.displayWidth <= available ? text : LabelWrapper.ellipsized(text, width: max(available, 1))]
         }
 
-        // Notes take the free width of their gap, now that it is known.
+        // Notes take the free width right of their lifeline, now that it is known: over idle
+        // lifelines up to the first open bar, so a note of a sentence is not squeezed into a
+        // column between two neighbours.
         for slot in fit.slots where slot.isNote {
             guard case .note(let column) = placements[slot.step] else { continue }
-            let available = noteTextWidth(column: column)
+            let available = noteTextWidth(column: column, limit: model.steps[slot.step].noteLimit)
             lines[slot.step] = texts[slot.step].flatMap {
-                LabelWrapper.wrap($0, width: min(available, slot.isTail ? Self.noteTailWidth : Int.max))
+                LabelWrapper.wrap($0, width: min(available, Self.noteWidestText))
             }
         }
     }
@@ -154,11 +158,12 @@ struct TextLayout {
     /// The first column a note box may use, right of a column's bars.
     func noteStart(column: Int) -> Int { x[column] + columns[column].rightReach + 2 }
 
-    /// The widest note text that fits right of a column.
-    func noteTextWidth(column: Int) -> Int {
+    /// The widest note text that fits right of a column, stopping short of the bar of column
+    /// `limit` (or of the right frame borders when `limit` is `nil`).
+    func noteTextWidth(column: Int, limit: Int?) -> Int {
         let end: Int
-        if column + 1 < columns.count {
-            end = x[column + 1] - columns[column + 1].leftReach - 2
+        if let limit {
+            end = x[limit] - columns[limit].leftReach - 2
         } else {
             end = width - 1 - rightInset
         }

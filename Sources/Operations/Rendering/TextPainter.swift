@@ -294,12 +294,14 @@ struct TextPainter {
     ///
     /// A dashed line alternates line and gap counted from the head, always ends in a line cell at
     /// the tail so it visibly leaves its bar, and fills a gap that falls on a crossed lifeline so
-    /// the arrow never looks interrupted.
+    /// the arrow never looks interrupted; the alternation starts again after the crossing, so
+    /// a crossing shows as `─ ──│` at worst, never as a solid run of three.
     private mutating func drawArrow(row: Int, tail: Int, head: Int, style: MessageStyle) {
         let step = head > tail ? -1 : 1
         let length = abs(head - tail) + 1
         canvas.put(head > tail ? .headRight : .headLeft, row, head)
         guard length > 1 else { return }
+        var dashNext = true
         for distance in 1..<length {
             let column = head + distance * step
             switch style {
@@ -308,9 +310,9 @@ struct TextPainter {
             case .async:
                 canvas.put(.wave, row, column)
             case .reply:
-                if distance % 2 == 1 || distance == length - 1 || !canvas.isBlank(row, column) {
-                    canvas.put(.horizontal, row, column)
-                }
+                let crossing = !canvas.isBlank(row, column)
+                if dashNext || crossing || distance == length - 1 { canvas.put(.horizontal, row, column) }
+                dashNext = crossing ? false : !dashNext
             }
         }
     }
@@ -376,6 +378,8 @@ struct TextPainter {
         for line in lines {
             let row = baseRow()
             canvas.put(.noteVertical, row, start)
+            // A box over idle lifelines hides them: blank its inside before the text goes in.
+            for column in start + 1..<end { canvas.clear(row, column) }
             canvas.put(text: line, row, start + 2)
             canvas.put(.noteVertical, row, end)
         }

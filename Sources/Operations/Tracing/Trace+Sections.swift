@@ -8,6 +8,12 @@ public struct TraceSection: Hashable, Sendable {
     /// The step's events from its launch through its finish, its launcher drawn as the left edge;
     /// only the participants it involves are declared.
     public let trace: Trace
+    /// The notes the outermost operation wrote on its lifeline since the step before finished:
+    /// what it hands this step, the step's purity and key, steps it skipped. The launcher is the
+    /// section's left edge, which has no lifeline to hold them, so they travel beside the trace.
+    public let notesBefore: [String]
+    /// The notes it wrote after this step finished, when no step follows: why the run stopped.
+    public let notesAfter: [String]
 }
 
 extension Trace {
@@ -34,6 +40,7 @@ extension Trace {
 
         var sections: [TraceSection] = []
         var openFrames: [String] = []
+        var pendingNotes: [String] = []
         var index = events.startIndex
         while index < events.endIndex {
             switch events[index].kind {
@@ -41,6 +48,8 @@ extension Trace {
                 openFrames.append(label.isEmpty ? kind.rawValue : "\(kind.rawValue) [\(label)]")
             case .frameClose:
                 _ = openFrames.popLast()
+            case .note(root, let text):
+                pendingNotes.append(text)
             case .launch(let operation, let launcher, _) where launcher == root:
                 let end =
                     events[index...].firstIndex {
@@ -63,13 +72,21 @@ extension Trace {
                     sections.append(
                         TraceSection(
                             operation: operationParticipant, frames: openFrames,
-                            trace: Trace(events: declarations + span.filter { !$0.isDeclaration })))
+                            trace: Trace(events: declarations + span.filter { !$0.isDeclaration }),
+                            notesBefore: pendingNotes, notesAfter: []))
+                    pendingNotes = []
                 }
                 index = end
             default:
                 break
             }
             index = events.index(after: index)
+        }
+        if let last = sections.popLast() {
+            sections.append(
+                TraceSection(
+                    operation: last.operation, frames: last.frames, trace: last.trace, notesBefore: last.notesBefore,
+                    notesAfter: pendingNotes))
         }
         return sections
     }
