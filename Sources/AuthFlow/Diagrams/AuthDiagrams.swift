@@ -9,7 +9,8 @@ public enum AuthDiagrams {
     /// What can be drawn, in catalogue order.
     public static let names = [
         "PhoneOp", "PhoneOp.stateful", "TermsOfUseOp", "CodeOp", "SaveTokenOp", "AuthScenario",
-        "AuthScenario.services", "AuthScenario.retry", "AuthScenario.termsAccepted", "AppScenario", "AppScenario.signIn",
+        "AuthScenario.services", "AuthScenario.retry", "AuthScenario.termsAccepted",
+        "AuthScenario.codeRejected", "AppScenario", "AppScenario.signIn",
     ]
 
     /// The formats of the committed files and their file extensions.
@@ -81,6 +82,24 @@ public enum AuthDiagrams {
         }
     }
 
+    /// Draws one step of a run (``Trace/sections()``); the text formats print the scenario's
+    /// notes about the step beside it, since the section has no lifeline of the scenario's.
+    ///
+    /// - Throws: ``DiagramError/rendering(_:)`` when the trace is invalid or too wide.
+    public static func render(_ section: TraceSection, format: Format, width: Int = 100) throws(DiagramError) -> String {
+        let charset: DiagramCharset
+        switch format {
+        case .unicode: charset = .unicode
+        case .ascii: charset = .ascii
+        case .plantuml, .mermaid: return try render(section.trace, format: format, width: width)
+        }
+        do {
+            return try TextDiagramRenderer(maxWidth: width, charset: charset).render(section)
+        } catch {
+            throw .rendering(error)
+        }
+    }
+
     /// The trace of a real run of `name`; scenarios are limited to their own level (operations
     /// as black boxes).
     ///
@@ -131,6 +150,13 @@ public enum AuthDiagrams {
                 return try bench.traced {
                     try bench.factory.makeAuthScenario().launchAndWait($0.with(input: bench.phone))
                 }.limited(toDepth: 2)
+            case "AuthScenario.codeRejected":
+                // Every code wrong: the person is asked until the backend allows no more, and the
+                // note at the end says why the run stopped.
+                let bench = try DiagramBench(wrongCodes: 3)
+                return try bench.traced(expectingFailure: true) {
+                    try bench.factory.makeAuthScenario().launchAndWait($0.with(input: bench.phone))
+                }.limited(toDepth: 2)
             case "AppScenario.signIn":
                 // Nobody signed in: the main scenario runs AuthScenario as a step, drawn as a group.
                 return try bench.traced {
@@ -155,6 +181,14 @@ public enum AuthDiagrams {
     }
 }
 
+/// A run drawn for how it fails finished successfully: the diagram would not show what its
+/// name promises.
+private enum DiagramBenchError: Error, CustomStringConvertible {
+    case succeededUnexpectedly
+
+    var description: String { "the run was expected to fail and succeeded" }
+}
+
 /// One deterministic simulator, storage and script per diagram.
 private struct DiagramBench {
     let simulator: SimulatedBackend
@@ -163,7 +197,7 @@ private struct DiagramBench {
 
     init(
         faults: [SimulatedBackend.Endpoint: [SimulatedBackend.Fault]] = [:], termsRequired: Bool = true,
-        wrongCodeFirst: Bool = false, retry: RetryPolicy = .never
+        wrongCodeFirst: Bool = false, wrongCodes: Int = 0, retry: RetryPolicy = .never
     ) throws {
         let phone = try PhoneNumber(parsing: "+7 999 123-45-67")
         self.phone = phone
@@ -179,18 +213,26 @@ private struct DiagramBench {
         let screens = ScriptedScreens(
             // Enough answers for the untraced set-up runs and the traced one.
             phone: Array(repeating: .submitted(phone), count: 3), terms: Array(repeating: .accepted, count: 3),
-            code: (wrongCodeFirst ? [.submitted(wrong)] : []) + Array(repeating: .submitted(code), count: 3))
+            code: Array(repeating: .submitted(wrong), count: wrongCodeFirst ? 1 : wrongCodes)
+                + Array(repeating: .submitted(code), count: 3))
         factory = AuthFlowFactory(
             api: HTTPAuthAPI(transport: simulator, timeout: .seconds(5)), storage: InMemoryLocalStorage(),
             screens: screens, retry: retry)
     }
 
-    /// Runs `body` with a traced context and returns what it recorded.
-    func traced(_ body: (OpContext<Void>) throws -> some Any) throws -> Trace {
+    /// Runs `body` with a traced context and returns what it recorded; a run drawn for how it
+    /// fails (`expectingFailure`) must fail, and one drawn for how it succeeds must succeed.
+    func traced(expectingFailure: Bool = false, _ body: (OpContext<Void>) throws -> some Any) throws -> Trace {
         let tracer = InMemoryTracer()
-        var context = OpContext<Void>()
+        // Counted idempotency keys: the notes show them, and the bytes must not change.
+        var context = OpContext<Void>(environment: OpEnvironment(makeIdempotencyKey: IdempotencyKey.sequence()))
         context.trace = .root(tracer, caller: .caller("Caller"))
-        _ = try body(context)
+        do {
+            _ = try body(context)
+            if expectingFailure { throw DiagramBenchError.succeededUnexpectedly }
+        } catch where expectingFailure && !(error is DiagramBenchError) {
+            // The failure is what the diagram shows.
+        }
         return tracer.trace
     }
 

@@ -118,7 +118,7 @@ enum DiagramCommand: Command {
                 console.print("\(number == 0 ? "" : "\n")launch \(number + 1) of \(matching.count)\(frames)")
             }
             console.out(try draw { () throws(AuthDiagrams.DiagramError) in
-                try AuthDiagrams.render(section.trace, format: format, width: width)
+                try AuthDiagrams.render(section, format: format, width: width)
             })
         }
         return ExitStatus.success
