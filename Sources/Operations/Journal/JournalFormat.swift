@@ -13,7 +13,13 @@
 /// {"event":"stepReplayed","at":…,"address":[…]}
 /// {"event":"runFinished","at":…,"status":"failed","durationMs":52.000,"error":{…,"stepPath":["CodeOp"]}}
 /// {"event":"resumed","at":…,"session":2}
+/// {"event":"resumed","at":…,"session":3,"fingerprint":"…","shape":{…}}
 /// ```
+///
+/// A `resumed` line carries `fingerprint` and `shape` (and `scenarioVersion`) when the build
+/// that resumed the run has another shape than the journal's, changed only after the steps the
+/// run reached (``ScenarioShape/mismatch(journal:recordedSteps:)``): from that line on, the
+/// journal's shape is that one.
 ///
 /// A header written by ``RunStore/create(scenario:settings:durability:)`` also carries the
 /// scenario's shape (``ScenarioShape``, as JSON), its ``ScenarioShape/fingerprint``, the
@@ -84,10 +90,14 @@ enum JournalFormat {
         let session: Int?
         let purity: Purity?
         let idempotencyKey: IdempotencyKey?
+        /// On `resumed`: the shape of the build that resumed the run, when it differs from the
+        /// journal's (a compatible change), with its fingerprint.
+        let shape: ScenarioShape?
+        let fingerprint: String?
 
         private enum CodingKeys: String, CodingKey {
             case event, at, address, attempt, durationMs, input, inputNotRecorded, output, outputNotRecorded
-            case error, willRetry, status, session, purity, idempotencyKey
+            case error, willRetry, status, session, purity, idempotencyKey, shape, fingerprint
         }
 
         init(from decoder: any Decoder) throws {
@@ -110,6 +120,8 @@ enum JournalFormat {
             session = try container.decodeIfPresent(Int.self, forKey: .session)
             purity = try container.decodeIfPresent(Purity.self, forKey: .purity)
             idempotencyKey = try container.decodeIfPresent(IdempotencyKey.self, forKey: .idempotencyKey)
+            shape = try container.decodeIfPresent(ScenarioShape.self, forKey: .shape)
+            fingerprint = try container.decodeIfPresent(String.self, forKey: .fingerprint)
         }
 
         /// The recorded input, if the line carries one.

@@ -22,6 +22,8 @@ extension JournalReader {
         /// the scenario step that contains it), or `nil` once anything else happened.
         private var failureOrigin: StepAddress?
         private var lastWasFinalFailure = false
+        /// The header's shape, or the latest a `resumed` line recorded (a compatible change).
+        private var shape: ScenarioShape?
 
         private struct Finish {
             let status: RunStatus
@@ -32,6 +34,7 @@ extension JournalReader {
 
         init(header: Header) {
             self.header = header
+            self.shape = header.shape
         }
 
         mutating func apply(_ kind: JournalFormat.Event, _ line: JournalFormat.EventLine) throws(Inconsistency) {
@@ -45,6 +48,13 @@ extension JournalReader {
                     input = line.recordedInput
                 }
             case .resumed:
+                if let reshaped = line.shape {
+                    guard line.fingerprint == reshaped.fingerprint else {
+                        throw Inconsistency(
+                            text: "the resumed line's fingerprint \(line.fingerprint ?? "(none)") does not match its shape's \(reshaped.fingerprint)")
+                    }
+                    shape = reshaped
+                }
                 interruptInFlight()
                 session = line.session ?? session + 1
                 finished = nil
@@ -115,7 +125,7 @@ extension JournalReader {
                 startedAt: startedAt, finishedAt: finished?.at, status: status, failedStep: failedStep,
                 error: finished?.error, steps: steps, sessions: session, ignoredTornLine: ignoredTornLine,
                 input: input, output: finished?.output, outputs: outputs, intactLength: intactLength,
-                shape: header.shape, settings: header.settings)
+                shape: shape, settings: header.settings)
         }
 
         // MARK: - Internals

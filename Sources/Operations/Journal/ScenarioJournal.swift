@@ -182,6 +182,10 @@ public final class ScenarioJournal: ScenarioObserver {
             // Read under the lock: nobody else can append between reading and resuming.
             let record = try JournalReader.parse(JournalFile.readAll(url), url: url, isBeingWritten: false)
             if let shape { try record.checkResumable(by: shape) }
+            // A compatible change (steps after those the run reached): the resumed session
+            // records this build's shape, and later resumes compare against it.
+            let reshaped = shape.flatMap { $0.fingerprint == record.shape?.fingerprint ? nil : $0 }
+            let reshapedJSON = try reshaped.map { shape throws(JournalError) in try encodedShape(shape, url: url) }
             if record.ignoredTornLine { try JournalFile.truncate(descriptor, to: record.intactLength, url: url) }
             let journal = ScenarioJournal(
                 url: url, runID: record.runID, scenario: record.scenario, descriptor: descriptor,
@@ -191,6 +195,11 @@ public final class ScenarioJournal: ScenarioObserver {
                 state.lines.field("event", string: JournalFormat.Event.resumed.rawValue)
                 state.lines.field("at", int: Self.nowMilliseconds())
                 state.lines.field("session", int: record.sessions + 1)
+                if let reshaped, let reshapedJSON {
+                    if let version = reshaped.version { state.lines.field("scenarioVersion", int: version) }
+                    state.lines.field("fingerprint", string: reshaped.fingerprint)
+                    state.lines.field("shape", json: reshapedJSON)
+                }
                 state.lines.endLine()
                 journal.commit(&state, sync: true)
                 if let error = state.error { throw error }
@@ -303,19 +312,32 @@ public final class ScenarioJournal: ScenarioObserver {
         case writeAhead
     }
 
+    /// Encodes shapes and settings for the header and the `resumed` line, keys sorted so the
+    /// bytes are stable.
+    private static var headerEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    private static func encodedShape(_ shape: ScenarioShape, url: URL) throws(JournalError) -> Data {
+        do {
+            return try headerEncoder.encode(shape)
+        } catch {
+            throw .io(url, operation: "write", reason: "the scenario's shape cannot be encoded: \(error)")
+        }
+    }
+
     static func createIfAbsent(
         at url: URL, runID: RunID, scenario: String, shape: ScenarioShape? = nil, settings: [String: String] = [:],
         durability: Durability, createdAt: Date
     ) throws(JournalError) -> ScenarioJournal? {
-        let shapeJSON: Data?
+        let shapeJSON = try shape.map { shape throws(JournalError) in try encodedShape(shape, url: url) }
         let settingsJSON: Data?
         do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            shapeJSON = try shape.map { try encoder.encode($0) }
-            settingsJSON = settings.isEmpty ? nil : try encoder.encode(settings)
+            settingsJSON = settings.isEmpty ? nil : try Self.headerEncoder.encode(settings)
         } catch {
-            throw .io(url, operation: "create", reason: "the scenario's shape cannot be encoded: \(error)")
+            throw .io(url, operation: "create", reason: "the run's settings cannot be encoded: \(error)")
         }
         let directory = url.deletingLastPathComponent()
         try JournalFile.makeDirectory(directory)

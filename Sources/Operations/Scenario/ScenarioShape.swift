@@ -104,16 +104,60 @@ public struct ScenarioShape: Sendable, Hashable, Codable, CustomStringConvertibl
     /// - Parameter journal: The shape recorded in the journal.
     /// - Returns: The first difference, from the outermost scenario down.
     public func mismatch(journal: ScenarioShape) -> ShapeMismatch? {
-        mismatch(journal: journal, path: [])
+        mismatch(journal: journal, path: [], progress: nil)
+    }
+
+    /// How this shape (the build's) differs from the one a journal recorded *in the part of the
+    /// run the journal recorded*, or `nil` when this build can resume the run.
+    ///
+    /// This is the rule that lets a scenario's author ship a change without stranding the runs
+    /// in the field: a resumed run replays recorded steps by position and name, so only the steps
+    /// up to the last one the run reached (at every level of nesting) must be the same. Steps
+    /// after it — appended, inserted, removed, reordered, retyped — have no record to misplace,
+    /// and the resumed run simply goes on with this build's steps. Temporal asks its authors to
+    /// mark such changes with `patched`; here the journal's own progress marks them.
+    ///
+    /// ```swift
+    /// // v1: PhoneOp → CodeOp; v2 inserts PromoOp before CodeOp.
+    /// // A run that failed in PhoneOp resumes under v2; one that reached CodeOp does not.
+    /// shapeV2.mismatch(journal: shapeV1, recordedSteps: record.steps.map(\.address))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - journal: The shape recorded in the journal.
+    ///   - recordedSteps: The addresses of every step the journal mentions (launched, skipped,
+    ///     replayed), as in ``JournalRecord/steps``.
+    /// - Returns: The first difference that matters, from the outermost scenario down.
+    public func mismatch(journal: ScenarioShape, recordedSteps: [StepAddress]) -> ShapeMismatch? {
+        mismatch(journal: journal, path: [], progress: RecordedProgress(recordedSteps.map(\.path)[...]))
     }
 
     // MARK: - Internals
 
-    private func mismatch(journal: ScenarioShape, path: [String]) -> ShapeMismatch? {
+    /// The steps a journal reached at one level of a scenario, and below each of them.
+    private struct RecordedProgress {
+        /// The highest step position recorded at this level; `nil` when none is.
+        let last: Int?
+        /// What was recorded inside each step (for nested scenarios), by position.
+        let inside: [Int: RecordedProgress]
+
+        init(_ paths: ArraySlice<[StepAddress.Component]>) {
+            last = paths.compactMap(\.first?.index).max()
+            var byIndex: [Int: [[StepAddress.Component]]] = [:]
+            for path in paths where path.count > 1 { byIndex[path[0].index, default: []].append(Array(path.dropFirst())) }
+            inside = byIndex.mapValues { RecordedProgress($0[...]) }
+        }
+
+        static let nothing = RecordedProgress([])
+    }
+
+    private func mismatch(journal: ScenarioShape, path: [String], progress: RecordedProgress?) -> ShapeMismatch? {
         if journal.name != name && path.isEmpty {
             return ShapeMismatch(path: path, reason: "the journal is of scenario \(journal.name), this build resumes \(name)")
         }
         for index in 0..<max(steps.count, journal.steps.count) {
+            // Past the last recorded step nothing can be misplaced: this build's steps run on.
+            if let progress, index > progress.last ?? -1 { return nil }
             let here = path + ["step \(index)"]
             guard index < journal.steps.count else {
                 return ShapeMismatch(path: here, reason: "the journal has no such step, this build has \(steps[index].name)")
@@ -148,7 +192,10 @@ public struct ScenarioShape: Sendable, Hashable, Codable, CustomStringConvertibl
             case (.some(let nested), nil):
                 return ShapeMismatch(path: here, reason: "\(new.name) is a scenario (\(nested.name)) only in the journal")
             case (.some(let oldNested), .some(let newNested)):
-                if let difference = newNested.mismatch(journal: oldNested, path: here) { return difference }
+                let nestedProgress = progress.map { $0.inside[index] ?? .nothing }
+                if let difference = newNested.mismatch(journal: oldNested, path: here, progress: nestedProgress) {
+                    return difference
+                }
             }
         }
         return nil
