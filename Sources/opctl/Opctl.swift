@@ -8,7 +8,7 @@ enum Opctl {
     static var commands: [any Command.Type] {
         [
             RunCommand.self, RerunCommand.self, RunsCommand.self, ShowCommand.self, DiagramCommand.self,
-            OpsCommand.self, ServeCommand.self,
+            OpsCommand.self, CheckCommand.self, ServeCommand.self,
         ]
     }
 

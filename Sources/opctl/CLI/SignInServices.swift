@@ -28,6 +28,15 @@ struct SignInServices {
         }
     }
 
+    /// A factory whose operations are made only to read their scenarios' shapes (`check`):
+    /// the default simulator and screens that are never shown.
+    static func shapeOnlyFactory(stateDirectory: URL, console: Console) -> AuthFlowFactory {
+        SignInServices(
+            backend: .simulator(BackendSpec.Simulator()), stateDirectory: stateDirectory,
+            screens: TerminalScreens(console: console, terms: nil, codes: []), console: console
+        ).factory
+    }
+
     init(backend: BackendSpec, stateDirectory: URL, screens: TerminalScreens, console: Console) {
         let transport: any HTTPTransport
         switch backend {

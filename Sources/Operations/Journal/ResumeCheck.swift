@@ -1,0 +1,91 @@
+
+/// Whether this build could resume the runs a store holds, checked without launching or writing
+/// anything: what a team runs in its tests and CI before shipping a change to a scenario, so
+/// that the runs waiting in the field are not stranded (Temporal's replayer plays this part).
+///
+/// ```swift
+/// let checks = try RunStore(stateDirectory: fixtures).checkResumable(by: [checkout.shape])
+/// #expect(checks.filter(\.isStranded).isEmpty, "\(checks.filter(\.isStranded))")
+/// ```
+public struct ResumeCheck: Sendable, CustomStringConvertible {
+    /// What this build can do with one run.
+    public enum Verdict: Sendable, Hashable {
+        /// The run can be resumed by this build.
+        case resumable
+        /// The run succeeded: there is nothing to resume.
+        case finished
+        /// A live process is writing the run; it was checked all the same.
+        case running
+        /// This build cannot resume the run, for the reason given (a sentence).
+        case stranded(String)
+    }
+
+    /// The run.
+    public let id: RunID
+    /// The scenario the journal names; `nil` when the journal cannot be read.
+    public let scenario: String?
+    /// How the run stands; `nil` when the journal cannot be read.
+    public let status: RunStatus?
+    /// What this build can do with it.
+    public let verdict: Verdict
+
+    /// Whether this build cannot resume a run that is waiting to be resumed (or unreadable).
+    public var isStranded: Bool {
+        if case .stranded = verdict { return true }
+        return false
+    }
+
+    /// One line: the run, its scenario and status, and the verdict.
+    public var description: String {
+        let what = "\(id) (\(scenario ?? "?"), \(status?.rawValue ?? "damaged"))"
+        switch verdict {
+        case .resumable: return "\(what): can be resumed"
+        case .finished: return "\(what): finished"
+        case .running: return "\(what): running"
+        case .stranded(let reason): return "\(what): cannot be resumed: \(reason)"
+        }
+    }
+
+    /// The verdict on one journaled run for a build that has `shapes`.
+    ///
+    /// - Parameters:
+    ///   - entry: The run, as a store lists it.
+    ///   - shapes: The shapes of the scenarios this build can resume, by their names.
+    /// - Returns: The check.
+    public static func check(_ entry: RunStore.Entry, against shapes: [String: ScenarioShape]) -> ResumeCheck {
+        let record: JournalRecord
+        switch entry.record {
+        case .success(let read): record = read
+        case .failure(let error):
+            return ResumeCheck(id: entry.id, scenario: nil, status: nil, verdict: .stranded("its journal cannot be read: \(error)"))
+        }
+        func check(_ verdict: Verdict) -> ResumeCheck {
+            ResumeCheck(id: entry.id, scenario: record.scenario, status: record.status, verdict: verdict)
+        }
+        if record.status == .succeeded { return check(.finished) }
+        guard let shape = shapes[record.scenario] else {
+            return check(.stranded("this build has no scenario named \(record.scenario)"))
+        }
+        guard let recorded = record.shape else {
+            return check(.stranded("the journal records no shape, so no build can check it against its own"))
+        }
+        if let mismatch = shape.mismatch(journal: recorded, recordedSteps: record.steps.map(\.address)) {
+            return check(.stranded(mismatch.description))
+        }
+        return check(record.status == .running ? .running : .resumable)
+    }
+}
+
+extension RunStore {
+    /// Checks every run in the store against the scenarios this build has, in the store's
+    /// order (oldest first); nothing is launched or written.
+    ///
+    /// - Parameter shapes: The shapes of the scenarios this build can resume; a journal finds
+    ///   its scenario by the name in its header (``ScenarioShape/name``).
+    /// - Returns: One check per journal file.
+    /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory cannot be listed.
+    public func checkResumable(by shapes: [ScenarioShape]) throws(JournalError) -> [ResumeCheck] {
+        let byName = Dictionary(shapes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        return try runs().map { ResumeCheck.check($0, against: byName) }
+    }
+}
