@@ -56,4 +56,21 @@ struct CheckCommandTests {
         #expect(entry["resumable"] as? Bool == false)
         #expect((entry["reason"] as? String)?.hasPrefix("step 0:") == true)
     }
+
+    @Test func rerunOfARunThisBuildCannotResumeExitsTwoAndWritesNothing() throws {
+        let directory = Self.stateDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let opctl = InProcessOpctl(stateDirectory: directory)
+        let id = try Self.journal(in: directory, steps: ["PhoneOp", "PromoOp"], reached: 1)
+        let url = RunStore(stateDirectory: directory).url(for: id)
+        let before = try Data(contentsOf: url)
+
+        let result = opctl.run("rerun", id.description, "--code=123456")
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("cannot resume run \(id)"), "\(result.stderr)")
+        #expect(result.stderr.contains("step 0: PhoneOp takes X -> X in the journal"), "\(result.stderr)")
+        #expect(result.stderr.contains("Resume it with the opctl build that started it"))
+        #expect(!result.stderr.contains("PhoneOp: attempt"), "a step was launched")
+        #expect(try Data(contentsOf: url) == before)
+    }
 }
