@@ -27,8 +27,12 @@
 /// object), all in the one line written and synced when the file is created:
 ///
 /// ```
-/// {"format":…,"createdAt":…,"scenarioVersion":2,"fingerprint":"3f1c…","shape":{"name":"AuthScenario","steps":[…],"version":2},"settings":{"backend":"simulated"}}
+/// {"format":…,"createdAt":…,"scenarioVersion":2,"fingerprint":"3f1c…","shape":{"name":"AuthScenario","steps":[…],"version":2},"settings":{"backend":"simulated"},"input":"+15551234567"}
 /// ```
+///
+/// `input` (or `inputNotRecorded`) is there when the host passed the run's input to
+/// ``RunStore/create(scenario:settings:input:durability:)``: the header, the input and the
+/// settings are then durable together, so a run killed before it started can be resumed.
 ///
 /// These fields are optional, so version 1 readers read such headers and journals written
 /// before them still list and show; resuming one without a shape against a scenario is refused
@@ -65,6 +69,9 @@ enum JournalFormat {
         let fingerprint: String?
         let shape: ScenarioShape?
         let settings: [String: String]?
+        /// The run's input, when the host knew it as the run was created.
+        let input: JSONValue?
+        let inputNotRecorded: String?
     }
 
     /// Just enough of the first line to tell a journal from another JSON file.

@@ -35,6 +35,7 @@ extension JournalReader {
         init(header: Header) {
             self.header = header
             self.shape = header.shape
+            self.input = header.input
         }
 
         mutating func apply(_ kind: JournalFormat.Event, _ line: JournalFormat.EventLine) throws(Inconsistency) {
@@ -45,7 +46,7 @@ extension JournalReader {
             case .runStarted:
                 if startedAt == nil {
                     startedAt = at
-                    input = line.recordedInput
+                    input = line.recordedInput ?? input
                 }
             case .resumed:
                 if let reshaped = line.shape {

@@ -94,7 +94,8 @@ enum JournalReader {
             throw .damaged(url, line: 1, reason: "the header has a fingerprint but no readable shape")
         }
         return Header(
-            runID: runID, scenario: scenario, createdAt: createdAt, shape: header.shape, settings: header.settings ?? [:])
+            runID: runID, scenario: scenario, createdAt: createdAt, shape: header.shape, settings: header.settings ?? [:],
+            input: header.input.map(RecordedValue.json) ?? header.inputNotRecorded.map(RecordedValue.notRecorded))
     }
 
     struct Header {
@@ -103,6 +104,8 @@ enum JournalReader {
         let createdAt: Date
         let shape: ScenarioShape?
         let settings: [String: String]
+        /// The run's input as the header recorded it, before the scenario started.
+        let input: RecordedValue?
     }
 
     /// Why an event line, valid JSON, makes no sense as a journal event.

@@ -67,19 +67,23 @@ public struct RunStore: Sendable {
     ///   - scenario: The scenario the run launches (or its shape).
     ///   - settings: What the host needs to run the scenario again (a backend, a choice made on
     ///     the command line); never secrets.
+    ///   - input: The input the run will be launched with, when the host knows it now: it goes
+    ///     into the header line, durable with the shape and settings, so a process killed
+    ///     before the scenario starts still leaves a run that can be resumed without asking for
+    ///     it again. Recorded like a step's input (a non-`Encodable` one as not recorded).
     ///   - durability: Buffered (default) or durable.
     /// - Returns: The open journal; its ``ScenarioJournal/runID`` names the run.
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory or file cannot be
     ///   created or written.
     public func create(
-        scenario: some ScenarioShapeProviding, settings: [String: String] = [:],
+        scenario: some ScenarioShapeProviding, settings: [String: String] = [:], input: (any Sendable)? = nil,
         durability: ScenarioJournal.Durability = .buffered
     ) throws(JournalError) -> ScenarioJournal {
         let shape = scenario.shape
         for _ in 0..<16 {
             let id = RunID.make()
             if let journal = try ScenarioJournal.createIfAbsent(
-                at: url(for: id), runID: id, scenario: shape.name, shape: shape, settings: settings,
+                at: url(for: id), runID: id, scenario: shape.name, shape: shape, settings: settings, input: input,
                 durability: durability, createdAt: Date())
             {
                 return journal

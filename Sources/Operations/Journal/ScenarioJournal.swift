@@ -330,7 +330,7 @@ public final class ScenarioJournal: ScenarioObserver {
 
     static func createIfAbsent(
         at url: URL, runID: RunID, scenario: String, shape: ScenarioShape? = nil, settings: [String: String] = [:],
-        durability: Durability, createdAt: Date
+        input: (any Sendable)? = nil, durability: Durability, createdAt: Date
     ) throws(JournalError) -> ScenarioJournal? {
         let shapeJSON = try shape.map { shape throws(JournalError) in try encodedShape(shape, url: url) }
         let settingsJSON: Data?
@@ -359,6 +359,7 @@ public final class ScenarioJournal: ScenarioObserver {
                 state.lines.field("shape", json: shapeJSON)
             }
             if let settingsJSON { state.lines.field("settings", json: settingsJSON) }
+            journal.value(input, key: "input", notRecordedKey: "inputNotRecorded", &state)
             state.lines.endLine()
             journal.commit(&state, sync: true)
             return state.error

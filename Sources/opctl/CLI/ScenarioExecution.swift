@@ -149,9 +149,19 @@ struct ScenarioExecution {
 
     private func rerunCommand(failedStep: String?) -> String {
         var words = ["opctl", "rerun", journal.runID.description]
+        if phoneMissing { words.append("--phone NUMBER") }
         if failedStep == "CodeOp" || codeStepStillToRun { words.append("--code CODE") }
         if let stateDirectoryOption { words.append("--state-dir \(Self.shellQuoted(stateDirectoryOption))") }
         return words.joined(separator: " ")
+    }
+
+    /// Whether the run needs a phone number its journal does not have, and no one at a
+    /// terminal will be asked for it: the rerun hint then asks for `--phone`.
+    private var phoneMissing: Bool {
+        guard !console.inputIsTerminal, runnable.name == "auth" || runnable.name == "PhoneOp",
+            let record = try? ScenarioJournal.load(journal.url)
+        else { return false }
+        return ((try? record.input(as: PhoneNumber?.self)) ?? nil) == nil
     }
 
     /// Whether a rerun will reach the code screen: the sign-in got under way (or is the whole

@@ -8,7 +8,7 @@ enum RerunCommand: Command {
     static let abstract = "Resume a failed or interrupted run: completed steps are replayed, the failed one runs again"
     static let help = """
         USAGE: opctl rerun RUN_ID [--code CODE | --code-stdin] [--accept-terms | --decline-terms]
-                              [--relaunch-in-doubt] [--backend SPEC] [--state-dir DIR] [--json]
+                              [--phone NUMBER] [--relaunch-in-doubt] [--backend SPEC] [--state-dir DIR] [--json]
 
         Steps that completed are replayed from the run's journal — their operations are not
         launched again — and the failed or interrupted step is launched again with the same
@@ -24,6 +24,8 @@ enum RerunCommand: Command {
           --code-stdin           Read the SMS code from the first line of standard input
           --accept-terms         Accept the terms of use if they are shown
           --decline-terms        Decline them
+          --phone NUMBER         The phone number, when the run's journal has none (a run
+                                 stopped before it recorded one); a run keeps the number it has
           --relaunch-in-doubt    Launch a step with side effects left in doubt even though the
                                  journal has no idempotency key for it (it may act twice)
         \(CommonOptions.backendHelp)
@@ -33,7 +35,7 @@ enum RerunCommand: Command {
         """
     static let spec = ArgumentSpec(
         flags: ["--accept-terms", "--decline-terms", "--code-stdin", "--relaunch-in-doubt", "--json"],
-        options: ["--code", "--backend", "--state-dir"], maxPositionals: 1)
+        options: ["--code", "--phone", "--backend", "--state-dir"], maxPositionals: 1)
 
     static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
         guard let id = arguments.positionals.first else {
@@ -68,10 +70,23 @@ enum RerunCommand: Command {
         let backend = try BackendSpec(parsing: backendText)
         try StateDirectory.prepare(stateDirectory)
         let services = SignInServices(backend: backend, stateDirectory: stateDirectory, screens: inputs.screens(console), console: console)
-        let input: PhoneNumber?
-        let journal: ScenarioJournal
+        var input: PhoneNumber?
         do throws(JournalError) {
             input = try record.input(as: PhoneNumber?.self) ?? nil
+        } catch {
+            throw CLIError.message("cannot resume run \(runID): \(error)")
+        }
+        if let given = arguments.value("--phone") {
+            // A rerun finishes the run that was started; a different number is a new run.
+            guard input == nil else {
+                throw UsageError(
+                    "run \(runID) already has its phone number; a rerun keeps the number the run started with",
+                    hint: "To sign in with another number, start a new run: opctl run \(runnable.name) --phone NUMBER")
+            }
+            input = try parsePhone(given)
+        }
+        let journal: ScenarioJournal
+        do throws(JournalError) {
             journal = try store.resume(runID, scenario: runnable.shape(services.factory))
         } catch {
             switch error {
@@ -89,6 +104,16 @@ enum RerunCommand: Command {
             stateDirectory: stateDirectory, stateDirectoryOption: arguments.value("--state-dir"), console: console,
             json: arguments.has("--json")
         ).run(input: input)
+    }
+}
+
+extension RerunCommand {
+    static func parsePhone(_ text: String) throws -> PhoneNumber {
+        do {
+            return try PhoneNumber(parsing: text)
+        } catch {
+            throw UsageError("--phone: \(error.description)", command: name)
+        }
     }
 }
 

@@ -63,7 +63,8 @@ enum RunCommand: Command {
         do throws(JournalError) {
             // The backend and terms decision are durable with the header: no sidecar file to lose.
             journal = try RunStore(stateDirectory: stateDirectory).create(
-                scenario: runnable.shape(services.factory), settings: RunMetadata.settings(backend: backendText, terms: inputs.terms))
+                scenario: runnable.shape(services.factory), settings: RunMetadata.settings(backend: backendText, terms: inputs.terms),
+                input: phone)
         } catch {
             throw CLIError.message("cannot start a run: \(error)")
         }
