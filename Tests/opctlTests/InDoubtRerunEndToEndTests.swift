@@ -49,11 +49,12 @@ struct InDoubtRerunEndToEndTests {
     @Test func withoutAKeyTheRerunStopsUnlessToldToRelaunch() throws {
         let sandbox = try Sandbox()
         let id = try killDuringVerification(sandbox)
-        // A journal from before keys were recorded.
+        // A journal from before keys (and line checksums) were recorded.
         let url = sandbox.journal(id)
         let text = try String(contentsOf: url, encoding: .utf8)
         try Data(
-            text.replacingOccurrences(of: #","idempotencyKey":"[0-9a-f]+""#, with: "", options: .regularExpression).utf8
+            text.replacingOccurrences(of: #","sum":"[0-9a-f]{8}""#, with: "", options: .regularExpression)
+                .replacingOccurrences(of: #","idempotencyKey":"[0-9a-f]+""#, with: "", options: .regularExpression).utf8
         ).write(to: url)
 
         let refused = try sandbox.run("rerun", id, "--code", "123456", "--backend", "sim:")

@@ -10,6 +10,8 @@ struct JSONLineWriter {
     /// Complete lines, ready to be written.
     var bytes: [UInt8] = []
     private var needsComma = false
+    /// Where the line being written starts, for its checksum.
+    private var lineStart = 0
 
     init(capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
@@ -22,11 +24,20 @@ struct JSONLineWriter {
     }
 
     mutating func beginLine() {
+        lineStart = bytes.count
         bytes.append(UInt8(ascii: "{"))
         needsComma = false
     }
 
+    /// Ends the line with its checksum (``LineChecksum``) as the last field.
     mutating func endLine() {
+        let sum = bytes.withUnsafeBufferPointer { buffer in
+            LineChecksum.adler32(UnsafeBufferPointer(rebasing: buffer[lineStart...]))
+        }
+        key(LineChecksum.key)
+        bytes.append(UInt8(ascii: "\""))
+        LineChecksum.appendHex(sum, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: "}"))
         bytes.append(UInt8(ascii: "\n"))
     }

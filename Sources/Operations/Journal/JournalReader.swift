@@ -25,10 +25,17 @@ enum JournalReader {
             throw .notAJournal(
                 url, reason: bytes.isEmpty ? "the file is empty" : "it has no complete first line")
         }
+        if LineChecksum.verify(headerLine) == .damaged {
+            throw .damaged(url, line: 1, reason: Self.checksumMismatch)
+        }
         let header = try readHeader(headerLine, url: url)
         var builder = RecordBuilder(header: header)
         let decoder = JSONDecoder()
         for (offset, line) in lines.complete.enumerated().dropFirst() {
+            // Checked before the line is read at all: a damaged line may still parse.
+            if LineChecksum.verify(line) == .damaged {
+                throw .damaged(url, line: offset + 1, reason: Self.checksumMismatch)
+            }
             let event: JournalFormat.EventLine
             do {
                 event = try decoder.decode(JournalFormat.EventLine.self, from: Data(line))
@@ -46,6 +53,10 @@ enum JournalReader {
             url: url, isBeingWritten: isBeingWritten, ignoredTornLine: lines.tornTail,
             intactLength: lines.intactLength)
     }
+
+    /// Why a line whose checksum does not match is not replayed.
+    static let checksumMismatch =
+        "its checksum does not match its bytes: the line changed on disk after it was written, so nothing it says is replayed"
 
     // MARK: - Internals
 

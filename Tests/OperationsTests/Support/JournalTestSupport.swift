@@ -136,3 +136,10 @@ final class ParkedCompletion: Sendable {
         completion.withLock { $0 }?.succeed(value)
     }
 }
+
+/// `text` as a journal written before lines carried checksums: a test that edits a journal to
+/// stand for an older writer (no key, another fingerprint) drops them, or the reader would
+/// rightly call every edited line damaged.
+func withoutChecksums(_ text: String) -> String {
+    text.replacingOccurrences(of: #","sum":"[0-9a-f]{8}""#, with: "", options: .regularExpression)
+}
