@@ -14,7 +14,7 @@ import Foundation
 /// only grow (an append changes the size even within one tick of a coarse clock), a resume
 /// that cuts a torn line appends a line right after, and a file deleted and created again under
 /// the same name gets a new inode; so an equal stamp means the summary is still the file's.
-struct FileStamp: Hashable, Codable {
+struct FileStamp: Hashable {
     /// The size in bytes.
     var size: Int64
     /// The modification time, in nanoseconds since 1970.
@@ -31,10 +31,11 @@ struct FileStamp: Hashable, Codable {
         self.init(info)
     }
 
-    /// The stamp of an open file.
-    init?(descriptor: Int32) {
+    /// The stamp of the file at `path`; a listing of thousands of journals stats them by path
+    /// rather than build a `URL` for each.
+    init?(path: String) {
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return nil }
+        guard stat(path, &info) == 0 else { return nil }
         self.init(info)
     }
 

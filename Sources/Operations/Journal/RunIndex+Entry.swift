@@ -3,7 +3,7 @@ import Foundation
 extension RunIndex {
     /// What the index keeps about one journal file: the stamp it was read at, and either the
     /// run's summary or why the journal cannot be read.
-    struct Entry: Codable, Equatable {
+    struct Entry: Equatable {
         /// The journal's stamp when it was read; the entry is used only while it is unchanged.
         var stamp: FileStamp
         /// The run, for a journal that reads.
@@ -13,8 +13,11 @@ extension RunIndex {
 
         /// The summary or error the entry stands for, with the status of an unfinished run
         /// taken from its journal's lock now.
-        func summary(id: RunID, url: URL) -> Result<RunSummary, JournalError> {
-            if let run { return .success(run.summary(id: id, isBeingWritten: { JournalFile.isBeingWritten(url) })) }
+        ///
+        /// - Parameter url: The journal's URL, made only when needed (most entries need none).
+        func summary(id: RunID, url: () -> URL) -> Result<RunSummary, JournalError> {
+            if let run { return .success(run.summary(id: id, isBeingWritten: { JournalFile.isBeingWritten(url()) })) }
+            let url = url()
             return .failure(failure?.error(url) ?? .notAJournal(url, reason: "the run index lost its entry"))
         }
     }
@@ -22,7 +25,7 @@ extension RunIndex {
     /// A run's summary as cached, with what depends on a live process left out: a run with no
     /// recorded end is stored as unfinished, and only its lock, asked at listing time, says
     /// whether it is running or interrupted.
-    struct CachedRun: Codable, Equatable {
+    struct CachedRun: Equatable {
         var scenario: String
         /// How the run's last session ended, as recorded; `nil` when no end is recorded.
         var finished: RunStatus?
@@ -33,6 +36,20 @@ extension RunIndex {
         var finishedAt: Int64?
         var lastActivityAt: Int64
         var sessions: Int
+
+        init(
+            scenario: String, finished: RunStatus?, failedStep: StepAddress?, createdAt: Int64, startedAt: Int64?,
+            finishedAt: Int64?, lastActivityAt: Int64, sessions: Int
+        ) {
+            self.scenario = scenario
+            self.finished = finished
+            self.failedStep = failedStep
+            self.createdAt = createdAt
+            self.startedAt = startedAt
+            self.finishedAt = finishedAt
+            self.lastActivityAt = lastActivityAt
+            self.sessions = sessions
+        }
 
         init(_ summary: RunSummary) {
             scenario = summary.scenario
@@ -63,16 +80,24 @@ extension RunIndex {
 
     /// A ``JournalError`` that says something lasting about a file's content, as cached. Errors
     /// of the moment (a file that could not be opened) are never cached.
-    struct CachedFailure: Codable, Equatable {
-        enum Kind: String, Codable {
+    struct CachedFailure: Equatable {
+        enum Kind: String {
             case notAJournal, unsupportedVersion, damaged
         }
 
         var kind: Kind
-        var reason: String?
+        var reason = ""
         var line: Int?
         var found: Int?
         var supported: Int?
+
+        init(kind: Kind, reason: String, line: Int?, found: Int?, supported: Int?) {
+            self.kind = kind
+            self.reason = reason
+            self.line = line
+            self.found = found
+            self.supported = supported
+        }
 
         /// The cacheable form of `error`; `nil` for an error of the moment.
         init?(_ error: JournalError) {
@@ -95,9 +120,9 @@ extension RunIndex {
 
         func error(_ url: URL) -> JournalError {
             switch kind {
-            case .notAJournal: .notAJournal(url, reason: reason ?? "unknown")
+            case .notAJournal: .notAJournal(url, reason: reason)
             case .unsupportedVersion: .unsupportedVersion(url, found: found ?? 0, supported: supported ?? 0)
-            case .damaged: .damaged(url, line: line ?? 0, reason: reason ?? "unknown")
+            case .damaged: .damaged(url, line: line ?? 0, reason: reason)
             }
         }
     }

@@ -13,15 +13,10 @@ import Foundation
 ///
 /// ## Format
 ///
-/// A header line, then the entries as one JSON object keyed by file name:
-///
-/// ```
-/// {"format":"operations.run-index","version":1,"count":2000,"checksum":"9c2f…"}
-/// {"20250101-120000-000-1a2b3c4d.jsonl":{"stamp":{…},"run":{…}},…}
-/// ```
-///
-/// The checksum (64-bit FNV-1a of the second line) and count catch garbage, truncation and a
-/// half-written file; any doubt and the index is ignored and rebuilt from the journals. It is
+/// A header line with the format's name and version, the entry count and a checksum (64-bit
+/// FNV-1a) of the rest, then one tab-separated line per journal (``Codec``). The checksum and
+/// count catch garbage, truncation and a half-written file; any doubt and the index is ignored
+/// and rebuilt from the journals. It is
 /// replaced atomically (an owner-only temporary renamed over it), so several processes
 /// listing, creating and finishing runs at once can each write it: the last one wins and every
 /// one of them is a valid cache. A process killed mid-write leaves only its temporary, which a
@@ -56,21 +51,22 @@ struct RunIndex {
         var changed = false
         var entries: [RunStore.SummaryEntry] = []
         let suffix = ".\(RunStore.fileExtension)"
+        let base = directory.path.hasSuffix("/") ? directory.path : directory.path + "/"
         for name in names {
             guard name.hasSuffix(suffix) else {
                 removeIfAbandonedTemporary(name)
                 continue
             }
             guard let id = try? RunID(validating: String(name.dropLast(suffix.count))) else { continue }
-            let url = directory.appendingPathComponent(name, isDirectory: false)
-            guard let stamp = FileStamp(of: url) else { continue }
+            guard let stamp = FileStamp(path: base + name) else { continue }
+            let url = { directory.appendingPathComponent(name, isDirectory: false) }
             if let entry = cached[name], entry.stamp == stamp {
                 kept[name] = entry
                 entries.append(RunStore.SummaryEntry(id: id, summary: entry.summary(id: id, url: url)))
                 continue
             }
             changed = true
-            switch Self.read(url, id: id, stamp: stamp) {
+            switch Self.read(url(), id: id, stamp: stamp) {
             case .absent:
                 continue
             case .cacheable(let entry):
@@ -113,41 +109,15 @@ struct RunIndex {
 
     // MARK: - The index file
 
-    struct Header: Codable {
-        var format: String
-        var version: Int
-        var count: Int
-        var checksum: String
-    }
-
     /// The entries of the index file; empty when there is none or it cannot be trusted.
     func load() -> [String: Entry] {
-        guard let bytes = try? JournalFile.readAll(url),
-            let newline = bytes.firstIndex(of: UInt8(ascii: "\n"))
-        else { return [:] }
-        let body = bytes[(newline + 1)...]
-        let decoder = JSONDecoder()
-        guard let header = try? decoder.decode(Header.self, from: Data(bytes[..<newline])),
-            header.format == Self.format, header.version == Self.version,
-            header.checksum == Self.checksum(body),
-            let entries = try? decoder.decode([String: Entry].self, from: Data(body)),
-            entries.count == header.count
-        else { return [:] }
-        return entries
+        guard let bytes = try? JournalFile.readAll(url) else { return [:] }
+        return Codec.decode(bytes) ?? [:]
     }
 
     /// Replaces the index file with `entries`.
     func save(_ entries: [String: Entry]) throws(JournalError) {
-        let body: Data
-        let headerLine: Data
-        do {
-            body = try JSONEncoder().encode(entries)
-            headerLine = try JSONEncoder().encode(
-                Header(format: Self.format, version: Self.version, count: entries.count, checksum: Self.checksum(body)))
-        } catch {
-            throw .io(url, operation: "write", reason: "the index cannot be encoded: \(error)")
-        }
-        try JournalFile.replaceAtomically(url, with: [UInt8](headerLine) + [UInt8(ascii: "\n")] + [UInt8](body))
+        try JournalFile.replaceAtomically(url, with: Codec.encode(entries))
     }
 
     /// 64-bit FNV-1a in hex: enough to catch damage, not meant against forgery (whoever can

@@ -133,16 +133,48 @@ struct RunIndexTests {
             case "wrong checksum":
                 // Every run said to have succeeded: valid JSON, but not what was written.
                 let text = String(decoding: index, as: UTF8.self)
-                damaged = Data(text.replacingOccurrences(of: "\"failed\"", with: "\"succeeded\"").utf8)
+                damaged = Data(text.replacingOccurrences(of: "\tfailed\t", with: "\tsucceeded\t").utf8)
             default:
                 let text = String(decoding: index, as: UTF8.self)
-                damaged = Data(text.replacingOccurrences(of: "\"version\":1", with: "\"version\":99").utf8)
+                damaged = Data(text.replacingOccurrences(of: "operations.run-index\t1\t", with: "operations.run-index\t99\t").utf8)
             }
             #expect(damaged != index)
             try damaged.write(to: indexURL(store))
             #expect(try listing(store) == expected)
             #expect(try Data(contentsOf: indexURL(store)) != damaged, "the index was rebuilt")
             #expect(try listing(store) == expected)
+        }
+    }
+
+    @Test func namesWithTabsNewlinesAndBackslashesComeBackFromTheIndexIntact() throws {
+        try withTemporaryDirectory { directory in
+            let store = RunStore(stateDirectory: directory)
+            try FileManager.default.createDirectory(at: store.directory, withIntermediateDirectories: true)
+            let id = RunID.make()
+            let journal = [
+                #"{"format":"operations.journal","version":1,"run":"\#(id)","scenario":"Tab\there\\back\nline é","createdAt":"2025-01-01T12:00:00.123Z"}"#,
+                #"{"event":"runStarted","at":1735732800200}"#,
+                #"{"event":"stepLaunched","at":1735732800201,"address":[{"index":0,"name":"Outer"},{"index":3,"name":"In\\ner\t"}],"attempt":1}"#,
+            ]
+            try Data((journal.joined(separator: "\n") + "\n").utf8).write(to: store.url(for: id))
+            try Data("\n\n".utf8).write(to: store.url(for: RunID.make(at: Date(timeIntervalSince1970: 0))))
+            let fresh = try store.summaries()
+            let cached = try store.summaries()
+            #expect(fresh.count == 2)
+            for (first, second) in zip(fresh, cached) {
+                #expect(first.id == second.id)
+                switch (first.summary, second.summary) {
+                case (.success(let read), .success(let cached)): #expect(read == cached)
+                case (.failure(let read), .failure(let cached)): #expect(read == cached)
+                default: Issue.record("\(first.summary) came back as \(second.summary)")
+                }
+            }
+            let summary = try #require(try cached.last?.summary.get())
+            #expect(summary.scenario == "Tab\there\\back\nline é")
+            #expect(summary.failedStep == StepAddress((0, "Outer"), (3, "In\\ner\t")))
+            #expect(summary.status == .interrupted)
+            #expect(summary.createdAt == Date(timeIntervalSince1970: 1_735_732_800.123))
+            #expect(summary.lastActivityAt == Date(timeIntervalSince1970: 1_735_732_800.201))
         }
     }
 
