@@ -78,22 +78,16 @@ enum RunsCommand: Command {
     private static func printJSON(_ entries: [RunStore.SummaryEntry], console: Console) {
         // Every object keeps the promised keys and statuses; a damaged journal has neither a
         // scenario nor a start time, so it is reported beside the array, not in it.
-        let objects: [[String: Any]] = entries.compactMap { entry in
+        let runs: [RunListingJSON.Run] = entries.compactMap { entry in
             switch entry.summary {
             case .success(let summary):
-                var object: [String: Any] = [
-                    "id": entry.id.description, "scenario": summary.scenario, "status": summary.status.rawValue,
-                    "startedAt": Self.timestamp(summary.startedAt ?? summary.createdAt),
-                    "failedStep": summary.failedStep?.name ?? NSNull(),
-                ]
-                object["finishedAt"] = summary.finishedAt.map(Self.timestamp)
-                return object
+                return RunListingJSON.Run(summary, id: entry.id)
             case .failure(let error):
                 console.note("opctl: left out run \(entry.id), its journal cannot be read: \(error)")
                 return nil
             }
         }
-        console.print(JSONText.encode(objects))
+        console.print(RunListingJSON.encode(runs))
     }
 
     private static func printTable(_ entries: [RunStore.SummaryEntry], console: Console) {
