@@ -8,7 +8,8 @@ extension RunIndex {
     ///
     /// ```
     /// operations.run-index <TAB> 1 <TAB> <count> <TAB> <checksum of the lines below>
-    /// <file> <size> <mtime-ns> <inode> run <finished|> <created-ms> <started-ms|> <finished-ms|> <last-ms> <sessions> <scenario> [<index> <step>]…
+    /// <file> <size> <mtime-ns> <inode> run <finished|> <created-ms> <started-ms|> <finished-ms|>
+    ///     <last-ms> <sessions> <scenario> [<index> <step>]…
     /// <file> <size> <mtime-ns> <inode> failure <kind> <line|> <found|> <supported|> <reason>
     /// ```
     ///
@@ -21,7 +22,8 @@ extension RunIndex {
             var body: [UInt8] = []
             body.reserveCapacity(entries.count * 160)
             for (name, entry) in entries {
-                var fields = [escape(name), String(entry.stamp.size), String(entry.stamp.modified), String(entry.stamp.inode)]
+                let stamp = entry.stamp
+                var fields = [escape(name), String(stamp.size), String(stamp.modified), String(stamp.inode)]
                 if let run = entry.run {
                     fields += [
                         "run", run.finished?.rawValue ?? "", String(run.createdAt), run.startedAt.map { String($0) } ?? "",
@@ -59,7 +61,8 @@ extension RunIndex {
             entries.reserveCapacity(Int(clamping: count))
             var start = body.startIndex
             while start < body.endIndex {
-                guard let stop = body[start...].firstIndex(of: newline), let (name, entry) = entry(fields(body[start..<stop]))
+                guard let stop = body[start...].firstIndex(of: newline),
+                    let (name, entry) = entry(fields(body[start..<stop]))
                 else { return nil }
                 entries[name] = entry
                 start = stop + 1

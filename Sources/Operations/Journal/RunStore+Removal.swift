@@ -44,6 +44,8 @@ extension RunStore {
                 report.failures.append(error)
             }
         }
+        // A lock held only a moment was another remover's: the run is gone, not in progress.
+        report.inProgress.removeAll { !JournalFile.exists(url(for: $0)) }
         return report
     }
 
@@ -51,7 +53,8 @@ extension RunStore {
     public struct RemovalReport: Sendable {
         /// The runs removed, as they stood when they were removed.
         public var removed: [RunSummary] = []
-        /// Runs picked for removal that a live process was writing by then: kept.
+        /// Runs picked for removal whose lock another process held by then — a live writer that
+        /// resumed it, or another remover still at work on it: kept by this removal.
         public var inProgress: [RunID] = []
         /// Files that could not be removed, in words; their runs may be partly removed and are
         /// still listed while their journal remains.
@@ -74,9 +77,18 @@ extension RunStore {
         -> Removal
     {
         let journal = url(for: id)
-        guard JournalFile.exists(journal) else { return .gone }
-        guard let lock = try JournalFile.lockForRemoval(journal) else { return .inProgress }
+        let lock: Int32?
+        do {
+            lock = try JournalFile.lockForRemoval(journal)
+        } catch {
+            if !JournalFile.exists(journal) { return .gone }
+            throw error
+        }
+        guard let lock else { return .inProgress }
         defer { JournalFile.closeDescriptor(lock) }
+        // Another remover may have taken it between this one's opening and locking it: the
+        // lock then holds a file no longer in the store.
+        guard JournalFile.exists(journal) else { return .gone }
         // Under the lock nobody writes the journal, so an unfinished run reads as interrupted.
         let record = try JournalReader.parse(JournalFile.readAll(journal), url: journal, isBeingWritten: false)
         let summary = RunSummary(record, id: id)

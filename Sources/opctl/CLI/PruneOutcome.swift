@@ -44,15 +44,18 @@ struct PruneOutcome {
             text = "nothing to remove: no \(which) runs last active before \(RunsCommand.timestamp(request.cutoff))"
         } else {
             let byStatus = Dictionary(grouping: removed, by: { ListedStatus($0.status) })
-            let breakdown = byStatus.keys.sorted().map { "\(CountText.grouped(byStatus[$0]?.count ?? 0)) \($0.rawValue)" }
-            text = "\(request.dryRun ? "would remove" : "removed") \(CountText.runs(removed.count)) (\(breakdown.joined(separator: ", ")))"
+            let breakdown = byStatus.keys.sorted().map { status in
+                "\(CountText.grouped(byStatus[status]?.count ?? 0)) \(status.rawValue)"
+            }
+            let verb = request.dryRun ? "would remove" : "removed"
+            text = "\(verb) \(CountText.runs(removed.count)) (\(breakdown.joined(separator: ", ")))"
         }
         var kept: [String] = []
         if interrupted > 0 { kept.append(CountText.runs(interrupted, "interrupted")) }
         if running > 0 { kept.append(CountText.runs(running, "running")) }
         if damaged > 0 { kept.append("\(CountText.grouped(damaged)) damaged \(damaged == 1 ? "journal" : "journals")") }
         if !kept.isEmpty {
-            let list = kept.count == 1 ? kept[0] : kept.dropLast().joined(separator: ", ") + " and " + kept[kept.count - 1]
+            let list = kept.dropLast().isEmpty ? kept[0] : kept.dropLast().joined(separator: ", ") + " and " + kept[kept.count - 1]
             text += (removed.isEmpty ? "; kept " : ", kept ") + list
         }
         if interrupted > 0 {

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Operations
 import Testing
@@ -60,6 +61,27 @@ struct RunRemovalTests {
             let report = try store.removeRuns { $0.status == .interrupted }
             #expect(report.removed.map(\.id) == [id])
             #expect(try store.summaries().isEmpty)
+        }
+    }
+
+    @Test func removersRacingEachOtherRemoveEveryRunOnceAndFailNothing() throws {
+        try withTemporaryDirectory { directory in
+            let store = RunStore(stateDirectory: directory)
+            let ids = try Set((0..<40).map { _ in try index.succeededRun(store) })
+            let reports = LockedState<[RunStore.RemovalReport]>([])
+            DispatchQueue.concurrentPerform(iterations: 3) { _ in
+                do {
+                    let report = try RunStore(stateDirectory: directory).removeRuns { _ in true }
+                    reports.withLock { $0.append(report) }
+                } catch {
+                    Issue.record(error)
+                }
+            }
+            let removed = reports.withLock { $0 }.flatMap { $0.removed.map(\.id) }
+            #expect(removed.count == ids.count, "each run is reported removed by exactly one remover")
+            #expect(Set(removed) == ids)
+            #expect(reports.withLock { $0 }.allSatisfy { $0.failures.isEmpty })
+            #expect(try names(store).isEmpty)
         }
     }
 
