@@ -14,9 +14,11 @@ extension RunIndex {
         /// The summary or error the entry stands for, with the status of an unfinished run
         /// taken from its journal's lock now.
         ///
-        /// - Parameter url: The journal's URL, made only when needed (most entries need none).
-        func summary(id: RunID, url: () -> URL) -> Result<RunSummary, JournalError> {
-            if let run { return .success(run.summary(id: id, isBeingWritten: { JournalFile.isBeingWritten(url()) })) }
+        /// - Parameters:
+        ///   - path: The journal's path, to ask its lock.
+        ///   - url: The journal's URL, made only for an error.
+        func summary(id: RunID, path: String, url: () -> URL) -> Result<RunSummary, JournalError> {
+            if let run { return .success(run.summary(id: id, isBeingWritten: { JournalFile.isBeingWritten(path: path) })) }
             let url = url()
             return .failure(failure?.error(url) ?? .notAJournal(url, reason: "the run index lost its entry"))
         }

@@ -58,11 +58,12 @@ struct RunIndex {
                 continue
             }
             guard let id = try? RunID(validating: String(name.dropLast(suffix.count))) else { continue }
-            guard let stamp = FileStamp(path: base + name) else { continue }
+            let path = base + name
+            guard let stamp = FileStamp(path: path) else { continue }
             let url = { directory.appendingPathComponent(name, isDirectory: false) }
             if let entry = cached[name], entry.stamp == stamp {
                 kept[name] = entry
-                entries.append(RunStore.SummaryEntry(id: id, summary: entry.summary(id: id, url: url)))
+                entries.append(RunStore.SummaryEntry(id: id, summary: entry.summary(id: id, path: path, url: url)))
                 continue
             }
             changed = true
@@ -71,7 +72,7 @@ struct RunIndex {
                 continue
             case .cacheable(let entry):
                 kept[name] = entry
-                entries.append(RunStore.SummaryEntry(id: id, summary: entry.summary(id: id, url: url)))
+                entries.append(RunStore.SummaryEntry(id: id, summary: entry.summary(id: id, path: path, url: url)))
             case .unreadableNow(let error):
                 entries.append(RunStore.SummaryEntry(id: id, summary: .failure(error)))
             }
