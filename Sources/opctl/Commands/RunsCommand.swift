@@ -17,8 +17,8 @@ enum RunsCommand: Command {
         Lists the runs, newest first, with their id, scenario, status (succeeded, failed, cancelled,
         interrupted, running), failed step and start time. A journal that cannot be read is listed as
         damaged; with --json it is left out of the array and named on standard error instead. The
-        table shows the newest \(defaultLimit) runs that match; standard error says how many older ones
-        were left out.
+        table shows the newest \(defaultLimit) runs that match, and standard error says how many older
+        ones were left out.
 
         OPTIONS:
           --limit N              Show the newest N matching runs (default: \(defaultLimit); with --json: all); 0 for all
