@@ -7,8 +7,8 @@ enum Opctl {
 
     static var commands: [any Command.Type] {
         [
-            RunCommand.self, RerunCommand.self, RunsCommand.self, ShowCommand.self, DiagramCommand.self,
-            OpsCommand.self, CheckCommand.self, ServeCommand.self,
+            RunCommand.self, RerunCommand.self, RunsCommand.self, ShowCommand.self, PruneCommand.self,
+            CheckCommand.self, DiagramCommand.self, OpsCommand.self, ServeCommand.self,
         ]
     }
 

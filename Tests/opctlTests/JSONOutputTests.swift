@@ -28,8 +28,9 @@ struct JSONOutputTests {
         let runs = try #require(try parseJSON(listing.stdout) as? [[String: Any]], "\(listing)")
         #expect(runs.count == 2)
         for run in runs { try expectRunObject(run) }
-        #expect(runs.map { $0["status"] as? String } == ["succeeded", "failed"])
-        #expect(runs.map { $0["failedStep"] as? String } == [nil, "CodeOp"])
+        // Newest first, like the table.
+        #expect(runs.map { $0["status"] as? String } == ["failed", "succeeded"])
+        #expect(runs.map { $0["failedStep"] as? String } == ["CodeOp", nil])
 
         let shown = try sandbox.run("show", failedID, "--json")
         #expect(shown.status == 0, "\(shown)")

@@ -78,6 +78,16 @@ enum JournalFile {
         let descriptor = url.withUnsafeFileSystemRepresentation { path in
             path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1
         }
+        return isBeingWritten(descriptor: descriptor)
+    }
+
+    /// The same for a journal named by path: a listing asks it of thousands of journals and
+    /// makes no `URL` for each.
+    static func isBeingWritten(path: String) -> Bool {
+        isBeingWritten(descriptor: open(path, O_RDONLY | O_CLOEXEC))
+    }
+
+    private static func isBeingWritten(descriptor: Int32) -> Bool {
         guard descriptor >= 0 else { return false }
         defer { _ = close(descriptor) }
         if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {

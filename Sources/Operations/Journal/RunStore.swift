@@ -3,10 +3,12 @@ public import Foundation
 /// A directory of journaled runs, `<state-dir>/runs/<run-id>.jsonl`, shared safely by several
 /// processes.
 ///
-/// Each run is its own file, created exclusively (`O_EXCL`), and there is no index file: the
-/// listing is the directory itself, so two processes creating, writing and listing runs at once
-/// cannot corrupt each other's records. A live run holds a lock on its file, which is how a
-/// listing tells a running run from one whose process died (``RunStatus/interrupted``).
+/// Each run is its own file, created exclusively (`O_EXCL`), and the listing is the directory
+/// itself, so two processes creating, writing and listing runs at once cannot corrupt each
+/// other's records. A live run holds a lock on its file, which is how a listing tells a running
+/// run from one whose process died (``RunStatus/interrupted``). ``summaries()`` lists quickly
+/// through a cache of summaries, `index.cache`, checked against every journal it describes;
+/// ``removeRuns(where:)`` prunes runs with their sibling files (`<id>.<anything>`).
 ///
 /// ```swift
 /// let store = RunStore(stateDirectory: stateDirectory)

@@ -15,6 +15,8 @@ struct ArgumentSpec {
 struct ParsedArguments {
     private(set) var flags: Set<String> = []
     private(set) var values: [String: String] = [:]
+    /// Every value of each option, in order, for options that may be repeated (`--status a --status b`).
+    private(set) var repeatedValues: [String: [String]] = [:]
     private(set) var positionals: [String] = []
 
     /// Parses `arguments`.
@@ -46,8 +48,10 @@ struct ParsedArguments {
             } else if spec.options.contains(name) {
                 if let inlineValue {
                     values[name] = inlineValue
+                    repeatedValues[name, default: []].append(inlineValue)
                 } else if let next = remaining.first, !next.hasPrefix("--") {
                     values[name] = next
+                    repeatedValues[name, default: []].append(next)
                     remaining = remaining.dropFirst()
                 } else {
                     throw UsageError("option '\(name)' needs a value", command: command)
@@ -65,8 +69,11 @@ struct ParsedArguments {
     /// Whether `flag` was given.
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
-    /// The value of `option`, if given.
+    /// The value of `option`, if given (the last one, when it was given more than once).
     func value(_ option: String) -> String? { values[option] }
+
+    /// Every value given to `option`, in order; empty when it was not given.
+    func allValues(_ option: String) -> [String] { repeatedValues[option] ?? [] }
 
     private static func split(_ argument: String) -> (String, String?) {
         guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }

@@ -1,70 +1,109 @@
 import Foundation
 import Operations
 
-/// `opctl runs`: the runs in the state directory, newest last.
+/// `opctl runs`: the runs in the state directory, newest first, filtered and limited.
+///
+/// The listing comes from the run store's summary index (``RunStore/summaries()``), so it
+/// reads only the journals that changed since the last listing, however many runs are kept.
 enum RunsCommand: Command {
     static let name = "runs"
-    static let abstract = "List the journaled runs"
+    static let abstract = "List the journaled runs, newest first"
+    /// How many runs the table shows without `--limit`: a screenful.
+    static let defaultLimit = 20
     static let help = """
-        USAGE: opctl runs [--state-dir DIR] [--json]
+        USAGE: opctl runs [--limit N] [--status STATUS] [--scenario NAME] [--since WHEN]
+                          [--state-dir DIR] [--json]
 
-        Lists the runs with their id, scenario, status (succeeded, failed, cancelled, interrupted,
-        running), failed step and start time. A journal that cannot be read is listed as damaged;
-        with --json it is left out of the array and named on standard error instead.
+        Lists the runs, newest first, with their id, scenario, status (succeeded, failed, cancelled,
+        interrupted, running), failed step and start time. A journal that cannot be read is listed as
+        damaged; with --json it is left out of the array and named on standard error instead. The
+        table shows the newest \(defaultLimit) runs that match, and standard error says how many older
+        ones were left out.
 
         OPTIONS:
+          --limit N              Show the newest N matching runs (default: \(defaultLimit); with --json: all); 0 for all
+          --status STATUS        Only runs with this status: succeeded, failed, cancelled, interrupted,
+                                 running or damaged; repeat the option or separate statuses with commas
+          --scenario NAME        Only runs of this scenario (auth, app, or an operation's name)
+          --since WHEN           Only runs started since then: a duration ago (30m, 2h, 7d) or an ISO-8601
+                                 date (2025-01-31, 2025-01-31T12:00:00Z)
         \(CommonOptions.stateDirHelp)
-          --json                 Print a JSON array of objects: id, scenario, status, failedStep, startedAt
+          --json                 Print a JSON array of objects, newest first: id, scenario, status, failedStep,
+                                 startedAt, finishedAt
         """
-    static let spec = ArgumentSpec(flags: ["--json"], options: ["--state-dir"])
+    static let spec = ArgumentSpec(
+        flags: ["--json"], options: ["--state-dir", "--limit", "--status", "--scenario", "--since"])
 
     static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
         let stateDirectory = StateDirectory.resolve(option: arguments.value("--state-dir"), environment: console.environment)
-        let entries: [RunStore.Entry]
+        let json = arguments.has("--json")
+        let filter = try RunFilter(arguments, command: name, now: Date())
+        let limit = try limit(arguments.value("--limit"), json: json)
+        let all: [RunStore.SummaryEntry]
         do {
-            entries = try RunStore(stateDirectory: stateDirectory).runs()
+            all = try RunStore(stateDirectory: stateDirectory).summaries()
         } catch {
             throw CLIError.message("cannot list runs: \(error)")
         }
-        if arguments.has("--json") {
-            // Every object keeps the promised keys and statuses; a damaged journal has neither a
-            // scenario nor a start time, so it is reported beside the array, not in it.
-            let objects: [[String: Any]] = entries.compactMap { entry in
-                switch entry.record {
-                case .success(let record):
-                    var object: [String: Any] = [
-                        "id": entry.id.description, "scenario": record.scenario, "status": record.status.rawValue,
-                        "startedAt": Self.timestamp(record.startedAt ?? record.createdAt),
-                        "failedStep": record.failedStep?.name ?? NSNull(),
-                    ]
-                    object["finishedAt"] = record.finishedAt.map(Self.timestamp)
-                    return object
-                case .failure(let error):
-                    console.note("opctl: left out run \(entry.id), its journal cannot be read: \(error)")
-                    return nil
-                }
-            }
-            console.print(JSONText.encode(objects))
-            return ExitStatus.success
-        }
-        guard !entries.isEmpty else {
+        let matching = Array(all.reversed().filter(filter.matches))
+        let shown = limit.map { Array(matching.prefix($0)) } ?? matching
+        let leftOut = matching.count - shown.count
+        if json {
+            printJSON(shown, console: console)
+        } else if all.isEmpty {
             console.note("No runs yet in \(stateDirectory.path). Start one with 'opctl run auth'.")
-            return ExitStatus.success
+        } else if matching.isEmpty {
+            console.note("No runs match (\(CountText.runs(all.count)) in \(stateDirectory.path)).")
+        } else {
+            printTable(shown, console: console)
         }
+        if leftOut > 0 {
+            let older = filter.isActive ? "older matching" : "older"
+            console.note("… \(CountText.runs(leftOut, older)) not shown (use --limit 0 for all)")
+        }
+        return ExitStatus.success
+    }
+
+    /// The `--limit` value: `nil` for no limit.
+    private static func limit(_ text: String?, json: Bool) throws -> Int? {
+        guard let text else { return json ? nil : defaultLimit }
+        guard let limit = Int(text), limit >= 0 else {
+            throw UsageError(
+                "--limit '\(ParsedArguments.clip(text))' is not a number of runs (a whole number, 0 for all)",
+                command: name)
+        }
+        return limit == 0 ? nil : limit
+    }
+
+    private static func printJSON(_ entries: [RunStore.SummaryEntry], console: Console) {
+        // Every object keeps the promised keys and statuses; a damaged journal has neither a
+        // scenario nor a start time, so it is reported beside the array, not in it.
+        let runs: [RunListingJSON.Run] = entries.compactMap { entry in
+            switch entry.summary {
+            case .success(let summary):
+                return RunListingJSON.Run(summary, id: entry.id)
+            case .failure(let error):
+                console.note("opctl: left out run \(entry.id), its journal cannot be read: \(error)")
+                return nil
+            }
+        }
+        console.print(RunListingJSON.encode(runs))
+    }
+
+    private static func printTable(_ entries: [RunStore.SummaryEntry], console: Console) {
         var rows = [["RUN", "SCENARIO", "STATUS", "FAILED STEP", "STARTED"]]
         for entry in entries {
-            switch entry.record {
-            case .success(let record):
+            switch entry.summary {
+            case .success(let summary):
                 rows.append([
-                    entry.id.description, record.scenario, record.status.rawValue, record.failedStep?.name ?? "-",
-                    Self.timestamp(record.startedAt ?? record.createdAt),
+                    entry.id.description, summary.scenario, summary.status.rawValue, summary.failedStep?.name ?? "-",
+                    Self.timestamp(summary.startedAt ?? summary.createdAt),
                 ])
             case .failure:
-                rows.append([entry.id.description, "?", "damaged", "-", "-"])
+                rows.append([entry.id.description, "?", ListedStatus.damaged.rawValue, "-", "-"])
             }
         }
         for line in Table.render(rows) { console.print(line) }
-        return ExitStatus.success
     }
 
     static func timestamp(_ date: Date) -> String {

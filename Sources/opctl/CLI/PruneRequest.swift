@@ -1,0 +1,44 @@
+import Foundation
+import Operations
+
+/// What `opctl prune` was asked to remove: runs of which statuses, last active before when.
+struct PruneRequest {
+    /// Runs last active before this moment are old enough.
+    let cutoff: Date
+    /// The statuses that may be removed; never `running`.
+    let statuses: Set<RunStatus>
+    /// Whether `--status` narrowed the statuses (then kept interrupted runs go unmentioned).
+    let statusGiven: Bool
+    let includeInterrupted: Bool
+    let dryRun: Bool
+
+    /// Reads the command line.
+    ///
+    /// - Throws: ``UsageError`` when `--older-than` is missing or unreadable, a status is not
+    ///   one prune removes, or `--status interrupted` comes without `--include-interrupted`.
+    init(_ arguments: ParsedArguments, command: String, now: Date) throws {
+        guard let olderThan = arguments.value("--older-than") else {
+            throw UsageError(
+                "missing --older-than WHEN: prune removes runs last active before then (e.g. --older-than 7d)",
+                command: command)
+        }
+        cutoff = try TimeArgument.moment(olderThan, option: "--older-than", command: command, now: now)
+        includeInterrupted = arguments.has("--include-interrupted")
+        dryRun = arguments.has("--dry-run")
+        let given = try ListedStatus.parse(
+            arguments.allValues("--status"), allowed: PruneCommand.finished + [.interrupted], command: command)
+        if let given, given.contains(.interrupted), !includeInterrupted {
+            throw UsageError(
+                "--status interrupted needs --include-interrupted: interrupted runs can still be resumed with 'opctl rerun'",
+                command: command)
+        }
+        statusGiven = given != nil
+        let chosen = given ?? Set(PruneCommand.finished + (includeInterrupted ? [.interrupted] : []))
+        statuses = Set(RunStatus.allCases.filter { chosen.contains(ListedStatus($0)) && $0 != .running })
+    }
+
+    /// Whether prune removes `run`: one of the chosen statuses, and old enough.
+    func selects(_ run: RunSummary) -> Bool {
+        statuses.contains(run.status) && run.lastActivityAt < cutoff
+    }
+}

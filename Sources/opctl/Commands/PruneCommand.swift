@@ -1,0 +1,77 @@
+import Foundation
+import Operations
+
+/// `opctl prune`: removes old finished runs with their files, keeping what can still be
+/// resumed unless asked, and never touching a run a live process is writing.
+enum PruneCommand: Command {
+    static let name = "prune"
+    static let abstract = "Remove old finished runs and their files"
+    /// What prune removes without `--status`.
+    static let finished: [ListedStatus] = [.succeeded, .failed, .cancelled]
+    static let help = """
+        USAGE: opctl prune --older-than WHEN [--status STATUS] [--include-interrupted] [--dry-run]
+                           [--state-dir DIR] [--json]
+
+        Removes the finished runs (succeeded, failed, cancelled) last active before WHEN, each with
+        its files: journal, trace and settings. Interrupted runs can still be resumed with 'opctl
+        rerun', so they are kept unless --include-interrupted is given. A running run is never
+        removed, nor a damaged journal. Says how many runs it removed, by status, and what it kept.
+
+        OPTIONS:
+          --older-than WHEN      Remove runs last active before then: a duration ago (30m, 2h, 7d) or an
+                                 ISO-8601 date (2025-01-31, 2025-01-31T12:00:00Z)
+          --status STATUS        Only runs with this status: succeeded, failed, cancelled, or interrupted
+                                 (with --include-interrupted); repeat the option or separate statuses with commas
+          --include-interrupted  Also remove interrupted runs; they can no longer be rerun
+          --dry-run              List the runs that would be removed and remove nothing
+        \(CommonOptions.stateDirHelp)
+          --json                 Print one JSON object: dryRun, olderThan, removed (id, scenario, status,
+                                 lastActivityAt), kept (interrupted, running, damaged)
+
+        EXAMPLES:
+          opctl prune --older-than 7d --dry-run
+          opctl prune --older-than 30d --status failed,cancelled
+          opctl prune --older-than 2025-01-31 --include-interrupted
+        """
+    static let spec = ArgumentSpec(
+        flags: ["--json", "--dry-run", "--include-interrupted"], options: ["--state-dir", "--older-than", "--status"])
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+        let request = try PruneRequest(arguments, command: name, now: Date())
+        let stateDirectory = StateDirectory.resolve(option: arguments.value("--state-dir"), environment: console.environment)
+        let store = RunStore(stateDirectory: stateDirectory)
+        var outcome = PruneOutcome(request: request)
+        do {
+            let entries = try store.summaries()
+            outcome.count(entries)
+            if request.dryRun {
+                outcome.removed = entries.compactMap { try? $0.summary.get() }.filter(request.selects)
+            } else {
+                let report = try store.removeRuns(where: request.selects)
+                outcome.removed = report.removed
+                outcome.running += report.inProgress.count
+                outcome.failures = report.failures.map(\.description)
+            }
+        } catch {
+            throw CLIError.message("cannot prune runs: \(error)")
+        }
+        if arguments.has("--json") {
+            console.print(JSONText.encode(outcome.jsonObject))
+        } else {
+            if request.dryRun, !outcome.removed.isEmpty { printTable(outcome.removed, console: console) }
+            console.print(outcome.sentence)
+        }
+        for failure in outcome.failures { console.note("opctl: \(failure)") }
+        return outcome.failures.isEmpty ? ExitStatus.success : ExitStatus.failure
+    }
+
+    private static func printTable(_ runs: [RunSummary], console: Console) {
+        var rows = [["RUN", "SCENARIO", "STATUS", "LAST ACTIVE"]]
+        for run in runs.reversed() {
+            rows.append([
+                run.id.description, run.scenario, run.status.rawValue, RunsCommand.timestamp(run.lastActivityAt),
+            ])
+        }
+        for line in Table.render(rows) { console.print(line) }
+    }
+}
