@@ -51,4 +51,20 @@ struct LifetimeTests {
         _ = try #require(box.wait())
         #expect(registry.entries.isEmpty)
     }
+
+    @Test func aScenarioInFlightGoesByItsNameNotItsGenericType() throws {
+        let registry = InFlightRegistry()
+        let parked = LockedState<Completion<Int>?>(nil)
+        let scenario = Scenario<Int, Int>("Checkout") { chain in
+            chain.then(Step("Pay") { ManualOp { completion in parked.withLock { $0 = completion } } })
+        }
+        let box = FinishBox<Int>()
+        scenario.launch(OpContext(1, environment: OpEnvironment(inFlight: registry)), onFinish: box.onFinish)
+        let names = registry.entries.map(\.operation)
+        #expect(names.contains("Checkout"), "\(names)")
+        #expect(!names.contains { $0.hasPrefix("Scenario<") }, "\(names)")
+        try #require(parked.withLock { $0 }).succeed(5)
+        #expect(box.wait()?.success == 5)
+        #expect(registry.entries.isEmpty)
+    }
 }

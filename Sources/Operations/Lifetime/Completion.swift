@@ -27,6 +27,8 @@ public final class Completion<Output: Sendable>: Sendable {
     private let onFinish: OnFinish<Output>
     private nonisolated(unsafe) let retention: Unmanaged<AnyObject>
     private let operationType: any Any.Type
+    /// The name a ``NamedOp`` gives itself, kept for diagnostics made after its release.
+    private let ownName: String?
     private let environment: OpEnvironment
     /// What the launch attached to its context; `nil` (no allocation, no lock) when it has no
     /// token, deadline or registry.
@@ -62,6 +64,33 @@ public final class Completion<Output: Sendable>: Sendable {
             environment: context.environment, trace: trace, onFinish: onFinish)
     }
 
+    /// Starts the finish of a launch of an operation with a name of its own (a ``Scenario``):
+    /// its diagnostics — a second finish, a late one, an in-flight registration — then name the
+    /// scenario (`AuthScenario`), not its generic type (`Scenario<Optional<PhoneNumber>, …>`).
+    /// Chosen by overload resolution where the operation's type is known to be named, so other
+    /// launches pay nothing for it.
+    ///
+    /// - Parameters:
+    ///   - operation: The operation being launched; retained until the launch finishes.
+    ///   - context: The launch's context; its token and deadline are watched.
+    ///   - onFinish: The caller's completion, called exactly once.
+    @inlinable
+    public convenience init<O: NamedOp, Input: Sendable>(
+        retaining operation: O,
+        context: __shared OpContext<Input>,
+        onFinish: @escaping OnFinish<Output>
+    ) where O.Output == Output {
+        let trace: TraceScopeBox?
+        if let launcher = context.storedTrace {
+            trace = Self.recordLaunch(of: operation, input: context.input, in: launcher.scope)
+        } else {
+            trace = nil
+        }
+        self.init(
+            retaining: operation, type: O.self, cancellation: context.cancellation, deadline: context.storedDeadline,
+            environment: context.environment, trace: trace, name: operation.name, onFinish: onFinish)
+    }
+
     /// Records the launch into the caller's scope and returns the operation's own scope; kept
     /// out of line so the untraced path stays small.
     @usableFromInline
@@ -80,8 +109,10 @@ public final class Completion<Output: Sendable>: Sendable {
         deadline: Deadline?,
         environment: OpEnvironment,
         trace: TraceScopeBox?,
+        name: String? = nil,
         onFinish: @escaping OnFinish<Output>
     ) {
+        self.ownName = name
         self.storedTrace = trace
         self.onFinish = onFinish
         self.retention = Unmanaged.passRetained(copy operation)
@@ -135,7 +166,7 @@ public final class Completion<Output: Sendable>: Sendable {
 
     // MARK: - Internals
 
-    private var operationName: String { String(describing: operationType) }
+    private var operationName: String { ownName ?? String(describing: operationType) }
 
     private func claim(by finisher: State) -> Bool {
         state.compareExchange(expected: .running, desired: finisher, ordering: .acquiringAndReleasing)
