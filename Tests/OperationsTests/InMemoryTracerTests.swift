@@ -60,4 +60,20 @@ struct InMemoryTracerTests {
         #expect(evaluated.load(ordering: .relaxed) == 0)
         #expect(!child.isEnabled)
     }
+
+    @Test func aMessageToAServiceNeverDeclaredDeclaresItOnce() throws {
+        let tracer = InMemoryTracer()
+        let root = TraceScope.root(tracer, caller: .caller("Test"))
+        let op = root.launch(.operation("PayOp"), "launch")
+        let bank = Participant.keyService("Bank")
+        op.message(to: bank, "charge(12 EUR)")
+        op.reply(from: bank, "charged")
+        op.message(to: bank, "receipt()")
+        op.finish("onFinish")
+        let trace = tracer.trace
+        try trace.validate()
+        let declarations = trace.events.filter { if case .declare(let p) = $0.kind { p.id == bank.id } else { false } }
+        #expect(declarations.count == 1)
+        #expect(try TextDiagramRenderer().render(trace).contains("│Bank│"))
+    }
 }

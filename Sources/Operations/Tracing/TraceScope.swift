@@ -55,8 +55,9 @@ public struct TraceScope: Sendable {
     ///   - caller: The caller participant, e.g. the scenario or test that launches.
     /// - Returns: A scope recording for `caller`.
     public static func root(_ tracer: (any Tracer)?, caller: Participant = .caller()) -> TraceScope {
-        tracer?.record(.declare(caller))
-        return TraceScope(tracer: tracer, participant: caller)
+        let scope = TraceScope(tracer: tracer, participant: caller)
+        scope.sink?.declare(caller)
+        return scope
     }
 
     /// Whether events are recorded; check it before computing something expensive that is not a
@@ -70,15 +71,20 @@ extension TraceScope {
     /// Declares a participant (a key service before its first message, typically).
     /// - Parameter participant: The participant; built only when tracing is on.
     public func declare(_ participant: @autoclosure () -> Participant) {
-        sink?.tracer.record(.declare(participant()))
+        sink?.declare(participant())
     }
 
     /// Records a synchronous call from this scope's participant.
     /// - Parameters:
     ///   - target: The callee.
     ///   - label: The arrow's label; evaluated only when tracing is on.
+    ///
+    /// A target never declared before (a key service the operation did not declare) is
+    /// declared here, so a trace made of messages alone can always be drawn.
     public func message(to target: Participant, _ label: @autoclosure () -> String) {
-        sink?.tracer.record(.call(from: participant.id, to: target.id, label()))
+        guard let sink else { return }
+        sink.declareIfNew(target)
+        sink.tracer.record(.call(from: participant.id, to: target.id, label()))
     }
 
     /// Records a reply from this scope's participant to a participant that called it.
@@ -86,7 +92,9 @@ extension TraceScope {
     ///   - target: The participant whose call is answered (or who created this one).
     ///   - label: The arrow's label; evaluated only when tracing is on.
     public func reply(to target: Participant, _ label: @autoclosure () -> String) {
-        sink?.tracer.record(.reply(from: participant.id, to: target.id, label()))
+        guard let sink else { return }
+        sink.declareIfNew(target)
+        sink.tracer.record(.reply(from: participant.id, to: target.id, label()))
     }
 
     /// Records a one-way asynchronous message or callback from this scope's participant.
@@ -94,7 +102,9 @@ extension TraceScope {
     ///   - target: The receiver.
     ///   - label: The arrow's label; evaluated only when tracing is on.
     public func async(to target: Participant, _ label: @autoclosure () -> String) {
-        sink?.tracer.record(.async(from: participant.id, to: target.id, label()))
+        guard let sink else { return }
+        sink.declareIfNew(target)
+        sink.tracer.record(.async(from: participant.id, to: target.id, label()))
     }
 
     /// Records a note on this scope's participant's lifeline.
@@ -114,7 +124,7 @@ extension TraceScope {
     ) -> TraceScope {
         guard let sink else { return .disabled }
         let service = service()
-        sink.tracer.record(.declare(service))
+        sink.declare(service)
         sink.tracer.record(.create(service.id, by: participant.id, label()))
         return TraceScope(sink: sink, participant: service)
     }
@@ -137,7 +147,7 @@ extension TraceScope {
     ) -> TraceScope {
         guard let sink else { return .disabled }
         let operation = operation()
-        sink.tracer.record(.declare(operation))
+        sink.declare(operation)
         sink.tracer.record(.launch(operation.id, by: participant.id, label()))
         return TraceScope(sink: sink, participant: operation, launcherID: participant.id)
     }
@@ -159,7 +169,9 @@ extension TraceScope {
     ///   - service: Who replies.
     ///   - label: The reply, built only when tracing is on.
     public func reply(from service: Participant, _ label: @autoclosure () -> String) {
-        sink?.tracer.record(.reply(from: service.id, to: participant.id, label()))
+        guard let sink else { return }
+        sink.declareIfNew(service)
+        sink.tracer.record(.reply(from: service.id, to: participant.id, label()))
     }
 
     /// Records an asynchronous callback from `service` (a screen reporting an event) to this
@@ -169,7 +181,9 @@ extension TraceScope {
     ///   - service: Who calls back.
     ///   - label: The event, built only when tracing is on.
     public func callback(from service: Participant, _ label: @autoclosure () -> String) {
-        sink?.tracer.record(.async(from: service.id, to: participant.id, label()))
+        guard let sink else { return }
+        sink.declareIfNew(service)
+        sink.tracer.record(.async(from: service.id, to: participant.id, label()))
     }
 
     /// Opens a frame around the events that follow, on behalf of this scope's participant:
@@ -210,11 +224,26 @@ extension TraceScope {
     }
 }
 
-/// A tracer held by reference, shared by every scope of a traced run.
+/// A tracer held by reference, shared by every scope of a traced run, with the participants
+/// declared through it so far.
 private final class TracerSink: Sendable {
     let tracer: any Tracer
+    private let declared = LockedState<Set<Participant.ID>>([])
 
     init(_ tracer: any Tracer) {
         self.tracer = tracer
+    }
+
+    /// Records a declaration, as every explicit one is recorded (a context service created
+    /// again is declared again).
+    func declare(_ participant: Participant) {
+        declared.withLock { _ = $0.insert(participant.id) }
+        tracer.record(.declare(participant))
+    }
+
+    /// Declares a participant a message names before its first message, unless it already was.
+    func declareIfNew(_ participant: Participant) {
+        guard declared.withLock({ $0.insert(participant.id).inserted }) else { return }
+        tracer.record(.declare(participant))
     }
 }
