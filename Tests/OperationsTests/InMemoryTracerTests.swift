@@ -37,8 +37,8 @@ struct InMemoryTracerTests {
         let trace = tracer.trace
         #expect(trace.participants.map(\.name) == ["Scenario", "PhoneOp", "PhoneScreen"])
         #expect(trace.events.filter { if case .declare = $0.kind { return true } else { return false } }.count == 3)
-        #expect(trace.messages.first == .launch("Scenario", "PhoneOp", "launch(phone)"))
-        #expect(trace.messages.last == .finish("PhoneOp", "Scenario", "onFinish"))
+        #expect(trace.messages.first == .launch("PhoneOp", by: "Scenario", "launch(phone)"))
+        #expect(trace.messages.last == .finish("PhoneOp", to: "Scenario", "onFinish"))
         #expect(throws: Never.self) { try trace.validate() }
     }
 

@@ -5,12 +5,12 @@ import Testing
 struct TraceComparisonTests {
     let trace = TraceFixtures.twoKeyServices
     let expected: [TraceMessage] = [
-        .launch("AuthScenario", "PhoneOp", "launch(phone)"),
-        .call("PhoneOp", "AuthAPI", "requestCode(phone)"),
-        .reply("AuthAPI", "PhoneOp", "phoneToken"),
-        .call("PhoneOp", "LocalStorage", "save(phoneToken)"),
-        .reply("LocalStorage", "PhoneOp", "ok"),
-        .finish("PhoneOp", "AuthScenario", "onFinish(phoneToken)"),
+        .launch("PhoneOp", by: "AuthScenario", "launch(phone)"),
+        .call(from: "PhoneOp", to: "AuthAPI", "requestCode(phone)"),
+        .reply(from: "AuthAPI", to: "PhoneOp", "phoneToken"),
+        .call(from: "PhoneOp", to: "LocalStorage", "save(phoneToken)"),
+        .reply(from: "LocalStorage", to: "PhoneOp", "ok"),
+        .finish("PhoneOp", to: "AuthScenario", "onFinish(phoneToken)"),
     ]
 
     @Test func exactTraceMatches() {
@@ -30,13 +30,13 @@ struct TraceComparisonTests {
     }
 
     @Test func subsequenceIgnoresOtherMessages() {
-        let some: [TraceMessage] = [.call("PhoneOp", "AuthAPI", "requestCode(phone)"), .reply("LocalStorage", "PhoneOp", "ok")]
+        let some: [TraceMessage] = [.call(from: "PhoneOp", to: "AuthAPI", "requestCode(phone)"), .reply(from: "LocalStorage", to: "PhoneOp", "ok")]
         #expect(trace.mismatch(expecting: some, matching: .subsequence) == nil)
         #expect(trace.mismatch(expecting: some) != nil)
     }
 
     @Test func subsequenceNeedsTheOrder() throws {
-        let reversed: [TraceMessage] = [.reply("LocalStorage", "PhoneOp", "ok"), .call("PhoneOp", "AuthAPI", "requestCode(phone)")]
+        let reversed: [TraceMessage] = [.reply(from: "LocalStorage", to: "PhoneOp", "ok"), .call(from: "PhoneOp", to: "AuthAPI", "requestCode(phone)")]
         let mismatch = try #require(trace.mismatch(expecting: reversed, matching: .subsequence))
         #expect(mismatch.summary.contains("#2"))
     }

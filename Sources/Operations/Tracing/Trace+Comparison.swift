@@ -7,8 +7,8 @@ extension Trace {
     ///
     /// ```swift
     /// if let mismatch = tracer.trace.mismatch(expecting: [
-    ///     .call("PhoneOp", "AuthAPI", "requestCode(phone)"),
-    ///     .reply("AuthAPI", "PhoneOp", "token"),
+    ///     .call(from: "PhoneOp", to: "AuthAPI", "requestCode(phone)"),
+    ///     .reply(from: "AuthAPI", to: "PhoneOp", "token"),
     /// ]) {
     ///     Issue.record("\(mismatch)")
     /// }

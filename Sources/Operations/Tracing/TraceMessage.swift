@@ -3,8 +3,8 @@
 /// ```swift
 /// let expected: [TraceMessage] = [
 ///     .launch("AuthScenario", "PhoneOp", "launch(phone)"),
-///     .call("PhoneOp", "AuthAPI", "requestCode(phone)"),
-///     .reply("AuthAPI", "PhoneOp", "token"),
+///     .call(from: "PhoneOp", to: "AuthAPI", "requestCode(phone)"),
+///     .reply(from: "AuthAPI", to: "PhoneOp", "token"),
 ///     .finish("PhoneOp", "AuthScenario", "onFinish(tok…a1f3)"),
 /// ]
 /// ```
@@ -65,38 +65,41 @@ public struct TraceMessage: Hashable, Sendable, CustomStringConvertible {
 // MARK: - API
 
 extension TraceMessage {
+    // The same names, argument order and labels as the ``TraceEvent`` factories, so an expected
+    // message reads like the event that records it.
+
     /// A synchronous call.
-    public static func call(_ from: Participant.ID, _ to: Participant.ID, _ label: String) -> TraceMessage {
+    public static func call(from: Participant.ID, to: Participant.ID, _ label: String) -> TraceMessage {
         TraceMessage(.call, from: from, to: to, label: label)
     }
 
     /// A reply to a call.
-    public static func reply(_ from: Participant.ID, _ to: Participant.ID, _ label: String) -> TraceMessage {
+    public static func reply(from: Participant.ID, to: Participant.ID, _ label: String) -> TraceMessage {
         TraceMessage(.reply, from: from, to: to, label: label)
     }
 
     /// A one-way asynchronous message or callback.
-    public static func async(_ from: Participant.ID, _ to: Participant.ID, _ label: String) -> TraceMessage {
+    public static func async(from: Participant.ID, to: Participant.ID, _ label: String) -> TraceMessage {
         TraceMessage(.async, from: from, to: to, label: label)
     }
 
     /// A context service's creation.
     public static func create(
-        _ creator: Participant.ID, _ service: Participant.ID, _ label: String = "create"
+        _ service: Participant.ID, by creator: Participant.ID, _ label: String = "create"
     ) -> TraceMessage {
         TraceMessage(.create, from: creator, to: service, label: label)
     }
 
     /// An operation's launch.
     public static func launch(
-        _ launcher: Participant.ID, _ operation: Participant.ID, _ label: String
+        _ operation: Participant.ID, by launcher: Participant.ID, _ label: String
     ) -> TraceMessage {
         TraceMessage(.launch, from: launcher, to: operation, label: label)
     }
 
     /// An operation's onFinish.
     public static func finish(
-        _ operation: Participant.ID, _ launcher: Participant.ID, _ label: String
+        _ operation: Participant.ID, to launcher: Participant.ID, _ label: String
     ) -> TraceMessage {
         TraceMessage(.finish, from: operation, to: launcher, label: label)
     }
@@ -109,17 +112,17 @@ extension TraceEvent {
         case .declare, .release, .note, .frameOpen, .frameBranch, .frameClose:
             return nil
         case .create(let service, let creator, let label):
-            return .create(creator, service, label)
+            return .create(service, by: creator, label)
         case .message(let from, let to, let label, let style):
             switch style {
-            case .call: return .call(from, to, label)
-            case .reply: return .reply(from, to, label)
-            case .async: return .async(from, to, label)
+            case .call: return .call(from: from, to: to, label)
+            case .reply: return .reply(from: from, to: to, label)
+            case .async: return .async(from: from, to: to, label)
             }
         case .launch(let operation, let launcher, let label):
-            return .launch(launcher, operation, label)
+            return .launch(operation, by: launcher, label)
         case .finish(let operation, let launcher, let label):
-            return .finish(operation, launcher, label)
+            return .finish(operation, to: launcher, label)
         }
     }
 }
