@@ -51,6 +51,17 @@ public final class OpEnvironment: Sendable {
         self.makeIdempotencyKey = makeIdempotencyKey
     }
 
+    /// The same services with diagnostics going elsewhere — what a test harness uses to watch
+    /// a launch's diagnostics without dropping any other service the caller set up.
+    ///
+    /// - Parameter diagnostics: Where contract violations are reported now.
+    /// - Returns: A new environment sharing everything else.
+    public func with(diagnostics: any OpDiagnostics) -> OpEnvironment {
+        OpEnvironment(
+            scheduler: scheduler, diagnostics: diagnostics, inFlight: inFlight, observer: observer, replay: replay,
+            random: random, makeIdempotencyKey: makeIdempotencyKey)
+    }
+
     /// The environment used when a context is made without one: dispatch timers, diagnostics on
     /// standard error, no registry, no observer.
     public static let `default` = OpEnvironment()

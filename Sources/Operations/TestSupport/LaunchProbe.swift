@@ -27,20 +27,19 @@ public enum LaunchProbe {
         _ make: @autoclosure () -> O, context: OpContext<O.Input>, timeout: Duration = .seconds(5)
     ) -> LaunchReport<O.Output> {
         let recorder = DiagnosticsRecorder()
-        let environment = OpEnvironment(
-            scheduler: context.environment.scheduler,
-            diagnostics: ForwardingDiagnostics(recorder, context.environment.diagnostics),
-            inFlight: context.environment.inFlight, observer: context.environment.observer,
-            replay: context.environment.replay, random: context.environment.random)
+        let environment = context.environment.with(
+            diagnostics: ForwardingDiagnostics(recorder, context.environment.diagnostics))
         var probed = context
         probed.environment = environment
 
         let deliveries = LockedState<[Result<O.Output, any Error>]>([])
         let finished = DispatchSemaphore(value: 0)
         weak var weakOperation: O?
+        var name = String(describing: O.self)
         do {
             let operation = make()
             weakOperation = operation
+            if let named = operation as? any NamedOp { name = named.name }
             operation.launch(probed) { result in
                 let first = deliveries.withLock { deliveries in
                     deliveries.append(result)
@@ -53,7 +52,7 @@ public enum LaunchProbe {
         let released = didFinish && waitUntil(timeout: timeout) { weakOperation == nil }
         let results = deliveries.withLock { $0 }
         return LaunchReport(
-            operation: String(describing: O.self), results: results, timedOut: !didFinish, released: released,
+            operation: name, results: results, timedOut: !didFinish, released: released,
             diagnostics: recorder.diagnostics)
     }
 
@@ -70,6 +69,27 @@ public enum LaunchProbe {
         launch(make(), context: OpContext(input), timeout: timeout)
     }
 
+    /// ``launch(_:context:timeout:)`` for async tests: the blocking wait runs on a thread of its
+    /// own, so it holds no thread of the pool that Swift Testing and Dispatch share — a test
+    /// blocking one of those delays every service that answers on a queue until the pool grows
+    /// (about a second on Linux), and stalls parallel tests.
+    ///
+    /// ```swift
+    /// let report = await LaunchProbe.awaitLaunch(factory.makeAuthScenario, context: context)
+    /// #expect(report.keptContract)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - make: Makes the operation, on the waiting thread.
+    ///   - context: The launch context; its diagnostics are recorded (and forwarded).
+    ///   - timeout: How long to wait for the finish and then for the release.
+    /// - Returns: What happened.
+    public static func awaitLaunch<O: Op>(
+        _ make: @escaping @Sendable () -> O, context: OpContext<O.Input>, timeout: Duration = .seconds(5)
+    ) async -> LaunchReport<O.Output> {
+        await OwnThread.run { launch(make(), context: context, timeout: timeout) }
+    }
+
     /// Polls `condition` until it holds or `timeout` passes. Used only for releases, which
     /// have no callback to wait on; results are always waited for on their completion.
     static func waitUntil(timeout: Duration, _ condition: () -> Bool) -> Bool {
@@ -84,7 +104,7 @@ public enum LaunchProbe {
 
 /// What ``LaunchProbe`` saw of one launch.
 public struct LaunchReport<Output: Sendable>: Sendable {
-    /// The operation's type name.
+    /// The operation's name: a scenario's own, otherwise its type's.
     public let operation: String
     /// Every delivery to `onFinish`, in order; exactly one when the contract held.
     public let results: [Result<Output, any Error>]

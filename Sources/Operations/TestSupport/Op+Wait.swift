@@ -27,4 +27,25 @@ extension Op {
         else { throw LaunchProbeError.neverFinished(operation: String(describing: Self.self)) }
         return try result.get()
     }
+
+    /// ``launchAndWait(_:timeout:)`` for async tests: waits for the finish without blocking any
+    /// thread, and gives up after `timeout` (a Dispatch timer races the finish; nothing sleeps).
+    /// Unlike ``launch(_:)`` it fails a test whose operation never finishes instead of hanging it.
+    ///
+    /// - Parameters:
+    ///   - context: The launch context.
+    ///   - timeout: How long to wait.
+    /// - Returns: The operation's output.
+    /// - Throws: The operation's error, or ``LaunchProbeError/neverFinished(operation:)``.
+    public func launchAndAwait(_ context: OpContext<Input>, timeout: Duration = .seconds(5)) async throws -> Output {
+        let slot = LockedState<CheckedContinuation<Output, any Error>?>(nil)
+        let name = String(describing: Self.self)
+        return try await withCheckedThrowingContinuation { continuation in
+            slot.withLock { $0 = continuation }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.dispatchInterval) {
+                slot.withLock { $0.take() }?.resume(throwing: LaunchProbeError.neverFinished(operation: name))
+            }
+            launch(context) { result in slot.withLock { $0.take() }?.resume(with: result) }
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 
 /// A ``Scheduler`` whose time moves only when a test says so.
 ///
@@ -16,6 +17,17 @@ public final class TestScheduler: Scheduler {
         var nextID: UInt64 = 0
         var pending: [Pending] = []
         var requestedDelays: [Duration] = []
+        /// Tests waiting for work to be scheduled: how many pieces each waits for.
+        var waiters: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+        var nextWaiterID: UInt64 = 0
+
+        /// Removes and returns the waiters whose count of pending work is reached.
+        mutating func satisfiedWaiters() -> [CheckedContinuation<Void, any Error>] {
+            let count = pending.count
+            let ready = waiters.filter { $0.count <= count }.map(\.continuation)
+            waiters.removeAll { $0.count <= count }
+            return ready
+        }
     }
 
     private let state: LockedState<State>
@@ -39,14 +51,52 @@ public final class TestScheduler: Scheduler {
     public func schedule(at instant: ContinuousClock.Instant, _ work: @escaping @Sendable () -> Void)
         -> any ScheduledWork
     {
-        let id = state.withLock { state in
+        let (id, ready) = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
             state.requestedDelays.append(state.now.duration(to: instant))
             state.pending.append(Pending(id: id, due: instant, work: work))
-            return id
+            return (id, state.satisfiedWaiters())
         }
+        for waiter in ready { waiter.resume() }
         return TestWork(scheduler: self, id: id)
+    }
+
+    /// Waits until at least `count` pieces of work are pending — the moment a service that
+    /// answers on a queue has come back and the code under test has scheduled what comes next
+    /// (a retry's backoff, a timeout) — so that ``advance(by:)`` runs it instead of racing it.
+    ///
+    /// ```swift
+    /// let signIn = Task { try await scenario.launchAndAwait(context) }
+    /// try await scheduler.waitForPendingWork()     // the first attempt failed; its retry waits
+    /// scheduler.advance(by: .seconds(1))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - count: How many pieces of work must be pending.
+    ///   - timeout: How long to wait, on the wall clock (a Dispatch timer; nothing sleeps).
+    /// - Throws: ``TestSchedulerError/notScheduled(expected:pending:timeout:)`` when fewer are
+    ///   pending after `timeout`.
+    public func waitForPendingWork(atLeast count: Int = 1, timeout: Duration = .seconds(5)) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let id: UInt64? = state.withLock { state in
+                guard state.pending.count < count else { return nil }
+                let id = state.nextWaiterID
+                state.nextWaiterID += 1
+                state.waiters.append((id, count, continuation))
+                return id
+            }
+            guard let id else { return continuation.resume() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.dispatchInterval) { [self] in
+                let timedOut = state.withLock { state -> (CheckedContinuation<Void, any Error>, Int)? in
+                    guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                    return (state.waiters.remove(at: index).continuation, state.pending.count)
+                }
+                if let (continuation, pending) = timedOut {
+                    continuation.resume(throwing: TestSchedulerError.notScheduled(expected: count, pending: pending, timeout: timeout))
+                }
+            }
+        }
     }
 
     /// Moves the clock forward, running every piece of work that falls due, including work
@@ -87,4 +137,18 @@ private struct TestWork: ScheduledWork {
     let id: UInt64
 
     func cancel() { scheduler.cancel(id) }
+}
+
+/// Why a wait on a ``TestScheduler`` gave up.
+public enum TestSchedulerError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Fewer pieces of work than expected were scheduled within the wait's timeout.
+    case notScheduled(expected: Int, pending: Int, timeout: Duration)
+
+    /// A sentence for people: test failures.
+    public var description: String {
+        switch self {
+        case .notScheduled(let expected, let pending, let timeout):
+            "expected \(expected) piece\(expected == 1 ? "" : "s") of work scheduled within \(timeout), \(pending) pending"
+        }
+    }
 }

@@ -78,13 +78,13 @@ struct SignInHarness {
     /// Launches the sign-in scenario and waits for it to finish and be released.
     func signIn(_ phone: PhoneNumber? = nil) async -> LaunchReport<AuthToken> {
         let (factory, context) = (factory, context(phone))
-        return await offThePool { LaunchProbe.launch(factory.makeAuthScenario(), context: context) }
+        return await LaunchProbe.awaitLaunch(factory.makeAuthScenario, context: context)
     }
 
     /// Launches the app's main scenario and waits for it to finish and be released.
     func startApp(_ phone: PhoneNumber? = nil) async -> LaunchReport<AppOutcome> {
         let (factory, context) = (factory, context(phone))
-        return await offThePool { LaunchProbe.launch(factory.makeAppScenario(), context: context) }
+        return await LaunchProbe.awaitLaunch(factory.makeAppScenario, context: context)
     }
 
     /// The simulator's default terms, as the terms screen shows them.
