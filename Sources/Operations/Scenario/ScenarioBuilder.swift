@@ -122,6 +122,49 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         }
     }
 
+    /// Appends a step that takes part of the current value, then builds the next value from the
+    /// current one and the step's output: how a later step gets an earlier value (the cart, the
+    /// phone) without every operation between carrying it forward.
+    ///
+    /// ```swift
+    /// .then(Step(factory.makePaymentOp), input: \.total) { order, receipt in
+    ///     PaidOrder(order: order, receipt: receipt)
+    /// }
+    /// ```
+    ///
+    /// The step is journaled and replayed with its own output; `combine` runs again on a resumed
+    /// run, so keep it a pure function of its arguments.
+    ///
+    /// - Parameters:
+    ///   - step: The step, with its own input and output types.
+    ///   - input: The step's input, taken from the current value.
+    ///   - combine: The next value, from the current value and the step's output.
+    /// - Returns: The chain, producing what `combine` makes.
+    public func then<StepInput: Sendable, StepOutput: Sendable, Next: Sendable>(
+        _ step: Step<StepInput, StepOutput>,
+        input: @escaping @Sendable (Current) -> StepInput,
+        combine: @escaping @Sendable (Current, StepOutput) -> Next
+    ) -> ScenarioBuilder<Input, Next> {
+        let index = outlines.count
+        let previous = body
+        return ScenarioBuilder<Input, Next>(outlines: outlines + [step.outline(conditional: false)]) {
+            context, run, onFinish in
+            previous(context, run) { result in
+                switch result {
+                case .success(let value):
+                    StepRun.start(step, index: index, input: input(value), context: context, run: run) { stepResult in
+                        if case .success = stepResult {
+                            ValueTrace.computed(Next.self, from: Current.self, StepOutput.self, in: context)
+                        }
+                        onFinish(stepResult.map { combine(value, $0) })
+                    }
+                case .failure(let error):
+                    onFinish(.failure(error))
+                }
+            }
+        }
+    }
+
     /// Converts the current value without launching anything (pick a field, wrap a value).
     ///
     /// - Parameter transform: A pure function of the current value; an error it throws ends
