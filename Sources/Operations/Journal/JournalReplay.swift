@@ -1,7 +1,7 @@
 /// Supplies a resumed run with what its journal recorded: the outputs of the steps that
 /// completed, and the idempotency keys of the attempts left in doubt.
 ///
-/// The rules, step by step (contract 11 in DESIGN.md):
+/// The rules, step by step (contract 11 of the design, `../shared/DESIGN.md` beside the repository):
 /// - The latest attempt **succeeded**: the output is replayed and the operation is not
 ///   launched — except for an ``Purity/idempotent`` step, whose effect lives outside the journal
 ///   (a saved file) and may have been undone since: it is launched again, which is safe by

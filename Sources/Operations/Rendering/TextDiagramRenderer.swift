@@ -5,13 +5,13 @@
 /// let text = try TextDiagramRenderer(maxWidth: 80, charset: .ascii).render(trace)
 /// ```
 ///
-/// What the drawing promises (DIAGRAMS.md):
+/// What the drawing promises (the criteria of `../shared/DIAGRAMS.md`, beside the repository):
 /// - one lifeline per participant in ``ParticipantOrder`` order, head boxes at least one blank
 ///   column apart, each label on the rows above its arrow, between the arrow's ends, in the gap
 ///   next to the arrow's tail;
 /// - every line at most ``maxWidth`` display columns wide (graphemes measured, wide characters 2,
 ///   combining marks 0); to fit, padding goes first, then labels wrap, then `…`; if even that
-///   cannot fit, ``render(_:)`` throws ``TraceError/diagramTooNarrow(required:available:)``;
+///   cannot fit, ``render(_:)-(Trace)`` throws ``TraceError/diagramTooNarrow(required:available:)``;
 /// - a message is its label rows plus one arrow row, with one blank row between steps;
 /// - key services and operations: head box at the top, lifeline for the whole height, foot box;
 ///   context services: head box on the row that creates them, the creating arrow pointing into

@@ -6,7 +6,7 @@
 /// (every label on one line). Labels sit in the gap next to their arrow's tail, on the rows above
 /// the arrow, so a gap's size decides how its labels wrap.
 ///
-/// Fitting follows DIAGRAMS.md criterion 2: first the comfortable padding around labels is
+/// Fitting follows criterion 2 of `../shared/DIAGRAMS.md` (beside the repository): first the comfortable padding around labels is
 /// dropped (shrink gaps), then the widest gaps are capped at one common size until the total
 /// fits, and their labels wrap (at spaces and after `(`, `,`, `.`, hard-breaking long tokens,
 /// with `…` past the line limit). If even the floors do not fit, the layout reports it.

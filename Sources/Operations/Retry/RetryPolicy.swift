@@ -36,9 +36,11 @@ public struct RetryPolicy: Sendable {
     /// One attempt, no retry.
     public static let never = RetryPolicy(maxAttempts: 1)
 
-    /// Retries transient errors up to `maxAttempts` attempts in all with the default backoff.
+    /// Retries transient errors up to `maxAttempts` attempts in all.
     ///
-    /// - Parameter maxAttempts: Attempts in all, the first included.
+    /// - Parameters:
+    ///   - maxAttempts: Attempts in all, the first included.
+    ///   - backoff: The waits between attempts; the default backoff unless given.
     /// - Returns: The policy.
     public static func transient(maxAttempts: Int = 3, backoff: Backoff = Backoff()) -> RetryPolicy {
         RetryPolicy(maxAttempts: maxAttempts, backoff: backoff)

@@ -12,7 +12,7 @@ public import Foundation
 /// The file is JSON Lines: each opening of the file starts a *session* with a header line
 /// (`{"session":true,"version":1}`), then one line per event, each written with a single
 /// `write(2)` on a descriptor opened with `O_APPEND`, so lines of one process never interleave
-/// and a kill leaves at most a torn last line, which ``Trace/init(jsonLines:)`` skips. There is
+/// and a kill leaves at most a torn last line, which ``Trace/recorded(jsonLines:)`` skips. There is
 /// no `fsync`: the trace is a diagnostic, not a ledger, and the kernel keeps what a killed
 /// process wrote. A rerun opens the same file again and appends a new session.
 ///

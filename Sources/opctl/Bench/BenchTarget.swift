@@ -1,4 +1,4 @@
-/// A performance target from the design (`DESIGN.md`, "Performance targets") that a case's figure
+/// A performance target from the design (`../shared/DESIGN.md` beside the repository, "Performance targets") that a case's figure
 /// is checked against.
 enum BenchTarget: Sendable, Equatable {
     /// The case costs at most this many times its reference.
