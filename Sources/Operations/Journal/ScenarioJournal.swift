@@ -116,9 +116,9 @@ public final class ScenarioJournal: ScenarioObserver {
 
     /// Creates a journal for a new run; fails if the file exists.
     ///
-    /// Missing directories are created with mode 0700, the file with mode 0600, and the header
-    /// is written at once, so the file never exists without it (except for the instant between
-    /// creating and writing, when it is empty and locked).
+    /// Missing directories are created with mode 0700, the file with mode 0600. The header is
+    /// written and synced under a hidden temporary name that is then linked into place, so the
+    /// file never exists without it.
     ///
     /// - Parameters:
     ///   - url: The journal file to create.
@@ -341,9 +341,11 @@ public final class ScenarioJournal: ScenarioObserver {
         }
         let directory = url.deletingLastPathComponent()
         try JournalFile.makeDirectory(directory)
-        guard let descriptor = try JournalFile.createExclusive(url) else { return nil }
+        // Written and synced under a hidden name, then linked into place: the journal never
+        // exists under its run's name without its header, whenever the process is killed.
+        let draft = try JournalFile.createDraft(of: url)
         let journal = ScenarioJournal(
-            url: url, runID: runID, scenario: scenario, descriptor: descriptor, durability: durability,
+            url: url, runID: runID, scenario: scenario, descriptor: draft.descriptor, durability: durability,
             resumedFrom: nil)
         let failure = journal.state.withLock { state -> JournalError? in
             state.lines.beginLine()
@@ -365,12 +367,34 @@ public final class ScenarioJournal: ScenarioObserver {
             return state.error
         }
         if let failure {
-            try? journal.close()
-            JournalFile.remove(url)
+            journal.detachDraft()
+            JournalFile.discard(draft)
             throw failure
+        }
+        let published: Bool
+        do {
+            published = try JournalFile.publish(draft, as: url)
+        } catch {
+            journal.detachDraft()
+            JournalFile.discard(draft)
+            throw error
+        }
+        guard published else {
+            // Another run took the id between our choosing it and linking: try another.
+            journal.detachDraft()
+            JournalFile.discard(draft)
+            return nil
         }
         if durability.isDurable { JournalFile.syncDirectory(directory) }
         return journal
+    }
+
+    /// Lets go of a draft's descriptor without writing or closing it, for the caller to discard.
+    private func detachDraft() {
+        state.withLock { state in
+            state.descriptor = nil
+            state.lines.removeAll()
+        }
     }
 
     /// Appends one event's line to the buffer.

@@ -27,6 +27,35 @@ extension JournalTests {
             }
         }
 
+        @Test func aNewJournalAppearsWithItsHeaderLockedAndLeavesNoTemporaryBehind() throws {
+            try withTemporaryDirectory { directory in
+                let store = RunStore(stateDirectory: directory)
+                let journal = try store.create(scenario: "S")
+                // Under its run's name from the first instant: a header line, and the lock.
+                let text = try String(contentsOf: journal.url, encoding: .utf8)
+                #expect(text.hasPrefix("{\"format\":\"operations.journal\""))
+                #expect(text.hasSuffix("}\n"))
+                #expect(try store.load(journal.runID).status == .running)
+                try journal.close()
+                let names = try FileManager.default.contentsOfDirectory(atPath: store.directory.path)
+                #expect(names.filter { $0.hasSuffix(".tmp") }.isEmpty, "\(names)")
+                #expect(try permissions(journal.url) == 0o600)
+            }
+        }
+
+        @Test func aDraftLeftByAKilledCreateIsNotARun() throws {
+            try withTemporaryDirectory { directory in
+                let store = RunStore(stateDirectory: directory)
+                _ = try store.create(scenario: "S")
+                // What a process killed between creating the draft and linking it leaves.
+                let id = "20250101-120000-000-1a2b3c4d"
+                try Data().write(to: store.directory.appendingPathComponent(".\(id).jsonl.0badf00d.tmp"))
+                let runs = try store.runs()
+                #expect(runs.count == 1)
+                #expect(runs.allSatisfy { (try? $0.record.get()) != nil }, "no run is listed as damaged")
+            }
+        }
+
         @Test func anExistingFileIsNeverOverwritten() throws {
             try withTemporaryDirectory { directory in
                 let url = directory.appendingPathComponent("taken.jsonl")
