@@ -60,6 +60,9 @@ public struct AuthFlowFactory: Sendable {
     /// Reads the saved sign-in and where it stands; pure.
     public func makeCheckSessionOp() -> CheckSessionOp { CheckSessionOp(api: api, storage: storage) }
 
+    /// Revokes the saved token on the backend, then deletes it; idempotent.
+    public func makeSignOutOp() -> SignOutOp { SignOutOp(api: api, storage: storage) }
+
     /// The app's main scenario, which starts the others as needed.
     public func makeAppScenario() -> AppScenario { AppScenario.make(with: self) }
 

@@ -67,7 +67,7 @@ extension Scenario where Input == PhoneNumber?, Output == AuthToken {
 extension RetryPolicy {
     /// The same policy, allowed to retry steps with side effects: those whose requests carry
     /// idempotency keys (terms, code) and idempotent ones such as saving a token.
-    var relaunchingSideEffects: RetryPolicy {
+    package var relaunchingSideEffects: RetryPolicy {
         var copy = self
         copy.relaunchesSideEffects = true
         return copy

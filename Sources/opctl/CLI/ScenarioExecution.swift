@@ -79,7 +79,9 @@ struct ScenarioExecution {
                     status: "failed", message: "\(step) failed\(attempts): \(cause)", exit: ExitStatus.failure,
                     failedStep: step, hint: "Start a new sign-in: opctl run \(runnable.name)", rerunnable: false)
             }
-            return report(status: "failed", message: "\(step) failed\(attempts): \(cause)", exit: ExitStatus.failure, failedStep: step)
+            return report(
+                status: "failed", message: "\(step) failed\(attempts): \(cause)", exit: ExitStatus.failure,
+                failedStep: step, hint: runnable.failureHint)
         }
     }
 
