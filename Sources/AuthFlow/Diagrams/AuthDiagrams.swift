@@ -142,9 +142,10 @@ public enum AuthDiagrams {
                     try bench.factory.makeAuthScenario().launchAndWait($0.with(input: bench.phone))
                 }.limited(toDepth: 3)
             case "AuthScenario.retry":
-                // A transient failure retried by the policy, then a wrong code asked again.
+                // A transient failure retried by the policy (the terms step: PhoneOp retries its
+                // request inside), then a wrong code asked again.
                 let bench = try DiagramBench(
-                    faults: [.phone: [.unavailable(times: 1)]], wrongCodeFirst: true, retry: .transient(maxAttempts: 3, backoff: .immediate))
+                    faults: [.terms: [.unavailable(times: 1)]], wrongCodeFirst: true, retry: .transient(maxAttempts: 3, backoff: .immediate))
                 return try bench.traced {
                     try bench.factory.makeAuthScenario().launchAndWait($0.with(input: bench.phone))
                 }.limited(toDepth: 2)

@@ -36,8 +36,8 @@ public struct AuthFlowFactory: Sendable {
         self.asksAgainAfterWrongCode = asksAgainAfterWrongCode
     }
 
-    /// Sends the phone number; pure.
-    public func makePhoneOp() -> PhoneOp { PhoneOp(api: api, screens: screens) }
+    /// Sends the phone number, retrying the request (not the screen) by ``retry``; pure.
+    public func makePhoneOp() -> PhoneOp { PhoneOp(api: api, screens: screens, retry: retry) }
 
     /// Sends the phone number and writes the phone token into storage: the article's stateful
     /// variant of ``makePhoneOp()``, for the diagram comparison; has a side effect.

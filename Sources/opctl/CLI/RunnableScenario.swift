@@ -110,9 +110,11 @@ struct RunnableScenario {
     }
 }
 
-/// `PhoneOp` alone, as a one-step scenario so it is journaled and rerun like the others.
+/// `PhoneOp` alone, as a one-step scenario so it is journaled and rerun like the others. The
+/// operation retries its request itself, so the step is not retried (the screen would be asked
+/// again).
 private func phoneScenario(_ factory: AuthFlowFactory) -> Scenario<PhoneNumber?, SignInAttempt> {
-    Scenario<PhoneNumber?, SignInAttempt>("PhoneOp") { $0.then(Step(factory.makePhoneOp).retrying(factory.retry)) }
+    Scenario<PhoneNumber?, SignInAttempt>("PhoneOp") { $0.then(Step(factory.makePhoneOp)) }
 }
 
 /// `SignOutOp` alone, as a one-step scenario so it is journaled and rerun like the others. It
