@@ -16,6 +16,7 @@ struct AuthAPITestDoublesTests {
             try await api.sendCode(phoneToken: token).failure,
             try await api.verifyCode("123456", phoneToken: token).failure,
             try await api.fetchSession(authToken: Fixtures.authToken).failure,
+            try await api.signOut(authToken: Fixtures.authToken),
         ]
         #expect(reported.withLock { $0 } == UnimplementedAuthAPI.Method.allCases)
         #expect(errors == UnimplementedAuthAPI.Method.allCases.map(UnimplementedAuthAPI.error(for:)))

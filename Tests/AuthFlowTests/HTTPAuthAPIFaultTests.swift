@@ -19,6 +19,8 @@ struct HTTPAuthAPIFaultTests {
         case .codeVerify: return try await api.verifyCode("123456", phoneToken: token).failure
         case .session:
             return try await api.fetchSession(authToken: AuthToken("placeholder", expiresAt: Date())).failure
+        case .signOut:
+            return try await api.signOut(authToken: AuthToken("placeholder", expiresAt: Date()))
         }
     }
 

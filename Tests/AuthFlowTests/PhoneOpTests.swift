@@ -109,3 +109,48 @@ extension ScriptedScreens.Delivery {
         self = delivery == .immediate ? .immediate : .asynchronous
     }
 }
+
+/// PhoneOp retries its own request after a transient failure, on the launch's scheduler, after
+/// the number was entered: the person is asked once however often the request is sent.
+struct PhoneOpRetryTests {
+    @Test func aTransientFailureResendsTheRequestAfterTheBackoffWithoutAskingAgain() async throws {
+        let sent = LockedState(0)
+        let api = StubAuthAPI(
+            submitPhone: { _ in
+                sent.withLock { $0 += 1 }
+                return sent.withLock { $0 } <= 2 ? .failure(.serverError(status: 503)) : .success(PhoneOpTests.session)
+            }, unimplemented: Fixtures.unexpectedCall)
+        let screens = ScriptedScreens(phone: [.submitted(Fixtures.phone)])
+        let scheduler = TestScheduler()
+        let backoff = Backoff(initial: .seconds(1), multiplier: 2, cap: .seconds(10), jitter: 0)
+        let operation = PhoneOp(api: api, screens: screens, retry: .transient(maxAttempts: 3, backoff: backoff))
+        let result = Mailbox<Result<SignInAttempt, any Error>>()
+
+        operation.launch(OpContext(nil, environment: OpEnvironment(scheduler: scheduler))) { result.put($0) }
+
+        // The stub answers at once, so each retry is waiting on the test scheduler when we look.
+        #expect(sent.withLock { $0 } == 1)
+        #expect(result.isEmpty)
+        scheduler.advance(by: .seconds(1))
+        #expect(sent.withLock { $0 } == 2)
+        #expect(result.isEmpty)
+        scheduler.advance(by: .seconds(2))
+        let attempt = try await offThePool { try result.take() }.get()
+
+        #expect(attempt.phoneToken == Fixtures.phoneToken)
+        #expect(api.calls == Array(repeating: .submitPhone(Fixtures.phone), count: 3))
+        #expect(screens.records == [.phone(PhoneViewModel()), .dismissed], "the screen was asked once")
+        #expect(scheduler.requestedDelays == [.seconds(1), .seconds(2)])
+    }
+
+    @Test func aPermanentFailureIsNotRetried() {
+        let api = StubAuthAPI(submitPhone: { _ in .failure(.invalidPhone) }, unimplemented: Fixtures.unexpectedCall)
+        let screens = ScriptedScreens(phone: [.submitted(Fixtures.phone)])
+        let report = LaunchProbe.launch(
+            PhoneOp(api: api, screens: screens, retry: .transient(maxAttempts: 3, backoff: .immediate)), input: nil)
+
+        expectKeptContract(report)
+        #expect(report.error as? AuthError == .invalidPhone)
+        #expect(api.calls.count == 1)
+    }
+}

@@ -7,7 +7,7 @@ struct SimulatedBackendTests {
     @Test func endpointNamesMatchTheConfigurationVocabulary() {
         #expect(
             SimulatedBackend.Endpoint.allCases.map(\.rawValue) == [
-                "phone", "terms", "terms.accept", "code.send", "code.verify", "session",
+                "phone", "terms", "terms.accept", "code.send", "code.verify", "session", "sign-out",
             ])
         #expect(SimulatedBackend.Endpoint(rawValue: "code.send") == .codeSend)
     }

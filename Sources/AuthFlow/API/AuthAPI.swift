@@ -10,8 +10,9 @@
 /// - Calls are independent: the caller passes the token each step needs.
 /// - Every call takes an ``AuthCall``: cancelling its token abandons the request (and closes its
 ///   connection) with ``AuthError/cancelled``; its scheduler times the request out; a call that
-///   makes the backend act (`acceptTerms`, `sendCode`, `verifyCode`, `submitPhone`) sends its
-///   idempotency key, so a repeat with the same key gets the first answer and acts only once.
+///   makes the backend act (`acceptTerms`, `sendCode`, `verifyCode`, `submitPhone`, `signOut`)
+///   sends its idempotency key, so a repeat with the same key gets the first answer and acts only
+///   once.
 /// - The overloads without `call:` use ``AuthCall/init(cancellation:scheduler:idempotencyKey:)``'s
 ///   defaults: no cancellation, Dispatch's clock, no key.
 public protocol AuthAPI: Sendable {
@@ -77,6 +78,19 @@ public protocol AuthAPI: Sendable {
     ///     longer accepted.
     func fetchSession(
         authToken: AuthToken, call: AuthCall, completion: @escaping @Sendable (Result<SessionStatus, AuthError>) -> Void)
+
+    /// Revokes an access token, so signing out on this device also ends the session on the
+    /// backend instead of leaving a token that still works for whoever copied it.
+    ///
+    /// Idempotent on the backend: a token already revoked, expired or unknown is revoked as far as
+    /// anyone can tell, and the call succeeds.
+    ///
+    /// - Parameters:
+    ///   - authToken: The saved access token.
+    ///   - call: The launch's cancellation, clock and idempotency key.
+    ///   - completion: Success once the backend no longer accepts the token.
+    func signOut(
+        authToken: AuthToken, call: AuthCall, completion: @escaping @Sendable (Result<Void, AuthError>) -> Void)
 }
 
 extension AuthAPI {
@@ -121,5 +135,10 @@ extension AuthAPI {
         authToken: AuthToken, completion: @escaping @Sendable (Result<SessionStatus, AuthError>) -> Void
     ) {
         fetchSession(authToken: authToken, call: AuthCall(), completion: completion)
+    }
+
+    /// ``signOut(authToken:call:completion:)`` with default call options.
+    public func signOut(authToken: AuthToken, completion: @escaping @Sendable (Result<Void, AuthError>) -> Void) {
+        signOut(authToken: authToken, call: AuthCall(), completion: completion)
     }
 }

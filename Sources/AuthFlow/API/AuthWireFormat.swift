@@ -33,6 +33,10 @@ enum AuthWireFormat {
         HTTPRequest(method: .get, path: "/v1/auth/session", headers: headers(bearer: authToken.revealed))
     }
 
+    static func signOut(authToken: AuthToken) -> HTTPRequest {
+        post("/v1/auth/sign-out", body: [:], bearer: authToken.revealed)
+    }
+
     // MARK: - Responses
 
     static func phoneSession(from response: HTTPResponse) throws(AuthError) -> PhoneSession {
@@ -112,6 +116,12 @@ enum AuthWireFormat {
         return SessionStatus(
             phone: phone, termsVersion: body.termsVersion, acceptedTermsVersion: body.acceptedTermsVersion,
             phoneToken: body.phoneToken.map(PhoneToken.init))
+    }
+
+    /// Checks the sign-out answer: an object, `{}` today; its fields, if any, are ignored.
+    static func signedOut(from response: HTTPResponse) throws(AuthError) {
+        struct Body: Decodable {}
+        _ = try decode(Body.self, from: response)
     }
 
     // MARK: - Errors

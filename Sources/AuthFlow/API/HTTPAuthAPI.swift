@@ -95,6 +95,16 @@ public struct HTTPAuthAPI: AuthAPI {
         }
     }
 
+    /// Revokes an access token: `POST /v1/auth/sign-out`.
+    public func signOut(
+        authToken: AuthToken, call: AuthCall, completion: @escaping @Sendable (Result<Void, AuthError>) -> Void
+    ) {
+        perform(AuthWireFormat.signOut(authToken: authToken), call: call, completion: completion) {
+            response, _ throws(AuthError) in
+            try AuthWireFormat.signedOut(from: response)
+        }
+    }
+
     /// Sends a request, races it against the timeout and the call's cancellation, and decodes a
     /// 2xx with `decode` or anything else with the shared error decoder.
     ///

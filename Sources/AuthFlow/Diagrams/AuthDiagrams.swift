@@ -8,7 +8,7 @@ public import Operations
 public enum AuthDiagrams {
     /// What can be drawn, in catalogue order.
     public static let names = [
-        "PhoneOp", "PhoneOp.stateful", "TermsOfUseOp", "CodeOp", "SaveTokenOp", "AuthScenario",
+        "PhoneOp", "PhoneOp.stateful", "TermsOfUseOp", "CodeOp", "SaveTokenOp", "SignOutOp", "AuthScenario",
         "AuthScenario.services", "AuthScenario.retry", "AuthScenario.termsAccepted",
         "AuthScenario.codeRejected", "AppScenario", "AppScenario.signIn",
     ]
@@ -127,6 +127,10 @@ public enum AuthDiagrams {
             case "SaveTokenOp":
                 let token = try bench.authToken()
                 return try bench.traced { try bench.factory.makeSaveTokenOp().launchAndWait($0.with(input: token)) }
+            case "SignOutOp":
+                // A saved sign-in: revoked on the backend first, deleted only after it confirmed.
+                try bench.factory.storage.saveAuthToken(try bench.authToken())
+                return try bench.traced { try bench.factory.makeSignOutOp().launchAndWait($0.with(input: ())) }
             case "AuthScenario":
                 return try bench.traced {
                     try bench.factory.makeAuthScenario().launchAndWait($0.with(input: bench.phone))
@@ -138,9 +142,10 @@ public enum AuthDiagrams {
                     try bench.factory.makeAuthScenario().launchAndWait($0.with(input: bench.phone))
                 }.limited(toDepth: 3)
             case "AuthScenario.retry":
-                // A transient failure retried by the policy, then a wrong code asked again.
+                // A transient failure retried by the policy (the terms step: PhoneOp retries its
+                // request inside), then a wrong code asked again.
                 let bench = try DiagramBench(
-                    faults: [.phone: [.unavailable(times: 1)]], wrongCodeFirst: true, retry: .transient(maxAttempts: 3, backoff: .immediate))
+                    faults: [.terms: [.unavailable(times: 1)]], wrongCodeFirst: true, retry: .transient(maxAttempts: 3, backoff: .immediate))
                 return try bench.traced {
                     try bench.factory.makeAuthScenario().launchAndWait($0.with(input: bench.phone))
                 }.limited(toDepth: 2)

@@ -3,9 +3,17 @@ import Operations
 /// The part both phone operations share: show the phone screen, submit the number the user
 /// confirms, and close the screen — recording each message when tracing is on. What to do with
 /// the answer (return it, or store it) is the operation's own business.
+///
+/// A transient failure of the request is retried here, by `retry`, on the call's scheduler: the
+/// person typed the number once, so only the request is sent again, never the screen shown again.
+/// The scenario therefore does not retry the phone step itself.
 struct PhoneEntry {
     let api: any AuthAPI
     let screens: any AuthScreens
+    /// How the request is retried after a transient failure; ``RetryPolicy/never`` sends it once.
+    var retry: RetryPolicy = .never
+    /// Places the backoff's jitter (the launch environment's ``OpEnvironment/random``).
+    var random: @Sendable () -> Double = { 0.5 }
 
     /// Runs the entry and calls `answered` once with the submitted phone and the backend's answer.
     ///
@@ -34,13 +42,36 @@ struct PhoneEntry {
                 answered(.failure(SignInCancelled.phoneScreenClosed))
             case .submitted(let phone):
                 trace?.callback(from: .phoneScreen, "submitted(\(phone.traceLabel))")
-                trace?.message(to: .authAPI, "submitPhone(\(phone.traceLabel))")
-                api.submitPhone(phone, call: call) { result in
-                    trace?.reply(from: .authAPI, result.replyLabel { $0.phoneToken.redacted })
+                Self.submit(phone, attempt: 1, api: api, retry: retry, random: random, call: call, trace: trace) { result in
                     Self.close(shown, trace)
                     answered(result.map { (phone, $0) }.mapError { $0 })
                 }
             }
+        }
+    }
+
+    /// Sends the number; after a transient failure, waits the policy's backoff on the call's
+    /// scheduler and sends it again, until the policy's attempts are spent or the call is
+    /// cancelled. `done` gets the last answer.
+    private static func submit(
+        _ phone: PhoneNumber, attempt: Int, api: any AuthAPI, retry: RetryPolicy, random: @escaping @Sendable () -> Double,
+        call: AuthCall, trace: TraceScope?, done: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
+    ) {
+        trace?.message(to: .authAPI, "submitPhone(\(phone.traceLabel))")
+        api.submitPhone(phone, call: call) { result in
+            trace?.reply(from: .authAPI, result.replyLabel { $0.phoneToken.redacted })
+            guard case .failure(let error) = result, attempt < retry.maxAttempts, retry.isTransient(error),
+                call.cancellation?.isCancelled != true
+            else { return done(result) }
+            let delay = retry.backoff.delay(beforeRetry: attempt, random: random())
+            trace?.note("retry \(attempt + 1) of \(retry.maxAttempts): \(error.traceLabel)")
+            let again: @Sendable () -> Void = {
+                guard call.cancellation?.isCancelled != true else { return done(.failure(.cancelled)) }
+                submit(phone, attempt: attempt + 1, api: api, retry: retry, random: random, call: call, trace: trace, done: done)
+            }
+            // No wait means no timer, as the engine's own retries do.
+            if delay <= .zero { return again() }
+            _ = call.scheduler.schedule(after: delay, again)
         }
     }
 

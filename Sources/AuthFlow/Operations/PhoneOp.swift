@@ -10,21 +10,33 @@ public import Operations
 /// out a phone token. It sends no SMS and spends no attempt, so a repeat after a lost answer
 /// opens a second attempt that the flow uses while the first expires unused — nothing the person
 /// or the backend notices. It therefore carries no idempotency key and is retried freely.
+///
+/// It retries that request itself after a transient failure, by its `retry` policy on the
+/// launch's scheduler, after the number was entered: the person types the number once however
+/// often the request is sent. A scenario should not retry this step again on top.
 public final class PhoneOp: PureOp {
     private let api: any AuthAPI
     private let screens: any AuthScreens
+    private let retry: RetryPolicy
 
     /// Creates the operation; use ``AuthFlowFactory/makePhoneOp()``.
-    public init(api: any AuthAPI, screens: any AuthScreens) {
+    ///
+    /// - Parameters:
+    ///   - api: The backend.
+    ///   - screens: Makes the phone screen.
+    ///   - retry: How the request (not the screen) is retried after a transient failure.
+    public init(api: any AuthAPI, screens: any AuthScreens, retry: RetryPolicy = .never) {
         self.api = api
         self.screens = screens
+        self.retry = retry
     }
 
     /// Launches the operation: shows the phone screen, submits the number, finishes with the
     /// attempt. Records its messages when tracing is on.
     public func launch(_ context: OpContext<PhoneNumber?>, onFinish: @escaping OnFinish<SignInAttempt>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
-        PhoneEntry(api: api, screens: screens).run(prefill: context.input, call: AuthCall(context), trace: completion.trace) { answer in
+        let entry = PhoneEntry(api: api, screens: screens, retry: retry, random: context.environment.random)
+        entry.run(prefill: context.input, call: AuthCall(context), trace: completion.trace) { answer in
             completion.finish(
                 answer.map { phone, session in
                     SignInAttempt(

@@ -36,8 +36,8 @@ public struct AuthFlowFactory: Sendable {
         self.asksAgainAfterWrongCode = asksAgainAfterWrongCode
     }
 
-    /// Sends the phone number; pure.
-    public func makePhoneOp() -> PhoneOp { PhoneOp(api: api, screens: screens) }
+    /// Sends the phone number, retrying the request (not the screen) by ``retry``; pure.
+    public func makePhoneOp() -> PhoneOp { PhoneOp(api: api, screens: screens, retry: retry) }
 
     /// Sends the phone number and writes the phone token into storage: the article's stateful
     /// variant of ``makePhoneOp()``, for the diagram comparison; has a side effect.
@@ -59,6 +59,9 @@ public struct AuthFlowFactory: Sendable {
 
     /// Reads the saved sign-in and where it stands; pure.
     public func makeCheckSessionOp() -> CheckSessionOp { CheckSessionOp(api: api, storage: storage) }
+
+    /// Revokes the saved token on the backend, then deletes it; idempotent.
+    public func makeSignOutOp() -> SignOutOp { SignOutOp(api: api, storage: storage) }
 
     /// The app's main scenario, which starts the others as needed.
     public func makeAppScenario() -> AppScenario { AppScenario.make(with: self) }

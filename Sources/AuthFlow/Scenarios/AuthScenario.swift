@@ -10,7 +10,9 @@ extension Scenario where Input == PhoneNumber?, Output == AuthToken {
 
     /// Chains the sign-in operations of `factory`.
     ///
-    /// - Transient backend failures are retried by the factory's policy, the steps with side
+    /// - PhoneOp retries its own request by the factory's policy, after the number was entered,
+    ///   so the phone screen is shown once; the step is not retried again here.
+    /// - Other transient backend failures are retried by the factory's policy, the steps with side
     ///   effects too (terms acceptance, code): their requests carry the attempt's idempotency key,
     ///   and the engine reuses it after an uncertain failure, so a retry gets the backend's first
     ///   answer instead of sending another SMS.
@@ -26,7 +28,7 @@ extension Scenario where Input == PhoneNumber?, Output == AuthToken {
         if factory.asksAgainAfterWrongCode { codeStep = codeStep.onFailure(askAgainAfterWrongCode) }
         return AuthScenario(authScenarioName) { chain in
             chain
-                .then(Step(factory.makePhoneOp).retrying(retry))
+                .then(Step(factory.makePhoneOp))
                 .then(
                     Step(factory.makeTermsOfUseOp).retrying(retry.relaunchingSideEffects), when: \.termsRequired,
                     describedAs: "terms required", input: \.phoneToken
@@ -67,7 +69,7 @@ extension Scenario where Input == PhoneNumber?, Output == AuthToken {
 extension RetryPolicy {
     /// The same policy, allowed to retry steps with side effects: those whose requests carry
     /// idempotency keys (terms, code) and idempotent ones such as saving a token.
-    var relaunchingSideEffects: RetryPolicy {
+    package var relaunchingSideEffects: RetryPolicy {
         var copy = self
         copy.relaunchesSideEffects = true
         return copy

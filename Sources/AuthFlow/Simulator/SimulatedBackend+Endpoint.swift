@@ -13,6 +13,8 @@ extension SimulatedBackend {
         case codeVerify = "code.verify"
         /// `GET /v1/auth/session`.
         case session
+        /// `POST /v1/auth/sign-out`.
+        case signOut = "sign-out"
 
         /// The method and path of the endpoint.
         public var route: (method: HTTPMethod, path: String) {
@@ -23,6 +25,7 @@ extension SimulatedBackend {
             case .codeSend: (.post, "/v1/auth/code/send")
             case .codeVerify: (.post, "/v1/auth/code/verify")
             case .session: (.get, "/v1/auth/session")
+            case .signOut: (.post, "/v1/auth/sign-out")
             }
         }
     }

@@ -54,6 +54,7 @@ extension SimulatedBackend {
         case .codeSend: return sendCode(request, state: &state, now: now)
         case .codeVerify: return Outcome(response: verifyCode(request, state: &state, now: now))
         case .session: return Outcome(response: session(request, state: &state, now: now))
+        case .signOut: return Outcome(response: signOut(request, state: &state, now: now))
         }
     }
 
@@ -206,6 +207,9 @@ extension SimulatedBackend {
         case .failure(let rejection): return rejection.response
         case .success(let verified): claims = verified
         }
+        guard !state.revokedSessions.contains(claims.jti) else {
+            return Reply.error(401, "unauthorized", "This session was signed out.", headers: ["WWW-Authenticate": "Bearer"])
+        }
         let accepted = claims.terms ?? state.acceptedByAttempt[claims.jti]
         var phoneToken: String?
         if configuration.termsRequired, accepted != state.termsVersion {
@@ -225,6 +229,20 @@ extension SimulatedBackend {
             Answer(
                 phone: claims.sub, termsVersion: state.termsVersion, acceptedTermsVersion: accepted,
                 phoneToken: phoneToken))
+    }
+
+    /// Revokes an access token. Idempotent, as the contract says: a token that is already
+    /// revoked, expired, of another kind or not one of ours signs nobody in, so it is "signed out"
+    /// too and the answer is the same `200`. Only a request without a bearer token is refused.
+    private func signOut(_ request: HTTPRequest, state: inout State, now: Date) -> HTTPResponse {
+        guard let header = request.headers["Authorization"], header.hasPrefix("Bearer "), header.count > 7 else {
+            return SimulatorToken.Rejection.malformed.response
+        }
+        if case .success(let claims) = bearer(request, kind: .access, now: now) {
+            state.revokedSessions.insert(claims.jti)
+        }
+        struct Answer: Encodable {}
+        return Reply.json(Answer())
     }
 
     // MARK: - Helpers

@@ -17,6 +17,10 @@ extension SimulatedBackend {
         /// When each locked phone unlocks.
         var lockedUntil: [String: Date] = [:]
         var issued: UInt64 = 0
+        /// Access tokens signed out in this instance, by `jti`: a signed token cannot be unsigned,
+        /// so revocation is a deny-list, kept as long as the instance lives (a real server keeps
+        /// each entry until the token would have expired).
+        var revokedSessions: Set<String> = []
         /// The first answer to each idempotency key, per endpoint (see ``keyedRequest``).
         var keptAnswers: [KeptAnswerID: KeptAnswer] = [:]
 

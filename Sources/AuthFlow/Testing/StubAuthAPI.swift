@@ -30,6 +30,8 @@ public final class StubAuthAPI: AuthAPI {
         case verifyCode(SMSCode, phoneToken: PhoneToken)
         /// ``AuthAPI/fetchSession(authToken:call:completion:)``.
         case fetchSession(authToken: AuthToken)
+        /// ``AuthAPI/signOut(authToken:call:completion:)``.
+        case signOut(authToken: AuthToken)
 
         /// The method called.
         public var method: UnimplementedAuthAPI.Method {
@@ -40,6 +42,7 @@ public final class StubAuthAPI: AuthAPI {
             case .sendCode: .sendCode
             case .verifyCode: .verifyCode
             case .fetchSession: .fetchSession
+            case .signOut: .signOut
             }
         }
     }
@@ -58,6 +61,7 @@ public final class StubAuthAPI: AuthAPI {
     private let sendCodeAnswer: (@Sendable (PhoneToken) -> Result<CodeDelivery, AuthError>)?
     private let verifyCodeAnswer: (@Sendable (SMSCode, PhoneToken) -> Result<AuthToken, AuthError>)?
     private let fetchSessionAnswer: (@Sendable (AuthToken) -> Result<SessionStatus, AuthError>)?
+    private let signOutAnswer: (@Sendable (AuthToken) -> Result<Void, AuthError>)?
     private let unimplemented: UnimplementedAuthAPI
     private let delivery: Delivery
     private let recorded = LockedState<[(call: Call, key: IdempotencyKey?)]>([])
@@ -77,6 +81,7 @@ public final class StubAuthAPI: AuthAPI {
     ///   - verifyCode: Answers ``AuthAPI/verifyCode(_:phoneToken:call:completion:)`` from the code and
     ///     the phone token.
     ///   - fetchSession: Answers ``AuthAPI/fetchSession(authToken:call:completion:)``.
+    ///   - signOut: Answers ``AuthAPI/signOut(authToken:call:completion:)``.
     ///   - delivery: When answers are delivered; ``Delivery/immediate`` by default.
     ///   - unimplemented: Called with a method that was not set up, before it fails.
     public init(
@@ -86,6 +91,7 @@ public final class StubAuthAPI: AuthAPI {
         sendCode: (@Sendable (PhoneToken) -> Result<CodeDelivery, AuthError>)? = nil,
         verifyCode: (@Sendable (SMSCode, PhoneToken) -> Result<AuthToken, AuthError>)? = nil,
         fetchSession: (@Sendable (AuthToken) -> Result<SessionStatus, AuthError>)? = nil,
+        signOut: (@Sendable (AuthToken) -> Result<Void, AuthError>)? = nil,
         delivery: Delivery = .immediate,
         unimplemented: @escaping @Sendable (UnimplementedAuthAPI.Method) -> Void =
             UnimplementedAuthAPI.reportToStandardError
@@ -96,6 +102,7 @@ public final class StubAuthAPI: AuthAPI {
         self.sendCodeAnswer = sendCode
         self.verifyCodeAnswer = verifyCode
         self.fetchSessionAnswer = fetchSession
+        self.signOutAnswer = signOut
         self.delivery = delivery
         self.unimplemented = UnimplementedAuthAPI(report: unimplemented)
     }
@@ -181,6 +188,17 @@ public final class StubAuthAPI: AuthAPI {
         record(.fetchSession(authToken: authToken), key: call.idempotencyKey)
         guard let answer = fetchSessionAnswer else {
             return unimplemented.fetchSession(authToken: authToken, call: call, completion: completion)
+        }
+        deliver(answer(authToken), to: completion)
+    }
+
+    /// Answers from the `signOut` closure.
+    public func signOut(
+        authToken: AuthToken, call: AuthCall, completion: @escaping @Sendable (Result<Void, AuthError>) -> Void
+    ) {
+        record(.signOut(authToken: authToken), key: call.idempotencyKey)
+        guard let answer = signOutAnswer else {
+            return unimplemented.signOut(authToken: authToken, call: call, completion: completion)
         }
         deliver(answer(authToken), to: completion)
     }

@@ -28,6 +28,8 @@ public struct UnimplementedAuthAPI: AuthAPI {
         case verifyCode
         /// ``AuthAPI/fetchSession(authToken:call:completion:)``.
         case fetchSession
+        /// ``AuthAPI/signOut(authToken:call:completion:)``.
+        case signOut
 
         /// The method's full name: `AuthAPI.submitPhone(_:call:completion:)`.
         public var description: String {
@@ -38,6 +40,7 @@ public struct UnimplementedAuthAPI: AuthAPI {
             case .sendCode: "AuthAPI.sendCode(phoneToken:call:completion:)"
             case .verifyCode: "AuthAPI.verifyCode(_:phoneToken:call:completion:)"
             case .fetchSession: "AuthAPI.fetchSession(authToken:call:completion:)"
+            case .signOut: "AuthAPI.signOut(authToken:call:completion:)"
             }
         }
     }
@@ -110,6 +113,13 @@ public struct UnimplementedAuthAPI: AuthAPI {
         authToken: AuthToken, call: AuthCall, completion: @escaping @Sendable (Result<SessionStatus, AuthError>) -> Void
     ) {
         fail(.fetchSession, completion)
+    }
+
+    /// Reports and fails.
+    public func signOut(
+        authToken: AuthToken, call: AuthCall, completion: @escaping @Sendable (Result<Void, AuthError>) -> Void
+    ) {
+        fail(.signOut, completion)
     }
 
     private func fail<Value>(_ method: Method, _ completion: @Sendable (Result<Value, AuthError>) -> Void) {

@@ -77,9 +77,8 @@ extension BackendSpec.Simulator {
                 guard parts.count == 2, let endpoint = SimulatedBackend.Endpoint(rawValue: parts[0]),
                     let count = Int(parts[1]), (0...100).contains(count)
                 else {
-                    throw UsageError(
-                        "backend option fail=… takes ENDPOINT:COUNT items (endpoints: phone, terms, terms.accept, code.send, code.verify)"
-                    )
+                    let endpoints = SimulatedBackend.Endpoint.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw UsageError("backend option fail=… takes ENDPOINT:COUNT items (endpoints: \(endpoints))")
                 }
                 failures[endpoint] = count
             }

@@ -17,15 +17,18 @@ struct RunnableScenario {
     /// `check`; named after the runnable (its name on the command line), so a journal finds its
     /// runnable again.
     let makeShape: @Sendable (AuthFlowFactory) -> ScenarioShape
+    /// What a failed run left behind, said under the error when the state is not obvious.
+    let failureHint: String?
 
     init(
-        name: String, summary: String, isScenario: Bool,
+        name: String, summary: String, isScenario: Bool, failureHint: String? = nil,
         shape: @escaping @Sendable (AuthFlowFactory) -> any ScenarioShapeProviding,
         launch: @escaping @Sendable (AuthFlowFactory, OpContext<PhoneNumber?>, @escaping OnFinish<RunOutcome>) -> Void
     ) {
         self.name = name
         self.summary = summary
         self.isScenario = isScenario
+        self.failureHint = failureHint
         self.launch = launch
         self.makeShape = { factory in
             let shape = shape(factory).shape
@@ -87,6 +90,16 @@ struct RunnableScenario {
                 })
             }
         },
+        RunnableScenario(
+            name: "sign-out", summary: "SignOutOp: revokes the saved sign-in on the backend, then deletes it",
+            isScenario: false,
+            failureHint: "Your saved sign-in was kept: it is deleted only after the backend confirms the sign-out.",
+            shape: { signOutScenario($0) }
+        ) { factory, context, onFinish in
+            signOutScenario(factory).launch(context) { result in
+                onFinish(result.map { RunOutcome(sentence: sentence(for: $0), token: nil) })
+            }
+        },
     ]
 
     /// The runnable called `name` (`auth`, `app`, `AuthScenario`, `AppScenario`, `PhoneOp`, …).
@@ -97,9 +110,27 @@ struct RunnableScenario {
     }
 }
 
-/// `PhoneOp` alone, as a one-step scenario so it is journaled and rerun like the others.
+/// `PhoneOp` alone, as a one-step scenario so it is journaled and rerun like the others. The
+/// operation retries its request itself, so the step is not retried (the screen would be asked
+/// again).
 private func phoneScenario(_ factory: AuthFlowFactory) -> Scenario<PhoneNumber?, SignInAttempt> {
-    Scenario<PhoneNumber?, SignInAttempt>("PhoneOp") { $0.then(Step(factory.makePhoneOp).retrying(factory.retry)) }
+    Scenario<PhoneNumber?, SignInAttempt>("PhoneOp") { $0.then(Step(factory.makePhoneOp)) }
+}
+
+/// `SignOutOp` alone, as a one-step scenario so it is journaled and rerun like the others. It
+/// needs no phone: the launch's phone, if any, is dropped.
+private func signOutScenario(_ factory: AuthFlowFactory) -> Scenario<PhoneNumber?, SignOutOutcome> {
+    Scenario<PhoneNumber?, SignOutOutcome>("SignOutOp") { chain in
+        chain.map { _ in () }.then(Step(factory.makeSignOutOp).retrying(factory.retry.relaunchingSideEffects))
+    }
+}
+
+/// What a sign-out says on the terminal.
+private func sentence(for outcome: SignOutOutcome) -> String {
+    switch outcome {
+    case .signedOut: "Signed out."
+    case .notSignedIn: "Not signed in; nothing to do."
+    }
 }
 
 /// What an app run says on the terminal.

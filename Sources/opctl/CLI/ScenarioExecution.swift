@@ -74,12 +74,23 @@ struct ScenarioExecution {
             let attempts = (failure?.attempt ?? 1) > 1 ? " after \(failure?.attempt ?? 1) attempts" : ""
             // Some failures outlive the run: the sign-in attempt itself expired or was locked, so
             // replaying its tokens cannot help and a new run is the way on.
+            // A rejected number: a rerun keeps the number the run started with, so it would be
+            // rejected again; nobody at a terminal could be asked, so a new run with another
+            // number is the way on.
+            if case .invalidPhone? = cause as? AuthError {
+                return report(
+                    status: "failed", message: "\(step) failed: \(cause)", exit: ExitStatus.failure, failedStep: step,
+                    hint: "Check the number and start a new sign-in: opctl run \(runnable.name) --phone NUMBER",
+                    rerunnable: false)
+            }
             if let authError = cause as? AuthError, authError.endsTheAttempt {
                 return report(
                     status: "failed", message: "\(step) failed\(attempts): \(cause)", exit: ExitStatus.failure,
                     failedStep: step, hint: "Start a new sign-in: opctl run \(runnable.name)", rerunnable: false)
             }
-            return report(status: "failed", message: "\(step) failed\(attempts): \(cause)", exit: ExitStatus.failure, failedStep: step)
+            return report(
+                status: "failed", message: "\(step) failed\(attempts): \(cause)", exit: ExitStatus.failure,
+                failedStep: step, hint: runnable.failureHint)
         }
     }
 

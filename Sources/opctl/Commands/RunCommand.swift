@@ -7,11 +7,11 @@ enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Run the sign-in scenario, the app scenario, or one operation"
     static let help = """
-        USAGE: opctl run <auth|app|OPNAME> [--phone NUMBER] [--accept-terms | --decline-terms]
+        USAGE: opctl run <auth|app|sign-out|OPNAME> [--phone NUMBER] [--accept-terms | --decline-terms]
                          [--code CODE | --code-stdin] [--backend SPEC] [--state-dir DIR] [--json]
 
-        Runs AuthScenario (auth), AppScenario (app) or one operation (see 'opctl ops') against the
-        embedded simulated backend or a real server. Every run is journaled and gets an id; a run
+        Runs AuthScenario (auth), AppScenario (app), SignOutOp (sign-out) or one operation (see
+        'opctl ops') against the embedded simulated backend or a real server. Every run is journaled and gets an id; a run
         that fails or is interrupted can be resumed with 'opctl rerun ID'.
 
         Where a value is missing and standard input is a terminal, opctl asks for it. Otherwise it

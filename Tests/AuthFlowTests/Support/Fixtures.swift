@@ -52,6 +52,16 @@ extension AuthAPI {
         try await awaitCompletion { done in fetchSession(authToken: authToken, completion: done) }
     }
 
+    /// Revokes the token; `nil` on success, the error otherwise (`Result<Void, _>` is not
+    /// `Equatable`, so tests compare this instead).
+    func signOut(authToken: AuthToken) async throws -> AuthError? {
+        let result: Result<Void, AuthError> = try await awaitCompletion { done in
+            signOut(authToken: authToken, completion: done)
+        }
+        if case .failure(let error) = result { return error }
+        return nil
+    }
+
     /// Phone, terms accepted, code sent: the phone token ready for verification.
     func readyForCode(_ phone: PhoneNumber = Fixtures.phone) async throws -> PhoneToken {
         let session = try await submitPhone(phone).get()
