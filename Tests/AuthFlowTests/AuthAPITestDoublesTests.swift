@@ -1,5 +1,5 @@
-import Operations
 import AuthFlow
+import Operations
 import Testing
 
 /// The shipped test doubles: an unimplemented API fails every call loudly, naming it, and a stub

@@ -60,7 +60,9 @@ struct CodeOpIdempotencyTests {
     }
 
     @Test func lostAnswersThenARelaunchWithTheSameKeySendOneSMS() async throws {
-        let backend = Fixtures.backend(faults: [.codeSend: [.lostResponse(times: 1)], .codeVerify: [.lostResponse(times: 1)]])
+        let backend = Fixtures.backend(faults: [
+            .codeSend: [.lostResponse(times: 1)], .codeVerify: [.lostResponse(times: 1)],
+        ])
         let api = Fixtures.api(backend)
         let request = CodeRequest(attempt: try await attempt(api))
         let factory = AuthFlowFactory(
@@ -98,7 +100,8 @@ struct CodeOpIdempotencyTests {
             transport: KillSwitchTransport(backend, path: "/v1/auth/code/verify", kill: killed), timeout: .seconds(5),
             now: clock.function)
         let first = AuthFlowFactory(
-            api: killingAPI, storage: InMemoryLocalStorage(), screens: ScriptedScreens(code: [.submitted(Fixtures.code)]),
+            api: killingAPI, storage: InMemoryLocalStorage(),
+            screens: ScriptedScreens(code: [.submitted(Fixtures.code)]),
             retry: .never)
         let killedRun = await offThePool { [context = context(request, cancellation: killed)] in
             LaunchProbe.launch(first.makeCodeOp(), context: context)

@@ -23,7 +23,9 @@ struct DiagramDriftTests {
     }
 
     @Test func tracedRunsAreDeterministic() throws {
-        #expect(try AuthDiagrams.render("AuthScenario", format: .unicode) == AuthDiagrams.render("AuthScenario", format: .unicode))
+        #expect(
+            try AuthDiagrams.render("AuthScenario", format: .unicode)
+                == AuthDiagrams.render("AuthScenario", format: .unicode))
     }
 
     @Test func noDiagramCarriesASecretInClear() throws {

@@ -1,6 +1,6 @@
-import Operations
 import AuthFlow
 import Foundation
+import Operations
 import Testing
 
 /// Faults on every endpoint, not only the ones `HTTPAuthAPITests` tries: each decoder meets a
@@ -96,7 +96,9 @@ final class HeldTransport: HTTPTransport {
         self.base = base
     }
 
-    func send(_ request: HTTPRequest, cancellation: CancellationToken?, completion: @escaping @Sendable (Answer) -> Void) {
+    func send(
+        _ request: HTTPRequest, cancellation: CancellationToken?, completion: @escaping @Sendable (Answer) -> Void
+    ) {
         base.send(request) { answer in
             self.settle {
                 $0.answer = answer

@@ -1,6 +1,6 @@
-import Operations
 import AuthFlow
 import Foundation
+import Operations
 import Synchronization
 import Testing
 

@@ -56,7 +56,8 @@ struct HTTPServerTests {
     @Test func headAnswersLikeGetWithoutTheBody() throws {
         let server = try serve()
         defer { server.stop() }
-        let reply = try RawHTTPConnection(port: server.port).exchange(RawHTTPConnection.request("HEAD", "/v1/auth/terms"))
+        let reply = try RawHTTPConnection(port: server.port).exchange(
+            RawHTTPConnection.request("HEAD", "/v1/auth/terms"))
         #expect(reply.status == 401, "\(reply)")
         #expect(reply.text.contains("Content-Length: "), "\(reply)")
         #expect(reply.body.isEmpty, "\(reply)")
@@ -128,7 +129,8 @@ struct HTTPServerTests {
         defer { server.stop() }
         let body = [UInt8](repeating: UInt8(ascii: "x"), count: 65 * 1024)
         let reply = try RawHTTPConnection(port: server.port).exchange(
-            RawHTTPConnection.request("POST", "/v1/auth/phone", headers: [("Content-Type", "application/json")], body: body))
+            RawHTTPConnection.request(
+                "POST", "/v1/auth/phone", headers: [("Content-Type", "application/json")], body: body))
         #expect(reply.status == 413, "\(reply)")
         #expect(reply.closed)
     }
@@ -203,7 +205,9 @@ struct HTTPServerTests {
         let server = try serve(limits: HTTPServer.Limits(readTimeout: .seconds(20)))
         defer { server.stop() }
         // All open at once before any sends a byte, so the server holds 200 connections together.
-        let connections = try (0..<200).map { _ in try RawHTTPConnection(port: server.port, receiveTimeout: .seconds(10)) }
+        let connections = try (0..<200).map { _ in
+            try RawHTTPConnection(port: server.port, receiveTimeout: .seconds(10))
+        }
         let request = RawHTTPConnection.request("POST", "/v1/auth/phone", body: Self.phoneBody)
         for connection in connections { #expect(connection.send(request)) }
         var statuses: [Int: Int] = [:]
@@ -219,7 +223,8 @@ struct HTTPServerTests {
 
     @Test func aBackendThatDoesNotAnswerIs504AfterTheAnswerTimeout() throws {
         let backend = Fixtures.backend(faults: [.phone: [.hang(times: 1)]])
-        let server = try serve(backend, limits: HTTPServer.Limits(readTimeout: .seconds(5), answerTimeout: .milliseconds(200)))
+        let server = try serve(
+            backend, limits: HTTPServer.Limits(readTimeout: .seconds(5), answerTimeout: .milliseconds(200)))
         defer { server.stop() }
         let reply = try RawHTTPConnection(port: server.port).exchange(
             RawHTTPConnection.request("POST", "/v1/auth/phone", body: Self.phoneBody))
@@ -277,17 +282,21 @@ struct HTTPServerTests {
         let sendKey = IdempotencyKey.make().rawValue
         let verifyKey = IdempotencyKey.make().rawValue
 
-        let sent = try exchange("POST", "/v1/auth/code/send", headers: [authorization, ("Idempotency-Key", sendKey)], body: "{}")
-        let sentAgain = try exchange("POST", "/v1/auth/code/send", headers: [authorization, ("Idempotency-Key", sendKey)], body: "{}")
+        let sent = try exchange(
+            "POST", "/v1/auth/code/send", headers: [authorization, ("Idempotency-Key", sendKey)], body: "{}")
+        let sentAgain = try exchange(
+            "POST", "/v1/auth/code/send", headers: [authorization, ("Idempotency-Key", sendKey)], body: "{}")
         #expect(sent.status == 200 && sentAgain.status == 200, "\(sent) / \(sentAgain)")
         #expect(sent.body == sentAgain.body)
         #expect(backend.sentSMS.count == 1, "a replay sent another SMS")
 
         let code = #"{"code":"123456"}"#
         let verified = try exchange(
-            "POST", "/v1/auth/code/verify?code=123456", headers: [authorization, ("Idempotency-Key", verifyKey)], body: code)
+            "POST", "/v1/auth/code/verify?code=123456", headers: [authorization, ("Idempotency-Key", verifyKey)],
+            body: code)
         let verifiedAgain = try exchange(
-            "POST", "/v1/auth/code/verify?code=123456", headers: [authorization, ("Idempotency-Key", verifyKey)], body: code)
+            "POST", "/v1/auth/code/verify?code=123456", headers: [authorization, ("Idempotency-Key", verifyKey)],
+            body: code)
         #expect(verified.status == 200, "\(verified)")
         // Without the key the second verify would be 410: the code is single-use.
         #expect(verifiedAgain.status == 200 && verifiedAgain.body == verified.body, "\(verifiedAgain)")

@@ -1,6 +1,6 @@
 import AuthFlow
-import Operations
 import Foundation
+import Operations
 import Testing
 
 struct RedactionTests {

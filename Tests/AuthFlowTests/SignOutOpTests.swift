@@ -4,7 +4,8 @@ import Testing
 
 struct SignOutOpTests {
     private func launch(_ api: StubAuthAPI, _ storage: RecordingLocalStorage) -> LaunchReport<SignOutOutcome> {
-        LaunchProbe.launch(Fixtures.factory(api: api, storage: storage, screens: ScriptedScreens()).makeSignOutOp(), input: ())
+        LaunchProbe.launch(
+            Fixtures.factory(api: api, storage: storage, screens: ScriptedScreens()).makeSignOutOp(), input: ())
     }
 
     private func signedIn() throws -> RecordingLocalStorage {
@@ -22,7 +23,8 @@ struct SignOutOpTests {
         expectKeptContract(report)
         #expect(try report.value() == .signedOut)
         #expect(api.calls == [.signOut(authToken: Fixtures.authToken)])
-        #expect(storage.calls.dropFirst() == [.loadAuthToken, .clearAuthToken], "the revocation comes before the delete")
+        #expect(
+            storage.calls.dropFirst() == [.loadAuthToken, .clearAuthToken], "the revocation comes before the delete")
         #expect(try storage.loadAuthToken() == nil)
     }
 

@@ -21,8 +21,12 @@ struct SimulatedBackendIdempotencyTests {
         let token = try await acceptedToken(api)
         let key = IdempotencyKey.make()
 
-        let first = try await awaitCompletion { done in api.sendCode(phoneToken: token, call: call(key), completion: done) }
-        let again = try await awaitCompletion { done in api.sendCode(phoneToken: token, call: call(key), completion: done) }
+        let first = try await awaitCompletion { done in
+            api.sendCode(phoneToken: token, call: call(key), completion: done)
+        }
+        let again = try await awaitCompletion { done in
+            api.sendCode(phoneToken: token, call: call(key), completion: done)
+        }
         #expect(try first.get() == again.get(), "the repeat is the first answer, not a 429")
         #expect(backend.sentSMS.count == 1)
         #expect(backend.requestCount(for: .codeSend) == 2)
@@ -96,9 +100,13 @@ struct SimulatedBackendIdempotencyTests {
         let backend = Fixtures.backend(clock: clock)
         let api = Fixtures.api(backend, clock: clock)
         let key = IdempotencyKey.make()
-        let first = try await awaitCompletion { done in api.submitPhone(Fixtures.phone, call: call(key), completion: done) }
+        let first = try await awaitCompletion { done in
+            api.submitPhone(Fixtures.phone, call: call(key), completion: done)
+        }
         clock.advance(by: backend.configuration.phoneTokenLifetime + 1)
-        let later = try await awaitCompletion { done in api.submitPhone(Fixtures.phone, call: call(key), completion: done) }
+        let later = try await awaitCompletion { done in
+            api.submitPhone(Fixtures.phone, call: call(key), completion: done)
+        }
         #expect(try first.get().phoneToken != later.get().phoneToken, "an expired key is a new request")
     }
 
@@ -106,7 +114,8 @@ struct SimulatedBackendIdempotencyTests {
     func anEmptyOrOversizedKeyIsAnInvalidRequest(key: String) async throws {
         let backend = Fixtures.backend()
         let request = HTTPRequest(
-            method: .post, path: "/v1/auth/phone", headers: ["Idempotency-Key": key, "Content-Type": "application/json"],
+            method: .post, path: "/v1/auth/phone",
+            headers: ["Idempotency-Key": key, "Content-Type": "application/json"],
             body: Data(#"{"phone":"+79991234567"}"#.utf8))
         let response = try await awaitCompletion { done in backend.send(request, completion: done) }.get()
         #expect(response.status == 400)
@@ -136,7 +145,9 @@ struct SimulatedBackendIdempotencyTests {
         let api = Fixtures.api(backend)
         let token = try await acceptedToken(api)
         let key = IdempotencyKey.make()
-        let lost = try await awaitCompletion { done in api.sendCode(phoneToken: token, call: call(key), completion: done) }
+        let lost = try await awaitCompletion { done in
+            api.sendCode(phoneToken: token, call: call(key), completion: done)
+        }
         #expect(lost == .failure(.connectionLost))
         #expect(backend.sentSMS.count == 1, "the SMS went out although the answer was lost")
         let repeated = try await awaitCompletion { done in

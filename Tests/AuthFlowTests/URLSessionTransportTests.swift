@@ -78,7 +78,8 @@ struct URLSessionTransportTests {
         defer { server.stop() }
         // Neither timeout may beat the cancellation on a loaded machine (a fresh clone building
         // and testing at once saw the transport's default 15 s fire first).
-        let api = HTTPAuthAPI(transport: URLSessionTransport(baseURL: server.baseURL, timeout: .seconds(120)), timeout: .seconds(120))
+        let api = HTTPAuthAPI(
+            transport: URLSessionTransport(baseURL: server.baseURL, timeout: .seconds(120)), timeout: .seconds(120))
         let token = CancellationToken()
         let result = Mailbox<Result<PhoneSession, AuthError>>()
         api.submitPhone(Fixtures.phone, call: AuthCall(cancellation: token)) { result.put($0) }
@@ -113,7 +114,9 @@ struct URLSessionTransportTests {
         // The client would wait a minute; the session's own timeout gives up first.
         let transport = URLSessionTransport(baseURL: server.baseURL, timeout: .seconds(1))
         let request = HTTPRequest(method: .post, path: "/v1/auth/phone", timeout: .seconds(1))
-        let answer = try await awaitCompletion(timeout: .seconds(10)) { done in transport.send(request, completion: done) }
+        let answer = try await awaitCompletion(timeout: .seconds(10)) { done in
+            transport.send(request, completion: done)
+        }
         #expect(answer == .failure(.timeout))
         #expect(await offThePool { server.waitForClientClose() }, "the connection was closed, not kept until exit")
     }
@@ -138,8 +141,12 @@ struct URLSessionTransportTests {
         let token = try await api.submitPhone(Fixtures.phone).get().phoneToken
         let key = IdempotencyKey.make()
         let call = AuthCall(idempotencyKey: key)
-        let first = try await awaitCompletion { done in api.acceptTerms(version: "1", phoneToken: token, call: call, completion: done) }
-        let again = try await awaitCompletion { done in api.acceptTerms(version: "1", phoneToken: token, call: call, completion: done) }
+        let first = try await awaitCompletion { done in
+            api.acceptTerms(version: "1", phoneToken: token, call: call, completion: done)
+        }
+        let again = try await awaitCompletion { done in
+            api.acceptTerms(version: "1", phoneToken: token, call: call, completion: done)
+        }
         #expect(try first.get() == again.get(), "the repeat got the first receipt")
         #expect(server.requests.last?.headers["Idempotency-Key"] == key.rawValue)
     }

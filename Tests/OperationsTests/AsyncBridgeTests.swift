@@ -22,7 +22,9 @@ struct AsyncBridgeTests {
     }
 
     @Test func aScenarioCanBeAwaited() async throws {
-        let scenario = Scenario<Int, String>("Async") { chain in chain.then(Step { DoubleOp() }).then(Step { DescribeOp() }) }
+        let scenario = Scenario<Int, String>("Async") { chain in
+            chain.then(Step { DoubleOp() }).then(Step { DescribeOp() })
+        }
         #expect(try await scenario.launch(with: 5) == "#10")
     }
 }

@@ -50,7 +50,9 @@ struct AsyncTestSupportTests {
         let scheduler = TestScheduler()
         let failures = LockedState(1)
         let scenario = Scenario<Int, Int>("S") { chain in
-            chain.then(Step("Fetch") { QueuedOp(failures: failures) }.retrying(.transient(maxAttempts: 2, backoff: Backoff(initial: .seconds(1), cap: .seconds(1), jitter: 0))))
+            chain.then(
+                Step("Fetch") { QueuedOp(failures: failures) }.retrying(
+                    .transient(maxAttempts: 2, backoff: Backoff(initial: .seconds(1), cap: .seconds(1), jitter: 0))))
         }
         let context = OpContext(3, environment: OpEnvironment(scheduler: scheduler, random: { 0 }))
         let box = FinishBox<Int>()
@@ -71,7 +73,8 @@ struct AsyncTestSupportTests {
 
     @Test func theProbeKeepsTheCallersIdempotencyKeys() throws {
         let seen = LockedState<[String]>([])
-        let context = OpContext(1, environment: OpEnvironment(makeIdempotencyKey: IdempotencyKey.sequence(prefix: "abc")))
+        let context = OpContext(
+            1, environment: OpEnvironment(makeIdempotencyKey: IdempotencyKey.sequence(prefix: "abc")))
         let report = LaunchProbe.launch(
             Scenario<Int, Int>("Checkout") { chain in
                 chain.then(Step("Charge", purity: .sideEffects) { KeyReader(seen: seen) })

@@ -10,8 +10,9 @@ struct CancellationTests {
         let parked = LockedState<Completion<Int>?>(nil)
         let box = FinishBox<Int>()
         ManualOp { completion in parked.withLock { $0 = completion } }
-            .launch(OpContext(1, cancellation: token, environment: OpEnvironment(diagnostics: diagnostics)),
-                    onFinish: box.onFinish)
+            .launch(
+                OpContext(1, cancellation: token, environment: OpEnvironment(diagnostics: diagnostics)),
+                onFinish: box.onFinish)
 
         token.cancel()
         let completion = try #require(parked.withLock { $0 })

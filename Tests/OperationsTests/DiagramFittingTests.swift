@@ -57,9 +57,11 @@ struct DiagramFittingTests {
 
     @Test func aSectionShowsTheFramesItRanInside() throws {
         var events = Self.wideScenario(steps: 6, services: 6).events
-        let launch = try #require(events.firstIndex { if case .launch("ReserveStockOp1", _, _) = $0.kind { true } else { false } })
+        let launch = try #require(
+            events.firstIndex { if case .launch("ReserveStockOp1", _, _) = $0.kind { true } else { false } })
         events.insert(.openFrame(.loop, "retry 2 of 3: timeout", by: "CheckoutScenario"), at: launch)
-        let finish = try #require(events.firstIndex { if case .finish("ReserveStockOp1", _, _) = $0.kind { true } else { false } })
+        let finish = try #require(
+            events.firstIndex { if case .finish("ReserveStockOp1", _, _) = $0.kind { true } else { false } })
         events.insert(.closeFrame, at: finish + 1)
         let text = try TextDiagramRenderer(maxWidth: 60).render(Trace(events: events))
         #expect(text.contains("step 2 of 6: ReserveStockOp1 in loop [retry 2 of 3: timeout]"))
@@ -67,7 +69,9 @@ struct DiagramFittingTests {
 
     @Test func aStepWhoseLifelinesCannotFitNamesTheWidthThatWould() throws {
         // One step calling twelve services: no abbreviation or split makes that fit 40 columns.
-        var events: [TraceEvent] = [.declare(.caller("App")), .declare(.operation("Scenario")), .declare(.operation("FanOutOp"))]
+        var events: [TraceEvent] = [
+            .declare(.caller("App")), .declare(.operation("Scenario")), .declare(.operation("FanOutOp")),
+        ]
         events.append(.launch("Scenario", by: "App", "launch"))
         events.append(.launch("FanOutOp", by: "Scenario", "launch"))
         for service in 0..<12 {
@@ -93,9 +97,11 @@ struct DiagramFittingTests {
 
     @Test func aSectionCarriesTheScenariosNotesAboutItsStep() throws {
         var events = Self.wideScenario(steps: 6, services: 6).events
-        let second = try #require(events.firstIndex { if case .launch("ReserveStockOp1", _, _) = $0.kind { true } else { false } })
+        let second = try #require(
+            events.firstIndex { if case .launch("ReserveStockOp1", _, _) = $0.kind { true } else { false } })
         events.insert(.note(over: "CheckoutScenario", "cart sim…cart\nside effects, key idk…0002"), at: second)
-        let end = try #require(events.lastIndex { if case .finish("CheckoutScenario", _, _) = $0.kind { true } else { false } })
+        let end = try #require(
+            events.lastIndex { if case .finish("CheckoutScenario", _, _) = $0.kind { true } else { false } })
         events.insert(.note(over: "CheckoutScenario", "stopped: ReserveStockOp5 failed: no stock"), at: end)
         let trace = Trace(events: events)
 

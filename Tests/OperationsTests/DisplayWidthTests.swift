@@ -1,5 +1,6 @@
-@testable import Operations
 import Testing
+
+@testable import Operations
 
 /// Display width per grapheme.
 struct DisplayWidthTests {

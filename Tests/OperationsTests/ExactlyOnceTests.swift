@@ -60,7 +60,11 @@ struct ExactlyOnceTests {
             onFinish: box.onFinish)
         #expect(box.count == 1)
         #expect(box.first?.success == "#1")
-        #expect(recorder.stepLines == ["RawTwiceOp launched #1", "RawTwiceOp succeeded #1", "DescribeOp launched #1", "DescribeOp succeeded #1"])
+        #expect(
+            recorder.stepLines == [
+                "RawTwiceOp launched #1", "RawTwiceOp succeeded #1", "DescribeOp launched #1",
+                "DescribeOp succeeded #1",
+            ])
         #expect(diagnostics.diagnostics == [OpDiagnostic(kind: .finishedTwice, operation: "RawTwiceOp")])
     }
 }

@@ -37,11 +37,12 @@ struct PhoneOpTargetTests {
             let above = Array(lines[cross - 1])
             #expect(above[offset] == "┬", "the X stands under the bar's end")
             // Nothing below the X.
-            #expect(lines[(cross + 1)...].allSatisfy { line in
-                let characters = Array(line)
-                return characters.count <= offset || characters[offset] == " " || characters[offset] == "─"
-                    || characters[offset] == "<" || characters[offset] == "┴"
-            })
+            #expect(
+                lines[(cross + 1)...].allSatisfy { line in
+                    let characters = Array(line)
+                    return characters.count <= offset || characters[offset] == " " || characters[offset] == "─"
+                        || characters[offset] == "<" || characters[offset] == "┴"
+                })
         }
     }
 

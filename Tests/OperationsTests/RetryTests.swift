@@ -67,7 +67,10 @@ struct RetryTests {
         scheduler.advance(by: .seconds(10))
         #expect(ops.launchCount == 5)
         #expect(box.first?.success == 5)
-        #expect(scheduler.requestedDelays == [.milliseconds(100), .milliseconds(300), .milliseconds(500), .milliseconds(500)])
+        #expect(
+            scheduler.requestedDelays == [
+                .milliseconds(100), .milliseconds(300), .milliseconds(500), .milliseconds(500),
+            ])
     }
 
     @Test(arguments: [(0.0, 1_000), (0.5, 750), (0.999, 500)])
@@ -110,8 +113,14 @@ struct RetryTests {
         let box = launch(scenario, recorder: recorder)
         #expect(box.first?.success == -1)
         #expect(ops.launchCount == 2)
-        #expect(recorder.stepLines.filter { $0.contains("launched") } == ["ScriptedOp launched #1", "ScriptedOp launched #2"])
-        #expect(recorder.events.filter { if case .stepLaunched = $0.kind { true } else { false } }.compactMap { $0.value as? Int } == [5, 50])
+        #expect(
+            recorder.stepLines.filter { $0.contains("launched") } == [
+                "ScriptedOp launched #1", "ScriptedOp launched #2",
+            ])
+        #expect(
+            recorder.events.filter { if case .stepLaunched = $0.kind { true } else { false } }.compactMap {
+                $0.value as? Int
+            } == [5, 50])
     }
 }
 

@@ -1,6 +1,7 @@
 import Dispatch
-@testable import Operations
 import Testing
+
+@testable import Operations
 
 /// Contract corners found in review: each test failed before its fix.
 struct ReviewRegressionTests {
@@ -44,10 +45,12 @@ struct ReviewRegressionTests {
         let scheduler = TestScheduler()
         let token = CancellationToken()
         let scenario = Scenario<Int, Int>("Backoff") { chain in
-            chain.then(Step(ops.make).retrying(.transient(maxAttempts: 3, backoff: Backoff(initial: .seconds(10), jitter: 0))))
+            chain.then(
+                Step(ops.make).retrying(.transient(maxAttempts: 3, backoff: Backoff(initial: .seconds(10), jitter: 0))))
         }
         let box = FinishBox<Int>()
-        scenario.launch(OpContext(1, cancellation: token, environment: OpEnvironment(scheduler: scheduler)), onFinish: box.onFinish)
+        scenario.launch(
+            OpContext(1, cancellation: token, environment: OpEnvironment(scheduler: scheduler)), onFinish: box.onFinish)
         #expect(scheduler.pendingCount == 1)
         token.cancel()
         #expect(box.first?.failure?.isCancellation == true)
@@ -70,7 +73,10 @@ struct ReviewRegressionTests {
         token.cancel()
         parked.withLock { $0 }?.succeed(1)
         #expect(box.first?.failure?.isCancellation == true)
-        #expect(recorder.lines.filter { $0.hasPrefix("Race ") } == ["Race started", "Race failed: ManualOp failed: the operation was cancelled"])
+        #expect(
+            recorder.lines.filter { $0.hasPrefix("Race ") } == [
+                "Race started", "Race failed: ManualOp failed: the operation was cancelled",
+            ])
     }
 
     @Test func aReplayErrorIsAFirstAttemptFailure() throws {

@@ -48,7 +48,10 @@ struct ScenarioTests {
         outer.launch(OpContext(1, environment: OpEnvironment(observer: recorder)), onFinish: box.onFinish)
         #expect(box.first?.success == "#4")
         let launched = recorder.events.filter { if case .stepLaunched = $0.kind { true } else { false } }
-        #expect(launched.map(\.address.description) == ["0.Inner", "0.Inner/0.DoubleOp", "0.Inner/1.DoubleOp", "1.DescribeOp"])
+        #expect(
+            launched.map(\.address.description) == [
+                "0.Inner", "0.Inner/0.DoubleOp", "0.Inner/1.DoubleOp", "1.DescribeOp",
+            ])
         #expect(recorder.lines.first == "Outer started")
         #expect(recorder.lines.last == "Outer succeeded")
     }
@@ -92,7 +95,8 @@ struct ScenarioTests {
             chain.then(Step("First", first.make)).then(Step("Second", second.make))
         }
         let box = FinishBox<Int>()
-        scenario.launch(OpContext(1, environment: OpEnvironment(observer: recorder, replay: Replay())), onFinish: box.onFinish)
+        scenario.launch(
+            OpContext(1, environment: OpEnvironment(observer: recorder, replay: Replay())), onFinish: box.onFinish)
         #expect(box.first?.success == 100)
         #expect(first.launchCount == 0)
         #expect(second.launchCount == 1)
@@ -100,7 +104,9 @@ struct ScenarioTests {
     }
 
     @Test func oneScenarioValueRunsConcurrentLaunchesIndependently() {
-        let scenario = Scenario<Int, Int>("Concurrent") { chain in chain.then(Step { DoubleOp() }).then(Step { DoubleOp() }) }
+        let scenario = Scenario<Int, Int>("Concurrent") { chain in
+            chain.then(Step { DoubleOp() }).then(Step { DoubleOp() })
+        }
         let results = LockedState<[Int]>([])
         DispatchQueue.concurrentPerform(iterations: 64) { index in
             scenario.launch(OpContext(index)) { result in

@@ -111,7 +111,10 @@ struct StepTraceNoteTests {
         let inner = Scenario<Int, Int>("Inner") { chain in chain.then(Step("Verify", ops.make)) }
         let outer = Scenario<Int, Int>("Outer") { chain in chain.then(Step("InnerStep") { inner }) }
         let (_, trace) = Self.traced(outer)
-        #expect(Self.notes(trace).suffix(2) == ["stopped: Verify failed: broken", "stopped: InnerStep failed: Verify: broken"])
+        #expect(
+            Self.notes(trace).suffix(2) == [
+                "stopped: Verify failed: broken", "stopped: InnerStep failed: Verify: broken",
+            ])
     }
 
     @Test func mapAndMergeAreSelfMessagesNamingTypesOnly() throws {

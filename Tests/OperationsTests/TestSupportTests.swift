@@ -29,8 +29,14 @@ struct TestSupportTests {
 
     @Test func theScenarioRecorderRecordsTheStepSequence() {
         let recorder = ScenarioRecorder()
-        let scenario = Scenario<Int, Int>("Recorded") { chain in chain.then(Step("A") { DoubleOp() }).then(Step("B") { DoubleOp() }) }
+        let scenario = Scenario<Int, Int>("Recorded") { chain in
+            chain.then(Step("A") { DoubleOp() }).then(Step("B") { DoubleOp() })
+        }
         _ = try? scenario.launchAndWait(OpContext(1, environment: OpEnvironment(observer: recorder)))
-        #expect(recorder.lines == ["Recorded started", "A launched #1", "A succeeded #1", "B launched #1", "B succeeded #1", "Recorded succeeded"])
+        #expect(
+            recorder.lines == [
+                "Recorded started", "A launched #1", "A succeeded #1", "B launched #1", "B succeeded #1",
+                "Recorded succeeded",
+            ])
     }
 }

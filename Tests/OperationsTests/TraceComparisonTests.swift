@@ -30,13 +30,19 @@ struct TraceComparisonTests {
     }
 
     @Test func subsequenceIgnoresOtherMessages() {
-        let some: [TraceMessage] = [.call(from: "PhoneOp", to: "AuthAPI", "requestCode(phone)"), .reply(from: "LocalStorage", to: "PhoneOp", "ok")]
+        let some: [TraceMessage] = [
+            .call(from: "PhoneOp", to: "AuthAPI", "requestCode(phone)"),
+            .reply(from: "LocalStorage", to: "PhoneOp", "ok"),
+        ]
         #expect(trace.mismatch(expecting: some, matching: .subsequence) == nil)
         #expect(trace.mismatch(expecting: some) != nil)
     }
 
     @Test func subsequenceNeedsTheOrder() throws {
-        let reversed: [TraceMessage] = [.reply(from: "LocalStorage", to: "PhoneOp", "ok"), .call(from: "PhoneOp", to: "AuthAPI", "requestCode(phone)")]
+        let reversed: [TraceMessage] = [
+            .reply(from: "LocalStorage", to: "PhoneOp", "ok"),
+            .call(from: "PhoneOp", to: "AuthAPI", "requestCode(phone)"),
+        ]
         let mismatch = try #require(trace.mismatch(expecting: reversed, matching: .subsequence))
         #expect(mismatch.summary.contains("#2"))
     }

@@ -16,8 +16,10 @@ struct TraceJSONTests {
     }
 
     @Test func jsonIsStableAndReadable() throws {
-        let trace = Trace(events: [.declare(.keyService("AuthAPI")), .declare(.operation("Op")),
-                                   .call(from: "Op", to: "AuthAPI", "ping")])
+        let trace = Trace(events: [
+            .declare(.keyService("AuthAPI")), .declare(.operation("Op")),
+            .call(from: "Op", to: "AuthAPI", "ping"),
+        ])
         let text = String(decoding: try trace.jsonData(), as: UTF8.self)
         #expect(text.hasSuffix("}\n"))
         #expect(text.contains(#""from" : "Op""#))
@@ -46,7 +48,8 @@ struct TraceJSONTests {
     }
 
     @Test func unknownEventKindsAreNamed() {
-        let json = #"{"version": 1, "events": [{"kind": "declare", "participant": {"id": "A", "name": "A", "kind": "keyService"}}, {"kind": "teleport"}]}"#
+        let json =
+            #"{"version": 1, "events": [{"kind": "declare", "participant": {"id": "A", "name": "A", "kind": "keyService"}}, {"kind": "teleport"}]}"#
         #expect(throws: TraceError.unknownEventKind("teleport", event: 1)) {
             try Trace(jsonData: Data(json.utf8))
         }

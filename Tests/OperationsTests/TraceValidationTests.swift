@@ -11,8 +11,10 @@ struct TraceValidationTests {
     static let invalid: [(events: [TraceEvent], error: TraceError)] = [
         ([.call(from: "Op", to: "Ghost", "hello")], .undeclaredParticipant("Ghost", event: 4)),
         ([.call(from: "Op", to: "VM", "show")], .usedBeforeCreation("VM", event: 4)),
-        ([.create("VM", by: "Op"), .release("VM"), .reply(from: "VM", to: "Op", "late")],
-         .usedAfterRelease("VM", event: 6)),
+        (
+            [.create("VM", by: "Op"), .release("VM"), .reply(from: "VM", to: "Op", "late")],
+            .usedAfterRelease("VM", event: 6)
+        ),
         ([.finish("Op", to: "Caller", "onFinish")], .finishedBeforeLaunch("Op", event: 4)),
         ([.reply(from: "API", to: "Op", "token")], .unmatchedReply(from: "API", to: "Op", event: 4)),
         ([.launch("Op", by: "Caller", "launch")], .neverFinished("Op")),
@@ -40,7 +42,10 @@ struct TraceValidationTests {
 
     @Test func errorsReadAsSentences() {
         let error = TraceError.unmatchedReply(from: "AuthAPI", to: "PhoneOp", event: 12)
-        #expect(error.description == "event[12] is a reply from 'AuthAPI' to 'PhoneOp', but 'AuthAPI' has no open call from 'PhoneOp' to answer (unbalanced activation).")
+        #expect(
+            error.description
+                == "event[12] is a reply from 'AuthAPI' to 'PhoneOp', but 'AuthAPI' has no open call from 'PhoneOp' to answer (unbalanced activation)."
+        )
     }
 
     @Test(arguments: TraceFixtures.all.indices)

@@ -31,7 +31,8 @@ struct BenchTests {
             "baseline.selfRetain", "op.sync", "op.async", "opqueue.batch", "opqueue.wait", "dispatch.async",
             "continuation.checked", "bridge.await", "task.await", "ops.3byHand", "scenario.3steps",
             "asyncawait.3steps", "scenario.3steps.await", "trace.off", "trace.message", "journal.buffered",
-            "journal.fsync", "render.1k", "render.10k", "render.10k.frames", "render.100k", "memory.1M", "memory.deadline",
+            "journal.fsync", "render.1k", "render.10k", "render.10k.frames", "render.100k", "memory.1M",
+            "memory.deadline",
         ]
         #expect(BenchCases.all.map(\.id) == expected)
         #expect(BenchCases.all.allSatisfy { $0.isAvailable })

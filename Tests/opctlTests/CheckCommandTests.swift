@@ -45,8 +45,10 @@ struct CheckCommandTests {
         let stranded = try Self.journal(in: directory, steps: ["PhoneOp", "PromoOp"], reached: 1)
         let result = opctl.run("check")
         #expect(result.status == 1, "\(result)")
-        #expect(result.stdout.contains("2 runs checked: 0 can be resumed, 1 finished, 1 cannot be resumed by this build"))
-        #expect(result.stdout.contains("\(stranded) (auth, interrupted): cannot be resumed: step 0: PhoneOp takes X -> X"))
+        #expect(
+            result.stdout.contains("2 runs checked: 0 can be resumed, 1 finished, 1 cannot be resumed by this build"))
+        #expect(
+            result.stdout.contains("\(stranded) (auth, interrupted): cannot be resumed: step 0: PhoneOp takes X -> X"))
 
         let json = opctl.run("check", "--json")
         #expect(json.status == 1)

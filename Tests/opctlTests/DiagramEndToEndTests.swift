@@ -16,7 +16,8 @@ struct DiagramEndToEndTests {
             #expect(result.status == 0, "\(result)")
             let committed = try String(
                 contentsOf: Self.diagrams.appendingPathComponent("\(name).\(format.fileExtension)"), encoding: .utf8)
-            #expect(result.stdout == committed, "opctl diagram \(name) --format \(format.rawValue) differs from Diagrams/")
+            #expect(
+                result.stdout == committed, "opctl diagram \(name) --format \(format.rawValue) differs from Diagrams/")
         }
     }
 
@@ -25,7 +26,8 @@ struct DiagramEndToEndTests {
         let run = try sandbox.run(
             "run", "auth", "--phone", "+7 999 123-45-67", "--accept-terms", "--code", "123456", "--json")
         #expect(run.status == 0, "\(run)")
-        let id = try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["id"] as? String)
+        let id = try #require(
+            (try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["id"] as? String)
         let drawn = try sandbox.run("diagram", "--run", id)
         #expect(drawn.status == 0, "\(drawn)")
         for step in ["AuthScenario", "PhoneOp", "TermsOfUseOp", "CodeOp", "SaveTokenOp"] {
@@ -46,7 +48,8 @@ struct DiagramEndToEndTests {
             "run", "auth", "--phone", "+7 999 123-45-67", "--accept-terms", "--code", "123456", "--json",
             "--backend", "sim:?fail=phone:1")
         #expect(run.status == 0, "\(run)")
-        let id = try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["id"] as? String)
+        let id = try #require(
+            (try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["id"] as? String)
 
         // Off a terminal, auto is 100 columns; the services do not fit whole, so steps are split.
         let detailed = try sandbox.run("diagram", "--run", id, "--depth", "3")
@@ -68,7 +71,10 @@ struct DiagramEndToEndTests {
         #expect(unknown.stderr.contains("its steps: PhoneOp, TermsOfUseOp, CodeOp, SaveTokenOp"), "\(unknown)")
     }
 
-    @Test(arguments: [["diagram"], ["diagram", "Nope"], ["diagram", "PhoneOp", "--format", "svg"], ["diagram", "PhoneOp", "--width", "10"]])
+    @Test(arguments: [
+        ["diagram"], ["diagram", "Nope"], ["diagram", "PhoneOp", "--format", "svg"],
+        ["diagram", "PhoneOp", "--width", "10"],
+    ])
     func badDiagramRequestsAreUsageErrors(arguments: [String]) throws {
         let result = try Sandbox().start(arguments).wait()
         #expect(result.status == 2, "\(result)")

@@ -86,9 +86,10 @@ struct DurableRunEndToEndTests {
         server.hold(pathEndingWith: "/never-held")
 
         let names = try FileManager.default.contentsOfDirectory(atPath: sandbox.runsDirectory.path)
-        let id = try #require(names.first { $0.hasSuffix(".jsonl") && !$0.contains(".trace") }.map {
-            String($0.dropLast(".jsonl".count))
-        }, "\(names)")
+        let id = try #require(
+            names.first { $0.hasSuffix(".jsonl") && !$0.contains(".trace") }.map {
+                String($0.dropLast(".jsonl".count))
+            }, "\(names)")
         let rerun = try sandbox.run("rerun", id, "--code", "123456")
         #expect(rerun.status == 0, "\(rerun)")
         #expect(sms.withLock { $0 } == 1, "the server sent \(sms.withLock { $0 }) SMS")

@@ -41,8 +41,12 @@ struct InDoubtRerunEndToEndTests {
         #expect(rerun.stderr.contains("PhoneOp: replayed"), "\(rerun)")
         #expect(rerun.stderr.contains("CodeOp: attempt 1 succeeded"), "\(rerun)")
         let after = try String(contentsOf: sandbox.journal(id), encoding: .utf8)
-        let keys = after.split(separator: "\n").filter { $0.contains(#""name":"CodeOp""#) && $0.contains("stepLaunched") }
-            .compactMap { line in line.range(of: #""idempotencyKey":"[0-9a-f]+""#, options: .regularExpression).map { line[$0] } }
+        let keys = after.split(separator: "\n").filter {
+            $0.contains(#""name":"CodeOp""#) && $0.contains("stepLaunched")
+        }
+        .compactMap { line in
+            line.range(of: #""idempotencyKey":"[0-9a-f]+""#, options: .regularExpression).map { line[$0] }
+        }
         #expect(keys.count == 2 && keys[0] == keys[1], "the rerun repeated the attempt with its key: \(keys)")
     }
 

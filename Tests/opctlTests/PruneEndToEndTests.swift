@@ -26,7 +26,9 @@ struct PruneEndToEndTests {
             for _ in 0..<3 { oldSucceeded.append(try fixtures.write(.succeeded, startedAt: old(), siblings: siblings)) }
             for _ in 0..<2 { oldFailed.append(try fixtures.write(.failed, startedAt: old(), siblings: siblings)) }
             oldCancelled.append(try fixtures.write(.cancelled, startedAt: old()))
-            for _ in 0..<2 { oldInterrupted.append(try fixtures.write(.interrupted, startedAt: old(), siblings: siblings)) }
+            for _ in 0..<2 {
+                oldInterrupted.append(try fixtures.write(.interrupted, startedAt: old(), siblings: siblings))
+            }
             recent.append(try fixtures.write(.succeeded, startedAt: now.addingTimeInterval(-3_600), siblings: siblings))
             recent.append(try fixtures.write(.failed, startedAt: now.addingTimeInterval(-1_800)))
         }
@@ -147,7 +149,10 @@ struct PruneEndToEndTests {
     @Test(arguments: [
         ([], "missing --older-than WHEN"),
         (["--older-than", "soon"], "--older-than 'soon' is not a duration"),
-        (["--older-than", "7d", "--status", "running"], "unknown status 'running' for --status; valid: succeeded, failed, cancelled, interrupted"),
+        (
+            ["--older-than", "7d", "--status", "running"],
+            "unknown status 'running' for --status; valid: succeeded, failed, cancelled, interrupted"
+        ),
         (["--older-than", "7d", "--status", "damaged"], "unknown status 'damaged'"),
         (["--older-than", "7d", "--status", "interrupted"], "--status interrupted needs --include-interrupted"),
     ])

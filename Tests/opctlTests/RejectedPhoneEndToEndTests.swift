@@ -15,15 +15,19 @@ struct RejectedPhoneEndToEndTests {
                 body: Data(#"{"error":{"code":"invalid_phone","message":"Not a number we serve."}}"#.utf8))
         }
         defer { server.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("opctl-phone-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "opctl-phone-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
 
         let result = InProcessOpctl(stateDirectory: directory).run(
-            "run", "auth", "--phone=+7 999 123-45-67", "--accept-terms", "--code", "123456", "--backend", server.backendSpec)
+            "run", "auth", "--phone=+7 999 123-45-67", "--accept-terms", "--code", "123456", "--backend",
+            server.backendSpec)
 
         #expect(result.status == ExitStatus.failure, "\(result)")
         #expect(result.stderr.contains("PhoneOp failed: \(AuthError.invalidPhone)"), "\(result)")
-        #expect(result.stderr.contains("Check the number and start a new sign-in: opctl run auth --phone NUMBER"), "\(result)")
+        #expect(
+            result.stderr.contains("Check the number and start a new sign-in: opctl run auth --phone NUMBER"),
+            "\(result)")
         #expect(!result.stderr.contains("to rerun:"), "a rerun keeps the rejected number: \(result)")
     }
 }

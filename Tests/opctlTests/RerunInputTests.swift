@@ -15,13 +15,15 @@ struct RerunInputTests {
     }
 
     private static let silentConsole = Console(
-        out: { _ in }, err: { _ in }, readLine: { nil }, inputIsTerminal: false, errorIsTerminal: false, environment: [:])
+        out: { _ in }, err: { _ in }, readLine: { nil }, inputIsTerminal: false, errorIsTerminal: false,
+        environment: [:])
 
     /// A run of `auth` as a process killed right after creating its journal leaves it: a header
     /// with the shape and settings, nothing else.
     private static func killedAtBirth(in directory: URL, input: PhoneNumber? = nil) throws -> RunID {
         let runnable = try #require(RunnableScenario.named("auth"))
-        let shape = runnable.shape(SignInServices.shapeOnlyFactory(stateDirectory: directory, console: Self.silentConsole))
+        let shape = runnable.shape(
+            SignInServices.shapeOnlyFactory(stateDirectory: directory, console: Self.silentConsole))
         let journal = try RunStore(stateDirectory: directory).create(
             scenario: shape, settings: RunMetadata.settings(backend: "sim:", terms: .accept), input: input)
         try journal.close()

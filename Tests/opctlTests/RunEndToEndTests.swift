@@ -96,6 +96,7 @@ struct RunEndToEndTests {
         #expect(second.status == 0, "\(second)")
         #expect(second.stdout.hasPrefix("Already signed in."), "\(second)")
         let runs = try #require(try parseJSON(sandbox.run("runs", "--json").stdout) as? [[String: Any]])
-        #expect(runs.map { $0["status"] as? String } == ["succeeded", "succeeded"], "app runs are journaled to the end")
+        #expect(
+            runs.map { $0["status"] as? String } == ["succeeded", "succeeded"], "app runs are journaled to the end")
     }
 }

@@ -31,7 +31,8 @@ struct RunsArgumentsTests {
             try TimeArgument.moment(text, option: "--older-than", command: "prune", now: Self.now)
         } throws: { error in
             guard let usage = error as? UsageError else { return false }
-            return usage.message.hasPrefix("--older-than '") && usage.message.contains("is not a duration (30m, 2h, 7d)")
+            return usage.message.hasPrefix("--older-than '")
+                && usage.message.contains("is not a duration (30m, 2h, 7d)")
                 && usage.hint == "See 'opctl prune --help'."
         }
     }
@@ -41,7 +42,8 @@ struct RunsArgumentsTests {
             ["--status", "failed,cancelled", "--status=Interrupted"], spec: RunsCommand.spec, command: "runs")
         #expect(parsed.allValues("--status") == ["failed,cancelled", "Interrupted"])
         #expect(parsed.value("--status") == "Interrupted")
-        let statuses = try ListedStatus.parse(parsed.allValues("--status"), allowed: ListedStatus.allCases, command: "runs")
+        let statuses = try ListedStatus.parse(
+            parsed.allValues("--status"), allowed: ListedStatus.allCases, command: "runs")
         #expect(statuses == [.failed, .cancelled, .interrupted])
         #expect(try ListedStatus.parse([], allowed: ListedStatus.allCases, command: "runs") == nil)
     }

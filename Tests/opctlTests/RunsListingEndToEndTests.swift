@@ -10,7 +10,8 @@ struct RunsListingEndToEndTests {
     private func succeededRuns(_ count: Int, in sandbox: Sandbox) throws -> [RunID] {
         let now = Date()
         return try (0..<count).map { index in
-            try sandbox.fixtures.write(.succeeded, startedAt: now.addingTimeInterval(-Double(count - index) * Self.hour))
+            try sandbox.fixtures.write(
+                .succeeded, startedAt: now.addingTimeInterval(-Double(count - index) * Self.hour))
         }
     }
 
@@ -84,7 +85,8 @@ struct RunsListingEndToEndTests {
             #expect(table.status == 0, "\(arguments): \(table)")
             #expect(tableIDs(table.stdout) == expected.map(\.description), "\(arguments): \(table)")
             let json = try sandbox.start(["runs", "--json"] + arguments).wait()
-            #expect(try jsonRuns(json).compactMap { $0["id"] as? String } == expected.map(\.description), "\(arguments)")
+            #expect(
+                try jsonRuns(json).compactMap { $0["id"] as? String } == expected.map(\.description), "\(arguments)")
         }
         let none = try sandbox.run("runs", "--status", "running")
         #expect(none.status == 0, "\(none)")
@@ -106,7 +108,10 @@ struct RunsListingEndToEndTests {
     }
 
     @Test(arguments: [
-        (["--status", "done"], "unknown status 'done' for --status; valid: succeeded, failed, cancelled, interrupted, running, damaged"),
+        (
+            ["--status", "done"],
+            "unknown status 'done' for --status; valid: succeeded, failed, cancelled, interrupted, running, damaged"
+        ),
         (["--status", "failed,"], "unknown status '' for --status"),
         (["--since", "yesterday"], "--since 'yesterday' is not a duration (30m, 2h, 7d) or an ISO-8601 date"),
         (["--since", "7x"], "--since '7x' is not a duration"),

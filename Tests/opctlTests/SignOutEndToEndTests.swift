@@ -42,7 +42,9 @@ struct SignOutEndToEndTests {
         let failed = opctl.run("run", "sign-out", "--backend", "sim:?fail=sign-out:3")
 
         #expect(failed.status == ExitStatus.failure, "\(failed)")
-        #expect(failed.stderr.contains("SignOutOp failed after 3 attempts: The server had a problem (status 503)"), "\(failed)")
+        #expect(
+            failed.stderr.contains("SignOutOp failed after 3 attempts: The server had a problem (status 503)"),
+            "\(failed)")
         #expect(failed.stderr.contains("Your saved sign-in was kept"), "\(failed)")
         #expect(failed.stderr.contains("to rerun: opctl rerun "), "\(failed)")
         #expect(FileManager.default.fileExists(atPath: tokenFile.path), "deleted before the backend confirmed")

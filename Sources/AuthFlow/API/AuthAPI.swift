@@ -55,7 +55,8 @@ public protocol AuthAPI: Sendable {
     ///   - completion: When a resend is allowed and the code length;
     ///     ``AuthError/rateLimited(retryAfter:)`` when asked again too soon.
     func sendCode(
-        phoneToken: PhoneToken, call: AuthCall, completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void)
+        phoneToken: PhoneToken, call: AuthCall,
+        completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void)
 
     /// Exchanges the SMS code for an access token.
     ///
@@ -77,7 +78,8 @@ public protocol AuthAPI: Sendable {
     ///   - completion: The session's status; ``AuthError/unauthorized`` when the token is no
     ///     longer accepted.
     func fetchSession(
-        authToken: AuthToken, call: AuthCall, completion: @escaping @Sendable (Result<SessionStatus, AuthError>) -> Void)
+        authToken: AuthToken, call: AuthCall, completion: @escaping @Sendable (Result<SessionStatus, AuthError>) -> Void
+    )
 
     /// Revokes an access token, so signing out on this device also ends the session on the
     /// backend instead of leaving a token that still works for whoever copied it.

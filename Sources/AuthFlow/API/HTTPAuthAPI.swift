@@ -39,7 +39,8 @@ public struct HTTPAuthAPI: AuthAPI {
     public func submitPhone(
         _ phone: PhoneNumber, call: AuthCall, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
     ) {
-        perform(AuthWireFormat.submitPhone(phone), call: call, completion: completion) { response, _ throws(AuthError) in
+        perform(AuthWireFormat.submitPhone(phone), call: call, completion: completion) {
+            response, _ throws(AuthError) in
             try AuthWireFormat.phoneSession(from: response)
         }
     }
@@ -67,7 +68,8 @@ public struct HTTPAuthAPI: AuthAPI {
 
     /// Sends the SMS code: `POST /v1/auth/code/send`.
     public func sendCode(
-        phoneToken: PhoneToken, call: AuthCall, completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void
+        phoneToken: PhoneToken, call: AuthCall,
+        completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void
     ) {
         perform(AuthWireFormat.sendCode(phoneToken: phoneToken), call: call, completion: completion) {
             response, _ throws(AuthError) in
@@ -77,7 +79,8 @@ public struct HTTPAuthAPI: AuthAPI {
 
     /// Exchanges the code for an access token: `POST /v1/auth/code/verify`.
     public func verifyCode(
-        _ code: SMSCode, phoneToken: PhoneToken, call: AuthCall, completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void
+        _ code: SMSCode, phoneToken: PhoneToken, call: AuthCall,
+        completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void
     ) {
         let request = AuthWireFormat.verifyCode(code, phoneToken: phoneToken)
         perform(request, call: call, completion: completion) { response, now throws(AuthError) in

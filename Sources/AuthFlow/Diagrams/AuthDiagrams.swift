@@ -47,7 +47,8 @@ public enum AuthDiagrams {
         /// A sentence for people: logs, CLI messages, test failures.
         public var description: String {
             switch self {
-            case .unknown(let name): "no diagram named '\(name)' (one of: \(AuthDiagrams.names.joined(separator: ", ")))"
+            case .unknown(let name):
+                "no diagram named '\(name)' (one of: \(AuthDiagrams.names.joined(separator: ", ")))"
             case .runFailed(let name, let error): "the traced run of \(name) failed: \(error)"
             case .rendering(let error): "\(error)"
             }
@@ -86,7 +87,8 @@ public enum AuthDiagrams {
     /// notes about the step beside it, since the section has no lifeline of the scenario's.
     ///
     /// - Throws: ``DiagramError/rendering(_:)`` when the trace is invalid or too wide.
-    public static func render(_ section: TraceSection, format: Format, width: Int = 100) throws(DiagramError) -> String {
+    public static func render(_ section: TraceSection, format: Format, width: Int = 100) throws(DiagramError) -> String
+    {
         let charset: DiagramCharset
         switch format {
         case .unicode: charset = .unicode
@@ -145,7 +147,8 @@ public enum AuthDiagrams {
                 // A transient failure retried by the policy (the terms step: PhoneOp retries its
                 // request inside), then a wrong code asked again.
                 let bench = try DiagramBench(
-                    faults: [.terms: [.unavailable(times: 1)]], wrongCodeFirst: true, retry: .transient(maxAttempts: 3, backoff: .immediate))
+                    faults: [.terms: [.unavailable(times: 1)]], wrongCodeFirst: true,
+                    retry: .transient(maxAttempts: 3, backoff: .immediate))
                 return try bench.traced {
                     try bench.factory.makeAuthScenario().launchAndWait($0.with(input: bench.phone))
                 }.limited(toDepth: 2)
@@ -214,7 +217,8 @@ private struct DiagramBench {
         configuration.faults = faults
         simulator = SimulatedBackend(configuration: configuration)
         let code = try SMSCode(configuration.smsCode, length: configuration.smsCode.count)
-        let wrong = try SMSCode(String(repeating: "0", count: configuration.smsCode.count), length: configuration.smsCode.count)
+        let wrong = try SMSCode(
+            String(repeating: "0", count: configuration.smsCode.count), length: configuration.smsCode.count)
         let screens = ScriptedScreens(
             // Enough answers for the untraced set-up runs and the traced one.
             phone: Array(repeating: .submitted(phone), count: 3), terms: Array(repeating: .accepted, count: 3),
@@ -235,7 +239,7 @@ private struct DiagramBench {
         do {
             _ = try body(context)
             if expectingFailure { throw DiagramBenchError.succeededUnexpectedly }
-        } catch where expectingFailure && !(error is DiagramBenchError) {
+        } catch  where expectingFailure && !(error is DiagramBenchError) {
             // The failure is what the diagram shows.
         }
         return tracer.trace

@@ -1,5 +1,5 @@
-import Operations
 public import Foundation
+import Operations
 
 /// The access token a successful sign-in produces, and when it stops being valid.
 ///

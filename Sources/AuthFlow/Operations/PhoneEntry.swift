@@ -42,7 +42,8 @@ struct PhoneEntry {
                 answered(.failure(SignInCancelled.phoneScreenClosed))
             case .submitted(let phone):
                 trace?.callback(from: .phoneScreen, "submitted(\(phone.traceLabel))")
-                Self.submit(phone, attempt: 1, api: api, retry: retry, random: random, call: call, trace: trace) { result in
+                Self.submit(phone, attempt: 1, api: api, retry: retry, random: random, call: call, trace: trace) {
+                    result in
                     Self.close(shown, trace)
                     answered(result.map { (phone, $0) }.mapError { $0 })
                 }
@@ -54,7 +55,8 @@ struct PhoneEntry {
     /// scheduler and sends it again, until the policy's attempts are spent or the call is
     /// cancelled. `done` gets the last answer.
     private static func submit(
-        _ phone: PhoneNumber, attempt: Int, api: any AuthAPI, retry: RetryPolicy, random: @escaping @Sendable () -> Double,
+        _ phone: PhoneNumber, attempt: Int, api: any AuthAPI, retry: RetryPolicy,
+        random: @escaping @Sendable () -> Double,
         call: AuthCall, trace: TraceScope?, done: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
     ) {
         trace?.message(to: .authAPI, "submitPhone(\(phone.traceLabel))")
@@ -67,7 +69,9 @@ struct PhoneEntry {
             trace?.note("retry \(attempt + 1) of \(retry.maxAttempts): \(error.traceLabel)")
             let again: @Sendable () -> Void = {
                 guard call.cancellation?.isCancelled != true else { return done(.failure(.cancelled)) }
-                submit(phone, attempt: attempt + 1, api: api, retry: retry, random: random, call: call, trace: trace, done: done)
+                submit(
+                    phone, attempt: attempt + 1, api: api, retry: retry, random: random, call: call, trace: trace,
+                    done: done)
             }
             // No wait means no timer, as the engine's own retries do.
             if delay <= .zero { return again() }

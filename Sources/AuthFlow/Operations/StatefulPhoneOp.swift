@@ -41,7 +41,8 @@ public final class StatefulPhoneOp: Op {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
         let trace = completion.trace
         let storage = storage
-        PhoneEntry(api: api, screens: screens).run(prefill: context.input, call: AuthCall(context), trace: trace) { answer in
+        PhoneEntry(api: api, screens: screens).run(prefill: context.input, call: AuthCall(context), trace: trace) {
+            answer in
             // Cancelled or timed out meanwhile: the caller was told nothing was written.
             guard !completion.isFinished else { return }
             completion.finish(

@@ -1,5 +1,5 @@
-public import Operations
 import Foundation
+public import Operations
 
 /// Where the app stands after ``AppScenario`` finished.
 public enum AppOutcome: Sendable, Hashable, Codable, CustomStringConvertible {
@@ -56,7 +56,8 @@ extension Scenario where Input == PhoneNumber?, Output == AppOutcome {
                     when: { $0.standing == .signedOut }, describedAs: "signed out", input: \.phone
                 ) { check, token in check.concluding(.signedIn(token)) }
             }
-            return chain
+            return
+                chain
                 .then(
                     Step(factory.makeTermsOfUseOp).retrying(retry.relaunchingSideEffects), when: \.termsChanged,
                     describedAs: "terms changed", input: \.reacceptanceToken

@@ -62,7 +62,8 @@ extension Scenario where Input == PhoneNumber?, Output == AuthToken {
             .relaunch(
                 CodeRequest(
                     attempt: request.attempt, sendsCode: false, notice: "Wrong code.", attemptsLeft: attemptsLeft),
-                because: "wrong code, asked again (\(attemptsLeft) \(attemptsLeft == 1 ? "attempt" : "attempts") left)"))
+                because: "wrong code, asked again (\(attemptsLeft) \(attemptsLeft == 1 ? "attempt" : "attempts") left)")
+        )
     }
 }
 

@@ -1,5 +1,5 @@
-import Operations
 import Dispatch
+import Operations
 
 /// Phone, terms and code screens that answer from a script and record what they were shown: the
 /// screens of tests and of the CLI's non-interactive mode.

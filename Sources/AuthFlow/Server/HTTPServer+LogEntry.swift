@@ -46,7 +46,8 @@ extension HTTPServer {
 
         /// `POST /v1/auth/phone 200 1.4 ms`, or `… - 12.0 ms (the client left)` without a status.
         public var description: String {
-            let milliseconds = Double(duration.components.seconds) * 1_000
+            let milliseconds =
+                Double(duration.components.seconds) * 1_000
                 + Double(duration.components.attoseconds) / 1e15
             let time = (milliseconds * 10).rounded() / 10
             switch outcome {
@@ -62,7 +63,8 @@ extension HTTPServer {
             guard target != "-" else { return target }
             let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
             var path = String(parts.first ?? "")
-            path = String(String.UnicodeScalarView(path.unicodeScalars.map { (0x21...0x7E).contains($0.value) ? $0 : "?" }))
+            path = String(
+                String.UnicodeScalarView(path.unicodeScalars.map { (0x21...0x7E).contains($0.value) ? $0 : "?" }))
             if path.count > 120 { path = path.prefix(120) + "…" }
             return parts.count > 1 ? path + "?…" : path
         }

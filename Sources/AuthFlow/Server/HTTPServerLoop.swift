@@ -80,7 +80,9 @@ final class HTTPServerLoop: @unchecked Sendable {
             mailbox.stopRequested = true
             Self.wake(mailbox.wakeWrite)
         }
-        let onLoopThread = loopThread.withLock { thread in thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        let onLoopThread = loopThread.withLock { thread in
+            thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+        }
         guard !onLoopThread else { return }
         finished.wait()
         finished.signal()  // for the next caller of stop()
@@ -331,9 +333,12 @@ final class HTTPServerLoop: @unchecked Sendable {
             record(connection, .answerLost)
             discard(connection)
         case .failure(.timeout):
-            respond(connection, ResponseEncoding.error(504, code: "gateway_timeout", message: "The backend did not answer in time."))
+            respond(
+                connection,
+                ResponseEncoding.error(504, code: "gateway_timeout", message: "The backend did not answer in time."))
         case .failure(.unreachable), .failure(.cancelled):
-            respond(connection, ResponseEncoding.error(502, code: "bad_gateway", message: "The backend could not answer."))
+            respond(
+                connection, ResponseEncoding.error(502, code: "bad_gateway", message: "The backend could not answer."))
         }
     }
 
@@ -393,7 +398,10 @@ final class HTTPServerLoop: @unchecked Sendable {
                 }
             case .awaitingAnswer(_, let cancellation):
                 cancellation.cancel()
-                respond(connection, ResponseEncoding.error(504, code: "gateway_timeout", message: "The backend did not answer in time."))
+                respond(
+                    connection,
+                    ResponseEncoding.error(504, code: "gateway_timeout", message: "The backend did not answer in time.")
+                )
             case .writing, .lingering:
                 discard(connection)
             }
@@ -406,7 +414,9 @@ final class HTTPServerLoop: @unchecked Sendable {
         connection.logged = true
         guard let log else { return }
         let start = connection.firstByteAt ?? connection.openedAt
-        log(HTTPServer.LogEntry(method: connection.method, target: connection.target, outcome: outcome, duration: clock.now - start))
+        log(
+            HTTPServer.LogEntry(
+                method: connection.method, target: connection.target, outcome: outcome, duration: clock.now - start))
     }
 
     /// Closes a connection at once, cancelling a request still waiting on the transport.

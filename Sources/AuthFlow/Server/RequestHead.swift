@@ -74,7 +74,8 @@ enum RequestHeadParser {
         let (method, target, minor) = try requestLine(lines.removeFirst())
         let headers = try fields(lines)
         if minor >= 1 && headers["host"] == nil {
-            throw RequestRejection(status: 400, code: "bad_request", message: "An HTTP/1.1 request needs a Host header.")
+            throw RequestRejection(
+                status: 400, code: "bad_request", message: "An HTTP/1.1 request needs a Host header.")
         }
         guard ["GET", "HEAD", "POST"].contains(method) else {
             throw RequestRejection(
@@ -88,7 +89,8 @@ enum RequestHeadParser {
                     message: "Chunked bodies are not accepted; send the body with a Content-Length.")
             }
             throw RequestRejection(
-                status: 501, code: "not_implemented", message: "The Transfer-Encoding '\(clip(encoding))' is not supported.")
+                status: 501, code: "not_implemented",
+                message: "The Transfer-Encoding '\(clip(encoding))' is not supported.")
         }
         var length = 0
         if let text = headers["content-length"] {
@@ -125,7 +127,9 @@ enum RequestHeadParser {
             throw RequestRejection(
                 status: 505, code: "http_version_not_supported", message: "This server speaks HTTP/1.1.")
         }
-        guard !parts[1].isEmpty, parts[1].allSatisfy({ (0x21...0x7E).contains($0) }) else { throw .malformedRequestLine }
+        guard !parts[1].isEmpty, parts[1].allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw .malformedRequestLine
+        }
         var target = String(decoding: parts[1], as: UTF8.self)
         for scheme in ["http://", "https://"] where target.lowercased().hasPrefix(scheme) {
             let authorityAndPath = target.dropFirst(scheme.count)
@@ -147,7 +151,8 @@ enum RequestHeadParser {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
                 line[..<colon].allSatisfy(isTokenByte)
             else {
-                throw RequestRejection(status: 400, code: "bad_request", message: "Each header line must be 'Name: value'.")
+                throw RequestRejection(
+                    status: 400, code: "bad_request", message: "Each header line must be 'Name: value'.")
             }
             let value = line[line.index(after: colon)...].drop { $0 == 0x20 || $0 == 0x09 }
             let trimmed = value.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()

@@ -25,7 +25,8 @@ enum ResponseEncoding {
     static func encode(_ response: HTTPResponse, includeBody: Bool) -> [UInt8] {
         guard (200...599).contains(response.status) else {
             return encode(
-                error(502, code: "bad_gateway", message: "The backend gave an invalid answer."), includeBody: includeBody)
+                error(502, code: "bad_gateway", message: "The backend gave an invalid answer."),
+                includeBody: includeBody)
         }
         let bodiless = response.status == 204 || response.status == 304
         var head = "HTTP/1.1 \(response.status) \(reason(response.status))\r\n"

@@ -208,7 +208,8 @@ extension SimulatedBackend {
         case .success(let verified): claims = verified
         }
         guard !state.revokedSessions.contains(claims.jti) else {
-            return Reply.error(401, "unauthorized", "This session was signed out.", headers: ["WWW-Authenticate": "Bearer"])
+            return Reply.error(
+                401, "unauthorized", "This session was signed out.", headers: ["WWW-Authenticate": "Bearer"])
         }
         let accepted = claims.terms ?? state.acceptedByAttempt[claims.jti]
         var phoneToken: String?

@@ -1,5 +1,5 @@
-public import Operations
 import Foundation
+public import Operations
 
 /// The sign-in backend simulated in process, at the HTTP layer: an ``HTTPTransport`` that answers
 /// the contract of `Docs/HTTP-API.md` with statuses, headers and JSON bodies, so ``HTTPAuthAPI``
@@ -65,7 +65,8 @@ public final class SimulatedBackend: HTTPTransport {
         if configuration.latency <= .zero {
             DispatchQueue.global().async(execute: deliver)
         } else {
-            DispatchQueue.global().asyncAfter(deadline: .now() + configuration.latency.dispatchInterval, execute: deliver)
+            DispatchQueue.global().asyncAfter(
+                deadline: .now() + configuration.latency.dispatchInterval, execute: deliver)
         }
     }
 

@@ -1,5 +1,5 @@
-public import Operations
 import Dispatch
+public import Operations
 
 /// An ``AuthAPI`` that answers from closures a test sets up, one per method, and records every
 /// call: the backend of pure-operation tests, with no HTTP and no simulator.
@@ -132,7 +132,9 @@ public final class StubAuthAPI: AuthAPI {
         _ phone: PhoneNumber, call: AuthCall, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
     ) {
         record(.submitPhone(phone), key: call.idempotencyKey)
-        guard let answer = submitPhoneAnswer else { return unimplemented.submitPhone(phone, call: call, completion: completion) }
+        guard let answer = submitPhoneAnswer else {
+            return unimplemented.submitPhone(phone, call: call, completion: completion)
+        }
         deliver(answer(phone), to: completion)
     }
 
@@ -154,14 +156,16 @@ public final class StubAuthAPI: AuthAPI {
     ) {
         record(.acceptTerms(version: version, phoneToken: phoneToken), key: call.idempotencyKey)
         guard let answer = acceptTermsAnswer else {
-            return unimplemented.acceptTerms(version: version, phoneToken: phoneToken, call: call, completion: completion)
+            return unimplemented.acceptTerms(
+                version: version, phoneToken: phoneToken, call: call, completion: completion)
         }
         deliver(answer(version, phoneToken), to: completion)
     }
 
     /// Answers from the `sendCode` closure.
     public func sendCode(
-        phoneToken: PhoneToken, call: AuthCall, completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void
+        phoneToken: PhoneToken, call: AuthCall,
+        completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void
     ) {
         record(.sendCode(phoneToken: phoneToken), key: call.idempotencyKey)
         guard let answer = sendCodeAnswer else {
@@ -172,7 +176,8 @@ public final class StubAuthAPI: AuthAPI {
 
     /// Answers from the `verifyCode` closure.
     public func verifyCode(
-        _ code: SMSCode, phoneToken: PhoneToken, call: AuthCall, completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void
+        _ code: SMSCode, phoneToken: PhoneToken, call: AuthCall,
+        completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void
     ) {
         record(.verifyCode(code, phoneToken: phoneToken), key: call.idempotencyKey)
         guard let answer = verifyCodeAnswer else {

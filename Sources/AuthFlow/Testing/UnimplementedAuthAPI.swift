@@ -96,14 +96,16 @@ public struct UnimplementedAuthAPI: AuthAPI {
 
     /// Reports and fails.
     public func sendCode(
-        phoneToken: PhoneToken, call: AuthCall, completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void
+        phoneToken: PhoneToken, call: AuthCall,
+        completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void
     ) {
         fail(.sendCode, completion)
     }
 
     /// Reports and fails.
     public func verifyCode(
-        _ code: SMSCode, phoneToken: PhoneToken, call: AuthCall, completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void
+        _ code: SMSCode, phoneToken: PhoneToken, call: AuthCall,
+        completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void
     ) {
         fail(.verifyCode, completion)
     }

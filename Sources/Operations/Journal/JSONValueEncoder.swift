@@ -169,7 +169,8 @@ private final class TreeEncoder: Encoder {
 
 /// Encodes a nested value into `slot`: plain values directly, anything else through its own
 /// conformance; values whose JSON `JSONEncoder` special-cases are refused.
-private func encodeValue<T: Encodable>(_ value: T, into slot: JSONValueEncoder.Slot, codingPath: [any CodingKey]) throws {
+private func encodeValue<T: Encodable>(_ value: T, into slot: JSONValueEncoder.Slot, codingPath: [any CodingKey]) throws
+{
     switch value {
     case let text as String: slot.set(.string(text))
     case let flag as Bool: slot.set(.bool(flag))

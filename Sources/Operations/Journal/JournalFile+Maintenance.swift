@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Foundation
 
 /// The POSIX calls behind keeping a run directory tidy: listing it, replacing the index
 /// atomically, and removing a run while holding its lock.

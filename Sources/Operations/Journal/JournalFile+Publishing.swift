@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Foundation
 
 extension JournalFile {
     /// A journal being made under a hidden temporary name beside its final one, so the file
@@ -24,7 +25,9 @@ extension JournalFile {
             let suffix = String(UInt32.random(in: .min ... .max), radix: 16)
             let temporary = url.deletingLastPathComponent()
                 .appendingPathComponent(".\(url.lastPathComponent).\(suffix).tmp", isDirectory: false)
-            if let descriptor = try createExclusive(temporary) { return Draft(descriptor: descriptor, temporary: temporary) }
+            if let descriptor = try createExclusive(temporary) {
+                return Draft(descriptor: descriptor, temporary: temporary)
+            }
         }
         throw .io(url, operation: "create", reason: "every temporary name beside it was taken")
     }

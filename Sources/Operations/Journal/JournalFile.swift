@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Foundation
 
 /// The POSIX calls behind a journal file, in one place: owner-only creation, exclusive create,
 /// whole-buffer appends, sync, and the advisory lock that marks a journal as being written.

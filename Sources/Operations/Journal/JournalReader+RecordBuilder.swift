@@ -52,7 +52,9 @@ extension JournalReader {
                 if let reshaped = line.shape {
                     guard line.fingerprint == reshaped.fingerprint else {
                         throw Inconsistency(
-                            text: "the resumed line's fingerprint \(line.fingerprint ?? "(none)") does not match its shape's \(reshaped.fingerprint)")
+                            text:
+                                "the resumed line's fingerprint \(line.fingerprint ?? "(none)") does not match its shape's \(reshaped.fingerprint)"
+                        )
                     }
                     shape = reshaped
                 }
@@ -149,7 +151,9 @@ extension JournalReader {
             // failed; only an attempt still in flight takes the outcome.
             guard let attemptIndex = inFlight.removeValue(forKey: address) else { return }
             steps[index].attempts[attemptIndex].outcome = outcome
-            steps[index].attempts[attemptIndex].duration = durationMs.map { .microseconds(Int64(($0 * 1000).rounded())) }
+            steps[index].attempts[attemptIndex].duration = durationMs.map {
+                .microseconds(Int64(($0 * 1000).rounded()))
+            }
         }
 
         private mutating func interruptInFlight() {

@@ -99,13 +99,16 @@ enum JournalReader {
         if let shape = header.shape, header.fingerprint != shape.fingerprint {
             throw .damaged(
                 url, line: 1,
-                reason: "the header's fingerprint \(header.fingerprint ?? "(none)") does not match its shape's \(shape.fingerprint)")
+                reason:
+                    "the header's fingerprint \(header.fingerprint ?? "(none)") does not match its shape's \(shape.fingerprint)"
+            )
         }
         if header.shape == nil, header.fingerprint != nil {
             throw .damaged(url, line: 1, reason: "the header has a fingerprint but no readable shape")
         }
         return Header(
-            runID: runID, scenario: scenario, createdAt: createdAt, shape: header.shape, settings: header.settings ?? [:],
+            runID: runID, scenario: scenario, createdAt: createdAt, shape: header.shape,
+            settings: header.settings ?? [:],
             input: header.input.map(RecordedValue.json) ?? header.inputNotRecorded.map(RecordedValue.notRecorded))
     }
 

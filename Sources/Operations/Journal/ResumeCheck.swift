@@ -1,4 +1,3 @@
-
 /// Whether this build could resume the runs a store holds, checked without launching or writing
 /// anything: what a team runs in its tests and CI before shipping a change to a scenario, so
 /// that the runs waiting in the field are not stranded (Temporal's replayer plays this part).
@@ -57,7 +56,8 @@ public struct ResumeCheck: Sendable, CustomStringConvertible {
         switch entry.record {
         case .success(let read): record = read
         case .failure(let error):
-            return ResumeCheck(id: entry.id, scenario: nil, status: nil, verdict: .stranded("its journal cannot be read: \(error)"))
+            return ResumeCheck(
+                id: entry.id, scenario: nil, status: nil, verdict: .stranded("its journal cannot be read: \(error)"))
         }
         func check(_ verdict: Verdict) -> ResumeCheck {
             ResumeCheck(id: entry.id, scenario: record.scenario, status: record.status, verdict: verdict)

@@ -26,7 +26,8 @@ extension RunIndex {
                 var fields = [escape(name), String(stamp.size), String(stamp.modified), String(stamp.inode)]
                 if let run = entry.run {
                     fields += [
-                        "run", run.finished?.rawValue ?? "", String(run.createdAt), run.startedAt.map { String($0) } ?? "",
+                        "run", run.finished?.rawValue ?? "", String(run.createdAt),
+                        run.startedAt.map { String($0) } ?? "",
                         run.finishedAt.map { String($0) } ?? "", String(run.lastActivityAt), String(run.sessions),
                         escape(run.scenario),
                     ]
@@ -84,7 +85,8 @@ extension RunIndex {
             switch text(fields[4]) {
             case "run":
                 guard fields.count >= 12, fields.count % 2 == 0, let created = integer(fields[6]),
-                    let lastActivity = integer(fields[9]), let sessions = integer(fields[10]).flatMap(Int.init(exactly:)),
+                    let lastActivity = integer(fields[9]),
+                    let sessions = integer(fields[10]).flatMap(Int.init(exactly:)),
                     let scenario = unescape(fields[11])
                 else { return nil }
                 let finished: RunStatus?
@@ -115,7 +117,8 @@ extension RunIndex {
                 else { return nil }
                 entry.failure = CachedFailure(
                     kind: kind, reason: reason, line: line.value.flatMap(Int.init(exactly:)),
-                    found: found.value.flatMap(Int.init(exactly:)), supported: supported.value.flatMap(Int.init(exactly:)))
+                    found: found.value.flatMap(Int.init(exactly:)),
+                    supported: supported.value.flatMap(Int.init(exactly:)))
             default:
                 return nil
             }
@@ -159,7 +162,8 @@ extension RunIndex {
         }
 
         private static func escape(_ text: String) -> String {
-            guard text.utf8.contains(where: { $0 == backslash || $0 == tab || $0 == newline || $0 == UInt8(ascii: "\r") })
+            guard
+                text.utf8.contains(where: { $0 == backslash || $0 == tab || $0 == newline || $0 == UInt8(ascii: "\r") })
             else { return text }
             var escaped = ""
             for character in text.unicodeScalars {

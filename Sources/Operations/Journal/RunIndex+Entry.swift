@@ -18,7 +18,9 @@ extension RunIndex {
         ///   - path: The journal's path, to ask its lock.
         ///   - url: The journal's URL, made only for an error.
         func summary(id: RunID, path: String, url: () -> URL) -> Result<RunSummary, JournalError> {
-            if let run { return .success(run.summary(id: id, isBeingWritten: { JournalFile.isBeingWritten(path: path) })) }
+            if let run {
+                return .success(run.summary(id: id, isBeingWritten: { JournalFile.isBeingWritten(path: path) }))
+            }
             let url = url()
             return .failure(failure?.error(url) ?? .notAJournal(url, reason: "the run index lost its entry"))
         }

@@ -40,10 +40,12 @@ public struct RunSummary: Sendable, Hashable {
     /// Summarises a record under the id its file is named after, which is how a listing
     /// names it even when a copied journal's header says otherwise.
     init(_ record: JournalRecord, id: RunID) {
-        var latest = [record.createdAt, record.startedAt, record.finishedAt].compactMap { $0 }.max() ?? record.createdAt
+        var latest =
+            [record.createdAt, record.startedAt, record.finishedAt].compactMap { $0 }.max() ?? record.createdAt
         for step in record.steps {
             for attempt in step.attempts {
-                let end = attempt.duration.map { attempt.launchedAt.addingTimeInterval($0.seconds) } ?? attempt.launchedAt
+                let end =
+                    attempt.duration.map { attempt.launchedAt.addingTimeInterval($0.seconds) } ?? attempt.launchedAt
                 latest = max(latest, end)
             }
         }

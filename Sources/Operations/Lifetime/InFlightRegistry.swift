@@ -1,4 +1,3 @@
-
 /// The launches that started and have not finished: the answer to "why did it never finish?".
 ///
 /// Opt-in: put one in ``OpEnvironment/inFlight`` and every ``Completion`` registers itself at

@@ -15,7 +15,8 @@ struct DiagramAliases {
         func alias(for participant: Participant) -> String {
             var base = String(
                 participant.id.rawValue.unicodeScalars.map { scalar -> Character in
-                    let isWord = (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)))
+                    let isWord =
+                        (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)))
                         || scalar == "_"
                     return isWord ? Character(scalar) : "_"
                 })

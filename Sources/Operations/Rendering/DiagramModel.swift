@@ -197,7 +197,8 @@ extension DiagramModel {
                 throw .neverFinished(columns[column].participant.id)
             }
             if let open = frames.last { throw .frameNeverClosed(open.kind, label: open.label) }
-            for column in columns.indices where life[column] == .alive
+            for column in columns.indices
+            where life[column] == .alive
                 && columns[column].participant.kind == .contextService
             {
                 finishLife(of: column, crossed: false)
@@ -222,11 +223,19 @@ extension DiagramModel {
                 for event in trace.events {
                     switch event.kind {
                     case .declare, .release, .frameOpen, .frameBranch, .frameClose: continue
-                    case .create(let service, let creator, _): place(creator); place(service)
-                    case .message(let from, let to, _, _): place(from); place(to)
+                    case .create(let service, let creator, _):
+                        place(creator)
+                        place(service)
+                    case .message(let from, let to, _, _):
+                        place(from)
+                        place(to)
                     case .note(let participant, _): place(participant)
-                    case .launch(let operation, let launcher, _): place(launcher); place(operation)
-                    case .finish(let operation, let launcher, _): place(operation); place(launcher)
+                    case .launch(let operation, let launcher, _):
+                        place(launcher)
+                        place(operation)
+                    case .finish(let operation, let launcher, _):
+                        place(operation)
+                        place(launcher)
                     }
                 }
             }
@@ -254,7 +263,8 @@ extension DiagramModel {
                 guard let column = columnOf[serviceID] else { return }
                 if life[column] == .alive { throw .createdTwice(serviceID, event: index) }
                 let step = steps.count
-                steps.append(Step(action: .create(creator: end(of: creator), created: column, label: label), event: index))
+                steps.append(
+                    Step(action: .create(creator: end(of: creator), created: column, label: label), event: index))
                 life[column] = .alive
                 createStep[column] = step
                 markUse(creator, step)
@@ -279,7 +289,9 @@ extension DiagramModel {
                 try checkAlive(to, index)
                 let step = steps.count
                 steps.append(
-                    Step(action: .message(from: end(of: from), to: end(of: to), label: label, style: style), event: index))
+                    Step(
+                        action: .message(from: end(of: from), to: end(of: to), label: label, style: style), event: index
+                    ))
                 markUse(from, step)
                 markUse(to, step)
                 guard fromID != toID else { return }
@@ -377,7 +389,10 @@ extension DiagramModel {
             while position >= 0 {
                 let entry = pending[column][position]
                 if entry.from == receiver && entry.kind != .launch { break }
-                if entry.kind == .launch { position = -1; break }
+                if entry.kind == .launch {
+                    position = -1
+                    break
+                }
                 position -= 1
             }
             guard position >= 0 else {

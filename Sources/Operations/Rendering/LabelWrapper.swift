@@ -176,7 +176,10 @@ enum LabelWrapper {
                     }
                     if fitEnd == index {
                         // Not one more unit fits: a new line, or one over-wide unit alone.
-                        if !line.isEmpty { flush(); continue }
+                        if !line.isEmpty {
+                            flush()
+                            continue
+                        }
                         fitEnd = index + 1
                         fitWidth += unitWidth(text[index])
                     }

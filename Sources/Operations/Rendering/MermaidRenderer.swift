@@ -71,7 +71,6 @@ public struct MermaidRenderer: DiagramRenderer {
             return result
         }
 
-
         for step in model.steps {
             func name(_ end: DiagramModel.End) -> String {
                 end.column.map { aliases.columns[$0] } ?? edgeAlias ?? "Caller"
@@ -91,14 +90,17 @@ public struct MermaidRenderer: DiagramRenderer {
             var destroyed: [Int] = []
             var released: [Int] = []
             for ending in step.endings where ending.crossed {
-                if Self.canDestroy(ending.column, in: step) { destroyed.append(ending.column) } else {
+                if Self.canDestroy(ending.column, in: step) {
+                    destroyed.append(ending.column)
+                } else {
                     released.append(ending.column)
                 }
             }
             if let created = createdHere {
                 createdOnce[created] = true
                 declared[created] = true
-                lines.append(declaration(aliases.columns[created], model.columns[created].participant.name, create: true))
+                lines.append(
+                    declaration(aliases.columns[created], model.columns[created].participant.name, create: true))
             } else if case .create(_, let created, _) = step.action {
                 createdOnce[created] = true
                 lines.append("    Note over \(aliases.columns[created]): created")

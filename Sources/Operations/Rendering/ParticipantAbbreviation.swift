@@ -28,7 +28,9 @@ struct ParticipantAbbreviation {
         self.legend = legend
         trace = Trace(
             events: original.events.map { event in
-                guard case .declare(var participant) = event.kind, let name = short[participant.id] else { return event }
+                guard case .declare(var participant) = event.kind, let name = short[participant.id] else {
+                    return event
+                }
                 participant.name = name
                 return .declare(participant)
             })

@@ -44,9 +44,11 @@ public struct PlantUMLRenderer: DiagramRenderer {
                 lines.append("create \(aliases.columns[created])")
                 lines.append(Self.arrow(from: name(creator), to: aliases.columns[created], style: .call, label: label))
             case .launch(let launcher, let operation, let label):
-                lines.append(Self.arrow(from: name(launcher), to: aliases.columns[operation], style: .call, label: label))
+                lines.append(
+                    Self.arrow(from: name(launcher), to: aliases.columns[operation], style: .call, label: label))
             case .finish(let operation, let launcher, let label):
-                lines.append(Self.arrow(from: aliases.columns[operation], to: name(launcher), style: .reply, label: label))
+                lines.append(
+                    Self.arrow(from: aliases.columns[operation], to: name(launcher), style: .reply, label: label))
             case .note(let column, let text):
                 let noteLines = LabelWrapper.paragraphs(text)
                 if noteLines.count == 1 {

@@ -163,7 +163,9 @@ public struct TextDiagramRenderer: DiagramRenderer {
         guard charset == .ascii, !cut.utf8.allSatisfy({ $0 < 0x80 }) else { return cut }
         var bytes: [UInt8] = []
         for character in cut {
-            if let ascii = character.asciiValue { bytes.append(ascii) } else {
+            if let ascii = character.asciiValue {
+                bytes.append(ascii)
+            } else {
                 bytes += ASCIIFallback.bytes(for: character, width: character.displayWidth)
             }
         }

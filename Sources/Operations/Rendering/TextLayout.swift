@@ -30,7 +30,6 @@ struct TextLayout {
             return false
         }
 
-
         /// Above an arrow, centred in the gap (or left-aligned in the edge gap).
         case arrow(gap: Int)
         /// Right of a self-message loop.
@@ -138,7 +137,9 @@ struct TextLayout {
         for (step, placement) in placements.enumerated() {
             guard case .frame(let level) = placement, let text = texts[step].first else { continue }
             let available = width - 2 * level - 6
-            lines[step] = [text.displayWidth <= available ? text : LabelWrapper.ellipsized(text, width: max(available, 1))]
+            lines[step] = [
+                text.displayWidth <= available ? text : LabelWrapper.ellipsized(text, width: max(available, 1))
+            ]
         }
 
         // Notes take the free width right of their lifeline, now that it is known: over idle
@@ -291,12 +292,14 @@ struct TextLayout {
                     continue
                 }
                 let isTail = gap == count
-                let asked = isNote ? min(natural, isTail ? TextLayout.noteTailWidth : TextLayout.noteNaturalWidth) : natural
+                let asked =
+                    isNote ? min(natural, isTail ? TextLayout.noteTailWidth : TextLayout.noteNaturalWidth) : natural
                 if isNote { lines[index] = text.flatMap { LabelWrapper.wrap($0, width: asked) } }
                 slotsInGap[gap].append(slots.count)
                 slots.append(
-                    Slot(step: index, gap: gap, fixed: fixed, natural: asked, longestPiece: longest,
-                         isNote: isNote, isTail: isTail, pieces: pieces, width: asked))
+                    Slot(
+                        step: index, gap: gap, fixed: fixed, natural: asked, longestPiece: longest,
+                        isNote: isNote, isTail: isTail, pieces: pieces, width: asked))
             }
             sizes = structural
             for slot in slots { sizes[slot.gap] = max(sizes[slot.gap], slot.fixed + slot.width) }

@@ -227,7 +227,8 @@ struct TextPainter {
             lastLabelRow = baseRow()
             if let bounds, !line.isEmpty {
                 let lineWidth = line.displayWidth
-                let start = placement == 0 ? bounds.start : bounds.start + (bounds.end - bounds.start + 1 - lineWidth) / 2
+                let start =
+                    placement == 0 ? bounds.start : bounds.start + (bounds.end - bounds.start + 1 - lineWidth) / 2
                 canvas.put(text: line, lastLabelRow, start)
             }
         }

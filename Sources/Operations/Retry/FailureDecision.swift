@@ -48,5 +48,7 @@ public struct StepFailureInfo<Input: Sendable>: Sendable {
 ///
 /// Call `decide` exactly once.
 public typealias FailureHandler<Input: Sendable, Output: Sendable> =
-    @Sendable (_ failure: StepFailureInfo<Input>, _ decide: @escaping @Sendable (FailureDecision<Input, Output>) -> Void)
+    @Sendable (
+        _ failure: StepFailureInfo<Input>, _ decide: @escaping @Sendable (FailureDecision<Input, Output>) -> Void
+    )
     -> Void

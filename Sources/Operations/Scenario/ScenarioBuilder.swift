@@ -25,7 +25,8 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     public func then<Next: Sendable>(_ step: Step<Current, Next>) -> ScenarioBuilder<Input, Next> {
         let index = outlines.count
         let previous = body
-        return ScenarioBuilder<Input, Next>(outlines: outlines + [step.outline(conditional: false)]) { context, run, onFinish in
+        return ScenarioBuilder<Input, Next>(outlines: outlines + [step.outline(conditional: false)]) {
+            context, run, onFinish in
             previous(context, run) { result in
                 switch result {
                 case .success(let value):

@@ -144,7 +144,9 @@ public struct ScenarioShape: Sendable, Hashable, Codable, CustomStringConvertibl
         init(_ paths: ArraySlice<[StepAddress.Component]>) {
             last = paths.compactMap(\.first?.index).max()
             var byIndex: [Int: [[StepAddress.Component]]] = [:]
-            for path in paths where path.count > 1 { byIndex[path[0].index, default: []].append(Array(path.dropFirst())) }
+            for path in paths where path.count > 1 {
+                byIndex[path[0].index, default: []].append(Array(path.dropFirst()))
+            }
             inside = byIndex.mapValues { RecordedProgress($0[...]) }
         }
 
@@ -153,17 +155,20 @@ public struct ScenarioShape: Sendable, Hashable, Codable, CustomStringConvertibl
 
     private func mismatch(journal: ScenarioShape, path: [String], progress: RecordedProgress?) -> ShapeMismatch? {
         if journal.name != name && path.isEmpty {
-            return ShapeMismatch(path: path, reason: "the journal is of scenario \(journal.name), this build resumes \(name)")
+            return ShapeMismatch(
+                path: path, reason: "the journal is of scenario \(journal.name), this build resumes \(name)")
         }
         for index in 0..<max(steps.count, journal.steps.count) {
             // Past the last recorded step nothing can be misplaced: this build's steps run on.
             if let progress, index > progress.last ?? -1 { return nil }
             let here = path + ["step \(index)"]
             guard index < journal.steps.count else {
-                return ShapeMismatch(path: here, reason: "the journal has no such step, this build has \(steps[index].name)")
+                return ShapeMismatch(
+                    path: here, reason: "the journal has no such step, this build has \(steps[index].name)")
             }
             guard index < steps.count else {
-                return ShapeMismatch(path: here, reason: "the journal has \(journal.steps[index].name), this build has no such step")
+                return ShapeMismatch(
+                    path: here, reason: "the journal has \(journal.steps[index].name), this build has no such step")
             }
             let old = journal.steps[index]
             let new = steps[index]
@@ -173,7 +178,9 @@ public struct ScenarioShape: Sendable, Hashable, Codable, CustomStringConvertibl
             if old.input != new.input || old.output != new.output {
                 return ShapeMismatch(
                     path: here,
-                    reason: "\(new.name) takes \(old.input) -> \(old.output) in the journal, \(new.input) -> \(new.output) in this build")
+                    reason:
+                        "\(new.name) takes \(old.input) -> \(old.output) in the journal, \(new.input) -> \(new.output) in this build"
+                )
             }
             if old.purity != new.purity {
                 return ShapeMismatch(
@@ -188,9 +195,11 @@ public struct ScenarioShape: Sendable, Hashable, Codable, CustomStringConvertibl
             switch (old.nested, new.nested) {
             case (nil, nil): break
             case (nil, .some(let nested)):
-                return ShapeMismatch(path: here, reason: "\(new.name) is a scenario (\(nested.name)) only in this build")
+                return ShapeMismatch(
+                    path: here, reason: "\(new.name) is a scenario (\(nested.name)) only in this build")
             case (.some(let nested), nil):
-                return ShapeMismatch(path: here, reason: "\(new.name) is a scenario (\(nested.name)) only in the journal")
+                return ShapeMismatch(
+                    path: here, reason: "\(new.name) is a scenario (\(nested.name)) only in the journal")
             case (.some(let oldNested), .some(let newNested)):
                 let nestedProgress = progress.map { $0.inside[index] ?? .nothing }
                 if let difference = newNested.mismatch(journal: oldNested, path: here, progress: nestedProgress) {

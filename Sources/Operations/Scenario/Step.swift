@@ -108,7 +108,8 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
     public func retrying(_ policy: RetryPolicy) -> Step {
         Step(
             storage: Storage(
-                name: name, purity: purity, retry: policy, failureHandler: failureHandler, nestedShape: storage.nestedShape,
+                name: name, purity: purity, retry: policy, failureHandler: failureHandler,
+                nestedShape: storage.nestedShape,
                 launchNew: storage.launchNew))
     }
 
@@ -118,7 +119,8 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
     /// - Returns: The step with `handler`.
     public func onFailure(_ handler: @escaping FailureHandler<Input, Output>) -> Step {
         Step(
-            storage: Storage(name: name, purity: purity, retry: retry, failureHandler: handler, nestedShape: storage.nestedShape,
+            storage: Storage(
+                name: name, purity: purity, retry: retry, failureHandler: handler, nestedShape: storage.nestedShape,
                 launchNew: storage.launchNew))
     }
 }

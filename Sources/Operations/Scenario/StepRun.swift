@@ -178,7 +178,8 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
             let nextKey = error.outcomeIsUncertain ? key : nil
             let frame = "retry \(attempt + 1) of \(policy.maxAttempts): \(TraceLabel.describe(error) ?? "error")"
             let next: @Sendable () -> Void = {
-                self.relaunch(attempt: attempt + 1, retriesLeft: retriesLeft - 1, input: input, key: nextKey, frame: frame)
+                self.relaunch(
+                    attempt: attempt + 1, retriesLeft: retriesLeft - 1, input: input, key: nextKey, frame: frame)
             }
             if delay <= .zero {
                 next()
@@ -188,7 +189,8 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
             return
         }
         let note = declinedRetryNote(error, attemptsSoFar: attemptsSoFar)
-        run.report(.stepFailed(error, willRetry: false, delay: nil), address: address, attempt: attempt, since: startedAt)
+        run.report(
+            .stepFailed(error, willRetry: false, delay: nil), address: address, attempt: attempt, since: startedAt)
         guard let handler = step.failureHandler, !error.isCancellation else {
             return fail(error, attempt: attempt, note: note)
         }
@@ -255,7 +257,9 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
         while let next = pendingLaunch {
             pendingLaunch = nil
             trampoline.store(1, ordering: .releasing)
-            launch(attempt: next.attempt, retriesLeft: next.retriesLeft, input: next.input, key: next.key, frame: next.frame)
+            launch(
+                attempt: next.attempt, retriesLeft: next.retriesLeft, input: next.input, key: next.key,
+                frame: next.frame)
             // Still 1: the attempt runs on asynchronously and will call `relaunch` afresh.
             if trampoline.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
                 return

@@ -1,4 +1,3 @@
-
 /// Collects the diagnostics of the launches it is installed for, so a test can assert that an
 /// operation finished twice, or was abandoned — or that nothing went wrong.
 public final class DiagnosticsRecorder: OpDiagnostics {

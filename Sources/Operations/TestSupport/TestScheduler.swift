@@ -93,7 +93,8 @@ public final class TestScheduler: Scheduler {
                     return (state.waiters.remove(at: index).continuation, state.pending.count)
                 }
                 if let (continuation, pending) = timedOut {
-                    continuation.resume(throwing: TestSchedulerError.notScheduled(expected: count, pending: pending, timeout: timeout))
+                    continuation.resume(
+                        throwing: TestSchedulerError.notScheduled(expected: count, pending: pending, timeout: timeout))
                 }
             }
         }

@@ -1,4 +1,3 @@
-
 /// A thread-safe tracer that keeps every event in memory, in the order the calls took effect.
 ///
 /// ```swift

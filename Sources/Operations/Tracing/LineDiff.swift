@@ -24,7 +24,8 @@ enum LineDiff {
         var table = Array(repeating: Array(repeating: 0, count: columns + 1), count: rows + 1)
         for row in stride(from: rows - 1, through: 0, by: -1) {
             for column in stride(from: columns - 1, through: 0, by: -1) {
-                table[row][column] = old[row] == new[column]
+                table[row][column] =
+                    old[row] == new[column]
                     ? table[row + 1][column + 1] + 1 : max(table[row + 1][column], table[row][column + 1])
             }
         }

@@ -96,7 +96,8 @@ extension Trace {
                 declare(message.from, as: .keyService)
                 declare(message.to, as: .keyService)
                 let style: MessageStyle = message.kind == .call ? .call : message.kind == .reply ? .reply : .async
-                trace.append(TraceEvent(.message(from: message.from, to: message.to, label: message.label, style: style)))
+                trace.append(
+                    TraceEvent(.message(from: message.from, to: message.to, label: message.label, style: style)))
             }
         }
         for service in created { trace.append(.release(service)) }

@@ -61,7 +61,8 @@ public enum TraceError: Error, Hashable, Sendable, CustomStringConvertible {
         case .conflictingDeclaration(let id, let event):
             return "event[\(event)] declares participant '\(id)' again with a different name or kind."
         case .wrongKind(let id, let kind, let expected, let event):
-            return "event[\(event)] uses '\(id)' as \(Self.article(expected)) \(expected.rawValue), but it is \(Self.article(kind)) \(kind.rawValue)."
+            return
+                "event[\(event)] uses '\(id)' as \(Self.article(expected)) \(expected.rawValue), but it is \(Self.article(kind)) \(kind.rawValue)."
         case .usedBeforeCreation(let id, let event):
             return "event[\(event)] involves context service '\(id)' before it is created."
         case .usedAfterRelease(let id, let event):
@@ -71,7 +72,8 @@ public enum TraceError: Error, Hashable, Sendable, CustomStringConvertible {
         case .releasedWhileNotAlive(let id, let event):
             return "event[\(event)] releases context service '\(id)', which is not alive."
         case .unmatchedReply(let from, let to, let event):
-            return "event[\(event)] is a reply from '\(from)' to '\(to)', but '\(from)' has no open call from '\(to)' to answer (unbalanced activation)."
+            return
+                "event[\(event)] is a reply from '\(from)' to '\(to)', but '\(from)' has no open call from '\(to)' to answer (unbalanced activation)."
         case .finishedBeforeLaunch(let id, let event):
             return "event[\(event)] finishes operation '\(id)', which is not running (finish before launch)."
         case .finishedToWrongParticipant(let id, let launcher, let target, let event):
@@ -81,13 +83,16 @@ public enum TraceError: Error, Hashable, Sendable, CustomStringConvertible {
         case .neverFinished(let id):
             return "Operation '\(id)' was launched but never finished (unbalanced activation)."
         case .callerMisused(let id, let event):
-            return "event[\(event)] uses caller '\(id)' on both ends or for a note; the caller is the diagram's left edge and can only send to or receive from a lifeline."
+            return
+                "event[\(event)] uses caller '\(id)' on both ends or for a note; the caller is the diagram's left edge and can only send to or receive from a lifeline."
         case .diagramTooNarrow(let required, let available):
-            return "The diagram needs at least \(required) columns (head boxes and bars, with every label wrapped), but the maximum width is \(available)."
+            return
+                "The diagram needs at least \(required) columns (head boxes and bars, with every label wrapped), but the maximum width is \(available)."
         case .frameNotOpen(let event):
             return "event[\(event)] closes or branches a frame, but no frame is open."
         case .branchOutsideAlt(let kind, let event):
-            return "event[\(event)] starts an else branch in a '\(kind.rawValue)' frame; only 'alt' frames have branches."
+            return
+                "event[\(event)] starts an else branch in a '\(kind.rawValue)' frame; only 'alt' frames have branches."
         case .frameNeverClosed(let kind, let label):
             return "The '\(kind.rawValue)' frame '\(label)' was opened and never closed."
         }

@@ -29,8 +29,10 @@ public struct TraceMismatch: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// Two drawings next to each other under `expected` and `actual` headers.
     static func sideBySide(_ left: String, _ right: String) -> String {
-        let leftLines = ["expected", ""] + left.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let rightLines = ["actual", ""] + right.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let leftLines =
+            ["expected", ""] + left.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let rightLines =
+            ["actual", ""] + right.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let leftWidth = leftLines.map(\.displayWidth).max() ?? 0
         var rows: [String] = []
         for index in 0..<max(leftLines.count, rightLines.count) {

@@ -7,7 +7,8 @@
 enum BenchCases {
     static let all: [BenchCase] = [
         .timed(
-            "baseline.selfRetain", "hand-written: allocate a final class that retains itself, finish once through an atomic flag, release",
+            "baseline.selfRetain",
+            "hand-written: allocate a final class that retains itself, finish once through an atomic flag, release",
             ReferenceCases.selfRetainingBaseline),
         .timed(
             "op.sync", "engine operation, launch → onFinish synchronously", reference: "baseline.selfRetain",

@@ -73,9 +73,9 @@ enum BenchCommand {
 
     private static func header(_ config: BenchConfig) -> String {
         #if DEBUG
-        let build = "debug build: figures are not representative, use -c release"
+            let build = "debug build: figures are not representative, use -c release"
         #else
-        let build = "release build"
+            let build = "release build"
         #endif
         let kind =
             if let iterations = config.fixedIterations {
@@ -83,7 +83,8 @@ enum BenchCommand {
             } else {
                 config.roundNanoseconds < 50_000_000 ? "quick run" : "full run"
             }
-        return "opctl bench — \(kind), \(build), \(config.rounds) interleaved rounds after a warm-up (median; ratios per round), "
+        return
+            "opctl bench — \(kind), \(build), \(config.rounds) interleaved rounds after a warm-up (median; ratios per round), "
             + "\(ProcessInfo.processInfo.activeProcessorCount) cores\n\n"
     }
 }

@@ -38,7 +38,8 @@ enum BenchFormat {
         switch bytes {
         case ..<1_000: "\(bytes) B"
         case ..<1_000_000: "\(fixed(Double(bytes) / 1_000, decimals: 1)) KB"
-        default: (bytes % 1_000_000 == 0 ? "\(bytes / 1_000_000)" : fixed(Double(bytes) / 1_000_000, decimals: 2)) + " MB"
+        default:
+            (bytes % 1_000_000 == 0 ? "\(bytes / 1_000_000)" : fixed(Double(bytes) / 1_000_000, decimals: 2)) + " MB"
         }
     }
 }

@@ -16,7 +16,9 @@ enum BenchReport {
             let targets = result.benchCase.targets.map(\.label).joined(separator: ", ")
             switch result.figure {
             case .unavailable:
-                return [result.benchCase.id, unavailableNote, "", result.benchCase.reference ?? "—", "", "", targets, ""]
+                return [
+                    result.benchCase.id, unavailableNote, "", result.benchCase.reference ?? "—", "", "", targets, "",
+                ]
             case .skipped:
                 return [result.benchCase.id, skippedNote, "", result.benchCase.reference ?? "—", "", "", targets, ""]
             case .nanosecondsPerOperation(let nanoseconds):
@@ -29,7 +31,8 @@ enum BenchReport {
                 ]
             case .bytes(let bytes):
                 return [
-                    result.benchCase.id, "\(BenchFormat.bytes(bytes)) RSS", "", "—", "", "", targets, verdict(result.isMet),
+                    result.benchCase.id, "\(BenchFormat.bytes(bytes)) RSS", "", "—", "", "", targets,
+                    verdict(result.isMet),
                 ]
             }
         }
@@ -41,7 +44,8 @@ enum BenchReport {
             let padded = cells.indices.map { column -> String in
                 let padding = String(repeating: " ", count: widths[column] - cells[column].count)
                 // A note in the ns/op column reads left-aligned; numbers align right.
-                let rightAligned = numeric.contains(column) && cells[column] != unavailableNote
+                let rightAligned =
+                    numeric.contains(column) && cells[column] != unavailableNote
                     && cells[column] != skippedNote
                 return rightAligned ? padding + cells[column] : cells[column] + padding
             }
@@ -72,7 +76,8 @@ enum BenchReport {
             fields.append("\"ratio\": \(result.ratio.map(number) ?? "null")")
             if let spread = result.spread {
                 fields.append("\"rounds\": \(result.samples.count)")
-                fields.append("\"spread\": {\"min\": \(number(spread.lowerBound)), \"max\": \(number(spread.upperBound))}")
+                fields.append(
+                    "\"spread\": {\"min\": \(number(spread.lowerBound)), \"max\": \(number(spread.upperBound))}")
             }
             if let spread = result.ratioSpread {
                 fields.append(

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The process's resident memory, for `memory.1M`.
@@ -15,37 +15,37 @@ enum ResidentMemory {
     /// kilobytes elsewhere): a peak cannot shrink, so growth is still growth.
     static func currentBytes() -> Int {
         #if os(Linux)
-        if let pages = statmResidentPages() {
-            return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-        }
+            if let pages = statmResidentPages() {
+                return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+            }
         #endif
         var usage = rusage()
         #if canImport(Darwin)
-        let who = RUSAGE_SELF
+            let who = RUSAGE_SELF
         #else
-        let who = __rusage_who_t(RUSAGE_SELF.rawValue)
+            let who = __rusage_who_t(RUSAGE_SELF.rawValue)
         #endif
         guard getrusage(who, &usage) == 0 else { return 0 }
         #if canImport(Darwin)
-        return Int(usage.ru_maxrss)
+            return Int(usage.ru_maxrss)
         #else
-        return Int(usage.ru_maxrss) * 1024
+            return Int(usage.ru_maxrss) * 1024
         #endif
     }
 
     #if os(Linux)
-    /// Reads `/proc/self/statm` with plain system calls (a 128-byte buffer, no Foundation).
-    private static func statmResidentPages() -> Int? {
-        let descriptor = open("/proc/self/statm", O_RDONLY)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 128)
-        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        // "size resident shared text lib data dt": the second field.
-        let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
-        guard fields.count > 1 else { return nil }
-        return Int(String(decoding: fields[1], as: UTF8.self))
-    }
+        /// Reads `/proc/self/statm` with plain system calls (a 128-byte buffer, no Foundation).
+        private static func statmResidentPages() -> Int? {
+            let descriptor = open("/proc/self/statm", O_RDONLY)
+            guard descriptor >= 0 else { return nil }
+            defer { close(descriptor) }
+            var buffer = [UInt8](repeating: 0, count: 128)
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { return nil }
+            // "size resident shared text lib data dt": the second field.
+            let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
+            guard fields.count > 1 else { return nil }
+            return Int(String(decoding: fields[1], as: UTF8.self))
+        }
     #endif
 }

@@ -55,7 +55,9 @@ struct PruneOutcome {
         if running > 0 { kept.append(CountText.runs(running, "running")) }
         if damaged > 0 { kept.append("\(CountText.grouped(damaged)) damaged \(damaged == 1 ? "journal" : "journals")") }
         if !kept.isEmpty {
-            let list = kept.dropLast().isEmpty ? kept[0] : kept.dropLast().joined(separator: ", ") + " and " + kept[kept.count - 1]
+            let list =
+                kept.dropLast().isEmpty
+                ? kept[0] : kept.dropLast().joined(separator: ", ") + " and " + kept[kept.count - 1]
             text += (removed.isEmpty ? "; kept " : ", kept ") + list
         }
         if interrupted > 0 {

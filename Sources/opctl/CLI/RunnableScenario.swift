@@ -49,57 +49,66 @@ struct RunnableScenario {
     static let all: [RunnableScenario] = [
         RunnableScenario(
             name: "auth", summary: "AuthScenario: PhoneOp → TermsOfUseOp (when required) → CodeOp → SaveTokenOp",
-            isScenario: true, shape: { $0.makeAuthScenario() }
-        ) { factory, context, onFinish in
-            factory.makeAuthScenario().launch(context) { result in
-                onFinish(result.map { RunOutcome(sentence: "Signed in.", token: $0) })
+            isScenario: true, shape: { $0.makeAuthScenario() },
+            launch: { factory, context, onFinish in
+                factory.makeAuthScenario().launch(context) { result in
+                    onFinish(result.map { RunOutcome(sentence: "Signed in.", token: $0) })
+                }
             }
-        },
+        ),
         RunnableScenario(
             name: "app", summary: "AppScenario: signs in, or shows changed terms, or says you are signed in",
-            isScenario: true, shape: { $0.makeAppScenario() }
-        ) { factory, context, onFinish in
-            factory.makeAppScenario().launch(context) { result in
-                onFinish(result.map { RunOutcome(sentence: sentence(for: $0), token: $0.token) })
+            isScenario: true, shape: { $0.makeAppScenario() },
+            launch: { factory, context, onFinish in
+                factory.makeAppScenario().launch(context) { result in
+                    onFinish(result.map { RunOutcome(sentence: sentence(for: $0), token: $0.token) })
+                }
             }
-        },
+        ),
         RunnableScenario(
             name: "PhoneOp", summary: "sends the phone number; returns the phone token (pure)", isScenario: false,
-            shape: { phoneScenario($0) }
-        ) { factory, context, onFinish in
-            phoneScenario(factory)
-                .launch(context) { result in
-                    onFinish(
-                        result.map {
-                            RunOutcome(sentence: "Phone accepted; phone token \($0.phoneToken), terms required: \($0.termsRequired ? "yes" : "no").", token: nil)
-                        })
-                }
-        },
+            shape: { phoneScenario($0) },
+            launch: { factory, context, onFinish in
+                phoneScenario(factory)
+                    .launch(context) { result in
+                        onFinish(
+                            result.map {
+                                RunOutcome(
+                                    sentence:
+                                        "Phone accepted; phone token \($0.phoneToken), terms required: \($0.termsRequired ? "yes" : "no").",
+                                    token: nil)
+                            })
+                    }
+            }
+        ),
         RunnableScenario(
             name: "TermsOfUseOp", summary: "shows the current terms for the saved sign-in and sends the acceptance",
-            isScenario: false, shape: { $0.makeSavedSessionTermsScenario() }
-        ) { factory, context, onFinish in
-            factory.makeSavedSessionTermsScenario().launch(context) { result in
-                onFinish(result.map { outcome in
-                    switch outcome {
-                    case .alreadySignedIn(let token):
-                        RunOutcome(sentence: "The current terms of use are already accepted.", token: token)
-                    default:
-                        RunOutcome(sentence: sentence(for: outcome), token: outcome.token)
-                    }
-                })
+            isScenario: false, shape: { $0.makeSavedSessionTermsScenario() },
+            launch: { factory, context, onFinish in
+                factory.makeSavedSessionTermsScenario().launch(context) { result in
+                    onFinish(
+                        result.map { outcome in
+                            switch outcome {
+                            case .alreadySignedIn(let token):
+                                RunOutcome(sentence: "The current terms of use are already accepted.", token: token)
+                            default:
+                                RunOutcome(sentence: sentence(for: outcome), token: outcome.token)
+                            }
+                        })
+                }
             }
-        },
+        ),
         RunnableScenario(
             name: "sign-out", summary: "SignOutOp: revokes the saved sign-in on the backend, then deletes it",
             isScenario: false,
             failureHint: "Your saved sign-in was kept: it is deleted only after the backend confirms the sign-out.",
-            shape: { signOutScenario($0) }
-        ) { factory, context, onFinish in
-            signOutScenario(factory).launch(context) { result in
-                onFinish(result.map { RunOutcome(sentence: sentence(for: $0), token: nil) })
+            shape: { signOutScenario($0) },
+            launch: { factory, context, onFinish in
+                signOutScenario(factory).launch(context) { result in
+                    onFinish(result.map { RunOutcome(sentence: sentence(for: $0), token: nil) })
+                }
             }
-        },
+        ),
     ]
 
     /// The runnable called `name` (`auth`, `app`, `AuthScenario`, `AppScenario`, `PhoneOp`, …).

@@ -52,7 +52,9 @@ struct ScenarioExecution {
             return succeed(outcome)
         case .failure(let error):
             if let inputError = services.screens.inputError {
-                return report(status: "cancelled", message: inputError.message, exit: ExitStatus.usage, failedStep: nil, hint: inputError.hint)
+                return report(
+                    status: "cancelled", message: inputError.message, exit: ExitStatus.usage, failedStep: nil,
+                    hint: inputError.hint)
             }
             let failure = error as? StepFailure
             // The journal, not the step, stopped the rerun: a step in doubt without a key, or a
@@ -67,7 +69,9 @@ struct ScenarioExecution {
             }
             if error.isCancellation {
                 let reason = (failure?.rootCause ?? error)
-                return report(status: "cancelled", message: "sign-in cancelled: \(reason)", exit: ExitStatus.cancelled, failedStep: failure?.failedOperation)
+                return report(
+                    status: "cancelled", message: "sign-in cancelled: \(reason)", exit: ExitStatus.cancelled,
+                    failedStep: failure?.failedOperation)
             }
             let step = failure?.failedOperation ?? runnable.name
             let cause = failure?.rootCause ?? error

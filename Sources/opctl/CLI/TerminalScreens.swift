@@ -1,6 +1,6 @@
-import Operations
 import AuthFlow
 import Foundation
+import Operations
 
 /// The sign-in screens of the command line: answers given as options are used first; what is
 /// missing is asked on the terminal — only when standard input is one. Otherwise the screen
@@ -56,7 +56,8 @@ final class TerminalScreens: AuthScreens, PhoneScreen, TermsScreen, CodeScreen {
         }
         guard console.inputIsTerminal else {
             return close(
-                UsageError("missing --phone NUMBER (standard input is not a terminal, so opctl cannot ask)", command: command),
+                UsageError(
+                    "missing --phone NUMBER (standard input is not a terminal, so opctl cannot ask)", command: command),
                 onEvent, .cancelled)
         }
         console.err(console.styled(model.title, .bold) + "\n")
@@ -80,10 +81,15 @@ final class TerminalScreens: AuthScreens, PhoneScreen, TermsScreen, CodeScreen {
         }
         guard console.inputIsTerminal else {
             return close(
-                UsageError("the backend requires accepting the terms of use: pass --accept-terms or --decline-terms", command: command),
+                UsageError(
+                    "the backend requires accepting the terms of use: pass --accept-terms or --decline-terms",
+                    command: command),
                 onEvent, .declined)
         }
-        let heading = model.isUpdate ? "The terms of use have changed (version \(model.terms.version))" : "Terms of use (version \(model.terms.version))"
+        let heading =
+            model.isUpdate
+            ? "The terms of use have changed (version \(model.terms.version))"
+            : "Terms of use (version \(model.terms.version))"
         console.err("\n" + console.styled(heading, .bold) + "\n" + model.terms.text + "\n\n")
         while let answer = prompt("Accept the terms of use? [y/N] ") {
             switch answer.lowercased() {
@@ -100,7 +106,11 @@ final class TerminalScreens: AuthScreens, PhoneScreen, TermsScreen, CodeScreen {
     func show(_ model: CodeViewModel, onEvent: @escaping @Sendable (CodeScreenEvent) -> Void) {
         let retriedAfterWrongCode = model.errorMessage != nil
         let next = state.withLock { state -> String? in
-            if !state.codes.isEmpty { state.lastCode = state.codes.removeFirst() } else if retriedAfterWrongCode { state.lastCode = nil }
+            if !state.codes.isEmpty {
+                state.lastCode = state.codes.removeFirst()
+            } else if retriedAfterWrongCode {
+                state.lastCode = nil
+            }
             return state.lastCode
         }
         if let given = next {
@@ -112,7 +122,9 @@ final class TerminalScreens: AuthScreens, PhoneScreen, TermsScreen, CodeScreen {
         }
         guard console.inputIsTerminal else {
             return close(
-                UsageError("missing --code CODE or --code-stdin (standard input is not a terminal, so opctl cannot ask)", command: command),
+                UsageError(
+                    "missing --code CODE or --code-stdin (standard input is not a terminal, so opctl cannot ask)",
+                    command: command),
                 onEvent, .cancelled)
         }
         if let message = model.errorMessage {

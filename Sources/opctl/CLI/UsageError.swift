@@ -20,7 +20,13 @@ struct UsageError: Error, CustomStringConvertible {
 
     /// Where to look for the right usage.
     var hint: String {
-        if let customHint { customHint } else if let command { "See 'opctl \(command) --help'." } else { "See 'opctl --help'." }
+        if let customHint {
+            customHint
+        } else if let command {
+            "See 'opctl \(command) --help'."
+        } else {
+            "See 'opctl --help'."
+        }
     }
 
     /// The same error pointing to `command`'s help, unless it already names a command or hint.

@@ -22,7 +22,8 @@ enum CheckCommand: Command {
     static let spec = ArgumentSpec(flags: ["--json"], options: ["--state-dir"])
 
     static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-        let stateDirectory = StateDirectory.resolve(option: arguments.value("--state-dir"), environment: console.environment)
+        let stateDirectory = StateDirectory.resolve(
+            option: arguments.value("--state-dir"), environment: console.environment)
         let factory = SignInServices.shapeOnlyFactory(stateDirectory: stateDirectory, console: console)
         let checks: [ResumeCheck]
         do {

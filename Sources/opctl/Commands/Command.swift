@@ -18,7 +18,8 @@ protocol Command {
 
 /// Options several commands share.
 enum CommonOptions {
-    static let stateDirHelp = "  --state-dir DIR        Where runs are kept (default: $OPCTL_STATE_DIR, $XDG_STATE_HOME/opctl or ~/.local/state/opctl)"
+    static let stateDirHelp =
+        "  --state-dir DIR        Where runs are kept (default: $OPCTL_STATE_DIR, $XDG_STATE_HOME/opctl or ~/.local/state/opctl)"
     /// The simulator's options by example; `run`, `rerun` and `serve` parse them alike (``BackendSpec``).
     static let simulatorExample = "sim:?code=123456&terms=1&termsVersion=2&latency=50&fail=code.verify:2,phone:1"
     static let backendHelp = """

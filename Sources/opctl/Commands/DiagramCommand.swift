@@ -64,22 +64,25 @@ enum DiagramCommand: Command {
             if let step = arguments.value("--step") {
                 return try drawStep(step, of: trace, format: format, width: width, console: console)
             }
-            console.out(try draw { () throws(AuthDiagrams.DiagramError) in
-                try AuthDiagrams.render(trace, format: format, width: width)
-            })
+            console.out(
+                try draw { () throws(AuthDiagrams.DiagramError) in
+                    try AuthDiagrams.render(trace, format: format, width: width)
+                })
             return ExitStatus.success
         }
         guard let diagram = arguments.positionals.first else {
-            throw UsageError("missing what to draw: one of \(AuthDiagrams.names.joined(separator: ", "))", command: name)
+            throw UsageError(
+                "missing what to draw: one of \(AuthDiagrams.names.joined(separator: ", "))", command: name)
         }
         guard AuthDiagrams.names.contains(diagram) else {
             throw UsageError(
                 "unknown diagram '\(ParsedArguments.clip(diagram))' (one of \(AuthDiagrams.names.joined(separator: ", ")))",
                 command: name)
         }
-        console.out(try draw { () throws(AuthDiagrams.DiagramError) in
-            try AuthDiagrams.render(diagram, format: format, width: width)
-        })
+        console.out(
+            try draw { () throws(AuthDiagrams.DiagramError) in
+                try AuthDiagrams.render(diagram, format: format, width: width)
+            })
         return ExitStatus.success
     }
 
@@ -107,7 +110,9 @@ enum DiagramCommand: Command {
         let sections = trace.sections()
         let matching = sections.filter { $0.operation.name == step }
         guard !matching.isEmpty else {
-            let names = sections.map(\.operation.name).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            let names = sections.map(\.operation.name).reduce(into: [String]()) {
+                if !$0.contains($1) { $0.append($1) }
+            }
             throw UsageError(
                 "the run has no step '\(ParsedArguments.clip(step))' (its steps: \(names.joined(separator: ", ")))",
                 command: name)
@@ -117,9 +122,10 @@ enum DiagramCommand: Command {
                 let frames = section.frames.isEmpty ? "" : " in " + section.frames.joined(separator: " / ")
                 console.print("\(number == 0 ? "" : "\n")launch \(number + 1) of \(matching.count)\(frames)")
             }
-            console.out(try draw { () throws(AuthDiagrams.DiagramError) in
-                try AuthDiagrams.render(section, format: format, width: width)
-            })
+            console.out(
+                try draw { () throws(AuthDiagrams.DiagramError) in
+                    try AuthDiagrams.render(section, format: format, width: width)
+                })
         }
         return ExitStatus.success
     }
@@ -129,7 +135,8 @@ enum DiagramCommand: Command {
             return try body()
         } catch .rendering(.diagramTooNarrow(let required, let available)) {
             throw CLIError.message(
-                "cannot draw the diagram in \(available) columns: one message needs \(required); use --width \(required) (or a smaller --depth)")
+                "cannot draw the diagram in \(available) columns: one message needs \(required); use --width \(required) (or a smaller --depth)"
+            )
         } catch {
             throw CLIError.message("cannot draw the diagram: \(error)")
         }

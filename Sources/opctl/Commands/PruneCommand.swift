@@ -38,7 +38,8 @@ enum PruneCommand: Command {
 
     static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
         let request = try PruneRequest(arguments, command: name, now: Date())
-        let stateDirectory = StateDirectory.resolve(option: arguments.value("--state-dir"), environment: console.environment)
+        let stateDirectory = StateDirectory.resolve(
+            option: arguments.value("--state-dir"), environment: console.environment)
         let store = RunStore(stateDirectory: stateDirectory)
         var outcome = PruneOutcome(request: request)
         do {

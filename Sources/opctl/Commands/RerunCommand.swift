@@ -41,7 +41,8 @@ enum RerunCommand: Command {
         guard let id = arguments.positionals.first else {
             throw UsageError("missing the run id (see 'opctl runs')", command: name)
         }
-        let stateDirectory = StateDirectory.resolve(option: arguments.value("--state-dir"), environment: console.environment)
+        let stateDirectory = StateDirectory.resolve(
+            option: arguments.value("--state-dir"), environment: console.environment)
         let store = RunStore(stateDirectory: stateDirectory)
         let runID = try RunLookup.id(id)
         let record = try RunLookup.record(runID, in: store)
@@ -51,7 +52,8 @@ enum RerunCommand: Command {
         if record.status == .succeeded {
             if arguments.has("--json") {
                 let object: [String: Any] = [
-                    "id": runID.description, "runId": runID.description, "scenario": runnable.name, "status": "succeeded",
+                    "id": runID.description, "runId": runID.description, "scenario": runnable.name,
+                    "status": "succeeded",
                     "failedStep": NSNull(), "startedAt": RunsCommand.timestamp(record.startedAt ?? record.createdAt),
                     "rerun": false,
                 ]
@@ -69,7 +71,8 @@ enum RerunCommand: Command {
         let backendText = arguments.value("--backend") ?? metadata?.backend ?? BackendSpec.defaultSpec
         let backend = try BackendSpec(parsing: backendText)
         try StateDirectory.prepare(stateDirectory)
-        let services = SignInServices(backend: backend, stateDirectory: stateDirectory, screens: inputs.screens(console), console: console)
+        let services = SignInServices(
+            backend: backend, stateDirectory: stateDirectory, screens: inputs.screens(console), console: console)
         var input: PhoneNumber?
         do throws(JournalError) {
             input = try record.input(as: PhoneNumber?.self) ?? nil
@@ -92,7 +95,11 @@ enum RerunCommand: Command {
             switch error {
             case .shapeMismatch, .missingShape:
                 // Nothing was launched or written: the run waits for a build that matches it.
-                throw UsageError("cannot resume run \(runID): \(error)", hint: "Resume it with the opctl build that started it, or start a new run: opctl run \(runnable.name)")
+                throw UsageError(
+                    "cannot resume run \(runID): \(error)",
+                    hint:
+                        "Resume it with the opctl build that started it, or start a new run: opctl run \(runnable.name)"
+                )
             default:
                 throw CLIError.message("cannot resume run \(runID): \(error)")
             }

@@ -40,30 +40,35 @@ enum RunCommand: Command {
             throw UsageError("missing what to run: auth, app or an operation (see 'opctl ops')", command: name)
         }
         guard let runnable = RunnableScenario.named(target) else {
-            throw UsageError("unknown scenario or operation '\(ParsedArguments.clip(target))' (see 'opctl ops')", command: name)
+            throw UsageError(
+                "unknown scenario or operation '\(ParsedArguments.clip(target))' (see 'opctl ops')", command: name)
         }
         let phone = try arguments.value("--phone").map(parsePhone)
         let inputs = try ScreenInputs(arguments, console: console, command: name)
         let backendText = arguments.value("--backend") ?? BackendSpec.defaultSpec
         let backend = try BackendSpec(parsing: backendText)
-        let stateDirectory = StateDirectory.resolve(option: arguments.value("--state-dir"), environment: console.environment)
+        let stateDirectory = StateDirectory.resolve(
+            option: arguments.value("--state-dir"), environment: console.environment)
         // `app` signs in only when there is no saved sign-in; then it needs the same answers as `auth`.
         let signsIn =
             runnable.name == "auth"
             || (runnable.name == "app"
                 && !FileManager.default.fileExists(atPath: SignInServices.tokenFile(in: stateDirectory).path))
         if phone == nil && !console.inputIsTerminal && (signsIn || runnable.name == "PhoneOp") {
-            throw UsageError("missing --phone NUMBER (standard input is not a terminal, so opctl cannot ask)", command: name)
+            throw UsageError(
+                "missing --phone NUMBER (standard input is not a terminal, so opctl cannot ask)", command: name)
         }
         try inputs.validate(for: backend, needsAnswers: signsIn, console: console, command: name)
 
         try StateDirectory.prepare(stateDirectory)
-        let services = SignInServices(backend: backend, stateDirectory: stateDirectory, screens: inputs.screens(console), console: console)
+        let services = SignInServices(
+            backend: backend, stateDirectory: stateDirectory, screens: inputs.screens(console), console: console)
         let journal: ScenarioJournal
         do throws(JournalError) {
             // The backend and terms decision are durable with the header: no sidecar file to lose.
             journal = try RunStore(stateDirectory: stateDirectory).create(
-                scenario: runnable.shape(services.factory), settings: RunMetadata.settings(backend: backendText, terms: inputs.terms),
+                scenario: runnable.shape(services.factory),
+                settings: RunMetadata.settings(backend: backendText, terms: inputs.terms),
                 input: phone)
         } catch {
             throw CLIError.message("cannot start a run: \(error)")
@@ -133,7 +138,8 @@ struct ScreenInputs {
         }
         if codes.isEmpty && !(options.termsRequired && terms == .decline) {
             throw UsageError(
-                "missing --code CODE or --code-stdin (standard input is not a terminal, so opctl cannot ask)", command: command)
+                "missing --code CODE or --code-stdin (standard input is not a terminal, so opctl cannot ask)",
+                command: command)
         }
     }
 

@@ -35,7 +35,8 @@ enum RunsCommand: Command {
         flags: ["--json"], options: ["--state-dir", "--limit", "--status", "--scenario", "--since"])
 
     static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-        let stateDirectory = StateDirectory.resolve(option: arguments.value("--state-dir"), environment: console.environment)
+        let stateDirectory = StateDirectory.resolve(
+            option: arguments.value("--state-dir"), environment: console.environment)
         let json = arguments.has("--json")
         let filter = try RunFilter(arguments, command: name, now: Date())
         let limit = try limit(arguments.value("--limit"), json: json)

@@ -47,9 +47,13 @@ enum ServeCommand: Command {
         let port = try parsePort(arguments.value("--port"))
         let host = arguments.value("--host") ?? defaultHost
         guard HTTPServer.isLoopback(host: host) != nil else { throw startFailure(.invalidHost(host), port: port) }
-        guard case .simulator(let options) = try BackendSpec(parsing: arguments.value("--backend") ?? BackendSpec.defaultSpec)
+        guard
+            case .simulator(let options) = try BackendSpec(
+                parsing: arguments.value("--backend") ?? BackendSpec.defaultSpec)
         else {
-            throw UsageError("--backend: serve runs the embedded simulator; give 'sim:' with options, not a server URL", command: name)
+            throw UsageError(
+                "--backend: serve runs the embedded simulator; give 'sim:' with options, not a server URL",
+                command: name)
         }
 
         // Trapped before the banner: once it promises Ctrl-C, Ctrl-C stops the server cleanly.
@@ -57,10 +61,12 @@ enum ServeCommand: Command {
         let trap = SignalTrap([SIGINT, SIGTERM]) { _ in stopRequested.signal() }
         defer { trap.stop() }
 
-        let backend = SimulatedBackend(configuration: options.configuration(onSMS: SignInServices.simulatedInbox(console)))
+        let backend = SimulatedBackend(
+            configuration: options.configuration(onSMS: SignInServices.simulatedInbox(console)))
         let server: HTTPServer
         do throws(HTTPServerError) {
-            server = try HTTPServer(serving: backend, host: host, port: port) { entry in console.note(entry.description) }
+            server = try HTTPServer(serving: backend, host: host, port: port) { entry in console.note(entry.description)
+            }
         } catch {
             throw startFailure(error, port: port)
         }

@@ -18,7 +18,8 @@ enum ShowCommand: Command {
         guard let id = arguments.positionals.first else {
             throw UsageError("missing the run id (see 'opctl runs')", command: name)
         }
-        let stateDirectory = StateDirectory.resolve(option: arguments.value("--state-dir"), environment: console.environment)
+        let stateDirectory = StateDirectory.resolve(
+            option: arguments.value("--state-dir"), environment: console.environment)
         let runID = try RunLookup.id(id)
         let record = try RunLookup.record(runID, in: RunStore(stateDirectory: stateDirectory))
         if arguments.has("--json") {
@@ -27,7 +28,10 @@ enum ShowCommand: Command {
                     "step": step.name, "address": step.address.description, "outcome": step.outcome.rawValue,
                     "inDoubt": step.isInDoubt && step.purity == .sideEffects,
                     "attempts": step.attempts.map { attempt -> [String: Any] in
-                        var object: [String: Any] = ["attempt": attempt.attempt, "session": attempt.session, "outcome": Self.outcome(attempt.outcome)]
+                        var object: [String: Any] = [
+                            "attempt": attempt.attempt, "session": attempt.session,
+                            "outcome": Self.outcome(attempt.outcome),
+                        ]
                         object["milliseconds"] = attempt.duration.map(Self.milliseconds)
                         if case .failed(let error, _) = attempt.outcome { object["error"] = error.description }
                         return object
@@ -44,7 +48,9 @@ enum ShowCommand: Command {
             return ExitStatus.success
         }
         console.print("Run \(runID) · \(record.scenario) · \(record.status)")
-        console.print("Started \(RunsCommand.timestamp(record.startedAt ?? record.createdAt))" + (record.sessions > 1 ? " · \(record.sessions) sessions (resumed)" : ""))
+        console.print(
+            "Started \(RunsCommand.timestamp(record.startedAt ?? record.createdAt))"
+                + (record.sessions > 1 ? " · \(record.sessions) sessions (resumed)" : ""))
         if let error = record.error { console.print("Error: \(error)") }
         for step in record.steps {
             let indent = String(repeating: "  ", count: step.address.path.count)
@@ -55,7 +61,8 @@ enum ShowCommand: Command {
             for attempt in step.attempts {
                 let took = attempt.duration.map { " (\(ProgressPrinter.format($0)))" } ?? ""
                 let session = record.sessions > 1 ? " (session \(attempt.session))" : ""
-                console.print("\(indent)  attempt \(attempt.attempt)\(session): \(Self.outcome(attempt.outcome))\(took)")
+                console.print(
+                    "\(indent)  attempt \(attempt.attempt)\(session): \(Self.outcome(attempt.outcome))\(took)")
             }
         }
         if record.status != .succeeded && record.status != .running {

@@ -1,5 +1,5 @@
-import Operations
 import Dispatch
+import Operations
 import Testing
 
 /// No completion arrived within the test's timeout.

@@ -1,6 +1,6 @@
 import AuthFlow
-import Operations
 import Foundation
+import Operations
 import Synchronization
 
 /// A transport that answers every request with one fixed response or transport error, for the

@@ -1,5 +1,5 @@
-import Operations
 import AuthFlow
+import Operations
 
 /// A ``LocalStorage`` that records every call, so a test can prove that a pure operation never
 /// touched storage (not even to read) and that a stateful one wrote exactly once. Saves can be

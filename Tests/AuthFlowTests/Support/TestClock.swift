@@ -1,5 +1,5 @@
-import Operations
 import Foundation
+import Operations
 
 /// A clock tests move by hand, so expiry, resend intervals and locks need no waiting.
 final class TestClock: Sendable {

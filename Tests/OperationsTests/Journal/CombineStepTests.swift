@@ -19,7 +19,9 @@ extension JournalTests {
         private func checkout(pay: RecordingOps, confirm: RecordingOps) -> Scenario<Order, Int> {
             Scenario("Checkout") { chain in
                 chain
-                    .then(Step("Pay", pay.make), input: \.total) { order, receipt in Paid(order: order, receipt: receipt) }
+                    .then(Step("Pay", pay.make), input: \.total) { order, receipt in
+                        Paid(order: order, receipt: receipt)
+                    }
                     .map { $0.order.id * 1000 + $0.receipt }
                     .then(Step("Confirm", confirm.make))
             }
@@ -28,7 +30,8 @@ extension JournalTests {
         @Test func theStepGetsPartOfTheValueAndTheNextValueKeepsTheRest() throws {
             let pay = RecordingOps()
             let confirm = RecordingOps()
-            let result = run(checkout(pay: pay, confirm: confirm), Order(id: 7, total: 41), environment: OpEnvironment())
+            let result = run(
+                checkout(pay: pay, confirm: confirm), Order(id: 7, total: 41), environment: OpEnvironment())
             #expect(result?.success == 7043)  // receipt 42, then Confirm adds one
             #expect(pay.launches == [41])
             #expect(checkout(pay: pay, confirm: confirm).shape.steps.map(\.conditional) == [false, false])
@@ -40,7 +43,9 @@ extension JournalTests {
                 let pay = RecordingOps()
                 let failingConfirm = RecordingOps([.failure(.broken)])
                 let journal = try store.create(scenario: checkout(pay: pay, confirm: failingConfirm))
-                _ = run(checkout(pay: pay, confirm: failingConfirm), Order(id: 7, total: 41), environment: OpEnvironment(observer: journal))
+                _ = run(
+                    checkout(pay: pay, confirm: failingConfirm), Order(id: 7, total: 41),
+                    environment: OpEnvironment(observer: journal))
                 try journal.close()
 
                 let confirm = RecordingOps()

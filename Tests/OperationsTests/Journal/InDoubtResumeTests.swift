@@ -173,7 +173,8 @@ extension JournalTests {
                 let journal = try store.create(scenario: "Checkout")
                 let save = KeyedOps()
                 let failingAfterSave = Scenario<Int, Int>("Checkout") { chain in
-                    chain.then(Step("Save", save.makeIdempotent)).then(Step("Then", RecordingOps([.failure(.broken)]).make))
+                    chain.then(Step("Save", save.makeIdempotent)).then(
+                        Step("Then", RecordingOps([.failure(.broken)]).make))
                 }
                 _ = run(failingAfterSave, 1, environment: OpEnvironment(observer: journal))
                 try journal.close()
@@ -184,7 +185,8 @@ extension JournalTests {
                 let again = Scenario<Int, Int>("Checkout") { chain in
                     chain.then(Step("Save", saveAgain.makeIdempotent)).then(Step("Then", then.make))
                 }
-                #expect(run(again, 1, environment: OpEnvironment(observer: resumed, replay: resumed.replay))?.success == 3)
+                #expect(
+                    run(again, 1, environment: OpEnvironment(observer: resumed, replay: resumed.replay))?.success == 3)
                 try resumed.close()
                 #expect(saveAgain.keys == [nil], "relaunched (its effect lives outside the journal), without a key")
                 #expect(then.launches == [2])
@@ -195,7 +197,9 @@ extension JournalTests {
             let charge = KeyedOps([.fail(LostAnswer()), .fail(Refused()), .succeed])
             let policy = RetryPolicy(
                 maxAttempts: 3, backoff: .immediate, relaunchesSideEffects: true, isTransient: { _ in true })
-            let scenario = Scenario<Int, Int>("Retry") { $0.then(Step("Charge", charge.makeSideEffects).retrying(policy)) }
+            let scenario = Scenario<Int, Int>("Retry") {
+                $0.then(Step("Charge", charge.makeSideEffects).retrying(policy))
+            }
             #expect(run(scenario, 1, environment: OpEnvironment())?.success == 2)
             let keys = charge.keys.compactMap { $0 }
             #expect(keys.count == 3)
@@ -221,7 +225,8 @@ extension JournalTests {
                     onDisk.withLock { $0 = lines.map(String.init) }
                 })
                 #expect(
-                    run(scenario(RecordingOps(), charge, KeyedOps()), 10, environment: OpEnvironment(observer: journal))?
+                    run(
+                        scenario(RecordingOps(), charge, KeyedOps()), 10, environment: OpEnvironment(observer: journal))?
                         .success == 13)
                 try journal.close()
                 let key = try #require(charge.keys.first ?? nil)
@@ -246,6 +251,8 @@ extension JournalTests.InDoubtResumeTests {
         let failure = try #require(run(scenario, 1, environment: OpEnvironment())?.failure as? StepFailure)
         #expect(charge.keys.count == 1)
         #expect(failure.notes == ["not retried: Charge has side effects and its retry policy does not relaunch them"])
-        #expect("\(failure)".hasSuffix("(not retried: Charge has side effects and its retry policy does not relaunch them)"))
+        #expect(
+            "\(failure)".hasSuffix("(not retried: Charge has side effects and its retry policy does not relaunch them)")
+        )
     }
 }

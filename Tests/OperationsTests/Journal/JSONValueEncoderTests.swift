@@ -68,14 +68,16 @@ import Testing
         lines.beginLine()
         lines.field("value", node: node)
         lines.endLine()
-        let ours = (try JSONSerialization.jsonObject(with: Data(lines.bytes)) as? NSDictionary)?
+        let ours =
+            (try JSONSerialization.jsonObject(with: Data(lines.bytes)) as? NSDictionary)?
             .mutableCopy() as? NSMutableDictionary
         // Every journal line ends with its checksum; the value is what is compared.
         ours?.removeObject(forKey: "sum")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        let theirs = try JSONSerialization.jsonObject(
-            with: Data("{\"value\":".utf8) + encoder.encode(value) + Data("}".utf8)) as? NSDictionary
+        let theirs =
+            try JSONSerialization.jsonObject(
+                with: Data("{\"value\":".utf8) + encoder.encode(value) + Data("}".utf8)) as? NSDictionary
         #expect(ours != nil)
         #expect(ours == theirs)
     }

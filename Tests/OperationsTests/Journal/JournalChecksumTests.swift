@@ -28,7 +28,9 @@ extension JournalTests {
             try withTemporaryDirectory { directory in
                 let (url, lines) = try journaledRun(in: directory)
                 #expect(lines.count >= 6)
-                for line in lines { #expect(line.range(of: #","sum":"[0-9a-f]{8}"\}$"#, options: .regularExpression) != nil, "\(line)") }
+                for line in lines {
+                    #expect(line.range(of: #","sum":"[0-9a-f]{8}"\}$"#, options: .regularExpression) != nil, "\(line)")
+                }
                 #expect(try ScenarioJournal.load(url).status == .succeeded)
             }
         }
@@ -37,7 +39,8 @@ extension JournalTests {
             try withTemporaryDirectory { directory in
                 let (url, lines) = try journaledRun(in: directory)
                 // The first step's output 42 becomes 43: valid JSON, a different value.
-                let index = try #require(lines.firstIndex { $0.contains("\"stepSucceeded\"") && $0.contains("\"output\":42") })
+                let index = try #require(
+                    lines.firstIndex { $0.contains("\"stepSucceeded\"") && $0.contains("\"output\":42") })
                 var changed = lines
                 changed[index] = changed[index].replacingOccurrences(of: "\"output\":42", with: "\"output\":43")
                 try (changed.joined(separator: "\n") + "\n").write(to: url, atomically: false, encoding: .utf8)
@@ -62,7 +65,8 @@ extension JournalTests {
                     try ScenarioJournal.load(url)
                 } throws: { error in
                     guard let (line, reason) = damage(error) else { return false }
-                    return line == 3 && reason.contains("checksum") && !error.localizedDescription.contains("Dictionary")
+                    return line == 3 && reason.contains("checksum")
+                        && !error.localizedDescription.contains("Dictionary")
                 }
             }
         }
@@ -87,7 +91,9 @@ extension JournalTests {
                 #expect { try ScenarioJournal.load(url) } throws: { damage($0)?.line == last + 1 }
 
                 // A journal written before lines had checksums: every sum removed.
-                let unsummed = lines.map { $0.replacingOccurrences(of: #","sum":"[0-9a-f]{8}""#, with: "", options: .regularExpression) }
+                let unsummed = lines.map {
+                    $0.replacingOccurrences(of: #","sum":"[0-9a-f]{8}""#, with: "", options: .regularExpression)
+                }
                 try (unsummed.joined(separator: "\n") + "\n").write(to: url, atomically: false, encoding: .utf8)
                 #expect(try ScenarioJournal.load(url).status == .succeeded)
             }

@@ -14,7 +14,9 @@ extension JournalTests {
         }
 
         /// Runs `scenario` as a new journaled run of `store`; the run's id and result.
-        private func start(_ scenario: Scenario<Int, Int>, in store: RunStore) throws -> (RunID, Result<Int, any Error>?) {
+        private func start(_ scenario: Scenario<Int, Int>, in store: RunStore) throws -> (
+            RunID, Result<Int, any Error>?
+        ) {
             let journal = try store.create(scenario: scenario)
             let result = run(scenario, 0, environment: OpEnvironment(observer: journal))
             try journal.close()
@@ -22,7 +24,9 @@ extension JournalTests {
         }
 
         /// Resumes run `id` with `scenario`, replaying what the journal completed.
-        private func resume(_ id: RunID, with scenario: Scenario<Int, Int>, in store: RunStore) throws -> Result<Int, any Error>? {
+        private func resume(_ id: RunID, with scenario: Scenario<Int, Int>, in store: RunStore) throws -> Result<
+            Int, any Error
+        >? {
             let journal = try store.resume(id, scenario: scenario)
             let result = run(scenario, 0, environment: OpEnvironment(observer: journal, replay: journal.replay))
             try journal.close()
@@ -96,7 +100,9 @@ extension JournalTests {
 
         @Test func insideANestedScenarioOnlyTheStepsItReachedMustMatch() {
             func step(_ index: Int, _ name: String, nested: ScenarioShape? = nil) -> ScenarioShape.StepShape {
-                .init(index: index, name: name, input: "Int", output: "Int", purity: "pure", conditional: false, nested: nested)
+                .init(
+                    index: index, name: name, input: "Int", output: "Int", purity: "pure", conditional: false,
+                    nested: nested)
             }
             let innerV1 = ScenarioShape(name: "Inner", steps: [step(0, "X"), step(1, "Y")])
             let innerV2 = ScenarioShape(name: "Inner", steps: [step(0, "X"), step(1, "Z")])
@@ -113,8 +119,9 @@ extension JournalTests {
                     == "step 0, step 1: the journal has Y, this build has Z")
             // A run that recorded nothing resumes under anything of the same name.
             #expect(v2.mismatch(journal: v1, recordedSteps: []) == nil)
-            #expect(ScenarioShape(name: "T", steps: []).mismatch(journal: v1, recordedSteps: [])?.description
-                == "the journal is of scenario S, this build resumes T")
+            #expect(
+                ScenarioShape(name: "T", steps: []).mismatch(journal: v1, recordedSteps: [])?.description
+                    == "the journal is of scenario S, this build resumes T")
         }
 
         @Test func aResumedLineWhoseFingerprintDoesNotMatchItsShapeIsDamage() throws {
@@ -128,8 +135,9 @@ extension JournalTests {
                 let text = try String(contentsOf: url, encoding: .utf8)
                 #expect(text.contains("\"event\":\"resumed\""))
                 try withoutChecksums(text).replacingOccurrences(
-                    of: "\"fingerprint\":\"\(v2.shape.fingerprint)\"", with: "\"fingerprint\":\"0000000000000000\"")
-                    .write(to: url, atomically: false, encoding: .utf8)
+                    of: "\"fingerprint\":\"\(v2.shape.fingerprint)\"", with: "\"fingerprint\":\"0000000000000000\""
+                )
+                .write(to: url, atomically: false, encoding: .utf8)
                 #expect {
                     try store.load(id)
                 } throws: { error in

@@ -56,7 +56,8 @@ extension JournalTests {
                 #expect(lines.count == 1 + threads * stepsPerThread * 2)
                 let record = try ScenarioJournal.load(journal.url)
                 #expect(record.steps.count == threads * stepsPerThread)
-                #expect(record.steps.allSatisfy { $0.outcome == .succeeded && $0.attempts.map(\.outcome) == [.succeeded] })
+                #expect(
+                    record.steps.allSatisfy { $0.outcome == .succeeded && $0.attempts.map(\.outcome) == [.succeeded] })
                 let replay = JournalReplay(record)
                 #expect(
                     try replay.recordedOutput(at: StepAddress((3, "T3"), (7, "S7\(padding)")), as: String.self)

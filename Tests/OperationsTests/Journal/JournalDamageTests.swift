@@ -70,7 +70,11 @@ extension JournalTests {
         ])
         func aBadLineBeforeTheLastIsDamage(line: String, reason: String) throws {
             try withTemporaryDirectory { directory in
-                let text = [validHeader, #"{"event":"runStarted","at":1,"input":1}"#, line, #"{"event":"stepSkipped","at":2,"address":[]}"#]
+                let text =
+                    [
+                        validHeader, #"{"event":"runStarted","at":1,"input":1}"#, line,
+                        #"{"event":"stepSkipped","at":2,"address":[]}"#,
+                    ]
                     .joined(separator: "\n") + "\n"
                 let error = try loadError(Data(text.utf8), in: directory)
                 #expect(error == .damaged(directory.appendingPathComponent("damaged.jsonl"), line: 3, reason: reason))
@@ -80,7 +84,9 @@ extension JournalTests {
         @Test func unknownEventsOfTheSameVersionAreSkipped() throws {
             try withTemporaryDirectory { directory in
                 let url = directory.appendingPathComponent("future.jsonl")
-                let text = [validHeader, #"{"event":"runStarted","at":1,"input":1}"#, #"{"event":"noted","at":2}"#].joined(separator: "\n") + "\n"
+                let text =
+                    [validHeader, #"{"event":"runStarted","at":1,"input":1}"#, #"{"event":"noted","at":2}"#].joined(
+                        separator: "\n") + "\n"
                 try Data(text.utf8).write(to: url)
                 #expect(try ScenarioJournal.load(url).status == .interrupted)
             }
@@ -105,7 +111,8 @@ extension JournalTests {
                 let journal = try store.create(scenario: "Types")
                 let failing = ScriptedOps([.failure(.broken)])
                 let before = Scenario<Int, String>("Types") { chain in
-                    chain.then(Step("Describe") { DescribeOp() }).map { $0.count }.then(Step("Fail", failing.make)).map { "\($0)" }
+                    chain.then(Step("Describe") { DescribeOp() }).map { $0.count }.then(Step("Fail", failing.make)).map
+                    { "\($0)" }
                 }
                 _ = run(before, 1, environment: OpEnvironment(observer: journal))
                 try journal.close()
@@ -118,8 +125,13 @@ extension JournalTests {
                         as? StepFailure)
                 try resumed.close()
                 let error = try #require(failure.error as? JournalError)
-                #expect(error == .valueNotReadable(step: StepAddress((0, "Describe")), type: "Int", reason: "the value is not Int"))
-                #expect(error.description == "the recorded value of step 0.Describe cannot be read as Int: the value is not Int")
+                #expect(
+                    error
+                        == .valueNotReadable(
+                            step: StepAddress((0, "Describe")), type: "Int", reason: "the value is not Int"))
+                #expect(
+                    error.description
+                        == "the recorded value of step 0.Describe cannot be read as Int: the value is not Int")
             }
         }
 

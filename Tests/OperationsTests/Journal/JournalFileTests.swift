@@ -60,7 +60,9 @@ extension JournalTests {
             try withTemporaryDirectory { directory in
                 let url = directory.appendingPathComponent("taken.jsonl")
                 try Data("keep me\n".utf8).write(to: url)
-                #expect(throws: JournalError.io(url, operation: "create", reason: "a file with that name already exists")) {
+                #expect(
+                    throws: JournalError.io(url, operation: "create", reason: "a file with that name already exists")
+                ) {
                     try ScenarioJournal.create(at: url, scenario: "S")
                 }
                 #expect(try String(contentsOf: url, encoding: .utf8) == "keep me\n")
@@ -76,7 +78,8 @@ extension JournalTests {
                         .then(Step("Flaky", flaky.make).retrying(.transient(maxAttempts: 2, backoff: .immediate)))
                         .then(Step { DescribeOp() })
                 }
-                let journal = try RunStore(stateDirectory: directory).create(scenario: "Durable", durability: syncs.durability)
+                let journal = try RunStore(stateDirectory: directory).create(
+                    scenario: "Durable", durability: syncs.durability)
                 #expect(syncs.count == 1)  // the header, so the file never survives a crash empty
                 _ = run(scenario, 1, environment: OpEnvironment(observer: journal))
                 try journal.close()
@@ -110,7 +113,9 @@ extension JournalTests {
                 let journal = try RunStore(stateDirectory: directory).create(scenario: "Closed")
                 try journal.close()
                 try journal.close()
-                _ = run(Scenario<Int, Int>("Closed") { $0.then(Step { DoubleOp() }) }, 1, environment: OpEnvironment(observer: journal))
+                _ = run(
+                    Scenario<Int, Int>("Closed") { $0.then(Step { DoubleOp() }) }, 1,
+                    environment: OpEnvironment(observer: journal))
                 #expect(try eventNames(in: journal.url).isEmpty)
             }
         }

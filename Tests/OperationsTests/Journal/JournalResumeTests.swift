@@ -58,7 +58,8 @@ extension JournalTests {
                 #expect(record.steps.map(\.outcome) == [.replayed, .succeeded, .succeeded])
                 let attempts = try #require(record.step(at: StepAddress((1, "Second")))?.attempts)
                 #expect(attempts.map(\.session) == [1, 2])
-                #expect(attempts.map(\.outcome) == [.failed(RecordedError(TestError.broken), willRetry: false), .succeeded])
+                #expect(
+                    attempts.map(\.outcome) == [.failed(RecordedError(TestError.broken), willRetry: false), .succeeded])
                 #expect(try eventNames(in: journal.url).filter { $0 == "resumed" }.count == 1)
             }
         }
@@ -128,7 +129,8 @@ extension JournalTests {
                     #expect(record.ignoredTornLine)
                     #expect(record.status == .interrupted)
                     #expect(try JournalReplay(record).recordedOutput(at: StepAddress((0, "First")), as: Int.self) == 2)
-                    #expect(try JournalReplay(record).recordedOutput(at: StepAddress((1, "Second")), as: Int.self) == nil)
+                    #expect(
+                        try JournalReplay(record).recordedOutput(at: StepAddress((1, "Second")), as: Int.self) == nil)
                 }
             }
         }
@@ -239,7 +241,9 @@ extension JournalTests {
                 #expect(failed.failedStep == StepAddress((0, "Inner"), (1, "B")))
 
                 let resumed = try store.resume(journal.runID)
-                #expect(run(outer(), 1, environment: OpEnvironment(observer: resumed, replay: resumed.replay))?.success == 3)
+                #expect(
+                    run(outer(), 1, environment: OpEnvironment(observer: resumed, replay: resumed.replay))?.success == 3
+                )
                 try resumed.close()
                 #expect(inner1.launches == [1])
                 #expect(inner2.launches == [2, 2])

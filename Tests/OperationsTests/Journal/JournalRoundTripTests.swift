@@ -28,7 +28,10 @@ extension JournalTests {
                 #expect(record.startedAt != nil && record.finishedAt != nil)
                 #expect(try record.input(as: Int.self) == 3)
                 #expect(try record.output(as: String.self) == "#12")
-                #expect(record.steps.map(\.address) == [StepAddress((0, "DoubleOp")), StepAddress((1, "Again")), StepAddress((2, "DescribeOp"))])
+                #expect(
+                    record.steps.map(\.address) == [
+                        StepAddress((0, "DoubleOp")), StepAddress((1, "Again")), StepAddress((2, "DescribeOp")),
+                    ])
                 #expect(record.steps.map(\.outcome) == [.succeeded, .succeeded, .succeeded])
                 #expect(record.steps.map { $0.attempts.map(\.outcome) } == [[.succeeded], [.succeeded], [.succeeded]])
                 #expect(record.steps.allSatisfy { $0.attempts.first?.duration != nil })
@@ -84,7 +87,9 @@ extension JournalTests {
 
         @Test func nestedScenarioStepsAreRecordedAtTheirAddresses() throws {
             try withTemporaryDirectory { directory in
-                let inner = Scenario<Int, Int>("Inner") { chain in chain.then(Step { DoubleOp() }).then(Step { DoubleOp() }) }
+                let inner = Scenario<Int, Int>("Inner") { chain in
+                    chain.then(Step { DoubleOp() }).then(Step { DoubleOp() })
+                }
                 let outer = Scenario<Int, String>("Outer") { chain in
                     chain.then(Step("Inner", purity: .pure) { inner }).then(Step { DescribeOp() })
                 }
@@ -99,7 +104,8 @@ extension JournalTests {
                         "0.Inner", "0.Inner/0.DoubleOp", "0.Inner/1.DoubleOp", "1.DescribeOp",
                     ])
                 // The nested scenario's own start and finish are its step's launch and success.
-                #expect(try eventNames(in: journal.url).filter { $0.hasPrefix("run") } == ["runStarted", "runFinished"])
+                #expect(
+                    try eventNames(in: journal.url).filter { $0.hasPrefix("run") } == ["runStarted", "runFinished"])
             }
         }
 
@@ -130,7 +136,8 @@ extension JournalTests {
                 #expect(run(scenario, 5, environment: OpEnvironment(observer: journal))?.failure != nil)
                 try journal.close()
 
-                let wrapped = try #require(try journalLines(journal.url).first { $0["event"] as? String == "stepSucceeded" })
+                let wrapped = try #require(
+                    try journalLines(journal.url).first { $0["event"] as? String == "stepSucceeded" })
                 #expect(wrapped["output"] == nil)
                 #expect(wrapped["outputNotRecorded"] as? String == "Opaque is not Encodable")
 
@@ -162,7 +169,8 @@ extension JournalTests {
                 let record = try ScenarioJournal.load(journal.url)
                 #expect(try record.input(as: String.self) == text)
                 #expect(try record.output(as: String.self) == text)
-                #expect(try JournalReplay(record).recordedOutput(at: StepAddress((0, "EchoOp")), as: String.self) == text)
+                #expect(
+                    try JournalReplay(record).recordedOutput(at: StepAddress((0, "EchoOp")), as: String.self) == text)
             }
         }
 

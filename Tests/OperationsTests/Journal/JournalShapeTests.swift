@@ -4,14 +4,17 @@ import Testing
 
 extension JournalTests {
     @Suite struct JournalShapeTests {
-        private func chain(_ names: [String], ops: RecordingOps = RecordingOps(), version: Int? = nil) -> Scenario<Int, Int> {
+        private func chain(_ names: [String], ops: RecordingOps = RecordingOps(), version: Int? = nil) -> Scenario<
+            Int, Int
+        > {
             Scenario("Chain", version: version) { chain in
                 names.reduce(chain) { chain, name in chain.then(Step(name, ops.make)) }
             }
         }
 
         private func step(_ index: Int, _ name: String, purity: String = "pure") -> ScenarioShape.StepShape {
-            ScenarioShape.StepShape(index: index, name: name, input: "Int", output: "Int", purity: purity, conditional: false)
+            ScenarioShape.StepShape(
+                index: index, name: name, input: "Int", output: "Int", purity: purity, conditional: false)
         }
 
         @Test func aScenarioDescribesItsStepsTypesPurityConditionsAndNestingWithoutLaunching() {
@@ -55,7 +58,10 @@ extension JournalTests {
         }
 
         @Test(arguments: [
-            (["A", "B", "CodeOp"], ["A", "B", "PromoCodeOp"], "step 2: the journal has CodeOp, this build has PromoCodeOp"),
+            (
+                ["A", "B", "CodeOp"], ["A", "B", "PromoCodeOp"],
+                "step 2: the journal has CodeOp, this build has PromoCodeOp"
+            ),
             (["A", "B"], ["A", "B", "C"], "step 2: the journal has no such step, this build has C"),
             (["A", "B", "C"], ["A", "B"], "step 2: the journal has C, this build has no such step"),
         ])
@@ -74,7 +80,9 @@ extension JournalTests {
                     == "step 0: CodeOp is pure in the journal, side effects in this build")
             let retyped = ScenarioShape(
                 name: "S",
-                steps: [.init(index: 0, name: "CodeOp", input: "Int", output: "String", purity: "pure", conditional: false)])
+                steps: [
+                    .init(index: 0, name: "CodeOp", input: "Int", output: "String", purity: "pure", conditional: false)
+                ])
             #expect(
                 retyped.mismatch(journal: recorded)?.description
                     == "step 0: CodeOp takes Int -> Int in the journal, Int -> String in this build")
@@ -83,7 +91,11 @@ extension JournalTests {
             let nest = { (inner: ScenarioShape) in
                 ScenarioShape(
                     name: "S",
-                    steps: [.init(index: 0, name: "Inner", input: "Int", output: "Int", purity: "pure", conditional: false, nested: inner)])
+                    steps: [
+                        .init(
+                            index: 0, name: "Inner", input: "Int", output: "Int", purity: "pure", conditional: false,
+                            nested: inner)
+                    ])
             }
             #expect(
                 nest(innerNew).mismatch(journal: nest(innerOld))?.description
@@ -159,8 +171,10 @@ extension JournalTests {
                 let journal = try store.create(scenario: scenario)
                 try journal.close()
                 let text = try String(contentsOf: journal.url, encoding: .utf8)
-                try withoutChecksums(text).replacingOccurrences(of: scenario.shape.fingerprint, with: "0123456789abcdef")
-                    .write(to: journal.url, atomically: false, encoding: .utf8)
+                try withoutChecksums(text).replacingOccurrences(
+                    of: scenario.shape.fingerprint, with: "0123456789abcdef"
+                )
+                .write(to: journal.url, atomically: false, encoding: .utf8)
                 #expect {
                     try store.load(journal.runID)
                 } throws: { error in

@@ -68,7 +68,8 @@ struct RunIndexTests {
             #expect(try store.summaries().isEmpty, "no runs directory yet")
             try succeededRun(store)
             try failedRun(store)
-            try Data("not a journal\n".utf8).write(to: store.url(for: RunID(validating: "20250101-120000-000-1a2b3c4d")))
+            try Data("not a journal\n".utf8).write(
+                to: store.url(for: RunID(validating: "20250101-120000-000-1a2b3c4d")))
             let expected = try journalsSay(store)
             #expect(expected.count == 3)
             #expect(try listing(store) == expected)
@@ -96,7 +97,8 @@ struct RunIndexTests {
             #expect(stat(url.path, &info) == 0)
             let text = try String(contentsOf: url, encoding: .utf8)
             let handle = try FileHandle(forWritingTo: url)
-            try handle.write(contentsOf: Data(text.replacingOccurrences(of: "\"succeeded\"", with: "\"cancelled\"").utf8))
+            try handle.write(
+                contentsOf: Data(text.replacingOccurrences(of: "\"succeeded\"", with: "\"cancelled\"").utf8))
             try handle.close()
             #if canImport(Darwin)
                 var times = [info.st_atimespec, info.st_mtimespec]
@@ -138,7 +140,8 @@ struct RunIndexTests {
                 damaged = Data(text.replacingOccurrences(of: "\tfailed\t", with: "\tsucceeded\t").utf8)
             default:
                 let text = String(decoding: index, as: UTF8.self)
-                damaged = Data(text.replacingOccurrences(of: "operations.run-index\t1\t", with: "operations.run-index\t99\t").utf8)
+                damaged = Data(
+                    text.replacingOccurrences(of: "operations.run-index\t1\t", with: "operations.run-index\t99\t").utf8)
             }
             #expect(damaged != index)
             try damaged.write(to: indexURL(store))

@@ -25,7 +25,9 @@ enum Golden {
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                 try Data(actual.utf8).write(to: url)
-                Issue.record("Recorded golden file \(name); check it by eye and run the tests again.", sourceLocation: sourceLocation)
+                Issue.record(
+                    "Recorded golden file \(name); check it by eye and run the tests again.",
+                    sourceLocation: sourceLocation)
             } catch {
                 Issue.record("Could not record golden file \(name): \(error)", sourceLocation: sourceLocation)
             }

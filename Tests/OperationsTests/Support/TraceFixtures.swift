@@ -134,7 +134,8 @@ enum TraceFixtures {
 
     /// A label far longer than any width, and one long unbreakable token.
     static var longLabel: Trace {
-        let long = "requestCode(phone: +15550100, locale: en_US, channel: sms, deviceID: 6F9619FF-8B86-D011-B42D-00C04FC964FF, reason: signIn, attempt: 3, previousToken: none)"
+        let long =
+            "requestCode(phone: +15550100, locale: en_US, channel: sms, deviceID: 6F9619FF-8B86-D011-B42D-00C04FC964FF, reason: signIn, attempt: 3, previousToken: none)"
         return Trace(events: [
             .declare(scenario), .declare(phoneOp), .declare(authAPI),
             .launch("PhoneOp", by: "AuthScenario", "launch(phone)"),

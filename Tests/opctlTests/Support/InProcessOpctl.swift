@@ -1,5 +1,5 @@
-import Operations
 import Foundation
+import Operations
 import Testing
 
 @testable import opctl

@@ -96,15 +96,24 @@ final class LoopbackHTTPServer: Sendable {
     /// Stops accepting; held requests are released.
     func stop() {
         let first = state.withLock { state -> Bool in
-            defer { state.stopped = true; state.released = true }
+            defer {
+                state.stopped = true
+                state.released = true
+            }
             return !state.stopped
         }
-        if first { shutdown(listener, Int32(SHUT_RDWR)); close(listener) }
+        if first {
+            shutdown(listener, Int32(SHUT_RDWR))
+            close(listener)
+        }
     }
 
     /// Holds every request whose path ends with `suffix` (e.g. `code/send`) until ``release()``.
     func hold(pathEndingWith suffix: String) {
-        state.withLock { $0.heldPath = suffix; $0.released = false }
+        state.withLock {
+            $0.heldPath = suffix
+            $0.released = false
+        }
     }
 
     /// Lets the held requests be answered (those whose client is still there).

@@ -1,6 +1,6 @@
-import Operations
 import Dispatch
 import Foundation
+import Operations
 
 #if canImport(Glibc)
     import Glibc

@@ -35,7 +35,8 @@ struct RunFixtures {
             #"{"event":"runStarted","at":\#(ms)}"#,
             #"{"event":"stepLaunched","at":\#(ms + 1),"address":\#(step),"attempt":1,"purity":"pure"}"#,
         ]
-        let error = #"{"description":"broken","type":"TestError","transient":false,"cancelled":\#(ending == .cancelled)}"#
+        let error =
+            #"{"description":"broken","type":"TestError","transient":false,"cancelled":\#(ending == .cancelled)}"#
         switch ending {
         case .succeeded:
             lines.append(#"{"event":"stepSucceeded","at":\#(ms + 2),"address":\#(step),"attempt":1,"durationMs":1.0}"#)
