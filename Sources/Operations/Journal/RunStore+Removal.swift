@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension RunStore {
     /// Removes the runs `shouldRemove` picks, with every file the run has in the store, and
@@ -113,5 +113,33 @@ extension RunStore {
             siblings[id, default: []].append(name)
         }
         return siblings
+    }
+}
+
+extension RunStore {
+    /// Removes the drafts of runs whose creation never finished: the hidden
+    /// `.<id>.jsonl.<random>.tmp` a process killed while creating a run leaves when no journal
+    /// `<id>.jsonl` was published. A draft a live process still holds (its lock) is kept, and
+    /// so is one modified at or after `date`, so a creation under way is never disturbed.
+    ///
+    /// - Parameter date: Drafts last modified before this moment are removed.
+    /// - Returns: The names of the files removed.
+    /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory cannot be listed.
+    @discardableResult
+    public func removeAbandonedDrafts(modifiedBefore date: Date) throws(JournalError) -> [String] {
+        let journalDraft = ".\(Self.fileExtension)."
+        var removed: [String] = []
+        for name in try JournalFile.names(in: directory) ?? [] {
+            guard name.hasPrefix("."), name.hasSuffix(".tmp"), let marker = name.range(of: journalDraft),
+                let id = try? RunID(validating: String(name.dropFirst()[..<marker.lowerBound])),
+                !JournalFile.exists(url(for: id))
+            else { continue }
+            let draft = directory.appendingPathComponent(name, isDirectory: false)
+            let modified = (try? FileManager.default.attributesOfItem(atPath: draft.path)[.modificationDate]) as? Date
+            guard let modified, modified < date, !JournalFile.isBeingWritten(draft) else { continue }
+            JournalFile.remove(draft)
+            removed.append(name)
+        }
+        return removed
     }
 }

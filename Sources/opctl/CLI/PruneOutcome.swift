@@ -14,6 +14,8 @@ struct PruneOutcome {
     var damaged = 0
     /// Files that could not be removed, in words.
     var failures: [String] = []
+    /// Drafts of runs whose creation a killed process never finished, removed with the runs.
+    var abandonedDrafts = 0
 
     init(request: PruneRequest) {
         self.request = request
@@ -63,6 +65,11 @@ struct PruneOutcome {
         if interrupted > 0 {
             text += "; use --include-interrupted to remove \(kept.count == 1 ? "them" : "the interrupted ones")"
         }
+        if abandonedDrafts > 0 {
+            text +=
+                "; also removed \(CountText.grouped(abandonedDrafts)) abandoned "
+                + "\(abandonedDrafts == 1 ? "draft" : "drafts") of runs never created"
+        }
         return text
     }
 
@@ -78,6 +85,7 @@ struct PruneOutcome {
                 ]
             },
             "kept": ["interrupted": interrupted, "running": running, "damaged": damaged],
+            "abandonedDrafts": abandonedDrafts,
         ]
     }
 }

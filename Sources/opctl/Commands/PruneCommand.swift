@@ -52,6 +52,8 @@ enum PruneCommand: Command {
                 outcome.removed = report.removed
                 outcome.running += report.inProgress.count
                 outcome.failures = report.failures.map(\.description)
+                // What a process killed while creating a run left: never a run, so never listed.
+                outcome.abandonedDrafts = try store.removeAbandonedDrafts(modifiedBefore: request.cutoff).count
             }
         } catch {
             throw CLIError.message("cannot prune runs: \(error)")
