@@ -16,6 +16,7 @@ enum PruneCommand: Command {
         its files: journal, trace and settings. Interrupted runs can still be resumed with 'opctl
         rerun', so they are kept unless --include-interrupted is given. A running run is never
         removed, nor a damaged journal. Says how many runs it removed, by status, and what it kept.
+        It also removes the hidden drafts of runs a killed process never finished creating.
 
         OPTIONS:
           --older-than WHEN      Remove runs last active before then: a duration ago (30m, 2h, 7d) or an
@@ -26,7 +27,7 @@ enum PruneCommand: Command {
           --dry-run              List the runs that would be removed and remove nothing
         \(CommonOptions.stateDirHelp)
           --json                 Print one JSON object: dryRun, olderThan, removed (id, scenario, status,
-                                 lastActivityAt), kept (interrupted, running, damaged)
+                                 lastActivityAt), kept (interrupted, running, damaged), abandonedDrafts
 
         EXAMPLES:
           opctl prune --older-than 7d --dry-run
