@@ -73,8 +73,7 @@ public enum AuthDiagrams {
     public static func render(_ trace: Trace, format: Format, width: Int = 100) throws(DiagramError) -> String {
         do {
             switch format {
-            case .unicode: return try TextDiagramRenderer(maxWidth: width, charset: .unicode).render(trace)
-            case .ascii: return try TextDiagramRenderer(maxWidth: width, charset: .ascii).render(trace)
+            case .unicode, .ascii: return try textRenderer(format, width: width).render(trace)
             case .plantuml: return try PlantUMLRenderer().render(trace)
             case .mermaid: return try MermaidRenderer().render(trace)
             }
@@ -89,17 +88,19 @@ public enum AuthDiagrams {
     /// - Throws: ``DiagramError/rendering(_:)`` when the trace is invalid or too wide.
     public static func render(_ section: TraceSection, format: Format, width: Int = 100) throws(DiagramError) -> String
     {
-        let charset: DiagramCharset
-        switch format {
-        case .unicode: charset = .unicode
-        case .ascii: charset = .ascii
-        case .plantuml, .mermaid: return try render(section.trace, format: format, width: width)
+        guard format == .unicode || format == .ascii else {
+            return try render(section.trace, format: format, width: width)
         }
         do {
-            return try TextDiagramRenderer(maxWidth: width, charset: charset).render(section)
+            return try textRenderer(format, width: width).render(section)
         } catch {
             throw .rendering(error)
         }
+    }
+
+    /// The text renderer of a text format.
+    private static func textRenderer(_ format: Format, width: Int) -> TextDiagramRenderer {
+        TextDiagramRenderer(maxWidth: width, charset: format == .ascii ? .ascii : .unicode)
     }
 
     /// The trace of a real run of `name`; scenarios are limited to their own level (operations

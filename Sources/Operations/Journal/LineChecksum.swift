@@ -39,9 +39,11 @@ enum LineChecksum {
 
     /// The 8 lowercase hexadecimal digits of `value`.
     static func appendHex(_ value: UInt32, to bytes: inout [UInt8]) {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        // Computed, not looked up in an array: this runs for every journal line, and a table
+        // built per call allocated on every append.
         for shift in stride(from: 28, through: 0, by: -4) {
-            bytes.append(digits[Int((value >> UInt32(shift)) & 0xF)])
+            let digit = UInt8((value >> UInt32(shift)) & 0xF)
+            bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
         }
     }
 

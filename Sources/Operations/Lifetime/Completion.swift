@@ -50,18 +50,7 @@ public final class Completion<Output: Sendable>: Sendable {
         context: __shared OpContext<Input>,
         onFinish: @escaping OnFinish<Output>
     ) where O.Output == Output {
-        // Inlined into the operation's `launch`, so the context is read where its input type is
-        // known; the designated initialiser below does not depend on it. No closure reads the
-        // context: capturing it would copy the whole context per launch.
-        let trace: TraceScopeBox?
-        if let launcher = context.storedTrace {
-            trace = Self.recordLaunch(of: operation, input: context.input, in: launcher.scope)
-        } else {
-            trace = nil
-        }
-        self.init(
-            retaining: operation, type: O.self, cancellation: context.cancellation, deadline: context.storedDeadline,
-            environment: context.environment, trace: trace, onFinish: onFinish)
+        self.init(retaining: operation, context: context, name: nil, onFinish: onFinish)
     }
 
     /// Starts the finish of a launch of an operation with a name of its own (a ``Scenario``):
@@ -80,6 +69,20 @@ public final class Completion<Output: Sendable>: Sendable {
         context: __shared OpContext<Input>,
         onFinish: @escaping OnFinish<Output>
     ) where O.Output == Output {
+        self.init(retaining: operation, context: context, name: operation.name, onFinish: onFinish)
+    }
+
+    /// What both public initialisers do, with the name diagnostics use.
+    @inlinable
+    convenience init<O: Op, Input: Sendable>(
+        retaining operation: O,
+        context: __shared OpContext<Input>,
+        name: String?,
+        onFinish: @escaping OnFinish<Output>
+    ) where O.Output == Output {
+        // Inlined into the operation's `launch`, so the context is read where its input type is
+        // known; the designated initialiser below does not depend on it. No closure reads the
+        // context: capturing it would copy the whole context per launch.
         let trace: TraceScopeBox?
         if let launcher = context.storedTrace {
             trace = Self.recordLaunch(of: operation, input: context.input, in: launcher.scope)
@@ -88,7 +91,7 @@ public final class Completion<Output: Sendable>: Sendable {
         }
         self.init(
             retaining: operation, type: O.self, cancellation: context.cancellation, deadline: context.storedDeadline,
-            environment: context.environment, trace: trace, name: operation.name, onFinish: onFinish)
+            environment: context.environment, trace: trace, name: name, onFinish: onFinish)
     }
 
     /// Records the launch into the caller's scope and returns the operation's own scope; kept

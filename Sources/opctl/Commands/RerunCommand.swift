@@ -86,7 +86,7 @@ enum RerunCommand: Command {
                     "run \(runID) already has its phone number; a rerun keeps the number the run started with",
                     hint: "To sign in with another number, start a new run: opctl run \(runnable.name) --phone NUMBER")
             }
-            input = try parsePhone(given)
+            input = try RunCommand.parsePhone(given, command: name)
         }
         let journal: ScenarioJournal
         do throws(JournalError) {
@@ -111,16 +111,6 @@ enum RerunCommand: Command {
             stateDirectory: stateDirectory, stateDirectoryOption: arguments.value("--state-dir"), console: console,
             json: arguments.has("--json")
         ).run(input: input)
-    }
-}
-
-extension RerunCommand {
-    static func parsePhone(_ text: String) throws -> PhoneNumber {
-        do {
-            return try PhoneNumber(parsing: text)
-        } catch {
-            throw UsageError("--phone: \(error.description)", command: name)
-        }
     }
 }
 

@@ -43,7 +43,7 @@ enum RunCommand: Command {
             throw UsageError(
                 "unknown scenario or operation '\(ParsedArguments.clip(target))' (see 'opctl ops')", command: name)
         }
-        let phone = try arguments.value("--phone").map(parsePhone)
+        let phone = try arguments.value("--phone").map { try parsePhone($0, command: name) }
         let inputs = try ScreenInputs(arguments, console: console, command: name)
         let backendText = arguments.value("--backend") ?? BackendSpec.defaultSpec
         let backend = try BackendSpec(parsing: backendText)
@@ -79,11 +79,12 @@ enum RunCommand: Command {
         ).run(input: phone)
     }
 
-    static func parsePhone(_ text: String) throws -> PhoneNumber {
+    /// `--phone NUMBER`, for `run` and `rerun` alike; a bad number is a usage error of `command`.
+    static func parsePhone(_ text: String, command: String) throws -> PhoneNumber {
         do {
             return try PhoneNumber(parsing: text)
         } catch {
-            throw UsageError("--phone: \(error.description)", command: name)
+            throw UsageError("--phone: \(error.description)", command: command)
         }
     }
 }
