@@ -41,4 +41,47 @@ struct StackDepthTests {
         #expect(ops.launchCount == relaunches + 1)
         #expect(box.count == 1)
     }
+
+    @Test func aChainOfFiveThousandSynchronousStepsDoesNotGrowTheStack() {
+        let steps = 5_000
+        let ops = ScriptedOps([])  // an empty script echoes the input
+        let scenario = Scenario<Int, Int>("Long") { chain in
+            (0..<steps).reduce(chain) { built, _ in
+                built.then(Step(ops.make)).map { $0 + 1 }
+            }
+        }
+        let box = FinishBox<Int>()
+        let result = onSmallStack(box) { scenario.launch(OpContext(0), onFinish: box.onFinish) }
+        #expect(result?.success == steps)
+        #expect(ops.launchCount == steps)
+        #expect(box.count == 1)
+    }
+
+    @Test func aChainOfConditionalAndCombinedStepsDoesNotGrowTheStack() {
+        let steps = 3_000
+        let ops = ScriptedOps([])
+        let scenario = Scenario<Int, Int>("Mixed") { chain in
+            (0..<steps).reduce(chain) { built, index in
+                built
+                    .then(Step(ops.make), when: { _ in index % 2 == 0 })
+                    .then(Step(ops.make), input: { $0 }, combine: { current, _ in current + 1 })
+            }
+        }
+        let box = FinishBox<Int>()
+        let result = onSmallStack(box) { scenario.launch(OpContext(0), onFinish: box.onFinish) }
+        #expect(result?.success == steps)
+        #expect(ops.launchCount == steps + steps / 2)
+    }
+
+    @Test func aLongChainOfSynchronousStepsStillFinishesBeforeLaunchReturns() {
+        let ops = ScriptedOps([])
+        let scenario = Scenario<Int, Int>("Long") { chain in
+            (0..<200).reduce(chain) { built, _ in built.then(Step(ops.make)).map { $0 + 1 } }
+        }
+        let box = FinishBox<Int>()
+        scenario.launch(OpContext(0), onFinish: box.onFinish)
+        // No wait: a chain of operations that finish inside their launch is over when it returns.
+        #expect(box.count == 1)
+        #expect(box.wait(timeout: .zero)?.success == 200)
+    }
 }

@@ -27,7 +27,11 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
     /// The version its author gives it, recorded in journals with its shape.
     public let version: Int?
     private let outlines: [StepOutline]
-    private let body: ScenarioBuilder<Input, Output>.Body
+    /// The chain's first link; a launch walks from it to the end.
+    private let first: ChainLink<Input, Input>
+    /// Every link of the chain: they refer to one another unowned, so they live here and in
+    /// each launch (``ChainLaunch/links``).
+    private let links: [any AnyObject & Sendable]
 
     /// Creates a scenario.
     ///
@@ -45,7 +49,11 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
         self.version = version
         self.outlines = chain.outlines
         self.stepNames = chain.stepNames
-        self.body = chain.body
+        let end = ChainLink<Input, Output>(position: 0) { output, launch in
+            // The end link is only ever given a launch this scenario made, with its completion.
+            unsafeDowncast(launch.completion, to: Completion<Output>.self).succeed(output)
+        }
+        (first, links) = chain.links(endingIn: end)
     }
 
     /// The scenario's steps in order, with their types, purity and nested scenarios.
@@ -92,6 +100,7 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
         }
         run.report(.scenarioStarted, address: run.base, value: context.input)
         let completion = Completion(retaining: self, context: context, onFinish: finish)
-        body(completion.nested(context), run) { result in completion.finish(result) }
+        let launch = ChainLaunch(context: completion.nested(context), run: run, links: links, completion: completion)
+        first.proceed(context.input, launch)
     }
 }

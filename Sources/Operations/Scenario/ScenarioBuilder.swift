@@ -3,18 +3,24 @@
 /// The chain is checked by the compiler: ``then(_:)`` accepts only a step whose input type is
 /// the current output type. A builder is a value; every method returns a longer chain.
 public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
-    @usableFromInline typealias Body = @Sendable (OpContext<Input>, ScenarioRun, @escaping OnFinish<Current>) -> Void
+    /// Makes one link, given the link after it (type-erased, since a maker is stored beside
+    /// makers of other types). A scenario calls the makers once, from the last to the first.
+    @usableFromInline typealias Maker = @Sendable (_ next: any AnyObject & Sendable) -> any AnyObject & Sendable
+    /// What a link does with the chain's value so far, given the link after it.
+    @usableFromInline typealias Link<Next: Sendable> =
+        @Sendable (Current, ChainLaunch<Input>, ChainLink<Input, Next>) -> Void
 
     /// The names of the steps so far, in order.
     public var stepNames: [String] { outlines.map(\.name) }
     /// The steps so far, as their scenario's shape needs them.
     @usableFromInline let outlines: [StepOutline]
-    @usableFromInline let body: Body
+    /// The chain's links so far (steps and maps), in order.
+    @usableFromInline let makers: [Maker]
 
     @usableFromInline
-    init(outlines: [StepOutline], body: @escaping Body) {
+    init(outlines: [StepOutline], makers: [Maker]) {
         self.outlines = outlines
-        self.body = body
+        self.makers = makers
     }
 
     /// Appends a step that takes the current value and produces the next one.
@@ -24,16 +30,9 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     @inlinable  // the step's closure is specialised where the scenario is built: no metadata lookups per launch
     public func then<Next: Sendable>(_ step: Step<Current, Next>) -> ScenarioBuilder<Input, Next> {
         let index = outlines.count
-        let previous = body
-        return ScenarioBuilder<Input, Next>(outlines: outlines + [step.outline(conditional: false)]) {
-            context, run, onFinish in
-            previous(context, run) { result in
-                switch result {
-                case .success(let value):
-                    StepRun.start(step, index: index, input: value, context: context, run: run, onFinish: onFinish)
-                case .failure(let error):
-                    onFinish(.failure(error))
-                }
+        return extended(with: step.outline(conditional: false)) { value, launch, next in
+            StepRun.start(step, index: index, input: value, context: launch.context, run: launch.run) { result in
+                launch.pass(result, to: next)
             }
         }
     }
@@ -52,22 +51,14 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         describedAs description: String? = nil
     ) -> ScenarioBuilder<Input, Current> {
         let index = outlines.count
-        let previous = body
-        return ScenarioBuilder(outlines: outlines + [step.outline(conditional: true)]) { context, run, onFinish in
-            previous(context, run) { result in
-                switch result {
-                case .success(let value) where condition(value):
-                    let finish = ConditionalStepTrace.running(
-                        step.name, description: description, context: context, onFinish: onFinish)
-                    StepRun.start(step, index: index, input: value, context: context, run: run, onFinish: finish)
-                case .success(let value):
-                    run.report(.stepSkipped, address: run.address(index: index, name: step.name), value: value)
-                    ConditionalStepTrace.skipped(step.name, description: description, context: context)
-                    onFinish(.success(value))
-                case .failure:
-                    onFinish(result)
-                }
+        return extended(with: step.outline(conditional: true)) { value, launch, next in
+            guard condition(value) else {
+                return Self.skip(step.name, index: index, value: value, description: description, launch, next)
             }
+            let finish = ConditionalStepTrace.running(step.name, description: description, context: launch.context) {
+                launch.pass($0, to: next)
+            }
+            StepRun.start(step, index: index, input: value, context: launch.context, run: launch.run, onFinish: finish)
         }
     }
 
@@ -100,25 +91,21 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         merge: @escaping @Sendable (Current, StepOutput) -> Current
     ) -> ScenarioBuilder<Input, Current> {
         let index = outlines.count
-        let previous = body
         // A step given a condition is conditional in the shape; one without (the default
         // `{ _ in true }`) cannot be told apart here, so every step of this form is.
-        return ScenarioBuilder(outlines: outlines + [step.outline(conditional: true)]) { context, run, onFinish in
-            previous(context, run) { result in
-                guard case .success(let value) = result else { return onFinish(result) }
-                guard condition(value) else {
-                    run.report(.stepSkipped, address: run.address(index: index, name: step.name), value: value)
-                    ConditionalStepTrace.skipped(step.name, description: description, context: context)
-                    return onFinish(.success(value))
+        return extended(with: step.outline(conditional: true)) { value, launch, next in
+            guard condition(value) else {
+                return Self.skip(step.name, index: index, value: value, description: description, launch, next)
+            }
+            let finish = ConditionalStepTrace.running(step.name, description: description, context: launch.context) {
+                launch.pass($0, to: next)
+            }
+            StepRun.start(step, index: index, input: input(value), context: launch.context, run: launch.run) {
+                stepResult in
+                if case .success = stepResult {
+                    ValueTrace.computed(Current.self, from: Current.self, StepOutput.self, in: launch.context)
                 }
-                let finish = ConditionalStepTrace.running(
-                    step.name, description: description, context: context, onFinish: onFinish)
-                StepRun.start(step, index: index, input: input(value), context: context, run: run) { stepResult in
-                    if case .success = stepResult {
-                        ValueTrace.computed(Current.self, from: Current.self, StepOutput.self, in: context)
-                    }
-                    finish(stepResult.map { merge(value, $0) })
-                }
+                finish(stepResult.map { merge(value, $0) })
             }
         }
     }
@@ -147,21 +134,13 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         combine: @escaping @Sendable (Current, StepOutput) -> Next
     ) -> ScenarioBuilder<Input, Next> {
         let index = outlines.count
-        let previous = body
-        return ScenarioBuilder<Input, Next>(outlines: outlines + [step.outline(conditional: false)]) {
-            context, run, onFinish in
-            previous(context, run) { result in
-                switch result {
-                case .success(let value):
-                    StepRun.start(step, index: index, input: input(value), context: context, run: run) { stepResult in
-                        if case .success = stepResult {
-                            ValueTrace.computed(Next.self, from: Current.self, StepOutput.self, in: context)
-                        }
-                        onFinish(stepResult.map { combine(value, $0) })
-                    }
-                case .failure(let error):
-                    onFinish(.failure(error))
+        return extended(with: step.outline(conditional: false)) { value, launch, next in
+            StepRun.start(step, index: index, input: input(value), context: launch.context, run: launch.run) {
+                stepResult in
+                if case .success = stepResult {
+                    ValueTrace.computed(Next.self, from: Current.self, StepOutput.self, in: launch.context)
                 }
+                launch.pass(stepResult.map { combine(value, $0) }, to: next)
             }
         }
     }
@@ -174,20 +153,59 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     public func map<Next: Sendable>(_ transform: @escaping @Sendable (Current) throws -> Next)
         -> ScenarioBuilder<Input, Next>
     {
-        let previous = body
-        return ScenarioBuilder<Input, Next>(outlines: outlines) { context, run, onFinish in
-            previous(context, run) { result in
-                if case .success = result { ValueTrace.computed(Next.self, from: Current.self, in: context) }
-                onFinish(result.flatMap { value in Result { try transform(value) } })
+        extended(with: nil) { value, launch, next in
+            ValueTrace.computed(Next.self, from: Current.self, in: launch.context)
+            launch.pass(Result { try transform(value) }, to: next)
+        }
+    }
+
+    /// The chain with one more link, which gets the chain's value so far and the link after it.
+    @inlinable
+    func extended<Next: Sendable>(with outline: StepOutline?, _ link: @escaping Link<Next>)
+        -> ScenarioBuilder<Input, Next>
+    {
+        let position = makers.count + 1
+        let maker: Maker = { next in
+            // The makers of one chain are called in order, so `next` is always the link of the
+            // maker after this one, whose value type is this link's `Next`.
+            let next = unsafeDowncast(next, to: ChainLink<Input, Next>.self)
+            return ChainLink<Input, Current>(position: position) { [unowned(unsafe) next] value, launch in
+                link(value, launch, next)
             }
         }
+        return ScenarioBuilder<Input, Next>(
+            outlines: outline.map { outlines + [$0] } ?? outlines, makers: makers + [maker])
+    }
+
+    /// Reports and draws a conditional step that does not run, and passes the value on.
+    @usableFromInline
+    static func skip(
+        _ name: String, index: Int, value: Current, description: String?, _ launch: ChainLaunch<Input>,
+        _ next: ChainLink<Input, Current>
+    ) {
+        launch.run.report(.stepSkipped, address: launch.run.address(index: index, name: name), value: value)
+        ConditionalStepTrace.skipped(name, description: description, context: launch.context)
+        next.proceed(value, launch)
+    }
+
+    /// Builds the chain's links, ending in `end`; returns the first link and every link, which
+    /// the caller keeps (links refer to their successors unowned).
+    func links(endingIn end: ChainLink<Input, Current>) -> (
+        first: ChainLink<Input, Input>, all: [any AnyObject & Sendable]
+    ) {
+        var all: [any AnyObject & Sendable] = [end]
+        all.reserveCapacity(makers.count + 1)
+        var next: any AnyObject & Sendable = end
+        for maker in makers.reversed() {
+            next = maker(next)
+            all.append(next)
+        }
+        return (unsafeDowncast(next, to: ChainLink<Input, Input>.self), all)
     }
 }
 
 extension ScenarioBuilder where Current == Input {
     /// The empty chain: its output is the scenario's input.
     @inlinable
-    static var start: ScenarioBuilder {
-        ScenarioBuilder(outlines: []) { context, _, onFinish in onFinish(.success(context.input)) }
-    }
+    static var start: ScenarioBuilder { ScenarioBuilder(outlines: [], makers: []) }
 }

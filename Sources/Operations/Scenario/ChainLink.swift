@@ -1,0 +1,74 @@
+/// One link of a built scenario: what the scenario does with the value its chain has produced
+/// so far — launch a step, skip one, convert the value, or finish.
+///
+/// A built chain is flat: each link knows the next one, and a launch walks them one by one.
+/// Nothing nests per link — no closure wrapping its predecessor, no continuation wrapping its
+/// successor — so launching, failing through and releasing a chain of any length take constant
+/// stack depth. The links hold their successors `unowned(unsafe)`; the strong references live in
+/// ``ChainLaunch/links`` (and in the scenario), which every launch keeps until its last callback.
+@usableFromInline
+final class ChainLink<Input: Sendable, Value: Sendable>: Sendable {
+    @usableFromInline typealias Body = @Sendable (Value, ChainLaunch<Input>) -> Void
+
+    @usableFromInline let body: Body
+    /// Whether this link goes through the run's loop (``ScenarioRun/handOff(_:)``) rather than
+    /// being called from the link before it: every ``ScenarioRun/handOffInterval``-th link does,
+    /// which unwinds the frames of a run of operations that finish inside their own launch.
+    @usableFromInline let handsOff: Bool
+
+    @usableFromInline
+    init(position: Int, body: @escaping Body) {
+        self.body = body
+        self.handsOff = position % ScenarioRun.handOffInterval == 0
+    }
+
+    /// Runs this link with the chain's value so far.
+    @inlinable
+    func proceed(_ value: Value, _ launch: ChainLaunch<Input>) {
+        if handsOff {
+            launch.run.handOff { self.body(value, launch) }
+        } else {
+            body(value, launch)
+        }
+    }
+}
+
+/// What the links of one launch of a scenario share: its context, its run, the links themselves
+/// and where the outcome goes.
+@usableFromInline
+final class ChainLaunch<Input: Sendable>: Sendable {
+    /// The scenario's context, as its steps are launched with it.
+    @usableFromInline let context: OpContext<Input>
+    @usableFromInline let run: ScenarioRun
+    /// Keeps every link alive for as long as anything of this launch may still call one: an
+    /// operation may finish after the scenario has (cancelled, timed out) and its caller gone.
+    let links: [any AnyObject & Sendable]
+    /// The scenario's completion: a failure ends the launch from wherever it happens, without
+    /// passing through the links after it.
+    @usableFromInline let completion: any ScenarioEnding
+
+    init(context: OpContext<Input>, run: ScenarioRun, links: [any AnyObject & Sendable], completion: any ScenarioEnding)
+    {
+        self.context = context
+        self.run = run
+        self.links = links
+        self.completion = completion
+    }
+
+    /// Hands a step's result on: its output to `next`, its failure to the scenario's end.
+    @inlinable
+    func pass<Value>(_ result: Result<Value, any Error>, to next: ChainLink<Input, Value>) {
+        switch result {
+        case .success(let value): next.proceed(value, self)
+        case .failure(let error): completion.fail(error)
+        }
+    }
+}
+
+/// How a chain ends a launch that failed, whatever the scenario's output type.
+@usableFromInline
+protocol ScenarioEnding: AnyObject, Sendable {
+    func fail(_ error: any Error)
+}
+
+extension Completion: ScenarioEnding {}
