@@ -113,4 +113,30 @@ struct RerunEndToEndTests {
         let finished = try process.wait()
         #expect(finished.status == 0, "\(finished)")
     }
+
+    @Test func theAccessTokenNeverReachesTheJournalAndARerunAsksForItAgainWithTheSameKey() throws {
+        let sandbox = try Sandbox()
+        // The token file's place is taken by a folder: SaveTokenOp fails after CodeOp succeeded.
+        try FileManager.default.createDirectory(at: sandbox.tokenFile, withIntermediateDirectories: true)
+        let failed = try sandbox.run("run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456")
+        #expect(failed.status == 1, "\(failed)")
+        #expect(failed.stderr.contains("SaveTokenOp failed"), "\(failed)")
+        let id = try #require(runID(in: failed.stderr), "\(failed)")
+        let journal = sandbox.runsDirectory.appendingPathComponent("\(id).jsonl")
+        #expect(try String(contentsOf: journal, encoding: .utf8).contains("AuthToken is confidential"))
+
+        try FileManager.default.removeItem(at: sandbox.tokenFile)
+        let rerun = try sandbox.run("rerun", id, "--code", "123456")
+        #expect(rerun.status == 0, "\(rerun)")
+        #expect(rerun.stderr.contains("PhoneOp: replayed"), "\(rerun)")
+        #expect(rerun.stderr.contains("CodeOp: attempt 1 succeeded"), "the token is asked for again:\n\(rerun)")
+        let saved = try String(contentsOf: sandbox.tokenFile, encoding: .utf8)
+        let fields = try parseJSON(saved) as? [String: Any]
+        let token = try #require(fields?["token"] as? String, "\(saved)")
+        let text = try String(contentsOf: journal, encoding: .utf8)
+        #expect(!text.contains(token), "the journal holds the access token in clear")
+        let lines = text.split(separator: "\n").filter { $0.contains("\"CodeOp\"") && $0.contains("idempotencyKey") }
+        let keys = Set(lines.compactMap { $0.firstMatch(of: /"idempotencyKey":"([0-9a-f]+)"/)?.1 })
+        #expect(lines.count == 2 && keys.count == 1, "CodeOp's two launches carry one key: \(lines)")
+    }
 }

@@ -1,12 +1,14 @@
 public import Foundation
-import Operations
+public import Operations
 
 /// The access token a successful sign-in produces, and when it stops being valid.
 ///
 /// A secret. Every printed form (`description`, interpolation, `debugDescription`, `dump`) shows
-/// only ``redacted``; the clear value is available only as ``revealed``.
+/// only ``redacted``; the clear value is available only as ``revealed``. A run's journal never
+/// keeps it in clear (`JournalConfidential`): without a sealer it is withheld, and a rerun asks
+/// the backend for it again with the key of the verification that produced it.
 public struct AuthToken: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable
+    CustomReflectable, JournalConfidential
 {
     /// The clear token, for the `Authorization` header and for storage. Never print or log it.
     public let revealed: String

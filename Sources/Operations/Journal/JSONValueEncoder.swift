@@ -13,17 +13,40 @@ import Foundation
 ///
 /// Objects keep their keys in encoding order (`JSONEncoder` without `.sortedKeys` writes them
 /// in an unspecified order); a key encoded twice keeps its last value, as with `JSONEncoder`.
+///
+/// The walk also finds secrets: a ``JournalConfidential`` value anywhere inside (a token in a
+/// field of a field) marks the whole value as one the journal must not keep in clear. The walk goes on past
+/// what only `JSONEncoder` writes, so a secret beside a `Date` is found too.
 enum JSONValueEncoder {
-    /// The JSON of `value`, or `nil` when it holds something only `JSONEncoder` encodes.
-    static func encode(_ value: any Encodable) -> Node? {
-        if value is Date || value is Data || value is URL || value is Decimal { return nil }
+    /// What encoding a value found.
+    struct Encoded {
+        /// The JSON, or `nil` when the value holds something only `JSONEncoder` encodes.
+        let node: Node?
+        /// Whether the value is or holds a ``JournalConfidential`` one.
+        let holdsSecret: Bool
+    }
+
+    /// The JSON of `value` and whether it holds a secret; `nil` when its own conformance throws.
+    static func encode(_ value: any Encodable) -> Encoded? {
+        let findings = Findings()
+        if value is any JournalConfidential { findings.holdsSecret = true }
+        if value is Date || value is Data || value is URL || value is Decimal {
+            return Encoded(node: nil, holdsSecret: findings.holdsSecret)
+        }
         let root = RootBox()
         do {
-            try value.encode(to: TreeEncoder(root: .root(root), codingPath: []))
+            try value.encode(to: TreeEncoder(root: .root(root), codingPath: [], findings: findings))
         } catch {
             return nil
         }
-        return root.node
+        return Encoded(node: findings.needsFoundation ? nil : root.node, holdsSecret: findings.holdsSecret)
+    }
+
+    /// What the walk noticed on its way, shared by every container of one encoding.
+    final class Findings {
+        var holdsSecret = false
+        /// Something only `JSONEncoder` writes (a floating-point number, a date) was met.
+        var needsFoundation = false
     }
 
     /// A JSON value as the encoder builds it.
@@ -89,8 +112,6 @@ enum JSONValueEncoder {
         var node: Node?
     }
 
-    /// Thrown for a value only `JSONEncoder` knows how to write.
-    struct Unsupported: Error {}
 }
 
 extension JSONLineWriter {
@@ -100,7 +121,8 @@ extension JSONLineWriter {
         write(node)
     }
 
-    private mutating func write(_ node: JSONValueEncoder.Node) {
+    /// Writes `node` where a value goes (after a key, or as a whole document).
+    mutating func write(_ node: JSONValueEncoder.Node) {
         switch node {
         case .null: append("null")
         case .bool(let flag): append(flag ? "true" : "false")
@@ -131,23 +153,25 @@ extension JSONLineWriter {
 private final class TreeEncoder: Encoder {
     let root: JSONValueEncoder.Slot
     let codingPath: [any CodingKey]
+    let findings: JSONValueEncoder.Findings
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(root: JSONValueEncoder.Slot, codingPath: [any CodingKey]) {
+    init(root: JSONValueEncoder.Slot, codingPath: [any CodingKey], findings: JSONValueEncoder.Findings) {
         self.root = root
         self.codingPath = codingPath
+        self.findings = findings
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(KeyedContainer<Key>(object: object(), codingPath: codingPath))
+        KeyedEncodingContainer(KeyedContainer<Key>(object: object(), codingPath: codingPath, findings: findings))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        UnkeyedContainer(array: array(), codingPath: codingPath)
+        UnkeyedContainer(array: array(), codingPath: codingPath, findings: findings)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        SingleValueContainer(slot: root, codingPath: codingPath)
+        SingleValueContainer(slot: root, codingPath: codingPath, findings: findings)
     }
 
     /// The object at the root, made on first use (asking twice gives the same one, as with
@@ -168,30 +192,33 @@ private final class TreeEncoder: Encoder {
 }
 
 /// Encodes a nested value into `slot`: plain values directly, anything else through its own
-/// conformance; values whose JSON `JSONEncoder` special-cases are refused.
-private func encodeValue<T: Encodable>(_ value: T, into slot: JSONValueEncoder.Slot, codingPath: [any CodingKey]) throws
-{
+/// conformance; values whose JSON `JSONEncoder` special-cases are noted and walked for secrets.
+private func encodeValue<T: Encodable>(
+    _ value: T, into slot: JSONValueEncoder.Slot, codingPath: [any CodingKey], findings: JSONValueEncoder.Findings
+) throws {
     switch value {
     case let text as String: slot.set(.string(text))
     case let flag as Bool: slot.set(.bool(flag))
     case let number as Int: slot.set(.integer(String(number)))
-    case is Date, is Data, is URL, is Decimal, is Double, is Float: throw JSONValueEncoder.Unsupported()
+    case is Date, is Data, is URL, is Decimal, is Double, is Float: findings.needsFoundation = true
     default:
-        try value.encode(to: TreeEncoder(root: slot, codingPath: codingPath))
+        if value is any JournalConfidential { findings.holdsSecret = true }
+        try value.encode(to: TreeEncoder(root: slot, codingPath: codingPath, findings: findings))
     }
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let object: JSONValueEncoder.ObjectBox
     let codingPath: [any CodingKey]
+    let findings: JSONValueEncoder.Findings
 
     mutating func encodeNil(forKey key: Key) throws { object.set(key.stringValue, .null) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { object.set(key.stringValue, .bool(value)) }
     mutating func encode(_ value: String, forKey key: Key) throws {
         object.set(key.stringValue, .string(value))
     }
-    mutating func encode(_ value: Double, forKey key: Key) throws { throw JSONValueEncoder.Unsupported() }
-    mutating func encode(_ value: Float, forKey key: Key) throws { throw JSONValueEncoder.Unsupported() }
+    mutating func encode(_ value: Double, forKey key: Key) throws { findings.needsFoundation = true }
+    mutating func encode(_ value: Float, forKey key: Key) throws { findings.needsFoundation = true }
     mutating func encode(_ value: Int, forKey key: Key) throws { integer(value, key) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { integer(value, key) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { integer(value, key) }
@@ -205,7 +232,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         // A placeholder `{}` (what `JSONEncoder` writes for a value that encodes nothing).
         let slot = object.set(key.stringValue, .object(JSONValueEncoder.ObjectBox()))
-        try encodeValue(value, into: slot, codingPath: codingPath + [key])
+        try encodeValue(value, into: slot, codingPath: codingPath + [key], findings: findings)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
@@ -213,22 +240,26 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     {
         let box = JSONValueEncoder.ObjectBox()
         object.set(key.stringValue, .object(box))
-        return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: box, codingPath: codingPath + [key]))
+        return KeyedEncodingContainer(
+            KeyedContainer<NestedKey>(object: box, codingPath: codingPath + [key], findings: findings))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let box = JSONValueEncoder.ArrayBox()
         object.set(key.stringValue, .array(box))
-        return UnkeyedContainer(array: box, codingPath: codingPath + [key])
+        return UnkeyedContainer(array: box, codingPath: codingPath + [key], findings: findings)
     }
 
     // As `JSONEncoder`: the superclass's value under "super", or under the given key.
     mutating func superEncoder() -> any Encoder {
-        TreeEncoder(root: object.set("super", .object(JSONValueEncoder.ObjectBox())), codingPath: codingPath)
+        TreeEncoder(
+            root: object.set("super", .object(JSONValueEncoder.ObjectBox())), codingPath: codingPath, findings: findings
+        )
     }
     mutating func superEncoder(forKey key: Key) -> any Encoder {
         TreeEncoder(
-            root: object.set(key.stringValue, .object(JSONValueEncoder.ObjectBox())), codingPath: codingPath + [key])
+            root: object.set(key.stringValue, .object(JSONValueEncoder.ObjectBox())), codingPath: codingPath + [key],
+            findings: findings)
     }
 
     private func integer(_ value: some FixedWidthInteger, _ key: Key) {
@@ -239,6 +270,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
     let array: JSONValueEncoder.ArrayBox
     let codingPath: [any CodingKey]
+    let findings: JSONValueEncoder.Findings
     var count: Int { array.items.count }
 
     /// A new item, `{}` until something is encoded into it.
@@ -253,8 +285,8 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { add(.null) }
     mutating func encode(_ value: Bool) throws { add(.bool(value)) }
     mutating func encode(_ value: String) throws { add(.string(value)) }
-    mutating func encode(_ value: Double) throws { throw JSONValueEncoder.Unsupported() }
-    mutating func encode(_ value: Float) throws { throw JSONValueEncoder.Unsupported() }
+    mutating func encode(_ value: Double) throws { findings.needsFoundation = true }
+    mutating func encode(_ value: Float) throws { findings.needsFoundation = true }
     mutating func encode(_ value: Int) throws { add(.integer(String(value))) }
     mutating func encode(_ value: Int8) throws { add(.integer(String(value))) }
     mutating func encode(_ value: Int16) throws { add(.integer(String(value))) }
@@ -266,7 +298,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt32) throws { add(.integer(String(value))) }
     mutating func encode(_ value: UInt64) throws { add(.integer(String(value))) }
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try encodeValue(value, into: next(), codingPath: codingPath)
+        try encodeValue(value, into: next(), codingPath: codingPath, findings: findings)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
@@ -274,27 +306,31 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     {
         let box = JSONValueEncoder.ObjectBox()
         add(.object(box))
-        return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: box, codingPath: codingPath))
+        return KeyedEncodingContainer(
+            KeyedContainer<NestedKey>(object: box, codingPath: codingPath, findings: findings))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let box = JSONValueEncoder.ArrayBox()
         add(.array(box))
-        return UnkeyedContainer(array: box, codingPath: codingPath)
+        return UnkeyedContainer(array: box, codingPath: codingPath, findings: findings)
     }
 
-    mutating func superEncoder() -> any Encoder { TreeEncoder(root: next(), codingPath: codingPath) }
+    mutating func superEncoder() -> any Encoder {
+        TreeEncoder(root: next(), codingPath: codingPath, findings: findings)
+    }
 }
 
 private struct SingleValueContainer: SingleValueEncodingContainer {
     let slot: JSONValueEncoder.Slot
     let codingPath: [any CodingKey]
+    let findings: JSONValueEncoder.Findings
 
     mutating func encodeNil() throws { slot.set(.null) }
     mutating func encode(_ value: Bool) throws { slot.set(.bool(value)) }
     mutating func encode(_ value: String) throws { slot.set(.string(value)) }
-    mutating func encode(_ value: Double) throws { throw JSONValueEncoder.Unsupported() }
-    mutating func encode(_ value: Float) throws { throw JSONValueEncoder.Unsupported() }
+    mutating func encode(_ value: Double) throws { findings.needsFoundation = true }
+    mutating func encode(_ value: Float) throws { findings.needsFoundation = true }
     mutating func encode(_ value: Int) throws { slot.set(.integer(String(value))) }
     mutating func encode(_ value: Int8) throws { slot.set(.integer(String(value))) }
     mutating func encode(_ value: Int16) throws { slot.set(.integer(String(value))) }
@@ -306,6 +342,6 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt32) throws { slot.set(.integer(String(value))) }
     mutating func encode(_ value: UInt64) throws { slot.set(.integer(String(value))) }
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try encodeValue(value, into: slot, codingPath: codingPath)
+        try encodeValue(value, into: slot, codingPath: codingPath, findings: findings)
     }
 }

@@ -41,6 +41,9 @@
 ///
 /// `at` is milliseconds since 1970. A value that could not be encoded is written as
 /// `"inputNotRecorded"`/`"outputNotRecorded"` with the reason instead of `"input"`/`"output"`.
+/// A value that is or holds a ``JournalConfidential`` one is never written in clear: it is
+/// `"inputSealed"`/`"outputSealed"` (base64 of what the run's ``JournalSealer`` made) or, without
+/// a sealer, not recorded with the reason.
 /// Unknown event names are skipped by readers, so version 1 can gain events without breaking
 /// older readers; anything else changes ``version``.
 enum JournalFormat {
@@ -58,6 +61,17 @@ enum JournalFormat {
         case runFinished
     }
 
+    /// The fields a recorded value goes into: in clear, sealed (base64 of what the
+    /// ``JournalSealer`` made), or the reason it is not there.
+    struct ValueFields {
+        let clear: StaticString
+        let sealed: StaticString
+        let notRecorded: StaticString
+
+        static let input = ValueFields(clear: "input", sealed: "inputSealed", notRecorded: "inputNotRecorded")
+        static let output = ValueFields(clear: "output", sealed: "outputSealed", notRecorded: "outputNotRecorded")
+    }
+
     /// The first line.
     struct Header: Decodable {
         let format: String?
@@ -71,7 +85,13 @@ enum JournalFormat {
         let settings: [String: String]?
         /// The run's input, when the host knew it as the run was created.
         let input: JSONValue?
+        let inputSealed: String?
         let inputNotRecorded: String?
+
+        /// The run's input, if the header carries one.
+        var recordedInput: RecordedValue? {
+            RecordedValue(clear: input, sealed: inputSealed, notRecorded: inputNotRecorded)
+        }
     }
 
     /// Just enough of the first line to tell a journal from another JSON file.
@@ -88,8 +108,10 @@ enum JournalFormat {
         let attempt: Int?
         let durationMs: Double?
         let input: JSONValue?
+        let inputSealed: String?
         let inputNotRecorded: String?
         let output: JSONValue?
+        let outputSealed: String?
         let outputNotRecorded: String?
         let error: RecordedError?
         let willRetry: Bool?
@@ -103,7 +125,8 @@ enum JournalFormat {
         let fingerprint: String?
 
         private enum CodingKeys: String, CodingKey {
-            case event, at, address, attempt, durationMs, input, inputNotRecorded, output, outputNotRecorded
+            case event, at, address, attempt, durationMs, input, inputSealed, inputNotRecorded, output, outputSealed
+            case outputNotRecorded
             case error, willRetry, status, session, purity, idempotencyKey, shape, fingerprint
         }
 
@@ -118,8 +141,10 @@ enum JournalFormat {
             // `decodeIfPresent` reads a JSON null as absent; a recorded value may be null
             // (`Void`, `nil`), so presence is checked on the key.
             input = container.contains(.input) ? try container.decode(JSONValue.self, forKey: .input) : nil
+            inputSealed = try container.decodeIfPresent(String.self, forKey: .inputSealed)
             inputNotRecorded = try container.decodeIfPresent(String.self, forKey: .inputNotRecorded)
             output = container.contains(.output) ? try container.decode(JSONValue.self, forKey: .output) : nil
+            outputSealed = try container.decodeIfPresent(String.self, forKey: .outputSealed)
             outputNotRecorded = try container.decodeIfPresent(String.self, forKey: .outputNotRecorded)
             error = try container.decodeIfPresent(RecordedError.self, forKey: .error)
             willRetry = try container.decodeIfPresent(Bool.self, forKey: .willRetry)
@@ -133,12 +158,12 @@ enum JournalFormat {
 
         /// The recorded input, if the line carries one.
         var recordedInput: RecordedValue? {
-            input.map(RecordedValue.json) ?? inputNotRecorded.map(RecordedValue.notRecorded)
+            RecordedValue(clear: input, sealed: inputSealed, notRecorded: inputNotRecorded)
         }
 
         /// The recorded output, if the line carries one.
         var recordedOutput: RecordedValue? {
-            output.map(RecordedValue.json) ?? outputNotRecorded.map(RecordedValue.notRecorded)
+            RecordedValue(clear: output, sealed: outputSealed, notRecorded: outputNotRecorded)
         }
     }
 }

@@ -109,7 +109,7 @@ enum JournalReader {
         return Header(
             runID: runID, scenario: scenario, createdAt: createdAt, shape: header.shape,
             settings: header.settings ?? [:],
-            input: header.input.map(RecordedValue.json) ?? header.inputNotRecorded.map(RecordedValue.notRecorded))
+            input: header.recordedInput)
     }
 
     struct Header {

@@ -48,13 +48,15 @@ public struct JournalRecord: Sendable {
 
     /// The input the run was first launched with, for launching it again on resume.
     ///
-    /// - Parameter type: The scenario's input type.
-    /// - Returns: The input, or `nil` when it was not recorded (not `Encodable`) or `type` is not
-    ///   `Decodable`.
+    /// - Parameters:
+    ///   - type: The scenario's input type.
+    ///   - sealer: Opens an input the run sealed (``JournalConfidential``).
+    /// - Returns: The input, or `nil` when it was not recorded (not `Encodable`, or confidential
+    ///   and withheld), it was sealed and no sealer is given, or `type` is not `Decodable`.
     /// - Throws: ``JournalError/valueNotReadable(step:type:reason:)`` when the recorded input is
-    ///   not a `type`.
-    public func input<T>(as type: T.Type) throws(JournalError) -> T? {
-        try input?.decode(as: type, step: StepAddress(path: []))
+    ///   not a `type`, or does not open with `sealer`.
+    public func input<T>(as type: T.Type, sealer: (any JournalSealer)? = nil) throws(JournalError) -> T? {
+        try input?.decode(as: type, step: StepAddress(path: []), sealer: sealer)
     }
 
     /// The output of a run that succeeded.

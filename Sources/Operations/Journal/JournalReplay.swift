@@ -12,6 +12,10 @@
 ///   backend answers the repeat instead of acting twice; if the journal has no key for it,
 ///   resumption stops before it with ``ResumeError/sideEffectsInDoubt(step:)`` unless
 ///   `relaunchingInDoubt` says to launch it anyway.
+/// - The latest attempt **succeeded** but its output cannot be replayed (it holds a secret and
+///   the journal had no ``JournalSealer``, or it is not `Encodable`): the step is launched
+///   again, and a step with side effects **with the key of that attempt**, so the backend hands
+///   back its first answer instead of acting twice.
 /// - The latest attempt **failed** with a definite answer, or the step never ran: it is
 ///   launched, with the same input as before (the replayed output of the step before) and, for
 ///   a step with side effects, a new key.
@@ -23,7 +27,10 @@
 public struct JournalReplay: StepReplaying {
     private let outputs: [StepAddress: RecordedValue]
     private let inDoubt: [StepAddress: IdempotencyKey?]
+    /// The keys of the succeeded attempts of steps with side effects.
+    private let answeredKeys: [StepAddress: IdempotencyKey]
     private let relaunchingInDoubt: Bool
+    private let sealer: (any JournalSealer)?
 
     /// Creates a replay from a loaded journal.
     ///
@@ -32,8 +39,16 @@ public struct JournalReplay: StepReplaying {
     ///   - relaunchingInDoubt: Launch a step with side effects left in doubt even when the
     ///     journal has no idempotency key for it — the caller's explicit choice, for when it
     ///     knows the attempt did not take effect.
-    public init(_ record: JournalRecord, relaunchingInDoubt: Bool = false) {
+    ///   - sealer: Opens the outputs the run sealed (see ``JournalSealer``); without it, a step
+    ///     whose output was sealed is launched again as if the output were withheld.
+    public init(_ record: JournalRecord, relaunchingInDoubt: Bool = false, sealer: (any JournalSealer)? = nil) {
         self.outputs = record.outputs
+        self.sealer = sealer
+        var answeredKeys: [StepAddress: IdempotencyKey] = [:]
+        for step in record.steps where step.outcome == .succeeded {
+            if let key = step.attempts.last?.idempotencyKey { answeredKeys[step.address] = key }
+        }
+        self.answeredKeys = answeredKeys
         var inDoubt: [StepAddress: IdempotencyKey?] = [:]
         // A step that is a nested scenario acts only through its own steps, which the journal
         // records and judge for themselves; the container is launched again to reach them.
@@ -59,7 +74,7 @@ public struct JournalReplay: StepReplaying {
     /// - Throws: ``JournalError/valueNotReadable(step:type:reason:)`` when a recorded output
     ///   does not decode as `type` (the journal was written by a different scenario version).
     public func recordedOutput<T: Sendable>(at address: StepAddress, as type: T.Type) throws -> T? {
-        try outputs[address]?.decode(as: type, step: address)
+        try outputs[address]?.decode(as: type, step: address, sealer: sealer)
     }
 
     /// How the resumed run goes on at `address`, by the rules above.
@@ -72,6 +87,7 @@ public struct JournalReplay: StepReplaying {
         if purity != .idempotent, let output = try recordedOutput(at: address, as: type) {
             return .replay(output)
         }
+        if purity == .sideEffects, let key = answeredKeys[address] { return .launch(idempotencyKey: key) }
         guard let doubt = inDoubt[address] else { return .launch(idempotencyKey: nil) }
         guard purity == .sideEffects else { return .launch(idempotencyKey: nil) }
         if let key = doubt { return .launch(idempotencyKey: key) }

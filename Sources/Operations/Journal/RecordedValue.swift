@@ -1,23 +1,52 @@
 import Foundation
 
-/// A step input or output as the journal holds it: JSON, or the reason it could not be recorded.
+/// A step input or output as the journal holds it: JSON, sealed JSON, or the reason it could
+/// not be recorded.
 enum RecordedValue: Sendable, Hashable {
     case json(JSONValue)
+    /// The base64 of what a ``JournalSealer`` made of the value's JSON.
+    case sealed(String)
     case notRecorded(String)
 
-    /// The value as `T`, or `nil` when it was not recorded or `T` cannot be decoded at all (the
-    /// step is then launched again rather than replayed).
+    /// The value of a line's three fields for it, if any is present.
+    init?(clear: JSONValue?, sealed: String?, notRecorded: String?) {
+        if let clear {
+            self = .json(clear)
+        } else if let sealed {
+            self = .sealed(sealed)
+        } else if let notRecorded {
+            self = .notRecorded(notRecorded)
+        } else {
+            return nil
+        }
+    }
+
+    /// The value as `T`, or `nil` when it was not recorded, was sealed and no sealer is given,
+    /// or `T` cannot be decoded at all (the step is then launched again rather than replayed).
     ///
     /// - Throws: ``JournalError/valueNotReadable(step:type:reason:)`` when a recorded value does
-    ///   not decode as `T` — the journal belongs to a different version of the scenario.
-    func decode<T>(as type: T.Type, step: StepAddress) throws(JournalError) -> T? {
-        guard case .json(let json) = self else { return nil }
+    ///   not decode as `T` — the journal belongs to a different version of the scenario — or a
+    ///   sealed one does not open with `sealer`.
+    func decode<T>(as type: T.Type, step: StepAddress, sealer: (any JournalSealer)? = nil) throws(JournalError) -> T? {
         // `Void` is not `Decodable`, yet steps that finish with nothing are common; it is
         // recorded as `null`.
-        if T.self == Void.self { return () as? T }
+        if case .json = self, T.self == Void.self { return () as? T }
         guard let decodable = T.self as? any Decodable.Type else { return nil }
+        let data: Data
+        switch self {
+        case .notRecorded: return nil
+        case .json(let json):
+            do { data = try JSONEncoder().encode(json) } catch { return nil }
+        case .sealed(let text):
+            guard let sealer else { return nil }
+            guard let sealed = Data(base64Encoded: text), let opened = try? sealer.open(Array(sealed)) else {
+                throw .valueNotReadable(
+                    step: step, type: String(describing: T.self),
+                    reason: "it was sealed with another key, or is damaged")
+            }
+            data = Data(opened)
+        }
         do {
-            let data = try JSONEncoder().encode(json)
             return try Self.decode(decodable, from: data) as? T
         } catch {
             throw .valueNotReadable(step: step, type: String(describing: T.self), reason: Self.explain(error))

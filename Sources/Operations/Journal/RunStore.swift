@@ -23,12 +23,20 @@ public struct RunStore: Sendable {
     /// The file name extension of journals.
     static let fileExtension = "jsonl"
 
+    /// Seals the values of its runs that hold secrets (see ``JournalSealer``).
+    public let sealer: (any JournalSealer)?
+
     /// Creates a store; nothing is created on disk until the first run.
     ///
-    /// - Parameter stateDirectory: The application's state directory; runs live in its `runs`
-    ///   subdirectory.
-    public init(stateDirectory: URL) {
+    /// - Parameters:
+    ///   - stateDirectory: The application's state directory; runs live in its `runs`
+    ///     subdirectory.
+    ///   - sealer: Seals the step values that hold secrets in the journals this store creates
+    ///     and opens them on resume; without one, such values are withheld and their steps
+    ///     launched again on resume.
+    public init(stateDirectory: URL, sealer: (any JournalSealer)? = nil) {
         self.directory = stateDirectory.appendingPathComponent("runs", isDirectory: true)
+        self.sealer = sealer
     }
 
     /// Creates the journal of a new run with a fresh id.
@@ -47,7 +55,8 @@ public struct RunStore: Sendable {
         for _ in 0..<16 {
             let id = RunID.make()
             if let journal = try ScenarioJournal.createIfAbsent(
-                at: url(for: id), runID: id, scenario: scenario, durability: durability, createdAt: Date())
+                at: url(for: id), runID: id, scenario: scenario, durability: durability, createdAt: Date(),
+                sealer: sealer)
             {
                 return journal
             }
@@ -86,7 +95,7 @@ public struct RunStore: Sendable {
             let id = RunID.make()
             if let journal = try ScenarioJournal.createIfAbsent(
                 at: url(for: id), runID: id, scenario: shape.name, shape: shape, settings: settings, input: input,
-                durability: durability, createdAt: Date())
+                durability: durability, createdAt: Date(), sealer: sealer)
             {
                 return journal
             }
@@ -109,7 +118,7 @@ public struct RunStore: Sendable {
     ) throws(JournalError) -> ScenarioJournal {
         let url = url(for: id)
         guard JournalFile.exists(url) else { throw .unknownRun(id, directory: directory) }
-        return try ScenarioJournal.resume(at: url, shape: scenario.shape, durability: durability)
+        return try ScenarioJournal.resume(at: url, shape: scenario.shape, durability: durability, sealer: sealer)
     }
 
     /// The journal file of a run.

@@ -69,6 +69,8 @@ public final class ScenarioJournal: ScenarioObserver {
     public let resumedFrom: JournalRecord?
 
     private let durability: Durability
+    /// Seals the values that hold secrets; without one, the journal withholds them.
+    private let sealer: (any JournalSealer)?
     private let state: LockedState<State>
 
     /// Bytes gathered in memory before they are written even without a commit point.
@@ -89,8 +91,9 @@ public final class ScenarioJournal: ScenarioObserver {
 
     private init(
         url: URL, runID: RunID, scenario: String, descriptor: Int32, durability: Durability,
-        resumedFrom: JournalRecord?
+        sealer: (any JournalSealer)?, resumedFrom: JournalRecord?
     ) {
+        self.sealer = sealer
         self.url = url
         self.runID = runID
         self.scenario = scenario
@@ -126,16 +129,19 @@ public final class ScenarioJournal: ScenarioObserver {
     ///   - scenario: The name of the scenario the run launches.
     ///   - durability: Buffered (default) or durable.
     ///   - createdAt: The creation time written in the header.
+    ///   - sealer: Seals the values that hold secrets (see ``JournalSealer``); without one, the
+    ///     journal withholds them.
     /// - Returns: An open journal; close it with ``close()`` when the run has finished.
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the file exists or cannot be
     ///   created or written.
     public static func create(
         at url: URL, runID: RunID = .make(), scenario: String, durability: Durability = .buffered,
-        createdAt: Date = Date()
+        createdAt: Date = Date(), sealer: (any JournalSealer)? = nil
     ) throws(JournalError) -> ScenarioJournal {
         guard
             let journal = try createIfAbsent(
-                at: url, runID: runID, scenario: scenario, durability: durability, createdAt: createdAt)
+                at: url, runID: runID, scenario: scenario, durability: durability, createdAt: createdAt,
+                sealer: sealer)
         else { throw .io(url, operation: "create", reason: "a file with that name already exists") }
         return journal
     }
@@ -149,13 +155,14 @@ public final class ScenarioJournal: ScenarioObserver {
     /// - Parameters:
     ///   - url: The journal file.
     ///   - durability: Buffered (default) or durable.
+    ///   - sealer: Opens the values the run sealed and seals new ones (see ``JournalSealer``).
     /// - Returns: An open journal; use ``replay`` in the resumed run's environment.
     /// - Throws: ``JournalError/runInProgress(_:)`` when a live process is writing the run;
     ///   the errors of ``load(_:)`` when the file is not a readable journal.
-    public static func resume(at url: URL, durability: Durability = .buffered) throws(JournalError)
-        -> ScenarioJournal
-    {
-        try resume(at: url, expecting: nil, durability: durability)
+    public static func resume(
+        at url: URL, durability: Durability = .buffered, sealer: (any JournalSealer)? = nil
+    ) throws(JournalError) -> ScenarioJournal {
+        try resume(at: url, expecting: nil, durability: durability, sealer: sealer)
     }
 
     /// Opens the journal of an earlier run to resume it with a scenario of `shape`: refused,
@@ -165,18 +172,19 @@ public final class ScenarioJournal: ScenarioObserver {
     ///   - url: The journal file.
     ///   - shape: The shape of the scenario that will resume the run (``Scenario/shape``).
     ///   - durability: Buffered (default) or durable.
+    ///   - sealer: Opens the values the run sealed and seals new ones (see ``JournalSealer``).
     /// - Returns: An open journal; use ``replay`` in the resumed run's environment.
     /// - Throws: ``JournalError/missingShape(_:scenario:)``,
-    ///   ``JournalError/shapeMismatch(_:_:)``, and the errors of ``resume(at:durability:)``.
-    public static func resume(at url: URL, shape: ScenarioShape, durability: Durability = .buffered)
-        throws(JournalError) -> ScenarioJournal
-    {
-        try resume(at: url, expecting: shape, durability: durability)
+    ///   ``JournalError/shapeMismatch(_:_:)``, and the errors of ``resume(at:durability:sealer:)``.
+    public static func resume(
+        at url: URL, shape: ScenarioShape, durability: Durability = .buffered, sealer: (any JournalSealer)? = nil
+    ) throws(JournalError) -> ScenarioJournal {
+        try resume(at: url, expecting: shape, durability: durability, sealer: sealer)
     }
 
-    private static func resume(at url: URL, expecting shape: ScenarioShape?, durability: Durability)
-        throws(JournalError) -> ScenarioJournal
-    {
+    private static func resume(
+        at url: URL, expecting shape: ScenarioShape?, durability: Durability, sealer: (any JournalSealer)?
+    ) throws(JournalError) -> ScenarioJournal {
         let descriptor = try JournalFile.openForAppending(url)
         do {
             // Read under the lock: nobody else can append between reading and resuming.
@@ -189,7 +197,7 @@ public final class ScenarioJournal: ScenarioObserver {
             if record.ignoredTornLine { try JournalFile.truncate(descriptor, to: record.intactLength, url: url) }
             let journal = ScenarioJournal(
                 url: url, runID: record.runID, scenario: record.scenario, descriptor: descriptor,
-                durability: durability, resumedFrom: record)
+                durability: durability, sealer: sealer, resumedFrom: record)
             try journal.state.withLock { state throws(JournalError) in
                 state.lines.beginLine()
                 state.lines.field("event", string: JournalFormat.Event.resumed.rawValue)
@@ -226,7 +234,7 @@ public final class ScenarioJournal: ScenarioObserver {
 
     /// Replays the steps the resumed run completed; `nil` for a journal of a new run.
     public var replay: JournalReplay? {
-        resumedFrom.map { JournalReplay($0) }
+        resumedFrom.map { JournalReplay($0, sealer: sealer) }
     }
 
     /// Replays the steps the resumed run completed, choosing what happens to a step with side
@@ -235,7 +243,7 @@ public final class ScenarioJournal: ScenarioObserver {
     /// - Parameter relaunchingInDoubt: Launch such a step anyway instead of stopping before it.
     /// - Returns: The replay; `nil` for a journal of a new run.
     public func replay(relaunchingInDoubt: Bool) -> JournalReplay? {
-        resumedFrom.map { JournalReplay($0, relaunchingInDoubt: relaunchingInDoubt) }
+        resumedFrom.map { JournalReplay($0, relaunchingInDoubt: relaunchingInDoubt, sealer: sealer) }
     }
 
     // MARK: - Recording
@@ -330,7 +338,7 @@ public final class ScenarioJournal: ScenarioObserver {
 
     static func createIfAbsent(
         at url: URL, runID: RunID, scenario: String, shape: ScenarioShape? = nil, settings: [String: String] = [:],
-        input: (any Sendable)? = nil, durability: Durability, createdAt: Date
+        input: (any Sendable)? = nil, durability: Durability, createdAt: Date, sealer: (any JournalSealer)?
     ) throws(JournalError) -> ScenarioJournal? {
         let shapeJSON = try shape.map { shape throws(JournalError) in try encodedShape(shape, url: url) }
         let settingsJSON: Data?
@@ -346,7 +354,7 @@ public final class ScenarioJournal: ScenarioObserver {
         let draft = try JournalFile.createDraft(of: url)
         let journal = ScenarioJournal(
             url: url, runID: runID, scenario: scenario, descriptor: draft.descriptor, durability: durability,
-            resumedFrom: nil)
+            sealer: sealer, resumedFrom: nil)
         let failure = journal.state.withLock { state -> JournalError? in
             state.lines.beginLine()
             state.lines.field("format", string: JournalFormat.name)
@@ -361,7 +369,7 @@ public final class ScenarioJournal: ScenarioObserver {
                 state.lines.field("shape", json: shapeJSON)
             }
             if let settingsJSON { state.lines.field("settings", json: settingsJSON) }
-            journal.value(input, key: "input", notRecordedKey: "inputNotRecorded", &state)
+            journal.value(input, .input, &state)
             state.lines.endLine()
             journal.commit(&state, sync: true)
             return state.error
@@ -407,7 +415,7 @@ public final class ScenarioJournal: ScenarioObserver {
             state.root = event.address
             state.runInFlight = true
             begin(.runStarted, event, &state, address: false)
-            value(event.value, key: "input", notRecordedKey: "inputNotRecorded", &state)
+            value(event.value, .input, &state)
             state.lines.endLine()
             return .write
         case .scenarioSucceeded:
@@ -416,7 +424,7 @@ public final class ScenarioJournal: ScenarioObserver {
             begin(.runFinished, event, &state, address: false)
             state.lines.field("status", string: RunStatus.succeeded.rawValue)
             duration(event, &state)
-            value(event.value, key: "output", notRecordedKey: "outputNotRecorded", &state)
+            value(event.value, .output, &state)
             state.lines.endLine()
             return .writeAndSync
         case .scenarioFailed(let error):
@@ -435,7 +443,7 @@ public final class ScenarioJournal: ScenarioObserver {
             state.lines.field("attempt", int: event.attempt)
             if let purity = event.purity { state.lines.field("purity", string: purity.rawValue) }
             if let key = event.idempotencyKey { state.lines.field("idempotencyKey", string: key.rawValue) }
-            value(event.value, key: "input", notRecordedKey: "inputNotRecorded", &state)
+            value(event.value, .input, &state)
             state.lines.endLine()
             // Write-ahead: a step with side effects may act as soon as it launches, so its launch
             // line — with its key — is on disk before the operation runs, whatever the durability.
@@ -444,7 +452,7 @@ public final class ScenarioJournal: ScenarioObserver {
             begin(.stepSucceeded, event, &state)
             state.lines.field("attempt", int: event.attempt)
             duration(event, &state)
-            value(event.value, key: "output", notRecordedKey: "outputNotRecorded", &state)
+            value(event.value, .output, &state)
             state.lines.endLine()
             return .writeAndSync
         case .stepFailed(let error, let willRetry, let delay):
@@ -480,38 +488,56 @@ public final class ScenarioJournal: ScenarioObserver {
         if let duration = event.duration { state.lines.field("durationMs", milliseconds: duration) }
     }
 
-    /// Encodes a value through its `Encodable` conformance, opened from the existential.
-    private func value(
-        _ value: (any Sendable)?, key: StaticString, notRecordedKey: StaticString, _ state: inout State
-    ) {
+    /// Encodes a value through its `Encodable` conformance, opened from the existential; one
+    /// that is or holds a ``JournalConfidential`` one is sealed, or withheld without a sealer.
+    private func value(_ value: (any Sendable)?, _ fields: JournalFormat.ValueFields, _ state: inout State) {
         guard let value else { return }
         // Plain strings, integers and booleans are written directly: `JSONEncoder` costs about
         // a microsecond per value, most of a buffered append's budget. Everything else goes
         // through its `Encodable` conformance, opened from the existential.
         switch value {
-        case let text as String: return state.lines.field(key, string: text)
-        case let number as Int: return state.lines.field(key, int: number)
-        case let flag as Bool: return state.lines.field(key, bool: flag)
+        case let text as String: return state.lines.field(fields.clear, string: text)
+        case let number as Int: return state.lines.field(fields.clear, int: number)
+        case let flag as Bool: return state.lines.field(fields.clear, bool: flag)
         default: break
         }
-        if let encodable = value as? any Encodable {
-            // Plain data (strings, integers, booleans, nested structs, arrays) is encoded without
-            // `JSONEncoder`, several times faster; the rest goes through it as before.
-            if let node = JSONValueEncoder.encode(encodable) {
-                return state.lines.field(key, node: node)
-            }
+        guard let encodable = value as? any Encodable else {
+            if value is Void { return state.lines.field(fields.clear, literal: "null") }
+            let secret = value is any JournalConfidential ? " (and is confidential)" : ""
+            return state.lines.field(fields.notRecorded, string: "\(type(of: value)) is not Encodable\(secret)")
+        }
+        // Plain data (strings, integers, booleans, nested structs, arrays) is encoded without
+        // `JSONEncoder`, several times faster; the rest goes through it as before.
+        let encoded = JSONValueEncoder.encode(encodable)
+        guard encoded?.holdsSecret == true else {
+            if let node = encoded?.node { return state.lines.field(fields.clear, node: node) }
             do {
-                let json = try state.encoder.encode(encodable)
-                state.lines.field(key, json: json)
+                state.lines.field(fields.clear, json: try state.encoder.encode(encodable))
             } catch {
                 state.lines.field(
-                    notRecordedKey,
+                    fields.notRecorded,
                     string: "\(type(of: value)) could not be encoded: \(Self.explainEncoding(error))")
             }
-        } else if value is Void {
-            state.lines.field(key, literal: "null")
-        } else {
-            state.lines.field(notRecordedKey, string: "\(type(of: value)) is not Encodable")
+            return
+        }
+        guard let sealer else {
+            return state.lines.field(
+                fields.notRecorded, string: "\(type(of: value)) is confidential and the run has no sealer: not kept")
+        }
+        do {
+            let plaintext: [UInt8]
+            if let node = encoded?.node {
+                var writer = JSONLineWriter(capacity: 256)
+                writer.write(node)
+                plaintext = writer.bytes
+            } else {
+                plaintext = Array(try state.encoder.encode(encodable))
+            }
+            let sealed = try sealer.seal(plaintext)
+            state.lines.field(fields.sealed, string: Data(sealed).base64EncodedString())
+        } catch {
+            state.lines.field(
+                fields.notRecorded, string: "\(type(of: value)) could not be sealed: \(Self.explainEncoding(error))")
         }
     }
 

@@ -63,7 +63,7 @@ import Testing
         Choice.pair(label: "x", flag: true), Optional<Int>.none, Derived(),
     ])
     func writesWhatJSONEncoderWrites(value: any Encodable & Sendable) throws {
-        let node = try #require(JSONValueEncoder.encode(value))
+        let node = try #require(JSONValueEncoder.encode(value)?.node)
         var lines = JSONLineWriter()
         lines.beginLine()
         lines.field("value", node: node)
@@ -87,6 +87,24 @@ import Testing
         Decimal(string: "1.5")!, 1.5, ["when": Date()], [Float(2)],
     ])
     func givesUpWhereJSONEncoderDecidesTheJSON(value: any Encodable & Sendable) {
-        #expect(JSONValueEncoder.encode(value) == nil)
+        #expect(JSONValueEncoder.encode(value)?.node == nil)
+        #expect(JSONValueEncoder.encode(value)?.holdsSecret == false)
+    }
+
+    private struct Secret: Encodable, JournalConfidential {
+        let raw: String
+    }
+
+    private struct Holder: Encodable {
+        let when: Date
+        let items: [Int: Secret]
+    }
+
+    @Test func findsASecretAnywhereInsideEvenBesideWhatOnlyJSONEncoderWrites() throws {
+        #expect(JSONValueEncoder.encode(Secret(raw: "s"))?.holdsSecret == true)
+        let nested = try #require(JSONValueEncoder.encode(Holder(when: Date(), items: [1: Secret(raw: "s")])))
+        #expect(nested.holdsSecret)
+        #expect(nested.node == nil)
+        #expect(JSONValueEncoder.encode(Self.everything)?.holdsSecret == false)
     }
 }

@@ -1,0 +1,152 @@
+import Foundation
+import Operations
+import Testing
+
+/// Issue 10, part 6: a value marked `JournalConfidential` never reaches the journal in clear. It
+/// is sealed by the run's sealer and opened on resume, or withheld and asked for again: the step
+/// that made it is relaunched with the key of the attempt that succeeded.
+extension JournalTests {
+    @Suite struct ConfidentialValueTests {
+        static let cardNumber = "4242424242424242"
+
+        /// What a charge gives back: it holds the card number, so the journal must not keep it.
+        struct Receipt: Codable, Sendable, Equatable, JournalConfidential {
+            let card: String
+            let amount: Int
+        }
+
+        /// An order that carries a receipt inside: confidential too, through its field.
+        struct PaidOrder: Codable, Sendable, Equatable {
+            let receipt: Receipt
+            let placedAt: Date
+        }
+
+        /// Charges a card: side effects; records the key of each launch.
+        final class ChargeOp: Op {
+            let keys: LockedState<[IdempotencyKey?]>
+            init(keys: LockedState<[IdempotencyKey?]>) { self.keys = keys }
+            func launch(_ context: OpContext<Int>, onFinish: @escaping OnFinish<Receipt>) {
+                keys.withLock { $0.append(context.idempotencyKey) }
+                Completion(retaining: self, context: context, onFinish: onFinish)
+                    .succeed(Receipt(card: ConfidentialValueTests.cardNumber, amount: context.input))
+            }
+        }
+
+        /// Ships the order: fails while `failing` is set.
+        final class ShipOp: PureOp {
+            let failing: Bool
+            init(failing: Bool) { self.failing = failing }
+            func launch(_ context: OpContext<Receipt>, onFinish: @escaping OnFinish<Int>) {
+                let completion = Completion(retaining: self, context: context, onFinish: onFinish)
+                failing ? completion.fail(TestError.broken) : completion.succeed(context.input.amount)
+            }
+        }
+
+        /// A stand-in for an AEAD cipher: reversible with its key, refuses bytes sealed with another.
+        struct XORSealer: JournalSealer {
+            let key: UInt8
+            struct WrongKey: Error {}
+            func seal(_ plaintext: [UInt8]) throws -> [UInt8] { [key] + plaintext.map { $0 ^ key } }
+            func open(_ sealed: [UInt8]) throws -> [UInt8] {
+                guard sealed.first == key else { throw WrongKey() }
+                return sealed.dropFirst().map { $0 ^ key }
+            }
+        }
+
+        private func checkout(keys: LockedState<[IdempotencyKey?]>, shipping: Bool) -> Scenario<Int, Int> {
+            Scenario("Checkout") { chain in
+                chain
+                    .then(Step("Charge") { ChargeOp(keys: keys) })
+                    .then(Step("Ship") { ShipOp(failing: !shipping) })
+            }
+        }
+
+        /// Runs the checkout until shipping fails; returns the run and the charge's key.
+        private func chargeThenFailToShip(_ store: RunStore) throws -> (RunID, IdempotencyKey) {
+            let keys = LockedState<[IdempotencyKey?]>([])
+            let scenario = checkout(keys: keys, shipping: false)
+            let journal = try store.create(scenario: scenario)
+            let result = run(scenario, 25, environment: OpEnvironment(observer: journal))
+            #expect(result?.failure != nil)
+            try journal.close()
+            return (journal.runID, try #require(keys.withLock { $0.first ?? nil }))
+        }
+
+        private func text(of runID: RunID, in store: RunStore) throws -> String {
+            try String(contentsOf: store.url(for: runID), encoding: .utf8)
+        }
+
+        @Test func withoutASealerTheValueIsWithheldAndItsStepAskedAgainWithTheSameKey() throws {
+            try withTemporaryDirectory { directory in
+                let store = RunStore(stateDirectory: directory)
+                let (runID, key) = try chargeThenFailToShip(store)
+                let text = try text(of: runID, in: store)
+                #expect(!text.contains(Self.cardNumber))
+                #expect(text.contains("Receipt is confidential and the run has no sealer"))
+
+                let keys = LockedState<[IdempotencyKey?]>([])
+                let scenario = checkout(keys: keys, shipping: true)
+                let resumed = try store.resume(runID, scenario: scenario)
+                let environment = OpEnvironment(observer: resumed, replay: resumed.replay)
+                #expect(run(scenario, 25, environment: environment)?.success == 25)
+                try resumed.close()
+                #expect(keys.withLock { $0 } == [key], "the charge is asked again with the key that succeeded")
+                #expect(!(try self.text(of: runID, in: store)).contains(Self.cardNumber))
+            }
+        }
+
+        @Test func withASealerTheValueIsSealedAndReplayedWithoutRelaunching() throws {
+            try withTemporaryDirectory { directory in
+                let store = RunStore(stateDirectory: directory, sealer: XORSealer(key: 0x5A))
+                let (runID, _) = try chargeThenFailToShip(store)
+                let text = try text(of: runID, in: store)
+                #expect(!text.contains(Self.cardNumber))
+                #expect(text.contains("\"outputSealed\""))
+
+                let keys = LockedState<[IdempotencyKey?]>([])
+                let scenario = checkout(keys: keys, shipping: true)
+                let resumed = try store.resume(runID, scenario: scenario)
+                let environment = OpEnvironment(observer: resumed, replay: resumed.replay)
+                #expect(run(scenario, 25, environment: environment)?.success == 25)
+                try resumed.close()
+                #expect(keys.withLock { $0 }.isEmpty, "the charge's sealed receipt is replayed")
+            }
+        }
+
+        @Test func aValueSealedWithAnotherKeyIsReportedNotReplayed() throws {
+            try withTemporaryDirectory { directory in
+                let (runID, _) = try chargeThenFailToShip(
+                    RunStore(stateDirectory: directory, sealer: XORSealer(key: 1)))
+                let store = RunStore(stateDirectory: directory, sealer: XORSealer(key: 2))
+                let keys = LockedState<[IdempotencyKey?]>([])
+                let scenario = checkout(keys: keys, shipping: true)
+                let resumed = try store.resume(runID, scenario: scenario)
+                let environment = OpEnvironment(observer: resumed, replay: resumed.replay)
+                let failure = try #require(run(scenario, 25, environment: environment)?.failure)
+                try resumed.close()
+                #expect("\(failure)".contains("sealed with another key"), "\(failure)")
+                #expect(keys.withLock { $0 }.isEmpty, "nothing is charged on a guess")
+            }
+        }
+
+        @Test func aSecretDeepInsideAValueMakesTheWholeValueConfidential() throws {
+            try withTemporaryDirectory { directory in
+                let order = PaidOrder(receipt: Receipt(card: Self.cardNumber, amount: 3), placedAt: Date())
+                let store = RunStore(stateDirectory: directory)
+                let withheld = try store.create(scenario: Scenario<PaidOrder, PaidOrder>("Keep") { $0 }, input: order)
+                try withheld.close()
+                #expect(!(try text(of: withheld.runID, in: store)).contains(Self.cardNumber))
+
+                let sealing = RunStore(stateDirectory: directory, sealer: XORSealer(key: 7))
+                let sealed = try sealing.create(scenario: Scenario<PaidOrder, PaidOrder>("Keep") { $0 }, input: order)
+                try sealed.close()
+                #expect(!(try text(of: sealed.runID, in: sealing)).contains(Self.cardNumber))
+                #expect(try text(of: sealed.runID, in: sealing).contains("\"inputSealed\""))
+                let record = try sealing.load(sealed.runID)
+                #expect(try record.input(as: PaidOrder.self) == nil, "sealed, and no sealer given")
+                #expect(try record.input(as: PaidOrder.self, sealer: XORSealer(key: 7)) == order)
+                #expect(try store.load(withheld.runID).input(as: PaidOrder.self) == nil)
+            }
+        }
+    }
+}
