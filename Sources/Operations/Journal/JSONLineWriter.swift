@@ -109,6 +109,16 @@ struct JSONLineWriter {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    mutating func field(_ key: StaticString, ints: [Int]) {
+        self.key(key)
+        bytes.append(UInt8(ascii: "["))
+        for (position, value) in ints.enumerated() {
+            if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(contentsOf: String(value).utf8)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
     /// Opens a nested object as the value of `key`; close it with ``endObject()``.
     mutating func beginObject(_ key: StaticString) {
         self.key(key)

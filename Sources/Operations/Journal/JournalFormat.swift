@@ -123,11 +123,13 @@ enum JournalFormat {
         /// journal's (a compatible change), with its fingerprint.
         let shape: ScenarioShape?
         let fingerprint: String?
+        /// On `resumed`: the damaged lines that resume skipped, so later reads skip them too.
+        let skippedLines: [Int]?
 
         private enum CodingKeys: String, CodingKey {
             case event, at, address, attempt, durationMs, input, inputSealed, inputNotRecorded, output, outputSealed
             case outputNotRecorded
-            case error, willRetry, status, session, purity, idempotencyKey, shape, fingerprint
+            case error, willRetry, status, session, purity, idempotencyKey, shape, fingerprint, skippedLines
         }
 
         init(from decoder: any Decoder) throws {
@@ -154,6 +156,7 @@ enum JournalFormat {
             idempotencyKey = try container.decodeIfPresent(IdempotencyKey.self, forKey: .idempotencyKey)
             shape = try container.decodeIfPresent(ScenarioShape.self, forKey: .shape)
             fingerprint = try container.decodeIfPresent(String.self, forKey: .fingerprint)
+            skippedLines = try container.decodeIfPresent([Int].self, forKey: .skippedLines)
         }
 
         /// The recorded input, if the line carries one.

@@ -104,7 +104,10 @@ extension JournalReader {
             }
         }
 
-        func finish(url: URL, isBeingWritten: Bool, ignoredTornLine: Bool, intactLength: Int) -> JournalRecord {
+        func finish(
+            url: URL, isBeingWritten: Bool, ignoredTornLine: Bool, intactLength: Int,
+            damagedLines: [JournalRecord.DamagedLine]
+        ) -> JournalRecord {
             var steps = steps
             let status = finished?.status ?? (isBeingWritten ? .running : .interrupted)
             if status != .running {
@@ -127,6 +130,7 @@ extension JournalReader {
                 url: url, runID: header.runID, scenario: header.scenario, createdAt: header.createdAt,
                 startedAt: startedAt, finishedAt: finished?.at, status: status, failedStep: failedStep,
                 error: finished?.error, steps: steps, sessions: session, ignoredTornLine: ignoredTornLine,
+                damagedLines: damagedLines,
                 input: input, output: finished?.output, outputs: outputs, intactLength: intactLength,
                 shape: shape, settings: header.settings)
         }

@@ -7,9 +7,10 @@ import Foundation
 /// not a journal, one of another format version, or a damaged line before the last.
 enum JournalReader {
     /// Reads and parses the journal at `url`, asking its lock whether a live process writes it.
-    static func read(_ url: URL) throws(JournalError) -> JournalRecord {
+    static func read(_ url: URL, skippingDamage: Bool = false) throws(JournalError) -> JournalRecord {
         let bytes = try JournalFile.readAll(url)
-        return try parse(bytes, url: url, isBeingWritten: JournalFile.isBeingWritten(url))
+        return try parse(
+            bytes, url: url, isBeingWritten: JournalFile.isBeingWritten(url), skippingDamage: skippingDamage)
     }
 
     /// Parses journal bytes.
@@ -19,7 +20,11 @@ enum JournalReader {
     ///   - url: Named in errors and kept in the record.
     ///   - isBeingWritten: Whether a live writer holds the journal; an unfinished run is
     ///     `running` if so and `interrupted` if not.
-    static func parse(_ bytes: [UInt8], url: URL, isBeingWritten: Bool) throws(JournalError) -> JournalRecord {
+    ///   - skippingDamage: Skip damaged lines after the header and list them in the record (to
+    ///     resume from what is intact) instead of refusing the first one no resume acknowledged.
+    static func parse(_ bytes: [UInt8], url: URL, isBeingWritten: Bool, skippingDamage: Bool = false)
+        throws(JournalError) -> JournalRecord
+    {
         let lines = split(bytes)
         guard let headerLine = lines.complete.first else {
             throw .notAJournal(
@@ -31,27 +36,37 @@ enum JournalReader {
         let header = try readHeader(headerLine, url: url)
         var builder = RecordBuilder(header: header)
         let decoder = JSONDecoder()
+        var damaged: [JournalRecord.DamagedLine] = []
+        var acknowledged = Set<Int>()
         for (offset, line) in lines.complete.enumerated().dropFirst() {
+            let number = offset + 1
             // Checked before the line is read at all: a damaged line may still parse.
             if LineChecksum.verify(line) == .damaged {
-                throw .damaged(url, line: offset + 1, reason: Self.checksumMismatch)
+                damaged.append(.init(line: number, reason: Self.checksumMismatch))
+                continue
             }
             let event: JournalFormat.EventLine
             do {
                 event = try decoder.decode(JournalFormat.EventLine.self, from: Data(line))
             } catch {
-                throw .damaged(url, line: offset + 1, reason: RecordedValue.explain(error))
+                damaged.append(.init(line: number, reason: RecordedValue.explain(error)))
+                continue
             }
             guard let kind = JournalFormat.Event(rawValue: event.event) else { continue }
             do {
                 try builder.apply(kind, event)
             } catch let reason {
-                throw .damaged(url, line: offset + 1, reason: reason.text)
+                damaged.append(.init(line: number, reason: reason.text))
+                continue
             }
+            if kind == .resumed { acknowledged.formUnion(event.skippedLines ?? []) }
+        }
+        if !skippingDamage, let first = damaged.first(where: { !acknowledged.contains($0.line) }) {
+            throw .damaged(url, line: first.line, reason: first.reason)
         }
         return builder.finish(
             url: url, isBeingWritten: isBeingWritten, ignoredTornLine: lines.tornTail,
-            intactLength: lines.intactLength)
+            intactLength: lines.intactLength, damagedLines: damaged)
     }
 
     /// Why a line whose checksum does not match is not replayed.

@@ -33,6 +33,21 @@ public struct JournalRecord: Sendable {
     public let sessions: Int
     /// Whether the file ended in a torn line (a process killed mid-write), which was ignored.
     public let ignoredTornLine: Bool
+    /// Lines after the header that were damaged and skipped: those a resume acknowledged, and,
+    /// in a record read to resume the run, any new ones. A record read otherwise refuses a line
+    /// no resume has acknowledged (``JournalError/damaged(_:line:reason:)``).
+    public let damagedLines: [DamagedLine]
+
+    /// A line of the journal that does not read and was skipped.
+    public struct DamagedLine: Sendable, Hashable, CustomStringConvertible {
+        /// Its number in the file, the header being line 1.
+        public let line: Int
+        /// Why it does not read.
+        public let reason: String
+
+        /// `line 7: its checksum does not match …`.
+        public var description: String { "line \(line): \(reason)" }
+    }
 
     let input: RecordedValue?
     let output: RecordedValue?

@@ -16,6 +16,10 @@
 ///   the journal had no ``JournalSealer``, or it is not `Encodable`): the step is launched
 ///   again, and a step with side effects **with the key of that attempt**, so the backend hands
 ///   back its first answer instead of acting twice.
+/// - The journal has **damaged lines** (skipped on resume): a step with side effects that would
+///   be launched with a new key stops the resumption with
+///   ``ResumeError/sideEffectsAfterDamage(step:lines:)`` unless `relaunchingInDoubt` says to
+///   launch it anyway — a lost line may have recorded an attempt of it that took effect.
 /// - The latest attempt **failed** with a definite answer, or the step never ran: it is
 ///   launched, with the same input as before (the replayed output of the step before) and, for
 ///   a step with side effects, a new key.
@@ -31,6 +35,9 @@ public struct JournalReplay: StepReplaying {
     private let answeredKeys: [StepAddress: IdempotencyKey]
     private let relaunchingInDoubt: Bool
     private let sealer: (any JournalSealer)?
+    /// The journal's damaged lines, skipped: a step with side effects that would get a new key
+    /// may have had an attempt recorded in one of them.
+    private let damagedLines: [Int]
 
     /// Creates a replay from a loaded journal.
     ///
@@ -44,6 +51,7 @@ public struct JournalReplay: StepReplaying {
     public init(_ record: JournalRecord, relaunchingInDoubt: Bool = false, sealer: (any JournalSealer)? = nil) {
         self.outputs = record.outputs
         self.sealer = sealer
+        self.damagedLines = record.damagedLines.map(\.line)
         var answeredKeys: [StepAddress: IdempotencyKey] = [:]
         for step in record.steps where step.outcome == .succeeded {
             if let key = step.attempts.last?.idempotencyKey { answeredKeys[step.address] = key }
@@ -88,8 +96,11 @@ public struct JournalReplay: StepReplaying {
             return .replay(output)
         }
         if purity == .sideEffects, let key = answeredKeys[address] { return .launch(idempotencyKey: key) }
-        guard let doubt = inDoubt[address] else { return .launch(idempotencyKey: nil) }
         guard purity == .sideEffects else { return .launch(idempotencyKey: nil) }
+        guard let doubt = inDoubt[address] else {
+            if damagedLines.isEmpty || relaunchingInDoubt { return .launch(idempotencyKey: nil) }
+            throw ResumeError.sideEffectsAfterDamage(step: address, lines: damagedLines)
+        }
         if let key = doubt { return .launch(idempotencyKey: key) }
         if relaunchingInDoubt { return .launch(idempotencyKey: nil) }
         throw ResumeError.sideEffectsInDoubt(step: address)

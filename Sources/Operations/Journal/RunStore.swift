@@ -141,6 +141,18 @@ public struct RunStore: Sendable {
         return try ScenarioJournal.load(url)
     }
 
+    /// Reads a run's journal as a resume would, skipping damaged lines after the header (see
+    /// ``ScenarioJournal/loadSkippingDamage(_:)``).
+    ///
+    /// - Parameter id: The run.
+    /// - Returns: Its record as its intact lines tell it, with ``JournalRecord/damagedLines``.
+    /// - Throws: The errors of ``load(_:)``, except for a damaged line after the header.
+    public func loadSkippingDamage(_ id: RunID) throws(JournalError) -> JournalRecord {
+        let url = url(for: id)
+        guard JournalFile.exists(url) else { throw .unknownRun(id, directory: directory) }
+        return try ScenarioJournal.loadSkippingDamage(url)
+    }
+
     /// Opens a run's journal to resume it (see ``ScenarioJournal/resume(at:durability:)``).
     ///
     /// - Parameters:

@@ -188,7 +188,10 @@ public final class ScenarioJournal: ScenarioObserver {
         let descriptor = try JournalFile.openForAppending(url)
         do {
             // Read under the lock: nobody else can append between reading and resuming.
-            let record = try JournalReader.parse(JournalFile.readAll(url), url: url, isBeingWritten: false)
+            // Damaged lines are skipped and named in the resumed line, so that later reads skip
+            // them too; the replay then treats steps with side effects with suspicion.
+            let record = try JournalReader.parse(
+                JournalFile.readAll(url), url: url, isBeingWritten: false, skippingDamage: true)
             if let shape { try record.checkResumable(by: shape) }
             // A compatible change (steps after those the run reached): the resumed session
             // records this build's shape, and later resumes compare against it.
@@ -203,6 +206,9 @@ public final class ScenarioJournal: ScenarioObserver {
                 state.lines.field("event", string: JournalFormat.Event.resumed.rawValue)
                 state.lines.field("at", int: Self.nowMilliseconds())
                 state.lines.field("session", int: record.sessions + 1)
+                if !record.damagedLines.isEmpty {
+                    state.lines.field("skippedLines", ints: record.damagedLines.map(\.line))
+                }
                 if let reshaped, let reshapedJSON {
                     if let version = reshaped.version { state.lines.field("scenarioVersion", int: version) }
                     state.lines.field("fingerprint", string: reshaped.fingerprint)
@@ -230,6 +236,17 @@ public final class ScenarioJournal: ScenarioObserver {
     ///   ``JournalError/io(_:operation:reason:)`` when it cannot be read.
     public static func load(_ url: URL) throws(JournalError) -> JournalRecord {
         try JournalReader.read(url)
+    }
+
+    /// Reads a journal as a resume would: damaged lines after the header are skipped and listed
+    /// in ``JournalRecord/damagedLines`` instead of refused, so a caller can say what a resume
+    /// will do without them.
+    ///
+    /// - Parameter url: The journal file.
+    /// - Returns: The run as its intact lines record it.
+    /// - Throws: The errors of ``load(_:)``, except for a damaged line after the header.
+    public static func loadSkippingDamage(_ url: URL) throws(JournalError) -> JournalRecord {
+        try JournalReader.read(url, skippingDamage: true)
     }
 
     /// Replays the steps the resumed run completed; `nil` for a journal of a new run.

@@ -45,7 +45,12 @@ enum RerunCommand: Command {
             option: arguments.value("--state-dir"), environment: console.environment)
         let store = RunStore(stateDirectory: stateDirectory)
         let runID = try RunLookup.id(id)
-        let record = try RunLookup.record(runID, in: store)
+        // Damaged lines are skipped, as the resume will: the run goes on from what is intact,
+        // and a step with side effects the damage could hide stops it (exit 2).
+        let record = try RunLookup.record(runID, in: store, skippingDamage: true)
+        for damaged in record.damagedLines {
+            console.note("opctl: run \(runID): skipping damaged \(damaged)")
+        }
         guard let runnable = RunnableScenario.named(record.scenario) else {
             throw CLIError.message("run \(runID) is of '\(record.scenario)', which this opctl cannot run")
         }
@@ -122,9 +127,9 @@ enum RunLookup {
         return id
     }
 
-    static func record(_ id: RunID, in store: RunStore) throws -> JournalRecord {
+    static func record(_ id: RunID, in store: RunStore, skippingDamage: Bool = false) throws -> JournalRecord {
         do {
-            return try store.load(id)
+            return try skippingDamage ? store.loadSkippingDamage(id) : store.load(id)
         } catch {
             if case .unknownRun = error { throw unknown(id.description) }
             throw CLIError.message("run \(id) cannot be read: \(error)")
