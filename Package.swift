@@ -15,15 +15,22 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Operations", targets: ["Operations"]),
+        // Test helpers for operations (LaunchProbe, TestScheduler, …): a test target depends on
+        // this product, so `import Operations` in an app brings none of them.
+        .library(name: "OperationsTesting", targets: ["OperationsTesting"]),
         .library(name: "AuthFlow", targets: ["AuthFlow"]),
         .executable(name: "opctl", targets: ["opctl"]),
     ],
     targets: [
         .target(name: "Operations", swiftSettings: swiftSettings),
+        .target(name: "OperationsTesting", dependencies: ["Operations"], swiftSettings: swiftSettings),
         .target(name: "AuthFlow", dependencies: ["Operations"], swiftSettings: swiftSettings),
         .executableTarget(name: "opctl", dependencies: ["AuthFlow", "Operations"], swiftSettings: swiftSettings),
-        .testTarget(name: "OperationsTests", dependencies: ["Operations"], swiftSettings: swiftSettings),
-        .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "Operations"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "OperationsTests", dependencies: ["Operations", "OperationsTesting"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "AuthFlowTests", dependencies: ["AuthFlow", "Operations", "OperationsTesting"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "opctlTests",
             dependencies: ["opctl", "AuthFlow", "Operations"],

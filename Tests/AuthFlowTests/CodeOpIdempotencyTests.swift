@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Operations
+import OperationsTesting
 import Testing
 
 /// ``CodeOp`` and ``TermsOfUseOp`` have side effects and pass their launch's idempotency key to

@@ -1,5 +1,6 @@
 import AuthFlow
 import Operations
+import OperationsTesting
 import Testing
 
 struct TermsOfUseOpTests {

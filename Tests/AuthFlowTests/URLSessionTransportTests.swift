@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Operations
+import OperationsTesting
 import Testing
 
 /// `URLSessionTransport` over a real socket: a server on 127.0.0.1, started by the test, serving

@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Operations
+import OperationsTesting
 import Testing
 
 /// Values and helpers for the operation and scenario tests.
