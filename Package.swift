@@ -19,17 +19,21 @@ let package = Package(
         // this product, so `import Operations` in an app brings none of them.
         .library(name: "OperationsTesting", targets: ["OperationsTesting"]),
         .library(name: "AuthFlow", targets: ["AuthFlow"]),
+        // AuthAPI test doubles (StubAuthAPI, UnimplementedAuthAPI), kept out of AuthFlow for the
+        // same reason.
+        .library(name: "AuthFlowTesting", targets: ["AuthFlowTesting"]),
         .executable(name: "opctl", targets: ["opctl"]),
     ],
     targets: [
         .target(name: "Operations", swiftSettings: swiftSettings),
         .target(name: "OperationsTesting", dependencies: ["Operations"], swiftSettings: swiftSettings),
         .target(name: "AuthFlow", dependencies: ["Operations"], swiftSettings: swiftSettings),
+        .target(name: "AuthFlowTesting", dependencies: ["AuthFlow", "Operations"], swiftSettings: swiftSettings),
         .executableTarget(name: "opctl", dependencies: ["AuthFlow", "Operations"], swiftSettings: swiftSettings),
         .testTarget(
             name: "OperationsTests", dependencies: ["Operations", "OperationsTesting"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "AuthFlowTests", dependencies: ["AuthFlow", "Operations", "OperationsTesting"],
+            name: "AuthFlowTests", dependencies: ["AuthFlow", "AuthFlowTesting", "Operations", "OperationsTesting"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "opctlTests",

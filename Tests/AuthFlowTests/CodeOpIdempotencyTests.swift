@@ -1,4 +1,5 @@
 import AuthFlow
+import AuthFlowTesting
 import Foundation
 import Operations
 import OperationsTesting
