@@ -30,14 +30,20 @@ let package = Package(
         .target(name: "AuthFlow", dependencies: ["Operations"], swiftSettings: swiftSettings),
         .target(name: "AuthFlowTesting", dependencies: ["AuthFlow", "Operations"], swiftSettings: swiftSettings),
         .executableTarget(name: "opctl", dependencies: ["AuthFlow", "Operations"], swiftSettings: swiftSettings),
+        // Loopback HTTP server and raw connection shared by AuthFlowTests and opctlTests; not a
+        // product: an app tests its own networking, not this package's.
+        .target(
+            name: "HTTPTestSupport", dependencies: ["AuthFlow"], path: "Tests/HTTPTestSupport",
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "OperationsTests", dependencies: ["Operations", "OperationsTesting"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "AuthFlowTests", dependencies: ["AuthFlow", "AuthFlowTesting", "Operations", "OperationsTesting"],
+            name: "AuthFlowTests",
+            dependencies: ["AuthFlow", "AuthFlowTesting", "HTTPTestSupport", "Operations", "OperationsTesting"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "opctlTests",
-            dependencies: ["opctl", "AuthFlow", "Operations"],
+            dependencies: ["opctl", "AuthFlow", "HTTPTestSupport", "Operations", "OperationsTesting"],
             swiftSettings: swiftSettings
         ),
     ],
