@@ -10,7 +10,8 @@ import Foundation
 /// waits of your own test helpers.
 ///
 /// ```swift
-/// let arrived = await OwnThread.run { server.waitForRequest(timeout: .seconds(5)) }
+/// // A helper of your own that blocks until a callback came, or gives up.
+/// let delivered = await OwnThread.run { semaphore.wait(timeout: .now() + 5) == .success }
 /// ```
 public enum OwnThread {
     /// Runs `body` on a new thread and returns what it returns.
