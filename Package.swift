@@ -15,18 +15,35 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Operations", targets: ["Operations"]),
+        // Test helpers for operations (LaunchProbe, TestScheduler, …): a test target depends on
+        // this product, so `import Operations` in an app brings none of them.
+        .library(name: "OperationsTesting", targets: ["OperationsTesting"]),
         .library(name: "AuthFlow", targets: ["AuthFlow"]),
+        // AuthAPI test doubles (StubAuthAPI, UnimplementedAuthAPI), kept out of AuthFlow for the
+        // same reason.
+        .library(name: "AuthFlowTesting", targets: ["AuthFlowTesting"]),
         .executable(name: "opctl", targets: ["opctl"]),
     ],
     targets: [
         .target(name: "Operations", swiftSettings: swiftSettings),
+        .target(name: "OperationsTesting", dependencies: ["Operations"], swiftSettings: swiftSettings),
         .target(name: "AuthFlow", dependencies: ["Operations"], swiftSettings: swiftSettings),
+        .target(name: "AuthFlowTesting", dependencies: ["AuthFlow", "Operations"], swiftSettings: swiftSettings),
         .executableTarget(name: "opctl", dependencies: ["AuthFlow", "Operations"], swiftSettings: swiftSettings),
-        .testTarget(name: "OperationsTests", dependencies: ["Operations"], swiftSettings: swiftSettings),
-        .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "Operations"], swiftSettings: swiftSettings),
+        // Loopback HTTP server and raw connection shared by AuthFlowTests and opctlTests; not a
+        // product: an app tests its own networking, not this package's.
+        .target(
+            name: "HTTPTestSupport", dependencies: ["AuthFlow"], path: "Tests/HTTPTestSupport",
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "OperationsTests", dependencies: ["Operations", "OperationsTesting"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "AuthFlowTests",
+            dependencies: ["AuthFlow", "AuthFlowTesting", "HTTPTestSupport", "Operations", "OperationsTesting"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "opctlTests",
-            dependencies: ["opctl", "AuthFlow", "Operations"],
+            dependencies: ["opctl", "AuthFlow", "HTTPTestSupport", "Operations", "OperationsTesting"],
             swiftSettings: swiftSettings
         ),
     ],

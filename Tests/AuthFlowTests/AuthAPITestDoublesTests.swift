@@ -1,4 +1,5 @@
 import AuthFlow
+import AuthFlowTesting
 import Operations
 import Testing
 

@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Operations
+import OperationsTesting
 import Testing
 
 /// Answers lost after the backend acted: the steps with side effects are retried (their policy

@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Operations
+import OperationsTesting
 import Testing
 
 /// The sign-in scenario against the real client over the simulated backend.
@@ -88,14 +89,14 @@ struct AuthScenarioTests {
         factory.makeAuthScenario().launch(harness.context(nil)) { result.put($0) }
 
         // The first attempt fails on a Dispatch queue; the retry then waits on the test scheduler.
-        try await offThePool { try harness.waitForScheduledWork() }
+        try await OwnThread.run { try harness.waitForScheduledWork() }
         // The failed request's timeout ran on the test scheduler and was cancelled by its answer;
         // only the backoff waits.
         #expect(harness.scheduler.pendingCount == 1)
         #expect(harness.scheduler.requestedDelays == [SignInHarness.requestTimeout, .seconds(2)])
         #expect(result.isEmpty)
         harness.scheduler.advance(by: .seconds(2))
-        let token = try await offThePool { try result.take() }.get()
+        let token = try await OwnThread.run { try result.take() }.get()
         #expect(try harness.storage.loadAuthToken() == token)
         #expect(harness.backend.requestCount(for: .phone) == 2)
         #expect(harness.screens.records.filter(\.isPhone).count == 1, "the phone screen was asked again")

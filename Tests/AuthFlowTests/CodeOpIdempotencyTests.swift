@@ -1,6 +1,8 @@
 import AuthFlow
+import AuthFlowTesting
 import Foundation
 import Operations
+import OperationsTesting
 import Testing
 
 /// ``CodeOp`` and ``TermsOfUseOp`` have side effects and pass their launch's idempotency key to
@@ -24,7 +26,7 @@ struct CodeOpIdempotencyTests {
         let screens = ScriptedScreens(code: [.resendRequested, .submitted(Fixtures.code)])
         let factory = Fixtures.factory(api: api, screens: screens)
         let context = context(CodeRequest(attempt: Fixtures.attempt))
-        let report = await offThePool { LaunchProbe.launch(factory.makeCodeOp(), context: context) }
+        let report = await OwnThread.run { LaunchProbe.launch(factory.makeCodeOp(), context: context) }
 
         expectKeptContract(report)
         #expect(api.idempotencyKeys(for: .sendCode) == [key, nil], "a resend must send a new SMS")
@@ -42,7 +44,8 @@ struct CodeOpIdempotencyTests {
         let factory = Fixtures.factory(api: api, screens: screens)
         var context = OpContext(Fixtures.phoneToken)
         context.idempotencyKey = key
-        let report = await offThePool { [context] in LaunchProbe.launch(factory.makeTermsOfUseOp(), context: context) }
+        let report = await OwnThread.run { [context] in LaunchProbe.launch(factory.makeTermsOfUseOp(), context: context)
+        }
 
         expectKeptContract(report)
         #expect(api.idempotencyKeys(for: .fetchTerms) == [nil])
@@ -70,18 +73,18 @@ struct CodeOpIdempotencyTests {
             screens: ScriptedScreens(code: [.submitted(Fixtures.code), .submitted(Fixtures.code)]), retry: .never)
 
         // 1: the SMS goes out, its answer is lost.
-        let lostSend = await offThePool { [context = context(request)] in
+        let lostSend = await OwnThread.run { [context = context(request)] in
             LaunchProbe.launch(factory.makeCodeOp(), context: context)
         }
         #expect(lostSend.error as? AuthError == .connectionLost)
         #expect(lostSend.error?.outcomeIsUncertain == true, "the engine keeps the key for the relaunch")
         // 2: same key: the first answer, the code is asked for and verified; that answer is lost.
-        let lostVerify = await offThePool { [context = context(request)] in
+        let lostVerify = await OwnThread.run { [context = context(request)] in
             LaunchProbe.launch(factory.makeCodeOp(), context: context)
         }
         #expect(lostVerify.error as? AuthError == .connectionLost)
         // 3: same key: the first answers of both, and the access token.
-        let done = await offThePool { [context = context(request)] in
+        let done = await OwnThread.run { [context = context(request)] in
             LaunchProbe.launch(factory.makeCodeOp(), context: context)
         }
 
@@ -103,7 +106,7 @@ struct CodeOpIdempotencyTests {
             api: killingAPI, storage: InMemoryLocalStorage(),
             screens: ScriptedScreens(code: [.submitted(Fixtures.code)]),
             retry: .never)
-        let killedRun = await offThePool { [context = context(request, cancellation: killed)] in
+        let killedRun = await OwnThread.run { [context = context(request, cancellation: killed)] in
             LaunchProbe.launch(first.makeCodeOp(), context: context)
         }
         // The launch's cancellation and the request's answer race; either way it ended cancelled,
@@ -115,7 +118,7 @@ struct CodeOpIdempotencyTests {
         let rerun = AuthFlowFactory(
             api: api, storage: InMemoryLocalStorage(), screens: ScriptedScreens(code: [.submitted(Fixtures.code)]),
             retry: .never)
-        let report = await offThePool { [context = context(request)] in
+        let report = await OwnThread.run { [context = context(request)] in
             LaunchProbe.launch(rerun.makeCodeOp(), context: context)
         }
 

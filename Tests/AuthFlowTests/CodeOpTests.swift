@@ -1,5 +1,7 @@
 import AuthFlow
+import AuthFlowTesting
 import Operations
+import OperationsTesting
 import Testing
 
 struct CodeOpTests {
@@ -22,7 +24,7 @@ struct CodeOpTests {
         let storage = RecordingLocalStorage()
         let screens = ScriptedScreens(code: [.submitted(Fixtures.code)], delivery: .init(delivery))
         let factory = Fixtures.factory(api: api, storage: storage, screens: screens)
-        let report = await offThePool {
+        let report = await OwnThread.run {
             LaunchProbe.launch(factory.makeCodeOp(), input: CodeRequest(attempt: Fixtures.attempt))
         }
 

@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Operations
+import OperationsTesting
 import Testing
 
 /// What an ``AuthCall`` does on the way to the wire: the timeout on the call's scheduler, the

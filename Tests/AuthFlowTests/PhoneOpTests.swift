@@ -1,5 +1,7 @@
 import AuthFlow
+import AuthFlowTesting
 import Operations
+import OperationsTesting
 import Testing
 
 struct PhoneOpTests {
@@ -17,7 +19,7 @@ struct PhoneOpTests {
         let storage = RecordingLocalStorage()
         let screens = ScriptedScreens(phone: [.submitted(Fixtures.phone)], delivery: .init(delivery))
         let factory = Fixtures.factory(api: api, storage: storage, screens: screens)
-        let report = await offThePool { LaunchProbe.launch(factory.makePhoneOp(), input: nil) }
+        let report = await OwnThread.run { LaunchProbe.launch(factory.makePhoneOp(), input: nil) }
 
         expectKeptContract(report)
         #expect(
@@ -135,7 +137,7 @@ struct PhoneOpRetryTests {
         #expect(sent.withLock { $0 } == 2)
         #expect(result.isEmpty)
         scheduler.advance(by: .seconds(2))
-        let attempt = try await offThePool { try result.take() }.get()
+        let attempt = try await OwnThread.run { try result.take() }.get()
 
         #expect(attempt.phoneToken == Fixtures.phoneToken)
         #expect(api.calls == Array(repeating: .submitPhone(Fixtures.phone), count: 3))

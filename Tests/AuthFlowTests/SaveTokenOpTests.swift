@@ -1,5 +1,7 @@
 import AuthFlow
+import AuthFlowTesting
 import Operations
+import OperationsTesting
 import Testing
 
 struct SaveTokenOpTests {

@@ -1,5 +1,7 @@
 import AuthFlow
+import AuthFlowTesting
 import Operations
+import OperationsTesting
 import Testing
 
 struct StatefulPhoneOpTests {
@@ -15,7 +17,7 @@ struct StatefulPhoneOpTests {
         let storage = RecordingLocalStorage()
         let screens = ScriptedScreens(phone: [.submitted(Fixtures.phone)], delivery: .init(delivery))
         let factory = Fixtures.factory(api: api, storage: storage, screens: screens)
-        let report = await offThePool { LaunchProbe.launch(factory.makeStatefulPhoneOp(), input: nil) }
+        let report = await OwnThread.run { LaunchProbe.launch(factory.makeStatefulPhoneOp(), input: nil) }
 
         expectKeptContract(report)
         try report.value()

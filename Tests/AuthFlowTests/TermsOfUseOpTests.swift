@@ -1,5 +1,7 @@
 import AuthFlow
+import AuthFlowTesting
 import Operations
+import OperationsTesting
 import Testing
 
 struct TermsOfUseOpTests {
@@ -21,7 +23,7 @@ struct TermsOfUseOpTests {
         let storage = RecordingLocalStorage()
         let screens = ScriptedScreens(terms: [.accepted], delivery: .init(delivery))
         let factory = Fixtures.factory(api: api, storage: storage, screens: screens)
-        let report = await offThePool { LaunchProbe.launch(factory.makeTermsOfUseOp(), input: Fixtures.phoneToken) }
+        let report = await OwnThread.run { LaunchProbe.launch(factory.makeTermsOfUseOp(), input: Fixtures.phoneToken) }
 
         expectKeptContract(report)
         #expect(try report.value() == Self.acceptance)

@@ -1,19 +1,29 @@
 import AuthFlow
 import Foundation
+import HTTPTestSupport
 import Operations
+import OperationsTesting
 import Testing
 
 /// `URLSessionTransport` over a real socket: a server on 127.0.0.1, started by the test, serving
 /// the simulator's answers.
 struct URLSessionTransportTests {
-    /// Starts a server or cancels (skips) the test with the reason it could not start.
+    /// Starts a server serving `backend`, or cancels (skips) the test with the reason it could
+    /// not start.
     private func startServer(_ backend: SimulatedBackend) throws -> LoopbackHTTPServer {
-        try startServer(mode: .serve(backend))
+        try started { try LoopbackHTTPServer(serving: backend) }
     }
 
-    private func startServer(mode: LoopbackHTTPServer.Mode) throws -> LoopbackHTTPServer {
+    /// Starts a server that holds every request unanswered and sees the client close.
+    private func startHoldingServer() throws -> LoopbackHTTPServer {
+        let server = try startServer(Fixtures.backend())
+        server.hold()
+        return server
+    }
+
+    private func started(_ start: () throws -> LoopbackHTTPServer) throws -> LoopbackHTTPServer {
         do {
-            return try LoopbackHTTPServer(mode: mode)
+            return try start()
         } catch {
             try Test.cancel("no HTTP server on 127.0.0.1: \(error)")
         }
@@ -74,7 +84,7 @@ struct URLSessionTransportTests {
     // MARK: - Cancellation, timeouts, redirects
 
     @Test func cancellingTheCallClosesTheConnectionAtOnce() async throws {
-        let server = try startServer(mode: .hold)
+        let server = try startHoldingServer()
         defer { server.stop() }
         // Neither timeout may beat the cancellation on a loaded machine (a fresh clone building
         // and testing at once saw the transport's default 15 s fire first).
@@ -84,32 +94,34 @@ struct URLSessionTransportTests {
         let result = Mailbox<Result<PhoneSession, AuthError>>()
         api.submitPhone(Fixtures.phone, call: AuthCall(cancellation: token)) { result.put($0) }
 
-        let arrived = await offThePool { server.waitForRequest() }
+        let arrived = await OwnThread.run { server.wait { !$0.requests.isEmpty } }
         #expect(arrived, "the request reached the server")
         token.cancel()
-        let closed = await offThePool { server.waitForClientClose() }
+        let closed = await OwnThread.run { server.wait { $0.closedWhileHeld > 0 } }
         #expect(closed, "the server saw the client close the connection long before the 60 s timeout")
-        let outcome = try await offThePool { try result.take() }
+        let outcome = try await OwnThread.run { try result.take() }
         #expect(outcome == .failure(.cancelled), "\(outcome)")
     }
 
     @Test func theClientsTimeoutCancelsTheRequestOnTheWire() async throws {
-        let server = try startServer(mode: .hold)
+        let server = try startHoldingServer()
         defer { server.stop() }
         let scheduler = TestScheduler()
         let api = HTTPAuthAPI(transport: URLSessionTransport(baseURL: server.baseURL), timeout: .seconds(10))
         let result = Mailbox<Result<PhoneSession, AuthError>>()
         api.submitPhone(Fixtures.phone, call: AuthCall(scheduler: scheduler)) { result.put($0) }
 
-        #expect(await offThePool { server.waitForRequest() })
+        #expect(await OwnThread.run { server.wait { !$0.requests.isEmpty } })
         #expect(scheduler.requestedDelays == [.seconds(10)])
         scheduler.advance(by: .seconds(10))
-        #expect(try await offThePool { try result.take() } == .failure(.timeout))
-        #expect(await offThePool { server.waitForClientClose() }, "the timed-out request's connection was closed")
+        #expect(try await OwnThread.run { try result.take() } == .failure(.timeout))
+        #expect(
+            await OwnThread.run { server.wait { $0.closedWhileHeld > 0 } },
+            "the timed-out request's connection was closed")
     }
 
     @Test func theTransportsOwnTimeoutApplies() async throws {
-        let server = try startServer(mode: .hold)
+        let server = try startHoldingServer()
         defer { server.stop() }
         // The client would wait a minute; the session's own timeout gives up first.
         let transport = URLSessionTransport(baseURL: server.baseURL, timeout: .seconds(1))
@@ -118,12 +130,14 @@ struct URLSessionTransportTests {
             transport.send(request, completion: done)
         }
         #expect(answer == .failure(.timeout))
-        #expect(await offThePool { server.waitForClientClose() }, "the connection was closed, not kept until exit")
+        #expect(
+            await OwnThread.run { server.wait { $0.closedWhileHeld > 0 } },
+            "the connection was closed, not kept until exit")
     }
 
     @Test func aRedirectIsNotFollowed() async throws {
         let redirect = HTTPResponse(status: 301, headers: ["Location": "/v1/auth/phone"])
-        let server = try startServer(mode: .answer(redirect))
+        let server = try started { try LoopbackHTTPServer { _ in redirect } }
         defer { server.stop() }
         let api = HTTPAuthAPI(transport: URLSessionTransport(baseURL: server.baseURL), timeout: .seconds(5))
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Operations
+import OperationsTesting
 import Testing
 
 /// The async test helpers wait without holding a thread of the shared pool, and give up with an

@@ -1,5 +1,6 @@
 import Dispatch
 import Operations
+import OperationsTesting
 import Testing
 
 struct ExactlyOnceTests {

@@ -1,4 +1,5 @@
 import Operations
+import OperationsTesting
 import Testing
 
 struct RetryTests {

@@ -1,4 +1,5 @@
 import Dispatch
+import OperationsTesting
 import Testing
 
 @testable import Operations

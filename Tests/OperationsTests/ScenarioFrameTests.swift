@@ -1,4 +1,5 @@
 import Operations
+import OperationsTesting
 import Testing
 
 /// The engine frames what it knows the reason for: a retry, a handler's relaunch, a

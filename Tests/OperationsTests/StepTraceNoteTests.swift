@@ -1,4 +1,5 @@
 import Operations
+import OperationsTesting
 import Testing
 
 /// What a traced scenario writes on its own lifeline: the value each launch is handed, the

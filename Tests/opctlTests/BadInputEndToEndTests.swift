@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Testing
 
 /// Every bad input of the issue: a clear message and a non-zero exit, never a crash, a stack trace

@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsTesting
 import Testing
 
 @testable import opctl
@@ -154,12 +155,8 @@ struct BenchTests {
     /// One operation per case (the debug build renders thousands of messages slowly); the
     /// tests check that every case runs and reports, not how fast.
     private static func smokeRun(_ selection: [String] = []) async -> [BenchResult] {
-        await withCheckedContinuation { continuation in
-            let thread = Thread {
-                let cases = BenchCases.closure(of: selection)
-                continuation.resume(returning: BenchResult.run(cases, config: .smoke(iterations: 1)))
-            }
-            thread.start()
+        await OwnThread.run {
+            BenchResult.run(BenchCases.closure(of: selection), config: .smoke(iterations: 1))
         }
     }
 }

@@ -1,5 +1,6 @@
 import AuthFlow
 import Foundation
+import HTTPTestSupport
 import Operations
 import Testing
 
@@ -17,12 +18,14 @@ struct DurableRunEndToEndTests {
 
     @Test func ctrlCWhileARequestHangsExits130AtOnceAndTheServerSeesTheClose() throws {
         let server = try LoopbackHTTPServer()
+        defer { server.stop() }
         server.hold(pathEndingWith: "code/send")
         let sandbox = try Sandbox()
         let process = try sandbox.start([
-            "run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456", "--backend", server.backendSpec,
+            "run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456", "--backend",
+            server.baseURL.absoluteString,
         ])
-        let arrived = server.wait(timeout: 30) { $0.heldArrivals == 1 }
+        let arrived = server.wait(timeout: .seconds(30)) { $0.heldArrivals == 1 }
         try #require(arrived, "code/send never reached the server: \(process.stderr)")
 
         let interruptedAt = Date()
@@ -33,7 +36,8 @@ struct DurableRunEndToEndTests {
         #expect(result.status == 130, "\(result)")
         #expect(result.signal == nil, "\(result)")
         #expect(seconds < 2, "took \(seconds) s from SIGINT to exit")
-        #expect(server.wait(timeout: 5) { $0.closedWhileHeld == 1 }, "the server did not see the connection close")
+        let sawTheClose = server.wait(timeout: .seconds(5)) { $0.closedWhileHeld == 1 }
+        #expect(sawTheClose, "the server did not see the connection close")
 
         let id = try #require(runID(in: result.stderr), "\(result)")
         let listing = try sandbox.run("runs", "--json")
@@ -73,17 +77,19 @@ struct DurableRunEndToEndTests {
         let sms = LockedState(0)
         var configuration = SimulatedBackend.Configuration()
         configuration.onSMS = { _ in sms.withLock { $0 += 1 } }
-        let server = try LoopbackHTTPServer(backend: SimulatedBackend(configuration: configuration))
+        let server = try LoopbackHTTPServer(serving: SimulatedBackend(configuration: configuration))
+        defer { server.stop() }
         server.hold(pathEndingWith: "code/send")
         let sandbox = try Sandbox()
         let process = try sandbox.start([
-            "run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456", "--backend", server.backendSpec,
+            "run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456", "--backend",
+            server.baseURL.absoluteString,
         ])
-        try #require(server.wait(timeout: 30) { $0.heldArrivals == 1 }, "code/send never arrived: \(process.stderr)")
+        try #require(
+            server.wait(timeout: .seconds(30)) { $0.heldArrivals == 1 }, "code/send never arrived: \(process.stderr)")
         process.killNow()
         _ = try process.wait(timeout: 10)
         server.release()
-        server.hold(pathEndingWith: "/never-held")
 
         let names = try FileManager.default.contentsOfDirectory(atPath: sandbox.runsDirectory.path)
         let id = try #require(

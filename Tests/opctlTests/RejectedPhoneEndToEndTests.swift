@@ -1,5 +1,6 @@
 import AuthFlow
 import Foundation
+import HTTPTestSupport
 import Testing
 
 @testable import opctl
@@ -21,7 +22,7 @@ struct RejectedPhoneEndToEndTests {
 
         let result = InProcessOpctl(stateDirectory: directory).run(
             "run", "auth", "--phone=+7 999 123-45-67", "--accept-terms", "--code", "123456", "--backend",
-            server.backendSpec)
+            server.baseURL.absoluteString)
 
         #expect(result.status == ExitStatus.failure, "\(result)")
         #expect(result.stderr.contains("PhoneOp failed: \(AuthError.invalidPhone)"), "\(result)")

@@ -5,8 +5,8 @@ public import Operations
 ///
 /// An operation builds it from its context (``init(_:)``), so cancelling the launch closes the
 /// request's connection, the request's timeout runs on the launch's ``Scheduler`` (a
-/// ``TestScheduler`` in tests), and a step with side effects sends its attempt's
-/// ``IdempotencyKey`` as the `Idempotency-Key` header (Docs/HTTP-API.md).
+/// `TestScheduler` from `OperationsTesting` in tests), and a step with side effects sends its
+/// attempt's ``IdempotencyKey`` as the `Idempotency-Key` header (Docs/HTTP-API.md).
 public struct AuthCall: Sendable {
     /// Fired to abandon the request; the transport stops it and closes its connection.
     public var cancellation: CancellationToken?

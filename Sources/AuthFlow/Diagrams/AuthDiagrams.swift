@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 public import Operations
 
@@ -112,37 +113,37 @@ public enum AuthDiagrams {
             let bench = try DiagramBench()
             switch name {
             case "PhoneOp":
-                return try bench.traced { try bench.factory.makePhoneOp().launchAndWait($0.with(input: bench.phone)) }
+                return try bench.traced { try bench.factory.makePhoneOp().runToFinish($0.with(input: bench.phone)) }
             case "PhoneOp.stateful":
                 return try bench.traced {
-                    try bench.factory.makeStatefulPhoneOp().launchAndWait($0.with(input: bench.phone))
+                    try bench.factory.makeStatefulPhoneOp().runToFinish($0.with(input: bench.phone))
                 }
             case "TermsOfUseOp":
                 let attempt = try bench.submitPhone()
                 return try bench.traced {
-                    try bench.factory.makeTermsOfUseOp().launchAndWait($0.with(input: attempt.phoneToken))
+                    try bench.factory.makeTermsOfUseOp().runToFinish($0.with(input: attempt.phoneToken))
                 }
             case "CodeOp":
                 let attempt = try bench.acceptedAttempt()
                 return try bench.traced {
-                    try bench.factory.makeCodeOp().launchAndWait($0.with(input: CodeRequest(attempt: attempt)))
+                    try bench.factory.makeCodeOp().runToFinish($0.with(input: CodeRequest(attempt: attempt)))
                 }
             case "SaveTokenOp":
                 let token = try bench.authToken()
-                return try bench.traced { try bench.factory.makeSaveTokenOp().launchAndWait($0.with(input: token)) }
+                return try bench.traced { try bench.factory.makeSaveTokenOp().runToFinish($0.with(input: token)) }
             case "SignOutOp":
                 // A saved sign-in: revoked on the backend first, deleted only after it confirmed.
                 try bench.factory.storage.saveAuthToken(try bench.authToken())
-                return try bench.traced { try bench.factory.makeSignOutOp().launchAndWait($0.with(input: ())) }
+                return try bench.traced { try bench.factory.makeSignOutOp().runToFinish($0.with(input: ())) }
             case "AuthScenario":
                 return try bench.traced {
-                    try bench.factory.makeAuthScenario().launchAndWait($0.with(input: bench.phone))
+                    try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
                 }.limited(toDepth: 2)
             case "AuthScenario.services":
                 // The whole flow with the services each operation talks to: too wide for one
                 // page, so the text is drawn step by step.
                 return try bench.traced {
-                    try bench.factory.makeAuthScenario().launchAndWait($0.with(input: bench.phone))
+                    try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
                 }.limited(toDepth: 3)
             case "AuthScenario.retry":
                 // A transient failure retried by the policy (the terms step: PhoneOp retries its
@@ -151,25 +152,25 @@ public enum AuthDiagrams {
                     faults: [.terms: [.unavailable(times: 1)]], wrongCodeFirst: true,
                     retry: .transient(maxAttempts: 3, backoff: .immediate))
                 return try bench.traced {
-                    try bench.factory.makeAuthScenario().launchAndWait($0.with(input: bench.phone))
+                    try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
                 }.limited(toDepth: 2)
             case "AuthScenario.termsAccepted":
                 // Terms already accepted: the conditional step is skipped, and the note says so.
                 let bench = try DiagramBench(termsRequired: false)
                 return try bench.traced {
-                    try bench.factory.makeAuthScenario().launchAndWait($0.with(input: bench.phone))
+                    try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
                 }.limited(toDepth: 2)
             case "AuthScenario.codeRejected":
                 // Every code wrong: the person is asked until the backend allows no more, and the
                 // note at the end says why the run stopped.
                 let bench = try DiagramBench(wrongCodes: 3)
                 return try bench.traced(expectingFailure: true) {
-                    try bench.factory.makeAuthScenario().launchAndWait($0.with(input: bench.phone))
+                    try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
                 }.limited(toDepth: 2)
             case "AppScenario.signIn":
                 // Nobody signed in: the main scenario runs AuthScenario as a step, drawn as a group.
                 return try bench.traced {
-                    try bench.factory.makeAppScenario().launchAndWait($0.with(input: bench.phone))
+                    try bench.factory.makeAppScenario().runToFinish($0.with(input: bench.phone))
                 }.limited(toDepth: 2)
             case "AppScenario":
                 // The reuse the article asks for: a saved sign-in meets changed terms, and the
@@ -177,7 +178,7 @@ public enum AuthDiagrams {
                 try bench.factory.storage.saveAuthToken(try bench.authToken())
                 bench.simulator.publishTerms(version: "2", text: "Updated demonstration terms of use.")
                 return try bench.traced {
-                    try bench.factory.makeAppScenario().launchAndWait($0.with(input: bench.phone))
+                    try bench.factory.makeAppScenario().runToFinish($0.with(input: bench.phone))
                 }.limited(toDepth: 2)
             default:
                 throw DiagramError.unknown(name)
@@ -190,12 +191,45 @@ public enum AuthDiagrams {
     }
 }
 
-/// A run drawn for how it fails finished successfully: the diagram would not show what its
-/// name promises.
+/// Why a traced run gave no diagram.
 private enum DiagramBenchError: Error, CustomStringConvertible {
+    /// A run drawn for how it fails finished successfully: the diagram would not show what its
+    /// name promises.
     case succeededUnexpectedly
+    /// The operation did not finish before the timeout: the simulator answers at once, so such
+    /// a run is stuck, and `opctl diagram` says so instead of hanging.
+    case didNotFinish(operation: String, timeout: Duration)
 
-    var description: String { "the run was expected to fail and succeeded" }
+    var description: String {
+        switch self {
+        case .succeededUnexpectedly: "the run was expected to fail and succeeded"
+        case .didNotFinish(let operation, let timeout): "\(operation) did not finish within \(timeout)"
+        }
+    }
+}
+
+extension Op {
+    /// Launches the operation and blocks the calling thread until it finishes. Diagrams are drawn
+    /// synchronously (`opctl diagram`, the drift tests) from the in-process simulator, which
+    /// answers on a Dispatch queue, never on this thread; the timeout turns a stuck run into an
+    /// error. (The engine's own blocking wait, `launchAndWait`, is a test helper in
+    /// `OperationsTesting`, which an app's code does not link.)
+    fileprivate func runToFinish(_ context: OpContext<Input>, timeout: Duration = .seconds(5)) throws -> Output {
+        let outcome = LockedState<Result<Output, any Error>?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        launch(context) { result in
+            let first = outcome.withLock { outcome in
+                guard outcome == nil else { return false }
+                outcome = result
+                return true
+            }
+            if first { finished.signal() }
+        }
+        guard finished.wait(timeout: .now() + timeout.dispatchInterval) == .success,
+            let result = outcome.withLock({ $0 })
+        else { throw DiagramBenchError.didNotFinish(operation: String(describing: Self.self), timeout: timeout) }
+        return try result.get()
+    }
 }
 
 /// One deterministic simulator, storage and script per diagram.
@@ -247,16 +281,16 @@ private struct DiagramBench {
     }
 
     func submitPhone() throws -> SignInAttempt {
-        try factory.makePhoneOp().launchAndWait(OpContext(phone))
+        try factory.makePhoneOp().runToFinish(OpContext(phone))
     }
 
     func acceptedAttempt() throws -> SignInAttempt {
         let attempt = try submitPhone()
-        let acceptance = try factory.makeTermsOfUseOp().launchAndWait(OpContext(attempt.phoneToken))
+        let acceptance = try factory.makeTermsOfUseOp().runToFinish(OpContext(attempt.phoneToken))
         return attempt.accepting(acceptance)
     }
 
     func authToken() throws -> AuthToken {
-        try factory.makeCodeOp().launchAndWait(OpContext(CodeRequest(attempt: try acceptedAttempt())))
+        try factory.makeCodeOp().runToFinish(OpContext(CodeRequest(attempt: try acceptedAttempt())))
     }
 }

@@ -2,10 +2,11 @@
 ///
 /// An environment is built once by the host (the app, the CLI, a test) and shared by reference,
 /// so copying a context costs one retain however many services it carries. Tests inject a
-/// ``TestScheduler`` and a ``DiagnosticsRecorder`` here instead of touching global state.
+/// `TestScheduler` and a `DiagnosticsRecorder` (both in the `OperationsTesting` product) here
+/// instead of touching global state.
 public final class OpEnvironment: Sendable {
-    /// Schedules deadlines and retry backoff; tests use ``TestScheduler`` to run them without
-    /// sleeping.
+    /// Schedules deadlines and retry backoff; tests use `OperationsTesting`'s `TestScheduler` to
+    /// run them without sleeping.
     public let scheduler: any Scheduler
     /// Receives contract violations: a second finish, an abandoned launch.
     public let diagnostics: any OpDiagnostics

@@ -1,7 +1,7 @@
 /// The time source of the engine: what time it is, and running work later.
 ///
 /// Deadlines and retry backoff go through a scheduler, never through `sleep`, so tests replace
-/// it with ``TestScheduler`` and move time forward by hand.
+/// it with `OperationsTesting`'s `TestScheduler` and move time forward by hand.
 public protocol Scheduler: Sendable {
     /// The current instant.
     var now: ContinuousClock.Instant { get }

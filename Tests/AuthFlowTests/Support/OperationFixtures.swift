@@ -1,6 +1,8 @@
 import AuthFlow
+import AuthFlowTesting
 import Foundation
 import Operations
+import OperationsTesting
 import Testing
 
 /// Values and helpers for the operation and scenario tests.

@@ -2,6 +2,7 @@ import AuthFlow
 import Dispatch
 import Foundation
 import Operations
+import OperationsTesting
 
 /// The whole sign-in stack of a scenario test: the real ``HTTPAuthAPI`` over a
 /// ``SimulatedBackend``, in-memory storage, scripted screens, and an environment whose retry

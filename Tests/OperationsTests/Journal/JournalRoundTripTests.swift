@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsTesting
 import Testing
 
 extension JournalTests {

@@ -285,31 +285,3 @@ final class OpctlProcess: Sendable {
         String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self)
     }
 }
-
-/// A TCP port on 127.0.0.1 where nothing listens: bound to get a free number, then closed.
-func closedLoopbackPort() throws -> UInt16 {
-    #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-    #endif
-    struct SocketFailure: Error { let step: String }
-    guard fd >= 0 else { throw SocketFailure(step: "socket") }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let bound = withUnsafePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-    }
-    guard bound == 0 else { throw SocketFailure(step: "bind") }
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let named = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-    }
-    guard named == 0 else { throw SocketFailure(step: "getsockname") }
-    return UInt16(bigEndian: address.sin_port)
-}

@@ -1,3 +1,5 @@
+public import Operations
+
 /// Collects the diagnostics of the launches it is installed for, so a test can assert that an
 /// operation finished twice, or was abandoned — or that nothing went wrong.
 public final class DiagnosticsRecorder: OpDiagnostics {

@@ -1,4 +1,5 @@
 import Dispatch
+public import Operations
 
 /// Launches operations in tests and reports what the contract cares about: the result, how
 /// many times `onFinish` was called, the diagnostics, and whether the operation was released.

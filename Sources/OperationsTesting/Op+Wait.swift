@@ -1,10 +1,12 @@
 import Dispatch
+public import Operations
 
 // MARK: - API
 
 extension Op {
     /// Launches the operation and blocks the calling thread until it finishes or `timeout`
-    /// passes — for tests and command-line tools, never for a main thread.
+    /// passes — for synchronous tests, never for a main thread. A test that never gets its
+    /// finish fails after `timeout` instead of hanging the run.
     ///
     /// - Parameters:
     ///   - context: The launch context.

@@ -9,37 +9,30 @@ import Foundation
 /// A blocking TCP connection to 127.0.0.1 that writes whatever bytes a test wants — malformed,
 /// oversized, half a request — and reads until the server closes, with a receive timeout so a
 /// server that never answers fails the test instead of hanging it.
-final class RawHTTPConnection {
-    /// Why the connection could not be made.
-    struct Failure: Error, CustomStringConvertible {
-        let step: String
-        let code: Int32
-        var description: String { "\(step) failed: \(String(cString: strerror(code)))" }
-    }
-
+package final class RawHTTPConnection {
     /// What came back before the connection ended (or the wait gave up).
-    struct Reply: CustomStringConvertible {
-        let bytes: [UInt8]
+    package struct Reply: CustomStringConvertible {
+        package let bytes: [UInt8]
         /// Whether the server closed the connection (end of stream or reset); `false` when the
         /// receive timeout expired first.
-        let closed: Bool
-        let elapsed: Duration
+        package let closed: Bool
+        package let elapsed: Duration
 
-        var text: String { String(decoding: bytes, as: UTF8.self) }
+        package var text: String { String(decoding: bytes, as: UTF8.self) }
 
         /// The status of the first response, if one arrived.
-        var status: Int? {
+        package var status: Int? {
             guard text.hasPrefix("HTTP/1.1 "), let code = Int(text.dropFirst(9).prefix(3)) else { return nil }
             return code
         }
 
         /// The body of the response.
-        var body: String {
+        package var body: String {
             guard let range = text.range(of: "\r\n\r\n") else { return "" }
             return String(text[range.upperBound...])
         }
 
-        var description: String {
+        package var description: String {
             "\(closed ? "closed" : "still open") after \(elapsed), \(bytes.count) bytes: \(text.prefix(300))"
         }
     }
@@ -49,34 +42,18 @@ final class RawHTTPConnection {
     /// Connects to `127.0.0.1:port`.
     ///
     /// - Parameter receiveTimeout: The longest a read waits for data.
-    init(port: UInt16, receiveTimeout: Duration = .seconds(5)) throws {
-        #if canImport(Glibc)
-            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw Failure(step: "socket", code: errno) }
+    /// - Throws: ``SocketFailure``.
+    package init(port: UInt16, receiveTimeout: Duration = .seconds(5)) throws(SocketFailure) {
+        fd = try LoopbackSocket.make()
         var timeout = timeval(
             tv_sec: Int(receiveTimeout.components.seconds),
             tv_usec: .init(receiveTimeout.components.attoseconds / 1_000_000_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        #if canImport(Darwin)
-            var yes: Int32 = 1
-            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
-        #endif
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            let code = errno
+        do {
+            try LoopbackSocket.connect(fd, port: port)
+        } catch {
             close(fd)
-            throw Failure(step: "connect", code: code)
+            throw error
         }
     }
 
@@ -88,29 +65,16 @@ final class RawHTTPConnection {
     ///
     /// - Returns: Whether all were written.
     @discardableResult
-    func send(_ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { raw in
-                #if canImport(Glibc)
-                    Glibc.send(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL))
-                #else
-                    Darwin.send(fd, raw.baseAddress, raw.count, 0)
-                #endif
-            }
-            if sent < 0 && errno == EINTR { continue }
-            guard sent > 0 else { return false }
-            offset += sent
-        }
-        return true
+    package func send(_ bytes: [UInt8]) -> Bool {
+        LoopbackSocket.sendAll(fd, bytes)
     }
 
     /// Writes text as UTF-8.
     @discardableResult
-    func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+    package func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
     /// Reads until the server closes the connection or a read times out.
-    func readToEnd() -> Reply {
+    package func readToEnd() -> Reply {
         let clock = ContinuousClock()
         let start = clock.now
         var bytes: [UInt8] = []
@@ -128,14 +92,14 @@ final class RawHTTPConnection {
     }
 
     /// Sends a request and reads the answer to the end.
-    func exchange(_ request: [UInt8]) -> Reply {
+    package func exchange(_ request: [UInt8]) -> Reply {
         send(request)
         return readToEnd()
     }
 
     /// A well-formed request: request line, `Host`, the headers given, `Content-Length` when
     /// there is a body, then the body.
-    static func request(
+    package static func request(
         _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []
     ) -> [UInt8] {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
@@ -146,7 +110,9 @@ final class RawHTTPConnection {
     }
 
     /// ``request(_:_:headers:body:)`` with a text body.
-    static func request(_ method: String, _ target: String, headers: [(String, String)] = [], body: String) -> [UInt8] {
+    package static func request(
+        _ method: String, _ target: String, headers: [(String, String)] = [], body: String
+    ) -> [UInt8] {
         request(method, target, headers: headers, body: Array(body.utf8))
     }
 }

@@ -1,3 +1,4 @@
+public import AuthFlow
 import Dispatch
 public import Operations
 

@@ -1,4 +1,5 @@
 import Dispatch
+public import Operations
 
 /// A ``Scheduler`` whose time moves only when a test says so.
 ///

@@ -1,3 +1,4 @@
+public import AuthFlow
 import Foundation
 
 /// An ``AuthAPI`` whose every method fails: the starting point of a test that must say which

@@ -1,3 +1,5 @@
+public import Operations
+
 /// Records a scenario's step events as readable lines, so a test can compare the whole
 /// sequence at once: `["PhoneOp launched #1", "PhoneOp failed #1, retry in 0s", …]`.
 public final class ScenarioRecorder: ScenarioObserver {
