@@ -19,7 +19,8 @@ final class ChainLink<Input: Sendable, Value: Sendable>: Sendable {
     @usableFromInline
     init(position: Int, body: @escaping Body) {
         self.body = body
-        self.handsOff = position % ScenarioRun.handOffInterval == 0
+        // Position 0 is the end, which finishes the launch and never needs a fresh stack.
+        self.handsOff = position > 0 && position % ScenarioRun.handOffInterval == 0
     }
 
     /// Runs this link with the chain's value so far.
@@ -38,7 +39,12 @@ final class ChainLink<Input: Sendable, Value: Sendable>: Sendable {
 @usableFromInline
 final class ChainLaunch<Input: Sendable>: Sendable {
     /// The scenario's context, as its steps are launched with it.
-    @usableFromInline let context: OpContext<Input>
+    @inlinable var context: OpContext<Input> { OpContext(input: input, environment: environment, extras: extras) }
+    // The context's parts: a field of type `OpContext<Input>` would make the (unspecialised)
+    // deinitializer look up that type's metadata on every launch.
+    @usableFromInline let input: Input
+    @usableFromInline let environment: OpEnvironment
+    @usableFromInline let extras: ContextExtras?
     @usableFromInline let run: ScenarioRun
     /// Keeps every link alive for as long as anything of this launch may still call one: an
     /// operation may finish after the scenario has (cancelled, timed out) and its caller gone.
@@ -49,7 +55,9 @@ final class ChainLaunch<Input: Sendable>: Sendable {
 
     init(context: OpContext<Input>, run: ScenarioRun, links: [any AnyObject & Sendable], completion: any ScenarioEnding)
     {
-        self.context = context
+        self.input = context.input
+        self.environment = context.environment
+        self.extras = context.extras
         self.run = run
         self.links = links
         self.completion = completion

@@ -13,7 +13,14 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
     @usableFromInline let step: Step<Input, Output>
     /// The step's place in the run, built only when something reads it (see ``ScenarioScope``).
     @usableFromInline let scope: ScenarioScope
-    @usableFromInline let context: OpContext<Input>
+    /// The step's context, kept as its three parts rather than as an `OpContext<Input>`: the
+    /// class's deinitializer is unspecialised, and a field of a generic struct type makes it
+    /// look up that type's metadata on every step of every run.
+    @usableFromInline let stepInput: Input
+    @usableFromInline let environment: OpEnvironment
+    @usableFromInline let extras: ContextExtras?
+    /// The step's context, as its operation is launched with it.
+    @inlinable var context: OpContext<Input> { OpContext(input: stepInput, environment: environment, extras: extras) }
     @usableFromInline let run: ScenarioRun
     @usableFromInline let onFinish: OnFinish<Output>
     /// The number of the last attempt whose finish was accepted.
@@ -22,9 +29,10 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
     /// finished synchronously and asked for another one (in ``pendingLaunch``).
     private let trampoline = Atomic<Int>(0)
     /// The next attempt a synchronous re-entry asked for; written before `trampoline` turns 2
-    /// and read after, so the atomic orders every access.
-    private nonisolated(unsafe) var pendingLaunch:
-        (attempt: Int, retriesLeft: Int, input: Input, key: IdempotencyKey?, frame: String?)?
+    /// and read after, so the atomic orders every access. A closure rather than a tuple of the
+    /// attempt's values: a field whose type involves `Input` makes the class's (unspecialised)
+    /// deinitializer look up generic metadata on every step of every run.
+    private nonisolated(unsafe) var pendingLaunch: (@Sendable () -> Void)?
 
     @usableFromInline var address: StepAddress { scope.address }
 
@@ -37,7 +45,9 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
         self.scope = scope
         var stepContext = context.with(input: input)
         stepContext.scope = scope
-        self.context = stepContext
+        self.stepInput = stepContext.input
+        self.environment = stepContext.environment
+        self.extras = stepContext.extras
         self.run = run
         self.onFinish = onFinish
     }
@@ -251,15 +261,15 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
     private func relaunch(
         attempt: Int, retriesLeft: Int, input: Input, key: IdempotencyKey? = nil, frame: String? = nil
     ) {
-        pendingLaunch = (attempt, retriesLeft, input, key, frame)
+        pendingLaunch = {
+            self.launch(attempt: attempt, retriesLeft: retriesLeft, input: input, key: key, frame: frame)
+        }
         // A loop further down this stack (or one just returning on another thread) takes it.
         if trampoline.compareExchange(expected: 1, desired: 2, ordering: .acquiringAndReleasing).exchanged { return }
         while let next = pendingLaunch {
             pendingLaunch = nil
             trampoline.store(1, ordering: .releasing)
-            launch(
-                attempt: next.attempt, retriesLeft: next.retriesLeft, input: next.input, key: next.key,
-                frame: next.frame)
+            next()
             // Still 1: the attempt runs on asynchronously and will call `relaunch` afresh.
             if trampoline.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
                 return
