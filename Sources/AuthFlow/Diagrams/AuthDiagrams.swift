@@ -214,7 +214,7 @@ extension Op {
     /// answers on a Dispatch queue, never on this thread; the timeout turns a stuck run into an
     /// error. (The engine's own blocking wait, `launchAndWait`, is a test helper in
     /// `OperationsTesting`, which an app's code does not link.)
-    fileprivate func runToFinish(_ context: OpContext<Input>, timeout: Duration = .seconds(5)) throws -> Output {
+    fileprivate func runToFinish(_ context: OpContext<Input>, timeout: Duration = .seconds(30)) throws -> Output {
         let outcome = LockedState<Result<Output, any Error>?>(nil)
         let finished = DispatchSemaphore(value: 0)
         launch(context) { result in

@@ -79,13 +79,14 @@ struct SignInHarness {
     /// Launches the sign-in scenario and waits for it to finish and be released.
     func signIn(_ phone: PhoneNumber? = nil) async -> LaunchReport<AuthToken> {
         let (factory, context) = (factory, context(phone))
-        return await LaunchProbe.awaitLaunch(factory.makeAuthScenario, context: context)
+        // A hang guard, generous so a loaded machine under Thread Sanitizer never trips it.
+        return await LaunchProbe.awaitLaunch(factory.makeAuthScenario, context: context, timeout: .seconds(30))
     }
 
     /// Launches the app's main scenario and waits for it to finish and be released.
     func startApp(_ phone: PhoneNumber? = nil) async -> LaunchReport<AppOutcome> {
         let (factory, context) = (factory, context(phone))
-        return await LaunchProbe.awaitLaunch(factory.makeAppScenario, context: context)
+        return await LaunchProbe.awaitLaunch(factory.makeAppScenario, context: context, timeout: .seconds(30))
     }
 
     /// The simulator's default terms, as the terms screen shows them.
