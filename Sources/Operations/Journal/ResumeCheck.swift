@@ -56,8 +56,15 @@ public struct ResumeCheck: Sendable, CustomStringConvertible {
         switch entry.record {
         case .success(let read): record = read
         case .failure(let error):
-            return ResumeCheck(
-                id: entry.id, scenario: nil, status: nil, verdict: .stranded("its journal cannot be read: \(error)"))
+            // A resume skips damaged lines after the header and goes on from the intact ones.
+            guard case .damaged(let url, let line, _) = error, line > 1,
+                let intact = try? ScenarioJournal.loadSkippingDamage(url)
+            else {
+                return ResumeCheck(
+                    id: entry.id, scenario: nil, status: nil,
+                    verdict: .stranded("its journal cannot be read: \(error)"))
+            }
+            record = intact
         }
         func check(_ verdict: Verdict) -> ResumeCheck {
             ResumeCheck(id: entry.id, scenario: record.scenario, status: record.status, verdict: verdict)

@@ -30,6 +30,9 @@ extension JournalTests {
             try withTemporaryDirectory { directory in
                 let store = RunStore(stateDirectory: directory)
                 let (runID, line) = try failedRunWithLoadsSuccessDamaged(store)
+                let check = try #require(
+                    try store.checkResumable(by: [scenario(RecordingOps(), ScriptedOps([])).shape]).first)
+                #expect(!check.isStranded, "a resume goes on from the intact lines: \(check)")
                 let record = try store.loadSkippingDamage(runID)
                 #expect(record.damagedLines.map(\.line) == [line])
                 #expect(record.damagedLines.first?.reason.contains("checksum") == true)
