@@ -23,6 +23,8 @@ let package = Package(
         // same reason.
         .library(name: "AuthFlowTesting", targets: ["AuthFlowTesting"]),
         .executable(name: "opctl", targets: ["opctl"]),
+        // The engine's benchmark, apart so that opctl carries no benchmark code.
+        .executable(name: "opctl-bench", targets: ["opctl-bench"]),
     ],
     targets: [
         .target(name: "Operations", swiftSettings: swiftSettings),
@@ -30,6 +32,7 @@ let package = Package(
         .target(name: "AuthFlow", dependencies: ["Operations"], swiftSettings: swiftSettings),
         .target(name: "AuthFlowTesting", dependencies: ["AuthFlow", "Operations"], swiftSettings: swiftSettings),
         .executableTarget(name: "opctl", dependencies: ["AuthFlow", "Operations"], swiftSettings: swiftSettings),
+        .executableTarget(name: "opctl-bench", dependencies: ["Operations"], swiftSettings: swiftSettings),
         // Loopback HTTP server and raw connection shared by AuthFlowTests and opctlTests; not a
         // product: an app tests its own networking, not this package's.
         .target(
@@ -43,7 +46,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "opctlTests",
-            dependencies: ["opctl", "AuthFlow", "HTTPTestSupport", "Operations", "OperationsTesting"],
+            dependencies: ["opctl", "opctl-bench", "AuthFlow", "HTTPTestSupport", "Operations", "OperationsTesting"],
             swiftSettings: swiftSettings
         ),
     ],

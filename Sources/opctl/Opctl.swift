@@ -15,8 +15,7 @@ enum Opctl {
     static var help: String {
         let entries =
             commands.map { ($0.name, $0.abstract) } + [
-                ("bench", "Measure the engine's overhead next to Foundation, Dispatch and Swift concurrency"),
-                ("help", "Show help for a command"),
+                ("help", "Show help for a command")
             ]
         let width = entries.map(\.0.count).max() ?? 0
         let list = entries.map { "  \($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1)" }
@@ -71,13 +70,7 @@ enum Opctl {
         case "--version":
             console.print("opctl \(version)")
             return ExitStatus.success
-        case "bench":
-            // The benchmark parses its own options; it must run in a release build to mean anything.
-            return BenchCommand.run(arguments: Array(arguments.dropFirst()))
         case "help":
-            if arguments.dropFirst().first == "bench" {
-                return BenchCommand.run(arguments: ["--help"])
-            }
             guard let topic = arguments.dropFirst().first else {
                 console.out(help)
                 return ExitStatus.success

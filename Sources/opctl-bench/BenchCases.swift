@@ -1,4 +1,4 @@
-/// The table of `opctl bench`: every case of issue 6, in report order.
+/// The table of `opctl-bench`: every case of issue 6, in report order.
 ///
 /// Adding a case is one entry. A case whose engine piece is not in a build is listed as
 /// ``BenchCase/unavailable(_:_:reference:targets:)`` with its targets, so the report shows it as

@@ -11,7 +11,7 @@ enum RenderCases {
                 do {
                     BlackHole.consume(try renderer.render(trace).utf8.count)
                 } catch {
-                    fatalError("opctl bench: the bench trace does not render: \(error)")
+                    fatalError("opctl-bench: the bench trace does not render: \(error)")
                 }
             }
         }

@@ -1,4 +1,4 @@
-/// One row of `opctl bench`: a stable id, what it measures, what it is compared with, and how to
+/// One row of `opctl-bench`: a stable id, what it measures, what it is compared with, and how to
 /// measure it.
 struct BenchCase: Sendable {
     /// How a case is measured.

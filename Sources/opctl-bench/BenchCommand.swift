@@ -1,9 +1,8 @@
 import Foundation
 
-/// `opctl bench`: the engine's cost side by side with Foundation, Dispatch and Swift
+/// `opctl-bench`: the engine's cost side by side with Foundation, Dispatch and Swift
 /// concurrency, in one process (issue 6).
 enum BenchCommand {
-    static let name = "bench"
     static let abstract = "Measure the engine's overhead next to OperationQueue, Dispatch and async/await."
 
     static var help: String {
@@ -18,9 +17,9 @@ enum BenchCommand {
             prints the median nanoseconds per operation with the spread of the rounds, the ratio
             to the case's reference taken round by round (so a slow spell of the machine moves
             both sides together) and the design's target. Build in release mode:
-            swift run -c release opctl bench
+            swift run -c release opctl-bench
 
-            USAGE: opctl bench [--quick] [--json] [--case <id>...] [--iterations <n>]
+            USAGE: opctl-bench [--quick] [--json] [--case <id>...] [--iterations <n>]
 
             OPTIONS:
               --quick         Three short rounds per case: a few seconds in all;
@@ -40,16 +39,16 @@ enum BenchCommand {
             """
     }
 
-    /// Runs `opctl bench` with the arguments that follow `bench`.
+    /// Runs `opctl-bench` with its arguments.
     ///
-    /// - Parameter arguments: The command line after `bench`.
+    /// - Parameter arguments: The command line after the program name.
     /// - Returns: The exit status: 0, or 2 for a usage error.
     static func run(arguments: [String]) -> Int32 {
         let options: BenchOptions
         do {
             options = try BenchOptions.parse(arguments)
         } catch {
-            FileHandle.standardError.write(Data("opctl bench: \(error) (see 'opctl bench --help')\n".utf8))
+            FileHandle.standardError.write(Data("opctl-bench: \(error) (see 'opctl-bench --help')\n".utf8))
             return 2
         }
         if options.help {
@@ -84,7 +83,7 @@ enum BenchCommand {
                 config.roundNanoseconds < 50_000_000 ? "quick run" : "full run"
             }
         return
-            "opctl bench — \(kind), \(build), \(config.rounds) interleaved rounds after a warm-up (median; ratios per round), "
+            "opctl-bench — \(kind), \(build), \(config.rounds) interleaved rounds after a warm-up (median; ratios per round), "
             + "\(ProcessInfo.processInfo.activeProcessorCount) cores\n\n"
     }
 }

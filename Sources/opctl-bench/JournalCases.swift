@@ -57,7 +57,7 @@ enum JournalCases {
             body(journal)
             try journal.close()
         } catch {
-            fatalError("opctl bench: the journal case could not write its file: \(error)")
+            fatalError("opctl-bench: the journal case could not write its file: \(error)")
         }
     }
 }

@@ -1,4 +1,4 @@
-/// The parsed command line of `opctl bench`.
+/// The parsed command line of `opctl-bench`.
 struct BenchOptions: Sendable, Equatable {
     /// `--quick`: a few seconds, to prove the benchmark still runs.
     var quick = false
@@ -12,12 +12,12 @@ struct BenchOptions: Sendable, Equatable {
     /// `-h`, `--help`.
     var help = false
 
-    /// A command line `opctl bench` cannot run; its description is the one-line message.
+    /// A command line `opctl-bench` cannot run; its description is the one-line message.
     struct UsageError: Error, Equatable, CustomStringConvertible {
         let description: String
     }
 
-    /// Parses the arguments after `bench`.
+    /// Parses the arguments after the program name.
     ///
     /// `--case` takes one or more ids, up to the next option; ids may also be comma-separated
     /// and `--case` may be repeated.

@@ -1,4 +1,4 @@
-/// How long and how often `opctl bench` measures each case.
+/// How long and how often `opctl-bench` measures each case.
 struct BenchConfig: Sendable {
     /// Timed rounds after the warm-up; the report gives their median.
     var rounds: Int
