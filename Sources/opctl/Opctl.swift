@@ -1,8 +1,11 @@
 import Foundation
+import OperationsRunner
 
 /// The command table and top-level help of opctl; `main.swift` only calls ``main(_:console:)``,
 /// so tests run commands in-process.
 enum Opctl {
+    /// The program's name: in hints, the state directory's variable and folder, and messages.
+    static let name = "opctl"
     static let version = "0.2.0"
 
     static var commands: [any Command.Type] {

@@ -1,3 +1,5 @@
+import OperationsRunner
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

@@ -2,6 +2,7 @@ import AuthFlow
 import Dispatch
 import Foundation
 import Operations
+import OperationsRunner
 import Synchronization
 
 #if canImport(Glibc)
@@ -158,7 +159,7 @@ struct ScenarioExecution {
             "id": journal.runID.description, "runId": journal.runID.description, "scenario": runnable.name,
             "status": status, "failedStep": failedStep ?? record?.failedStep?.name ?? NSNull(),
         ]
-        object["startedAt"] = record.map { RunsCommand.timestamp($0.startedAt ?? $0.createdAt) }
+        object["startedAt"] = record.map { RunTimestamp.text($0.startedAt ?? $0.createdAt) }
         return object
     }
 
@@ -220,16 +221,6 @@ struct ScenarioExecution {
     /// which puts back what SIGINT did before.
     private static func onInterrupt(_ handler: @escaping @Sendable () -> Void) -> SignalTrap {
         SignalTrap([SIGINT]) { _ in handler() }
-    }
-}
-
-/// Stable, sorted JSON text for `--json` output.
-enum JSONText {
-    static func encode(_ object: Any) -> String {
-        guard JSONSerialization.isValidJSONObject(object),
-            let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
     }
 }
 

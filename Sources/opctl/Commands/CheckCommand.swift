@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsRunner
 
 /// `opctl check`: whether this build could resume every run waiting in the state directory,
 /// before it replaces the build that started them.

@@ -1,3 +1,5 @@
+import OperationsRunner
+
 /// One opctl command, shaped like an argument-parser command written by hand: a name, a
 /// one-line abstract, its help text, what arguments it takes, and how it runs.
 protocol Command {

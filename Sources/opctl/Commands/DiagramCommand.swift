@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Operations
+import OperationsRunner
 
 /// `opctl diagram NAME` and `opctl diagram --run RUN_ID`: message-sequence diagrams as text.
 enum DiagramCommand: Command {

@@ -1,3 +1,5 @@
+import OperationsRunner
+
 /// `opctl ops`: the scenarios and operations opctl can run and draw.
 enum OpsCommand: Command {
     static let name = "ops"

@@ -1,13 +1,12 @@
 import Foundation
 import Operations
+import OperationsRunner
 
 /// `opctl prune`: removes old finished runs with their files, keeping what can still be
 /// resumed unless asked, and never touching a run a live process is writing.
 enum PruneCommand: Command {
     static let name = "prune"
     static let abstract = "Remove old finished runs and their files"
-    /// What prune removes without `--status`.
-    static let finished: [ListedStatus] = [.succeeded, .failed, .cancelled]
     static let help = """
         USAGE: opctl prune --older-than WHEN [--status STATUS] [--include-interrupted] [--dry-run]
                            [--state-dir DIR] [--json]
@@ -38,7 +37,7 @@ enum PruneCommand: Command {
         flags: ["--json", "--dry-run", "--include-interrupted"], options: ["--state-dir", "--older-than", "--status"])
 
     static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-        let request = try PruneRequest(arguments, command: name, now: Date())
+        let request = try PruneRequest(arguments, command: name, program: Opctl.name, now: Date())
         let stateDirectory = StateDirectory.resolve(
             option: arguments.value("--state-dir"), environment: console.environment)
         let store = RunStore(stateDirectory: stateDirectory)
@@ -73,7 +72,7 @@ enum PruneCommand: Command {
         var rows = [["RUN", "SCENARIO", "STATUS", "LAST ACTIVE"]]
         for run in runs.reversed() {
             rows.append([
-                run.id.description, run.scenario, run.status.rawValue, RunsCommand.timestamp(run.lastActivityAt),
+                run.id.description, run.scenario, run.status.rawValue, RunTimestamp.text(run.lastActivityAt),
             ])
         }
         for line in Table.render(rows) { console.print(line) }

@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Operations
+import OperationsRunner
 
 /// `opctl rerun RUN_ID`: resumes a failed or interrupted run from its journal.
 enum RerunCommand: Command {
@@ -59,7 +60,7 @@ enum RerunCommand: Command {
                 let object: [String: Any] = [
                     "id": runID.description, "runId": runID.description, "scenario": runnable.name,
                     "status": "succeeded",
-                    "failedStep": NSNull(), "startedAt": RunsCommand.timestamp(record.startedAt ?? record.createdAt),
+                    "failedStep": NSNull(), "startedAt": RunTimestamp.text(record.startedAt ?? record.createdAt),
                     "rerun": false,
                 ]
                 console.print(JSONText.encode(object))

@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Operations
+import OperationsRunner
 
 /// `opctl run auth|app|OPNAME`: runs a scenario or one operation, journaled.
 enum RunCommand: Command {

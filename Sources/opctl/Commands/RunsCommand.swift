@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsRunner
 
 /// `opctl runs`: the runs in the state directory, newest first, filtered and limited.
 ///
@@ -98,28 +99,12 @@ enum RunsCommand: Command {
             case .success(let summary):
                 rows.append([
                     entry.id.description, summary.scenario, summary.status.rawValue, summary.failedStep?.name ?? "-",
-                    Self.timestamp(summary.startedAt ?? summary.createdAt),
+                    RunTimestamp.text(summary.startedAt ?? summary.createdAt),
                 ])
             case .failure:
                 rows.append([entry.id.description, "?", ListedStatus.damaged.rawValue, "-", "-"])
             }
         }
         for line in Table.render(rows) { console.print(line) }
-    }
-
-    static func timestamp(_ date: Date) -> String {
-        date.formatted(.iso8601)
-    }
-}
-
-/// Plain aligned columns, no trailing spaces.
-enum Table {
-    static func render(_ rows: [[String]]) -> [String] {
-        let widths = (0..<(rows.first?.count ?? 0)).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
-        }
     }
 }

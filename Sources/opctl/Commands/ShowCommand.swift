@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsRunner
 
 /// `opctl show RUN_ID`: one run's steps, attempts and outcome.
 enum ShowCommand: Command {
@@ -40,7 +41,7 @@ enum ShowCommand: Command {
             }
             var object: [String: Any] = [
                 "id": runID.description, "scenario": record.scenario, "status": record.status.rawValue, "steps": steps,
-                "startedAt": RunsCommand.timestamp(record.startedAt ?? record.createdAt), "sessions": record.sessions,
+                "startedAt": RunTimestamp.text(record.startedAt ?? record.createdAt), "sessions": record.sessions,
                 "failedStep": record.failedStep?.name ?? NSNull(),
             ]
             object["error"] = record.error?.description
@@ -49,7 +50,7 @@ enum ShowCommand: Command {
         }
         console.print("Run \(runID) · \(record.scenario) · \(record.status)")
         console.print(
-            "Started \(RunsCommand.timestamp(record.startedAt ?? record.createdAt))"
+            "Started \(RunTimestamp.text(record.startedAt ?? record.createdAt))"
                 + (record.sessions > 1 ? " · \(record.sessions) sessions (resumed)" : ""))
         if let error = record.error { console.print("Error: \(error)") }
         for step in record.steps {

@@ -1,25 +1,25 @@
-import Foundation
-import Operations
+public import Foundation
+public import Operations
 
-/// Which runs `opctl runs` lists: `--status`, `--scenario` and `--since`, all of which a run
+/// Which runs `runs` lists: `--status`, `--scenario` and `--since`, all of which a run
 /// must match.
-struct RunFilter {
+public struct RunFilter {
     /// The statuses to list; every status when `nil`.
-    var statuses: Set<ListedStatus>?
+    public var statuses: Set<ListedStatus>?
     /// The scenario to list, by exact name.
-    var scenario: String?
+    public var scenario: String?
     /// The earliest start to list. A damaged journal has no known start, so `--since` leaves
     /// it out.
-    var since: Date?
+    public var since: Date?
 
     /// Whether any filter was given (the listing's notes then speak of matching runs).
-    var isActive: Bool { statuses != nil || scenario != nil || since != nil }
+    public var isActive: Bool { statuses != nil || scenario != nil || since != nil }
 
     /// Reads the filters of a command line.
     ///
     /// - Throws: ``UsageError`` for an unknown status or a `--since` that is neither a duration
     ///   nor a date.
-    init(_ arguments: ParsedArguments, command: String, now: Date) throws {
+    public init(_ arguments: ParsedArguments, command: String, now: Date) throws {
         statuses = try ListedStatus.parse(
             arguments.allValues("--status"), allowed: ListedStatus.allCases, command: command)
         scenario = arguments.value("--scenario")
@@ -29,7 +29,7 @@ struct RunFilter {
     }
 
     /// Whether `entry` is to be listed.
-    func matches(_ entry: RunStore.SummaryEntry) -> Bool {
+    public func matches(_ entry: RunStore.SummaryEntry) -> Bool {
         if let statuses, !statuses.contains(ListedStatus(entry)) { return false }
         guard scenario != nil || since != nil else { return true }
         guard case .success(let summary) = entry.summary else { return false }

@@ -8,25 +8,49 @@ import Foundation
 
 /// The process's standard streams and environment, injected so commands can run in tests
 /// without a process.
-struct Console: Sendable {
+public struct Console: Sendable {
     /// Writes to standard output.
-    var out: @Sendable (String) -> Void
+    public var out: @Sendable (String) -> Void
     /// Writes to standard error.
-    var err: @Sendable (String) -> Void
+    public var err: @Sendable (String) -> Void
     /// Reads one line of standard input, without its newline; `nil` at end of input.
-    var readLine: @Sendable () -> String?
+    public var readLine: @Sendable () -> String?
     /// Whether standard input is a terminal (prompts are allowed only then).
-    var inputIsTerminal: Bool
+    public var inputIsTerminal: Bool
     /// Whether standard error is a terminal (colour is allowed only then).
-    var errorIsTerminal: Bool
+    public var errorIsTerminal: Bool
     /// The environment variables.
-    var environment: [String: String]
+    public var environment: [String: String]
     /// How many columns standard output's terminal has, or `nil` when it is not a terminal
     /// (`--width auto` draws for it).
-    var outputColumns: Int? = nil
+    public var outputColumns: Int? = nil
+
+    /// Creates a console from its streams and environment; tests capture the streams.
+    ///
+    /// - Parameters:
+    ///   - out: Writes to standard output.
+    ///   - err: Writes to standard error.
+    ///   - readLine: Reads one line of standard input, without its newline.
+    ///   - inputIsTerminal: Whether standard input is a terminal.
+    ///   - errorIsTerminal: Whether standard error is a terminal.
+    ///   - environment: The environment variables.
+    ///   - outputColumns: The width of standard output's terminal, if it is one.
+    public init(
+        out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+        readLine: @escaping @Sendable () -> String?, inputIsTerminal: Bool, errorIsTerminal: Bool,
+        environment: [String: String], outputColumns: Int? = nil
+    ) {
+        self.out = out
+        self.err = err
+        self.readLine = readLine
+        self.inputIsTerminal = inputIsTerminal
+        self.errorIsTerminal = errorIsTerminal
+        self.environment = environment
+        self.outputColumns = outputColumns
+    }
 
     /// The real process streams.
-    static var standard: Console {
+    public static var standard: Console {
         Console(
             out: { FileHandle.standardOutput.write(Data($0.utf8)) },
             err: { FileHandle.standardError.write(Data($0.utf8)) },
@@ -46,23 +70,23 @@ struct Console: Sendable {
     }
 
     /// Whether to colour standard error: only on a terminal and never with `NO_COLOR` set.
-    var usesColor: Bool {
+    public var usesColor: Bool {
         errorIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
     }
 
     /// Writes a line to standard output.
-    func print(_ line: String) { out(line + "\n") }
+    public func print(_ line: String) { out(line + "\n") }
 
     /// Writes a line to standard error.
-    func note(_ line: String) { err(line + "\n") }
+    public func note(_ line: String) { err(line + "\n") }
 
     /// Writes `text` dimmed or coloured when colour is allowed.
-    func styled(_ text: String, _ style: Style) -> String {
+    public func styled(_ text: String, _ style: Style) -> String {
         usesColor ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
     }
 
     /// ANSI styles used on standard error.
-    enum Style: String {
+    public enum Style: String, Sendable {
         case dim = "2"
         case red = "31"
         case green = "32"

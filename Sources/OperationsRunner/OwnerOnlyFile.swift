@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Operations
 
 #if canImport(Glibc)
@@ -10,11 +10,12 @@ import Operations
 /// Replaces a file atomically and owner-only: the bytes go to a fresh `O_EXCL` temporary (0600)
 /// in the same folder, which is then renamed over the target. Foundation's atomic writes leave
 /// world-readable `.dat.nosync*` temporaries behind when the process is killed mid-write; this
-/// one's temporary is hidden, owner-only and removed on every failure path.
-enum OwnerOnlyFile {
+/// one's temporary is hidden, owner-only and removed on every failure path. Public for a
+/// program's own files beside its runs, such as the settings a rerun reads back.
+public enum OwnerOnlyFile {
     /// Writes `data` to `url`, replacing any file there.
     /// - Throws: ``CLIError/message(_:)`` naming the file and the system's reason.
-    static func write(_ data: Data, to url: URL) throws {
+    public static func write(_ data: Data, to url: URL) throws {
         let folder = url.deletingLastPathComponent()
         var descriptor: Int32 = -1
         var temporary = ""

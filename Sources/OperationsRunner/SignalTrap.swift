@@ -8,13 +8,14 @@ import Dispatch
 
 /// Turns signals (Ctrl-C's SIGINT, a service manager's SIGTERM) into a handler call on a Dispatch
 /// queue instead of the process's death, until ``stop()``, which puts back what each signal did
-/// before — so a command run inside a longer-lived process, such as a test calling
-/// ``Opctl/main(_:console:)``, does not leave the signal ignored.
+/// before — so a command run inside a longer-lived process, such as a test calling a program's
+/// `main` in-process, does not leave the signal ignored.
 ///
-/// One place for this because `run`/`rerun` (cancel and journal the run) and `serve` (stop the
-/// server) both need it, and the order of its two steps matters: the default action is ignored
-/// before the Dispatch source exists, so no signal in between kills the process.
-struct SignalTrap {
+/// One place for this because `run`/`rerun` (cancel and journal the run) and a program's own
+/// long-running commands (opctl's `serve` stops its server) all need it, and the order of its
+/// two steps matters: the default action is ignored before the Dispatch source exists, so no
+/// signal in between kills the process.
+public struct SignalTrap {
     private let sources: [any DispatchSourceSignal]
     private let previous: [(signal: Int32, action: (@convention(c) (Int32) -> Void)?)]
 
@@ -23,7 +24,7 @@ struct SignalTrap {
     /// - Parameters:
     ///   - signals: The signals, e.g. `[SIGINT, SIGTERM]`.
     ///   - handler: Called with the signal's number, on a global queue, each time one arrives.
-    init(_ signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
+    public init(_ signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
         var previous: [(signal: Int32, action: (@convention(c) (Int32) -> Void)?)] = []
         var sources: [any DispatchSourceSignal] = []
         for number in signals {
@@ -38,7 +39,7 @@ struct SignalTrap {
     }
 
     /// Stops trapping and restores each signal's previous action.
-    func stop() {
+    public func stop() {
         for source in sources { source.cancel() }
         for (number, action) in previous { signal(number, action) }
     }

@@ -1,13 +1,13 @@
 import Foundation
-import Operations
+public import Operations
 
-/// The array `opctl runs --json` prints, encoded with `JSONEncoder`: `JSONSerialization` of
+/// The array `runs --json` prints, encoded with `JSONEncoder`: `JSONSerialization` of
 /// `[String: Any]` objects took 300 ms for 2,000 runs, three quarters of it in casts and key
 /// sorting; this takes a few. The bytes are the same: sorted keys, `failedStep` null when
 /// there is none, `finishedAt` left out when the run has not finished.
-enum RunListingJSON {
+public enum RunListingJSON {
     /// One run object.
-    struct Run: Encodable {
+    public struct Run: Encodable {
         let id: String
         let scenario: String
         let status: String
@@ -15,16 +15,18 @@ enum RunListingJSON {
         let startedAt: String
         let finishedAt: String?
 
-        init(_ summary: RunSummary, id: RunID) {
+        /// The object of a readable run.
+        public init(_ summary: RunSummary, id: RunID) {
             self.id = id.description
             scenario = summary.scenario
             status = summary.status.rawValue
             failedStep = summary.failedStep?.name
-            startedAt = RunsCommand.timestamp(summary.startedAt ?? summary.createdAt)
-            finishedAt = summary.finishedAt.map(RunsCommand.timestamp)
+            startedAt = RunTimestamp.text(summary.startedAt ?? summary.createdAt)
+            finishedAt = summary.finishedAt.map(RunTimestamp.text)
         }
 
-        func encode(to encoder: any Encoder) throws {
+        /// Encodes the keys in their promised form: `failedStep` null, `finishedAt` left out.
+        public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(id, forKey: .id)
             try container.encode(scenario, forKey: .scenario)
@@ -40,7 +42,7 @@ enum RunListingJSON {
     }
 
     /// The array's text.
-    static func encode(_ runs: [Run]) -> String {
+    public static func encode(_ runs: [Run]) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(runs) else { return "[]" }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -6,29 +6,41 @@ import Foundation
     import Darwin
 #endif
 
-/// Where opctl keeps its runs and the saved sign-in: `--state-dir`, else `$OPCTL_STATE_DIR`,
-/// else `$XDG_STATE_HOME/opctl`, else `~/.local/state/opctl`. Created 0700.
-enum StateDirectory {
+/// Where a runner program keeps its runs (and whatever else it saves, like opctl's sign-in):
+/// `--state-dir`, else `$PROGRAM_STATE_DIR`, else `$XDG_STATE_HOME/PROGRAM`, else
+/// `~/.local/state/PROGRAM`. Created 0700.
+public enum StateDirectory {
+    /// The environment variable that names the directory: `OPCTL_STATE_DIR` for `opctl`, the
+    /// program's name upper-cased with dashes as underscores.
+    public static func environmentVariable(program: String) -> String {
+        program.uppercased().replacingOccurrences(of: "-", with: "_") + "_STATE_DIR"
+    }
+
     /// Resolves the directory without creating it.
-    static func resolve(option: String?, environment: [String: String]) -> URL {
+    ///
+    /// - Parameters:
+    ///   - option: The `--state-dir` value, if given.
+    ///   - environment: The environment variables.
+    ///   - program: The program's name, which names the variable and the folder.
+    public static func resolve(option: String?, environment: [String: String], program: String) -> URL {
         if let option, !option.isEmpty { return URL(fileURLWithPath: option) }
-        if let explicit = environment["OPCTL_STATE_DIR"], !explicit.isEmpty {
+        if let explicit = environment[environmentVariable(program: program)], !explicit.isEmpty {
             return URL(fileURLWithPath: explicit)
         }
         if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("opctl")
+            return URL(fileURLWithPath: xdg).appendingPathComponent(program)
         }
         let home =
             environment["HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser
-        return home.appendingPathComponent(".local/state/opctl")
+        return home.appendingPathComponent(".local/state/\(program)")
     }
 
     /// Creates the directory (owner-only) if needed and checks that it can be written.
     ///
     /// - Throws: ``CLIError/stateDirectory(_:_:)`` in words a user can act on, such as "cannot be
     ///   created: /home/me/file is not a directory".
-    static func prepare(_ url: URL) throws {
+    public static func prepare(_ url: URL) throws {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         if manager.fileExists(atPath: url.path, isDirectory: &isDirectory) {
@@ -57,7 +69,7 @@ enum StateDirectory {
         }
         for directory in missing.reversed() where mkdir(directory.path, 0o700) != 0 {
             let code = errno
-            guard code != EEXIST else { continue }  // another opctl made it just now
+            guard code != EEXIST else { continue }  // another process made it just now
             throw CLIError.stateDirectory(
                 url.path, "cannot be created: \(directory.path): \(String(cString: strerror(code)))")
         }

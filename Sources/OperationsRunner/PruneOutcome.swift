@@ -1,28 +1,30 @@
 import Foundation
-import Operations
+public import Operations
 
-/// What `opctl prune` removed and kept, and how it says so.
-struct PruneOutcome {
-    let request: PruneRequest
+/// What `prune` removed and kept, and how it says so.
+public struct PruneOutcome {
+    /// What was asked.
+    public let request: PruneRequest
     /// The runs removed (or, in a dry run, that would be).
-    var removed: [RunSummary] = []
+    public var removed: [RunSummary] = []
     /// Old interrupted runs kept because `--include-interrupted` was not given.
-    var interrupted = 0
+    public var interrupted = 0
     /// Old runs kept because a live process was writing them.
-    var running = 0
+    public var running = 0
     /// Journals kept because they cannot be read (their age is unknown).
-    var damaged = 0
+    public var damaged = 0
     /// Files that could not be removed, in words.
-    var failures: [String] = []
+    public var failures: [String] = []
     /// Drafts of runs whose creation a killed process never finished, removed with the runs.
-    var abandonedDrafts = 0
+    public var abandonedDrafts = 0
 
-    init(request: PruneRequest) {
+    /// An outcome that removed and kept nothing yet.
+    public init(request: PruneRequest) {
         self.request = request
     }
 
     /// Counts what the listing shows prune will keep.
-    mutating func count(_ entries: [RunStore.SummaryEntry]) {
+    public mutating func count(_ entries: [RunStore.SummaryEntry]) {
         for entry in entries {
             guard case .success(let run) = entry.summary else {
                 damaged += 1
@@ -39,11 +41,11 @@ struct PruneOutcome {
 
     /// One sentence: `removed 12 runs (3 failed, 9 succeeded), kept 4 interrupted runs; use
     /// --include-interrupted to remove them`.
-    var sentence: String {
+    public var sentence: String {
         var text: String
         if removed.isEmpty {
             let which = request.statuses.map(\.rawValue).sorted().joined(separator: ", ")
-            text = "nothing to remove: no \(which) runs last active before \(RunsCommand.timestamp(request.cutoff))"
+            text = "nothing to remove: no \(which) runs last active before \(RunTimestamp.text(request.cutoff))"
         } else {
             let byStatus = Dictionary(grouping: removed, by: { ListedStatus($0.status) })
             let breakdown = byStatus.keys.sorted().map { status in
@@ -74,14 +76,14 @@ struct PruneOutcome {
     }
 
     /// The `--json` object.
-    var jsonObject: [String: Any] {
+    public var jsonObject: [String: Any] {
         [
             "dryRun": request.dryRun,
-            "olderThan": RunsCommand.timestamp(request.cutoff),
+            "olderThan": RunTimestamp.text(request.cutoff),
             "removed": removed.reversed().map { run -> [String: Any] in
                 [
                     "id": run.id.description, "scenario": run.scenario, "status": run.status.rawValue,
-                    "lastActivityAt": RunsCommand.timestamp(run.lastActivityAt),
+                    "lastActivityAt": RunTimestamp.text(run.lastActivityAt),
                 ]
             },
             "kept": ["interrupted": interrupted, "running": running, "damaged": damaged],

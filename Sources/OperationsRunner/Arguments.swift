@@ -1,29 +1,51 @@
 /// What a command accepts: flags, options that take a value, and positional arguments.
-struct ArgumentSpec {
+///
+/// Public so that a program's own commands declare their options once, beside their help text,
+/// and are parsed by the same rules as the runner's commands.
+public struct ArgumentSpec: Sendable {
     /// Options that stand alone, like `--json`.
-    var flags: Set<String> = []
+    public var flags: Set<String> = []
     /// Options that take a value, like `--phone NUMBER` or `--phone=NUMBER`.
-    var options: Set<String> = []
+    public var options: Set<String> = []
     /// How many positional arguments the command takes at most.
-    var maxPositionals = 0
+    public var maxPositionals = 0
+
+    /// Creates a spec.
+    ///
+    /// - Parameters:
+    ///   - flags: Options that stand alone.
+    ///   - options: Options that take a value.
+    ///   - maxPositionals: How many positional arguments are allowed.
+    public init(flags: Set<String> = [], options: Set<String> = [], maxPositionals: Int = 0) {
+        self.flags = flags
+        self.options = options
+        self.maxPositionals = maxPositionals
+    }
 }
 
 /// The arguments of one command line, parsed against an ``ArgumentSpec``.
 ///
 /// Hand-written because the package takes no dependencies; it follows the conventions people
 /// expect: `--name value` and `--name=value`, `--` ends the options, `-h` means `--help`.
-struct ParsedArguments {
-    private(set) var flags: Set<String> = []
-    private(set) var values: [String: String] = [:]
+public struct ParsedArguments: Sendable {
+    /// The flags given, `--help` included when `-h` or `--help` was.
+    public private(set) var flags: Set<String> = []
+    /// The last value of each option given.
+    public private(set) var values: [String: String] = [:]
     /// Every value of each option, in order, for options that may be repeated (`--status a --status b`).
-    private(set) var repeatedValues: [String: [String]] = [:]
-    private(set) var positionals: [String] = []
+    public private(set) var repeatedValues: [String: [String]] = [:]
+    /// The positional arguments, in order.
+    public private(set) var positionals: [String] = []
 
     /// Parses `arguments`.
     ///
+    /// - Parameters:
+    ///   - arguments: The arguments after the command's name.
+    ///   - spec: What the command accepts.
+    ///   - command: The command's name, whose help an error points to.
     /// - Throws: ``UsageError`` naming the unknown option, the option missing its value, or the
     ///   extra argument.
-    init(_ arguments: [String], spec: ArgumentSpec, command: String) throws {
+    public init(_ arguments: [String], spec: ArgumentSpec, command: String) throws {
         var remaining = arguments[...]
         var optionsEnded = false
         while let argument = remaining.popFirst() {
@@ -67,21 +89,22 @@ struct ParsedArguments {
     }
 
     /// Whether `flag` was given.
-    func has(_ flag: String) -> Bool { flags.contains(flag) }
+    public func has(_ flag: String) -> Bool { flags.contains(flag) }
 
     /// The value of `option`, if given (the last one, when it was given more than once).
-    func value(_ option: String) -> String? { values[option] }
+    public func value(_ option: String) -> String? { values[option] }
 
     /// Every value given to `option`, in order; empty when it was not given.
-    func allValues(_ option: String) -> [String] { repeatedValues[option] ?? [] }
+    public func allValues(_ option: String) -> [String] { repeatedValues[option] ?? [] }
 
     private static func split(_ argument: String) -> (String, String?) {
         guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
         return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
     }
 
-    /// Keeps a 10 kB argument from flooding an error message.
-    static func clip(_ text: String, to limit: Int = 40) -> String {
+    /// Keeps a 10 kB argument from flooding an error message; public because a program's own
+    /// errors quote arguments too.
+    public static func clip(_ text: String, to limit: Int = 40) -> String {
         text.count <= limit ? text : String(text.prefix(limit)) + "…"
     }
 }

@@ -1,8 +1,8 @@
 /// Counts in sentences: `1 run`, `1,980 older runs`, the same whatever the locale, so that
 /// output and tests do not depend on the machine's settings.
-enum CountText {
+public enum CountText {
     /// `1980` as `1,980`.
-    static func grouped(_ number: Int) -> String {
+    public static func grouped(_ number: Int) -> String {
         let digits = String(number.magnitude)
         var text = ""
         for (offset, digit) in digits.enumerated() {
@@ -13,7 +13,7 @@ enum CountText {
     }
 
     /// `count` runs, with `adjective` before the noun: `1 failed run`, `12 runs`.
-    static func runs(_ count: Int, _ adjective: String = "") -> String {
+    public static func runs(_ count: Int, _ adjective: String = "") -> String {
         "\(grouped(count)) \(adjective.isEmpty ? "" : adjective + " ")\(count == 1 ? "run" : "runs")"
     }
 }

@@ -1,12 +1,12 @@
-import Foundation
+public import Foundation
 
 /// A moment typed on the command line, as `--since` and `--older-than` take it: a duration
 /// back from now (`90s`, `30m`, `2h`, `7d`, `2w`, or several, `1h30m`) or an ISO-8601 date
 /// (`2025-01-31`, midnight UTC, or `2025-01-31T12:00:00Z`, with an offset or fractional
-/// seconds too) — the form `opctl runs` prints.
-enum TimeArgument {
+/// seconds too) — the form `runs` prints.
+public enum TimeArgument {
     /// What the help says the value may be.
-    static let forms = "a duration (30m, 2h, 7d) or an ISO-8601 date (2025-01-31, 2025-01-31T12:00:00Z)"
+    public static let forms = "a duration (30m, 2h, 7d) or an ISO-8601 date (2025-01-31, 2025-01-31T12:00:00Z)"
 
     /// The moment `text` names.
     ///
@@ -16,14 +16,14 @@ enum TimeArgument {
     ///   - command: The command whose help the error points to.
     ///   - now: The moment durations count back from.
     /// - Throws: ``UsageError`` with a sentence saying which forms are accepted.
-    static func moment(_ text: String, option: String, command: String, now: Date) throws -> Date {
+    public static func moment(_ text: String, option: String, command: String, now: Date) throws -> Date {
         if let seconds = duration(text) { return now.addingTimeInterval(-seconds) }
         if let date = date(text) { return date }
         throw UsageError("\(option) '\(ParsedArguments.clip(text))' is not \(forms)", command: command)
     }
 
     /// The seconds in a duration like `1h30m`; `nil` when `text` is not one.
-    static func duration(_ text: String) -> TimeInterval? {
+    public static func duration(_ text: String) -> TimeInterval? {
         let units: [Character: TimeInterval] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
         var total: TimeInterval = 0
         var digits = ""
@@ -41,7 +41,7 @@ enum TimeArgument {
     }
 
     /// The date in an ISO-8601 text; `nil` when `text` is not one.
-    static func date(_ text: String) -> Date? {
+    public static func date(_ text: String) -> Date? {
         let styles: [Date.ISO8601FormatStyle] = [
             .iso8601, Date.ISO8601FormatStyle(includingFractionalSeconds: true),
             Date.ISO8601FormatStyle().year().month().day(),

@@ -1,11 +1,18 @@
-import Operations
+public import Operations
 
 /// One line per step outcome on standard error: step, attempt, outcome, duration. Steps taken
 /// from a journal say `replayed`. Nested steps are indented under their scenario.
-struct ProgressPrinter: ScenarioObserver {
-    let console: Console
+public struct ProgressPrinter: ScenarioObserver {
+    /// Where the lines go (standard error) and whether they are coloured.
+    public let console: Console
 
-    func scenario(_ event: ScenarioEvent) {
+    /// Creates a printer writing to `console`'s standard error.
+    public init(console: Console) {
+        self.console = console
+    }
+
+    /// Prints the line of a step's outcome; scenario events and launches print nothing.
+    public func scenario(_ event: ScenarioEvent) {
         guard !event.isScenarioEvent, let line = line(for: event) else { return }
         let indent = String(repeating: "  ", count: max(0, event.address.path.count - 1))
         console.note(indent + line)
@@ -31,7 +38,7 @@ struct ProgressPrinter: ScenarioObserver {
     }
 
     /// `12 ms`, `1.2 s`.
-    static func format(_ duration: Duration) -> String {
+    public static func format(_ duration: Duration) -> String {
         let milliseconds = duration.inMilliseconds
         if milliseconds < 1_000 { return "\(Int(milliseconds.rounded())) ms" }
         return "\((milliseconds / 100).rounded() / 10) s"

@@ -1,13 +1,24 @@
 import Foundation
-import Operations
+public import Operations
 
-/// A run's status as `opctl runs` shows it and `--status` selects it: the journal's
+/// A run's status as `runs` shows it and `--status` selects it: the journal's
 /// ``RunStatus``, or `damaged` for a journal that cannot be read.
-enum ListedStatus: String, CaseIterable, Comparable {
-    case succeeded, failed, cancelled, interrupted, running, damaged
+public enum ListedStatus: String, CaseIterable, Comparable, Sendable {
+    /// The run succeeded.
+    case succeeded
+    /// The run failed.
+    case failed
+    /// The run was cancelled or declined.
+    case cancelled
+    /// The run was interrupted (Ctrl-C, a killed process); it can be resumed.
+    case interrupted
+    /// A live process is writing the run.
+    case running
+    /// The journal cannot be read.
+    case damaged
 
     /// The status of a listed run.
-    init(_ entry: RunStore.SummaryEntry) {
+    public init(_ entry: RunStore.SummaryEntry) {
         switch entry.summary {
         case .success(let summary): self = Self(summary.status)
         case .failure: self = .damaged
@@ -15,7 +26,7 @@ enum ListedStatus: String, CaseIterable, Comparable {
     }
 
     /// The status of a readable run.
-    init(_ status: RunStatus) {
+    public init(_ status: RunStatus) {
         switch status {
         case .succeeded: self = .succeeded
         case .failed: self = .failed
@@ -26,7 +37,7 @@ enum ListedStatus: String, CaseIterable, Comparable {
     }
 
     /// Alphabetical, the order sentences list counts in.
-    static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The statuses given to `--status` (repeated, or separated by commas).
     ///
@@ -36,7 +47,8 @@ enum ListedStatus: String, CaseIterable, Comparable {
     ///   - command: The command whose help the error points to.
     /// - Returns: The statuses, or `nil` when the option was not given.
     /// - Throws: ``UsageError`` naming the unknown value and listing the valid ones.
-    static func parse(_ values: [String], allowed: [ListedStatus], command: String) throws -> Set<ListedStatus>? {
+    public static func parse(_ values: [String], allowed: [ListedStatus], command: String) throws -> Set<ListedStatus>?
+    {
         guard !values.isEmpty else { return nil }
         var statuses: Set<ListedStatus> = []
         for text in values.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
