@@ -52,10 +52,10 @@ enum DiagramCommand: Command {
             let depth = try number(arguments.value("--depth"), option: "--depth", default: 2, minimum: 1)
             let stateDirectory = StateDirectory.resolve(
                 option: arguments.value("--state-dir"), environment: console.environment)
-            let runID = try RunLookup.id(id)
+            let runID = try RunLookup.id(id, program: Opctl.name)
             let journal = RunStore(stateDirectory: stateDirectory).url(for: runID)
             var trace = try RunTrace.load(for: journal, runID: runID) {
-                _ = try RunLookup.record(runID, in: RunStore(stateDirectory: stateDirectory))
+                _ = try RunLookup.record(runID, in: RunStore(stateDirectory: stateDirectory), program: Opctl.name)
             }
             // A run stopped by Ctrl-C unwinds cleanly, so its trace is balanced; the drawing still
             // says where it stopped.

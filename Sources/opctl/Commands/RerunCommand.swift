@@ -45,10 +45,10 @@ enum RerunCommand: Command {
         let stateDirectory = StateDirectory.resolve(
             option: arguments.value("--state-dir"), environment: console.environment)
         let store = RunStore(stateDirectory: stateDirectory)
-        let runID = try RunLookup.id(id)
+        let runID = try RunLookup.id(id, program: Opctl.name)
         // Damaged lines are skipped, as the resume will: the run goes on from what is intact,
         // and a step with side effects the damage could hide stops it (exit 2).
-        let record = try RunLookup.record(runID, in: store, skippingDamage: true)
+        let record = try RunLookup.record(runID, in: store, skippingDamage: true, program: Opctl.name)
         for damaged in record.damagedLines {
             console.note("opctl: run \(runID): skipping damaged \(damaged)")
         }
@@ -117,27 +117,5 @@ enum RerunCommand: Command {
             stateDirectory: stateDirectory, stateDirectoryOption: arguments.value("--state-dir"), console: console,
             json: arguments.has("--json")
         ).run(input: input)
-    }
-}
-
-/// Finding runs by the id a user typed. An id that names no run is an input error (exit 2) whose
-/// hint says where the ids are.
-enum RunLookup {
-    static func id(_ text: String) throws -> RunID {
-        guard let id = try? RunID(validating: text) else { throw unknown(text) }
-        return id
-    }
-
-    static func record(_ id: RunID, in store: RunStore, skippingDamage: Bool = false) throws -> JournalRecord {
-        do {
-            return try skippingDamage ? store.loadSkippingDamage(id) : store.load(id)
-        } catch {
-            if case .unknownRun = error { throw unknown(id.description) }
-            throw CLIError.message("run \(id) cannot be read: \(error)")
-        }
-    }
-
-    private static func unknown(_ text: String) -> UsageError {
-        UsageError("there is no run '\(ParsedArguments.clip(text))'", hint: "See 'opctl runs' for the run ids.")
     }
 }

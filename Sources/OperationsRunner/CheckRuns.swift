@@ -1,14 +1,18 @@
 import Foundation
 import Operations
-import OperationsRunner
 
-/// `opctl check`: whether this build could resume every run waiting in the state directory,
-/// before it replaces the build that started them.
-enum CheckCommand: Command {
-    static let name = "check"
-    static let abstract = "Check that this build can resume every failed or interrupted run"
-    static let help = """
-        USAGE: opctl check [--state-dir DIR] [--json]
+/// `PROGRAM check`: whether this build could resume every run waiting in the state directory,
+/// before it replaces the build that started them. The program's ``RunnerProgram/shapes(stateDirectory:console:)``
+/// are what the journals are compared with.
+public enum CheckRuns<Program: RunnerProgram>: Command {
+    /// `check`.
+    public static var name: String { "check" }
+    /// The line of the program's help.
+    public static var abstract: String { "Check that this build can resume every failed or interrupted run" }
+    /// The text of `PROGRAM help check`.
+    public static var help: String {
+        """
+        USAGE: \(Program.name) check [--state-dir DIR] [--json]
 
         Reads every journal and checks it against this build's scenarios, launching and
         writing nothing. A run can be resumed when its scenario still has the same steps up to
@@ -17,19 +21,20 @@ enum CheckCommand: Command {
         so a CI job can stop a release that would strand runs.
 
         OPTIONS:
-        \(CommonOptions.stateDirHelp)
+        \(Program.stateDirHelp)
           --json                 Print a JSON array of objects: id, scenario, status, resumable, reason
         """
-    static let spec = ArgumentSpec(flags: ["--json"], options: ["--state-dir"])
+    }
+    /// `--state-dir`, `--json`.
+    public static var spec: ArgumentSpec { ArgumentSpec(flags: ["--json"], options: ["--state-dir"]) }
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-        let stateDirectory = StateDirectory.resolve(
-            option: arguments.value("--state-dir"), environment: console.environment)
-        let factory = SignInServices.shapeOnlyFactory(stateDirectory: stateDirectory, console: console)
+    /// Checks every run; exits 1 when one cannot be resumed by this build.
+    public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+        let stateDirectory = Program.stateDirectory(arguments, console)
         let checks: [ResumeCheck]
         do {
             checks = try RunStore(stateDirectory: stateDirectory)
-                .checkResumable(by: RunnableScenario.all.map { $0.shape(factory) })
+                .checkResumable(by: Program.shapes(stateDirectory: stateDirectory, console: console))
         } catch {
             throw CLIError.message("cannot check runs: \(error)")
         }

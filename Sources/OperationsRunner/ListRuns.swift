@@ -1,43 +1,50 @@
 import Foundation
 import Operations
-import OperationsRunner
 
-/// `opctl runs`: the runs in the state directory, newest first, filtered and limited.
+/// `PROGRAM runs`: the runs in the state directory, newest first, filtered and limited.
 ///
 /// The listing comes from the run store's summary index (``RunStore/summaries()``), so it
 /// reads only the journals that changed since the last listing, however many runs are kept.
-enum RunsCommand: Command {
-    static let name = "runs"
-    static let abstract = "List the journaled runs, newest first"
+public enum ListRuns<Program: RunnerProgram>: Command {
+    /// `runs`.
+    public static var name: String { "runs" }
+    /// The line of the program's help.
+    public static var abstract: String { "List the journaled runs, newest first" }
     /// How many runs the table shows without `--limit`: a screenful.
-    static let defaultLimit = 20
-    static let help = """
-        USAGE: opctl runs [--limit N] [--status STATUS] [--scenario NAME] [--since WHEN]
-                          [--state-dir DIR] [--json]
+    public static var defaultLimit: Int { 20 }
+    /// The text of `PROGRAM help runs`.
+    public static var help: String {
+        let indent = String(repeating: " ", count: "USAGE: \(Program.name) runs ".count)
+        return """
+            USAGE: \(Program.name) runs [--limit N] [--status STATUS] [--scenario NAME] [--since WHEN]
+            \(indent)[--state-dir DIR] [--json]
 
-        Lists the runs, newest first, with their id, scenario, status (succeeded, failed, cancelled,
-        interrupted, running), failed step and start time. A journal that cannot be read is listed as
-        damaged; with --json it is left out of the array and named on standard error instead. The
-        table shows the newest \(defaultLimit) runs that match, and standard error says how many older
-        ones were left out.
+            Lists the runs, newest first, with their id, scenario, status (succeeded, failed, cancelled,
+            interrupted, running), failed step and start time. A journal that cannot be read is listed as
+            damaged; with --json it is left out of the array and named on standard error instead. The
+            table shows the newest \(defaultLimit) runs that match, and standard error says how many older
+            ones were left out.
 
-        OPTIONS:
-          --limit N              Show the newest N matching runs (default: \(defaultLimit); with --json: all); 0 for all
-          --status STATUS        Only runs with this status: succeeded, failed, cancelled, interrupted,
-                                 running or damaged; repeat the option or separate statuses with commas
-          --scenario NAME        Only runs of this scenario (auth, app, or an operation's name)
-          --since WHEN           Only runs started since then: a duration ago (30m, 2h, 7d) or an ISO-8601
-                                 date (2025-01-31, 2025-01-31T12:00:00Z)
-        \(CommonOptions.stateDirHelp)
-          --json                 Print a JSON array of objects, newest first: id, scenario, status, failedStep,
-                                 startedAt, finishedAt
-        """
-    static let spec = ArgumentSpec(
-        flags: ["--json"], options: ["--state-dir", "--limit", "--status", "--scenario", "--since"])
+            OPTIONS:
+              --limit N              Show the newest N matching runs (default: \(defaultLimit); with --json: all); 0 for all
+              --status STATUS        Only runs with this status: succeeded, failed, cancelled, interrupted,
+                                     running or damaged; repeat the option or separate statuses with commas
+              --scenario NAME        Only runs of this scenario (\(Program.scenarioNamesHelp))
+              --since WHEN           Only runs started since then: a duration ago (30m, 2h, 7d) or an ISO-8601
+                                     date (2025-01-31, 2025-01-31T12:00:00Z)
+            \(Program.stateDirHelp)
+              --json                 Print a JSON array of objects, newest first: id, scenario, status, failedStep,
+                                     startedAt, finishedAt
+            """
+    }
+    /// The filters, `--limit`, `--state-dir`, `--json`.
+    public static var spec: ArgumentSpec {
+        ArgumentSpec(flags: ["--json"], options: ["--state-dir", "--limit", "--status", "--scenario", "--since"])
+    }
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-        let stateDirectory = StateDirectory.resolve(
-            option: arguments.value("--state-dir"), environment: console.environment)
+    /// Prints the table, or the JSON array with `--json`.
+    public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+        let stateDirectory = Program.stateDirectory(arguments, console)
         let json = arguments.has("--json")
         let filter = try RunFilter(arguments, command: name, now: Date())
         let limit = try limit(arguments.value("--limit"), json: json)
@@ -53,7 +60,9 @@ enum RunsCommand: Command {
         if json {
             printJSON(shown, console: console)
         } else if all.isEmpty {
-            console.note("No runs yet in \(stateDirectory.path). Start one with 'opctl run auth'.")
+            console.note(
+                "No runs yet in \(stateDirectory.path). Start one with '\(Program.name) run \(Program.scenarios.first?.name ?? "NAME")'."
+            )
         } else if matching.isEmpty {
             console.note("No runs match (\(CountText.runs(all.count)) in \(stateDirectory.path)).")
         } else {
@@ -85,7 +94,7 @@ enum RunsCommand: Command {
             case .success(let summary):
                 return RunListingJSON.Run(summary, id: entry.id)
             case .failure(let error):
-                console.note("opctl: left out run \(entry.id), its journal cannot be read: \(error)")
+                console.note("\(Program.name): left out run \(entry.id), its journal cannot be read: \(error)")
                 return nil
             }
         }

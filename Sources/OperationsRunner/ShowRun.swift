@@ -1,28 +1,36 @@
 import Foundation
 import Operations
-import OperationsRunner
 
-/// `opctl show RUN_ID`: one run's steps, attempts and outcome.
-enum ShowCommand: Command {
-    static let name = "show"
-    static let abstract = "Show a run's steps, attempts and outcome"
-    static let help = """
-        USAGE: opctl show RUN_ID [--state-dir DIR] [--json]
+/// `PROGRAM show RUN_ID`: one run's steps, attempts and outcome, read from its journal alone,
+/// so it works for any program's runs.
+public enum ShowRun<Program: RunnerProgram>: Command {
+    /// `show`.
+    public static var name: String { "show" }
+    /// The line of the program's help.
+    public static var abstract: String { "Show a run's steps, attempts and outcome" }
+    /// The text of `PROGRAM help show`.
+    public static var help: String {
+        """
+        USAGE: \(Program.name) show RUN_ID [--state-dir DIR] [--json]
 
         OPTIONS:
-        \(CommonOptions.stateDirHelp)
+        \(Program.stateDirHelp)
         \(CommonOptions.jsonHelp)
         """
-    static let spec = ArgumentSpec(flags: ["--json"], options: ["--state-dir"], maxPositionals: 1)
+    }
+    /// A run id, `--state-dir`, `--json`.
+    public static var spec: ArgumentSpec {
+        ArgumentSpec(flags: ["--json"], options: ["--state-dir"], maxPositionals: 1)
+    }
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    /// Prints the run's steps, or its JSON object with `--json`.
+    public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
         guard let id = arguments.positionals.first else {
-            throw UsageError("missing the run id (see 'opctl runs')", command: name)
+            throw UsageError("missing the run id (see '\(Program.name) runs')", command: name)
         }
-        let stateDirectory = StateDirectory.resolve(
-            option: arguments.value("--state-dir"), environment: console.environment)
-        let runID = try RunLookup.id(id)
-        let record = try RunLookup.record(runID, in: RunStore(stateDirectory: stateDirectory))
+        let stateDirectory = Program.stateDirectory(arguments, console)
+        let runID = try RunLookup.id(id, program: Program.name)
+        let record = try RunLookup.record(runID, in: RunStore(stateDirectory: stateDirectory), program: Program.name)
         if arguments.has("--json") {
             let steps: [[String: Any]] = record.steps.map { step in
                 [
@@ -68,7 +76,7 @@ enum ShowCommand: Command {
         }
         if record.status != .succeeded && record.status != .running {
             let stateDir = arguments.value("--state-dir").map { " --state-dir \($0)" } ?? ""
-            console.print("To resume: opctl rerun \(runID)\(stateDir)")
+            console.print("To resume: \(Program.name) rerun \(runID)\(stateDir)")
         }
         return ExitStatus.success
     }

@@ -1,0 +1,30 @@
+import Foundation
+import Operations
+import OperationsRunner
+
+/// opctl as the runner knows it: its name (``Opctl/name``), the sign-in catalog, and the shapes
+/// `check` compares journals with, made by a factory whose operations are never launched.
+extension Opctl: RunnerProgram {
+    static var scenarios: [ScenarioListing] {
+        RunnableScenario.all.map { ScenarioListing(name: $0.name, summary: $0.summary, isScenario: $0.isScenario) }
+    }
+
+    static let scenarioNamesHelp = "auth, app, or an operation's name"
+
+    static func shapes(stateDirectory: URL, console: Console) -> [ScenarioShape] {
+        let factory = SignInServices.shapeOnlyFactory(stateDirectory: stateDirectory, console: console)
+        return RunnableScenario.all.map { $0.shape(factory) }
+    }
+}
+
+// The runner's commands for any program, specialised to opctl under the names its command table
+// and tests use.
+
+/// `opctl runs`.
+typealias RunsCommand = ListRuns<Opctl>
+/// `opctl show`.
+typealias ShowCommand = ShowRun<Opctl>
+/// `opctl prune`.
+typealias PruneCommand = PruneRuns<Opctl>
+/// `opctl check`.
+typealias CheckCommand = CheckRuns<Opctl>
