@@ -11,4 +11,17 @@ public enum ExitStatus {
     public static let cancelled: Int32 = 3
     /// Interrupted by Ctrl-C; the run can be rerun.
     public static let interrupted: Int32 = 130
+
+    /// The `EXIT STATUS:` lines of the top-level help, one per status above.
+    ///
+    /// - Parameter cancelled: What ends a run as cancelled, in the program's words.
+    public static func helpLines(cancelled: String) -> [String] {
+        [
+            "  \(success)    success",
+            "  \(failure)    the run failed (the message names the failed operation and the rerun command)",
+            "  \(usage)    usage or input error",
+            "  \(Self.cancelled)    \(cancelled)",
+            "  \(interrupted)  interrupted (Ctrl-C); the run can be rerun",
+        ]
+    }
 }

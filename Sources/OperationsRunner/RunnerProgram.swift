@@ -8,6 +8,18 @@ public import Operations
 public protocol RunnerProgram: SendableMetatype {
     /// The program's name as typed: in usage lines, hints, messages and the state directory.
     static var name: String { get }
+    /// What `--version` prints after the name.
+    static var version: String { get }
+    /// The sentence after `OVERVIEW:` in the top-level help, wrapped as it should print.
+    static var overview: String { get }
+    /// The command lines under `EXAMPLES:` in the top-level help.
+    static var examples: [String] { get }
+    /// What ends a run as cancelled (exit status 3), for the top-level help; "the run
+    /// cancelled" unless the program says more.
+    static var cancelledStatusHelp: String { get }
+    /// The command table, in the order the help lists it: the runner's commands specialised to
+    /// the program, and its own.
+    static var commands: [any Command.Type] { get }
     /// What the program can run, in `ops` order; a new user is told to start the first.
     static var scenarios: [ScenarioListing] { get }
     /// What `runs --scenario NAME` accepts, in words for its help (opctl: "auth, app, or an
@@ -23,6 +35,9 @@ public protocol RunnerProgram: SendableMetatype {
 }
 
 extension RunnerProgram {
+    /// "the run cancelled".
+    public static var cancelledStatusHelp: String { "the run cancelled" }
+
     /// The state directory a command line names: `--state-dir`, else the program's variable.
     static func stateDirectory(_ arguments: ParsedArguments, _ console: Console) -> URL {
         StateDirectory.resolve(option: arguments.value("--state-dir"), environment: console.environment, program: name)
