@@ -111,7 +111,7 @@ enum RerunCommand: Command {
             }
         }
         try? RunMetadata(backend: backendText, terms: inputs.terms).save(next: journal.url)
-        return ScenarioExecution(
+        return SignInExecution(
             runnable: runnable, journal: journal,
             replay: journal.replay(relaunchingInDoubt: arguments.has("--relaunch-in-doubt")), services: services,
             stateDirectory: stateDirectory, stateDirectoryOption: arguments.value("--state-dir"), console: console,

@@ -74,7 +74,7 @@ enum RunCommand: Command {
         } catch {
             throw CLIError.message("cannot start a run: \(error)")
         }
-        return ScenarioExecution(
+        return SignInExecution(
             runnable: runnable, journal: journal, replay: nil, services: services, stateDirectory: stateDirectory,
             stateDirectoryOption: arguments.value("--state-dir"), console: console, json: arguments.has("--json")
         ).run(input: phone)
