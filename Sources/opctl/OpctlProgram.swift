@@ -1,10 +1,19 @@
+import AuthFlow
 import Foundation
 import Operations
 import OperationsRunner
 
-/// opctl as the runner knows it: its name (``Opctl/name``), the sign-in catalog, and the shapes
-/// `check` compares journals with, made by a factory whose operations are never launched.
-extension Opctl: RunnerProgram {
+/// opctl as the runner knows it: its name (``Opctl/name``), the sign-in catalog, the shapes
+/// `check` compares journals with (made by a factory whose operations are never launched), and
+/// the phone number every runnable is launched with; `run` and `rerun` prepare their runs in
+/// RunCommand.swift and RerunCommand.swift.
+extension Opctl: LaunchingProgram {
+    typealias Input = PhoneNumber
+
+    static let runnablesInWords = "auth, app or an operation"
+
+    static func runnableName(_ typed: String) -> String? { RunnableScenario.named(typed)?.name }
+
     static var scenarios: [ScenarioListing] {
         RunnableScenario.all.map { ScenarioListing(name: $0.name, summary: $0.summary, isScenario: $0.isScenario) }
     }
@@ -20,6 +29,10 @@ extension Opctl: RunnerProgram {
 // The runner's commands for any program, specialised to opctl under the names its command table
 // and tests use.
 
+/// `opctl run`.
+typealias RunCommand = RunScenario<Opctl>
+/// `opctl rerun`.
+typealias RerunCommand = RerunScenario<Opctl>
 /// `opctl runs`.
 typealias RunsCommand = ListRuns<Opctl>
 /// `opctl show`.

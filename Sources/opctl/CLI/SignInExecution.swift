@@ -3,34 +3,33 @@ import Foundation
 import Operations
 import OperationsRunner
 
-/// One run of a sign-in runnable for `opctl run` and `opctl rerun`, on the runner's
-/// ``ScenarioExecution``: what is sign-in about it is here — the saved token in the output,
-/// the screens' missing answers, the failures a rerun cannot help, and the phone and code a
-/// rerun will need.
-struct SignInExecution {
-    let runnable: RunnableScenario
-    let journal: ScenarioJournal
-    let replay: (any StepReplaying)?
-    let services: SignInServices
-    let stateDirectory: URL
-    /// The `--state-dir` given on the command line, repeated in the rerun hint.
-    let stateDirectoryOption: String?
-    let console: Console
-    let json: Bool
-
-    func run(input: PhoneNumber?) -> Int32 {
+/// A run or rerun of a sign-in runnable, prepared for the runner's ``RunScenario`` and
+/// ``RerunScenario``: what is sign-in about it is here — the saved token in the output, the
+/// screens' missing answers, the failures a rerun cannot help, and the phone and code a rerun
+/// will need.
+enum SignInExecution {
+    /// The prepared run of `runnable` with `services`.
+    ///
+    /// - Parameters:
+    ///   - settings: What a new run's journal header records.
+    ///   - makeInput: The phone number, once the state directory is ready.
+    ///   - resumed: Called with a rerun's resumed journal.
+    static func prepared(
+        _ runnable: RunnableScenario, services: SignInServices, stateDirectory: URL, console: Console,
+        settings: [String: String] = [:], makeInput: @escaping @Sendable () throws -> PhoneNumber?,
+        resumed: @escaping @Sendable (URL) -> Void = { _ in }
+    ) -> PreparedRun<PhoneNumber> {
         let savedTo = SignInServices.tokenFile(in: stateDirectory).path
-        let runnable = runnable
         let factory = services.factory
-        return ScenarioExecution<PhoneNumber?>(
-            program: Opctl.name, scenario: runnable.name, failureHint: runnable.failureHint, journal: journal,
-            replay: replay, stateDirectoryOption: stateDirectoryOption, console: console, json: json, hooks: hooks
+        return PreparedRun(
+            shape: runnable.shape(factory), settings: settings, failureHint: runnable.failureHint,
+            hooks: hooks(runnable: runnable.name, screens: services.screens, inputIsTerminal: console.inputIsTerminal),
+            makeInput: makeInput, resumed: resumed
         ) { context, onFinish in
             runnable.launch(factory, context) { result in
-                onFinish(result.map { Self.outcome($0, savedTo: savedTo) })
+                onFinish(result.map { outcome($0, savedTo: savedTo) })
             }
         }
-        .run(input: input)
     }
 
     /// The sentence, and the token saved with where it was saved.
@@ -41,11 +40,10 @@ struct SignInExecution {
             jsonFields: ["token": token.redacted, "savedTo": savedTo])
     }
 
-    private var hooks: ExecutionHooks {
-        let screens = services.screens
-        let name = runnable.name
-        let inputIsTerminal = console.inputIsTerminal
-        return ExecutionHooks(
+    private static func hooks(runnable name: String, screens: TerminalScreens, inputIsTerminal: Bool)
+        -> ExecutionHooks
+    {
+        ExecutionHooks(
             inputError: { screens.inputError },
             cancellationMessage: { "sign-in cancelled: \($0)" },
             explainFailure: { cause, step, attempts in
