@@ -22,6 +22,9 @@ public protocol RunnerProgram: SendableMetatype {
     static var commands: [any Command.Type] { get }
     /// What the program can run, in `ops` order; a new user is told to start the first.
     static var scenarios: [ScenarioListing] { get }
+    /// The sentence of `help ops` under its usage line; "Lists what 'PROGRAM run' launches, one
+    /// line each." unless the program says more.
+    static var scenariosHelp: String { get }
     /// What `runs --scenario NAME` accepts, in words for its help (opctl: "auth, app, or an
     /// operation's name").
     static var scenarioNamesHelp: String { get }
@@ -37,6 +40,9 @@ public protocol RunnerProgram: SendableMetatype {
 extension RunnerProgram {
     /// "the run cancelled".
     public static var cancelledStatusHelp: String { "the run cancelled" }
+
+    /// "Lists what 'PROGRAM run' launches, one line each."
+    public static var scenariosHelp: String { "Lists what '\(name) run' launches, one line each." }
 
     /// The state directory a command line names: `--state-dir`, else the program's variable.
     static func stateDirectory(_ arguments: ParsedArguments, _ console: Console) -> URL {

@@ -20,6 +20,9 @@ extension Opctl: LaunchingProgram {
 
     static let scenarioNamesHelp = "auth, app, or an operation's name"
 
+    /// opctl also draws what it runs.
+    static let scenariosHelp = "Lists what 'opctl run' launches and 'opctl diagram' draws, one line each."
+
     static func shapes(stateDirectory: URL, console: Console) -> [ScenarioShape] {
         let factory = SignInServices.shapeOnlyFactory(stateDirectory: stateDirectory, console: console)
         return RunnableScenario.all.map { $0.shape(factory) }
@@ -33,6 +36,8 @@ extension Opctl: LaunchingProgram {
 typealias RunCommand = RunScenario<Opctl>
 /// `opctl rerun`.
 typealias RerunCommand = RerunScenario<Opctl>
+/// `opctl ops`.
+typealias OpsCommand = ListScenarios<Opctl>
 /// `opctl runs`.
 typealias RunsCommand = ListRuns<Opctl>
 /// `opctl show`.
