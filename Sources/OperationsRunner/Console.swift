@@ -87,10 +87,15 @@ public struct Console: Sendable {
 
     /// ANSI styles used on standard error.
     public enum Style: String, Sendable {
+        /// Secondary text: run ids, replayed and skipped steps.
         case dim = "2"
+        /// Failures.
         case red = "31"
+        /// Successes.
         case green = "32"
+        /// What needs the user's eyes, like a simulated SMS.
         case yellow = "33"
+        /// Step names.
         case bold = "1"
     }
 }
