@@ -2,8 +2,8 @@ import Foundation
 import OperationsRunner
 
 // The runner's pieces take the program's name where they print it or derive from it; these
-// bind them to opctl's, so opctl's code and tests say `error.hint` and
-// `StateDirectory.resolve(option:environment:)` without repeating the name.
+// bind them to opctl's, so `diagram` and the tests say `StateDirectory.resolve(option:environment:)`
+// and `error.hint` without repeating the name.
 
 extension UsageError {
     /// Where to look for the right usage: `See 'opctl COMMAND --help'.`, or the custom hint.
