@@ -18,18 +18,27 @@ let package = Package(
         // Test helpers for operations (LaunchProbe, TestScheduler, …): a test target depends on
         // this product, so `import Operations` in an app brings none of them.
         .library(name: "OperationsTesting", targets: ["OperationsTesting"]),
+        // What a command-line runner of scenarios does whatever its scenarios: argument parsing,
+        // the console, the state directory, listings, exit statuses. Apart from Operations,
+        // which knows nothing of terminals.
+        .library(name: "OperationsRunner", targets: ["OperationsRunner"]),
         .library(name: "AuthFlow", targets: ["AuthFlow"]),
         // AuthAPI test doubles (StubAuthAPI, UnimplementedAuthAPI), kept out of AuthFlow for the
         // same reason.
         .library(name: "AuthFlowTesting", targets: ["AuthFlowTesting"]),
         .executable(name: "opctl", targets: ["opctl"]),
+        // The engine's benchmark, apart so that opctl carries no benchmark code.
+        .executable(name: "opctl-bench", targets: ["opctl-bench"]),
     ],
     targets: [
         .target(name: "Operations", swiftSettings: swiftSettings),
         .target(name: "OperationsTesting", dependencies: ["Operations"], swiftSettings: swiftSettings),
+        .target(name: "OperationsRunner", dependencies: ["Operations"], swiftSettings: swiftSettings),
         .target(name: "AuthFlow", dependencies: ["Operations"], swiftSettings: swiftSettings),
         .target(name: "AuthFlowTesting", dependencies: ["AuthFlow", "Operations"], swiftSettings: swiftSettings),
-        .executableTarget(name: "opctl", dependencies: ["AuthFlow", "Operations"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "opctl", dependencies: ["AuthFlow", "Operations", "OperationsRunner"], swiftSettings: swiftSettings),
+        .executableTarget(name: "opctl-bench", dependencies: ["Operations"], swiftSettings: swiftSettings),
         // Loopback HTTP server and raw connection shared by AuthFlowTests and opctlTests; not a
         // product: an app tests its own networking, not this package's.
         .target(
@@ -43,7 +52,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "opctlTests",
-            dependencies: ["opctl", "AuthFlow", "HTTPTestSupport", "Operations", "OperationsTesting"],
+            dependencies: [
+                "opctl", "opctl-bench", "OperationsRunner", "AuthFlow", "HTTPTestSupport", "Operations",
+                "OperationsTesting",
+            ],
             swiftSettings: swiftSettings
         ),
     ],

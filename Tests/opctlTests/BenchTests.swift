@@ -3,7 +3,7 @@ import Operations
 import OperationsTesting
 import Testing
 
-@testable import opctl
+@testable import opctl_bench
 
 /// Runs the bench's case table in-process with a tiny iteration count. No timed assertions:
 /// only that every case runs and reports a usable figure, and that the JSON parses.

@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import HTTPTestSupport
+import OperationsRunner
 import Testing
 
 @testable import opctl

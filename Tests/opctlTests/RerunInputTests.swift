@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Operations
+import OperationsRunner
 import Testing
 
 @testable import opctl

@@ -1,5 +1,6 @@
 import AuthFlow
 import Foundation
+import OperationsRunner
 
 /// Where `--backend` points: the embedded simulator with its options, or a real server.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import OperationsRunner
 
 #if canImport(Glibc)
     import Glibc

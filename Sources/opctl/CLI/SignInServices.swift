@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Operations
+import OperationsRunner
 
 /// The key services of one opctl run, assembled from the command line: the backend (simulator or
 /// server), the saved sign-in, the terminal screens, and the factory that makes the operations.

@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Operations
+import OperationsRunner
 
 /// The sign-in screens of the command line: answers given as options are used first; what is
 /// missing is asked on the terminal — only when standard input is one. Otherwise the screen

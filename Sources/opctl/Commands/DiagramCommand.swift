@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Operations
+import OperationsRunner
 
 /// `opctl diagram NAME` and `opctl diagram --run RUN_ID`: message-sequence diagrams as text.
 enum DiagramCommand: Command {
@@ -51,10 +52,10 @@ enum DiagramCommand: Command {
             let depth = try number(arguments.value("--depth"), option: "--depth", default: 2, minimum: 1)
             let stateDirectory = StateDirectory.resolve(
                 option: arguments.value("--state-dir"), environment: console.environment)
-            let runID = try RunLookup.id(id)
+            let runID = try RunLookup.id(id, program: Opctl.name)
             let journal = RunStore(stateDirectory: stateDirectory).url(for: runID)
             var trace = try RunTrace.load(for: journal, runID: runID) {
-                _ = try RunLookup.record(runID, in: RunStore(stateDirectory: stateDirectory))
+                _ = try RunLookup.record(runID, in: RunStore(stateDirectory: stateDirectory), program: Opctl.name)
             }
             // A run stopped by Ctrl-C unwinds cleanly, so its trace is balanced; the drawing still
             // says where it stopped.
@@ -163,50 +164,5 @@ enum DiagramCommand: Command {
             throw UsageError("\(option) must be \(auto)a whole number from \(minimum) to 10000", command: name)
         }
         return number
-    }
-}
-
-/// Where a run's trace is kept: next to its journal, as `<run-id>.trace.jsonl`, appended to
-/// as the run goes (see ``FileTracer``); runs of older builds saved `<run-id>.trace.json` at their
-/// end. Labels are redacted, so neither holds a secret.
-enum RunTrace {
-    static func url(for journal: URL) -> URL {
-        journal.deletingPathExtension().appendingPathExtension("trace.jsonl")
-    }
-
-    static func legacyURL(for journal: URL) -> URL {
-        journal.deletingPathExtension().appendingPathExtension("trace.json")
-    }
-
-    /// `trace` with a `cut off` note over the outermost operation at its end, unless a cut-off
-    /// session already carries one.
-    static func markingInterrupted(_ trace: Trace) -> Trace {
-        guard !trace.events.contains(where: { if case .note(_, Trace.cutOffLabel) = $0.kind { true } else { false } }),
-            let root = trace.events.lazy.compactMap({ event -> Participant.ID? in
-                if case .launch(let operation, _, _) = event.kind { operation } else { nil }
-            }).first
-        else { return trace }
-        return Trace(events: trace.events + [.note(over: root, Trace.cutOffLabel)])
-    }
-
-    /// The run's trace, every session of it, each cut-off session closed with a `cut off` note.
-    /// - Parameter missing: Called when there is no trace, to throw "no such run" first.
-    static func load(for journal: URL, runID: RunID, missing: () throws -> Void) throws -> Trace {
-        if let data = FileManager.default.contents(atPath: url(for: journal).path) {
-            do {
-                return try Trace.recorded(jsonLines: data).trace
-            } catch {
-                throw CLIError.message("the trace of run \(runID) cannot be read: \(error)")
-            }
-        }
-        guard let data = FileManager.default.contents(atPath: legacyURL(for: journal).path) else {
-            try missing()
-            throw CLIError.message("run \(runID) has no recorded trace")
-        }
-        do {
-            return try Trace(jsonData: data)
-        } catch {
-            throw CLIError.message("the trace of run \(runID) cannot be read: \(error)")
-        }
     }
 }

@@ -1,12 +1,15 @@
 import AuthFlow
 import Foundation
 import Operations
+import OperationsRunner
 
-/// `opctl rerun RUN_ID`: resumes a failed or interrupted run from its journal.
-enum RerunCommand: Command {
-    static let name = "rerun"
-    static let abstract = "Resume a failed or interrupted run: completed steps are replayed, the failed one runs again"
-    static let help = """
+/// `opctl rerun RUN_ID`: the sign-in options of the runner's ``RerunScenario`` — the answers a
+/// rerun may need, the phone a run stopped before recording, the backend — and the settings the
+/// run started with.
+extension Opctl {
+    static let rerunAbstract =
+        "Resume a failed or interrupted run: completed steps are replayed, the failed one runs again"
+    static let rerunHelp = """
         USAGE: opctl rerun RUN_ID [--code CODE | --code-stdin] [--accept-terms | --decline-terms]
                               [--phone NUMBER] [--relaunch-in-doubt] [--backend SPEC] [--state-dir DIR] [--json]
 
@@ -33,110 +36,48 @@ enum RerunCommand: Command {
         \(CommonOptions.stateDirHelp)
         \(CommonOptions.jsonHelp)
         """
-    static let spec = ArgumentSpec(
-        flags: ["--accept-terms", "--decline-terms", "--code-stdin", "--relaunch-in-doubt", "--json"],
-        options: ["--code", "--phone", "--backend", "--state-dir"], maxPositionals: 1)
+    static let rerunOptions = ArgumentSpec(
+        flags: ["--accept-terms", "--decline-terms", "--code-stdin"], options: ["--code", "--phone", "--backend"])
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-        guard let id = arguments.positionals.first else {
-            throw UsageError("missing the run id (see 'opctl runs')", command: name)
-        }
-        let stateDirectory = StateDirectory.resolve(
-            option: arguments.value("--state-dir"), environment: console.environment)
-        let store = RunStore(stateDirectory: stateDirectory)
-        let runID = try RunLookup.id(id)
-        // Damaged lines are skipped, as the resume will: the run goes on from what is intact,
-        // and a step with side effects the damage could hide stops it (exit 2).
-        let record = try RunLookup.record(runID, in: store, skippingDamage: true)
-        for damaged in record.damagedLines {
-            console.note("opctl: run \(runID): skipping damaged \(damaged)")
-        }
-        guard let runnable = RunnableScenario.named(record.scenario) else {
-            throw CLIError.message("run \(runID) is of '\(record.scenario)', which this opctl cannot run")
-        }
-        if record.status == .succeeded {
-            if arguments.has("--json") {
-                let object: [String: Any] = [
-                    "id": runID.description, "runId": runID.description, "scenario": runnable.name,
-                    "status": "succeeded",
-                    "failedStep": NSNull(), "startedAt": RunsCommand.timestamp(record.startedAt ?? record.createdAt),
-                    "rerun": false,
-                ]
-                console.print(JSONText.encode(object))
-            } else {
-                console.print("Run \(runID) already succeeded; nothing to do.")
-            }
-            return ExitStatus.success
-        }
+    static func prepareRerun(
+        _ name: String, record: JournalRecord, arguments: ParsedArguments, console: Console, stateDirectory: URL
+    ) throws -> PreparedRun<PhoneNumber> {
+        let command = RerunCommand.name
+        guard let runnable = RunnableScenario.named(name) else { throw CLIError.message("no runnable '\(name)'") }
+        let runID = record.runID
         // The run goes on with the backend and terms decision it started with, unless given again.
         // A sidecar file is newer than the header: a rerun that changed the backend wrote one.
         let metadata = RunMetadata.load(next: record.url) ?? RunMetadata(settings: record.settings)
-        var inputs = try ScreenInputs(arguments, console: console, command: name)
+        var inputs = try ScreenInputs(arguments, console: console, command: command)
         inputs.terms = inputs.terms ?? metadata?.terms
         let backendText = arguments.value("--backend") ?? metadata?.backend ?? BackendSpec.defaultSpec
         let backend = try BackendSpec(parsing: backendText)
-        try StateDirectory.prepare(stateDirectory)
         let services = SignInServices(
             backend: backend, stateDirectory: stateDirectory, screens: inputs.screens(console), console: console)
-        var input: PhoneNumber?
-        do throws(JournalError) {
-            input = try record.input(as: PhoneNumber?.self) ?? nil
-        } catch {
-            throw CLIError.message("cannot resume run \(runID): \(error)")
-        }
-        if let given = arguments.value("--phone") {
-            // A rerun finishes the run that was started; a different number is a new run.
-            guard input == nil else {
-                throw UsageError(
-                    "run \(runID) already has its phone number; a rerun keeps the number the run started with",
-                    hint: "To sign in with another number, start a new run: opctl run \(runnable.name) --phone NUMBER")
-            }
-            input = try RunCommand.parsePhone(given, command: name)
-        }
-        let journal: ScenarioJournal
-        do throws(JournalError) {
-            journal = try store.resume(runID, scenario: runnable.shape(services.factory))
-        } catch {
-            switch error {
-            case .shapeMismatch, .missingShape:
-                // Nothing was launched or written: the run waits for a build that matches it.
-                throw UsageError(
-                    "cannot resume run \(runID): \(error)",
-                    hint:
-                        "Resume it with the opctl build that started it, or start a new run: opctl run \(runnable.name)"
-                )
-            default:
-                throw CLIError.message("cannot resume run \(runID): \(error)")
-            }
-        }
-        try? RunMetadata(backend: backendText, terms: inputs.terms).save(next: journal.url)
-        return ScenarioExecution(
-            runnable: runnable, journal: journal,
-            replay: journal.replay(relaunchingInDoubt: arguments.has("--relaunch-in-doubt")), services: services,
-            stateDirectory: stateDirectory, stateDirectoryOption: arguments.value("--state-dir"), console: console,
-            json: arguments.has("--json")
-        ).run(input: input)
-    }
-}
-
-/// Finding runs by the id a user typed. An id that names no run is an input error (exit 2) whose
-/// hint says where the ids are.
-enum RunLookup {
-    static func id(_ text: String) throws -> RunID {
-        guard let id = try? RunID(validating: text) else { throw unknown(text) }
-        return id
-    }
-
-    static func record(_ id: RunID, in store: RunStore, skippingDamage: Bool = false) throws -> JournalRecord {
-        do {
-            return try skippingDamage ? store.loadSkippingDamage(id) : store.load(id)
-        } catch {
-            if case .unknownRun = error { throw unknown(id.description) }
-            throw CLIError.message("run \(id) cannot be read: \(error)")
-        }
-    }
-
-    private static func unknown(_ text: String) -> UsageError {
-        UsageError("there is no run '\(ParsedArguments.clip(text))'", hint: "See 'opctl runs' for the run ids.")
+        let given = arguments.value("--phone")
+        let terms = inputs.terms
+        return SignInExecution.prepared(
+            runnable, services: services, stateDirectory: stateDirectory, console: console,
+            makeInput: {
+                var input: PhoneNumber?
+                do throws(JournalError) {
+                    input = try record.input(as: PhoneNumber?.self) ?? nil
+                } catch {
+                    throw CLIError.message("cannot resume run \(runID): \(error)")
+                }
+                if let given {
+                    // A rerun finishes the run that was started; a different number is a new run.
+                    guard input == nil else {
+                        throw UsageError(
+                            "run \(runID) already has its phone number; a rerun keeps the number the run started with",
+                            hint:
+                                "To sign in with another number, start a new run: opctl run \(runnable.name) --phone NUMBER"
+                        )
+                    }
+                    input = try parsePhone(given, command: command)
+                }
+                return input
+            },
+            resumed: { journal in try? RunMetadata(backend: backendText, terms: terms).save(next: journal) })
     }
 }

@@ -1,6 +1,7 @@
 import AuthFlow
 import Dispatch
 import Operations
+import OperationsRunner
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsRunner
 import Testing
 
 @testable import opctl

@@ -1,0 +1,62 @@
+import Foundation
+import Operations
+
+/// `PROGRAM check`: whether this build could resume every run waiting in the state directory,
+/// before it replaces the build that started them. The program's ``RunnerProgram/shapes(stateDirectory:console:)``
+/// are what the journals are compared with.
+public enum CheckRuns<Program: RunnerProgram>: Command {
+    /// `check`.
+    public static var name: String { "check" }
+    /// The line of the program's help.
+    public static var abstract: String { "Check that this build can resume every failed or interrupted run" }
+    /// The text of `PROGRAM help check`.
+    public static var help: String {
+        """
+        USAGE: \(Program.name) check [--state-dir DIR] [--json]
+
+        Reads every journal and checks it against this build's scenarios, launching and
+        writing nothing. A run can be resumed when its scenario still has the same steps up to
+        the last step the run reached; steps after it may have changed. Lists each run this
+        build could not resume, with the first step that differs; exits 1 when there is one,
+        so a CI job can stop a release that would strand runs.
+
+        OPTIONS:
+        \(Program.stateDirHelp)
+          --json                 Print a JSON array of objects: id, scenario, status, resumable, reason
+        """
+    }
+    /// `--state-dir`, `--json`.
+    public static var spec: ArgumentSpec { ArgumentSpec(flags: ["--json"], options: ["--state-dir"]) }
+
+    /// Checks every run; exits 1 when one cannot be resumed by this build.
+    public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+        let stateDirectory = Program.stateDirectory(arguments, console)
+        let checks: [ResumeCheck]
+        do {
+            checks = try RunStore(stateDirectory: stateDirectory)
+                .checkResumable(by: Program.shapes(stateDirectory: stateDirectory, console: console))
+        } catch {
+            throw CLIError.message("cannot check runs: \(error)")
+        }
+        let stranded = checks.filter(\.isStranded)
+        if arguments.has("--json") {
+            let objects: [[String: Any]] = checks.map { check in
+                var reason: Any = NSNull()
+                if case .stranded(let text) = check.verdict { reason = text }
+                return [
+                    "id": check.id.description, "scenario": check.scenario ?? NSNull(),
+                    "status": check.status?.rawValue ?? "damaged", "resumable": !check.isStranded, "reason": reason,
+                ]
+            }
+            console.print(JSONText.encode(objects))
+            return stranded.isEmpty ? ExitStatus.success : ExitStatus.failure
+        }
+        let waiting = checks.filter { $0.verdict == .resumable || $0.verdict == .running }.count
+        let finished = checks.filter { $0.verdict == .finished }.count
+        console.print(
+            "\(checks.count) \(checks.count == 1 ? "run" : "runs") checked: \(waiting) can be resumed, "
+                + "\(finished) finished, \(stranded.count) cannot be resumed by this build")
+        for check in stranded { console.print("  " + check.description) }
+        return stranded.isEmpty ? ExitStatus.success : ExitStatus.failure
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Operations
+
+/// `PROGRAM runs`: the runs in the state directory, newest first, filtered and limited.
+///
+/// The listing comes from the run store's summary index (``RunStore/summaries()``), so it
+/// reads only the journals that changed since the last listing, however many runs are kept.
+public enum ListRuns<Program: RunnerProgram>: Command {
+    /// `runs`.
+    public static var name: String { "runs" }
+    /// The line of the program's help.
+    public static var abstract: String { "List the journaled runs, newest first" }
+    /// How many runs the table shows without `--limit`: a screenful.
+    public static var defaultLimit: Int { 20 }
+    /// The text of `PROGRAM help runs`.
+    public static var help: String {
+        let indent = String(repeating: " ", count: "USAGE: \(Program.name) runs ".count)
+        return """
+            USAGE: \(Program.name) runs [--limit N] [--status STATUS] [--scenario NAME] [--since WHEN]
+            \(indent)[--state-dir DIR] [--json]
+
+            Lists the runs, newest first, with their id, scenario, status (succeeded, failed, cancelled,
+            interrupted, running), failed step and start time. A journal that cannot be read is listed as
+            damaged; with --json it is left out of the array and named on standard error instead. The
+            table shows the newest \(defaultLimit) runs that match, and standard error says how many older
+            ones were left out.
+
+            OPTIONS:
+              --limit N              Show the newest N matching runs (default: \(defaultLimit); with --json: all); 0 for all
+              --status STATUS        Only runs with this status: succeeded, failed, cancelled, interrupted,
+                                     running or damaged; repeat the option or separate statuses with commas
+              --scenario NAME        Only runs of this scenario (\(Program.scenarioNamesHelp))
+              --since WHEN           Only runs started since then: a duration ago (30m, 2h, 7d) or an ISO-8601
+                                     date (2025-01-31, 2025-01-31T12:00:00Z)
+            \(Program.stateDirHelp)
+              --json                 Print a JSON array of objects, newest first: id, scenario, status, failedStep,
+                                     startedAt, finishedAt
+            """
+    }
+    /// The filters, `--limit`, `--state-dir`, `--json`.
+    public static var spec: ArgumentSpec {
+        ArgumentSpec(flags: ["--json"], options: ["--state-dir", "--limit", "--status", "--scenario", "--since"])
+    }
+
+    /// Prints the table, or the JSON array with `--json`.
+    public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+        let stateDirectory = Program.stateDirectory(arguments, console)
+        let json = arguments.has("--json")
+        let filter = try RunFilter(arguments, command: name, now: Date())
+        let limit = try limit(arguments.value("--limit"), json: json)
+        let all: [RunStore.SummaryEntry]
+        do {
+            all = try RunStore(stateDirectory: stateDirectory).summaries()
+        } catch {
+            throw CLIError.message("cannot list runs: \(error)")
+        }
+        let matching = Array(all.reversed().filter(filter.matches))
+        let shown = limit.map { Array(matching.prefix($0)) } ?? matching
+        let leftOut = matching.count - shown.count
+        if json {
+            printJSON(shown, console: console)
+        } else if all.isEmpty {
+            console.note(
+                "No runs yet in \(stateDirectory.path). Start one with '\(Program.name) run \(Program.scenarios.first?.name ?? "NAME")'."
+            )
+        } else if matching.isEmpty {
+            console.note("No runs match (\(CountText.runs(all.count)) in \(stateDirectory.path)).")
+        } else {
+            printTable(shown, console: console)
+        }
+        if leftOut > 0 {
+            let older = filter.isActive ? "older matching" : "older"
+            console.note("… \(CountText.runs(leftOut, older)) not shown (use --limit 0 for all)")
+        }
+        return ExitStatus.success
+    }
+
+    /// The `--limit` value: `nil` for no limit.
+    private static func limit(_ text: String?, json: Bool) throws -> Int? {
+        guard let text else { return json ? nil : defaultLimit }
+        guard let limit = Int(text), limit >= 0 else {
+            throw UsageError(
+                "--limit '\(ParsedArguments.clip(text))' is not a number of runs (a whole number, 0 for all)",
+                command: name)
+        }
+        return limit == 0 ? nil : limit
+    }
+
+    private static func printJSON(_ entries: [RunStore.SummaryEntry], console: Console) {
+        // Every object keeps the promised keys and statuses; a damaged journal has neither a
+        // scenario nor a start time, so it is reported beside the array, not in it.
+        let runs: [RunListingJSON.Run] = entries.compactMap { entry in
+            switch entry.summary {
+            case .success(let summary):
+                return RunListingJSON.Run(summary, id: entry.id)
+            case .failure(let error):
+                console.note("\(Program.name): left out run \(entry.id), its journal cannot be read: \(error)")
+                return nil
+            }
+        }
+        console.print(RunListingJSON.encode(runs))
+    }
+
+    private static func printTable(_ entries: [RunStore.SummaryEntry], console: Console) {
+        var rows = [["RUN", "SCENARIO", "STATUS", "FAILED STEP", "STARTED"]]
+        for entry in entries {
+            switch entry.summary {
+            case .success(let summary):
+                rows.append([
+                    entry.id.description, summary.scenario, summary.status.rawValue, summary.failedStep?.name ?? "-",
+                    RunTimestamp.text(summary.startedAt ?? summary.createdAt),
+                ])
+            case .failure:
+                rows.append([entry.id.description, "?", ListedStatus.damaged.rawValue, "-", "-"])
+            }
+        }
+        for line in Table.render(rows) { console.print(line) }
+    }
+}

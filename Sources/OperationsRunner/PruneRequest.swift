@@ -1,0 +1,54 @@
+public import Foundation
+public import Operations
+
+/// What `prune` was asked to remove: runs of which statuses, last active before when.
+public struct PruneRequest {
+    /// What prune removes without `--status`.
+    public static let finished: [ListedStatus] = [.succeeded, .failed, .cancelled]
+
+    /// Runs last active before this moment are old enough.
+    public let cutoff: Date
+    /// The statuses that may be removed; never `running`.
+    public let statuses: Set<RunStatus>
+    /// Whether `--status` narrowed the statuses (then kept interrupted runs go unmentioned).
+    public let statusGiven: Bool
+    /// `--include-interrupted`: interrupted runs may be removed too.
+    public let includeInterrupted: Bool
+    /// `--dry-run`: say what would be removed, remove nothing.
+    public let dryRun: Bool
+
+    /// Reads the command line.
+    ///
+    /// - Parameters:
+    ///   - arguments: The parsed command line.
+    ///   - command: The command whose help errors point to.
+    ///   - program: The program's name, in the sentence saying how interrupted runs resume.
+    ///   - now: The moment durations count back from.
+    /// - Throws: ``UsageError`` when `--older-than` is missing or unreadable, a status is not
+    ///   one prune removes, or `--status interrupted` comes without `--include-interrupted`.
+    public init(_ arguments: ParsedArguments, command: String, program: String, now: Date) throws {
+        guard let olderThan = arguments.value("--older-than") else {
+            throw UsageError(
+                "missing --older-than WHEN: prune removes runs last active before then (e.g. --older-than 7d)",
+                command: command)
+        }
+        cutoff = try TimeArgument.moment(olderThan, option: "--older-than", command: command, now: now)
+        includeInterrupted = arguments.has("--include-interrupted")
+        dryRun = arguments.has("--dry-run")
+        let given = try ListedStatus.parse(
+            arguments.allValues("--status"), allowed: Self.finished + [.interrupted], command: command)
+        if let given, given.contains(.interrupted), !includeInterrupted {
+            throw UsageError(
+                "--status interrupted needs --include-interrupted: interrupted runs can still be resumed with '\(program) rerun'",
+                command: command)
+        }
+        statusGiven = given != nil
+        let chosen = given ?? Set(Self.finished + (includeInterrupted ? [.interrupted] : []))
+        statuses = Set(RunStatus.allCases.filter { chosen.contains(ListedStatus($0)) && $0 != .running })
+    }
+
+    /// Whether prune removes `run`: one of the chosen statuses, and old enough.
+    public func selects(_ run: RunSummary) -> Bool {
+        statuses.contains(run.status) && run.lastActivityAt < cutoff
+    }
+}

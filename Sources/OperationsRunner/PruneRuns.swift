@@ -1,0 +1,89 @@
+import Foundation
+import Operations
+
+/// `PROGRAM prune`: removes old finished runs with their files, keeping what can still be
+/// resumed unless asked, and never touching a run a live process is writing.
+public enum PruneRuns<Program: RunnerProgram>: Command {
+    /// `prune`.
+    public static var name: String { "prune" }
+    /// The line of the program's help.
+    public static var abstract: String { "Remove old finished runs and their files" }
+    /// The text of `PROGRAM help prune`.
+    public static var help: String {
+        let indent = String(repeating: " ", count: "USAGE: \(Program.name) prune ".count)
+        return """
+            USAGE: \(Program.name) prune --older-than WHEN [--status STATUS] [--include-interrupted] [--dry-run]
+            \(indent)[--state-dir DIR] [--json]
+
+            Removes the finished runs (succeeded, failed, cancelled) last active before WHEN, each with
+            its files: journal, trace and settings. Interrupted runs can still be resumed with '\(Program.name)
+            rerun', so they are kept unless --include-interrupted is given. A running run is never
+            removed, nor a damaged journal. Says how many runs it removed, by status, and what it kept.
+            It also removes the hidden drafts of runs a killed process never finished creating.
+
+            OPTIONS:
+              --older-than WHEN      Remove runs last active before then: a duration ago (30m, 2h, 7d) or an
+                                     ISO-8601 date (2025-01-31, 2025-01-31T12:00:00Z)
+              --status STATUS        Only runs with this status: succeeded, failed, cancelled, or interrupted
+                                     (with --include-interrupted); repeat the option or separate statuses with commas
+              --include-interrupted  Also remove interrupted runs; they can no longer be rerun
+              --dry-run              List the runs that would be removed and remove nothing
+            \(Program.stateDirHelp)
+              --json                 Print one JSON object: dryRun, olderThan, removed (id, scenario, status,
+                                     lastActivityAt), kept (interrupted, running, damaged), abandonedDrafts
+
+            EXAMPLES:
+              \(Program.name) prune --older-than 7d --dry-run
+              \(Program.name) prune --older-than 30d --status failed,cancelled
+              \(Program.name) prune --older-than 2025-01-31 --include-interrupted
+            """
+    }
+    /// `--older-than`, the status filters, `--dry-run`, `--state-dir`, `--json`.
+    public static var spec: ArgumentSpec {
+        ArgumentSpec(
+            flags: ["--json", "--dry-run", "--include-interrupted"],
+            options: ["--state-dir", "--older-than", "--status"])
+    }
+
+    /// Removes the runs, or lists them with `--dry-run`, and says what it removed and kept.
+    public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+        let request = try PruneRequest(arguments, command: name, program: Program.name, now: Date())
+        let stateDirectory = Program.stateDirectory(arguments, console)
+        let store = RunStore(stateDirectory: stateDirectory)
+        var outcome = PruneOutcome(request: request)
+        do {
+            let entries = try store.summaries()
+            outcome.count(entries)
+            if request.dryRun {
+                outcome.removed = entries.compactMap { try? $0.summary.get() }.filter(request.selects)
+            } else {
+                let report = try store.removeRuns(where: request.selects)
+                outcome.removed = report.removed
+                outcome.running += report.inProgress.count
+                outcome.failures = report.failures.map(\.description)
+                // What a process killed while creating a run left: never a run, so never listed.
+                outcome.abandonedDrafts = try store.removeAbandonedDrafts(modifiedBefore: request.cutoff).count
+            }
+        } catch {
+            throw CLIError.message("cannot prune runs: \(error)")
+        }
+        if arguments.has("--json") {
+            console.print(JSONText.encode(outcome.jsonObject))
+        } else {
+            if request.dryRun, !outcome.removed.isEmpty { printTable(outcome.removed, console: console) }
+            console.print(outcome.sentence)
+        }
+        for failure in outcome.failures { console.note("\(Program.name): \(failure)") }
+        return outcome.failures.isEmpty ? ExitStatus.success : ExitStatus.failure
+    }
+
+    private static func printTable(_ runs: [RunSummary], console: Console) {
+        var rows = [["RUN", "SCENARIO", "STATUS", "LAST ACTIVE"]]
+        for run in runs.reversed() {
+            rows.append([
+                run.id.description, run.scenario, run.status.rawValue, RunTimestamp.text(run.lastActivityAt),
+            ])
+        }
+        for line in Table.render(rows) { console.print(line) }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Operations
+
+/// `PROGRAM rerun RUN_ID`: resumes a failed or interrupted run from its journal: completed steps
+/// are replayed, the failed or interrupted one is launched again.
+public enum RerunScenario<Program: LaunchingProgram>: Command {
+    /// `rerun`.
+    public static var name: String { "rerun" }
+    /// The program's line for `rerun`.
+    public static var abstract: String { Program.rerunAbstract }
+    /// The program's `help rerun` text.
+    public static var help: String { Program.rerunHelp }
+    /// The program's options, `--relaunch-in-doubt`, `--state-dir`, `--json`, and the run id.
+    public static var spec: ArgumentSpec {
+        ArgumentSpec(
+            flags: Program.rerunOptions.flags.union(["--relaunch-in-doubt", "--json"]),
+            options: Program.rerunOptions.options.union(["--state-dir"]), maxPositionals: 1)
+    }
+
+    /// Finds the run, prepares its rerun with the program, resumes its journal and runs it.
+    public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+        guard let id = arguments.positionals.first else {
+            throw UsageError("missing the run id (see '\(Program.name) runs')", command: name)
+        }
+        let stateDirectory = Program.stateDirectory(arguments, console)
+        let store = RunStore(stateDirectory: stateDirectory)
+        let runID = try RunLookup.id(id, program: Program.name)
+        // Damaged lines are skipped, as the resume will: the run goes on from what is intact,
+        // and a step with side effects the damage could hide stops it (exit 2).
+        let record = try RunLookup.record(runID, in: store, skippingDamage: true, program: Program.name)
+        for damaged in record.damagedLines {
+            console.note("\(Program.name): run \(runID): skipping damaged \(damaged)")
+        }
+        guard let runnable = Program.runnableName(record.scenario) else {
+            throw CLIError.message("run \(runID) is of '\(record.scenario)', which this \(Program.name) cannot run")
+        }
+        if record.status == .succeeded {
+            return alreadySucceeded(record, runID: runID, runnable: runnable, arguments: arguments, console: console)
+        }
+        let prepared = try Program.prepareRerun(
+            runnable, record: record, arguments: arguments, console: console, stateDirectory: stateDirectory)
+        try StateDirectory.prepare(stateDirectory)
+        let input = try prepared.makeInput()
+        let journal: ScenarioJournal
+        do throws(JournalError) {
+            journal = try store.resume(runID, scenario: prepared.shape)
+        } catch {
+            switch error {
+            case .shapeMismatch, .missingShape:
+                // Nothing was launched or written: the run waits for a build that matches it.
+                throw UsageError(
+                    "cannot resume run \(runID): \(error)",
+                    hint:
+                        "Resume it with the \(Program.name) build that started it, or start a new run: \(Program.name) run \(runnable)"
+                )
+            default:
+                throw CLIError.message("cannot resume run \(runID): \(error)")
+            }
+        }
+        prepared.resumed(journal.url)
+        return ScenarioExecution(
+            program: Program.name, scenario: runnable, failureHint: prepared.failureHint, journal: journal,
+            replay: journal.replay(relaunchingInDoubt: arguments.has("--relaunch-in-doubt")),
+            stateDirectoryOption: arguments.value("--state-dir"), console: console, json: arguments.has("--json"),
+            hooks: prepared.hooks, launch: prepared.launch
+        ).run(input: input)
+    }
+
+    /// A run that already succeeded is left alone, and says so.
+    private static func alreadySucceeded(
+        _ record: JournalRecord, runID: RunID, runnable: String, arguments: ParsedArguments, console: Console
+    ) -> Int32 {
+        if arguments.has("--json") {
+            let object: [String: Any] = [
+                "id": runID.description, "runId": runID.description, "scenario": runnable, "status": "succeeded",
+                "failedStep": NSNull(), "startedAt": RunTimestamp.text(record.startedAt ?? record.createdAt),
+                "rerun": false,
+            ]
+            console.print(JSONText.encode(object))
+        } else {
+            console.print("Run \(runID) already succeeded; nothing to do.")
+        }
+        return ExitStatus.success
+    }
+}

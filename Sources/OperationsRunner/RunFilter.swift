@@ -1,0 +1,40 @@
+public import Foundation
+public import Operations
+
+/// Which runs `runs` lists: `--status`, `--scenario` and `--since`, all of which a run
+/// must match.
+public struct RunFilter {
+    /// The statuses to list; every status when `nil`.
+    public var statuses: Set<ListedStatus>?
+    /// The scenario to list, by exact name.
+    public var scenario: String?
+    /// The earliest start to list. A damaged journal has no known start, so `--since` leaves
+    /// it out.
+    public var since: Date?
+
+    /// Whether any filter was given (the listing's notes then speak of matching runs).
+    public var isActive: Bool { statuses != nil || scenario != nil || since != nil }
+
+    /// Reads the filters of a command line.
+    ///
+    /// - Throws: ``UsageError`` for an unknown status or a `--since` that is neither a duration
+    ///   nor a date.
+    public init(_ arguments: ParsedArguments, command: String, now: Date) throws {
+        statuses = try ListedStatus.parse(
+            arguments.allValues("--status"), allowed: ListedStatus.allCases, command: command)
+        scenario = arguments.value("--scenario")
+        since = try arguments.value("--since").map {
+            try TimeArgument.moment($0, option: "--since", command: command, now: now)
+        }
+    }
+
+    /// Whether `entry` is to be listed.
+    public func matches(_ entry: RunStore.SummaryEntry) -> Bool {
+        if let statuses, !statuses.contains(ListedStatus(entry)) { return false }
+        guard scenario != nil || since != nil else { return true }
+        guard case .success(let summary) = entry.summary else { return false }
+        if let scenario, summary.scenario != scenario { return false }
+        if let since, (summary.startedAt ?? summary.createdAt) < since { return false }
+        return true
+    }
+}

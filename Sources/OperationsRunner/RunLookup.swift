@@ -1,0 +1,39 @@
+public import Operations
+
+/// Finding runs by the id a user typed. An id that names no run is an input error (exit 2) whose
+/// hint says where the ids are.
+public enum RunLookup {
+    /// The id in `text`.
+    ///
+    /// - Parameters:
+    ///   - text: What the user typed.
+    ///   - program: The program's name, in the hint `See 'PROGRAM runs' for the run ids.`
+    /// - Throws: ``UsageError`` when `text` is not a run id.
+    public static func id(_ text: String, program: String) throws -> RunID {
+        guard let id = try? RunID(validating: text) else { throw unknown(text, program: program) }
+        return id
+    }
+
+    /// The journal of run `id`.
+    ///
+    /// - Parameters:
+    ///   - id: The run.
+    ///   - store: The runs of the state directory.
+    ///   - skippingDamage: Whether damaged lines are skipped, as a resume skips them.
+    ///   - program: The program's name, in the hint of an unknown run.
+    /// - Throws: ``UsageError`` when there is no such run, ``CLIError`` when it cannot be read.
+    public static func record(_ id: RunID, in store: RunStore, skippingDamage: Bool = false, program: String) throws
+        -> JournalRecord
+    {
+        do {
+            return try skippingDamage ? store.loadSkippingDamage(id) : store.load(id)
+        } catch {
+            if case .unknownRun = error { throw unknown(id.description, program: program) }
+            throw CLIError.message("run \(id) cannot be read: \(error)")
+        }
+    }
+
+    private static func unknown(_ text: String, program: String) -> UsageError {
+        UsageError("there is no run '\(ParsedArguments.clip(text))'", hint: "See '\(program) runs' for the run ids.")
+    }
+}

@@ -1,0 +1,50 @@
+public import Foundation
+public import Operations
+
+/// Where a run's trace is kept, for `run`/`rerun` (which write it) and `diagram --run` (which
+/// draws it): next to its journal, as `<run-id>.trace.jsonl`, appended to
+/// as the run goes (see ``FileTracer``); runs of older builds saved `<run-id>.trace.json` at their
+/// end. Labels are redacted, so neither holds a secret.
+public enum RunTrace {
+    /// The trace file of the run whose journal is `journal`.
+    public static func url(for journal: URL) -> URL {
+        journal.deletingPathExtension().appendingPathExtension("trace.jsonl")
+    }
+
+    /// The trace file of a run of an older build, saved whole at its end.
+    public static func legacyURL(for journal: URL) -> URL {
+        journal.deletingPathExtension().appendingPathExtension("trace.json")
+    }
+
+    /// `trace` with a `cut off` note over the outermost operation at its end, unless a cut-off
+    /// session already carries one.
+    public static func markingInterrupted(_ trace: Trace) -> Trace {
+        guard !trace.events.contains(where: { if case .note(_, Trace.cutOffLabel) = $0.kind { true } else { false } }),
+            let root = trace.events.lazy.compactMap({ event -> Participant.ID? in
+                if case .launch(let operation, _, _) = event.kind { operation } else { nil }
+            }).first
+        else { return trace }
+        return Trace(events: trace.events + [.note(over: root, Trace.cutOffLabel)])
+    }
+
+    /// The run's trace, every session of it, each cut-off session closed with a `cut off` note.
+    /// - Parameter missing: Called when there is no trace, to throw "no such run" first.
+    public static func load(for journal: URL, runID: RunID, missing: () throws -> Void) throws -> Trace {
+        if let data = FileManager.default.contents(atPath: url(for: journal).path) {
+            do {
+                return try Trace.recorded(jsonLines: data).trace
+            } catch {
+                throw CLIError.message("the trace of run \(runID) cannot be read: \(error)")
+            }
+        }
+        guard let data = FileManager.default.contents(atPath: legacyURL(for: journal).path) else {
+            try missing()
+            throw CLIError.message("run \(runID) has no recorded trace")
+        }
+        do {
+            return try Trace(jsonData: data)
+        } catch {
+            throw CLIError.message("the trace of run \(runID) cannot be read: \(error)")
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The top level of a runner program: its help and version, `help COMMAND`, and the dispatch of
+/// a command line to its command table, where a usage error becomes one line, a hint and exit
+/// status 2, and any other error one line and exit status 1. Written once so that every program
+/// answers alike; a program's `main.swift` is one call to ``runProcess()``.
+public enum RunnerMain<Program: RunnerProgram> {
+    /// The top-level help: overview, commands, options, examples, exit statuses, environment.
+    public static var help: String {
+        let entries = Program.commands.map { ($0.name, $0.abstract) } + [("help", "Show help for a command")]
+        let width = entries.map(\.0.count).max() ?? 0
+        let list = entries.map { "  \($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1)" }
+        let variables = [
+            ("\(StateDirectory.environmentVariable(program: Program.name)), XDG_STATE_HOME", "where runs are kept"),
+            ("NO_COLOR", "no colour, even on a terminal"),
+        ]
+        let variableWidth = variables.map(\.0.count).max() ?? 0
+        let environment = variables.map {
+            "  \($0.0.padding(toLength: variableWidth, withPad: " ", startingAt: 0))  \($0.1)"
+        }
+        return """
+            OVERVIEW: \(Program.overview)
+
+            USAGE: \(Program.name) <command> [options]
+
+            COMMANDS:
+            \(list.joined(separator: "\n"))
+
+            OPTIONS:
+              -h, --help   Show help; '\(Program.name) help COMMAND' or '\(Program.name) COMMAND --help' for a command
+              --version    Show the version
+
+            EXAMPLES:
+            \(Program.examples.map { "  " + $0 }.joined(separator: "\n"))
+
+            EXIT STATUS:
+            \(ExitStatus.helpLines(cancelled: Program.cancelledStatusHelp).joined(separator: "\n"))
+
+            ENVIRONMENT:
+            \(environment.joined(separator: "\n"))
+
+            """
+    }
+
+    /// Runs one command line.
+    ///
+    /// - Parameters:
+    ///   - arguments: The arguments after the program name.
+    ///   - console: The streams and environment.
+    /// - Returns: The exit status.
+    public static func main(_ arguments: [String], console: Console) -> Int32 {
+        guard let first = arguments.first else {
+            console.out(help)
+            return ExitStatus.success
+        }
+        switch first {
+        case "-h", "--help":
+            console.out(help)
+            return ExitStatus.success
+        case "--version":
+            console.print("\(Program.name) \(Program.version)")
+            return ExitStatus.success
+        case "help":
+            guard let topic = arguments.dropFirst().first else {
+                console.out(help)
+                return ExitStatus.success
+            }
+            guard let command = Program.commands.first(where: { $0.name == topic }) else {
+                return fail(UsageError("unknown command '\(ParsedArguments.clip(topic))'"), console)
+            }
+            console.print(command.help)
+            return ExitStatus.success
+        default:
+            guard let command = Program.commands.first(where: { $0.name == first }) else {
+                let kind = first.hasPrefix("-") && first != "-" ? "option" : "command"
+                return fail(UsageError("unknown \(kind) '\(ParsedArguments.clip(first))'"), console)
+            }
+            return run(command, Array(arguments.dropFirst()), console)
+        }
+    }
+
+    /// The whole process: Ctrl-C ends it with ``ExitStatus/interrupted`` until a run traps the
+    /// signal itself, then ``main(_:console:)`` runs the command line on the real streams.
+    public static func runProcess() -> Never {
+        // First thing: Ctrl-C before a run installs its own handler (while the program loads its
+        // libraries or parses arguments) ends it with the interrupted status instead of the
+        // signal's default death. A run replaces this with a handler that cancels and journals,
+        // then puts it back.
+        signal(SIGINT) { _ in _exit(ExitStatus.interrupted) }
+        exit(main(Array(CommandLine.arguments.dropFirst()), console: .standard))
+    }
+
+    private static func run(_ command: any Command.Type, _ arguments: [String], _ console: Console) -> Int32 {
+        do {
+            let parsed = try ParsedArguments(arguments, spec: command.spec, command: command.name)
+            if parsed.has("--help") {
+                console.print(command.help)
+                return ExitStatus.success
+            }
+            return try command.run(parsed, console: console)
+        } catch let error as UsageError {
+            return fail(error.within(command.name), console)
+        } catch {
+            console.note("\(Program.name): \(error)")
+            return ExitStatus.failure
+        }
+    }
+
+    private static func fail(_ error: UsageError, _ console: Console) -> Int32 {
+        console.note("\(Program.name): \(error.message)")
+        console.note(error.hint(program: Program.name))
+        return ExitStatus.usage
+    }
+}

@@ -1,0 +1,54 @@
+public import Foundation
+public import Operations
+
+/// A program built on the runner, as the generic commands (`runs`, `show`, `prune`, `check`,
+/// `ops`) need to know it: its name and what it can run. A program declares one conforming type
+/// and puts the commands, specialised to it, in its command table. Its metatype is sendable
+/// because the commands use it inside closures.
+public protocol RunnerProgram: SendableMetatype {
+    /// The program's name as typed: in usage lines, hints, messages and the state directory.
+    static var name: String { get }
+    /// What `--version` prints after the name.
+    static var version: String { get }
+    /// The sentence after `OVERVIEW:` in the top-level help, wrapped as it should print.
+    static var overview: String { get }
+    /// The command lines under `EXAMPLES:` in the top-level help.
+    static var examples: [String] { get }
+    /// What ends a run as cancelled (exit status 3), for the top-level help; "the run
+    /// cancelled" unless the program says more.
+    static var cancelledStatusHelp: String { get }
+    /// The command table, in the order the help lists it: the runner's commands specialised to
+    /// the program, and its own.
+    static var commands: [any Command.Type] { get }
+    /// What the program can run, in `ops` order; a new user is told to start the first.
+    static var scenarios: [ScenarioListing] { get }
+    /// The sentence of `help ops` under its usage line; "Lists what 'PROGRAM run' launches, one
+    /// line each." unless the program says more.
+    static var scenariosHelp: String { get }
+    /// What `runs --scenario NAME` accepts, in words for its help (opctl: "auth, app, or an
+    /// operation's name").
+    static var scenarioNamesHelp: String { get }
+    /// The shape of everything it can run, as this build would launch it and named as its
+    /// journals are: what `check` compares waiting runs with. Nothing is launched.
+    ///
+    /// - Parameters:
+    ///   - stateDirectory: The state directory of the check.
+    ///   - console: The console, for services that need one to be built.
+    static func shapes(stateDirectory: URL, console: Console) -> [ScenarioShape]
+}
+
+extension RunnerProgram {
+    /// "the run cancelled".
+    public static var cancelledStatusHelp: String { "the run cancelled" }
+
+    /// "Lists what 'PROGRAM run' launches, one line each."
+    public static var scenariosHelp: String { "Lists what '\(name) run' launches, one line each." }
+
+    /// The state directory a command line names: `--state-dir`, else the program's variable.
+    static func stateDirectory(_ arguments: ParsedArguments, _ console: Console) -> URL {
+        StateDirectory.resolve(option: arguments.value("--state-dir"), environment: console.environment, program: name)
+    }
+
+    /// The help line of `--state-dir` with the program's variable and folder.
+    static var stateDirHelp: String { CommonOptions.stateDirHelp(program: name) }
+}

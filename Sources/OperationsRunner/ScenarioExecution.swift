@@ -1,0 +1,233 @@
+import Dispatch
+import Foundation
+public import Operations
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs one journaled scenario for a program's `run` and `rerun`: wires progress lines, the
+/// journal, the run's trace and Ctrl-C, waits for the finish, and turns the outcome into output
+/// (or the `--json` object), the rerun command and an exit status. Whatever the scenario, so a
+/// program only says how to launch it and what its outcome and failures mean.
+public struct ScenarioExecution<Input: Sendable> {
+    /// The program's name: the prefix of error lines, the start of the rerun command.
+    let program: String
+    /// The runnable's name on the command line and in the journal.
+    let scenario: String
+    /// What a failed run left behind, said under the error when the state is not obvious.
+    let failureHint: String?
+    let journal: ScenarioJournal
+    let replay: (any StepReplaying)?
+    /// The `--state-dir` given on the command line, repeated in the rerun hint.
+    let stateDirectoryOption: String?
+    let console: Console
+    let json: Bool
+    let hooks: ExecutionHooks
+    let launch: @Sendable (OpContext<Input>, @escaping OnFinish<RunOutcome>) -> Void
+
+    /// Creates the execution of one run.
+    ///
+    /// - Parameters:
+    ///   - program: The program's name.
+    ///   - scenario: The runnable's name on the command line and in the journal.
+    ///   - failureHint: What a failed run left behind, said under its error.
+    ///   - journal: The run's journal, created or resumed.
+    ///   - replay: The journal's replay for a rerun; `nil` for a new run.
+    ///   - stateDirectoryOption: The `--state-dir` given, repeated in the rerun command.
+    ///   - console: The streams.
+    ///   - json: Whether `--json` was given.
+    ///   - hooks: What the program says about its runs.
+    ///   - launch: Launches the scenario with the context and reports its outcome.
+    public init(
+        program: String, scenario: String, failureHint: String?, journal: ScenarioJournal,
+        replay: (any StepReplaying)?, stateDirectoryOption: String?, console: Console, json: Bool,
+        hooks: ExecutionHooks = ExecutionHooks(),
+        launch: @escaping @Sendable (OpContext<Input>, @escaping OnFinish<RunOutcome>) -> Void
+    ) {
+        self.program = program
+        self.scenario = scenario
+        self.failureHint = failureHint
+        self.journal = journal
+        self.replay = replay
+        self.stateDirectoryOption = stateDirectoryOption
+        self.console = console
+        self.json = json
+        self.hooks = hooks
+        self.launch = launch
+    }
+
+    /// Runs the scenario with `input` until it finishes or Ctrl-C interrupts it.
+    ///
+    /// - Returns: The exit status (``ExitStatus``).
+    public func run(input: Input) -> Int32 {
+        let token = CancellationToken()
+        let interrupted = Atomic<Bool>(false)
+        let journal = journal
+        let interruption = Self.onInterrupt {
+            interrupted.store(true, ordering: .relaxed)
+            journal.noteInterruption()
+            token.cancel()
+        }
+        defer { interruption.stop() }
+
+        let environment = OpEnvironment(
+            observer: ObserverGroup([ProgressPrinter(console: console), journal]), replay: replay)
+        var traced = OpContext(input, cancellation: token, environment: environment)
+        let tracer = openTrace()
+        traced.trace = .root(tracer, caller: .caller(program))
+        let context = traced
+        let launch = launch
+        let result = Self.wait { launch(context, $0) }
+        tracer?.stop()
+        try? journal.close()
+
+        if interrupted.load(ordering: .relaxed) {
+            return report(status: "interrupted", message: "interrupted", exit: ExitStatus.interrupted, failedStep: nil)
+        }
+        switch result {
+        case .success(let outcome):
+            return succeed(outcome)
+        case .failure(let error):
+            return fail(error)
+        }
+    }
+
+    private func fail(_ error: any Error) -> Int32 {
+        if let inputError = hooks.inputError() {
+            return report(
+                status: "cancelled", message: inputError.message, exit: ExitStatus.usage, failedStep: nil,
+                hint: inputError.hint(program: program))
+        }
+        let failure = error as? StepFailure
+        // The journal, not the step, stopped the rerun: a step in doubt without a key, or a
+        // recorded value this build cannot read. Rerunning the same way would stop again.
+        if let cause = failure?.rootCause, cause is ResumeError || cause is JournalError {
+            let hint =
+                cause is ResumeError
+                ? "If you know it did not take effect: \(program) rerun \(journal.runID) --relaunch-in-doubt" : nil
+            return report(
+                status: "failed", message: "cannot resume run \(journal.runID): \(cause)", exit: ExitStatus.usage,
+                failedStep: failure?.failedOperation, hint: hint, rerunnable: false)
+        }
+        if error.isCancellation {
+            let reason = (failure?.rootCause ?? error)
+            return report(
+                status: "cancelled", message: hooks.cancellationMessage(reason), exit: ExitStatus.cancelled,
+                failedStep: failure?.failedOperation)
+        }
+        let step = failure?.failedOperation ?? scenario
+        let cause = failure?.rootCause ?? error
+        let attempts = (failure?.attempt ?? 1) > 1 ? " after \(failure?.attempt ?? 1) attempts" : ""
+        if let reading = hooks.explainFailure(cause, step, attempts) {
+            return report(
+                status: "failed", message: reading.message, exit: ExitStatus.failure, failedStep: step,
+                hint: reading.hint, rerunnable: reading.rerunnable)
+        }
+        return report(
+            status: "failed", message: "\(step) failed\(attempts): \(cause)", exit: ExitStatus.failure,
+            failedStep: step, hint: failureHint)
+    }
+
+    /// Opens the run's trace next to its journal for `diagram --run`: every event is appended
+    /// as it happens, so a killed run keeps its trace, and a rerun adds a session to it. Labels
+    /// are redacted, so the file holds no secret; it is owner-only all the same.
+    private func openTrace() -> FileTracer? {
+        do {
+            return try FileTracer(appendingTo: RunTrace.url(for: journal.url))
+        } catch {
+            console.note(console.styled("could not save the run's trace: \(error)", .dim))
+            return nil
+        }
+    }
+
+    // MARK: - Output
+
+    private func succeed(_ outcome: RunOutcome) -> Int32 {
+        if json {
+            var object = runObject(status: "succeeded", failedStep: nil)
+            for (key, value) in outcome.jsonFields { object[key] = value }
+            console.print(JSONText.encode(object))
+        } else {
+            console.print(outcome.sentence)
+            for line in outcome.lines { console.print(line) }
+            console.note(console.styled("run \(journal.runID)", .dim))
+        }
+        return ExitStatus.success
+    }
+
+    private func report(
+        status: String, message: String, exit: Int32, failedStep: String?, hint: String? = nil,
+        rerunnable: Bool = true
+    ) -> Int32 {
+        // A run the user declined is finished business: rerunning it would decline again.
+        let declined = exit == ExitStatus.cancelled && failedStep != nil
+        let rerun = declined || !rerunnable ? nil : rerunCommand(failedStep: failedStep)
+        if json {
+            var object = runObject(status: status, failedStep: failedStep)
+            object["error"] = message
+            object["rerun"] = rerun
+            console.print(JSONText.encode(object))
+        } else {
+            console.note("\(program): " + console.styled(message, .red))
+            if let hint { console.note(hint) }
+        }
+        console.note("run id: \(journal.runID)")
+        if let rerun { console.note("to rerun: \(rerun)") }
+        return exit
+    }
+
+    /// The keys `runs --json` gives a run (`id`, `scenario`, `status`, `failedStep`, `startedAt`),
+    /// plus `runId`, its first name here.
+    private func runObject(status: String, failedStep: String?) -> [String: Any] {
+        let record = try? ScenarioJournal.load(journal.url)
+        var object: [String: Any] = [
+            "id": journal.runID.description, "runId": journal.runID.description, "scenario": scenario,
+            "status": status, "failedStep": failedStep ?? record?.failedStep?.name ?? NSNull(),
+        ]
+        object["startedAt"] = record.map { RunTimestamp.text($0.startedAt ?? $0.createdAt) }
+        return object
+    }
+
+    private func rerunCommand(failedStep: String?) -> String {
+        var words = [program, "rerun", journal.runID.description]
+        words += hooks.rerunArguments(try? ScenarioJournal.load(journal.url), failedStep)
+        if let stateDirectoryOption { words.append("--state-dir \(Self.shellQuoted(stateDirectoryOption))") }
+        return words.joined(separator: " ")
+    }
+
+    private static func shellQuoted(_ text: String) -> String {
+        text.allSatisfy { $0.isLetter || $0.isNumber || "/._-".contains($0) }
+            ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    // MARK: - Process plumbing
+
+    /// Waits for `start`'s single finish; a scenario may wait on a person, so there is no timeout.
+    private static func wait<T: Sendable>(_ start: @escaping @Sendable (@escaping OnFinish<T>) -> Void)
+        -> Result<T, any Error>
+    {
+        let outcome = LockedState<Result<T, any Error>?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        // Launched off the main thread: a screen may block reading the terminal, and Ctrl-C must
+        // still end the wait (the cancelled scenario finishes while the prompt is abandoned).
+        DispatchQueue.global().async {
+            start { result in
+                outcome.withLock { $0 = $0 ?? result }
+                finished.signal()
+            }
+        }
+        finished.wait()
+        // The semaphore is signalled only after a result was stored.
+        return outcome.withLock { $0 } ?? .failure(OpError.cancelled)
+    }
+
+    /// Turns Ctrl-C into `handler` instead of killing the process, until ``SignalTrap/stop()``,
+    /// which puts back what SIGINT did before.
+    private static func onInterrupt(_ handler: @escaping @Sendable () -> Void) -> SignalTrap {
+        SignalTrap([SIGINT]) { _ in handler() }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Operations
+
+/// `PROGRAM show RUN_ID`: one run's steps, attempts and outcome, read from its journal alone,
+/// so it works for any program's runs.
+public enum ShowRun<Program: RunnerProgram>: Command {
+    /// `show`.
+    public static var name: String { "show" }
+    /// The line of the program's help.
+    public static var abstract: String { "Show a run's steps, attempts and outcome" }
+    /// The text of `PROGRAM help show`.
+    public static var help: String {
+        """
+        USAGE: \(Program.name) show RUN_ID [--state-dir DIR] [--json]
+
+        OPTIONS:
+        \(Program.stateDirHelp)
+        \(CommonOptions.jsonHelp)
+        """
+    }
+    /// A run id, `--state-dir`, `--json`.
+    public static var spec: ArgumentSpec {
+        ArgumentSpec(flags: ["--json"], options: ["--state-dir"], maxPositionals: 1)
+    }
+
+    /// Prints the run's steps, or its JSON object with `--json`.
+    public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+        guard let id = arguments.positionals.first else {
+            throw UsageError("missing the run id (see '\(Program.name) runs')", command: name)
+        }
+        let stateDirectory = Program.stateDirectory(arguments, console)
+        let runID = try RunLookup.id(id, program: Program.name)
+        let record = try RunLookup.record(runID, in: RunStore(stateDirectory: stateDirectory), program: Program.name)
+        if arguments.has("--json") {
+            let steps: [[String: Any]] = record.steps.map { step in
+                [
+                    "step": step.name, "address": step.address.description, "outcome": step.outcome.rawValue,
+                    "inDoubt": step.isInDoubt && step.purity == .sideEffects,
+                    "attempts": step.attempts.map { attempt -> [String: Any] in
+                        var object: [String: Any] = [
+                            "attempt": attempt.attempt, "session": attempt.session,
+                            "outcome": Self.outcome(attempt.outcome),
+                        ]
+                        object["milliseconds"] = attempt.duration.map(Self.milliseconds)
+                        if case .failed(let error, _) = attempt.outcome { object["error"] = error.description }
+                        return object
+                    },
+                ]
+            }
+            var object: [String: Any] = [
+                "id": runID.description, "scenario": record.scenario, "status": record.status.rawValue, "steps": steps,
+                "startedAt": RunTimestamp.text(record.startedAt ?? record.createdAt), "sessions": record.sessions,
+                "failedStep": record.failedStep?.name ?? NSNull(),
+            ]
+            object["error"] = record.error?.description
+            console.print(JSONText.encode(object))
+            return ExitStatus.success
+        }
+        console.print("Run \(runID) · \(record.scenario) · \(record.status)")
+        console.print(
+            "Started \(RunTimestamp.text(record.startedAt ?? record.createdAt))"
+                + (record.sessions > 1 ? " · \(record.sessions) sessions (resumed)" : ""))
+        if let error = record.error { console.print("Error: \(error)") }
+        for step in record.steps {
+            let indent = String(repeating: "  ", count: step.address.path.count)
+            let doubt =
+                step.isInDoubt && step.purity == .sideEffects
+                ? " — in doubt: it may have acted; a rerun repeats it with the same idempotency key" : ""
+            console.print("\(indent)\(step.name): \(step.outcome)\(doubt)")
+            for attempt in step.attempts {
+                let took = attempt.duration.map { " (\(ProgressPrinter.format($0)))" } ?? ""
+                let session = record.sessions > 1 ? " (session \(attempt.session))" : ""
+                console.print(
+                    "\(indent)  attempt \(attempt.attempt)\(session): \(Self.outcome(attempt.outcome))\(took)")
+            }
+        }
+        if record.status != .succeeded && record.status != .running {
+            let stateDir = arguments.value("--state-dir").map { " --state-dir \($0)" } ?? ""
+            console.print("To resume: \(Program.name) rerun \(runID)\(stateDir)")
+        }
+        return ExitStatus.success
+    }
+
+    private static func outcome(_ outcome: AttemptRecord.Outcome) -> String {
+        switch outcome {
+        case .succeeded: "succeeded"
+        case .failed(let error, let willRetry): "failed: \(error)" + (willRetry ? " (retried)" : "")
+        case .interrupted: "interrupted"
+        case .running: "running"
+        }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.inMilliseconds.rounded(.down))
+    }
+}

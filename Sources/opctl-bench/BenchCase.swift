@@ -1,0 +1,54 @@
+/// One row of `opctl-bench`: a stable id, what it measures, what it is compared with, and how to
+/// measure it.
+struct BenchCase: Sendable {
+    /// How a case is measured.
+    enum Measure: Sendable {
+        /// Runs the operation `iterations` times in a row; the runner times the call and divides.
+        case timed(@Sendable (_ iterations: Int) -> Void)
+        /// Runs `launches` operations and returns the growth of resident memory in bytes.
+        case residentGrowth(@Sendable (_ launches: Int) -> Int)
+        /// The engine piece the case measures is not part of this build.
+        case unavailable
+    }
+
+    /// The stable id (`op.sync`), used by `--case` and in the JSON output.
+    let id: String
+    /// One line: what one operation of the case is.
+    let summary: String
+    /// The id of the case this one is compared with, if any.
+    let reference: String?
+    /// The design's targets for this case.
+    let targets: [BenchTarget]
+    /// How to measure it.
+    let measure: Measure
+    /// Whether one operation takes long enough (about a second) that `--quick` skips the case.
+    var isSlow = false
+
+    /// A case timed in nanoseconds per operation.
+    static func timed(
+        _ id: String, _ summary: String, reference: String? = nil, targets: [BenchTarget] = [],
+        _ body: @escaping @Sendable (_ iterations: Int) -> Void
+    ) -> BenchCase {
+        BenchCase(id: id, summary: summary, reference: reference, targets: targets, measure: .timed(body))
+    }
+
+    /// The same case, skipped by `--quick` because one operation takes about a second.
+    func slow() -> BenchCase {
+        var copy = self
+        copy.isSlow = true
+        return copy
+    }
+
+    /// A case whose engine piece has not landed in this build: listed, never faked.
+    static func unavailable(
+        _ id: String, _ summary: String, reference: String? = nil, targets: [BenchTarget] = []
+    ) -> BenchCase {
+        BenchCase(id: id, summary: summary, reference: reference, targets: targets, measure: .unavailable)
+    }
+
+    /// Whether the case can run in this build.
+    var isAvailable: Bool {
+        if case .unavailable = measure { return false }
+        return true
+    }
+}

@@ -1,0 +1,101 @@
+/// The table of `opctl-bench`: every case of issue 6, in report order.
+///
+/// Adding a case is one entry. A case whose engine piece is not in a build is listed as
+/// ``BenchCase/unavailable(_:_:reference:targets:)`` with its targets, so the report shows it as
+/// missing instead of faking a figure. A case marked ``BenchCase/slow()`` is skipped by
+/// `--quick` and reported as skipped.
+enum BenchCases {
+    static let all: [BenchCase] = [
+        .timed(
+            "baseline.selfRetain",
+            "hand-written: allocate a final class that retains itself, finish once through an atomic flag, release",
+            ReferenceCases.selfRetainingBaseline),
+        .timed(
+            "op.sync", "engine operation, launch → onFinish synchronously", reference: "baseline.selfRetain",
+            targets: [.ratioAtMost(1.5)], EngineCases.syncLaunches),
+        .timed(
+            "op.async", "engine operation finished from another thread (serial queue)", reference: "dispatch.async",
+            EngineCases.asyncLaunches),
+        .timed(
+            "opqueue.batch", "OperationQueue, BlockOperations added in a batch, waited once", reference: "op.sync",
+            targets: [.ratioAtLeast(50)], ReferenceCases.operationQueueBatch),
+        .timed(
+            "opqueue.wait", "OperationQueue, each BlockOperation added and waited for", reference: "op.sync",
+            ReferenceCases.operationQueueEachWaited),
+        .timed(
+            "dispatch.async", "DispatchQueue.async (serial queue) + one group wait",
+            ReferenceCases.dispatchAsync),
+        .timed(
+            "continuation.checked", "withCheckedContinuation resumed inline",
+            ReferenceCases.checkedContinuation),
+        .timed(
+            "bridge.await", "the engine's async/await bridge on a synchronous operation",
+            reference: "continuation.checked", targets: [.ratioAtMost(3)], EngineCases.bridgeAwaits),
+        .timed(
+            "task.await", "Task {} + await", reference: "bridge.await",
+            ReferenceCases.taskAwait),
+        .timed(
+            "ops.3byHand", "three operations made and launched one after another by hand",
+            EngineCases.threeOpsByHand),
+        .timed(
+            "scenario.3steps", "a 3-step scenario of the same operations", reference: "ops.3byHand",
+            targets: [.overheadAtMost(nanoseconds: 300)], EngineCases.threeStepScenario),
+        .timed(
+            "asyncawait.3steps", "three async functions awaited in a row, each a callback step behind a continuation",
+            ReferenceCases.threeAsyncFunctions),
+        .timed(
+            "scenario.3steps.await", "the 3-step scenario awaited through the async bridge",
+            reference: "asyncawait.3steps", targets: [.ratioAtMost(1.5)], EngineCases.threeStepScenarioAwaited),
+        .timed(
+            "trace.off", "an operation with a trace hook, launched with tracing off (context.trace == nil)",
+            reference: "op.sync", targets: [.ratioAtMost(1.1)], TraceCases.tracingOffLaunches),
+        .timed(
+            "trace.message", "one message recorded with tracing on: TraceScope.message(to:_:) into InMemoryTracer",
+            targets: [.atMost(nanoseconds: 100)], TraceCases.recordedMessages),
+        .timed(
+            "journal.buffered", "one stepLaunched event with a small Codable struct appended to a buffered journal",
+            targets: [.atMost(nanoseconds: 2_000)], JournalCases.bufferedEvents),
+        .timed(
+            "journal.fsync", "one step journaled durably: stepLaunched + stepSucceeded, one fsync",
+            JournalCases.durableSteps),
+        .timed(
+            "render.1k", "text rendering of a trace of 1,000 messages over 8 lifelines", RenderCases.rendering(1_000)),
+        .timed(
+            "render.10k", "text rendering of a trace of 10,000 messages over 8 lifelines", reference: "render.1k",
+            targets: [.atMost(nanoseconds: 50_000_000), .ratioAtMost(12)], RenderCases.rendering(10_000)),
+        .timed(
+            "render.10k.frames", "text rendering of 10,000 messages with loop and alt frames around every code step",
+            reference: "render.10k", targets: [.atMost(nanoseconds: 50_000_000), .ratioAtMost(1.5)],
+            RenderCases.rendering(10_000, framed: true)),
+        .timed(
+            "render.100k", "text rendering of a trace of 100,000 messages over 8 lifelines (skipped by --quick)",
+            reference: "render.10k", targets: [.ratioAtMost(12)], RenderCases.rendering(100_000)
+        ).slow(),
+        BenchCase(
+            id: "memory.1M", summary: "resident-size growth over a million sequential op.sync launches",
+            reference: nil, targets: [.bytesBelow(1_000_000)], measure: .residentGrowth(EngineCases.residentGrowth)),
+        BenchCase(
+            id: "memory.deadline",
+            summary: "resident-size growth over a million sequential op.sync launches with a 60 s deadline",
+            reference: nil, targets: [.bytesBelow(1_000_000)],
+            measure: .residentGrowth(EngineCases.deadlineResidentGrowth)),
+    ]
+
+    /// The case with `id`, if the table has one.
+    static func named(_ id: String) -> BenchCase? {
+        all.first { $0.id == id }
+    }
+
+    /// The cases to run for a selection: the selected ones and, transitively, their references
+    /// (a ratio needs both), in table order. An empty selection is every case.
+    static func closure(of selection: [String]) -> [BenchCase] {
+        guard !selection.isEmpty else { return all }
+        var wanted = Set<String>()
+        var pending = selection
+        while let id = pending.popLast() {
+            guard wanted.insert(id).inserted, let reference = named(id)?.reference else { continue }
+            pending.append(reference)
+        }
+        return all.filter { wanted.contains($0.id) }
+    }
+}

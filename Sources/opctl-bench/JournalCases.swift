@@ -1,0 +1,63 @@
+import Foundation
+import Operations
+
+/// The cases that measure the journal: one buffered event, one durable step.
+///
+/// Each round writes a fresh journal in a temporary directory and removes it afterwards; opening
+/// and closing it are part of the round, spread over its events.
+enum JournalCases {
+    /// A step input of the size a real step carries: a few short fields.
+    struct PhoneRequest: Codable, Sendable {
+        let phone: String
+        let locale: String
+        let attempt: Int
+        let acceptsTerms: Bool
+    }
+
+    /// The address of the journaled step: the scenario's second step.
+    private static let address = StepAddress(path: [.init(index: 1, name: "PhoneOp")])
+
+    /// `journal.buffered`: one `stepLaunched` event with a struct input, appended to a buffered
+    /// journal (written to the file only when 64 KiB have gathered).
+    static let bufferedEvents: @Sendable (Int) -> Void = { iterations in
+        withJournal(durability: .buffered) { journal in
+            for index in 0..<iterations {
+                journal.scenario(launched(index))
+            }
+        }
+    }
+
+    /// `journal.fsync`: one step journaled durably: its `stepLaunched` and `stepSucceeded`
+    /// events, the second written and synced.
+    static let durableSteps: @Sendable (Int) -> Void = { iterations in
+        withJournal(durability: .durable) { journal in
+            for index in 0..<iterations {
+                journal.scenario(launched(index))
+                journal.scenario(
+                    ScenarioEvent(
+                        kind: .stepSucceeded, scenario: "BenchScenario", address: address, attempt: 1,
+                        duration: .microseconds(1_250), value: "token-\(index)"))
+            }
+        }
+    }
+
+    private static func launched(_ index: Int) -> ScenarioEvent {
+        ScenarioEvent(
+            kind: .stepLaunched, scenario: "BenchScenario", address: address, attempt: 1, duration: nil,
+            value: PhoneRequest(phone: "+15551234567", locale: "en_US", attempt: index, acceptsTerms: true))
+    }
+
+    private static func withJournal(durability: ScenarioJournal.Durability, _ body: (ScenarioJournal) -> Void) {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("opctl-bench-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let journal = try ScenarioJournal.create(
+                at: directory.appendingPathComponent("run.jsonl"), scenario: "BenchScenario", durability: durability)
+            body(journal)
+            try journal.close()
+        } catch {
+            fatalError("opctl-bench: the journal case could not write its file: \(error)")
+        }
+    }
+}
