@@ -74,8 +74,10 @@ public struct ScenarioExecution<Input: Sendable> {
         }
         defer { interruption.stop() }
 
+        // The journal hears of each event first: by the time a progress line says a step
+        // succeeded, its line is in the file, so a kill right after it loses nothing it claimed.
         let environment = OpEnvironment(
-            observer: ObserverGroup([ProgressPrinter(console: console), journal]), replay: replay)
+            observer: ObserverGroup([journal, ProgressPrinter(console: console)]), replay: replay)
         var traced = OpContext(input, cancellation: token, environment: environment)
         let tracer = openTrace()
         traced.trace = .root(tracer, caller: .caller(program))
