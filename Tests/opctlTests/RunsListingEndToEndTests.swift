@@ -209,4 +209,14 @@ struct RunsListingEndToEndTests {
         let token = try FileManager.default.attributesOfItem(atPath: sandbox.tokenFile.path)
         #expect(token[.posixPermissions] as? Int == 0o600)
     }
+
+    @Test func anExistingStateDirectoryOpenToOthersIsMadeOwnerOnly() throws {
+        let sandbox = try Sandbox()
+        try FileManager.default.createDirectory(at: sandbox.stateDirectory, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.stateDirectory.path)
+        let result = try sandbox.run("run", "auth", "--phone", "+79991234567", "--accept-terms", "--code", "123456")
+        #expect(result.status == 0, "\(result)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: sandbox.stateDirectory.path)
+        #expect(attributes[.posixPermissions] as? Int == 0o700)
+    }
 }
