@@ -165,8 +165,8 @@ extension DiagramModel {
         var steps: [Step] = []
         var edgeParticipants: [Participant] = []
 
-        var declared: [Participant.ID: Participant] = [:]
-        var columnOf: [Participant.ID: Int] = [:]
+        var declared = ParticipantSlots<Participant>()
+        var columnOf = ParticipantSlots<Int>()
         var edgeSeen = Set<Participant.ID>()
         var pending: [[Entry]] = []
         var life: [Life] = []
@@ -207,15 +207,12 @@ extension DiagramModel {
 
         /// Decides the column order before the validating pass, so steps can refer to columns.
         private mutating func placeColumns() {
-            var placed = Set<Participant.ID>()
-            var kinds: [Participant.ID: Participant] = [:]
+            var kinds = ParticipantSlots<Participant>()
             for participant in trace.participants where kinds[participant.id] == nil {
                 kinds[participant.id] = participant
             }
             func place(_ id: Participant.ID) {
-                guard let participant = kinds[id], participant.kind != .caller,
-                    placed.insert(id).inserted
-                else { return }
+                guard let participant = kinds[id], participant.kind != .caller, columnOf[id] == nil else { return }
                 columnOf[id] = columns.count
                 columns.append(Column(participant: participant))
             }

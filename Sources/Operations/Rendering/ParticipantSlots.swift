@@ -1,0 +1,46 @@
+/// Values kept per participant of one trace, found by the participant's id.
+///
+/// A diagram has a handful of participants and looks one up several times per message. Hashing
+/// a `String` costs several hundred instructions; comparing a few small strings costs a few
+/// dozen. So ids are scanned while there are few, and hashed once there are many.
+struct ParticipantSlots<Value> {
+    private var ids: [Participant.ID] = []
+    private var values: [Value] = []
+    /// The position of each id, built once the scan would be slower than a hash.
+    private var positions: [Participant.ID: Int]?
+
+    /// Beyond this many participants, ids are found by hashing.
+    private static var scanLimit: Int { 16 }
+
+    subscript(id: Participant.ID) -> Value? {
+        get { position(of: id).map { values[$0] } }
+        set {
+            if let position = position(of: id) {
+                if let newValue {
+                    values[position] = newValue
+                } else {
+                    remove(at: position)
+                }
+            } else if let newValue {
+                ids.append(id)
+                values.append(newValue)
+                if positions != nil || ids.count > Self.scanLimit { rebuildPositions() }
+            }
+        }
+    }
+
+    private func position(of id: Participant.ID) -> Int? {
+        if let positions { return positions[id] }
+        return ids.firstIndex(of: id)
+    }
+
+    private mutating func remove(at position: Int) {
+        ids.remove(at: position)
+        values.remove(at: position)
+        if positions != nil { rebuildPositions() }
+    }
+
+    private mutating func rebuildPositions() {
+        positions = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+    }
+}
