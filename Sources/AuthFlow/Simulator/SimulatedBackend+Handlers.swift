@@ -67,10 +67,13 @@ extension SimulatedBackend {
             return Reply.error(400, "invalid_phone", "The phone number must be in E.164 form, e.g. +79991234567.")
         }
         if let locked = lockResponse(phone.e164, state: &state, now: now) { return locked }
+        // A person who already accepted the current terms is not asked again; the attempt's
+        // token carries the acceptance, as after accepting in this attempt.
+        let alreadyAccepted = state.acceptedByPerson[phone.e164].flatMap { $0 == state.termsVersion ? $0 : nil }
         let claims = SimulatorToken.Claims(
             sub: phone.e164, kind: .phone,
             exp: Int(now.addingTimeInterval(configuration.phoneTokenLifetime).timeIntervalSince1970),
-            jti: state.nextTokenID(instance: configuration.instanceID), terms: nil, reaccept: nil)
+            jti: state.nextTokenID(instance: configuration.instanceID), terms: alreadyAccepted, reaccept: nil)
         struct Answer: Encodable {
             let phoneToken: String
             let termsRequired: Bool
@@ -79,7 +82,8 @@ extension SimulatedBackend {
         return Reply.json(
             Answer(
                 phoneToken: SimulatorToken.sign(claims, key: configuration.signingKey),
-                termsRequired: configuration.termsRequired, codeLength: configuration.smsCode.count))
+                termsRequired: configuration.termsRequired && alreadyAccepted == nil,
+                codeLength: configuration.smsCode.count))
     }
 
     private func terms(_ request: HTTPRequest, state: State, now: Date) -> HTTPResponse {
@@ -101,6 +105,7 @@ extension SimulatedBackend {
         guard let body = Reply.decode(Body.self, request) else { return Reply.invalidRequest("a “version” string") }
         guard body.version == state.termsVersion else { return termsOutdated(state) }
         state.acceptedByAttempt[claims.jti] = body.version
+        state.acceptedByPerson[claims.sub] = body.version
         var accepted = claims
         accepted.terms = body.version
         struct Answer: Encodable {

@@ -12,6 +12,10 @@ extension SimulatedBackend {
         var codes: [String: PendingCode] = [:]
         /// Terms accepted in this instance, by attempt; tokens carry acceptance across instances.
         var acceptedByAttempt: [String: String] = [:]
+        /// The terms version each person (phone number) accepted in this instance: one who
+        /// accepted the current version is not asked again, and accepting as one number accepts
+        /// for no other.
+        var acceptedByPerson: [String: String] = [:]
         /// Wrong codes left before a lock, by phone.
         var attemptsLeft: [String: Int] = [:]
         /// When each locked phone unlocks.
