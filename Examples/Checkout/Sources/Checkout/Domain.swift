@@ -138,6 +138,13 @@ public struct Confirmation: Codable, Sendable, Hashable {
     public var amount: Int
     /// The charge's id.
     public var chargeID: String
+
+    /// Creates a confirmation.
+    public init(orderNumber: String, amount: Int, chargeID: String) {
+        self.orderNumber = orderNumber
+        self.amount = amount
+        self.chargeID = chargeID
+    }
 }
 
 /// What the store answers when it cannot do what an operation asked.

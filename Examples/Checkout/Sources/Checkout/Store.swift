@@ -44,14 +44,18 @@ public final class Store: Sendable {
     ///   - carts: The carts it knows.
     ///   - coupons: Coupon codes and their discounts in cents.
     ///   - faults: The faults it injects.
-    public init(carts: [Cart] = [Store.sampleCart], coupons: [String: Int] = ["SAVE5": 500], faults: Faults = Faults()) {
-        state = Mutex(State(carts: Dictionary(uniqueKeysWithValues: carts.map { ($0.id, $0) }), coupons: coupons, faults: faults))
+    public init(carts: [Cart] = [Store.sampleCart], coupons: [String: Int] = ["SAVE5": 500], faults: Faults = Faults())
+    {
+        state = Mutex(
+            State(carts: Dictionary(uniqueKeysWithValues: carts.map { ($0.id, $0) }), coupons: coupons, faults: faults))
     }
 
     /// The cart the command line checks out when none other is set up.
     public static let sampleCart = Cart(
         id: "cart-1",
-        lines: [CartLine(sku: "TEA-01", quantity: 2, unitPrice: 1250), CartLine(sku: "MUG-02", quantity: 1, unitPrice: 900)])
+        lines: [
+            CartLine(sku: "TEA-01", quantity: 2, unitPrice: 1250), CartLine(sku: "MUG-02", quantity: 1, unitPrice: 900),
+        ])
 
     /// Every charge request received, with its key, repeats included.
     public var chargeRequests: [IdempotencyKey?] { state.withLock { $0.chargeRequests } }

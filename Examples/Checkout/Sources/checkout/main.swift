@@ -44,7 +44,8 @@ enum CheckoutProgram: LaunchingProgram {
     {
         let count = { (option: String) in Int(arguments.value(option) ?? "0") ?? 0 }
         let faults = Store.Faults(
-            reserveFailures: count("--reserve-failures"), declinedCards: Set([arguments.value("--decline")].compactMap { $0 }),
+            reserveFailures: count("--reserve-failures"),
+            declinedCards: Set([arguments.value("--decline")].compactMap { $0 }),
             confirmFailures: count("--confirm-failures"))
         let request = CheckoutRequest(
             cartID: arguments.value("--cart") ?? Store.sampleCart.id, card: arguments.value("--card") ?? "tok_visa",
