@@ -1,0 +1,90 @@
+public import Operations
+
+/// Asks the customer for another card after one was declined.
+///
+/// Called from any thread by the payment step's failure handler; an app's screen hops to the
+/// main actor itself (``CheckoutViewModel``), a terminal's reads a line.
+public protocol PaymentScreen: Sendable {
+    /// Asks for another card.
+    ///
+    /// - Parameters:
+    ///   - reason: Why the last card did not work, for the customer.
+    ///   - answer: Called once with the new card's payment token, or `nil` when the customer gives up.
+    func askForAnotherCard(_ reason: String, answer: @escaping @Sendable (String?) -> Void)
+}
+
+/// A screen that never has another card: a declined card ends the checkout.
+public struct NoOtherCard: PaymentScreen {
+    /// Creates the screen.
+    public init() {}
+
+    /// Answers `nil`.
+    public func askForAnotherCard(_ reason: String, answer: @escaping @Sendable (String?) -> Void) { answer(nil) }
+}
+
+/// Makes the checkout's operations with their services, and the scenario that chains them.
+public struct CheckoutFactory: Sendable {
+    /// The store every operation calls.
+    public let store: Store
+    /// Where a declined card is replaced.
+    public let paymentScreen: any PaymentScreen
+    /// The reservation's retries: the stock service is sometimes busy. Reserving has side
+    /// effects, so the policy must say it may relaunch them; the store's idempotency keys make
+    /// that safe.
+    public let reserveRetry: RetryPolicy
+
+    /// Creates a factory.
+    ///
+    /// - Parameters:
+    ///   - store: The store every operation calls.
+    ///   - paymentScreen: Where a declined card is replaced.
+    ///   - reserveRetry: The reservation's retries; 4 attempts, 200 ms apart and doubling, by default.
+    public init(
+        store: Store, paymentScreen: any PaymentScreen = NoOtherCard(),
+        reserveRetry: RetryPolicy = RetryPolicy(maxAttempts: 4, relaunchesSideEffects: true)
+    ) {
+        self.store = store
+        self.paymentScreen = paymentScreen
+        self.reserveRetry = reserveRetry
+    }
+
+    /// A new ``LoadCartOp``.
+    public func makeLoadCartOp() -> LoadCartOp { LoadCartOp(store: store) }
+    /// A new ``ApplyCouponOp``.
+    public func makeApplyCouponOp() -> ApplyCouponOp { ApplyCouponOp(store: store) }
+    /// A new ``ReserveStockOp``.
+    public func makeReserveStockOp() -> ReserveStockOp { ReserveStockOp(store: store) }
+    /// A new ``PayOp``.
+    public func makePayOp() -> PayOp { PayOp(store: store) }
+    /// A new ``ConfirmOrderOp``.
+    public func makeConfirmOrderOp() -> ConfirmOrderOp { ConfirmOrderOp(store: store) }
+
+    /// The checkout: load the cart, apply the coupon when there is one, reserve the stock
+    /// (retried while the stock service is busy), pay (another card when one is declined), confirm.
+    public var checkoutScenario: Scenario<CheckoutRequest, Confirmation> {
+        Scenario("CheckoutScenario", version: 1) { chain in
+            chain
+                .then(Step(makeLoadCartOp), input: \.cartID) { request, cart in Order(request: request, cart: cart) }
+                .then(Step(makeApplyCouponOp), when: \.hasCoupon, describedAs: "coupon given")
+                .then(Step(makeReserveStockOp).retrying(reserveRetry), input: { $0 }) { order, reservation in
+                    ReservedOrder(order: order, reservation: reservation)
+                }
+                .then(Step(makePayOp).onFailure(askForAnotherCard), input: \.payment) { reserved, receipt in
+                    PaidOrder(reserved: reserved, receipt: receipt)
+                }
+                .then(Step(makeConfirmOrderOp))
+        }
+    }
+
+    /// A declined card: the screen asks for another, and the payment is launched again with it.
+    private var askForAnotherCard: FailureHandler<PaymentRequest, Receipt> {
+        let screen = paymentScreen
+        return { failure, decide in
+            guard case .cardDeclined = failure.error as? StoreError else { return decide(.fail) }
+            screen.askForAnotherCard("\(failure.error)") { card in
+                guard let card else { return decide(.fail) }
+                decide(.relaunch(failure.input.with(card: card), because: "card declined"))
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+public import Operations
+
+/// The checkout screen's model: launches the scenario, asks for another card when one is
+/// declined, and shows the outcome — all on the main actor, with no UI framework.
+///
+/// It is the scenario's ``PaymentScreen``: the failure handler calls it from any thread, and it
+/// hops to the main actor to show the question.
+@MainActor
+public final class CheckoutViewModel: PaymentScreen {
+    /// What the screen shows.
+    public enum State: Sendable, Equatable {
+        /// Nothing launched yet.
+        case idle
+        /// The checkout is under way.
+        case inProgress
+        /// A card was declined: the screen asks for another (``enterCard(_:)``).
+        case needsAnotherCard(reason: String)
+        /// The order is confirmed.
+        case confirmed(Confirmation)
+        /// The checkout failed.
+        case failed(String)
+    }
+
+    /// What the screen shows now.
+    public private(set) var state = State.idle {
+        didSet { onChange?(state) }
+    }
+    /// Called on the main actor each time ``state`` changes (a view re-renders here).
+    public var onChange: (@MainActor (State) -> Void)?
+
+    private let store: Store
+    private let environment: OpEnvironment
+    private var pendingCard: (@Sendable (String?) -> Void)?
+    private var task: Task<Void, Never>?
+
+    /// Creates the model.
+    ///
+    /// - Parameters:
+    ///   - store: The store the checkout calls.
+    ///   - environment: The operations' environment (a test injects its scheduler).
+    public init(store: Store, environment: OpEnvironment = .default) {
+        self.store = store
+        self.environment = environment
+    }
+
+    /// Starts the checkout; its outcome arrives in ``state`` on the main actor.
+    public func checkout(_ request: CheckoutRequest) {
+        task?.cancel()
+        state = .inProgress
+        let scenario = CheckoutFactory(store: store, paymentScreen: self).checkoutScenario
+        let context = OpContext(request, environment: environment)
+        task = Task {
+            do {
+                let confirmation = try await scenario.launch(context)
+                state = .confirmed(confirmation)
+            } catch {
+                state = .failed("\(error)")
+            }
+        }
+    }
+
+    /// Cancels the checkout under way.
+    public func cancel() {
+        task?.cancel()
+    }
+
+    /// The customer's answer to ``State/needsAnotherCard(reason:)``: a new card, or `nil` to give up.
+    public func enterCard(_ card: String?) {
+        guard let answer = pendingCard else { return }
+        pendingCard = nil
+        state = .inProgress
+        answer(card)
+    }
+
+    /// Shows the question on the main actor.
+    nonisolated public func askForAnotherCard(_ reason: String, answer: @escaping @Sendable (String?) -> Void) {
+        Task { @MainActor in
+            self.pendingCard = answer
+            self.state = .needsAnotherCard(reason: reason)
+        }
+    }
+}
