@@ -12,6 +12,10 @@ public protocol LaunchingProgram: RunnerProgram {
     associatedtype Input: Codable & Sendable
 
     /// The runnable a typed name means (its aliases resolved), or `nil` when there is none.
+    ///
+    /// `rerun` asks it too, with the scenario name a run's journal records
+    /// (``PreparedRun/shape``'s name, e.g. `CheckoutScenario`): accept that name as well as the
+    /// one people type, or name the shape after the runnable.
     static func runnableName(_ typed: String) -> String?
     /// The runnables in words, for the error of a `run` without one ("auth, app or an
     /// operation").

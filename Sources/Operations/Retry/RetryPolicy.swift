@@ -41,9 +41,13 @@ public struct RetryPolicy: Sendable {
     /// - Parameters:
     ///   - maxAttempts: Attempts in all, the first included.
     ///   - backoff: The waits between attempts; the default backoff unless given.
+    ///   - relaunchesSideEffects: Retry a step with side effects too — right when its requests
+    ///     carry the attempt's idempotency key, so a repeat cannot act twice.
     /// - Returns: The policy.
-    public static func transient(maxAttempts: Int = 3, backoff: Backoff = Backoff()) -> RetryPolicy {
-        RetryPolicy(maxAttempts: maxAttempts, backoff: backoff)
+    public static func transient(
+        maxAttempts: Int = 3, backoff: Backoff = Backoff(), relaunchesSideEffects: Bool = false
+    ) -> RetryPolicy {
+        RetryPolicy(maxAttempts: maxAttempts, backoff: backoff, relaunchesSideEffects: relaunchesSideEffects)
     }
 
     /// The default classification: a ``RetryableError`` says for itself; the engine's own
