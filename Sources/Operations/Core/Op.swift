@@ -54,7 +54,7 @@ public protocol Op<Input, Output>: AnyObject, Sendable {
 /// - Journal resumption replays what succeeded, and relaunches a pure step left in doubt (it was
 ///   launched and never finished) freely. A step with side effects left in doubt is relaunched
 ///   only with the idempotency key of that attempt, or by the caller's explicit choice
-///   (``JournalReplay/init(_:relaunchingInDoubt:)``); otherwise the run stops before it with
+///   (``JournalReplay/init(_:relaunchingInDoubt:sealer:)``); otherwise the run stops before it with
 ///   ``ResumeError``.
 /// - A pure step gets no idempotency key and its launch is not synced to the journal ahead of
 ///   time: nothing it does needs either.

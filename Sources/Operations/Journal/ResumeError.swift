@@ -2,7 +2,7 @@
 ///
 /// Resumption refuses only where launching again could make a backend act twice; the caller
 /// decides, with the facts in the sentence, whether to relaunch anyway
-/// (``JournalReplay/init(_:relaunchingInDoubt:)``).
+/// (``JournalReplay/init(_:relaunchingInDoubt:sealer:)``).
 public enum ResumeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The step has side effects, its last attempt may have acted (launched and never finished,
     /// or its answer was lost), and the journal has no idempotency key to repeat it with.

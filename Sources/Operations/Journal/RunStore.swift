@@ -153,7 +153,7 @@ public struct RunStore: Sendable {
         return try ScenarioJournal.loadSkippingDamage(url)
     }
 
-    /// Opens a run's journal to resume it (see ``ScenarioJournal/resume(at:durability:)``).
+    /// Opens a run's journal to resume it (see ``ScenarioJournal/resume(at:durability:sealer:)``).
     ///
     /// - Parameters:
     ///   - id: The run.
