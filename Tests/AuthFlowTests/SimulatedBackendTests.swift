@@ -44,4 +44,27 @@ struct SimulatedBackendTests {
         backend.removeAllFaults()
         _ = try await Fixtures.api(backend).submitPhone(Fixtures.phone).get()
     }
+
+    @Test func termsArePerPerson() async throws {
+        let backend = Fixtures.backend()
+        let api = Fixtures.api(backend)
+        let other = try PhoneNumber(parsing: "+7 999 000-11-22")
+        let first = try await api.submitPhone(Fixtures.phone).get()
+        #expect(first.termsRequired)
+        let terms = try await api.fetchTerms(phoneToken: first.phoneToken).get()
+        _ = try await api.acceptTerms(version: terms.version, phoneToken: first.phoneToken).get()
+
+        // The same person is not asked again, and can have a code sent at once.
+        let again = try await api.submitPhone(Fixtures.phone).get()
+        #expect(!again.termsRequired)
+        _ = try await api.sendCode(phoneToken: again.phoneToken).get()
+
+        // Another number is asked, and refused a code until it accepts.
+        let stranger = try await api.submitPhone(other).get()
+        #expect(stranger.termsRequired)
+        guard case .failure(.termsOutdated) = try await api.sendCode(phoneToken: stranger.phoneToken) else {
+            Issue.record("a code was sent to a number that never accepted the terms")
+            return
+        }
+    }
 }
