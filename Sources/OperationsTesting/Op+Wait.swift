@@ -14,19 +14,9 @@ extension Op {
     /// - Returns: The operation's output.
     /// - Throws: The operation's error, or ``LaunchProbeError/neverFinished(operation:)``.
     public func launchAndWait(_ context: OpContext<Input>, timeout: Duration = .seconds(5)) throws -> Output {
-        let outcome = LockedState<Result<Output, any Error>?>(nil)
-        let finished = DispatchSemaphore(value: 0)
-        launch(context) { result in
-            let first = outcome.withLock { outcome in
-                guard outcome == nil else { return false }
-                outcome = result
-                return true
-            }
-            if first { finished.signal() }
+        guard let result = blockingResult(context, timeout: timeout) else {
+            throw LaunchProbeError.neverFinished(operation: String(describing: Self.self))
         }
-        guard finished.wait(timeout: .now() + timeout.dispatchInterval) == .success,
-            let result = outcome.withLock({ $0 })
-        else { throw LaunchProbeError.neverFinished(operation: String(describing: Self.self)) }
         return try result.get()
     }
 

@@ -212,22 +212,12 @@ extension Op {
     /// Launches the operation and blocks the calling thread until it finishes. Diagrams are drawn
     /// synchronously (`opctl diagram`, the drift tests) from the in-process simulator, which
     /// answers on a Dispatch queue, never on this thread; the timeout turns a stuck run into an
-    /// error. (The engine's own blocking wait, `launchAndWait`, is a test helper in
-    /// `OperationsTesting`, which an app's code does not link.)
+    /// error. The wait itself is the engine's package-wide one, shared with `OperationsTesting`'s
+    /// `launchAndWait`.
     fileprivate func runToFinish(_ context: OpContext<Input>, timeout: Duration = .seconds(30)) throws -> Output {
-        let outcome = LockedState<Result<Output, any Error>?>(nil)
-        let finished = DispatchSemaphore(value: 0)
-        launch(context) { result in
-            let first = outcome.withLock { outcome in
-                guard outcome == nil else { return false }
-                outcome = result
-                return true
-            }
-            if first { finished.signal() }
+        guard let result = blockingResult(context, timeout: timeout) else {
+            throw DiagramBenchError.didNotFinish(operation: String(describing: Self.self), timeout: timeout)
         }
-        guard finished.wait(timeout: .now() + timeout.dispatchInterval) == .success,
-            let result = outcome.withLock({ $0 })
-        else { throw DiagramBenchError.didNotFinish(operation: String(describing: Self.self), timeout: timeout) }
         return try result.get()
     }
 }
