@@ -19,8 +19,10 @@ struct AuthScenarioTests {
         #expect(
             harness.recorder.stepLines == [
                 "PhoneOp launched #1", "PhoneOp succeeded #1",
+                "VerificationScenario launched #1", "PhoneOp skipped",
                 "TermsOfUseOp launched #1", "TermsOfUseOp succeeded #1",
                 "CodeOp launched #1", "CodeOp succeeded #1",
+                "VerificationScenario succeeded #1",
                 "SaveTokenOp launched #1", "SaveTokenOp succeeded #1",
             ])
         #expect(
@@ -45,8 +47,9 @@ struct AuthScenarioTests {
         #expect(
             harness.recorder.stepLines == [
                 "PhoneOp launched #1", "PhoneOp succeeded #1",
-                "TermsOfUseOp skipped",
+                "VerificationScenario launched #1", "PhoneOp skipped", "TermsOfUseOp skipped",
                 "CodeOp launched #1", "CodeOp succeeded #1",
+                "VerificationScenario succeeded #1",
                 "SaveTokenOp launched #1", "SaveTokenOp succeeded #1",
             ])
         #expect(harness.backend.requestCount(for: .terms) == 0)
@@ -68,8 +71,10 @@ struct AuthScenarioTests {
         #expect(
             harness.recorder.stepLines == [
                 "PhoneOp launched #1", "PhoneOp succeeded #1",
+                "VerificationScenario launched #1", "PhoneOp skipped",
                 "TermsOfUseOp launched #1", "TermsOfUseOp succeeded #1",
                 "CodeOp launched #1", "CodeOp succeeded #1",
+                "VerificationScenario succeeded #1",
                 "SaveTokenOp launched #1", "SaveTokenOp succeeded #1",
             ])
         #expect(harness.screens.records.filter(\.isPhone).count == 1, "the phone screen was asked again")
@@ -114,9 +119,11 @@ struct AuthScenarioTests {
         #expect(
             harness.recorder.stepLines == [
                 "PhoneOp launched #1", "PhoneOp succeeded #1",
+                "VerificationScenario launched #1", "PhoneOp skipped",
                 "TermsOfUseOp launched #1", "TermsOfUseOp succeeded #1",
                 "CodeOp launched #1", "CodeOp failed #1: \(AuthError.invalidCode(attemptsLeft: 2))",
                 "CodeOp launched #2", "CodeOp succeeded #2",
+                "VerificationScenario succeeded #1",
                 "SaveTokenOp launched #1", "SaveTokenOp succeeded #1",
             ])
         let askedAgain = CodeViewModel(
@@ -138,16 +145,18 @@ struct AuthScenarioTests {
         expectKeptContract(report)
         let failure = try #require(report.error as? StepFailure)
         #expect(failure.rootCause as? AuthError == .locked(retryAfter: 300))
-        #expect(failure.stepPath == ["CodeOp"])
-        #expect(failure.attempt == 3)
+        #expect(failure.stepPath == ["VerificationScenario", "CodeOp"])
+        #expect((failure.error as? StepFailure)?.attempt == 3)
         #expect(!failure.isCancellation)
         #expect(try harness.storage.loadAuthToken() == nil)
         #expect(
-            harness.recorder.stepLines.suffix(6) == [
+            harness.recorder.stepLines.suffix(7).dropLast() == [
                 "CodeOp launched #1", "CodeOp failed #1: \(AuthError.invalidCode(attemptsLeft: 2))",
                 "CodeOp launched #2", "CodeOp failed #2: \(AuthError.invalidCode(attemptsLeft: 1))",
                 "CodeOp launched #3", "CodeOp failed #3: \(AuthError.locked(retryAfter: 300))",
             ])
+        // A lock is not something the person can correct: the verification is not launched again.
+        #expect(harness.recorder.stepLines.filter { $0.hasPrefix("VerificationScenario launched") }.count == 1)
         #expect(harness.backend.requestCount(for: .codeSend) == 1)
         #expect(harness.backend.requestCount(for: .codeVerify) == 3)
         #expect(harness.screens.unanswered.isEmpty)
@@ -164,7 +173,9 @@ struct AuthScenarioTests {
         #expect(
             harness.recorder.stepLines == [
                 "PhoneOp launched #1", "PhoneOp succeeded #1",
+                "VerificationScenario launched #1", "PhoneOp skipped",
                 "TermsOfUseOp launched #1", "TermsOfUseOp failed #1: \(SignInCancelled.termsDeclined)",
+                "VerificationScenario failed #1: TermsOfUseOp failed: \(SignInCancelled.termsDeclined)",
             ])
         #expect(harness.backend.requestCount(for: .termsAccept) == 0)
         #expect(harness.backend.requestCount(for: .codeSend) == 0)
@@ -197,5 +208,9 @@ extension ScriptedScreens.Record {
 
     var isPhone: Bool {
         if case .phone = self { true } else { false }
+    }
+
+    var isTerms: Bool {
+        if case .terms = self { true } else { false }
     }
 }

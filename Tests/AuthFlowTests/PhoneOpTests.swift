@@ -2,6 +2,7 @@ import AuthFlow
 import AuthFlowTesting
 import Operations
 import OperationsTesting
+import Synchronization
 import Testing
 
 struct PhoneOpTests {
@@ -46,14 +47,61 @@ struct PhoneOpTests {
     func backendErrorsFinishTheLaunchAsTheyAre(error: AuthError) {
         let storage = RecordingLocalStorage()
         let screens = ScriptedScreens(phone: [.submitted(Fixtures.phone)])
+        // Not asking again: a script cannot correct a rejected number (the re-ask has its own test).
+        let factory = Fixtures.factory(api: api(.failure(error)), storage: storage, screens: screens)
         let report = LaunchProbe.launch(
-            Fixtures.factory(api: api(.failure(error)), storage: storage, screens: screens).makePhoneOp(), input: nil)
+            PhoneOp(api: factory.api, screens: screens, retry: factory.retry, asksAgain: false), input: nil)
 
         expectKeptContract(report)
         #expect(report.error as? AuthError == error)
         #expect(report.error?.isCancellation == false)
         #expect(screens.records == [.phone(PhoneViewModel()), .dismissed])
         #expect(storage.calls.isEmpty)
+    }
+
+    /// A rejected number is the person's to correct: the same screen shows it again with the
+    /// server's reason, and the launch goes on with the number entered next.
+    @Test(arguments: [StubAuthAPI.Delivery.immediate, .asynchronous])
+    func aRejectedNumberIsAskedForAgainOnTheSameScreen(delivery: StubAuthAPI.Delivery) throws {
+        let rejected = try PhoneNumber(parsing: "+7 999 000-00-00")
+        let submitted = Mutex<[PhoneNumber]>([])
+        let api = StubAuthAPI(
+            submitPhone: { phone in
+                submitted.withLock { $0.append(phone) }
+                return phone == rejected ? .failure(.invalidPhone) : .success(Self.session)
+            }, delivery: delivery, unimplemented: Fixtures.unexpectedCall)
+        let screens = ScriptedScreens(phone: [.submitted(rejected), .submitted(Fixtures.phone)])
+        let tracer = InMemoryTracer()
+        var context = OpContext<PhoneNumber?>(nil)
+        context.trace = .root(tracer, caller: .caller("Caller"))
+        let report = LaunchProbe.launch(PhoneOp(api: api, screens: screens, asksAgain: true), context: context)
+
+        expectKeptContract(report)
+        #expect(try report.value().phone == Fixtures.phone)
+        #expect(submitted.withLock { $0 } == [rejected, Fixtures.phone])
+        #expect(
+            screens.records == [
+                .phone(PhoneViewModel()),
+                .phone(PhoneViewModel().failed(with: .invalidPhone, phone: rejected)), .dismissed,
+            ])
+        // The second show sits in a frame that says why.
+        #expect(
+            tracer.trace.events.contains {
+                if case .frameOpen(.loop, "number rejected, asked again", _) = $0.kind { true } else { false }
+            })
+        #expect(try TextDiagramRenderer(maxWidth: 100).render(tracer.trace).contains("number rejected"))
+    }
+
+    /// Closing the screen while it asks again is a cancellation, as at the first show.
+    @Test func closingTheScreenWhenAskedAgainIsACancellation() throws {
+        let screens = ScriptedScreens(phone: [.submitted(Fixtures.phone), .cancelled])
+        let api = StubAuthAPI(submitPhone: { _ in .failure(.invalidPhone) }, unimplemented: Fixtures.unexpectedCall)
+        let report = LaunchProbe.launch(PhoneOp(api: api, screens: screens, asksAgain: true), input: nil)
+
+        expectKeptContract(report)
+        #expect(report.error as? SignInCancelled == .phoneScreenClosed)
+        #expect(screens.records.count == 3)
+        #expect(screens.unanswered.isEmpty)
     }
 
     @Test func closingTheScreenIsACancellationAndSendsNothing() {

@@ -30,10 +30,14 @@ struct DiagramEndToEndTests {
             (try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["id"] as? String)
         let drawn = try sandbox.run("diagram", "--run", id)
         #expect(drawn.status == 0, "\(drawn)")
-        for step in ["AuthScenario", "PhoneOp", "TermsOfUseOp", "CodeOp", "SaveTokenOp"] {
+        for step in ["AuthScenario", "PhoneOp", "VerificationScenario", "SaveTokenOp"] {
             #expect(drawn.stdout.contains(step), "\(step) missing:\n\(drawn.stdout)")
         }
-        let detailed = try sandbox.run("diagram", "--run", id, "--depth", "3", "--width", "200", "--format", "plantuml")
+        let verification = try sandbox.run("diagram", "--run", id, "--depth", "3")
+        for step in ["TermsOfUseOp", "CodeOp"] {
+            #expect(verification.stdout.contains(step), "\(step) missing:\n\(verification.stdout)")
+        }
+        let detailed = try sandbox.run("diagram", "--run", id, "--depth", "4", "--width", "200", "--format", "plantuml")
         #expect(detailed.status == 0, "\(detailed)")
         #expect(detailed.stdout.contains("AuthAPI"))
         #expect(!detailed.stdout.contains("123456"), "the SMS code appears in clear")
@@ -52,23 +56,26 @@ struct DiagramEndToEndTests {
             (try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["id"] as? String)
 
         // Off a terminal, auto is 100 columns; the services do not fit whole, so steps are split.
-        let detailed = try sandbox.run("diagram", "--run", id, "--depth", "3")
+        let detailed = try sandbox.run("diagram", "--run", id, "--depth", "4")
         #expect(detailed.status == 0, "\(detailed)")
         let lines = detailed.stdout.split(separator: "\n")
         #expect(lines.allSatisfy { $0.count <= 100 }, "a line is wider than 100 columns")
         // PhoneOp retries its request inside (the screen is asked once): a note, not a step loop.
-        #expect(lines.contains("step 1 of 4: PhoneOp"), "\(detailed.stdout)")
+        #expect(lines.contains("step 1 of 3: PhoneOp"), "\(detailed.stdout)")
         #expect(detailed.stdout.contains("retry 2 of 3:"), "\(detailed.stdout)")
         #expect(detailed.stdout.contains("AuthAPI"))
         #expect(!detailed.stdout.contains("123456"), "the SMS code appears in clear")
 
-        let step = try sandbox.run("diagram", "--run", id, "--depth", "3", "--step", "CodeOp", "--width", "auto")
+        // CodeOp runs inside VerificationScenario: --step finds it there.
+        let step = try sandbox.run("diagram", "--run", id, "--depth", "4", "--step", "CodeOp", "--width", "auto")
         #expect(step.status == 0, "\(step)")
         #expect(step.stdout.contains("CodeScreen") && !step.stdout.contains("PhoneScreen"), "\(step.stdout)")
 
-        let unknown = try sandbox.run("diagram", "--run", id, "--step", "Nope")
+        let unknown = try sandbox.run("diagram", "--run", id, "--step", "Nope", "--depth", "3")
         #expect(unknown.status == 2, "\(unknown)")
-        #expect(unknown.stderr.contains("its steps: PhoneOp, TermsOfUseOp, CodeOp, SaveTokenOp"), "\(unknown)")
+        #expect(
+            unknown.stderr.contains("its steps: PhoneOp, VerificationScenario, TermsOfUseOp, CodeOp, SaveTokenOp"),
+            "\(unknown)")
     }
 
     @Test(arguments: [

@@ -37,7 +37,12 @@ struct JSONOutputTests {
         let show = try #require(try parseJSON(shown.stdout) as? [String: Any], "\(shown)")
         try expectRunObject(show, status: "failed")
         let steps = try #require(show["steps"] as? [[String: Any]])
-        #expect(steps.map { $0["step"] as? String } == ["PhoneOp", "TermsOfUseOp", "CodeOp"])
+        #expect(
+            steps.map { $0["step"] as? String } == [
+                "PhoneOp", "VerificationScenario", "PhoneOp", "TermsOfUseOp", "CodeOp",
+            ])
+        // The nested steps are told apart by their addresses.
+        #expect(Set(steps.compactMap { $0["address"] as? String }).count == steps.count)
 
         let rerun = try sandbox.run("rerun", failedID, "--code", "123456", "--json")
         #expect(rerun.status == 0, "\(rerun)")

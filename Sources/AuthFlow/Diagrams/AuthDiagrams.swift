@@ -9,9 +9,11 @@ public import Operations
 public enum AuthDiagrams {
     /// What can be drawn, in catalogue order.
     public static let names = [
-        "PhoneOp", "PhoneOp.stateful", "TermsOfUseOp", "CodeOp", "SaveTokenOp", "SignOutOp", "AuthScenario",
-        "AuthScenario.services", "AuthScenario.retry", "AuthScenario.termsAccepted",
-        "AuthScenario.codeRejected", "AppScenario", "AppScenario.signIn",
+        "PhoneOp", "PhoneOp.rejected", "PhoneOp.stateful", "TermsOfUseOp", "CodeOp", "SaveTokenOp", "SignOutOp",
+        "AuthScenario",
+        "VerificationScenario", "AuthScenario.services", "AuthScenario.retry", "AuthScenario.termsAccepted",
+        "AuthScenario.codeRejected", "AuthScenario.termsChanged", "AppScenario",
+        "AppScenario.signIn",
     ]
 
     /// The formats of the committed files and their file extensions.
@@ -114,6 +116,12 @@ public enum AuthDiagrams {
             switch name {
             case "PhoneOp":
                 return try bench.traced { try bench.factory.makePhoneOp().runToFinish($0.with(input: bench.phone)) }
+            case "PhoneOp.rejected":
+                // A number the backend does not serve, asked for again on the same screen.
+                let bench = try DiagramBench(rejectsFirstPhone: true)
+                return try bench.traced {
+                    try bench.factory.makePhoneOp().runToFinish($0.with(input: bench.rejectedPhone))
+                }
             case "PhoneOp.stateful":
                 return try bench.traced {
                     try bench.factory.makeStatefulPhoneOp().runToFinish($0.with(input: bench.phone))
@@ -139,12 +147,19 @@ public enum AuthDiagrams {
                 return try bench.traced {
                     try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
                 }.limited(toDepth: 2)
+            case "VerificationScenario":
+                // The part AuthScenario launches again as a whole: its own operations.
+                let attempt = try bench.submitPhone()
+                return try bench.traced {
+                    try bench.factory.makeVerificationScenario().runToFinish(
+                        $0.with(input: VerificationRequest(attempt: attempt)))
+                }.limited(toDepth: 2)
             case "AuthScenario.services":
                 // The whole flow with the services each operation talks to: too wide for one
                 // page, so the text is drawn step by step.
                 return try bench.traced {
                     try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
-                }.limited(toDepth: 3)
+                }.limited(toDepth: 4)
             case "AuthScenario.retry":
                 // A transient failure retried by the policy (the terms step: PhoneOp retries its
                 // request inside), then a wrong code asked again.
@@ -153,18 +168,25 @@ public enum AuthDiagrams {
                     retry: .transient(maxAttempts: 3, backoff: .immediate))
                 return try bench.traced {
                     try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
-                }.limited(toDepth: 2)
+                }.limited(toDepth: 3)
             case "AuthScenario.termsAccepted":
                 // Terms already accepted: the conditional step is skipped, and the note says so.
                 let bench = try DiagramBench(termsRequired: false)
                 return try bench.traced {
                     try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
-                }.limited(toDepth: 2)
+                }.limited(toDepth: 3)
             case "AuthScenario.codeRejected":
                 // Every code wrong: the person is asked until the backend allows no more, and the
                 // note at the end says why the run stopped.
                 let bench = try DiagramBench(wrongCodes: 3)
                 return try bench.traced(expectingFailure: true) {
+                    try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
+                }.limited(toDepth: 3)
+            case "AuthScenario.termsChanged":
+                // The terms change after the terms screen: code/send refuses, and the whole
+                // verification is launched again, showing the new terms (a `loop` frame).
+                let bench = try DiagramBench(faults: [.codeSend: [.termsChanged(times: 1)]])
+                return try bench.traced {
                     try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
                 }.limited(toDepth: 2)
             case "AppScenario.signIn":
@@ -227,14 +249,20 @@ private struct DiagramBench {
     let simulator: SimulatedBackend
     let factory: AuthFlowFactory
     let phone: PhoneNumber?
+    /// A number the simulator refuses when the bench is made with `rejectsFirstPhone`.
+    let rejectedPhone: PhoneNumber?
 
     init(
         faults: [SimulatedBackend.Endpoint: [SimulatedBackend.Fault]] = [:], termsRequired: Bool = true,
-        wrongCodeFirst: Bool = false, wrongCodes: Int = 0, retry: RetryPolicy = .never
+        wrongCodeFirst: Bool = false, wrongCodes: Int = 0, rejectsFirstPhone: Bool = false,
+        retry: RetryPolicy = .never
     ) throws {
         let phone = try PhoneNumber(parsing: "+7 999 123-45-67")
         self.phone = phone
+        let rejected = try PhoneNumber(parsing: "+7 999 000-00-00")
+        rejectedPhone = rejected
         var configuration = SimulatedBackend.Configuration()
+        if rejectsFirstPhone { configuration.rejectedNumbers = [rejected.e164] }
         let fixed = Date(timeIntervalSince1970: 1_800_000_000)
         configuration.clock = { fixed }
         configuration.instanceID = 0x5EED
@@ -246,7 +274,8 @@ private struct DiagramBench {
             String(repeating: "0", count: configuration.smsCode.count), length: configuration.smsCode.count)
         let screens = ScriptedScreens(
             // Enough answers for the untraced set-up runs and the traced one.
-            phone: Array(repeating: .submitted(phone), count: 3), terms: Array(repeating: .accepted, count: 3),
+            phone: (rejectsFirstPhone ? [.submitted(rejected)] : []) + Array(repeating: .submitted(phone), count: 3),
+            terms: Array(repeating: .accepted, count: 3),
             code: Array(repeating: .submitted(wrong), count: wrongCodeFirst ? 1 : wrongCodes)
                 + Array(repeating: .submitted(code), count: 3))
         factory = AuthFlowFactory(

@@ -27,6 +27,12 @@ public struct SignInAttempt: Sendable, Hashable, Codable {
     public func accepting(_ acceptance: TermsAcceptance) -> SignInAttempt {
         SignInAttempt(phone: phone, phoneToken: acceptance.phoneToken, termsRequired: false, codeLength: codeLength)
     }
+
+    /// The attempt after the backend said its terms are not (or no longer) accepted: the terms
+    /// are to be fetched and shown again.
+    public func requiringTerms() -> SignInAttempt {
+        SignInAttempt(phone: phone, phoneToken: phoneToken, termsRequired: true, codeLength: codeLength)
+    }
 }
 
 /// What ``CodeOp`` is launched with: the attempt, and whether this launch sends the SMS or asks

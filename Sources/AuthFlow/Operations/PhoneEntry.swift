@@ -7,11 +7,17 @@ import Operations
 /// A transient failure of the request is retried here, by `retry`, on the call's scheduler: the
 /// person typed the number once, so only the request is sent again, never the screen shown again.
 /// The scenario therefore does not retry the phone step itself.
+///
+/// A number the backend rejects (`invalid_phone`) is the person's to correct: when `asksAgain`,
+/// the same screen shows the number again with the server's reason and waits for another one,
+/// inside a `loop` frame that says so. A scripted caller cannot correct it and gets the error.
 struct PhoneEntry {
     let api: any AuthAPI
     let screens: any AuthScreens
     /// How the request is retried after a transient failure; ``RetryPolicy/never`` sends it once.
     var retry: RetryPolicy = .never
+    /// Whether a rejected number is asked for again on the same screen.
+    var asksAgain: Bool = false
     /// Places the backoff's jitter (the launch environment's ``OpEnvironment/random``).
     var random: @Sendable () -> Double = { 0.5 }
 
@@ -29,23 +35,42 @@ struct PhoneEntry {
     ) {
         trace?.declare(.authAPI)
         trace?.declare(.localStorage)
-        let api = api
         let screen = screens.makePhoneScreen()
         trace?.create(.phoneScreen)
         trace?.message(to: .phoneScreen, "show(PhoneViewModel)")
         let shown = ScreenLifetime(dismiss: screen.dismiss, cancellation: call.cancellation)
-        screen.show(PhoneViewModel(input: prefill?.e164 ?? "")) { event in
+        ask(PhoneViewModel(input: prefill?.e164 ?? ""), on: screen, framed: false, call: call, trace: trace) {
+            result in
+            Self.close(shown, trace)
+            answered(result)
+        }
+    }
+
+    /// Shows `model` and submits what the person enters; a rejected number is shown again with
+    /// the reason, each time in a frame of its own (`framed`: this show is in one), while
+    /// `asksAgain` and the call is not cancelled.
+    private func ask(
+        _ model: PhoneViewModel, on screen: any PhoneScreen, framed: Bool, call: AuthCall,
+        trace: TraceScope?, answered: @escaping @Sendable (Result<(PhoneNumber, PhoneSession), any Error>) -> Void
+    ) {
+        screen.show(model) { event in
             switch event {
             case .cancelled:
                 trace?.callback(from: .phoneScreen, "cancelled")
-                Self.close(shown, trace)
+                if framed { trace?.closeFrame() }
                 answered(.failure(SignInCancelled.phoneScreenClosed))
             case .submitted(let phone):
                 trace?.callback(from: .phoneScreen, "submitted(\(phone.traceLabel))")
                 Self.submit(phone, attempt: 1, api: api, retry: retry, random: random, call: call, trace: trace) {
                     result in
-                    Self.close(shown, trace)
-                    answered(result.map { (phone, $0) }.mapError { $0 })
+                    if framed { trace?.closeFrame() }
+                    guard asksAgain, case .failure(.invalidPhone) = result, call.cancellation?.isCancelled != true
+                    else { return answered(result.map { (phone, $0) }.mapError { $0 }) }
+                    trace?.openFrame(.loop, "number rejected, asked again")
+                    trace?.message(to: .phoneScreen, "show(PhoneViewModel)")
+                    ask(
+                        model.failed(with: .invalidPhone, phone: phone), on: screen, framed: true, call: call,
+                        trace: trace, answered: answered)
                 }
             }
         }

@@ -14,10 +14,14 @@ public import Operations
 /// It retries that request itself after a transient failure, by its `retry` policy on the
 /// launch's scheduler, after the number was entered: the person types the number once however
 /// often the request is sent. A scenario should not retry this step again on top.
+///
+/// A number the backend rejects is the person's to correct: with `asksAgain`, the screen shows
+/// it again with the server's reason and the launch goes on with the number entered next.
 public final class PhoneOp: PureOp {
     private let api: any AuthAPI
     private let screens: any AuthScreens
     private let retry: RetryPolicy
+    private let asksAgain: Bool
 
     /// Creates the operation; use ``AuthFlowFactory/makePhoneOp()``.
     ///
@@ -25,17 +29,21 @@ public final class PhoneOp: PureOp {
     ///   - api: The backend.
     ///   - screens: Makes the phone screen.
     ///   - retry: How the request (not the screen) is retried after a transient failure.
-    public init(api: any AuthAPI, screens: any AuthScreens, retry: RetryPolicy = .never) {
+    ///   - asksAgain: Whether a rejected number is asked for again on the same screen; without
+    ///     it the launch fails with ``AuthError/invalidPhone`` (a script cannot correct it).
+    public init(api: any AuthAPI, screens: any AuthScreens, retry: RetryPolicy = .never, asksAgain: Bool = false) {
         self.api = api
         self.screens = screens
         self.retry = retry
+        self.asksAgain = asksAgain
     }
 
     /// Launches the operation: shows the phone screen, submits the number, finishes with the
     /// attempt. Records its messages when tracing is on.
     public func launch(_ context: OpContext<PhoneNumber?>, onFinish: @escaping OnFinish<SignInAttempt>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
-        let entry = PhoneEntry(api: api, screens: screens, retry: retry, random: context.environment.random)
+        let entry = PhoneEntry(
+            api: api, screens: screens, retry: retry, asksAgain: asksAgain, random: context.environment.random)
         entry.run(prefill: context.input, call: AuthCall(context), trace: completion.trace) { answer in
             completion.finish(
                 answer.map { phone, session in

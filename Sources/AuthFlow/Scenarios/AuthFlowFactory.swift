@@ -13,9 +13,12 @@ public struct AuthFlowFactory: Sendable {
     public let screens: any AuthScreens
     /// How steps that talk to the backend are retried.
     public let retry: RetryPolicy
-    /// Whether a wrong code makes ``AuthScenario`` ask again; a non-interactive caller turns it
-    /// off so the run fails and can be rerun with another code.
-    public let asksAgainAfterWrongCode: Bool
+    /// Whether the person is asked again to correct what the backend rejected: a rejected
+    /// number re-shows the phone screen, a wrong code the code screen, changed terms the terms
+    /// screen, and an expired attempt starts again from the phone screen with the number filled
+    /// in. A non-interactive caller turns it off: nobody can answer, so the run fails with the
+    /// backend's reason and can be rerun or started again.
+    public let asksAgain: Bool
 
     /// Creates a factory.
     ///
@@ -24,20 +27,21 @@ public struct AuthFlowFactory: Sendable {
     ///   - storage: Where the auth token is kept.
     ///   - screens: The screens the operations show.
     ///   - retry: The policy for transient backend failures (unreachable, timeout, 5xx, 429).
-    ///   - asksAgainAfterWrongCode: Whether a wrong code relaunches the code step.
+    ///   - asksAgain: Whether rejections the person can correct show the screen that corrects them.
     public init(
         api: any AuthAPI, storage: any LocalStorage, screens: any AuthScreens,
-        retry: RetryPolicy = .transient(maxAttempts: 3), asksAgainAfterWrongCode: Bool = true
+        retry: RetryPolicy = .transient(maxAttempts: 3), asksAgain: Bool = true
     ) {
         self.api = api
         self.storage = storage
         self.screens = screens
         self.retry = retry
-        self.asksAgainAfterWrongCode = asksAgainAfterWrongCode
+        self.asksAgain = asksAgain
     }
 
-    /// Sends the phone number, retrying the request (not the screen) by ``retry``; pure.
-    public func makePhoneOp() -> PhoneOp { PhoneOp(api: api, screens: screens, retry: retry) }
+    /// Sends the phone number, retrying the request (not the screen) by ``retry`` and asking
+    /// again for a rejected number when ``asksAgain``; pure.
+    public func makePhoneOp() -> PhoneOp { PhoneOp(api: api, screens: screens, retry: retry, asksAgain: asksAgain) }
 
     /// Sends the phone number and writes the phone token into storage: the article's stateful
     /// variant of ``makePhoneOp()``, for the diagram comparison; has a side effect.
@@ -54,8 +58,12 @@ public struct AuthFlowFactory: Sendable {
     /// Saves the auth token; has a side effect.
     public func makeSaveTokenOp() -> SaveTokenOp { SaveTokenOp(storage: storage) }
 
-    /// The sign-in scenario: PhoneOp → TermsOfUseOp (when required) → CodeOp → SaveTokenOp.
+    /// The sign-in scenario: PhoneOp → VerificationScenario → SaveTokenOp.
     public func makeAuthScenario() -> AuthScenario { AuthScenario.make(with: self) }
+
+    /// The part of sign-in after the number: TermsOfUseOp (when required) → CodeOp, with PhoneOp
+    /// first when the attempt's phone token expired.
+    public func makeVerificationScenario() -> VerificationScenario { VerificationScenario.make(with: self) }
 
     /// Reads the saved sign-in and where it stands; pure.
     public func makeCheckSessionOp() -> CheckSessionOp { CheckSessionOp(api: api, storage: storage) }

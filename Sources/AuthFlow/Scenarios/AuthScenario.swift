@@ -11,31 +11,73 @@ extension Scenario where Input == PhoneNumber?, Output == AuthToken {
     /// Chains the sign-in operations of `factory`.
     ///
     /// - PhoneOp retries its own request by the factory's policy, after the number was entered,
-    ///   so the phone screen is shown once; the step is not retried again here.
-    /// - Other transient backend failures are retried by the factory's policy, the steps with side
+    ///   so the phone screen is shown once; the step is not retried again here. A rejected number
+    ///   is asked for again on the same screen (when ``AuthFlowFactory/asksAgain``).
+    /// - ``VerificationScenario`` shows the terms when required and verifies the code. Transient
+    ///   backend failures are retried inside it by the factory's policy, the steps with side
     ///   effects too (terms acceptance, code): their requests carry the attempt's idempotency key,
     ///   and the engine reuses it after an uncertain failure, so a retry gets the backend's first
-    ///   answer instead of sending another SMS.
-    /// - A wrong code launches ``CodeOp`` again — the screen asks again, no new SMS — until the
-    ///   backend has no attempts left.
+    ///   answer instead of sending another SMS. A wrong code asks again there.
+    /// - When the backend answers that the terms changed since they were shown, or that the
+    ///   phone token expired, the verification is launched again as a whole — showing the new
+    ///   terms, or the phone screen with the number filled in — when ``AuthFlowFactory/asksAgain``
+    ///   (``correctVerification(_:_:)``); a script cannot answer, so the run fails instead.
     /// - Declined terms or a closed screen end the scenario as cancelled.
     ///
     /// - Parameter factory: Makes every operation, for every launch and relaunch.
     /// - Returns: The scenario.
     static func make(with factory: AuthFlowFactory) -> AuthScenario {
         let retry = factory.retry
-        var codeStep = Step(factory.makeCodeOp).retrying(retry.relaunchingSideEffects)
-        if factory.asksAgainAfterWrongCode { codeStep = codeStep.onFailure(askAgainAfterWrongCode) }
+        var verification = Step(
+            VerificationScenario.verificationScenarioName, purity: .sideEffects, factory.makeVerificationScenario)
+        if factory.asksAgain { verification = verification.onFailure(correctVerification) }
         return AuthScenario(authScenarioName) { chain in
             chain
                 .then(Step(factory.makePhoneOp))
-                .then(
-                    Step(factory.makeTermsOfUseOp).retrying(retry.relaunchingSideEffects), when: \.termsRequired,
-                    describedAs: "terms required", input: \.phoneToken
-                ) { attempt, acceptance in attempt.accepting(acceptance) }
-                .map { CodeRequest(attempt: $0) }
-                .then(codeStep)
+                .map { VerificationRequest(attempt: $0) }
+                .then(verification)
                 .then(Step(factory.makeSaveTokenOp).retrying(retry.relaunchingSideEffects))
+        }
+    }
+
+    /// How many times ``correctVerification(_:_:)`` launches the verification again before it
+    /// lets the failure end the run: terms that keep changing, or tokens that keep expiring, are
+    /// a backend's problem no person can correct.
+    public static var verificationCorrections: Int { 3 }
+
+    /// Launches the verification again after an answer the person can correct: changed terms
+    /// (`terms_outdated`, `terms_not_accepted`) are fetched and shown again; an expired phone
+    /// token brings the phone screen back with the number filled in.
+    ///
+    /// Public so another app wiring its own verification step can reuse the rule.
+    ///
+    /// - Parameters:
+    ///   - failure: The failed verification.
+    ///   - decide: Called once with the decision.
+    @Sendable
+    public static func correctVerification(
+        _ failure: StepFailureInfo<VerificationRequest>,
+        _ decide: @escaping @Sendable (FailureDecision<VerificationRequest, AuthToken>) -> Void
+    ) {
+        guard failure.cancellation?.isCancelled != true, failure.attempt <= verificationCorrections else {
+            return decide(.fail)
+        }
+        let cause = (failure.error as? StepFailure)?.rootCause ?? failure.error
+        let request = failure.input
+        switch cause as? AuthError {
+        case .termsOutdated(let version)?:
+            let reason = "terms changed" + (version.map { " to v\($0)" } ?? "") + ", shown again"
+            // A request that renewed an expired token renews it again: the old one is still expired.
+            let again = VerificationRequest(
+                attempt: request.attempt.requiringTerms(), renewsPhoneToken: request.renewsPhoneToken)
+            decide(.relaunch(again, because: reason))
+        case .unauthorized?:
+            decide(
+                .relaunch(
+                    VerificationRequest(attempt: request.attempt, renewsPhoneToken: true),
+                    because: "phone token expired, number asked again"))
+        default:
+            decide(.fail)
         }
     }
 

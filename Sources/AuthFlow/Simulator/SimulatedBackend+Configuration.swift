@@ -26,6 +26,9 @@ extension SimulatedBackend {
         public var phoneTokenLifetime: TimeInterval = 900
         /// How long an access token stays valid, in seconds.
         public var accessTokenLifetime: TimeInterval = 30 * 24 * 3600
+        /// Numbers (E.164) the backend refuses with `invalid_phone`, as a real one refuses numbers
+        /// it does not serve.
+        public var rejectedNumbers: Set<String> = []
         /// Faults to inject, per endpoint, in order.
         public var faults: [Endpoint: [Fault]] = [:]
         /// The key that signs tokens. Simulators with the same key accept each other's tokens,

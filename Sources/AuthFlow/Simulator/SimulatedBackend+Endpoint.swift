@@ -47,11 +47,15 @@ extension SimulatedBackend {
         /// ``TransportError/connectionLost``. The SMS is sent, the code verified, the terms
         /// accepted — the case idempotency keys exist for.
         case lostResponse(times: Int)
+        /// The terms are published anew (the next version) just before the request is handled,
+        /// which then goes on normally: the terms changed while a sign-in was under way, so a
+        /// request that needs the current terms is refused with `409 terms_not_accepted`.
+        case termsChanged(times: Int)
 
         var times: Int {
             switch self {
             case .unavailable(let times), .malformedBody(let times), .hang(let times), .status(_, let times),
-                .lostResponse(let times):
+                .lostResponse(let times), .termsChanged(let times):
                 times
             }
         }
@@ -64,6 +68,7 @@ extension SimulatedBackend {
             case .hang: return .hang(times: times - 1)
             case .status(let status, _): return .status(status, times: times - 1)
             case .lostResponse: return .lostResponse(times: times - 1)
+            case .termsChanged: return .termsChanged(times: times - 1)
             }
         }
     }

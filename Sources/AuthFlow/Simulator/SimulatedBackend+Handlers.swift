@@ -26,6 +26,8 @@ extension SimulatedBackend {
                     status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"phoneToken": "#.utf8)))
         case .status(let status, _):
             return Outcome(response: Reply.error(status, "injected_fault", "A fault injected by the simulator."))
+        case .termsChanged:
+            state.publishNextTerms()
         case .lostResponse, nil:
             break
         }
@@ -65,6 +67,9 @@ extension SimulatedBackend {
         guard let body = Reply.decode(Body.self, request) else { return Reply.invalidRequest("a “phone” string") }
         guard let phone = try? PhoneNumber(parsing: body.phone, convention: nil) else {
             return Reply.error(400, "invalid_phone", "The phone number must be in E.164 form, e.g. +79991234567.")
+        }
+        guard !configuration.rejectedNumbers.contains(phone.e164) else {
+            return Reply.error(400, "invalid_phone", "This number is not served.")
         }
         if let locked = lockResponse(phone.e164, state: &state, now: now) { return locked }
         // A person who already accepted the current terms is not asked again; the attempt's

@@ -28,6 +28,13 @@ extension SimulatedBackend {
         /// The first answer to each idempotency key, per endpoint (see ``keyedRequest``).
         var keptAnswers: [KeptAnswerID: KeptAnswer] = [:]
 
+        /// Publishes the next terms version (`2` after `1`; a version that is not a number gets
+        /// `.1` appended), as ``Fault/termsChanged(times:)`` does.
+        mutating func publishNextTerms() {
+            termsVersion = Int(termsVersion).map { String($0 + 1) } ?? termsVersion + ".1"
+            termsText = "Updated demonstration terms of use (version \(termsVersion))."
+        }
+
         mutating func takeFault(for endpoint: Endpoint) -> Fault? {
             guard var queue = faults[endpoint], let fault = queue.first else { return nil }
             if let rest = fault.decremented() {

@@ -30,6 +30,11 @@ extension SignInAttempt: TraceLabelConvertible {
     public var traceLabel: String { phoneToken.redacted }
 }
 
+extension VerificationRequest: TraceLabelConvertible {
+    /// The attempt's phone token, redacted.
+    public var traceLabel: String { attempt.phoneToken.redacted }
+}
+
 extension CodeRequest: TraceLabelConvertible {
     /// The request is known by its (redacted) phone token.
     public var traceLabel: String { attempt.phoneToken.redacted }

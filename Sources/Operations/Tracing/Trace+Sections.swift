@@ -17,6 +17,26 @@ public struct TraceSection: Hashable, Sendable {
 }
 
 extension Trace {
+    /// Every launch of the step named `name`, at any depth of nested scenarios, in order: a
+    /// step that a nested scenario launches is found inside the section of that scenario, so a
+    /// reader can ask for `CodeOp` without knowing which scenario holds it.
+    ///
+    /// - Parameter name: The step's (operation's) name.
+    /// - Returns: The sections; empty when no step has that name.
+    public func sections(named name: String) -> [TraceSection] {
+        sections().flatMap { $0.operation.name == name ? [$0] : $0.trace.sections(named: name) }
+    }
+
+    /// The names of the steps at every depth of nested scenarios, each once, in the order they
+    /// were first launched: what ``sections(named:)`` can find.
+    public var stepNames: [String] {
+        sections().reduce(into: [String]()) { names, section in
+            for name in [section.operation.name] + section.trace.stepNames where !names.contains(name) {
+                names.append(name)
+            }
+        }
+    }
+
     /// The steps of the outermost operation (the one the caller launched), each as a trace of
     /// its own: one section per launch the outermost operation made, in order.
     ///

@@ -4,7 +4,8 @@ import OperationsRunner
 
 /// Where `--backend` points: the embedded simulator with its options, or a real server.
 ///
-/// `sim:` (the default) or `sim:?code=123456&terms=1&termsVersion=2&latency=50&fail=code.verify:2,phone:1`;
+/// `sim:` (the default) or `sim:?code=123456&terms=1&termsVersion=2&latency=50&fail=code.verify:2,phone:1`
+/// (`termsChange=code.send` publishes new terms just before the first request to that endpoint);
 /// `http://…` / `https://…` for a server that implements Docs/HTTP-API.md.
 enum BackendSpec: Equatable {
     /// The in-process simulator.
@@ -19,6 +20,8 @@ enum BackendSpec: Equatable {
         var termsVersion = "1"
         var latencyMilliseconds = 0
         var failures: [SimulatedBackend.Endpoint: Int] = [:]
+        /// Endpoints before whose first request the terms change, as if during the run.
+        var termsChanges: Set<SimulatedBackend.Endpoint> = []
     }
 
     /// The spec used when `--backend` is not given.
@@ -78,15 +81,27 @@ extension BackendSpec.Simulator {
                 guard parts.count == 2, let endpoint = SimulatedBackend.Endpoint(rawValue: parts[0]),
                     let count = Int(parts[1]), (0...100).contains(count)
                 else {
-                    let endpoints = SimulatedBackend.Endpoint.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw UsageError("backend option fail=… takes ENDPOINT:COUNT items (endpoints: \(endpoints))")
+                    throw UsageError(
+                        "backend option fail=… takes ENDPOINT:COUNT items (endpoints: \(Self.endpointNames))")
                 }
                 failures[endpoint] = count
             }
+        case "termsChange":
+            for item in value.split(separator: ",") {
+                guard let endpoint = SimulatedBackend.Endpoint(rawValue: String(item)) else {
+                    throw UsageError("backend option termsChange=… takes endpoints (\(Self.endpointNames))")
+                }
+                termsChanges.insert(endpoint)
+            }
         default:
             throw UsageError(
-                "unknown backend option '\(ParsedArguments.clip(name))' (code, terms, termsVersion, latency, fail)")
+                "unknown backend option '\(ParsedArguments.clip(name))' "
+                    + "(code, terms, termsVersion, latency, fail, termsChange)")
         }
+    }
+
+    private static var endpointNames: String {
+        SimulatedBackend.Endpoint.allCases.map(\.rawValue).joined(separator: ", ")
     }
 
     /// The simulator configuration these options describe.
@@ -96,7 +111,10 @@ extension BackendSpec.Simulator {
         configuration.termsRequired = termsRequired
         configuration.termsVersion = termsVersion
         configuration.latency = .milliseconds(latencyMilliseconds)
-        configuration.faults = failures.mapValues { [.unavailable(times: $0)] }
+        var faults = failures.mapValues { [SimulatedBackend.Fault.unavailable(times: $0)] }
+        // After the failures: the terms change before the request that is answered normally.
+        for endpoint in termsChanges { faults[endpoint, default: []].append(.termsChanged(times: 1)) }
+        configuration.faults = faults
         configuration.onSMS = onSMS
         return configuration
     }

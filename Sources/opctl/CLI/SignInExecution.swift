@@ -76,6 +76,15 @@ enum SignInExecution {
                 hint: "Check the number and start a new sign-in: opctl run \(runnable) --phone NUMBER",
                 rerunnable: false)
         }
+        // The terms changed during the run: a rerun would replay the old acceptance, and nobody
+        // at a terminal could be shown the new terms, so a new run that accepts them is the way on.
+        if case .termsOutdated = authError {
+            return FailureReading(
+                message: "\(step) failed: \(cause)",
+                hint:
+                    "Start a new sign-in to read and accept them: opctl run \(runnable) --phone NUMBER --accept-terms",
+                rerunnable: false)
+        }
         if authError.endsTheAttempt {
             return FailureReading(
                 message: "\(step) failed\(attempts): \(cause)", hint: "Start a new sign-in: opctl run \(runnable)",

@@ -55,6 +55,6 @@ struct SignInServices {
         self.factory = AuthFlowFactory(
             api: HTTPAuthAPI(transport: transport, timeout: .seconds(10)), storage: storage, screens: screens,
             retry: .transient(maxAttempts: 3, backoff: Backoff(initial: .milliseconds(200), cap: .seconds(2))),
-            asksAgainAfterWrongCode: console.inputIsTerminal)
+            asksAgain: console.inputIsTerminal)
     }
 }

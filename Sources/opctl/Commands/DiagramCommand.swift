@@ -104,18 +104,16 @@ enum DiagramCommand: Command {
         return ExitStatus.success
     }
 
-    /// `--step NAME`: every launch of that step, each drawn on its own, in order.
+    /// `--step NAME`: every launch of that step, at any depth of nested scenarios, each drawn
+    /// on its own, in order.
     private static func drawStep(
         _ step: String, of trace: Trace, format: AuthDiagrams.Format, width: Int, console: Console
     ) throws -> Int32 {
-        let sections = trace.sections()
-        let matching = sections.filter { $0.operation.name == step }
+        let matching = trace.sections(named: step)
         guard !matching.isEmpty else {
-            let names = sections.map(\.operation.name).reduce(into: [String]()) {
-                if !$0.contains($1) { $0.append($1) }
-            }
             throw UsageError(
-                "the run has no step '\(ParsedArguments.clip(step))' (its steps: \(names.joined(separator: ", ")))",
+                "the run has no step '\(ParsedArguments.clip(step))' "
+                    + "(its steps: \(trace.stepNames.joined(separator: ", ")))",
                 command: name)
         }
         for (number, section) in matching.enumerated() {

@@ -11,6 +11,7 @@ extension CommonOptions {
     static let backendHelp = """
           --backend SPEC         sim: (default) — the embedded simulator, with options
                                  \(simulatorExample)
+                                 (termsChange=code.send: the terms change mid-run)
                                  or an http:// / https:// base URL of a real server
         """
 }

@@ -1,0 +1,41 @@
+import AuthFlow
+import Foundation
+import OperationsRunner
+import Testing
+
+@testable import opctl
+
+/// Terms that change during a scripted run (`termsChange=code.send`): nobody can be shown the
+/// new ones, so the run ends with the backend's reason and a hint that works — a rerun would
+/// replay the old acceptance.
+struct TermsChangedEndToEndTests {
+    @Test func aScriptedRunEndsWithTheReasonAndAHintToAcceptTheNewTerms() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "opctl-terms-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let result = InProcessOpctl(stateDirectory: directory).run(
+            "run", "auth", "--phone=+7 999 123-45-67", "--accept-terms", "--code", "123456", "--backend",
+            "sim:?termsChange=code.send")
+
+        #expect(result.status == ExitStatus.failure, "\(result)")
+        #expect(result.stderr.contains("CodeOp failed: \(AuthError.termsOutdated(currentVersion: "2"))"), "\(result)")
+        #expect(
+            result.stderr.contains(
+                "Start a new sign-in to read and accept them: opctl run auth --phone NUMBER --accept-terms"),
+            "\(result)")
+        #expect(!result.stderr.contains("to rerun:"), "a rerun replays the old acceptance: \(result)")
+    }
+
+    @Test func anUnknownEndpointIsAUsageError() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "opctl-terms-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let result = InProcessOpctl(stateDirectory: directory).run(
+            "run", "auth", "--phone=+7 999 123-45-67", "--backend", "sim:?termsChange=nowhere")
+
+        #expect(result.status == ExitStatus.usage, "\(result)")
+        #expect(result.stderr.contains("backend option termsChange=… takes endpoints"), "\(result)")
+    }
+}
