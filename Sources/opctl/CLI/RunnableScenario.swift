@@ -48,7 +48,8 @@ struct RunnableScenario {
     /// Everything `opctl run` knows, in `opctl ops` order.
     static let all: [RunnableScenario] = [
         RunnableScenario(
-            name: "auth", summary: "AuthScenario: PhoneOp → VerificationScenario (TermsOfUseOp when required → CodeOp) → SaveTokenOp",
+            name: "auth",
+            summary: "AuthScenario: PhoneOp → VerificationScenario (TermsOfUseOp when required → CodeOp) → SaveTokenOp",
             isScenario: true, shape: { $0.makeAuthScenario() },
             launch: { factory, context, onFinish in
                 factory.makeAuthScenario().launch(context) { result in
