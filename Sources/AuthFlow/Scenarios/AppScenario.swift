@@ -48,7 +48,8 @@ extension Scenario where Input == PhoneNumber?, Output == AppOutcome {
         -> AppScenario
     {
         let retry = factory.retry
-        return AppScenario(name) { chain in
+        let build: (ScenarioBuilder<PhoneNumber?, PhoneNumber?>) -> ScenarioBuilder<PhoneNumber?, AppOutcome> = {
+            chain in
             var chain = chain.then(Step(factory.makeCheckSessionOp).retrying(retry))
             if signsIn {
                 chain = chain.then(
@@ -67,6 +68,59 @@ extension Scenario where Input == PhoneNumber?, Output == AppOutcome {
                     when: \.acceptedNewTerms, describedAs: "new terms accepted", input: \.concludedToken
                 ) { check, _ in check }
                 .map { try $0.outcome() }
+        }
+        // The main scenario reacts to the world outside; the saved-session terms scenario is
+        // what it reacts with, and takes no events itself.
+        guard signsIn else { return AppScenario(name, build) }
+        return AppScenario(
+            name, events: factory.events,
+            onEvent: { event, boundary, react in
+                AppScenario.react(to: event, at: boundary, factory: factory, react)
+            }, build)
+    }
+
+    /// How the main scenario reacts to an event from outside, at a step boundary.
+    ///
+    /// - ``AppEvent/signedOutElsewhere``: the saved token is deleted and the flow ends as
+    ///   cancelled (``SignedOutElsewhere``) — at whichever boundary, even after a sign-in that
+    ///   just saved one: the backend has ended the person's sessions.
+    /// - ``AppEvent/termsChanged``: once the run's own steps are done (at the end), the
+    ///   saved-session terms scenario is launched alone — a session check, ``TermsOfUseOp`` when
+    ///   the terms changed, the refreshed token saved — as a key service launches an operation.
+    ///   Earlier boundaries postpone it: the run's own session check and terms step come first,
+    ///   and the check the reaction starts with then finds terms the run already accepted, so
+    ///   they are never shown twice. Nobody signed in at the end (a cancelled sign-in) leaves
+    ///   nothing to show.
+    ///
+    /// The outcome the run finishes with is its own; a reaction at the end refreshes only the
+    /// saved token.
+    ///
+    /// - Parameters:
+    ///   - event: The event.
+    ///   - boundary: Where the run stands.
+    ///   - factory: Makes the reaction's scenario and holds the storage.
+    ///   - react: Called once with the reaction.
+    public static func react(
+        to event: AppEvent, at boundary: StepBoundary, factory: AuthFlowFactory,
+        _ react: @escaping @Sendable (EventReaction) -> Void
+    ) {
+        switch event {
+        case .signedOutElsewhere:
+            do {
+                try factory.storage.clearAuthToken()
+            } catch {
+                return react(.end(error))
+            }
+            react(.end(SignedOutElsewhere()))
+        case .termsChanged:
+            guard boundary.nextStep == nil else { return react(.postpone) }
+            guard (try? factory.storage.loadAuthToken()) != nil else { return react(.proceed) }
+            factory.makeSavedSessionTermsScenario().launch(boundary.context.with(input: nil)) { result in
+                switch result {
+                case .success: react(.proceed)
+                case .failure(let error): react(.end(error))
+                }
+            }
         }
     }
 }

@@ -19,6 +19,9 @@ public struct AuthFlowFactory: Sendable {
     /// in. A non-interactive caller turns it off: nobody can answer, so the run fails with the
     /// backend's reason and can be rerun or started again.
     public let asksAgain: Bool
+    /// Where the app posts events from outside (a push, another device) for ``AppScenario`` to
+    /// react to at its next step boundary: a key service, shared by every scenario it makes.
+    public let events: EventInbox<AppEvent>
 
     /// Creates a factory.
     ///
@@ -28,15 +31,18 @@ public struct AuthFlowFactory: Sendable {
     ///   - screens: The screens the operations show.
     ///   - retry: The policy for transient backend failures (unreachable, timeout, 5xx, 429).
     ///   - asksAgain: Whether rejections the person can correct show the screen that corrects them.
+    ///   - events: Where the app posts events from outside for ``AppScenario``.
     public init(
         api: any AuthAPI, storage: any LocalStorage, screens: any AuthScreens,
-        retry: RetryPolicy = .transient(maxAttempts: 3), asksAgain: Bool = true
+        retry: RetryPolicy = .transient(maxAttempts: 3), asksAgain: Bool = true,
+        events: EventInbox<AppEvent> = EventInbox()
     ) {
         self.api = api
         self.storage = storage
         self.screens = screens
         self.retry = retry
         self.asksAgain = asksAgain
+        self.events = events
     }
 
     /// Sends the phone number, retrying the request (not the screen) by ``retry`` and asking

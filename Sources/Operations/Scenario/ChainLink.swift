@@ -15,17 +15,34 @@ final class ChainLink<Input: Sendable, Value: Sendable>: Sendable {
     /// being called from the link before it: every ``ScenarioRun/handOffInterval``-th link does,
     /// which unwinds the frames of a run of operations that finish inside their own launch.
     @usableFromInline let handsOff: Bool
+    /// Whether this link is a step boundary — it launches (or skips) a step, or it is the end —
+    /// where a scenario built with an ``EventInbox`` takes the events waiting for it.
+    @usableFromInline let isBoundary: Bool
+    /// The step this link launches; `nil` at the end and for links that only convert the value.
+    @usableFromInline let nextStep: String?
 
+    /// Creates a link; `step` names the step it launches, if it launches one.
     @usableFromInline
-    init(position: Int, body: @escaping Body) {
+    init(position: Int, step: String? = nil, body: @escaping Body) {
         self.body = body
         // Position 0 is the end, which finishes the launch and never needs a fresh stack.
         self.handsOff = position > 0 && position % ScenarioRun.handOffInterval == 0
+        self.isBoundary = position == 0 || step != nil
+        self.nextStep = step
     }
 
-    /// Runs this link with the chain's value so far.
+    /// Runs this link with the chain's value so far, after the events waiting at a boundary.
     @inlinable
     func proceed(_ value: Value, _ launch: ChainLaunch<Input>) {
+        if isBoundary, let gate = launch.gate {
+            gate.pass(before: nextStep, in: launch) { self.go(value, launch) }
+            return
+        }
+        go(value, launch)
+    }
+
+    @inlinable
+    func go(_ value: Value, _ launch: ChainLaunch<Input>) {
         if handsOff {
             launch.run.handOff { self.body(value, launch) }
         } else {
@@ -52,15 +69,32 @@ final class ChainLaunch<Input: Sendable>: Sendable {
     /// The scenario's completion: a failure ends the launch from wherever it happens, without
     /// passing through the links after it.
     @usableFromInline let completion: any ScenarioEnding
+    /// Where the scenario takes events from outside at its step boundaries, if it does.
+    @usableFromInline let gate: (any BoundaryGate)?
 
-    init(context: OpContext<Input>, run: ScenarioRun, links: [any AnyObject & Sendable], completion: any ScenarioEnding)
-    {
+    init(
+        context: OpContext<Input>, run: ScenarioRun, links: [any AnyObject & Sendable], completion: any ScenarioEnding,
+        gate: (any BoundaryGate)? = nil
+    ) {
         self.input = context.input
         self.environment = context.environment
         self.extras = context.extras
         self.run = run
         self.links = links
         self.completion = completion
+        self.gate = gate
+    }
+
+    /// The scenario's context for what an event handler launches: its trace, cancellation and
+    /// services, but neither its observer nor its replay nor its place in the run — the
+    /// reaction is not a step, so it must not be journaled (or replayed) as one.
+    var boundaryContext: OpContext<Void> {
+        let services = OpEnvironment(
+            scheduler: environment.scheduler, diagnostics: environment.diagnostics, inFlight: environment.inFlight,
+            random: environment.random, makeIdempotencyKey: environment.makeIdempotencyKey)
+        var context = OpContext(input: (), environment: services, extras: extras)
+        context.scope = nil
+        return context
     }
 
     /// Hands a step's result on: its output to `next`, its failure to the scenario's end.

@@ -32,6 +32,8 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
     /// Every link of the chain: they refer to one another unowned, so they live here and in
     /// each launch (``ChainLaunch/links``).
     private let links: [any AnyObject & Sendable]
+    /// Where it takes events from outside at its step boundaries; `nil` when it takes none.
+    private let gate: (any BoundaryGate)?
 
     /// Creates a scenario.
     ///
@@ -54,6 +56,36 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
             unsafeDowncast(launch.completion, to: Completion<Output>.self).succeed(output)
         }
         (first, links) = chain.links(endingIn: end)
+        gate = nil
+    }
+
+    /// Creates a scenario that reacts to events from outside while it runs.
+    ///
+    /// At each step boundary — before a step launches or is skipped, and before the scenario
+    /// finishes — the run takes the events waiting in `events` and hands them to `onEvent`, one
+    /// at a time; it goes on when the handler says ``EventReaction/proceed``, and ends there on
+    /// ``EventReaction/end(_:)``. A main scenario shows new terms the moment a push says they
+    /// changed, or ends the flow when the session was signed out elsewhere, without any step
+    /// reading shared state. Nested scenarios take events only if built with an inbox of their own.
+    ///
+    /// - Parameters:
+    ///   - name: The scenario's name.
+    ///   - version: The author's version of the scenario, recorded in journals with its shape.
+    ///   - events: Where the app posts the events.
+    ///   - onEvent: Reacts to each event at a boundary.
+    ///   - build: Chains the steps, starting from the scenario's input.
+    public init<Event: Sendable>(
+        _ name: String, version: Int? = nil, events: EventInbox<Event>, onEvent: @escaping EventHandler<Event>,
+        _ build: (ScenarioBuilder<Input, Input>) -> ScenarioBuilder<Input, Output>
+    ) {
+        let plain = Scenario(name, version: version, build)
+        self.name = name
+        self.version = version
+        self.outlines = plain.outlines
+        self.stepNames = plain.stepNames
+        self.first = plain.first
+        self.links = plain.links
+        self.gate = EventGate(inbox: events, handler: onEvent)
     }
 
     /// The scenario's steps in order, with their types, purity and nested scenarios.
@@ -100,7 +132,8 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
         }
         run.report(.scenarioStarted, address: run.base, value: context.input)
         let completion = Completion(retaining: self, context: context, onFinish: finish)
-        let launch = ChainLaunch(context: completion.nested(context), run: run, links: links, completion: completion)
+        let launch = ChainLaunch(
+            context: completion.nested(context), run: run, links: links, completion: completion, gate: gate)
         first.proceed(context.input, launch)
     }
 }

@@ -169,7 +169,8 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
             // The makers of one chain are called in order, so `next` is always the link of the
             // maker after this one, whose value type is this link's `Next`.
             let next = unsafeDowncast(next, to: ChainLink<Input, Next>.self)
-            return ChainLink<Input, Current>(position: position) { [unowned(unsafe) next] value, launch in
+            return ChainLink<Input, Current>(position: position, step: outline?.name) {
+                [unowned(unsafe) next] value, launch in
                 link(value, launch, next)
             }
         }

@@ -2,7 +2,7 @@
 /// types now, the nested scenario's shape only when a shape is asked for.
 @usableFromInline
 struct StepOutline: Sendable {
-    let name: String
+    @usableFromInline let name: String
     let input: String
     let output: String
     let purity: Purity
