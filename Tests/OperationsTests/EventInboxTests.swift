@@ -125,13 +125,13 @@ struct EventInboxTests {
         let handler = Handler()
         let postponing = Handler { _ in .postpone }
         inbox.post(.hello)
+        let choose: EventHandler<Ping> = { event, boundary, react in
+            (boundary.nextStep == "First" ? postponing : handler).handle(event, boundary, react)
+        }
         func makeScenario() -> Scenario<Int, String> {
-            Scenario(
-                "Later", events: inbox,
-                onEvent: { event, boundary, react in
-                    (boundary.nextStep == "First" ? postponing : handler).handle(event, boundary, react)
-                }
-            ) { chain in chain.then(Step("First") { DoubleOp() }).then(Step("Last") { DescribeOp() }) }
+            Scenario("Later", events: inbox, onEvent: choose) { chain in
+                chain.then(Step("First") { DoubleOp() }).then(Step("Last") { DescribeOp() })
+            }
         }
         let report = LaunchProbe.launch(makeScenario(), input: 3)
         #expect(report.keptContract)

@@ -43,6 +43,9 @@ public struct SessionCheck: Sendable, Hashable, Codable {
         SessionCheck(phone: phone, saved: saved, standing: standing, conclusion: outcome)
     }
 
+    /// Whether nobody is signed in: the app signs in first.
+    var isSignedOut: Bool { standing == .signedOut }
+
     var termsChanged: Bool {
         if case .termsChanged = standing, conclusion == nil { return true }
         return false

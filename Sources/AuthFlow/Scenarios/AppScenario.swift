@@ -54,7 +54,7 @@ extension Scenario where Input == PhoneNumber?, Output == AppOutcome {
             if signsIn {
                 chain = chain.then(
                     Step("AuthScenario", purity: .sideEffects, factory.makeAuthScenario),
-                    when: { $0.standing == .signedOut }, describedAs: "signed out", input: \.phone
+                    when: \.isSignedOut, describedAs: "signed out", input: \.phone
                 ) { check, token in check.concluding(.signedIn(token)) }
             }
             return
