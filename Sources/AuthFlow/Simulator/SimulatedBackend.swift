@@ -118,6 +118,12 @@ public final class SimulatedBackend: HTTPTransport {
         state.withLock { $0.faults = [:] }
     }
 
+    /// Publishes the next terms version (`2` after `1`), as ``Fault/termsChanged(times:)`` does:
+    /// for a tool that changes the terms of a running simulator without choosing the text.
+    public func publishNextTerms() {
+        state.withLock { $0.publishNextTerms() }
+    }
+
     /// Publishes new terms, as a backend does when the lawyers change them; sessions that accepted
     /// an older version must accept again.
     ///

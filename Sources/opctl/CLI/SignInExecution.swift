@@ -12,11 +12,13 @@ enum SignInExecution {
     ///
     /// - Parameters:
     ///   - settings: What a new run's journal header records.
+    ///   - injection: An event to post into the run (`--event`).
     ///   - makeInput: The phone number, once the state directory is ready.
     ///   - resumed: Called with a rerun's resumed journal.
     static func prepared(
         _ runnable: RunnableScenario, services: SignInServices, stateDirectory: URL, console: Console,
-        settings: [String: String] = [:], makeInput: @escaping @Sendable () throws -> PhoneNumber?,
+        settings: [String: String] = [:], injection: EventInjection? = nil,
+        makeInput: @escaping @Sendable () throws -> PhoneNumber?,
         resumed: @escaping @Sendable (URL) -> Void = { _ in }
     ) -> PreparedRun<PhoneNumber> {
         let savedTo = SignInServices.tokenFile(in: stateDirectory).path
@@ -26,6 +28,7 @@ enum SignInExecution {
             hooks: hooks(runnable: runnable.name, screens: services.screens, inputIsTerminal: console.inputIsTerminal),
             makeInput: makeInput, resumed: resumed
         ) { context, onFinish in
+            let context = injection?.injecting(into: context, factory: factory, services: services) ?? context
             runnable.launch(factory, context) { result in
                 onFinish(result.map { outcome($0, savedTo: savedTo) })
             }
@@ -45,7 +48,10 @@ enum SignInExecution {
     {
         ExecutionHooks(
             inputError: { screens.inputError },
-            cancellationMessage: { "sign-in cancelled: \($0)" },
+            cancellationMessage: { cause in
+                cause is SignedOutElsewhere
+                    ? "signed out: \(cause); the saved sign-in was deleted" : "sign-in cancelled: \(cause)"
+            },
             explainFailure: { cause, step, attempts in
                 Self.explain(cause, step: step, attempts: attempts, runnable: name)
             },

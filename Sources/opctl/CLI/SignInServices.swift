@@ -10,6 +10,8 @@ struct SignInServices {
     let screens: TerminalScreens
     let storage: FileLocalStorage
     let simulator: SimulatedBackend?
+    /// Where notes go (an injected event, the simulated SMS).
+    let console: Console
 
     /// The file the auth token is saved to.
     static func tokenFile(in stateDirectory: URL) -> URL {
@@ -39,6 +41,7 @@ struct SignInServices {
     }
 
     init(backend: BackendSpec, stateDirectory: URL, screens: TerminalScreens, console: Console) {
+        self.console = console
         let transport: any HTTPTransport
         switch backend {
         case .simulator(let options):

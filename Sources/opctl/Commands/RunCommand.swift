@@ -9,7 +9,8 @@ extension Opctl {
     static let runAbstract = "Run the sign-in scenario, the app scenario, or one operation"
     static let runHelp = """
         USAGE: opctl run <auth|app|sign-out|OPNAME> [--phone NUMBER] [--accept-terms | --decline-terms]
-                         [--code CODE | --code-stdin] [--backend SPEC] [--state-dir DIR] [--json]
+                         [--code CODE | --code-stdin] [--backend SPEC] [--event NAME[@STEP]]
+                         [--state-dir DIR] [--json]
 
         Runs AuthScenario (auth), AppScenario (app), SignOutOp (sign-out) or one operation (see
         'opctl ops') against the embedded simulated backend or a real server. Every run is journaled and gets an id; a run
@@ -25,6 +26,7 @@ extension Opctl {
           --code CODE            The SMS code
           --code-stdin           Read the SMS code from the first line of standard input
         \(CommonOptions.backendHelp)
+        \(EventInjection.help)
         \(CommonOptions.stateDirHelp)
         \(CommonOptions.jsonHelp)
 
@@ -33,7 +35,8 @@ extension Opctl {
         cancelled, 130 interrupted (Ctrl-C).
         """
     static let runOptions = ArgumentSpec(
-        flags: ["--accept-terms", "--decline-terms", "--code-stdin"], options: ["--phone", "--code", "--backend"])
+        flags: ["--accept-terms", "--decline-terms", "--code-stdin"],
+        options: ["--phone", "--code", "--backend", "--event"])
 
     static func prepareRun(_ name: String, arguments: ParsedArguments, console: Console, stateDirectory: URL) throws
         -> PreparedRun<PhoneNumber>
@@ -44,6 +47,10 @@ extension Opctl {
         let inputs = try ScreenInputs(arguments, console: console, command: command)
         let backendText = arguments.value("--backend") ?? BackendSpec.defaultSpec
         let backend = try BackendSpec(parsing: backendText)
+        let injection = try arguments.value("--event").map { try EventInjection(parsing: $0, command: command) }
+        if injection != nil && runnable.name != "app" {
+            throw UsageError("--event: only 'opctl run app' reacts to events from outside", command: command)
+        }
         // `app` signs in only when there is no saved sign-in; then it needs the same answers as `auth`.
         let signsIn =
             runnable.name == "auth"
@@ -59,7 +66,8 @@ extension Opctl {
         // The backend and terms decision are durable with the journal's header.
         return SignInExecution.prepared(
             runnable, services: services, stateDirectory: stateDirectory, console: console,
-            settings: RunMetadata.settings(backend: backendText, terms: inputs.terms), makeInput: { phone })
+            settings: RunMetadata.settings(backend: backendText, terms: inputs.terms), injection: injection,
+            makeInput: { phone })
     }
 
     /// `--phone NUMBER`, for `run` and `rerun` alike; a bad number is a usage error of `command`.

@@ -1,0 +1,75 @@
+import AuthFlow
+import Operations
+import OperationsRunner
+
+/// `--event NAME[@STEP]`: an event from outside posted into a running `opctl run app`, for
+/// trying (and testing) how the main scenario reacts — `terms-changed@CodeOp` posts
+/// `terms-changed` when CodeOp launches, wherever it is nested; without `@STEP`, before the
+/// first step. On the simulator, `terms-changed` also publishes the next terms version at that
+/// moment, as the backend whose push it is would have.
+struct EventInjection: Sendable, Equatable {
+    let event: AppEvent
+    /// The step whose launch posts it; `nil`: posted before the run starts.
+    let step: String?
+
+    /// The option's help line.
+    static let help = """
+          --event NAME[@STEP]    app only: post an event from outside when STEP launches (or
+                                 before the first step): terms-changed or signed-out-elsewhere
+        """
+
+    /// Parses `NAME[@STEP]`.
+    ///
+    /// - Throws: ``UsageError`` naming the events there are.
+    init(parsing text: String, command: String) throws {
+        let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        let names = AppEvent.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let event = AppEvent(rawValue: parts[0]) else {
+            throw UsageError(
+                "--event: unknown event '\(ParsedArguments.clip(parts[0]))' (events: \(names))", command: command)
+        }
+        guard parts.count == 1 || !parts[1].isEmpty else {
+            throw UsageError("--event: '\(ParsedArguments.clip(text))' names no step after '@'", command: command)
+        }
+        self.event = event
+        self.step = parts.count == 2 ? parts[1] : nil
+    }
+
+    /// The context `context` with an observer that posts the event once, when the step
+    /// launches; everything else of the run's environment is kept.
+    func injecting<Input>(into context: OpContext<Input>, factory: AuthFlowFactory, services: SignInServices)
+        -> OpContext<Input>
+    {
+        let post: @Sendable () -> Void = {
+            if event == .termsChanged { services.simulator?.publishNextTerms() }
+            services.console.note(
+                services.console.styled("event \(event) posted" + (step.map { " as \($0) launched" } ?? ""), .dim))
+            factory.events.post(event)
+        }
+        guard let step else {
+            post()
+            return context
+        }
+        let environment = context.environment
+        let observer = PostingObserver(step: step, base: environment.observer, post: post)
+        var injected = context
+        injected.environment = OpEnvironment(
+            scheduler: environment.scheduler, diagnostics: environment.diagnostics, inFlight: environment.inFlight,
+            observer: observer, replay: environment.replay, random: environment.random,
+            makeIdempotencyKey: environment.makeIdempotencyKey)
+        return injected
+    }
+}
+
+/// Forwards every event to the run's own observer and posts once when the step launches.
+private struct PostingObserver: ScenarioObserver {
+    let step: String
+    let base: (any ScenarioObserver)?
+    let post: @Sendable () -> Void
+    let posted = OnceFlag()
+
+    func scenario(_ event: ScenarioEvent) {
+        if case .stepLaunched = event.kind, event.address.path.last?.name == step, posted.claim() { post() }
+        base?.scenario(event)
+    }
+}
