@@ -44,7 +44,7 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
     /// The port the server listens on.
     package let port: UInt16
     private let listener: Int32
-    private let respond: @Sendable (HTTPRequest, @escaping @Sendable (HTTPResponse?) -> Void) -> Void
+    private let respond: @Sendable (HTTPRequest, @escaping @Sendable ([UInt8]?) -> Void) -> Void
     /// Guards `state` and wakes ``wait(timeout:until:)`` on every change.
     private let changed = NSCondition()
     private var state = State()
@@ -57,7 +57,7 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
     /// - Throws: ``SocketFailure`` when nothing can listen on 127.0.0.1.
     package convenience init(serving transport: any HTTPTransport = SimulatedBackend()) throws(SocketFailure) {
         try self.init { request, reply in
-            transport.send(request) { result in reply(try? result.get()) }
+            transport.send(request) { result in reply((try? result.get()).map(Self.bytes(of:))) }
         }
     }
 
@@ -66,11 +66,21 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
     /// - Parameter handler: Makes the response to a request.
     /// - Throws: ``SocketFailure`` when nothing can listen on 127.0.0.1.
     package convenience init(handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws(SocketFailure) {
+        try self.init { request, reply in reply(Self.bytes(of: handler(request))) }
+    }
+
+    /// Answers every request with the bytes `handler` returns, written as they are before the
+    /// connection closes: a response no well-behaved server sends, such as a head promising a
+    /// longer body than follows.
+    ///
+    /// - Parameter handler: Makes the raw answer to a request, head and body.
+    /// - Throws: ``SocketFailure`` when nothing can listen on 127.0.0.1.
+    package convenience init(rawHandler handler: @escaping @Sendable (HTTPRequest) -> [UInt8]) throws(SocketFailure) {
         try self.init { request, reply in reply(handler(request)) }
     }
 
     private init(
-        respond: @escaping @Sendable (HTTPRequest, @escaping @Sendable (HTTPResponse?) -> Void) -> Void
+        respond: @escaping @Sendable (HTTPRequest, @escaping @Sendable ([UInt8]?) -> Void) -> Void
     ) throws(SocketFailure) {
         self.respond = respond
         let fd = try LoopbackSocket.make()
@@ -200,11 +210,11 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     /// Writes the answer, if any, and closes the connection — unless ``stop()`` closed it first.
-    private func answer(_ fd: Int32, with response: HTTPResponse?) {
+    private func answer(_ fd: Int32, with response: [UInt8]?) {
         // Under the lock: once the descriptor is closed, its number may belong to another socket.
         let mine = update { state in
             guard state.open.removeValue(forKey: fd) != nil else { return false }
-            if let response { _ = LoopbackSocket.sendAll(fd, Self.bytes(of: response)) }
+            if let response { _ = LoopbackSocket.sendAll(fd, response) }
             return true
         }
         if mine { close(fd) }

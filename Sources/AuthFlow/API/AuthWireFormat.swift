@@ -1,40 +1,55 @@
 import Foundation
+import Operations
 
-/// The sign-in HTTP contract in code: paths, request bodies, response bodies and the error
-/// envelope, converted to and from domain values. `Docs/HTTP-API.md` describes the same contract
-/// in prose; a change to the contract touches this file and that document, nothing else.
+/// The sign-in HTTP contract in code: paths, headers, request bodies, response bodies and (in
+/// `AuthWireFormat+Errors.swift`) the error envelope, converted to and from domain values.
+/// `Docs/HTTP-API.md` describes the same contract in prose; a change to the contract touches this
+/// type and that document, nothing else. The client's default services (``AuthRequestBuilder``,
+/// ``AuthErrorParser``) are its public face.
 enum AuthWireFormat {
     // MARK: - Requests
 
     /// The header that carries a step attempt's ``IdempotencyKey`` on a `POST`.
     static let idempotencyKeyHeader = "Idempotency-Key"
 
-    static func submitPhone(_ phone: PhoneNumber) -> HTTPRequest {
+    static func submitPhone(_ phone: PhoneNumber) -> AuthRequest {
         post("/v1/auth/phone", body: ["phone": phone.e164])
     }
 
-    static func fetchTerms(phoneToken: PhoneToken) -> HTTPRequest {
-        HTTPRequest(method: .get, path: "/v1/auth/terms", headers: headers(bearer: phoneToken.revealed))
+    static func fetchTerms(phoneToken: PhoneToken) -> AuthRequest {
+        AuthRequest(method: .get, path: "/v1/auth/terms", bearerToken: phoneToken.revealed)
     }
 
-    static func acceptTerms(version: String, phoneToken: PhoneToken) -> HTTPRequest {
+    static func acceptTerms(version: String, phoneToken: PhoneToken) -> AuthRequest {
         post("/v1/auth/terms/accept", body: ["version": version], bearer: phoneToken.revealed)
     }
 
-    static func sendCode(phoneToken: PhoneToken) -> HTTPRequest {
+    static func sendCode(phoneToken: PhoneToken) -> AuthRequest {
         post("/v1/auth/code/send", body: [:], bearer: phoneToken.revealed)
     }
 
-    static func verifyCode(_ code: SMSCode, phoneToken: PhoneToken) -> HTTPRequest {
+    static func verifyCode(_ code: SMSCode, phoneToken: PhoneToken) -> AuthRequest {
         post("/v1/auth/code/verify", body: ["code": code.revealed], bearer: phoneToken.revealed)
     }
 
-    static func fetchSession(authToken: AuthToken) -> HTTPRequest {
-        HTTPRequest(method: .get, path: "/v1/auth/session", headers: headers(bearer: authToken.revealed))
+    static func fetchSession(authToken: AuthToken) -> AuthRequest {
+        AuthRequest(method: .get, path: "/v1/auth/session", bearerToken: authToken.revealed)
     }
 
-    static func signOut(authToken: AuthToken) -> HTTPRequest {
+    static func signOut(authToken: AuthToken) -> AuthRequest {
         post("/v1/auth/sign-out", body: [:], bearer: authToken.revealed)
+    }
+
+    /// The call as HTTP: `Accept: application/json` on every request, `Content-Type` with a body,
+    /// the bearer token as `Authorization`, and the idempotency key on a `POST` only (a `GET`
+    /// changes nothing, so there is nothing to repeat safely).
+    static func httpRequest(for call: AuthRequest) -> HTTPRequest {
+        var headers: HTTPHeaders = ["Accept": "application/json"]
+        if call.body != nil { headers["Content-Type"] = "application/json" }
+        if let bearer = call.bearerToken { headers["Authorization"] = "Bearer \(bearer)" }
+        if call.method == .post, let key = call.idempotencyKey { headers[idempotencyKeyHeader] = key.rawValue }
+        return HTTPRequest(
+            method: call.method, path: call.path, headers: headers, body: call.body ?? Data(), timeout: call.timeout)
     }
 
     // MARK: - Responses
@@ -124,60 +139,12 @@ enum AuthWireFormat {
         _ = try decode(Body.self, from: response)
     }
 
-    // MARK: - Errors
-
-    /// Decodes any non-success response into the domain error: the one place that knows the error
-    /// envelope, the error codes and what each status means.
-    static func error(from response: HTTPResponse, now: Date) -> AuthError {
-        struct Envelope: Decodable {
-            struct Body: Decodable {
-                let code: String
-                let attemptsLeft: Int?
-                let retryAfter: Double?
-                let currentVersion: String?
-            }
-            let error: Body
-        }
-        let body = try? JSONDecoder().decode(Envelope.self, from: response.body).error
-        let retryAfter = retryAfterSeconds(response.headers["Retry-After"], now: now) ?? body?.retryAfter
-        let status = response.status
-        // A 5xx is transient whatever its body says, so a retry policy can rely on the status.
-        if (500...599).contains(status) { return .serverError(status: status) }
-        switch body?.code {
-        case "invalid_phone": return .invalidPhone
-        case "invalid_code": return .invalidCode(attemptsLeft: max(0, body?.attemptsLeft ?? 0))
-        case "code_expired": return .codeExpired
-        case "locked": return .locked(retryAfter: retryAfter)
-        case "terms_outdated", "terms_not_accepted": return .termsOutdated(currentVersion: body?.currentVersion)
-        case "unauthorized": return .unauthorized
-        case "rate_limited": return .rateLimited(retryAfter: retryAfter)
-        case "idempotency_key_reused": return .idempotencyKeyReused
-        default: break
-        }
-        // Unknown or missing code: fall back on what the status alone means in the contract.
-        switch status {
-        case 401: return .unauthorized
-        case 410: return .codeExpired
-        case 423: return .locked(retryAfter: retryAfter)
-        case 429: return .rateLimited(retryAfter: retryAfter)
-        default: return .unexpectedStatus(status, code: body?.code)
-        }
-    }
-
     // MARK: - Helpers
 
-    private static func post(_ path: String, body: [String: String], bearer: String? = nil) -> HTTPRequest {
-        var headers = headers(bearer: bearer)
-        headers["Content-Type"] = "application/json"
+    private static func post(_ path: String, body: [String: String], bearer: String? = nil) -> AuthRequest {
         // Encoding a [String: String] cannot fail; an empty object is the safe fallback anyway.
         let data = (try? sortedEncoder.encode(body)) ?? Data("{}".utf8)
-        return HTTPRequest(method: .post, path: path, headers: headers, body: data)
-    }
-
-    private static func headers(bearer: String?) -> HTTPHeaders {
-        var headers: HTTPHeaders = ["Accept": "application/json"]
-        if let bearer { headers["Authorization"] = "Bearer \(bearer)" }
-        return headers
+        return AuthRequest(method: .post, path: path, body: data, bearerToken: bearer)
     }
 
     private static let sortedEncoder: JSONEncoder = {
@@ -221,17 +188,5 @@ enum AuthWireFormat {
             return context.codingPath.isEmpty ? "the body is not valid JSON" : "field “\(path(context))” is invalid"
         @unknown default: return "the body does not match the contract"
         }
-    }
-
-    /// Reads `Retry-After` as delta-seconds or an HTTP-date (RFC 9110 §10.2.3).
-    static func retryAfterSeconds(_ value: String?, now: Date) -> TimeInterval? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        if let seconds = Int(value), seconds >= 0 { return TimeInterval(seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: value) else { return nil }
-        return max(0, date.timeIntervalSince(now))
     }
 }

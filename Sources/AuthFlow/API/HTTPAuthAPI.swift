@@ -4,7 +4,13 @@ import Operations
 /// ``AuthAPI`` as an HTTP/JSON client over an ``HTTPTransport``: the same code path against a real
 /// server (``URLSessionTransport``) and the embedded ``SimulatedBackend``.
 ///
-/// The wire format lives in one internal type, so this type only sends, times out and maps.
+/// The client only chooses endpoints, sends, times out and decodes; the parts of HTTP around that
+/// are services it is given, each swappable on its own:
+/// - an ``HTTPRequestBuilder`` makes the request (headers, credential, idempotency key),
+/// - an ``HTTPResponseValidator`` judges the response before its body is read (status, a body cut
+///   off, HTML where JSON was expected),
+/// - an ``HTTPErrorParser`` turns an error answer or a transport failure into ``AuthError``.
+///
 /// Each call's ``AuthCall`` reaches the wire: its cancellation abandons the request (the
 /// transport closes the connection), its scheduler runs the timeout, and its idempotency key
 /// goes out as the `Idempotency-Key` header of every `POST`.
@@ -12,11 +18,19 @@ import Operations
 /// ```swift
 /// let api = HTTPAuthAPI(transport: SimulatedBackend())
 /// api.submitPhone(try PhoneNumber(parsing: "+7 999 123-45-67")) { result in … }
+///
+/// // The same client with an extra header on every request:
+/// let tagged = HTTPAuthAPI(
+///     transport: URLSessionTransport(baseURL: url),
+///     requestBuilder: AuthRequestBuilder(additionalHeaders: ["X-App-Version": "2.1"]))
 /// ```
 public struct HTTPAuthAPI: AuthAPI {
     private let transport: any HTTPTransport
     private let timeout: Duration
     private let now: @Sendable () -> Date
+    private let requestBuilder: any HTTPRequestBuilder
+    private let responseValidator: any HTTPResponseValidator
+    private let errorParser: any HTTPErrorParser
 
     /// Creates a client.
     ///
@@ -26,20 +40,31 @@ public struct HTTPAuthAPI: AuthAPI {
     ///     enforced by the client itself on the call's ``AuthCall/scheduler``, whatever the
     ///     transport does, and the request is then cancelled so its connection closes.
     ///   - now: The clock that turns `expiresIn` into an expiry date.
+    ///   - requestBuilder: Makes each request; the contract's ``AuthRequestBuilder`` by default.
+    ///   - responseValidator: Judges each response; the contract's ``AuthResponseValidator`` by
+    ///     default.
+    ///   - errorParser: Turns error answers and transport failures into ``AuthError``; the
+    ///     contract's ``AuthErrorParser`` by default.
     public init(
         transport: any HTTPTransport, timeout: Duration = .seconds(15),
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        requestBuilder: any HTTPRequestBuilder = AuthRequestBuilder(),
+        responseValidator: any HTTPResponseValidator = AuthResponseValidator(),
+        errorParser: any HTTPErrorParser = AuthErrorParser()
     ) {
         self.transport = transport
         self.timeout = timeout
         self.now = now
+        self.requestBuilder = requestBuilder
+        self.responseValidator = responseValidator
+        self.errorParser = errorParser
     }
 
     /// Starts a sign-in attempt: `POST /v1/auth/phone`.
     public func submitPhone(
         _ phone: PhoneNumber, call: AuthCall, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
     ) {
-        perform(AuthWireFormat.submitPhone(phone), call: call, completion: completion) {
+        perform(AuthWireFormat.submitPhone(phone), options: call, completion: completion) {
             response, _ throws(AuthError) in
             try AuthWireFormat.phoneSession(from: response)
         }
@@ -49,7 +74,7 @@ public struct HTTPAuthAPI: AuthAPI {
     public func fetchTerms(
         phoneToken: PhoneToken, call: AuthCall, completion: @escaping @Sendable (Result<TermsOfUse, AuthError>) -> Void
     ) {
-        perform(AuthWireFormat.fetchTerms(phoneToken: phoneToken), call: call, completion: completion) {
+        perform(AuthWireFormat.fetchTerms(phoneToken: phoneToken), options: call, completion: completion) {
             response, _ throws(AuthError) in
             try AuthWireFormat.terms(from: response)
         }
@@ -61,7 +86,7 @@ public struct HTTPAuthAPI: AuthAPI {
         completion: @escaping @Sendable (Result<TermsAcceptance, AuthError>) -> Void
     ) {
         let request = AuthWireFormat.acceptTerms(version: version, phoneToken: phoneToken)
-        perform(request, call: call, completion: completion) { response, now throws(AuthError) in
+        perform(request, options: call, completion: completion) { response, now throws(AuthError) in
             try AuthWireFormat.termsAcceptance(from: response, now: now)
         }
     }
@@ -71,7 +96,7 @@ public struct HTTPAuthAPI: AuthAPI {
         phoneToken: PhoneToken, call: AuthCall,
         completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void
     ) {
-        perform(AuthWireFormat.sendCode(phoneToken: phoneToken), call: call, completion: completion) {
+        perform(AuthWireFormat.sendCode(phoneToken: phoneToken), options: call, completion: completion) {
             response, _ throws(AuthError) in
             try AuthWireFormat.codeDelivery(from: response)
         }
@@ -83,7 +108,7 @@ public struct HTTPAuthAPI: AuthAPI {
         completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void
     ) {
         let request = AuthWireFormat.verifyCode(code, phoneToken: phoneToken)
-        perform(request, call: call, completion: completion) { response, now throws(AuthError) in
+        perform(request, options: call, completion: completion) { response, now throws(AuthError) in
             try AuthWireFormat.authToken(from: response, now: now)
         }
     }
@@ -92,7 +117,7 @@ public struct HTTPAuthAPI: AuthAPI {
     public func fetchSession(
         authToken: AuthToken, call: AuthCall, completion: @escaping @Sendable (Result<SessionStatus, AuthError>) -> Void
     ) {
-        perform(AuthWireFormat.fetchSession(authToken: authToken), call: call, completion: completion) {
+        perform(AuthWireFormat.fetchSession(authToken: authToken), options: call, completion: completion) {
             response, _ throws(AuthError) in
             try AuthWireFormat.sessionStatus(from: response)
         }
@@ -102,58 +127,56 @@ public struct HTTPAuthAPI: AuthAPI {
     public func signOut(
         authToken: AuthToken, call: AuthCall, completion: @escaping @Sendable (Result<Void, AuthError>) -> Void
     ) {
-        perform(AuthWireFormat.signOut(authToken: authToken), call: call, completion: completion) {
+        perform(AuthWireFormat.signOut(authToken: authToken), options: call, completion: completion) {
             response, _ throws(AuthError) in
             try AuthWireFormat.signedOut(from: response)
         }
     }
 
-    /// Sends a request, races it against the timeout and the call's cancellation, and decodes a
-    /// 2xx with `decode` or anything else with the shared error decoder.
+    /// Builds the call's request, sends it, races it against the timeout and the call's
+    /// cancellation, and reads the answer through the validator, then `decode` or the error parser.
     ///
     /// The transport gets a token of its own, linked to the call's: the timeout fires it too, so
     /// a request that timed out is cancelled on the wire instead of holding its connection.
     private func perform<Value: Sendable>(
-        _ request: HTTPRequest, call: AuthCall,
+        _ call: AuthRequest, options: AuthCall,
         completion: @escaping @Sendable (Result<Value, AuthError>) -> Void,
         decode: @escaping @Sendable (HTTPResponse, Date) throws(AuthError) -> Value
     ) {
-        var request = request
-        request.timeout = timeout
-        if request.method == .post, let key = call.idempotencyKey {
-            request.headers[AuthWireFormat.idempotencyKeyHeader] = key.rawValue
-        }
+        var call = call
+        call.timeout = timeout
+        call.idempotencyKey = options.idempotencyKey
+        let request = requestBuilder.makeRequest(for: call)
         let once = CompletionOnce(completion)
-        let stop = CancellationToken(linkedTo: call.cancellation)
+        let stop = CancellationToken(linkedTo: options.cancellation)
         // Delivered on the cancelling thread, at once: a hop through a global queue could wait
         // behind a starved pool (seen under a loaded test run), and the launch's end reads the
         // same either way — ``AuthError/cancelled`` is a cancellation (``CancellationDescribing``)
         // and just as uncertain as the launch's own (``AuthError/outcomeIsUncertain``).
         stop.onCancel { once.complete(.failure(.cancelled)) }
-        let timer = call.scheduler.schedule(after: timeout) {
+        let timer = options.scheduler.schedule(after: timeout) {
             once.complete(.failure(.timeout))
             stop.cancel()
         }
         once.onComplete = timer
-        let now = self.now
+        let (now, validator, errorParser) = (self.now, responseValidator, self.errorParser)
         transport.send(request, cancellation: stop) { result in
+            let response: HTTPResponse
             switch result {
-            case .failure(.timeout):
-                once.complete(.failure(.timeout))
-            case .failure(.cancelled):
-                once.complete(.failure(.cancelled))
-            case .failure(.connectionLost):
-                once.complete(.failure(.connectionLost))
-            case .failure(.unreachable(let reason)):
-                once.complete(.failure(.unreachable(reason: reason)))
-            case .success(let response) where (200...299).contains(response.status):
-                do throws(AuthError) {
-                    once.complete(.success(try decode(response, now())))
-                } catch {
-                    once.complete(.failure(error))
+            case .failure(let failure):
+                once.complete(.failure(errorParser.error(from: failure, for: request)))
+                return
+            case .success(let received):
+                response = received
+            }
+            do throws(AuthError) {
+                switch try validator.validate(response, for: request) {
+                case .success: once.complete(.success(try decode(response, now())))
+                case .errorResponse:
+                    once.complete(.failure(errorParser.error(from: response, for: request, now: now())))
                 }
-            case .success(let response):
-                once.complete(.failure(AuthWireFormat.error(from: response, now: now())))
+            } catch {
+                once.complete(.failure(error))
             }
         }
     }

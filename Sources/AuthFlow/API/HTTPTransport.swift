@@ -8,7 +8,11 @@ public import Operations
 ///   (no re-entrant delivery on the caller's stack is assumed by callers, but it is allowed).
 /// - Any status, 2xx or not, is a `.success`: judging statuses is the client's job. Redirects are
 ///   never followed: a 3xx is delivered as it is.
-/// - `.failure` means no HTTP response arrived: ``TransportError``.
+/// - `.failure` means no HTTP response arrived that the client could read: ``TransportError``.
+/// - A response whose connection broke before its body was complete is delivered as it came, with
+///   its head's `Content-Length` and the bytes that arrived, so the client's
+///   ``HTTPResponseValidator`` can say how much was missing; without a `Content-Length` to measure
+///   by, it is ``TransportError/connectionLost``.
 /// - When `cancellation` fires, the transport stops the request at once and closes its
 ///   connection, so the server sees the client leave; it then completes with
 ///   ``TransportError/cancelled`` or not at all (the client has already moved on).
@@ -51,4 +55,7 @@ public enum TransportError: Error, Sendable, Hashable {
     case timeout
     /// The caller cancelled the request.
     case cancelled
+    /// Something came back that is not an HTTP answer the client can read — garbled, or a chain
+    /// of redirects that never ended; `reason` says which in a few plain words.
+    case invalidResponse(reason: String)
 }

@@ -17,6 +17,10 @@ public import Operations
 ///   connection at once, so the server sees the client leave.
 /// - Redirects are refused: a 3xx is delivered as it is and the client reports an unexpected
 ///   status, because following a `301` would turn a `POST` into a `GET`.
+/// - A body cut off after the head arrived is delivered as far as it came, with the head's
+///   `Content-Length`, so the client's validator can say "the body ended after 12 of 40 bytes"
+///   instead of a network error number; other `URLError`s become ``TransportError`` cases with a
+///   reason in plain words.
 public struct URLSessionTransport: HTTPTransport {
     /// The server's base URL, e.g. `https://auth.example.com`; paths are appended to it.
     public let baseURL: URL
@@ -44,10 +48,12 @@ public struct URLSessionTransport: HTTPTransport {
     /// - Parameters:
     ///   - request: The request.
     ///   - cancellation: Cancels the task, closing its connection.
-    ///   - completion: The response (a 3xx included, never followed), ``TransportError/timeout``
-    ///     when `URLSession` timed out, ``TransportError/cancelled`` after `cancellation` fired,
-    ///     ``TransportError/connectionLost`` when the connection broke mid-exchange, or
-    ///     ``TransportError/unreachable(reason:)`` for any other network failure.
+    ///   - completion: The response (a 3xx included, never followed; a body cut off after its head
+    ///     as far as it came), ``TransportError/timeout`` when `URLSession` timed out,
+    ///     ``TransportError/cancelled`` after `cancellation` fired, ``TransportError/connectionLost``
+    ///     when the connection broke mid-exchange, ``TransportError/invalidResponse(reason:)`` when
+    ///     what came back was not readable HTTP, or ``TransportError/unreachable(reason:)`` for any
+    ///     other network failure.
     public func send(
         _ request: HTTPRequest, cancellation: CancellationToken?,
         completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
@@ -61,21 +67,10 @@ public struct URLSessionTransport: HTTPTransport {
         for (name, value) in request.headers.fields { urlRequest.setValue(value, forHTTPHeaderField: name) }
         if !request.body.isEmpty { urlRequest.httpBody = request.body }
         let registration = LockedState<CancellationRegistration?>(nil)
-        let task = owner.session.dataTask(with: urlRequest) { data, response, error in
+        let task = owner.session.dataTask(with: urlRequest)
+        owner.exchanges.begin(task.taskIdentifier) { result in
             registration.withLock { $0 }?.cancel()
-            if let error {
-                completion(.failure(Self.transportError(error)))
-                return
-            }
-            guard let http = response as? HTTPURLResponse else {
-                completion(.failure(.unreachable(reason: "the response was not HTTP")))
-                return
-            }
-            var headers = HTTPHeaders()
-            for (name, value) in http.allHeaderFields {
-                if let name = name as? String, let value = value as? String { headers[name] = value }
-            }
-            completion(.success(HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data())))
+            completion(result)
         }
         if let cancellation {
             let registered = cancellation.onCancel { task.cancel() }
@@ -90,6 +85,41 @@ public struct URLSessionTransport: HTTPTransport {
         max(1, timeout.inSeconds.rounded(.up))
     }
 
+    /// What a finished task delivers: the response, the part of a body that broke off (for the
+    /// client to measure against its `Content-Length`), or why there is no response.
+    fileprivate static func result(response: HTTPURLResponse?, body: Data, error: (any Error)?)
+        -> Result<HTTPResponse, TransportError>
+    {
+        guard let error else {
+            guard let response else { return .failure(.invalidResponse(reason: "the answer was not HTTP")) }
+            return .success(Self.response(response, body: body))
+        }
+        let failure = transportError(error)
+        guard let response, let code = (error as? URLError)?.code, brokeOff.contains(code) else {
+            return .failure(failure)
+        }
+        let partial = Self.response(response, body: body)
+        guard let length = partial.headers["Content-Length"].flatMap({ Int($0) }), body.count < length else {
+            return .failure(.connectionLost)
+        }
+        return .success(partial)
+    }
+
+    /// The errors a connection that ended mid-body gives: FoundationNetworking reports libcurl's
+    /// "partial file" as `unknown` (-1), Darwin as a lost connection.
+    private static let brokeOff: Set<URLError.Code> = [
+        .networkConnectionLost, .unknown, .cannotParseResponse, .badServerResponse,
+    ]
+
+    private static func response(_ http: HTTPURLResponse, body: Data) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name] = value }
+        }
+        return HTTPResponse(status: http.statusCode, headers: headers, body: body)
+    }
+
+    /// `URLError` codes in the words a person can read; the number only for a code not named here.
     private static func transportError(_ error: any Error) -> TransportError {
         guard let urlError = error as? URLError else { return .unreachable(reason: "network error") }
         switch urlError.code {
@@ -101,6 +131,12 @@ public struct URLSessionTransport: HTTPTransport {
         case .notConnectedToInternet: return .unreachable(reason: "offline")
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate:
             return .unreachable(reason: "TLS failure")
+        case .badURL, .unsupportedURL: return .unreachable(reason: "invalid URL")
+        case .unknown: return .unreachable(reason: "an unknown network failure")
+        case .httpTooManyRedirects: return .invalidResponse(reason: "the server redirected too many times")
+        case .cannotParseResponse, .badServerResponse: return .invalidResponse(reason: "the answer was not valid HTTP")
+        case .cannotDecodeContentData, .cannotDecodeRawData:
+            return .invalidResponse(reason: "the answer's content encoding could not be decoded")
         default: return .unreachable(reason: "network error \(urlError.code.rawValue)")
         }
     }
@@ -110,9 +146,10 @@ public struct URLSessionTransport: HTTPTransport {
 /// invalidated, so the session is invalidated when the last copy of the transport goes away.
 private final class SessionOwner: Sendable {
     let session: URLSession
+    let exchanges = Exchanges()
 
     init(configuration: URLSessionConfiguration) {
-        session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+        session = URLSession(configuration: configuration, delegate: exchanges, delegateQueue: nil)
     }
 
     deinit {
@@ -120,8 +157,31 @@ private final class SessionOwner: Sendable {
     }
 }
 
-/// Refuses every redirect, so the 3xx itself completes the task.
-private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+/// The session's delegate: collects each task's body as it arrives, so a body that breaks off is
+/// still there to measure, refuses every redirect, so the 3xx itself completes the task, and
+/// delivers each task's result once.
+private final class Exchanges: NSObject, URLSessionDataDelegate, Sendable {
+    private struct Exchange {
+        var body = Data()
+        let completion: @Sendable (Result<HTTPResponse, TransportError>) -> Void
+    }
+    private let pending = LockedState<[Int: Exchange]>([:])
+
+    /// Registers a task before it resumes.
+    func begin(_ task: Int, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void) {
+        pending.withLock { $0[task] = Exchange(completion: completion) }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        pending.withLock { $0[dataTask.taskIdentifier]?.body.append(data) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let exchange = pending.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        let response = task.response as? HTTPURLResponse
+        exchange.completion(URLSessionTransport.result(response: response, body: exchange.body, error: error))
+    }
+
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void

@@ -3,8 +3,9 @@ public import Operations
 /// Which failures may have come after the backend acted, so that the engine repeats the attempt
 /// with the same idempotency key instead of a new one.
 ///
-/// - Uncertain: ``AuthError/timeout`` and ``AuthError/connectionLost`` (the request went out, the
-///   answer did not come back), ``AuthError/cancelled`` (the connection was closed while the
+/// - Uncertain: ``AuthError/timeout``, ``AuthError/connectionLost`` and
+///   ``AuthError/truncatedResponse(received:expected:)`` (the request went out, the answer did not
+///   come back whole), ``AuthError/cancelled`` (the connection was closed while the
 ///   backend may have been working), and a 5xx other than 503 (a gateway's 502 or 504, or a 500
 ///   after a partial success, say nothing about what happened behind it).
 /// - Definite: every refusal the backend explains (wrong code, expired code, lock, terms, rate
@@ -14,7 +15,7 @@ extension AuthError: OutcomeUncertainError {
     /// Whether the backend may have acted although no answer says so.
     public var outcomeIsUncertain: Bool {
         switch self {
-        case .timeout, .connectionLost, .cancelled: true
+        case .timeout, .connectionLost, .truncatedResponse, .cancelled: true
         case .serverError(let status): status != 503
         case .invalidPhone, .invalidCode, .codeExpired, .locked, .termsOutdated, .unauthorized, .rateLimited,
             .malformedResponse, .unreachable, .unexpectedStatus, .idempotencyKeyReused:

@@ -15,6 +15,7 @@ extension AuthError: TraceLabelConvertible {
         case .rateLimited: "rate limited"
         case .serverError(let status): "server error \(status)"
         case .malformedResponse: "malformed response"
+        case .truncatedResponse: "truncated response"
         case .unreachable: "unreachable"
         case .timeout: "timeout"
         case .connectionLost: "connection lost"

@@ -25,6 +25,9 @@ public enum AuthError: Error, Sendable, Hashable, Codable, CustomStringConvertib
     /// The backend answered something the contract does not allow; `reason` says what, without
     /// repeating the body.
     case malformedResponse(reason: String)
+    /// The answer was cut off: its body ended after `received` of the `expected` bytes its
+    /// `Content-Length` announced. The backend may have acted on the request.
+    case truncatedResponse(received: Int, expected: Int)
     /// The backend could not be reached.
     case unreachable(reason: String)
     /// No answer came within the client's timeout.
@@ -41,11 +44,11 @@ public enum AuthError: Error, Sendable, Hashable, Codable, CustomStringConvertib
 
     /// Whether sending the same request again may succeed.
     ///
-    /// Unreachable, timeout, a lost connection, 5xx and rate limiting are transient; everything else needs the person
-    /// or the app to do something different first.
+    /// Unreachable, timeout, a lost connection or a cut-off answer, 5xx and rate limiting are
+    /// transient; everything else needs the person or the app to do something different first.
     public var isTransient: Bool {
         switch self {
-        case .unreachable, .timeout, .connectionLost, .serverError, .rateLimited: true
+        case .unreachable, .timeout, .connectionLost, .truncatedResponse, .serverError, .rateLimited: true
         case .invalidPhone, .invalidCode, .codeExpired, .locked, .termsOutdated, .unauthorized,
             .malformedResponse, .unexpectedStatus, .cancelled, .idempotencyKeyReused:
             false
@@ -84,6 +87,8 @@ public enum AuthError: Error, Sendable, Hashable, Codable, CustomStringConvertib
             "The server had a problem (status \(status)). Try again."
         case .malformedResponse(let reason):
             "The server sent an answer this app does not understand (\(reason))."
+        case .truncatedResponse(let received, let expected):
+            "The server's answer was cut off: the body ended after \(received) of \(expected) bytes. Try again."
         case .unreachable(let reason):
             "The server cannot be reached (\(reason)). Check the connection."
         case .timeout:
@@ -95,7 +100,7 @@ public enum AuthError: Error, Sendable, Hashable, Codable, CustomStringConvertib
         case .idempotencyKeyReused:
             "The server refused a repeated request that differs from the first one with the same key."
         case .unexpectedStatus(let status, _) where (300...399).contains(status):
-            "The server tried to redirect the request elsewhere (status \(status)); this app does not follow redirects."
+            "The server tried to redirect the request (status \(status)); this app does not follow redirects."
         case .unexpectedStatus(let status, let code):
             "The server answered with an unexpected status \(status)" + (code.map { " (\($0))" } ?? "") + "."
         }

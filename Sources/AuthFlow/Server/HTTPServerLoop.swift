@@ -336,7 +336,7 @@ final class HTTPServerLoop: @unchecked Sendable {
             respond(
                 connection,
                 ResponseEncoding.error(504, code: "gateway_timeout", message: "The backend did not answer in time."))
-        case .failure(.unreachable), .failure(.cancelled):
+        case .failure(.unreachable), .failure(.cancelled), .failure(.invalidResponse):
             respond(
                 connection, ResponseEncoding.error(502, code: "bad_gateway", message: "The backend could not answer."))
         }

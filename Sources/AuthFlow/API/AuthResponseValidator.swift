@@ -1,0 +1,56 @@
+import Foundation
+
+/// The ``HTTPResponseValidator`` of the sign-in contract (`Docs/HTTP-API.md`): a 2xx is an
+/// answer, anything else an error answer, and a body must be whole and, on a 2xx, JSON.
+///
+/// - Completeness: a body shorter than its `Content-Length` is
+///   ``AuthError/truncatedResponse(received:expected:)``, whatever the status, since a half error
+///   envelope misleads as much as a half answer. A body sent with a `Content-Encoding` is not
+///   measured: the length counts the encoded bytes, the body the decoded ones.
+/// - Media type: a 2xx body under a `Content-Type` that is not JSON (`application/json` or any
+///   `…+json`) is ``AuthError/malformedResponse(reason:)`` saying what came instead, e.g. a captive
+///   portal's `text/html` login page. A missing `Content-Type` is accepted, and so is any type on
+///   an error answer: a gateway's HTML `502` is still a server error.
+public struct AuthResponseValidator: HTTPResponseValidator {
+    /// Creates the contract's validator.
+    public init() {}
+
+    /// Judges a response by status, body length and media type.
+    ///
+    /// - Parameters:
+    ///   - response: The response.
+    ///   - request: The request it answers.
+    /// - Returns: ``HTTPResponseVerdict/success`` for a 2xx, ``HTTPResponseVerdict/errorResponse``
+    ///   otherwise.
+    /// - Throws: ``AuthError/truncatedResponse(received:expected:)`` or
+    ///   ``AuthError/malformedResponse(reason:)``.
+    public func validate(_ response: HTTPResponse, for request: HTTPRequest) throws(AuthError) -> HTTPResponseVerdict {
+        if let expected = Self.declaredLength(of: response), response.body.count < expected {
+            throw .truncatedResponse(received: response.body.count, expected: expected)
+        }
+        guard (200...299).contains(response.status) else { return .errorResponse }
+        if !response.body.isEmpty, let mediaType = Self.mediaType(of: response), !Self.isJSON(mediaType) {
+            throw .malformedResponse(reason: "a \(mediaType) body where JSON was expected")
+        }
+        return .success
+    }
+
+    /// The `Content-Length` to hold the body to, or `nil` when there is none to trust.
+    private static func declaredLength(of response: HTTPResponse) -> Int? {
+        if let encoding = response.headers["Content-Encoding"], encoding.lowercased() != "identity" { return nil }
+        guard let value = response.headers["Content-Length"] else { return nil }
+        return Int(value.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// `text/html` from `text/HTML; charset=utf-8`: the type without parameters, lowercased.
+    private static func mediaType(of response: HTTPResponse) -> String? {
+        guard let value = response.headers["Content-Type"] else { return nil }
+        let type = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value
+        let trimmed = type.trimmingCharacters(in: .whitespaces).lowercased()
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    private static func isJSON(_ mediaType: String) -> Bool {
+        mediaType == "application/json" || mediaType.hasSuffix("+json")
+    }
+}
