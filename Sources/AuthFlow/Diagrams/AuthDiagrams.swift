@@ -9,11 +9,10 @@ public import Operations
 public enum AuthDiagrams {
     /// What can be drawn, in catalogue order.
     public static let names = [
-        "PhoneOp", "PhoneOp.rejected", "PhoneOp.stateful", "TermsOfUseOp", "CodeOp", "SaveTokenOp", "SignOutOp",
-        "AuthScenario",
-        "VerificationScenario", "AuthScenario.services", "AuthScenario.retry", "AuthScenario.termsAccepted",
-        "AuthScenario.codeRejected", "AuthScenario.termsChanged", "AppScenario",
-        "AppScenario.signIn",
+        "PhoneOp", "PhoneOp.rejected", "PhoneOp.stateful", "TermsOfUseOp", "TermsOfUseOp.stateful", "CodeOp",
+        "CodeOp.stateful", "AuthOp", "SaveTokenOp", "SignOutOp", "AuthScenario", "VerificationScenario",
+        "AuthScenario.services", "AuthScenario.retry", "AuthScenario.termsAccepted", "AuthScenario.codeRejected",
+        "AuthScenario.termsChanged", "AppScenario", "AppScenario.signIn",
     ]
 
     /// The formats of the committed files and their file extensions.
@@ -131,6 +130,22 @@ public enum AuthDiagrams {
                 return try bench.traced {
                     try bench.factory.makeTermsOfUseOp().runToFinish($0.with(input: attempt.phoneToken))
                 }
+            case "TermsOfUseOp.stateful":
+                // The phone token read from storage, the accepted one written back.
+                try bench.factory.makeStatefulPhoneOp().runToFinish(OpContext(bench.phone))
+                return try bench.traced { try bench.factory.makeStatefulTermsOfUseOp().runToFinish($0) }
+            case "CodeOp.stateful":
+                try bench.factory.makeStatefulPhoneOp().runToFinish(OpContext(bench.phone))
+                try bench.factory.makeStatefulTermsOfUseOp().runToFinish(OpContext(()))
+                let phone = try PhoneNumber(parsing: "+7 999 123-45-67")
+                return try bench.traced {
+                    try bench.factory.makeStatefulCodeOp().runToFinish($0.with(input: phone))
+                }
+            case "AuthOp":
+                // Before the split: both screens in one operation, which works only while no
+                // terms are required between them.
+                let bench = try DiagramBench(termsRequired: false)
+                return try bench.traced { try bench.factory.makeAuthOp().runToFinish($0.with(input: bench.phone)) }
             case "CodeOp":
                 let attempt = try bench.acceptedAttempt()
                 return try bench.traced {

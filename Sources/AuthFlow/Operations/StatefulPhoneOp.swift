@@ -46,12 +46,7 @@ public final class StatefulPhoneOp: Op {
             // Cancelled or timed out meanwhile: the caller was told nothing was written.
             guard !completion.isFinished else { return }
             completion.finish(
-                answer.flatMap { _, session in
-                    trace?.message(to: .localStorage, "savePhoneToken(\(session.phoneToken.redacted))")
-                    let saved = Result { try storage.savePhoneToken(session.phoneToken) }
-                    trace?.reply(from: .localStorage, saved.replyLabel { "saved" })
-                    return saved
-                })
+                answer.flatMap { _, session in PhoneTokenStorage.save(session.phoneToken, to: storage, trace: trace) })
         }
     }
 }

@@ -55,6 +55,20 @@ public struct AuthFlowFactory: Sendable {
         StatefulPhoneOp(api: api, storage: storage, screens: screens)
     }
 
+    /// Phone and code in one operation: the article's "before" the split, for the comparison;
+    /// side effects, keyed.
+    public func makeAuthOp() -> AuthOp { AuthOp(api: api, screens: screens) }
+
+    /// Shows and accepts the terms for the phone token in storage and saves the new one: the
+    /// article's stateful variant of ``makeTermsOfUseOp()``, for the comparison; side effects.
+    public func makeStatefulTermsOfUseOp() -> StatefulTermsOfUseOp {
+        StatefulTermsOfUseOp(api: api, storage: storage, screens: screens)
+    }
+
+    /// Verifies the code for the phone token in storage and saves the auth token: the article's
+    /// stateful variant of ``makeCodeOp()``, for the comparison; side effects.
+    public func makeStatefulCodeOp() -> StatefulCodeOp { StatefulCodeOp(api: api, storage: storage, screens: screens) }
+
     /// Fetches, shows and accepts the terms of use; side effects (the acceptance), keyed.
     public func makeTermsOfUseOp() -> TermsOfUseOp { TermsOfUseOp(api: api, screens: screens) }
 

@@ -59,6 +59,13 @@ public struct FileLocalStorage: LocalStorage {
         try read(StoredPhoneToken.self, from: phoneTokenFileURL)?.phoneToken
     }
 
+    /// Removes the phone token's file; a missing file is fine.
+    public func clearPhoneToken() throws(LocalStorageError) {
+        guard unlink(phoneTokenFileURL.path) == 0 || errno == ENOENT else {
+            throw .unreadable(path: phoneTokenFileURL.path, reason: systemError().reason)
+        }
+    }
+
     private static func phoneTokenFile(beside fileURL: URL) -> URL {
         let name = fileURL.deletingPathExtension().lastPathComponent
         let pathExtension = fileURL.pathExtension.isEmpty ? "json" : fileURL.pathExtension

@@ -39,4 +39,9 @@ public final class InMemoryLocalStorage: LocalStorage {
     public func loadPhoneToken() throws(LocalStorageError) -> PhoneToken? {
         phoneToken.withLock { $0 }
     }
+
+    /// Forgets the phone token.
+    public func clearPhoneToken() throws(LocalStorageError) {
+        phoneToken.withLock { $0 = nil }
+    }
 }

@@ -47,6 +47,13 @@ public protocol LocalStorage: Sendable {
     /// - Returns: The token, or `nil` when none is saved.
     /// - Throws: ``LocalStorageError`` when one is saved but cannot be read.
     func loadPhoneToken() throws(LocalStorageError) -> PhoneToken?
+
+    /// Removes the saved phone token; removing none is not an error. What a flow built on the
+    /// stateful operations must do before launching again after a failure, so that no step acts
+    /// on a token an earlier attempt left behind.
+    ///
+    /// - Throws: ``LocalStorageError`` when it exists but cannot be removed.
+    func clearPhoneToken() throws(LocalStorageError)
 }
 
 /// Why the auth token could not be saved, loaded or cleared.

@@ -11,6 +11,7 @@ final class RecordingLocalStorage: LocalStorage {
         case clearAuthToken
         case savePhoneToken(PhoneToken)
         case loadPhoneToken
+        case clearPhoneToken
     }
 
     private let recorded = LockedState<[Call]>([])
@@ -49,5 +50,10 @@ final class RecordingLocalStorage: LocalStorage {
     func loadPhoneToken() throws(LocalStorageError) -> PhoneToken? {
         recorded.withLock { $0.append(.loadPhoneToken) }
         return try stored.loadPhoneToken()
+    }
+
+    func clearPhoneToken() throws(LocalStorageError) {
+        recorded.withLock { $0.append(.clearPhoneToken) }
+        try stored.clearPhoneToken()
     }
 }

@@ -1,0 +1,96 @@
+import Operations
+
+/// The part the code operations share: send the SMS (unless it was sent already), show the code
+/// screen, verify what the person enters, resend when asked, and close the screen — recording
+/// each message when tracing is on. ``CodeOp`` finishes with the token; ``AuthOp`` (the article's
+/// operation before the split) runs it after its own phone screen.
+///
+/// Only the launch's own first send carries the call's idempotency key: a resend the person asks
+/// for must send a new SMS.
+struct CodeEntry {
+    let api: any AuthAPI
+    let screens: any AuthScreens
+
+    /// Runs the entry and calls `finished` once with the token or the failure; the screen is
+    /// already closed then.
+    ///
+    /// - Parameters:
+    ///   - request: The attempt, whether to send the SMS, and what to tell the person.
+    ///   - call: The launch's call options.
+    ///   - trace: The operation's trace scope.
+    ///   - finished: Called once.
+    func run(
+        _ request: CodeRequest, call: AuthCall, trace: TraceScope?,
+        finished: @escaping @Sendable (Result<AuthToken, any Error>) -> Void
+    ) {
+        trace?.declare(.authAPI)
+        let model = CodeViewModel(
+            phone: request.attempt.phone, codeLength: request.attempt.codeLength, attemptsLeft: request.attemptsLeft,
+            errorMessage: request.notice)
+        guard request.sendsCode else {
+            return ask(model, request: request, call: call, trace: trace, finished: finished)
+        }
+        send(model, request: request, call: call, trace: trace, firstSend: true, finished: finished)
+    }
+
+    /// Sends the SMS, then asks for the code. `firstSend` is the launch's own send (not one the
+    /// user asked for on the screen), the only one that carries the launch's key.
+    private func send(
+        _ model: CodeViewModel, request: CodeRequest, call: AuthCall, trace: TraceScope?, firstSend: Bool,
+        finished: @escaping @Sendable (Result<AuthToken, any Error>) -> Void
+    ) {
+        trace?.message(to: .authAPI, "sendCode(\(request.attempt.phoneToken.redacted))")
+        let sendCall = firstSend ? call : call.withoutKey
+        api.sendCode(phoneToken: request.attempt.phoneToken, call: sendCall) { sent in
+            trace?.reply(from: .authAPI, sent.replyLabel { "resend after \(Int($0.resendAfter)) s" })
+            switch sent {
+            case .success(let delivery):
+                ask(model.resent(delivery), request: request, call: call, trace: trace, finished: finished)
+            case .failure(.rateLimited(let retryAfter)) where firstSend:
+                // Too soon after the SMS an earlier launch of this attempt sent (a relaunch after
+                // a transient failure): that code is still pending, so ask for it.
+                let pending = CodeDelivery(resendAfter: retryAfter ?? 0, codeLength: model.codeLength)
+                ask(model.resent(pending), request: request, call: call, trace: trace, finished: finished)
+            case .failure(let error):
+                finished(.failure(error))
+            }
+        }
+    }
+
+    private func ask(
+        _ model: CodeViewModel, request: CodeRequest, call: AuthCall, trace: TraceScope?,
+        finished: @escaping @Sendable (Result<AuthToken, any Error>) -> Void
+    ) {
+        let api = api
+        let screen = screens.makeCodeScreen()
+        trace?.create(.codeScreen)
+        trace?.message(to: .codeScreen, "show(CodeViewModel)")
+        let shown = ScreenLifetime(dismiss: screen.dismiss, cancellation: call.cancellation)
+        screen.show(model) { event in
+            switch event {
+            case .cancelled:
+                trace?.callback(from: .codeScreen, "cancelled")
+                Self.close(shown, trace)
+                finished(.failure(SignInCancelled.codeScreenClosed))
+            case .resendRequested:
+                trace?.callback(from: .codeScreen, "resendRequested")
+                Self.close(shown, trace)
+                send(model, request: request, call: call, trace: trace, firstSend: false, finished: finished)
+            case .submitted(let code):
+                trace?.callback(from: .codeScreen, "submitted(\(code.redacted))")
+                trace?.message(to: .authAPI, "verifyCode(\(code.redacted))")
+                api.verifyCode(code, phoneToken: request.attempt.phoneToken, call: call) { verified in
+                    trace?.reply(from: .authAPI, verified.replyLabel { $0.redacted })
+                    Self.close(shown, trace)
+                    finished(verified.mapError { $0 })
+                }
+            }
+        }
+    }
+
+    private static func close(_ screen: ScreenLifetime, _ trace: TraceScope?) {
+        trace?.message(to: .codeScreen, "dismiss()")
+        screen.close()
+        trace?.release(.codeScreen)
+    }
+}

@@ -1,0 +1,44 @@
+public import Operations
+
+/// Shows and accepts the terms for the phone token saved in ``LocalStorage``, and saves the token
+/// the acceptance returns — the article's stateful variant of ``TermsOfUseOp``, kept for the
+/// comparison.
+///
+/// It is the pure operation with a read before and a write after: the token comes from storage
+/// instead of the launch, and goes back there instead of through `onFinish`. So two steps share
+/// state, and a failure leaves it as it was: a flow built on these variants must clear the
+/// storage (``LocalStorage/clearPhoneToken()``) before launching again, or the next step acts on
+/// a token this attempt did not make.
+public final class StatefulTermsOfUseOp: Op {
+    private let api: any AuthAPI
+    private let storage: any LocalStorage
+    private let screens: any AuthScreens
+
+    /// Creates the operation; use ``AuthFlowFactory/makeStatefulTermsOfUseOp()``.
+    public init(api: any AuthAPI, storage: any LocalStorage, screens: any AuthScreens) {
+        self.api = api
+        self.storage = storage
+        self.screens = screens
+    }
+
+    /// Loads the phone token, runs ``TermsOfUseOp`` with it, and saves the accepted token.
+    ///
+    /// - Parameters:
+    ///   - context: No input: everything comes from storage.
+    ///   - onFinish: Success once the new token is saved; ``MissingPhoneToken``, the terms
+    ///     operation's failure or a ``LocalStorageError`` otherwise.
+    public func launch(_ context: OpContext<Void>, onFinish: @escaping OnFinish<Void>) {
+        let completion = Completion(retaining: self, context: context, onFinish: onFinish)
+        let trace = completion.trace
+        let storage = storage
+        let token: PhoneToken
+        switch PhoneTokenStorage.load(from: storage, trace: trace) {
+        case .success(let loaded): token = loaded
+        case .failure(let error): return completion.fail(error)
+        }
+        TermsOfUseOp(api: api, screens: screens).launch(completion.nested(context.with(input: token))) { accepted in
+            completion.finish(
+                accepted.flatMap { PhoneTokenStorage.save($0.phoneToken, to: storage, trace: trace) })
+        }
+    }
+}
