@@ -9,6 +9,10 @@ public struct ExecutionHooks: Sendable {
     public var inputError: @Sendable () -> UsageError?
     /// The line of a cancelled run, from its cause.
     public var cancellationMessage: @Sendable (_ cause: any Error) -> String
+    /// A cancellation the program explains itself — a cause that ended the flow for good (a
+    /// session signed out elsewhere), which a rerun cannot resume — or `nil` for
+    /// ``cancellationMessage`` and the runner's rerun offer.
+    public var explainCancellation: @Sendable (_ cause: any Error) -> FailureReading?
     /// A failure the program explains itself; `nil` for the runner's reading.
     ///
     /// The arguments are the root cause, the failed step and `" after N attempts"` or `""`.
@@ -22,11 +26,13 @@ public struct ExecutionHooks: Sendable {
     /// - Parameters:
     ///   - inputError: Input the run could not get; none by default.
     ///   - cancellationMessage: The line of a cancelled run; `run cancelled: CAUSE` by default.
+    ///   - explainCancellation: A cancellation the program explains; none by default.
     ///   - explainFailure: A failure the program explains; none by default.
     ///   - rerunArguments: Words a rerun needs; none by default.
     public init(
         inputError: @escaping @Sendable () -> UsageError? = { nil },
         cancellationMessage: @escaping @Sendable (_ cause: any Error) -> String = { "run cancelled: \($0)" },
+        explainCancellation: @escaping @Sendable (_ cause: any Error) -> FailureReading? = { _ in nil },
         explainFailure:
             @escaping @Sendable (_ cause: any Error, _ step: String, _ attempts: String) -> FailureReading? =
             { _, _, _ in nil },
@@ -35,6 +41,7 @@ public struct ExecutionHooks: Sendable {
     ) {
         self.inputError = inputError
         self.cancellationMessage = cancellationMessage
+        self.explainCancellation = explainCancellation
         self.explainFailure = explainFailure
         self.rerunArguments = rerunArguments
     }

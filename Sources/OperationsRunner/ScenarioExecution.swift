@@ -117,6 +117,11 @@ public struct ScenarioExecution<Input: Sendable> {
         }
         if error.isCancellation {
             let reason = (failure?.rootCause ?? error)
+            if let reading = hooks.explainCancellation(reason) {
+                return report(
+                    status: "cancelled", message: reading.message, exit: ExitStatus.cancelled,
+                    failedStep: failure?.failedOperation, hint: reading.hint, rerunnable: reading.rerunnable)
+            }
             return report(
                 status: "cancelled", message: hooks.cancellationMessage(reason), exit: ExitStatus.cancelled,
                 failedStep: failure?.failedOperation)

@@ -33,6 +33,8 @@ struct EventEndToEndTests {
         #expect(run.status == ExitStatus.cancelled, "\(run)")
         #expect(run.stderr.contains("the session was signed out on another device"), "\(run)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.tokenFile.path))
+        #expect(run.stderr.contains("Sign in again: opctl run app"), "\(run)")
+        #expect(!run.stderr.contains("to rerun:"), "a rerun would replay the check that found a sign-in: \(run)")
     }
 
     @Test(arguments: [

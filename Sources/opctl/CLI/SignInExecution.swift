@@ -48,9 +48,14 @@ enum SignInExecution {
     {
         ExecutionHooks(
             inputError: { screens.inputError },
-            cancellationMessage: { cause in
-                cause is SignedOutElsewhere
-                    ? "signed out: \(cause); the saved sign-in was deleted" : "sign-in cancelled: \(cause)"
+            cancellationMessage: { "sign-in cancelled: \($0)" },
+            // Signed out elsewhere ends the flow for good: a rerun would replay a session check
+            // that found someone signed in.
+            explainCancellation: { cause in
+                guard cause is SignedOutElsewhere else { return nil }
+                return FailureReading(
+                    message: "signed out: \(cause); the saved sign-in was deleted",
+                    hint: "Sign in again: opctl run \(name)", rerunnable: false)
             },
             explainFailure: { cause, step, attempts in
                 Self.explain(cause, step: step, attempts: attempts, runnable: name)
