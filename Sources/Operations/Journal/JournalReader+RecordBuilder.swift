@@ -12,6 +12,8 @@ extension JournalReader {
         private var steps: [StepRecord] = []
         private var stepIndex: [StepAddress: Int] = [:]
         private var outputs: [StepAddress: RecordedValue] = [:]
+        /// What each step was launched with: where its chain started it, and its latest attempt.
+        private var launchInputs: [StepAddress: JournalRecord.LaunchInputs] = [:]
         private var input: RecordedValue?
         private var startedAt: Date?
         /// The end of the current session's run, if it was recorded.
@@ -74,6 +76,16 @@ extension JournalReader {
                 if let purity = line.purity { steps[index].purity = purity }
                 outputs[address] = nil
                 inFlight[address] = steps[index].attempts.count - 1
+                let launched = line.recordedInput
+                if attempt == 1, launchInputs[address]?.latest != launched {
+                    // A start from a value other than where the step last stood: a new start.
+                    launchInputs[address] = JournalRecord.LaunchInputs(started: launched, latest: launched)
+                } else if launchInputs[address] == nil {
+                    launchInputs[address] = JournalRecord.LaunchInputs(started: nil, latest: launched)
+                } else {
+                    // A retry or relaunch, or a resumed session continuing where the last stood.
+                    launchInputs[address]?.latest = launched
+                }
             case .stepSucceeded:
                 let address = try require(line.address, "address")
                 let index = stepPosition(address, outcome: .succeeded)
@@ -131,7 +143,8 @@ extension JournalReader {
                 startedAt: startedAt, finishedAt: finished?.at, status: status, failedStep: failedStep,
                 error: finished?.error, steps: steps, sessions: session, ignoredTornLine: ignoredTornLine,
                 damagedLines: damagedLines,
-                input: input, output: finished?.output, outputs: outputs, intactLength: intactLength,
+                input: input, output: finished?.output, outputs: outputs, launchInputs: launchInputs,
+                intactLength: intactLength,
                 shape: shape, settings: header.settings)
         }
 

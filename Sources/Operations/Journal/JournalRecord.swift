@@ -53,6 +53,18 @@ public struct JournalRecord: Sendable {
     let output: RecordedValue?
     /// The output of each step whose latest attempt succeeded.
     let outputs: [StepAddress: RecordedValue]
+    /// What each step was launched with (see ``LaunchInputs``).
+    let launchInputs: [StepAddress: LaunchInputs]
+
+    /// The inputs of a step's launches that a resume needs: the value its chain started it with,
+    /// and the input of its latest attempt — the same after a retry, the handler's new input
+    /// after a relaunch (the code asked again without another SMS, the terms shown again).
+    struct LaunchInputs: Sendable, Hashable {
+        /// The input of the attempt 1 that started the step's latest run of attempts.
+        var started: RecordedValue?
+        /// The input of its latest attempt.
+        var latest: RecordedValue?
+    }
     /// The length of the file up to the end of its last intact line.
     let intactLength: Int
     /// The shape of the scenario that wrote the journal; `nil` for a journal created without

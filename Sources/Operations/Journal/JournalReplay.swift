@@ -1,3 +1,5 @@
+import Foundation
+
 /// Supplies a resumed run with what its journal recorded: the outputs of the steps that
 /// completed, and the idempotency keys of the attempts left in doubt.
 ///
@@ -23,6 +25,11 @@
 /// - The latest attempt **failed** with a definite answer, or the step never ran: it is
 ///   launched, with the same input as before (the replayed output of the step before) and, for
 ///   a step with side effects, a new key.
+/// - A step launched again stands where its latest attempt stood: when a failure handler had
+///   relaunched it with a new input (the code asked again without another SMS, the terms to be
+///   shown again), it gets that input — as long as its chain hands it the same value that
+///   started it then (``resumedInput(at:current:)``). A step in doubt is thereby repeated with
+///   the request its key was sent with.
 ///
 /// ```swift
 /// let journal = try ScenarioJournal.resume(at: url)
@@ -30,6 +37,7 @@
 /// ```
 public struct JournalReplay: StepReplaying {
     private let outputs: [StepAddress: RecordedValue]
+    private let launchInputs: [StepAddress: JournalRecord.LaunchInputs]
     private let inDoubt: [StepAddress: IdempotencyKey?]
     /// The keys of the succeeded attempts of steps with side effects.
     private let answeredKeys: [StepAddress: IdempotencyKey]
@@ -50,6 +58,7 @@ public struct JournalReplay: StepReplaying {
     ///     whose output was sealed is launched again as if the output were withheld.
     public init(_ record: JournalRecord, relaunchingInDoubt: Bool = false, sealer: (any JournalSealer)? = nil) {
         self.outputs = record.outputs
+        self.launchInputs = record.launchInputs
         self.sealer = sealer
         self.damagedLines = record.damagedLines.map(\.line)
         var answeredKeys: [StepAddress: IdempotencyKey] = [:]
@@ -104,5 +113,40 @@ public struct JournalReplay: StepReplaying {
         if let key = doubt { return .launch(idempotencyKey: key) }
         if relaunchingInDoubt { return .launch(idempotencyKey: nil) }
         throw ResumeError.sideEffectsInDoubt(step: address)
+    }
+
+    /// The input of the step's latest attempt when it differs from the one that started it and
+    /// `current` is that starting value; `nil` otherwise (launch with `current`).
+    public func resumedInput<T: Sendable>(at address: StepAddress, current: T) -> T? {
+        guard let inputs = launchInputs[address], let latest = inputs.latest, inputs.started != latest,
+            case .json(let started)? = inputs.started, Self.json(of: current) == started
+        else { return nil }
+        return (try? latest.decode(as: T.self, step: address, sealer: sealer)) ?? nil
+    }
+
+    /// A value as the journal would record it in clear, read back as JSON; `nil` for a value it
+    /// would seal, withhold or could not encode.
+    private static func json(of value: Any) -> JSONValue? {
+        switch value {
+        case let text as String: return .string(text)
+        case let number as Int: return .integer(Int64(number))
+        case let flag as Bool: return .bool(flag)
+        default: break
+        }
+        guard let encodable = value as? any Encodable, let encoded = JSONValueEncoder.encode(encodable),
+            !encoded.holdsSecret
+        else { return nil }
+        let bytes: [UInt8]
+        if let node = encoded.node {
+            var writer = JSONLineWriter(capacity: 256)
+            writer.write(node)
+            bytes = writer.bytes
+        } else {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.withoutEscapingSlashes]
+            guard let data = try? encoder.encode(encodable) else { return nil }
+            bytes = Array(data)
+        }
+        return try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
     }
 }

@@ -107,6 +107,18 @@ public protocol StepReplaying: Sendable {
     ///   read as `type`.
     func resumption<T: Sendable>(at address: StepAddress, as type: T.Type, purity: Purity) throws
         -> StepResumption<T>
+
+    /// The input a step that ``resumption(at:as:purity:)`` launches again gets in place of
+    /// `current`, the value its chain hands it now: the input of its latest attempt, when the
+    /// run stood in a relaunch with a new input (the code asked again without another SMS, the
+    /// terms shown again) and the chain hands the step the same value as then. `nil` launches
+    /// it with `current`.
+    ///
+    /// - Parameters:
+    ///   - address: The step.
+    ///   - current: The input its chain hands it in this run.
+    /// - Returns: The input to launch with instead, or `nil`.
+    func resumedInput<T: Sendable>(at address: StepAddress, current: T) -> T?
 }
 
 /// What a resumed run does at one step (see ``StepReplaying/resumption(at:as:purity:)``).
@@ -129,4 +141,7 @@ extension StepReplaying {
         if let output = try recordedOutput(at: address, as: type) { return .replay(output) }
         return .launch(idempotencyKey: nil)
     }
+
+    /// Launches every step with what its chain hands it: a replayer that keeps no inputs.
+    public func resumedInput<T: Sendable>(at address: StepAddress, current: T) -> T? { nil }
 }

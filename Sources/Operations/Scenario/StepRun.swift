@@ -59,10 +59,13 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
     ) {
         let scope = run.scope(index: index, name: step.name)
         var resumedKey: IdempotencyKey?
-        if run.environment.replay != nil {
+        var input = input
+        if let replay = run.environment.replay {
             switch resumption(step, at: scope.address, run: run) {
             case .finished(let result): return onFinish(result)
-            case .launch(let key): resumedKey = key
+            case .launch(let key):
+                resumedKey = key
+                input = replay.resumedInput(at: scope.address, current: input) ?? input
             }
         }
         let stepRun = StepRun(
