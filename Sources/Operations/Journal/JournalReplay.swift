@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Supplies a resumed run with what its journal recorded: the outputs of the steps that
 /// completed, and the idempotency keys of the attempts left in doubt.
@@ -31,6 +32,10 @@ import Foundation
 ///   started it then (``resumedInput(at:current:)``). A step in doubt is thereby repeated with
 ///   the request its key was sent with.
 ///
+/// - The journal answers for a step **once** in a resumed process: a step launched again there
+///   (a nested scenario relaunched by its failure handler, the terms to be shown anew) runs as a
+///   new launch, never from the journal's record of the attempt it replaces.
+///
 /// ```swift
 /// let journal = try ScenarioJournal.resume(at: url)
 /// let environment = OpEnvironment(observer: journal, replay: journal.replay)
@@ -38,6 +43,8 @@ import Foundation
 public struct JournalReplay: StepReplaying {
     private let outputs: [StepAddress: RecordedValue]
     private let launchInputs: [StepAddress: JournalRecord.LaunchInputs]
+    /// The steps this process has asked about, each answered from the journal once.
+    private let asked = AskedAddresses()
     private let inDoubt: [StepAddress: IdempotencyKey?]
     /// The keys of the succeeded attempts of steps with side effects.
     private let answeredKeys: [StepAddress: IdempotencyKey]
@@ -101,6 +108,8 @@ public struct JournalReplay: StepReplaying {
     public func resumption<T: Sendable>(at address: StepAddress, as type: T.Type, purity: Purity) throws
         -> StepResumption<T>
     {
+        // Asked again: the step is launched anew in this process (a relaunched nested scenario).
+        guard asked.first(address) else { return .launch(idempotencyKey: nil) }
         if purity != .idempotent, let output = try recordedOutput(at: address, as: type) {
             return .replay(output)
         }
@@ -118,7 +127,8 @@ public struct JournalReplay: StepReplaying {
     /// The input of the step's latest attempt when it differs from the one that started it and
     /// `current` is that starting value; `nil` otherwise (launch with `current`).
     public func resumedInput<T: Sendable>(at address: StepAddress, current: T) -> T? {
-        guard let inputs = launchInputs[address], let latest = inputs.latest, inputs.started != latest,
+        guard !asked.relaunched(address), let inputs = launchInputs[address], let latest = inputs.latest,
+            inputs.started != latest,
             case .json(let started)? = inputs.started, Self.json(of: current) == started
         else { return nil }
         return (try? latest.decode(as: T.self, step: address, sealer: sealer)) ?? nil
@@ -148,5 +158,24 @@ public struct JournalReplay: StepReplaying {
             bytes = Array(data)
         }
         return try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+    }
+}
+
+/// Which steps a resumed process has asked the journal about, and which it asked twice.
+private final class AskedAddresses: Sendable {
+    private let state = Mutex<(once: Set<StepAddress>, again: Set<StepAddress>)>(([], []))
+
+    /// Whether this is the first question about `address`; a later one marks it relaunched.
+    func first(_ address: StepAddress) -> Bool {
+        state.withLock { state in
+            if state.once.insert(address).inserted { return true }
+            state.again.insert(address)
+            return false
+        }
+    }
+
+    /// Whether `address` was asked about more than once.
+    func relaunched(_ address: StepAddress) -> Bool {
+        state.withLock { $0.again.contains(address) }
     }
 }

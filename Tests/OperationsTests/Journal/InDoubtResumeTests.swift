@@ -25,6 +25,7 @@ extension JournalTests {
 
             private let script: LockedState<[Outcome]>
             private let seen = LockedState<[IdempotencyKey?]>([])
+            private let launchedWith = LockedState<[Int]>([])
             private let parked = LockedState<[Completion<Int>]>([])
             /// Called inside each launch, before the operation acts.
             let onLaunch: @Sendable () -> Void
@@ -37,12 +38,16 @@ extension JournalTests {
             /// The key each launch carried, in order.
             var keys: [IdempotencyKey?] { seen.withLock { $0 } }
 
+            /// The input of each launch, in order.
+            var inputs: [Int] { launchedWith.withLock { $0 } }
+
             func makeSideEffects() -> SideEffectOp { SideEffectOp(source: self) }
             func makeIdempotent() -> SaveOp { SaveOp(source: self) }
 
             fileprivate func launch(_ context: OpContext<Int>, completion: Completion<Int>) {
                 onLaunch()
                 seen.withLock { $0.append(context.idempotencyKey) }
+                launchedWith.withLock { $0.append(context.input) }
                 switch script.withLock({ $0.isEmpty ? .succeed : $0.removeFirst() }) {
                 case .succeed: completion.succeed(context.input + 1)
                 case .fail(let error): completion.fail(error)
