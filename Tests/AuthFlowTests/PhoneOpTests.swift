@@ -92,6 +92,22 @@ struct PhoneOpTests {
         #expect(try TextDiagramRenderer(maxWidth: 100).render(tracer.trace).contains("number rejected"))
     }
 
+    /// A screen that keeps sending the same rejected number is asked again a bounded number of
+    /// times, then the rejection ends the launch; no request carries a key, even in a context
+    /// that has one (a pure step inside a keyed nested scenario).
+    @Test func aNumberRejectedAgainAndAgainEndsTheLaunchAndNoRequestIsKeyed() throws {
+        let api = StubAuthAPI(submitPhone: { _ in .failure(.invalidPhone) }, unimplemented: Fixtures.unexpectedCall)
+        let screens = ScriptedScreens(phone: Array(repeating: .submitted(Fixtures.phone), count: 20))
+        var context = OpContext<PhoneNumber?>(nil)
+        context.idempotencyKey = .make()
+        let report = LaunchProbe.launch(PhoneOp(api: api, screens: screens, asksAgain: true), context: context)
+
+        expectKeptContract(report)
+        #expect(report.error as? AuthError == .invalidPhone)
+        #expect(api.calls.count == 6, "the first submission and five more")
+        #expect(api.idempotencyKeys(for: .submitPhone).allSatisfy { $0 == nil })
+    }
+
     /// Closing the screen while it asks again is a cancellation, as at the first show.
     @Test func closingTheScreenWhenAskedAgainIsACancellation() throws {
         let screens = ScriptedScreens(phone: [.submitted(Fixtures.phone), .cancelled])

@@ -10,7 +10,12 @@ import Operations
 ///
 /// A number the backend rejects (`invalid_phone`) is the person's to correct: when `asksAgain`,
 /// the same screen shows the number again with the server's reason and waits for another one,
-/// inside a `loop` frame that says so. A scripted caller cannot correct it and gets the error.
+/// inside a `loop` frame that says so, up to ``reasks`` times. A scripted caller cannot correct
+/// it and gets the error.
+///
+/// The request never carries an idempotency key, whatever the launch's context holds (a pure
+/// step inside a keyed nested scenario inherits one): it opens an attempt and acts on nothing,
+/// and a second number on the same screen is a different request.
 struct PhoneEntry {
     let api: any AuthAPI
     let screens: any AuthScreens
@@ -18,6 +23,10 @@ struct PhoneEntry {
     var retry: RetryPolicy = .never
     /// Whether a rejected number is asked for again on the same screen.
     var asksAgain: Bool = false
+    /// How many rejected numbers are asked for again before the rejection ends the launch: a
+    /// person corrects a typo in one or two; a screen that keeps sending the same number would
+    /// otherwise loop for ever.
+    static let reasks = 5
     /// Places the backoff's jitter (the launch environment's ``OpEnvironment/random``).
     var random: @Sendable () -> Double = { 0.5 }
 
@@ -39,7 +48,10 @@ struct PhoneEntry {
         trace?.create(.phoneScreen)
         trace?.message(to: .phoneScreen, "show(PhoneViewModel)")
         let shown = ScreenLifetime(dismiss: screen.dismiss, cancellation: call.cancellation)
-        ask(PhoneViewModel(input: prefill?.e164 ?? ""), on: screen, framed: false, call: call, trace: trace) {
+        ask(
+            PhoneViewModel(input: prefill?.e164 ?? ""), on: screen, framed: false, reasksLeft: Self.reasks,
+            call: call.withoutKey, trace: trace
+        ) {
             result in
             Self.close(shown, trace)
             answered(result)
@@ -50,7 +62,7 @@ struct PhoneEntry {
     /// the reason, each time in a frame of its own (`framed`: this show is in one), while
     /// `asksAgain` and the call is not cancelled.
     private func ask(
-        _ model: PhoneViewModel, on screen: any PhoneScreen, framed: Bool, call: AuthCall,
+        _ model: PhoneViewModel, on screen: any PhoneScreen, framed: Bool, reasksLeft: Int, call: AuthCall,
         trace: TraceScope?, answered: @escaping @Sendable (Result<(PhoneNumber, PhoneSession), any Error>) -> Void
     ) {
         screen.show(model) { event in
@@ -64,13 +76,14 @@ struct PhoneEntry {
                 Self.submit(phone, attempt: 1, api: api, retry: retry, random: random, call: call, trace: trace) {
                     result in
                     if framed { trace?.closeFrame() }
-                    guard asksAgain, case .failure(.invalidPhone) = result, call.cancellation?.isCancelled != true
+                    guard asksAgain, reasksLeft > 0, case .failure(.invalidPhone) = result,
+                        call.cancellation?.isCancelled != true
                     else { return answered(result.map { (phone, $0) }.mapError { $0 }) }
                     trace?.openFrame(.loop, "number rejected, asked again")
                     trace?.message(to: .phoneScreen, "show(PhoneViewModel)")
                     ask(
-                        model.failed(with: .invalidPhone, phone: phone), on: screen, framed: true, call: call,
-                        trace: trace, answered: answered)
+                        model.failed(with: .invalidPhone, phone: phone), on: screen, framed: true,
+                        reasksLeft: reasksLeft - 1, call: call, trace: trace, answered: answered)
                 }
             }
         }

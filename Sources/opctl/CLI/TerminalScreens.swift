@@ -52,7 +52,9 @@ final class TerminalScreens: AuthScreens, PhoneScreen, TermsScreen, CodeScreen {
     // MARK: - Phone
 
     func show(_ model: PhoneViewModel, onEvent: @escaping @Sendable (PhoneScreenEvent) -> Void) {
-        if !model.input.isEmpty, let phone = try? PhoneNumber(parsing: model.input) {
+        // A number given on the command line goes straight on; one the backend rejected is shown
+        // with the reason and asked for again, or the same number would be sent forever.
+        if model.errorMessage == nil, !model.input.isEmpty, let phone = try? PhoneNumber(parsing: model.input) {
             return onEvent(.submitted(phone))
         }
         guard console.inputIsTerminal else {
@@ -62,6 +64,7 @@ final class TerminalScreens: AuthScreens, PhoneScreen, TermsScreen, CodeScreen {
                 onEvent, .cancelled)
         }
         console.err(console.styled(model.title, .bold) + "\n")
+        if let message = model.errorMessage { console.note(console.styled("\(model.input): \(message)", .red)) }
         while let line = prompt("Phone number (e.g. +7 999 123-45-67): ") {
             do {
                 return onEvent(.submitted(try PhoneNumber(parsing: line)))
