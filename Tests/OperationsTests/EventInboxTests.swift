@@ -119,6 +119,24 @@ struct EventInboxTests {
         #expect(handler.seen.withLock { $0 } == ["hello before First", "hello before First", "stop before First"])
     }
 
+    /// Any number of events at one boundary take constant stack depth when the handler reacts
+    /// at once (they used to nest a call per event).
+    @Test func manyEventsAtOneBoundaryTakeConstantStackDepth() throws {
+        let inbox = EventInbox<Ping>()
+        for _ in 0..<50_000 { inbox.post(.hello) }
+        let handled = Mutex(0)
+        let counting: EventHandler<Ping> = { _, _, react in
+            handled.withLock { $0 += 1 }
+            react(.proceed)
+        }
+        func makeScenario() -> Scenario<Int, String> {
+            Scenario("Busy", events: inbox, onEvent: counting) { $0.then(Step("Only") { DescribeOp() }) }
+        }
+        let report = LaunchProbe.launch(makeScenario(), input: 1, timeout: .seconds(30))
+        #expect(try report.value() == "#1")
+        #expect(handled.withLock { $0 } == 50_000)
+    }
+
     /// A postponed event is handed over again at the next boundary, and is the only one.
     @Test func aPostponedEventComesBackAtTheNextBoundary() throws {
         let inbox = EventInbox<Ping>()

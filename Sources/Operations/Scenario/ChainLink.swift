@@ -94,6 +94,8 @@ final class ChainLaunch<Input: Sendable>: Sendable {
             random: environment.random, makeIdempotencyKey: environment.makeIdempotencyKey)
         var context = OpContext(input: (), environment: services, extras: extras)
         context.scope = nil
+        // The scenario's own key belongs to its requests as a step; a reaction is none of them.
+        context.idempotencyKey = nil
         return context
     }
 
@@ -111,6 +113,8 @@ final class ChainLaunch<Input: Sendable>: Sendable {
 @usableFromInline
 protocol ScenarioEnding: AnyObject, Sendable {
     func fail(_ error: any Error)
+    /// Whether the launch has delivered its result (or was cancelled or timed out).
+    var isFinished: Bool { get }
 }
 
 extension Completion: ScenarioEnding {}
