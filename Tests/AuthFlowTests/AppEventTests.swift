@@ -52,19 +52,38 @@ struct AppEventTests {
             phone: [.submitted(Fixtures.phone)], terms: [.accepted, .accepted], code: [.submitted(Fixtures.code)])
     }
 
-    /// Signed out on another device, whenever it arrives: the flow ends as cancelled and no
-    /// token is left, even one the run's own sign-in had just saved.
+    /// Signed out on another device — the backend revoked the session the run holds — whenever
+    /// the push arrives: the flow ends as cancelled and no token is left. Before the sign-in has
+    /// saved one, there is nothing to end and the flow goes on.
     @Test(arguments: boundaries)
     func signedOutElsewhereEndsTheFlowAndClearsTheToken(after index: Int) async throws {
+        let harness = SignInHarness(screens: Self.signInScreens())
+        let (backend, storage) = (harness.backend, harness.storage)
+        let report = await startApp(harness, posting: .signedOutElsewhere, after: index) {
+            if let token = (try? storage.loadAuthToken()) ?? nil { backend.revoke(token) }
+        }
+
+        expectKeptContract(report)
+        if index < 1 {
+            #expect(try report.value() == .signedIn(report.value().token), "nobody was signed in to sign out")
+            #expect(try harness.storage.loadAuthToken() != nil)
+        } else {
+            #expect(report.error is SignedOutElsewhere, "\(String(describing: report.error))")
+            #expect(report.error?.isCancellation == true)
+            #expect(try harness.storage.loadAuthToken() == nil)
+        }
+    }
+
+    /// A push about a sign-out older than the session the run holds (signed in here since): the
+    /// backend still accepts the session, so the flow goes on and the token stays.
+    @Test(arguments: [1, 2, 3])
+    func aStaleSignOutLeavesANewerSessionAlone(after index: Int) async throws {
         let harness = SignInHarness(screens: Self.signInScreens())
         let report = await startApp(harness, posting: .signedOutElsewhere, after: index)
 
         expectKeptContract(report)
-        #expect(report.error?.isCancellation == true, "\(String(describing: report.error))")
-        #expect((report.error as? StepFailure)?.rootCause is SignedOutElsewhere || report.error is SignedOutElsewhere)
-        #expect(try harness.storage.loadAuthToken() == nil)
-        // Nothing launched after the boundary: no code was sent when it came before the sign-in.
-        if index < 1 { #expect(harness.backend.sentSMS.isEmpty) }
+        let outcome = try report.value()
+        #expect(try harness.storage.loadAuthToken() == outcome.token)
     }
 
     /// Terms published anew while the flow runs, with the push saying so: whenever it arrives,

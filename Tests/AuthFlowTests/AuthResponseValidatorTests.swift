@@ -43,10 +43,18 @@ struct AuthResponseValidatorTests {
                 == .failure(.malformedResponse(reason: "a text/html body where JSON was expected")))
     }
 
-    @Test(arguments: [200, 500])
-    func aBodyShorterThanItsLengthIsTruncatedWhateverTheStatus(status: Int) {
+    @Test func aSuccessShorterThanItsLengthIsTruncated() {
         #expect(
-            verdict(status, ["Content-Type": "application/json", "Content-Length": "40"], body: #"{"phoneToke"#)
+            verdict(200, ["Content-Type": "application/json", "Content-Length": "40"], body: #"{"phoneToke"#)
                 == .failure(.truncatedResponse(received: 11, expected: 40)))
+    }
+
+    /// The status line of an error answer arrived whole: it is a refusal, read by its status,
+    /// not a lost answer to send again.
+    @Test(arguments: [401, 409, 500])
+    func anErrorAnswerCutOffIsStillAnErrorAnswer(status: Int) {
+        #expect(
+            verdict(status, ["Content-Type": "application/json", "Content-Length": "40"], body: #"{"error":{"co"#)
+                == .success(.errorResponse))
     }
 }

@@ -48,16 +48,17 @@ struct BadResponseLoopbackTests {
         #expect(server.requests.count == 1)
     }
 
-    @Test func anErrorAnswerCutOffMidwayIsNotReadAsHalfAnError() async throws {
-        let expected = Self.phoneAnswer.utf8.count
+    /// An error answer cut off is read by its status: a refusal, never a lost answer to repeat.
+    @Test func anErrorAnswerCutOffMidwayIsReadByItsStatus() async throws {
         let server = try started {
-            try LoopbackHTTPServer(rawHandler: { _ in Self.cutOff(after: 20, status: "400 Bad Request") })
+            try LoopbackHTTPServer(rawHandler: { _ in Self.cutOff(after: 20, status: "401 Unauthorized") })
         }
         defer { server.stop() }
 
         let result = try await api(server).submitPhone(Fixtures.phone)
 
-        #expect(result == .failure(.truncatedResponse(received: 20, expected: expected)))
+        #expect(result == .failure(.unauthorized))
+        #expect(result.failure?.isTransient == false)
     }
 
     @Test func aRedirectToItselfIsReportedOnceNotFollowedRoundAndRound() async throws {

@@ -43,6 +43,10 @@ struct EventEndToEndTests {
             "--event: unknown event 'nope' (events: terms-changed, signed-out-elsewhere)"
         ),
         (["run", "app", "--event", "terms-changed@"], "names no step after '@'"),
+        (
+            ["run", "app", "--phone", "+79991234567", "--event", "terms-changed@CodeOpp"],
+            "--event: no step 'CodeOpp' in AppScenario (its steps: CheckSessionOp, AuthScenario, PhoneOp,"
+        ),
         (["run", "auth", "--phone", "+79991234567", "--event", "terms-changed"], "only 'opctl run app' reacts"),
     ])
     func badEventsAreUsageErrors(arguments: [String], message: String) throws {

@@ -3,10 +3,12 @@ import Foundation
 /// The ``HTTPResponseValidator`` of the sign-in contract (`Docs/HTTP-API.md`): a 2xx is an
 /// answer, anything else an error answer, and a body must be whole and, on a 2xx, JSON.
 ///
-/// - Completeness: a body shorter than its `Content-Length` is
-///   ``AuthError/truncatedResponse(received:expected:)``, whatever the status, since a half error
-///   envelope misleads as much as a half answer. A body sent with a `Content-Encoding` is not
-///   measured: the length counts the encoded bytes, the body the decoded ones.
+/// - Completeness: a 2xx body shorter than its `Content-Length` is
+///   ``AuthError/truncatedResponse(received:expected:)`` — the server acted, and its answer is
+///   lost. An error answer cut off is still a refusal: its status line arrived whole, so it is
+///   read by its status (a `401` stays `unauthorized`, never a transient failure to repeat). A
+///   body sent with a `Content-Encoding` is not measured: the length counts the encoded bytes,
+///   the body the decoded ones.
 /// - Media type: a 2xx body under a `Content-Type` that is not JSON (`application/json` or any
 ///   `…+json`) is ``AuthError/malformedResponse(reason:)`` saying what came instead, e.g. a captive
 ///   portal's `text/html` login page. A missing `Content-Type` is accepted, and so is any type on
@@ -25,10 +27,10 @@ public struct AuthResponseValidator: HTTPResponseValidator {
     /// - Throws: ``AuthError/truncatedResponse(received:expected:)`` or
     ///   ``AuthError/malformedResponse(reason:)``.
     public func validate(_ response: HTTPResponse, for request: HTTPRequest) throws(AuthError) -> HTTPResponseVerdict {
+        guard (200...299).contains(response.status) else { return .errorResponse }
         if let expected = Self.declaredLength(of: response), response.body.count < expected {
             throw .truncatedResponse(received: response.body.count, expected: expected)
         }
-        guard (200...299).contains(response.status) else { return .errorResponse }
         if !response.body.isEmpty, let mediaType = Self.mediaType(of: response), !Self.isJSON(mediaType) {
             throw .malformedResponse(reason: "a \(mediaType) body where JSON was expected")
         }

@@ -99,6 +99,11 @@ public struct URLSessionTransport: HTTPTransport {
             return .failure(failure)
         }
         let partial = Self.response(response, body: body)
+        // A compressed body is measured decoded against an encoded length: nothing to compare,
+        // and the answer may have been acted on — a lost connection, not a malformed answer.
+        if let encoding = partial.headers["Content-Encoding"], encoding.lowercased() != "identity" {
+            return .failure(.connectionLost)
+        }
         guard let length = partial.headers["Content-Length"].flatMap({ Int($0) }), body.count < length else {
             return .failure(.connectionLost)
         }

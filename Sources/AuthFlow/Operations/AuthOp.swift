@@ -7,8 +7,9 @@ public import Operations
 /// after the number and before the code is requested, and shown again whenever they change.
 /// Nothing can be put in the middle of an operation, and no part of it can be reused alone, so
 /// against a backend that requires the terms this operation fails at `code/send`
-/// (``AuthError/termsOutdated(currentVersion:)``). ``AuthScenario`` chains ``PhoneOp``,
-/// ``TermsOfUseOp`` and ``CodeOp`` instead, and ``AppScenario`` reuses TermsOfUseOp alone.
+/// (``AuthError/termsOutdated(currentVersion:)``). ``AuthScenario`` chains ``PhoneOp`` and
+/// ``VerificationScenario`` (``TermsOfUseOp``, then ``CodeOp``) instead, and ``AppScenario``
+/// reuses TermsOfUseOp alone.
 ///
 /// It has side effects (the SMS, the verification), keyed like CodeOp's.
 public final class AuthOp: Op {
@@ -38,6 +39,8 @@ public final class AuthOp: Op {
             case .failure(let error):
                 completion.fail(error)
             case .success(let (phone, session)):
+                // Timed out meanwhile: the caller was told; send no SMS for a finished launch.
+                guard !completion.isFinished else { return }
                 let attempt = SignInAttempt(
                     phone: phone, phoneToken: session.phoneToken, termsRequired: session.termsRequired,
                     codeLength: session.codeLength)

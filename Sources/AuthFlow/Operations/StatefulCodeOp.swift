@@ -38,6 +38,8 @@ public final class StatefulCodeOp: Op {
         let attempt = SignInAttempt(phone: context.input, phoneToken: token, termsRequired: false, codeLength: 6)
         CodeEntry(api: api, screens: screens).run(CodeRequest(attempt: attempt), call: AuthCall(context), trace: trace)
         { verified in
+            // Timed out meanwhile: the caller was told nothing was saved; keep it so.
+            guard !completion.isFinished else { return }
             completion.finish(
                 verified.flatMap { authToken in
                     trace?.message(to: .localStorage, "saveAuthToken(\(authToken.redacted))")

@@ -37,6 +37,8 @@ public final class StatefulTermsOfUseOp: Op {
         case .failure(let error): return completion.fail(error)
         }
         TermsOfUseOp(api: api, screens: screens).launch(completion.nested(context.with(input: token))) { accepted in
+            // Timed out meanwhile: the caller was told nothing was saved; keep it so.
+            guard !completion.isFinished else { return }
             completion.finish(
                 accepted.flatMap { PhoneTokenStorage.save($0.phoneToken, to: storage, trace: trace) })
         }

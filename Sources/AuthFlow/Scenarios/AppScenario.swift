@@ -81,9 +81,11 @@ extension Scenario where Input == PhoneNumber?, Output == AppOutcome {
 
     /// How the main scenario reacts to an event from outside, at a step boundary.
     ///
-    /// - ``AppEvent/signedOutElsewhere``: the saved token is deleted and the flow ends as
-    ///   cancelled (``SignedOutElsewhere``) — at whichever boundary, even after a sign-in that
-    ///   just saved one: the backend has ended the person's sessions.
+    /// - ``AppEvent/signedOutElsewhere``: a push is a hint, the backend decides. With a token
+    ///   saved, the session is checked: when the backend no longer accepts it (or cannot be
+    ///   asked — the safe side), the token is deleted and the flow ends as cancelled
+    ///   (``SignedOutElsewhere``); a session it still accepts is newer than the sign-out (signed
+    ///   in here since) and the flow goes on. With nothing saved there is nothing to end.
     /// - ``AppEvent/termsChanged``: once the run's own steps are done (at the end), the
     ///   saved-session terms scenario is launched alone — a session check, ``TermsOfUseOp`` when
     ///   the terms changed, the refreshed token saved — as a key service launches an operation.
@@ -92,34 +94,40 @@ extension Scenario where Input == PhoneNumber?, Output == AppOutcome {
     ///   they are never shown twice. Nobody signed in at the end (a cancelled sign-in) leaves
     ///   nothing to show.
     ///
-    /// The outcome the run finishes with is its own; a reaction at the end refreshes only the
-    /// saved token.
+    /// The outcome the run finishes with is its own: a reaction at the end refreshes only the
+    /// saved token, and one that fails (the terms declined, the backend unreachable) is noted in
+    /// the run's trace and leaves the outcome as it was — the next session check asks again.
     ///
     /// - Parameters:
     ///   - event: The event.
     ///   - boundary: Where the run stands.
-    ///   - factory: Makes the reaction's scenario and holds the storage.
+    ///   - factory: Makes the reaction's operations and holds the storage.
     ///   - react: Called once with the reaction.
     public static func react(
         to event: AppEvent, at boundary: StepBoundary, factory: AuthFlowFactory,
         _ react: @escaping @Sendable (EventReaction) -> Void
     ) {
+        let signedIn = ((try? factory.storage.loadAuthToken()) ?? nil) != nil
         switch event {
         case .signedOutElsewhere:
-            do {
-                try factory.storage.clearAuthToken()
-            } catch {
-                return react(.end(error))
+            guard signedIn else { return react(.proceed) }
+            factory.makeCheckSessionOp().launch(boundary.context.with(input: nil)) { checked in
+                if case .success(let check) = checked, check.standing != .signedOut { return react(.proceed) }
+                do {
+                    try factory.storage.clearAuthToken()
+                } catch {
+                    return react(.end(error))
+                }
+                react(.end(SignedOutElsewhere()))
             }
-            react(.end(SignedOutElsewhere()))
         case .termsChanged:
             guard boundary.nextStep == nil else { return react(.postpone) }
-            guard (try? factory.storage.loadAuthToken()) != nil else { return react(.proceed) }
+            guard signedIn else { return react(.proceed) }
             factory.makeSavedSessionTermsScenario().launch(boundary.context.with(input: nil)) { result in
-                switch result {
-                case .success: react(.proceed)
-                case .failure(let error): react(.end(error))
+                if case .failure(let error) = result {
+                    boundary.context.trace?.note("new terms not accepted: \(TraceLabel.describe(error) ?? "error")")
                 }
+                react(.proceed)
             }
         }
     }

@@ -118,6 +118,19 @@ public final class SimulatedBackend: HTTPTransport {
         state.withLock { $0.faults = [:] }
     }
 
+    /// Signs the session of `token` out, as the person's other device does before the push
+    /// saying so reaches this one (``AppEvent/signedOutElsewhere``); the same as its sign-out
+    /// request, counted like one.
+    ///
+    /// - Parameter token: The access token whose session ends.
+    public func revoke(_ token: AuthToken) {
+        let request = HTTPRequest(
+            method: .post, path: Endpoint.signOut.route.path,
+            headers: ["Authorization": "Bearer \(token.revealed)", "Content-Type": "application/json"],
+            body: Data("{}".utf8))
+        _ = state.withLock { handle(request, state: &$0) }
+    }
+
     /// Publishes the next terms version (`2` after `1`), as ``Fault/termsChanged(times:)`` does:
     /// for a tool that changes the terms of a running simulator without choosing the text.
     public func publishNextTerms() {

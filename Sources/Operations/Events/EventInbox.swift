@@ -3,14 +3,16 @@ import Synchronization
 /// Where events from outside a running scenario wait for it: a push saying the terms changed,
 /// a session ended on another device, the app going to the background.
 ///
-/// The app posts; every scenario built with the inbox (``Scenario/init(_:version:events:onEvent:_:)``)
+/// The app posts; a run of a scenario built with the inbox (``Scenario/init(_:version:events:onEvent:_:)``)
 /// takes what is waiting at its next step boundary — before a step launches, and before it
 /// finishes — and hands each event to its handler. A step in flight is never interrupted: an
 /// operation is indivisible, so its side effects are complete (or keyed) before anything reacts.
-/// Nothing moves through shared state: the event is a value, taken once, by one boundary.
+/// Nothing moves through shared state: each event is a value, taken once, by one run's
+/// boundary. A handler that ends the run drops the events after it at that boundary; postponed
+/// ones go back to the inbox.
 ///
 /// An event posted while no run is at a boundary waits for the next one, of this run or of the
-/// next launch: a change that happened while the app was idle still gets its reaction.
+/// next launch: a change that happened while the app was idle still reaches a handler.
 ///
 /// ```swift
 /// let events = EventInbox<AppEvent>()

@@ -5,8 +5,8 @@ import OperationsRunner
 /// `--event NAME[@STEP]`: an event from outside posted into a running `opctl run app`, for
 /// trying (and testing) how the main scenario reacts — `terms-changed@CodeOp` posts
 /// `terms-changed` when CodeOp launches, wherever it is nested; without `@STEP`, before the
-/// first step. On the simulator, `terms-changed` also publishes the next terms version at that
-/// moment, as the backend whose push it is would have.
+/// first step. On the simulator, the backend does first what the push reports: `terms-changed`
+/// publishes the next terms version, `signed-out-elsewhere` revokes the saved session.
 struct EventInjection: Sendable, Equatable {
     let event: AppEvent
     /// The step whose launch posts it; `nil`: posted before the run starts.
@@ -35,13 +35,40 @@ struct EventInjection: Sendable, Equatable {
         self.step = parts.count == 2 ? parts[1] : nil
     }
 
+    /// Checks that the step exists at some depth of `shape`: a misspelt one would never launch,
+    /// and the event would silently never be posted.
+    ///
+    /// - Throws: ``UsageError`` naming the steps there are.
+    func validate(against shape: ScenarioShape, command: String) throws {
+        guard let step else { return }
+        let names = Self.stepNames(of: shape)
+        guard names.contains(step) else {
+            throw UsageError(
+                "--event: no step '\(ParsedArguments.clip(step))' in \(shape.name) "
+                    + "(its steps: \(names.joined(separator: ", ")))",
+                command: command)
+        }
+    }
+
+    private static func stepNames(of shape: ScenarioShape) -> [String] {
+        shape.steps.reduce(into: [String]()) { names, step in
+            for name in [step.name] + (step.nested.map(stepNames) ?? []) where !names.contains(name) {
+                names.append(name)
+            }
+        }
+    }
+
     /// The context `context` with an observer that posts the event once, when the step
     /// launches; everything else of the run's environment is kept.
     func injecting<Input>(into context: OpContext<Input>, factory: AuthFlowFactory, services: SignInServices)
         -> OpContext<Input>
     {
         let post: @Sendable () -> Void = {
-            if event == .termsChanged { services.simulator?.publishNextTerms() }
+            switch event {
+            case .termsChanged: services.simulator?.publishNextTerms()
+            case .signedOutElsewhere:
+                if let token = (try? services.storage.loadAuthToken()) ?? nil { services.simulator?.revoke(token) }
+            }
             services.console.note(
                 services.console.styled("event \(event) posted" + (step.map { " as \($0) launched" } ?? ""), .dim))
             factory.events.post(event)

@@ -51,6 +51,11 @@ extension Opctl {
         if injection != nil && runnable.name != "app" {
             throw UsageError("--event: only 'opctl run app' reacts to events from outside", command: command)
         }
+        if let injection {
+            let shape = SignInServices.shapeOnlyFactory(stateDirectory: stateDirectory, console: console)
+                .makeAppScenario().shape
+            try injection.validate(against: shape, command: command)
+        }
         // `app` signs in only when there is no saved sign-in; then it needs the same answers as `auth`.
         let signsIn =
             runnable.name == "auth"
