@@ -17,6 +17,10 @@ public protocol RunnerProgram: SendableMetatype {
     /// What ends a run as cancelled (exit status 3), for the top-level help; "the run
     /// cancelled" unless the program says more.
     static var cancelledStatusHelp: String { get }
+    /// Every status the program exits with and what it means: the one table its top-level help
+    /// and `help run`/`help rerun` print (``ExitStatus/meanings(cancelled:)`` with
+    /// ``cancelledStatusHelp`` unless the program says more, e.g. a status of its own).
+    static var exitStatuses: [ExitStatus.Meaning] { get }
     /// The command table, in the order the help lists it: the runner's commands specialised to
     /// the program, and its own.
     static var commands: [any Command.Type] { get }
@@ -40,6 +44,9 @@ public protocol RunnerProgram: SendableMetatype {
 extension RunnerProgram {
     /// "the run cancelled".
     public static var cancelledStatusHelp: String { "the run cancelled" }
+
+    /// The runner's statuses, status 3 in the program's words (``cancelledStatusHelp``).
+    public static var exitStatuses: [ExitStatus.Meaning] { ExitStatus.meanings(cancelled: cancelledStatusHelp) }
 
     /// "Lists what 'PROGRAM run' launches, one line each."
     public static var scenariosHelp: String { "Lists what '\(name) run' launches, one line each." }
