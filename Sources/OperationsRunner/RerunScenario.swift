@@ -16,6 +16,27 @@ public enum RerunScenario<Program: LaunchingProgram>: Command {
             flags: Program.rerunOptions.flags.union(["--relaunch-in-doubt", "--json"]),
             options: Program.rerunOptions.options.union(["--state-dir"]), maxPositionals: 1)
     }
+    /// The runner's own options in the usage line of `rerun`, after the program's.
+    public static var usage: [String] { ["[--relaunch-in-doubt]", "[--state-dir DIR]", "[--json]"] }
+    /// The help lines of the runner's own options of `rerun`, after the program's.
+    public static var optionsHelp: [String] {
+        [
+            HelpText.option(
+                "--relaunch-in-doubt",
+                "Launch a step with side effects left in doubt even though the\njournal has no idempotency key for it (it may act twice)"
+            ),
+            Program.stateDirHelp, CommonOptions.jsonHelp,
+        ]
+    }
+    /// What every rerun does, the first paragraph of `help rerun` unless the program replaces
+    /// it (``LaunchingProgram/rerunDiscussion``).
+    public static var replayParagraph: String {
+        """
+        Steps that completed are replayed from the run's journal — their operations are not
+        launched again — and the failed or interrupted step is launched again with the same
+        input. A run that already succeeded is left alone.
+        """
+    }
 
     /// Finds the run, prepares its rerun with the program, resumes its journal and runs it.
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {

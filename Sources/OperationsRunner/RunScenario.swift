@@ -16,6 +16,10 @@ public enum RunScenario<Program: LaunchingProgram>: Command {
             flags: Program.runOptions.flags.union(["--json"]),
             options: Program.runOptions.options.union(["--state-dir"]), maxPositionals: 1)
     }
+    /// The runner's own options in the usage line of `run`, after the program's.
+    public static var usage: [String] { ["[--state-dir DIR]", "[--json]"] }
+    /// The help lines of the runner's own options of `run`, after the program's.
+    public static var optionsHelp: [String] { [Program.stateDirHelp, CommonOptions.jsonHelp] }
 
     /// Prepares the run with the program, creates its journal and runs it.
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
