@@ -1,22 +1,9 @@
 import Foundation
-import OperationsRunner
-import Synchronization
 import Testing
-
-@testable import checkout
 
 /// The `checkout` runner draws its own recorded runs with the runner's `diagram --run`: the
 /// runner saves every program's trace beside the run's journal, so nothing here is opctl's.
 @Suite struct RunnerDiagramTests {
-    /// What one in-process command line printed.
-    struct Printed: CustomStringConvertible {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-
-        var description: String { "exit \(status)\nstdout:\n\(stdout)\nstderr:\n\(stderr)" }
-    }
-
     let stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("checkout-\(UUID())")
 
     @Test func aRecordedRunIsDrawnStepByStep() throws {
@@ -53,7 +40,7 @@ import Testing
     }
 
     @Test func diagramIsListedAndNeedsARun() {
-        #expect(checkout(["--help"], stateDir: false).stdout.contains("  diagram "))
+        #expect(InProcessCheckout.run(["--help"]).stdout.contains("  diagram "))
         let missing = checkout("diagram")
         #expect(missing.status == 2, "\(missing)")
         #expect(missing.stderr.contains("missing the run to draw: --run RUN_ID (see 'checkout runs')"), "\(missing)")
@@ -71,19 +58,8 @@ import Testing
         return try #require(object?["id"] as? String, "\(run)")
     }
 
-    /// Runs `checkout ARGUMENTS --state-dir DIR` in this process with captured streams.
-    private func checkout(_ arguments: String...) -> Printed { checkout(arguments) }
-
-    /// Runs a command line in this process, its streams captured, its runs kept in the test's
-    /// own state directory unless `stateDir` is false.
-    private func checkout(_ arguments: [String], stateDir: Bool = true) -> Printed {
-        let out = Mutex("")
-        let err = Mutex("")
-        let console = Console(
-            out: { text in out.withLock { $0 += text } }, err: { text in err.withLock { $0 += text } },
-            readLine: { nil }, inputIsTerminal: false, errorIsTerminal: false, environment: ["NO_COLOR": "1"])
-        let line = stateDir ? arguments + ["--state-dir", stateDirectory.path] : arguments
-        let status = RunnerMain<CheckoutProgram>.main(line, console: console)
-        return Printed(status: status, stdout: out.withLock { $0 }, stderr: err.withLock { $0 })
+    /// Runs `checkout ARGUMENTS --state-dir DIR` in this process.
+    private func checkout(_ arguments: String...) -> InProcessCheckout.Printed {
+        InProcessCheckout.run(arguments + ["--state-dir", stateDirectory.path])
     }
 }

@@ -1,0 +1,26 @@
+import Testing
+
+/// The checkout runner declares only its own options; the runner adds its own to the usage
+/// line, the options and the parser, and the exit statuses, to `run` and `rerun` alike.
+@Suite struct RunnerHelpTests {
+    @Test func runHelpHasTheProgramsOptionsThenTheRunners() {
+        let help = InProcessCheckout.run(["help", "run"])
+        #expect(help.status == 0, "\(help)")
+        #expect(help.stdout.hasPrefix("USAGE: checkout run checkout [--cart ID]"), "\(help)")
+        for text in [
+            "[--confirm-failures N] [--state-dir DIR] [--json]", "  --coupon CODE ", "$CHECKOUT_STATE_DIR",
+            "EXIT STATUS:\n  0    success", "  130  interrupted",
+        ] {
+            #expect(help.stdout.contains(text), "\(text) missing:\n\(help)")
+        }
+    }
+
+    @Test func rerunNeedsNoHelpOfTheProgramsOwn() {
+        let help = InProcessCheckout.run(["rerun", "--help"])
+        #expect(help.status == 0, "\(help)")
+        #expect(
+            help.stdout.hasPrefix("USAGE: checkout rerun RUN_ID [--relaunch-in-doubt] [--state-dir DIR] [--json]\n"))
+        #expect(help.stdout.contains("  --relaunch-in-doubt "), "\(help)")
+        #expect(InProcessCheckout.run(["--help"]).stdout.contains("  rerun    Resume a failed or interrupted run"))
+    }
+}
