@@ -68,7 +68,7 @@ public struct DiagramOptions: Sendable {
 
     /// Draws one step of a run (``Trace/sections(named:)``).
     ///
-    /// - Throws: ``CLIError`` with the sentence a user reads, as ``draw(_:)-(Trace)`` does.
+    /// - Throws: ``CLIError`` with the sentence a user reads, as drawing a whole trace does.
     public func draw(_ section: TraceSection) throws -> String {
         try Self.drawing { () throws(TraceError) in try format.render(section, width: width) }
     }
