@@ -2,9 +2,20 @@ public import Foundation
 public import Operations
 
 /// A program built on the runner, as the generic commands (`runs`, `show`, `prune`, `check`,
-/// `ops`) need to know it: its name and what it can run. A program declares one conforming type
-/// and puts the commands, specialised to it, in its command table. Its metatype is sendable
-/// because the commands use it inside closures.
+/// `diagram`, `ops`) need to know it: its name and what it can run. A program declares one
+/// conforming type and puts the commands, specialised to it, in its command table. Its metatype
+/// is sendable because the commands use it inside closures.
+///
+/// ## Screens must not need the main actor
+///
+/// A runner is a command-line program: ``RunnerMain/runProcess()`` runs the command on the main
+/// thread, and `run`/`rerun` block that thread until the run finishes. Nothing else drains the
+/// main queue meanwhile, so a screen the run shows (a prompt, a picker) that hops to the main
+/// actor — a `@MainActor` screen or view model, `DispatchQueue.main.async`, `MainActor.run` —
+/// waits for a thread that is waiting for it: the run deadlocks. Give the runner screens that
+/// answer on the thread that asks them, or on a queue of their own (opctl reads the terminal
+/// synchronously); keep the `@MainActor` ones for the app, which launches the same scenario
+/// from its main actor and does not block it.
 public protocol RunnerProgram: SendableMetatype {
     /// The program's name as typed: in usage lines, hints, messages and the state directory.
     static var name: String { get }
