@@ -14,18 +14,21 @@ public enum DrawRun<Program: RunnerProgram>: Command {
     public static var name: String { "diagram" }
     /// The line of the program's help.
     public static var abstract: String { "Draw the message diagram of a recorded run" }
-    /// What follows `PROGRAM diagram` in a usage line.
-    public static var usage: String {
-        "--run RUN_ID [--depth N] [--step NAME] [--format …] [--width N|auto] [--state-dir DIR]"
+    /// The arguments after `PROGRAM diagram` in a usage line, in order.
+    public static var usageArguments: [String] {
+        ["--run RUN_ID", "[--depth N]", "[--step NAME]", "[--format …]", "[--width N|auto]", "[--state-dir DIR]"]
     }
+    /// What follows `PROGRAM diagram` in a one-line usage, for a program's own `diagram` help.
+    public static var usage: String { usageArguments.joined(separator: " ") }
     /// The text of `PROGRAM help diagram`.
     public static var help: String {
         """
-        USAGE: \(Program.name) diagram \(usage)
+        \(HelpText.usage("\(Program.name) diagram", usageArguments))
 
-        Draws the trace recorded by a real '\(Program.name) run' (or rerun): every step, retry and
-        nested scenario the run went through, with labels redacted so no secret is drawn. A run
-        stopped by Ctrl-C ends in a 'cut off' note.
+        Draws the trace recorded by a real '\(Program.name) run' (and each of its reruns): every
+        step, retry and nested scenario the run went through, its values as they are traced
+        (a Redactable value by its redacted label). A run stopped by Ctrl-C ends in a 'cut off'
+        note.
 
         \(DiagramOptions.fittingHelp)
 

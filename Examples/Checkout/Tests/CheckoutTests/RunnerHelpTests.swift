@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// The checkout runner declares only its own options; the runner adds its own to the usage
@@ -22,5 +23,14 @@ import Testing
             help.stdout.hasPrefix("USAGE: checkout rerun RUN_ID [--relaunch-in-doubt] [--state-dir DIR] [--json]\n"))
         #expect(help.stdout.contains("  --relaunch-in-doubt "), "\(help)")
         #expect(InProcessCheckout.run(["--help"]).stdout.contains("  rerun    Resume a failed or interrupted run"))
+    }
+
+    @Test func diagramHelpIsTheRunnersAndFitsAHundredColumns() {
+        let help = InProcessCheckout.run(["help", "diagram"])
+        #expect(help.status == 0, "\(help)")
+        #expect(help.stdout.hasPrefix("USAGE: checkout diagram --run RUN_ID [--depth N]"), "\(help)")
+        #expect(help.stdout.contains("  --step NAME "), "\(help)")
+        let usage = help.stdout.components(separatedBy: "\n\n")[0]
+        #expect(usage.split(separator: "\n").count == 2 && usage.split(separator: "\n").allSatisfy { $0.count <= 100 })
     }
 }
