@@ -7,16 +7,15 @@ public import Operations
 /// its command line. The runner does the rest: lookup, journal, resume, launch, output, exit
 /// status, and help.
 ///
-/// A program declares only what is its own. The help of `run` and `rerun` is laid out by the
-/// runner from the program's usage arguments, discussion and option lines, with the runner's
+/// A program declares only what is its own, each option once (``CommandOption``): the parser,
+/// the usage line and the help line are made from it. The help of `run` and `rerun` is laid
+/// out by the runner from the program's usage arguments, discussion and option lines, with the runner's
 /// options, the progress sentence and the exit statuses (``RunnerProgram/exitStatuses``) added;
 /// every help requirement has a default, and `runHelp`/`rerunHelp` can still be replaced whole.
 ///
 /// ```swift
 /// enum CheckoutProgram: LaunchingProgram {
-///     static let runUsage = ["checkout", "[--coupon CODE]"]
-///     static let runOptions = ArgumentSpec(options: ["--coupon"])
-///     static let runOptionsHelp = [HelpText.option("--coupon CODE", "A coupon to apply")]
+///     static let declaredRunOptions = [CommandOption("--coupon", value: "CODE", "A coupon to apply")]
 ///     // … name, scenarios, prepareRun, prepareRerun
 /// }
 /// ```
@@ -41,6 +40,10 @@ public protocol LaunchingProgram: RunnerProgram {
     /// The line of `run` in the program's help; "Run a scenario, journaled so that it can be
     /// resumed" unless the program says more.
     static var runAbstract: String { get }
+    /// The program's own options of `run`, each declared once: ``runOptions``, ``runUsage``
+    /// and ``runOptionsHelp`` are made from them unless the program gives those itself. None
+    /// unless the program has options.
+    static var declaredRunOptions: [CommandOption] { get }
     /// The arguments of `run` in its usage line, the runnable first (`<auth|app|OPNAME>`,
     /// `[--phone NUMBER]`); the runner adds its own options after them. The scenarios' names
     /// (`<checkout>`) unless the program says more.
@@ -59,6 +62,10 @@ public protocol LaunchingProgram: RunnerProgram {
 
     /// The line of `rerun` in the program's help.
     static var rerunAbstract: String { get }
+    /// The program's own options of `rerun`, each declared once: ``rerunOptions``,
+    /// ``rerunUsage`` and ``rerunOptionsHelp`` are made from them unless the program gives those
+    /// itself. None unless the program has options.
+    static var declaredRerunOptions: [CommandOption] { get }
     /// The program's own arguments of `rerun` in its usage line, after `RUN_ID`; the runner adds
     /// its own options after them. None unless the program has options.
     static var rerunUsage: [String] { get }
@@ -95,8 +102,13 @@ extension LaunchingProgram {
     /// "Run a scenario, journaled so that it can be resumed".
     public static var runAbstract: String { "Run a scenario, journaled so that it can be resumed" }
 
-    /// `<NAME|NAME>`: the names ``RunnerProgram/scenarios`` lists.
-    public static var runUsage: [String] { ["<\(scenarios.map(\.name).joined(separator: "|"))>"] }
+    /// No options of the program's own.
+    public static var declaredRunOptions: [CommandOption] { [] }
+
+    /// `<NAME|NAME>`, the names ``RunnerProgram/scenarios`` lists, then ``declaredRunOptions``.
+    public static var runUsage: [String] {
+        ["<\(scenarios.map(\.name).joined(separator: "|"))>"] + declaredRunOptions.map(\.usage)
+    }
 
     /// What every run does: it is journaled and can be resumed.
     public static var runDiscussion: String {
@@ -106,18 +118,18 @@ extension LaunchingProgram {
         """
     }
 
-    /// No options of the program's own.
-    public static var runOptionsHelp: [String] { [] }
+    /// The help lines of ``declaredRunOptions``.
+    public static var runOptionsHelp: [String] { declaredRunOptions.map(\.helpLine) }
 
-    /// No options of the program's own.
-    public static var runOptions: ArgumentSpec { ArgumentSpec() }
+    /// What ``declaredRunOptions`` accept.
+    public static var runOptions: ArgumentSpec { ArgumentSpec(declaredRunOptions) }
 
     /// The usage line, ``runDiscussion``, the options (the program's, then the runner's), the
     /// progress sentence and the exit statuses.
     public static var runHelp: String {
         commandHelp(
-            "run", usage: runUsage + RunScenario<Self>.usage, discussion: runDiscussion,
-            options: runOptionsHelp + RunScenario<Self>.optionsHelp)
+            "run", usage: runUsage + RunScenario<Self>.runnerOptions.map(\.usage), discussion: runDiscussion,
+            options: runOptionsHelp + RunScenario<Self>.runnerOptions.map(\.helpLine))
     }
 
     /// "Resume a failed or interrupted run: completed steps are replayed, the failed one runs
@@ -127,23 +139,26 @@ extension LaunchingProgram {
     }
 
     /// No options of the program's own.
-    public static var rerunUsage: [String] { [] }
+    public static var declaredRerunOptions: [CommandOption] { [] }
+
+    /// ``declaredRerunOptions`` as usage arguments.
+    public static var rerunUsage: [String] { declaredRerunOptions.map(\.usage) }
 
     /// ``RerunScenario/replayParagraph``.
     public static var rerunDiscussion: String { RerunScenario<Self>.replayParagraph }
 
-    /// No options of the program's own.
-    public static var rerunOptionsHelp: [String] { [] }
+    /// The help lines of ``declaredRerunOptions``.
+    public static var rerunOptionsHelp: [String] { declaredRerunOptions.map(\.helpLine) }
 
-    /// No options of the program's own.
-    public static var rerunOptions: ArgumentSpec { ArgumentSpec() }
+    /// What ``declaredRerunOptions`` accept.
+    public static var rerunOptions: ArgumentSpec { ArgumentSpec(declaredRerunOptions) }
 
     /// The usage line, ``rerunDiscussion``, the options (the program's, then the runner's), the
     /// progress sentence and the exit statuses.
     public static var rerunHelp: String {
         commandHelp(
-            "rerun", usage: ["RUN_ID"] + rerunUsage + RerunScenario<Self>.usage, discussion: rerunDiscussion,
-            options: rerunOptionsHelp + RerunScenario<Self>.optionsHelp)
+            "rerun", usage: ["RUN_ID"] + rerunUsage + RerunScenario<Self>.runnerOptions.map(\.usage),
+            discussion: rerunDiscussion, options: rerunOptionsHelp + RerunScenario<Self>.runnerOptions.map(\.helpLine))
     }
 
     /// A launching command's help, laid out as the runner lays out `run` and `rerun`.

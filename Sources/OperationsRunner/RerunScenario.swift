@@ -10,23 +10,16 @@ public enum RerunScenario<Program: LaunchingProgram>: Command {
     public static var abstract: String { Program.rerunAbstract }
     /// The program's `help rerun` text.
     public static var help: String { Program.rerunHelp }
-    /// The program's options, `--relaunch-in-doubt`, `--state-dir`, `--json`, and the run id.
+    /// The program's options, the runner's (``runnerOptions``), and the run id.
     public static var spec: ArgumentSpec {
-        ArgumentSpec(
-            flags: Program.rerunOptions.flags.union(["--relaunch-in-doubt", "--json"]),
-            options: Program.rerunOptions.options.union(["--state-dir"]), maxPositionals: 1)
+        var spec = Program.rerunOptions.adding(runnerOptions)
+        spec.maxPositionals = 1
+        return spec
     }
-    /// The runner's own options in the usage line of `rerun`, after the program's.
-    public static var usage: [String] { ["[--relaunch-in-doubt]", "[--state-dir DIR]", "[--json]"] }
-    /// The help lines of the runner's own options of `rerun`, after the program's.
-    public static var optionsHelp: [String] {
-        [
-            HelpText.option(
-                "--relaunch-in-doubt",
-                "Launch a step with side effects left in doubt even though the\njournal has no idempotency key for it (it may act twice)"
-            ),
-            Program.stateDirHelp, CommonOptions.jsonHelp,
-        ]
+    /// The options the runner gives every program's `rerun`: `--relaunch-in-doubt`,
+    /// `--state-dir` and `--json`; its usage line and help list them after the program's own.
+    public static var runnerOptions: [CommandOption] {
+        [CommonOptions.relaunchInDoubt, CommonOptions.stateDir(program: Program.name), CommonOptions.json]
     }
     /// What every rerun does, the first paragraph of `help rerun` unless the program replaces
     /// it (``LaunchingProgram/rerunDiscussion``).

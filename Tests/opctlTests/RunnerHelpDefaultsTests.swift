@@ -76,6 +76,20 @@ struct RunnerHelpDefaultsTests {
         #expect(HelpText.option("--x N", "one\ntwo") == "  --x N                  one\n                         two")
     }
 
+    @Test func aDeclaredOptionMakesItsSpecUsageAndHelpLine() {
+        let options = [CommandOption("--count", value: "N", "How many"), CommandOption("--dry", "Touch nothing")]
+        #expect(options.map(\.usage) == ["[--count N]", "[--dry]"])
+        #expect(
+            options.map(\.helpLine) == ["  --count N              How many", "  --dry                  Touch nothing"])
+        let spec = ArgumentSpec(options)
+        #expect(spec.flags == ["--dry"] && spec.options == ["--count"])
+        #expect(CommonOptions.stateDirHelp(program: "opctl") == CommonOptions.stateDir(program: "opctl").helpLine)
+        #expect(RunCommand.spec.flags.isSuperset(of: ["--json", "--accept-terms"]))
+        #expect(
+            RunCommand.spec.options.isSuperset(of: ["--state-dir", "--phone"]) && RunCommand.spec.maxPositionals == 1)
+        #expect(RerunCommand.spec.flags.isSuperset(of: ["--relaunch-in-doubt", "--json", "--code-stdin"]))
+    }
+
     @Test func usageLinesOfOpctlsLaunchingCommandsFitAHundredColumns() {
         for help in [RunCommand.help, RerunCommand.help] {
             let usage = help.components(separatedBy: "\n\n")[0]

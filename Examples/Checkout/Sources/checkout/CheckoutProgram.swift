@@ -29,19 +29,13 @@ enum CheckoutProgram: LaunchingProgram {
     }
 
     static let runAbstract = "Check out a cart"
-    static let runUsage = [
-        "checkout", "[--cart ID]", "[--card TOKEN]", "[--coupon CODE]", "[--decline CARD]", "[--reserve-failures N]",
-        "[--confirm-failures N]",
-    ]
-    static let runOptions = ArgumentSpec(
-        options: ["--cart", "--card", "--coupon", "--decline", "--reserve-failures", "--confirm-failures"])
-    static let runOptionsHelp = [
-        HelpText.option("--cart ID", "The cart to check out (default: the sample cart)"),
-        HelpText.option("--card TOKEN", "The card to pay with (default: tok_visa)"),
-        HelpText.option("--coupon CODE", "A coupon to apply, e.g. SAVE5"),
-        HelpText.option("--decline CARD", "The fake store declines this card"),
-        HelpText.option("--reserve-failures N", "The stock service is busy N times first (retried)"),
-        HelpText.option("--confirm-failures N", "Confirming the order fails N times (then rerun)"),
+    static let declaredRunOptions = [
+        CommandOption("--cart", value: "ID", "The cart to check out (default: the sample cart)"),
+        CommandOption("--card", value: "TOKEN", "The card to pay with (default: tok_visa)"),
+        CommandOption("--coupon", value: "CODE", "A coupon to apply, e.g. SAVE5"),
+        CommandOption("--decline", value: "CARD", "The fake store declines this card"),
+        CommandOption("--reserve-failures", value: "N", "The stock service is busy N times first (retried)"),
+        CommandOption("--confirm-failures", value: "N", "Confirming the order fails N times (then rerun)"),
     ]
 
     static func prepareRun(_ name: String, arguments: ParsedArguments, console: Console, stateDirectory: URL) throws

@@ -7,7 +7,7 @@ import Testing
     @Test func runHelpHasTheProgramsOptionsThenTheRunners() {
         let help = InProcessCheckout.run(["help", "run"])
         #expect(help.status == 0, "\(help)")
-        #expect(help.stdout.hasPrefix("USAGE: checkout run checkout [--cart ID]"), "\(help)")
+        #expect(help.stdout.hasPrefix("USAGE: checkout run <checkout> [--cart ID]"), "\(help)")
         for text in [
             "[--confirm-failures N] [--state-dir DIR] [--json]", "  --coupon CODE ", "$CHECKOUT_STATE_DIR",
             "EXIT STATUS:\n  0    success", "  130  interrupted",
