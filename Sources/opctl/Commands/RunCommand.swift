@@ -23,7 +23,7 @@ extension Opctl {
         """
           --phone NUMBER         The phone number, e.g. '+7 999 123-45-67'
           --accept-terms         Accept the terms of use if they are shown
-          --decline-terms        Decline them (the run ends as cancelled, exit 3)
+          --decline-terms        Decline them (the run ends as cancelled, exit \(ExitStatus.cancelled))
           --code CODE            The SMS code
           --code-stdin           Read the SMS code from the first line of standard input
         """,
