@@ -9,9 +9,10 @@ public import Operations
 ///
 /// A program declares only what is its own, each option once (``CommandOption``): the parser,
 /// the usage line and the help line are made from it. The help of `run` and `rerun` is laid
-/// out by the runner from the program's usage arguments, discussion and option lines, with the runner's
-/// options, the progress sentence and the exit statuses (``RunnerProgram/exitStatuses``) added;
-/// every help requirement has a default, and `runHelp`/`rerunHelp` can still be replaced whole.
+/// out by the runner from the program's usage arguments, discussion and option lines, with
+/// the runner's options, the progress sentence and the exit statuses
+/// (``RunnerProgram/exitStatuses``) added; every help requirement has a default, and
+/// `runHelp`/`rerunHelp` can still be replaced whole.
 ///
 /// ```swift
 /// enum CheckoutProgram: LaunchingProgram {
