@@ -34,7 +34,8 @@ let package = Package(
         .testTarget(
             name: "CheckoutTests",
             dependencies: [
-                "Checkout", .product(name: "Operations", package: "Operations"),
+                "Checkout", "checkout", .product(name: "Operations", package: "Operations"),
+                .product(name: "OperationsRunner", package: "Operations"),
                 .product(name: "OperationsTesting", package: "Operations"),
             ],
             swiftSettings: swiftSettings),

@@ -1,15 +1,30 @@
-/// The help lines of options several commands share, written once so that every command's help
-/// says them alike.
+/// The options several commands share, declared once (``CommandOption``) so that every
+/// command parses them and its help says them alike.
 public enum CommonOptions {
     /// `--state-dir DIR` and where runs are kept without it (``StateDirectory``).
     ///
     /// - Parameter program: The program's name, which names the variable and the folder.
-    public static func stateDirHelp(program: String) -> String {
+    public static func stateDir(program: String) -> CommandOption {
         let variable = StateDirectory.environmentVariable(program: program)
-        return
-            "  --state-dir DIR        Where runs are kept (default: $\(variable), $XDG_STATE_HOME/\(program) or ~/.local/state/\(program))"
+        return CommandOption(
+            "--state-dir", value: "DIR",
+            "Where runs are kept (default: $\(variable), $XDG_STATE_HOME/\(program) or ~/.local/state/\(program))")
     }
 
     /// `--json`.
-    public static let jsonHelp = "  --json                 Print one JSON object on standard output"
+    public static let json = CommandOption("--json", "Print one JSON object on standard output")
+
+    /// `--relaunch-in-doubt`, the rerun's consent to repeat a step that may have acted.
+    public static let relaunchInDoubt = CommandOption(
+        "--relaunch-in-doubt",
+        "Launch a step with side effects left in doubt even though the\njournal has no idempotency key for it (it may act twice)"
+    )
+
+    /// The help line of `--state-dir DIR` (``stateDir(program:)``).
+    ///
+    /// - Parameter program: The program's name, which names the variable and the folder.
+    public static func stateDirHelp(program: String) -> String { stateDir(program: program).helpLine }
+
+    /// The help line of `--json`.
+    public static let jsonHelp = json.helpLine
 }

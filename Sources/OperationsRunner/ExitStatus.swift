@@ -1,5 +1,9 @@
-/// The exit statuses of a runner program, as its `--help` lists them; declared once so that
-/// every command and the help agree.
+import Foundation
+
+/// The exit statuses of a runner program and what each means, declared once: the commands
+/// return these codes, and every help text that lists them (the top-level help, `help run`,
+/// `help rerun`) prints them from ``meanings(cancelled:)``, so a code and its help line cannot
+/// disagree.
 public enum ExitStatus {
     /// Success.
     public static let success: Int32 = 0
@@ -12,16 +16,59 @@ public enum ExitStatus {
     /// Interrupted by Ctrl-C; the run can be rerun.
     public static let interrupted: Int32 = 130
 
+    /// One exit status and the words its help line says about it.
+    public struct Meaning: Sendable, Hashable {
+        /// The status the process exits with.
+        public var code: Int32
+        /// What it means, in the help's words.
+        public var text: String
+
+        /// Creates a meaning.
+        ///
+        /// - Parameters:
+        ///   - code: The status the process exits with.
+        ///   - text: What it means, in the help's words.
+        public init(_ code: Int32, _ text: String) {
+            self.code = code
+            self.text = text
+        }
+    }
+
+    /// Every status above with its meaning, in order: the table the help is printed from.
+    ///
+    /// - Parameter cancelled: What ends a run as cancelled, in the program's words
+    ///   (``RunnerProgram/cancelledStatusHelp``); opctl's is "terms declined or the run cancelled".
+    public static func meanings(cancelled: String = "the run cancelled") -> [Meaning] {
+        [
+            Meaning(success, "success"),
+            Meaning(failure, "the run failed (the message names the failed operation and the rerun command)"),
+            Meaning(usage, "usage or input error"),
+            Meaning(Self.cancelled, cancelled),
+            Meaning(interrupted, "interrupted (Ctrl-C); the run can be rerun"),
+        ]
+    }
+
+    /// The lines under `EXIT STATUS:`, one per meaning, the codes in a column.
+    ///
+    /// - Parameter meanings: The table to print (``RunnerProgram/exitStatuses``).
+    public static func helpLines(_ meanings: [Meaning]) -> [String] {
+        let width = meanings.map { String($0.code).count }.max() ?? 0
+        return meanings.map {
+            "  \(String($0.code).padding(toLength: width + 2, withPad: " ", startingAt: 0))\($0.text)"
+        }
+    }
+
     /// The `EXIT STATUS:` lines of the top-level help, one per status above.
     ///
     /// - Parameter cancelled: What ends a run as cancelled, in the program's words.
     public static func helpLines(cancelled: String) -> [String] {
-        [
-            "  \(success)    success",
-            "  \(failure)    the run failed (the message names the failed operation and the rerun command)",
-            "  \(usage)    usage or input error",
-            "  \(Self.cancelled)    \(cancelled)",
-            "  \(interrupted)  interrupted (Ctrl-C); the run can be rerun",
-        ]
+        helpLines(meanings(cancelled: cancelled))
+    }
+
+    /// The `EXIT STATUS:` section of a help text: the heading and ``helpLines(_:)``.
+    ///
+    /// - Parameter meanings: The table to print.
+    public static func helpSection(_ meanings: [Meaning]) -> String {
+        (["EXIT STATUS:"] + helpLines(meanings)).joined(separator: "\n")
     }
 }

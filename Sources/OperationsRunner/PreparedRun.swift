@@ -5,6 +5,12 @@ public import Operations
 /// everything the runner needs to journal, launch and report it. Made by
 /// ``LaunchingProgram/prepareRun(_:arguments:console:stateDirectory:)`` and
 /// ``LaunchingProgram/prepareRerun(_:record:arguments:console:stateDirectory:)``.
+///
+/// The runner calls ``launch`` and blocks the calling thread — the process's main thread — until
+/// the run finishes. So whatever the launched scenario shows must answer without the main actor:
+/// a `@MainActor` screen would wait for the main thread the runner is holding, and the run would
+/// never finish (see ``RunnerProgram``). Build the run with screens that answer on their own
+/// thread or queue.
 public struct PreparedRun<Input: Codable & Sendable>: Sendable {
     /// The shape of what it launches, recorded in a new run's journal and checked by a rerun.
     public var shape: ScenarioShape
@@ -20,7 +26,8 @@ public struct PreparedRun<Input: Codable & Sendable>: Sendable {
     /// Called with a rerun's journal once it is resumed, before the launch (opctl saves the
     /// settings given again beside it).
     public var resumed: @Sendable (_ journal: URL) -> Void
-    /// Launches it and reports its outcome.
+    /// Launches it and reports its outcome. It runs while the runner blocks the main thread:
+    /// nothing it launches may wait for the main actor.
     public var launch: @Sendable (OpContext<Input?>, @escaping OnFinish<RunOutcome>) -> Void
 
     /// Creates a prepared run.

@@ -10,11 +10,25 @@ public enum RerunScenario<Program: LaunchingProgram>: Command {
     public static var abstract: String { Program.rerunAbstract }
     /// The program's `help rerun` text.
     public static var help: String { Program.rerunHelp }
-    /// The program's options, `--relaunch-in-doubt`, `--state-dir`, `--json`, and the run id.
+    /// The program's options, the runner's (``runnerOptions``), and the run id.
     public static var spec: ArgumentSpec {
-        ArgumentSpec(
-            flags: Program.rerunOptions.flags.union(["--relaunch-in-doubt", "--json"]),
-            options: Program.rerunOptions.options.union(["--state-dir"]), maxPositionals: 1)
+        var spec = Program.rerunOptions.adding(runnerOptions)
+        spec.maxPositionals = 1
+        return spec
+    }
+    /// The options the runner gives every program's `rerun`: `--relaunch-in-doubt`,
+    /// `--state-dir` and `--json`; its usage line and help list them after the program's own.
+    public static var runnerOptions: [CommandOption] {
+        [CommonOptions.relaunchInDoubt, CommonOptions.stateDir(program: Program.name), CommonOptions.json]
+    }
+    /// What every rerun does, the first paragraph of `help rerun` unless the program replaces
+    /// it (``LaunchingProgram/rerunDiscussion``).
+    public static var replayParagraph: String {
+        """
+        Steps that completed are replayed from the run's journal — their operations are not
+        launched again — and the failed or interrupted step is launched again with the same
+        input. A run that already succeeded is left alone.
+        """
     }
 
     /// Finds the run, prepares its rerun with the program, resumes its journal and runs it.

@@ -10,11 +10,16 @@ public enum RunScenario<Program: LaunchingProgram>: Command {
     public static var abstract: String { Program.runAbstract }
     /// The program's `help run` text.
     public static var help: String { Program.runHelp }
-    /// The program's options, `--state-dir` and `--json`, and the runnable's name.
+    /// The program's options, the runner's (``runnerOptions``), and the runnable's name.
     public static var spec: ArgumentSpec {
-        ArgumentSpec(
-            flags: Program.runOptions.flags.union(["--json"]),
-            options: Program.runOptions.options.union(["--state-dir"]), maxPositionals: 1)
+        var spec = Program.runOptions.adding(runnerOptions)
+        spec.maxPositionals = 1
+        return spec
+    }
+    /// The options the runner gives every program's `run`: `--state-dir` and `--json`; its
+    /// usage line and help list them after the program's own.
+    public static var runnerOptions: [CommandOption] {
+        [CommonOptions.stateDir(program: Program.name), CommonOptions.json]
     }
 
     /// Prepares the run with the program, creates its journal and runs it.

@@ -40,7 +40,7 @@ public enum RunnerMain<Program: RunnerProgram> {
             \(Program.examples.map { "  " + $0 }.joined(separator: "\n"))
 
             EXIT STATUS:
-            \(ExitStatus.helpLines(cancelled: Program.cancelledStatusHelp).joined(separator: "\n"))
+            \(ExitStatus.helpLines(Program.exitStatuses).joined(separator: "\n"))
 
             ENVIRONMENT:
             \(environment.joined(separator: "\n"))

@@ -2,9 +2,20 @@ public import Foundation
 public import Operations
 
 /// A program built on the runner, as the generic commands (`runs`, `show`, `prune`, `check`,
-/// `ops`) need to know it: its name and what it can run. A program declares one conforming type
-/// and puts the commands, specialised to it, in its command table. Its metatype is sendable
-/// because the commands use it inside closures.
+/// `diagram`, `ops`) need to know it: its name and what it can run. A program declares one
+/// conforming type and puts the commands, specialised to it, in its command table. Its metatype
+/// is sendable because the commands use it inside closures.
+///
+/// ## Screens must not need the main actor
+///
+/// A runner is a command-line program: ``RunnerMain/runProcess()`` runs the command on the main
+/// thread, and `run`/`rerun` block that thread until the run finishes. Nothing else drains the
+/// main queue meanwhile, so a screen the run shows (a prompt, a picker) that hops to the main
+/// actor — a `@MainActor` screen or view model, `DispatchQueue.main.async`, `MainActor.run` —
+/// waits for a thread that is waiting for it: the run deadlocks. Give the runner screens that
+/// answer on the thread that asks them, or on a queue of their own (opctl reads the terminal
+/// synchronously); keep the `@MainActor` ones for the app, which launches the same scenario
+/// from its main actor and does not block it.
 public protocol RunnerProgram: SendableMetatype {
     /// The program's name as typed: in usage lines, hints, messages and the state directory.
     static var name: String { get }
@@ -17,6 +28,10 @@ public protocol RunnerProgram: SendableMetatype {
     /// What ends a run as cancelled (exit status 3), for the top-level help; "the run
     /// cancelled" unless the program says more.
     static var cancelledStatusHelp: String { get }
+    /// Every status the program exits with and what it means: the one table its top-level help
+    /// and `help run`/`help rerun` print (``ExitStatus/meanings(cancelled:)`` with
+    /// ``cancelledStatusHelp`` unless the program says more, e.g. a status of its own).
+    static var exitStatuses: [ExitStatus.Meaning] { get }
     /// The command table, in the order the help lists it: the runner's commands specialised to
     /// the program, and its own.
     static var commands: [any Command.Type] { get }
@@ -40,6 +55,9 @@ public protocol RunnerProgram: SendableMetatype {
 extension RunnerProgram {
     /// "the run cancelled".
     public static var cancelledStatusHelp: String { "the run cancelled" }
+
+    /// The runner's statuses, status 3 in the program's words (``cancelledStatusHelp``).
+    public static var exitStatuses: [ExitStatus.Meaning] { ExitStatus.meanings(cancelled: cancelledStatusHelp) }
 
     /// "Lists what 'PROGRAM run' launches, one line each."
     public static var scenariosHelp: String { "Lists what '\(name) run' launches, one line each." }

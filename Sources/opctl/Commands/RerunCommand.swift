@@ -7,35 +7,28 @@ import OperationsRunner
 /// rerun may need, the phone a run stopped before recording, the backend — and the settings the
 /// run started with.
 extension Opctl {
-    static let rerunAbstract =
-        "Resume a failed or interrupted run: completed steps are replayed, the failed one runs again"
-    static let rerunHelp = """
-        USAGE: opctl rerun RUN_ID [--code CODE | --code-stdin] [--accept-terms | --decline-terms]
-                              [--phone NUMBER] [--relaunch-in-doubt] [--backend SPEC] [--state-dir DIR] [--json]
-
-        Steps that completed are replayed from the run's journal — their operations are not
-        launched again — and the failed or interrupted step is launched again with the same
-        input. A run that already succeeded is left alone.
+    static let rerunUsage = [
+        "[--code CODE | --code-stdin]", "[--accept-terms | --decline-terms]", "[--phone NUMBER]", "[--backend SPEC]",
+    ]
+    static let rerunDiscussion = """
+        \(RerunCommand.replayParagraph)
 
         A step that makes the backend act (sends the SMS, verifies the code, accepts the terms)
         and was in flight when the run stopped is repeated with the idempotency key of that
         attempt, so the backend answers the repeat instead of acting twice. Saving the token is
         always done again (the file may have been deleted since).
-
-        OPTIONS:
+        """
+    static let rerunOptionsHelp = [
+        """
           --code CODE            The SMS code, when the code step runs again
           --code-stdin           Read the SMS code from the first line of standard input
           --accept-terms         Accept the terms of use if they are shown
           --decline-terms        Decline them
           --phone NUMBER         The phone number, when the run's journal has none (a run
                                  stopped before it recorded one); a run keeps the number it has
-          --relaunch-in-doubt    Launch a step with side effects left in doubt even though the
-                                 journal has no idempotency key for it (it may act twice)
-        \(CommonOptions.backendHelp)
-                                 (default: the backend the run used)
-        \(CommonOptions.stateDirHelp)
-        \(CommonOptions.jsonHelp)
-        """
+        """,
+        CommonOptions.backendHelp + "\n" + HelpText.option("", "(default: the backend the run used)"),
+    ]
     static let rerunOptions = ArgumentSpec(
         flags: ["--accept-terms", "--decline-terms", "--code-stdin"], options: ["--code", "--phone", "--backend"])
 

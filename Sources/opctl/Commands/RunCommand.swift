@@ -7,33 +7,28 @@ import OperationsRunner
 /// the screens' answers and the backend — and how they make a run.
 extension Opctl {
     static let runAbstract = "Run the sign-in scenario, the app scenario, or one operation"
-    static let runHelp = """
-        USAGE: opctl run <auth|app|sign-out|OPNAME> [--phone NUMBER] [--accept-terms | --decline-terms]
-                         [--code CODE | --code-stdin] [--backend SPEC] [--event NAME[@STEP]]
-                         [--state-dir DIR] [--json]
-
+    static let runUsage = [
+        "<auth|app|sign-out|OPNAME>", "[--phone NUMBER]", "[--accept-terms | --decline-terms]",
+        "[--code CODE | --code-stdin]", "[--backend SPEC]", "[--event NAME[@STEP]]",
+    ]
+    static let runDiscussion = """
         Runs AuthScenario (auth), AppScenario (app), SignOutOp (sign-out) or one operation (see
         'opctl ops') against the embedded simulated backend or a real server. Every run is journaled and gets an id; a run
         that fails or is interrupted can be resumed with 'opctl rerun ID'.
 
         Where a value is missing and standard input is a terminal, opctl asks for it. Otherwise it
         never prompts, and a missing value is a usage error.
-
-        OPTIONS:
+        """
+    static let runOptionsHelp = [
+        """
           --phone NUMBER         The phone number, e.g. '+7 999 123-45-67'
           --accept-terms         Accept the terms of use if they are shown
-          --decline-terms        Decline them (the run ends as cancelled, exit 3)
+          --decline-terms        Decline them (the run ends as cancelled, exit \(ExitStatus.cancelled))
           --code CODE            The SMS code
           --code-stdin           Read the SMS code from the first line of standard input
-        \(CommonOptions.backendHelp)
-        \(EventInjection.help)
-        \(CommonOptions.stateDirHelp)
-        \(CommonOptions.jsonHelp)
-
-        Progress goes to standard error, one line per step; the result to standard output.
-        EXIT STATUS: 0 success, 1 the run failed, 2 usage or input error, 3 terms declined or
-        cancelled, 130 interrupted (Ctrl-C).
-        """
+        """,
+        CommonOptions.backendHelp, EventInjection.help,
+    ]
     static let runOptions = ArgumentSpec(
         flags: ["--accept-terms", "--decline-terms", "--code-stdin"],
         options: ["--phone", "--code", "--backend", "--event"])

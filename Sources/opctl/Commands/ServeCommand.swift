@@ -39,9 +39,14 @@ enum ServeCommand: Command {
         method, path, status, milliseconds, never a body, token, code or idempotency key — and
         one per simulated SMS (its code shown only on a terminal).
 
-        EXIT STATUS: 0 stopped by Ctrl-C or SIGTERM, 1 the address cannot be listened on (the port
-        is in use, say), 2 usage error.
+        \(ExitStatus.helpSection(exitStatuses))
         """
+    /// What serve's statuses mean: the runner's codes, in a server's words.
+    static let exitStatuses = [
+        ExitStatus.Meaning(ExitStatus.success, "stopped by Ctrl-C or SIGTERM"),
+        ExitStatus.Meaning(ExitStatus.failure, "the address cannot be listened on (the port is in use, say)"),
+        ExitStatus.Meaning(ExitStatus.usage, "usage error"),
+    ]
     static let spec = ArgumentSpec(options: ["--port", "--host", "--backend"])
 
     static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {

@@ -1,0 +1,108 @@
+public import Operations
+
+/// How a command draws a diagram: `--format` and `--width`, parsed alike by every command that
+/// draws (the runner's ``DrawRun`` and a program's own catalog of named diagrams), and the one
+/// sentence a user reads when a drawing does not fit.
+public struct DiagramOptions: Sendable {
+    /// The format to draw in: `--format`, unicode when it is not given.
+    public var format: DiagramFormat
+    /// The widest line of a text diagram: `--width N`, or with `auto` (the default) the
+    /// terminal's columns, 100 when standard output is not a terminal.
+    public var width: Int
+
+    /// The help lines of `--format` and `--width`, as every drawing command lists them.
+    public static let help = """
+          --format FORMAT        unicode (default), ascii, plantuml or mermaid
+          --width N|auto         Maximum line width of text diagrams, at least 40 (default auto:
+                                 the terminal's columns, 100 when output is not a terminal)
+        """
+
+    /// The paragraph of a drawing command's help that says how a text diagram fits its width.
+    public static let fittingHelp = """
+        Text diagrams always fit the width: when the lifelines do not, long names are abbreviated
+        (with a legend under the drawing), then each step is drawn as a section of its own with
+        only the lifelines it uses. Only a single message wider than the page fails, naming the
+        --width that works.
+        """
+
+    /// Creates options from their values.
+    ///
+    /// - Parameters:
+    ///   - format: The format to draw in.
+    ///   - width: The widest line of a text diagram.
+    public init(format: DiagramFormat = .unicode, width: Int = 100) {
+        self.format = format
+        self.width = width
+    }
+
+    /// Reads `--format` and `--width` from a command line.
+    ///
+    /// - Parameters:
+    ///   - arguments: The command line; its spec must accept `--format` and `--width`.
+    ///   - console: The console, whose terminal width `--width auto` draws for.
+    ///   - command: The command whose help a usage error points to.
+    /// - Throws: ``UsageError`` for an unknown format or a width that is not `auto` or 40-10000.
+    public init(_ arguments: ParsedArguments, console: Console, command: String) throws {
+        if let text = arguments.value("--format") {
+            guard let format = DiagramFormat(rawValue: text) else {
+                throw UsageError("--format must be unicode, ascii, plantuml or mermaid", command: command)
+            }
+            self.format = format
+        } else {
+            format = .unicode
+        }
+        if let text = arguments.value("--width"), text != "auto" {
+            width = try Self.number(text, option: "--width", default: 100, minimum: 40, command: command)
+        } else {
+            width = max(console.outputColumns ?? 100, 40)
+        }
+    }
+
+    /// Draws a whole trace.
+    ///
+    /// - Throws: ``CLIError`` with the sentence a user reads: the `--width` that would fit, or
+    ///   why the trace cannot be drawn.
+    public func draw(_ trace: Trace) throws -> String {
+        try Self.drawing { () throws(TraceError) in try format.render(trace, width: width) }
+    }
+
+    /// Draws one step of a run (``Trace/sections(named:)``).
+    ///
+    /// - Throws: ``CLIError`` with the sentence a user reads, as drawing a whole trace does.
+    public func draw(_ section: TraceSection) throws -> String {
+        try Self.drawing { () throws(TraceError) in try format.render(section, width: width) }
+    }
+
+    /// Turns a renderer's refusal into the sentence a user reads (exit status 1).
+    ///
+    /// - Parameter error: Why the renderer refused.
+    /// - Returns: The error to throw.
+    public static func failure(_ error: TraceError) -> CLIError {
+        if case .diagramTooNarrow(let required, let available) = error {
+            return .message(
+                "cannot draw the diagram in \(available) columns: one message needs \(required); use --width \(required) (or a smaller --depth)"
+            )
+        }
+        return .message("cannot draw the diagram: \(error)")
+    }
+
+    /// A whole number option within bounds, or `default` when it is not given.
+    static func number(_ text: String?, option: String, default value: Int, minimum: Int, command: String) throws
+        -> Int
+    {
+        guard let text else { return value }
+        guard let number = Int(text), number >= minimum, number <= 10_000 else {
+            let auto = option == "--width" ? "auto or " : ""
+            throw UsageError("\(option) must be \(auto)a whole number from \(minimum) to 10000", command: command)
+        }
+        return number
+    }
+
+    private static func drawing(_ body: () throws(TraceError) -> String) throws -> String {
+        do {
+            return try body()
+        } catch {
+            throw failure(error)
+        }
+    }
+}

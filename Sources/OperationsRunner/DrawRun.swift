@@ -1,0 +1,108 @@
+import Foundation
+import Operations
+
+/// `PROGRAM diagram --run RUN_ID`: the message diagram of a recorded run, drawn from the trace
+/// the runner saves beside every run's journal (``RunTrace``), so any program can draw its own
+/// runs by listing this command.
+///
+/// `--depth N` draws N levels of launches with their insides, `--step NAME` one step wherever it
+/// ran (nested scenarios included), `--format` and `--width` as ``DiagramOptions`` reads them.
+/// A program with diagrams of its own under the same command name (opctl draws its catalog with
+/// `diagram NAME`) hands `--run` to ``draw(_:arguments:console:)``.
+public enum DrawRun<Program: RunnerProgram>: Command {
+    /// `diagram`.
+    public static var name: String { "diagram" }
+    /// The line of the program's help.
+    public static var abstract: String { "Draw the message diagram of a recorded run" }
+    /// The arguments after `PROGRAM diagram` in a usage line, in order.
+    public static var usageArguments: [String] {
+        ["--run RUN_ID", "[--depth N]", "[--step NAME]", "[--format …]", "[--width N|auto]", "[--state-dir DIR]"]
+    }
+    /// What follows `PROGRAM diagram` in a one-line usage, for a program's own `diagram` help.
+    public static var usage: String { usageArguments.joined(separator: " ") }
+    /// The text of `PROGRAM help diagram`.
+    public static var help: String {
+        """
+        \(HelpText.usage("\(Program.name) diagram", usageArguments))
+
+        Draws the trace recorded by a real '\(Program.name) run' (and each of its reruns): every
+        step, retry and nested scenario the run went through, its values as they are traced
+        (a Redactable value by its redacted label). A run stopped by Ctrl-C ends in a 'cut off'
+        note.
+
+        \(DiagramOptions.fittingHelp)
+
+        OPTIONS:
+          --run RUN_ID           The run to draw (see '\(Program.name) runs')
+          --depth N              Levels of launches drawn with their insides (default 2)
+          --step NAME            Draw only the launches of this step, also inside nested scenarios
+        \(DiagramOptions.help)
+        \(Program.stateDirHelp)
+        """
+    }
+    /// `--run`, `--depth`, `--step`, `--format`, `--width`, `--state-dir`.
+    public static var spec: ArgumentSpec {
+        ArgumentSpec(options: ["--run", "--depth", "--step", "--format", "--width", "--state-dir"])
+    }
+
+    /// Draws the run `--run` names.
+    public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+        guard let id = arguments.value("--run") else {
+            throw UsageError("missing the run to draw: --run RUN_ID (see '\(Program.name) runs')", command: name)
+        }
+        return try draw(id, arguments: arguments, console: console)
+    }
+
+    /// Draws run `id` as the rest of the command line says (`--depth`, `--step`, `--format`,
+    /// `--width`, `--state-dir`); for a program's own `diagram` command that also draws other
+    /// things.
+    ///
+    /// - Parameters:
+    ///   - id: The run id as typed.
+    ///   - arguments: The command line.
+    ///   - console: Where the diagram is printed.
+    /// - Returns: The exit status.
+    /// - Throws: ``UsageError`` for bad options or a step the run does not have, ``CLIError``
+    ///   when there is no such run or trace, or the diagram cannot be drawn.
+    public static func draw(_ id: String, arguments: ParsedArguments, console: Console) throws -> Int32 {
+        let options = try DiagramOptions(arguments, console: console, command: name)
+        let depth = try DiagramOptions.number(
+            arguments.value("--depth"), option: "--depth", default: 2, minimum: 1, command: name)
+        let store = RunStore(stateDirectory: Program.stateDirectory(arguments, console))
+        let runID = try RunLookup.id(id, program: Program.name)
+        var trace = try RunTrace.load(for: store.url(for: runID), runID: runID) {
+            _ = try RunLookup.record(runID, in: store, program: Program.name)
+        }
+        // A run stopped by Ctrl-C unwinds cleanly, so its trace is balanced; the drawing still
+        // says where it stopped.
+        if (try? store.load(runID))?.status == .interrupted { trace = RunTrace.markingInterrupted(trace) }
+        trace = trace.limited(toDepth: depth)
+        guard let step = arguments.value("--step") else {
+            console.out(try options.draw(trace))
+            return ExitStatus.success
+        }
+        return try drawStep(step, of: trace, options: options, console: console)
+    }
+
+    /// `--step NAME`: every launch of that step, at any depth of nested scenarios, each drawn
+    /// on its own, in order.
+    private static func drawStep(_ step: String, of trace: Trace, options: DiagramOptions, console: Console) throws
+        -> Int32
+    {
+        let matching = trace.sections(named: step)
+        guard !matching.isEmpty else {
+            throw UsageError(
+                "the run has no step '\(ParsedArguments.clip(step))' "
+                    + "(its steps: \(trace.stepNames.joined(separator: ", ")))",
+                command: name)
+        }
+        for (number, section) in matching.enumerated() {
+            if matching.count > 1 {
+                let frames = section.frames.isEmpty ? "" : " in " + section.frames.joined(separator: " / ")
+                console.print("\(number == 0 ? "" : "\n")launch \(number + 1) of \(matching.count)\(frames)")
+            }
+            console.out(try options.draw(section))
+        }
+        return ExitStatus.success
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Operations
+import OperationsRunner
+import Testing
+
+@testable import opctl
+
+/// What the runner's help gives a program that declares nothing but its name and scenarios: a
+/// `run` and `rerun` help with usage, discussion, the runner's options and the exit statuses,
+/// all from one table (``ExitStatus``) and one layout (``HelpText``).
+struct RunnerHelpDefaultsTests {
+    /// A program with no help of its own.
+    enum Minimal: LaunchingProgram {
+        typealias Input = String
+        static let name = "tool"
+        static let version = "1"
+        static let overview = "A tool."
+        static let examples = ["tool run a"]
+        static var commands: [any Command.Type] { [RunScenario<Self>.self, RerunScenario<Self>.self] }
+        static let scenarios = [
+            ScenarioListing(name: "a", summary: "A", isScenario: true),
+            ScenarioListing(name: "b", summary: "B", isScenario: true),
+        ]
+        static let scenarioNamesHelp = "a or b"
+        static let runnablesInWords = "a or b"
+        static func runnableName(_ typed: String) -> String? { ["a", "b"].contains(typed) ? typed : nil }
+        static func shapes(stateDirectory: URL, console: Console) -> [ScenarioShape] { [] }
+        static func prepareRun(_ runnable: String, arguments: ParsedArguments, console: Console, stateDirectory: URL)
+            throws -> PreparedRun<String>
+        { throw CLIError.message("not in this test") }
+        static func prepareRerun(
+            _ runnable: String, record: JournalRecord, arguments: ParsedArguments, console: Console,
+            stateDirectory: URL
+        ) throws -> PreparedRun<String> { throw CLIError.message("not in this test") }
+    }
+
+    @Test func aProgramThatDeclaresNoHelpGetsWholeRunAndRerunHelp() {
+        let run = Minimal.runHelp
+        #expect(run.hasPrefix("USAGE: tool run <a|b> [--state-dir DIR] [--json]\n\nRuns one of what 'tool ops' lists."))
+        #expect(run.contains("  --json                 Print one JSON object on standard output"))
+        #expect(run.hasSuffix(ExitStatus.helpSection(ExitStatus.meanings())))
+        let rerun = Minimal.rerunHelp
+        #expect(rerun.hasPrefix("USAGE: tool rerun RUN_ID [--relaunch-in-doubt] [--state-dir DIR] [--json]\n"))
+        #expect(rerun.contains(RerunScenario<Minimal>.replayParagraph))
+        #expect(rerun.contains("  --relaunch-in-doubt    Launch a step with side effects left in doubt"))
+        #expect(RerunScenario<Minimal>.spec.flags == ["--relaunch-in-doubt", "--json"])
+        #expect(Minimal.rerunAbstract.hasPrefix("Resume a failed or interrupted run"))
+    }
+
+    /// opctl's `help run`, `help rerun` and top-level help print the same exit-status lines:
+    /// the table is declared once, with opctl's words for status 3.
+    @Test func everyHelpPrintsTheOneExitStatusTable() {
+        let lines = ExitStatus.helpLines(Opctl.exitStatuses)
+        #expect(lines[3] == "  3    terms declined or the run cancelled")
+        #expect(lines.last == "  130  interrupted (Ctrl-C); the run can be rerun")
+        let section = (["EXIT STATUS:"] + lines).joined(separator: "\n")
+        for help in [Opctl.help, RunCommand.help, RerunCommand.help] {
+            #expect(help.contains(section), "\(help)")
+        }
+    }
+
+    @Test(arguments: [
+        (["[--a]", "[--b]"], "USAGE: x y [--a] [--b]"),
+        (
+            [String(repeating: "a", count: 80), "[--long-option VALUE]", "[--c]"],
+            "USAGE: x y \(String(repeating: "a", count: 80))\n           [--long-option VALUE] [--c]"
+        ),
+    ])
+    func usageLinesWrapUnderTheFirstArgument(arguments: [String], expected: String) {
+        #expect(HelpText.usage("x y", arguments) == expected)
+    }
+
+    @Test func optionLinesAlignTheirDescriptions() {
+        #expect(
+            HelpText.option("--json", "Print JSON") == CommonOptions.jsonHelp.replacing(/Print.*/, with: "Print JSON"))
+        #expect(HelpText.option("--x N", "one\ntwo") == "  --x N                  one\n                         two")
+    }
+
+    @Test func aDeclaredOptionMakesItsSpecUsageAndHelpLine() {
+        let options = [CommandOption("--count", value: "N", "How many"), CommandOption("--dry", "Touch nothing")]
+        #expect(options.map(\.usage) == ["[--count N]", "[--dry]"])
+        #expect(
+            options.map(\.helpLine) == ["  --count N              How many", "  --dry                  Touch nothing"])
+        let spec = ArgumentSpec(options)
+        #expect(spec.flags == ["--dry"] && spec.options == ["--count"])
+        #expect(CommonOptions.stateDirHelp(program: "opctl") == CommonOptions.stateDir(program: "opctl").helpLine)
+        #expect(RunCommand.spec.flags.isSuperset(of: ["--json", "--accept-terms"]))
+        #expect(
+            RunCommand.spec.options.isSuperset(of: ["--state-dir", "--phone"]) && RunCommand.spec.maxPositionals == 1)
+        #expect(RerunCommand.spec.flags.isSuperset(of: ["--relaunch-in-doubt", "--json", "--code-stdin"]))
+    }
+
+    @Test func usageLinesOfOpctlsLaunchingCommandsFitAHundredColumns() {
+        for help in [RunCommand.help, RerunCommand.help] {
+            let usage = help.components(separatedBy: "\n\n")[0]
+            #expect(usage.split(separator: "\n").allSatisfy { $0.count <= HelpText.usageWidth }, "\(usage)")
+        }
+    }
+}
