@@ -51,4 +51,23 @@ public enum HelpText {
         return name + String(repeating: " ", count: pad)
             + description.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: indent)
     }
+
+    /// `text` wrapped at word boundaries to ``usageWidth`` columns: for a sentence built from a
+    /// list that grows (the names of a catalog), which would otherwise run off the terminal.
+    ///
+    /// - Parameter text: One paragraph.
+    /// - Returns: Its lines joined with newlines.
+    public static func wrapped(_ text: String) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > usageWidth {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }
 }

@@ -8,12 +8,16 @@ import OperationsRunner
 enum DiagramCommand: Command {
     static let name = "diagram"
     static let abstract = "Draw the message diagram of an operation, a scenario, or a recorded run"
+    /// The catalog's names, wrapped: the list grows with every diagram added.
+    private static let namesHelp = HelpText.wrapped(
+        "NAME is one of: " + AuthDiagrams.names.joined(separator: ", ") + ".")
+
     static let help = """
         USAGE: opctl diagram NAME [--format unicode|ascii|plantuml|mermaid] [--width N|auto]
                opctl diagram \(DrawRun<Opctl>.usage)
                opctl diagram --all --output DIR
 
-        NAME is one of: \(AuthDiagrams.names.joined(separator: ", ")).
+        \(namesHelp)
         Each is traced from a real run against a deterministic simulator, so the drawing is what
         the code does. --run draws the trace recorded by a real 'opctl run'.
 
