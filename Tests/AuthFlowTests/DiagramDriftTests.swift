@@ -1,5 +1,6 @@
 import AuthFlow
 import Foundation
+import Operations
 import Testing
 
 /// The committed `Diagrams/` must be what the code draws today.

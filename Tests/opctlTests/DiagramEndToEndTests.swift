@@ -1,5 +1,6 @@
 import AuthFlow
 import Foundation
+import Operations
 import Testing
 
 /// `opctl diagram` prints exactly the committed `Diagrams/` files, and draws recorded runs.

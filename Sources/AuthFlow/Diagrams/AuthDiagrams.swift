@@ -15,27 +15,8 @@ public enum AuthDiagrams {
         "AuthScenario.termsChanged", "AppScenario", "AppScenario.signIn",
     ]
 
-    /// The formats of the committed files and their file extensions.
-    public enum Format: String, CaseIterable, Sendable {
-        /// Unicode box drawing.
-        case unicode
-        /// 7-bit ASCII with the same geometry.
-        case ascii
-        /// PlantUML source.
-        case plantuml
-        /// Mermaid `sequenceDiagram` source.
-        case mermaid
-
-        /// The file extension in `Diagrams/`.
-        public var fileExtension: String {
-            switch self {
-            case .unicode: "txt"
-            case .ascii: "ascii.txt"
-            case .plantuml: "puml"
-            case .mermaid: "mmd"
-            }
-        }
-    }
+    /// The formats of the committed files: the engine's, with their file extensions.
+    public typealias Format = DiagramFormat
 
     /// Why a diagram could not be drawn.
     public enum DiagramError: Error, CustomStringConvertible {
@@ -74,11 +55,7 @@ public enum AuthDiagrams {
     /// - Throws: ``DiagramError/rendering(_:)`` when the trace is invalid or too wide.
     public static func render(_ trace: Trace, format: Format, width: Int = 100) throws(DiagramError) -> String {
         do {
-            switch format {
-            case .unicode, .ascii: return try textRenderer(format, width: width).render(trace)
-            case .plantuml: return try PlantUMLRenderer().render(trace)
-            case .mermaid: return try MermaidRenderer().render(trace)
-            }
+            return try format.render(trace, width: width)
         } catch {
             throw .rendering(error)
         }
@@ -90,19 +67,11 @@ public enum AuthDiagrams {
     /// - Throws: ``DiagramError/rendering(_:)`` when the trace is invalid or too wide.
     public static func render(_ section: TraceSection, format: Format, width: Int = 100) throws(DiagramError) -> String
     {
-        guard format == .unicode || format == .ascii else {
-            return try render(section.trace, format: format, width: width)
-        }
         do {
-            return try textRenderer(format, width: width).render(section)
+            return try format.render(section, width: width)
         } catch {
             throw .rendering(error)
         }
-    }
-
-    /// The text renderer of a text format.
-    private static func textRenderer(_ format: Format, width: Int) -> TextDiagramRenderer {
-        TextDiagramRenderer(maxWidth: width, charset: format == .ascii ? .ascii : .unicode)
     }
 
     /// The trace of a real run of `name`; scenarios are limited to their own level (operations
