@@ -89,7 +89,7 @@ struct EventInboxTests {
         let inbox = EventInbox<Ping>()
         let handler = Handler { $0 == .stop ? .end(TestError.broken) : .proceed }
         let recorder = ScenarioRecorder()
-        let observer = ObserverPair(PostAfter(step: step, inbox: inbox, event: .stop), recorder)
+        let observer = ObserverGroup([PostAfter(step: step, inbox: inbox, event: .stop), recorder])
         let report = LaunchProbe.launch(
             Self.scenario(inbox, handler), context: OpContext(3, environment: OpEnvironment(observer: observer)))
         #expect(report.keptContract)
@@ -195,21 +195,5 @@ struct EventInboxTests {
         _ = LaunchProbe.launch(Self.scenario(inbox, Handler()), context: context)
         let rendered = try TextDiagramRenderer(maxWidth: 100).render(tracer.trace)
         #expect(rendered.contains("event hello before First"), "\(rendered)")
-    }
-}
-
-/// Two observers as one.
-private struct ObserverPair: ScenarioObserver {
-    let first: any ScenarioObserver
-    let second: any ScenarioObserver
-
-    init(_ first: any ScenarioObserver, _ second: any ScenarioObserver) {
-        self.first = first
-        self.second = second
-    }
-
-    func scenario(_ event: ScenarioEvent) {
-        first.scenario(event)
-        second.scenario(event)
     }
 }

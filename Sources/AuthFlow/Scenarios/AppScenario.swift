@@ -107,10 +107,10 @@ extension Scenario where Input == PhoneNumber?, Output == AppOutcome {
         to event: AppEvent, at boundary: StepBoundary, factory: AuthFlowFactory,
         _ react: @escaping @Sendable (EventReaction) -> Void
     ) {
-        let signedIn = ((try? factory.storage.loadAuthToken()) ?? nil) != nil
+        let signedIn = { ((try? factory.storage.loadAuthToken()) ?? nil) != nil }
         switch event {
         case .signedOutElsewhere:
-            guard signedIn else { return react(.proceed) }
+            guard signedIn() else { return react(.proceed) }
             factory.makeCheckSessionOp().launch(boundary.context.with(input: nil)) { checked in
                 if case .success(let check) = checked, check.standing != .signedOut { return react(.proceed) }
                 do {
@@ -122,7 +122,7 @@ extension Scenario where Input == PhoneNumber?, Output == AppOutcome {
             }
         case .termsChanged:
             guard boundary.nextStep == nil else { return react(.postpone) }
-            guard signedIn else { return react(.proceed) }
+            guard signedIn() else { return react(.proceed) }
             factory.makeSavedSessionTermsScenario().launch(boundary.context.with(input: nil)) { result in
                 if case .failure(let error) = result {
                     boundary.context.trace?.note("new terms not accepted: \(TraceLabel.describe(error) ?? "error")")

@@ -63,6 +63,20 @@ public final class OpEnvironment: Sendable {
             random: random, makeIdempotencyKey: makeIdempotencyKey)
     }
 
+    /// The same services with another observer and replay: what a host adds to a run it
+    /// watches (an observer of its own in front of the run's), and what an event handler's
+    /// launch drops (neither, so it is not journaled or replayed as a step of the run).
+    ///
+    /// - Parameters:
+    ///   - observer: Scenario step events go here now.
+    ///   - replay: Outputs of completed steps, or `nil`.
+    /// - Returns: A new environment sharing everything else.
+    public func with(observer: (any ScenarioObserver)?, replay: (any StepReplaying)?) -> OpEnvironment {
+        OpEnvironment(
+            scheduler: scheduler, diagnostics: diagnostics, inFlight: inFlight, observer: observer, replay: replay,
+            random: random, makeIdempotencyKey: makeIdempotencyKey)
+    }
+
     /// The environment used when a context is made without one: dispatch timers, diagnostics on
     /// standard error, no registry, no observer.
     public static let `default` = OpEnvironment()

@@ -89,10 +89,8 @@ final class ChainLaunch<Input: Sendable>: Sendable {
     /// services, but neither its observer nor its replay nor its place in the run — the
     /// reaction is not a step, so it must not be journaled (or replayed) as one.
     var boundaryContext: OpContext<Void> {
-        let services = OpEnvironment(
-            scheduler: environment.scheduler, diagnostics: environment.diagnostics, inFlight: environment.inFlight,
-            random: environment.random, makeIdempotencyKey: environment.makeIdempotencyKey)
-        var context = OpContext(input: (), environment: services, extras: extras)
+        var context = OpContext(
+            input: (), environment: environment.with(observer: nil, replay: nil), extras: extras)
         context.scope = nil
         // The scenario's own key belongs to its requests as a step; a reaction is none of them.
         context.idempotencyKey = nil

@@ -78,25 +78,21 @@ struct EventInjection: Sendable, Equatable {
             return context
         }
         let environment = context.environment
-        let observer = PostingObserver(step: step, base: environment.observer, post: post)
+        let posting = PostingObserver(step: step, post: post)
+        let observer = ObserverGroup([posting] + (environment.observer.map { [$0] } ?? []))
         var injected = context
-        injected.environment = OpEnvironment(
-            scheduler: environment.scheduler, diagnostics: environment.diagnostics, inFlight: environment.inFlight,
-            observer: observer, replay: environment.replay, random: environment.random,
-            makeIdempotencyKey: environment.makeIdempotencyKey)
+        injected.environment = environment.with(observer: observer, replay: environment.replay)
         return injected
     }
 }
 
-/// Forwards every event to the run's own observer and posts once when the step launches.
+/// Posts once, when the step launches; grouped in front of the run's own observer.
 private struct PostingObserver: ScenarioObserver {
     let step: String
-    let base: (any ScenarioObserver)?
     let post: @Sendable () -> Void
     let posted = OnceFlag()
 
     func scenario(_ event: ScenarioEvent) {
         if case .stepLaunched = event.kind, event.address.path.last?.name == step, posted.claim() { post() }
-        base?.scenario(event)
     }
 }
