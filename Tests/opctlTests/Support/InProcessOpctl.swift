@@ -24,8 +24,23 @@ struct InProcessOpctl {
     /// Runs one command line.
     func run(_ arguments: String...) -> Result { run(arguments) }
 
+    /// One in-process run at a time across the whole test process: a run installs its own
+    /// SIGINT handling and restores it, which is process-wide state; a test that checks it was
+    /// restored holds this around its run (``alone(_:)``). Recursive, so that test's own run
+    /// takes it again on the same thread.
+    private static let processWide = NSRecursiveLock()
+
+    /// Runs `body` with no other in-process run under way.
+    static func alone<T>(_ body: () throws -> T) rethrows -> T {
+        processWide.lock()
+        defer { processWide.unlock() }
+        return try body()
+    }
+
     /// Runs one command line.
     func run(_ arguments: [String]) -> Result {
+        Self.processWide.lock()
+        defer { Self.processWide.unlock() }
         let stdout = LockedState("")
         let stderr = LockedState("")
         let input = LockedState(stdinLines[...])
