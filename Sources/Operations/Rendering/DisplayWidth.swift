@@ -103,3 +103,15 @@ extension StringProtocol {
         return width
     }
 }
+
+extension String {
+    /// ``StringProtocol/displayWidth`` for a `String`, the type every label is: one pass over the
+    /// UTF-8 (``TextScan``) for ASCII and standalone scalars, graphemes for anything else.
+    package var displayWidth: Int {
+        let (kind, width) = TextScan.measure(self)
+        if kind != .complex { return width }
+        var total = 0
+        for character in self { total += character.displayWidth }
+        return total
+    }
+}

@@ -8,7 +8,8 @@ enum LabelWrapper {
     static func sanitize(_ text: String) -> String {
         let utf8 = text.utf8
         if utf8.first != 0x20 && utf8.last != 0x20 {
-            if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+            // Printable ASCII and standalone scalars hold nothing to replace.
+            if TextScan.measure(text).kind != .complex { return text }
             // Control characters and newlines are always graphemes of their own (they break on
             // both sides), so a scan of the scalars finds every character the loop below would
             // replace; text without any (a label with `…` or `é`) comes back unchanged, without
@@ -52,25 +53,19 @@ enum LabelWrapper {
     /// - Returns: At least one line, none wider than `width`, without trailing spaces.
     static func wrap(_ text: String, width: Int, maxLines: Int? = nil) -> [String] {
         let width = max(width, 1)
-        if text.displayWidth <= width { return [text] }
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-            let lines = wrapUnits(
-                Array(text.utf8), width: width, space: UInt8(ascii: " "),
-                isBreak: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ".") },
-                unitWidth: { _ in 1 }, isBoundary: Self.asciiBoundary, string: { String(decoding: $0, as: UTF8.self) })
-            return limit(lines, width: width, maxLines: maxLines)
-        }
-        if text.unicodeScalars.allSatisfy(\.isStandaloneGrapheme) {
-            let lines = wrapUnits(
-                Array(text.unicodeScalars), width: width, space: " ", isBreak: { $0 == "(" || $0 == "," || $0 == "." },
-                unitWidth: \.standaloneDisplayWidth, isBoundary: Self.scalarBoundary,
-                string: { scalars in
-                    var utf8: [UInt8] = []
-                    utf8.reserveCapacity(scalars.count * 3)
-                    for scalar in scalars { UTF8.encode(scalar) { utf8.append($0) } }
-                    return String(decoding: utf8, as: UTF8.self)
-                })
-            return limit(lines, width: width, maxLines: maxLines)
+        // No grapheme is wider than its UTF-8: text of at most `width` bytes fits as it is.
+        if text.utf8.count <= width { return [text] }
+        let (kind, textWidth) = TextScan.measure(text)
+        if kind != .complex {
+            if textWidth <= width { return [text] }
+            let lines = text.utf8.withContiguousStorageIfAvailable { bytes in
+                wrapScalars(bytes, width: width).map {
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self)
+                }
+            }
+            if let lines { return limit(lines, width: width, maxLines: maxLines) }
+        } else if text.displayWidth <= width {
+            return [text]
         }
         var lines: [String] = []
         var line = ""
@@ -118,45 +113,77 @@ enum LabelWrapper {
         return kept
     }
 
-    /// ``wrap(_:width:maxLines:)`` for text whose units (bytes of printable ASCII, or scalars
-    /// that are graphemes of their own) are its characters: the same pieces and the same breaks,
-    /// on an array of units instead of characters.
-    private static func wrapUnits<Unit: Equatable>(
-        _ text: [Unit], width: Int, space: Unit, isBreak: (Unit) -> Bool, unitWidth: (Unit) -> Int,
-        isBoundary: (Unit, Unit) -> Bool, string: ([Unit]) -> String
-    ) -> [String] {
-        var lines: [String] = []
-        var line: [Unit] = []
+    /// ``wrap(_:width:maxLines:)`` for text of ``TextScan/Kind/ascii`` or
+    /// ``TextScan/Kind/standalone`` scalars, where every scalar is a character: the same pieces
+    /// and the same breaks, walked over the UTF-8 scalar by scalar. A line is always a contiguous
+    /// run of the text (the spaces between two pieces on one line are the text's own), so the
+    /// lines come back as byte ranges and no line is built unit by unit.
+    private static func wrapScalars(_ bytes: UnsafeBufferPointer<UInt8>, width: Int) -> [Range<Int>] {
+        let count = bytes.count
+        let space = UInt8(ascii: " ")
+        var lines: [Range<Int>] = []
+        var lineStart: Int?
+        var lineEnd = 0
         var lineWidth = 0
         var pendingSpaces = 0
 
+        func next(_ index: Int) -> Int {
+            let lead = bytes[index]
+            return index + (lead < 0x80 ? 1 : lead < 0xE0 ? 2 : 3)
+        }
+        func previous(_ index: Int) -> Int {
+            var start = index - 1
+            while bytes[start] & 0xC0 == 0x80 { start -= 1 }
+            return start
+        }
+        func scalar(_ index: Int) -> Unicode.Scalar {
+            let lead = bytes[index]
+            return lead < 0x80 ? Unicode.Scalar(lead) : TextScan.decode(bytes, at: index)?.0 ?? " "
+        }
+        func unitWidth(_ index: Int) -> Int {
+            bytes[index] < 0x80 ? 1 : scalar(index).standaloneDisplayWidth
+        }
+        func isBoundary(_ before: Int, _ after: Int) -> Bool {
+            if bytes[before] < 0x80 && bytes[after] < 0x80 { return asciiBoundary(bytes[before], bytes[after]) }
+            return scalarBoundary(scalar(before), scalar(after))
+        }
+        func append(_ range: Range<Int>) {
+            if lineStart == nil { lineStart = range.lowerBound }
+            lineEnd = range.upperBound
+        }
         func flush() {
-            lines.append(string(line))
-            line.removeAll(keepingCapacity: true)
+            lines.append(lineStart.map { $0..<lineEnd } ?? 0..<0)
+            lineStart = nil
             lineWidth = 0
             pendingSpaces = 0
         }
 
         var start = 0
-        while start < text.count {
+        while start < count {
             // One piece: up to a run of spaces, or up to `(`, `,` or `.` and the spaces after it.
             var end = start
-            while end < text.count {
-                let unit = text[end]
-                end += 1
-                if unit == space || isBreak(unit) {
-                    while end < text.count && text[end] == space { end += 1 }
+            while end < count {
+                let byte = bytes[end]
+                end = next(end)
+                if byte == space || byte == UInt8(ascii: "(") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: ".")
+                {
+                    while end < count && bytes[end] == space { end += 1 }
                     break
                 }
             }
             var trimmedEnd = end
-            while trimmedEnd > start && text[trimmedEnd - 1] == space { trimmedEnd -= 1 }
+            while trimmedEnd > start && bytes[trimmedEnd - 1] == space { trimmedEnd -= 1 }
             let spaces = end - trimmedEnd
             var pieceWidth = 0
-            for unit in text[start..<trimmedEnd] { pieceWidth += unitWidth(unit) }
-            if !line.isEmpty && lineWidth + pendingSpaces + pieceWidth > width { flush() }
-            if line.isEmpty { pendingSpaces = 0 }
-            line.append(contentsOf: repeatElement(space, count: pendingSpaces))
+            var unit = start
+            while unit < trimmedEnd {
+                pieceWidth += unitWidth(unit)
+                unit = next(unit)
+            }
+            if lineStart != nil && lineWidth + pendingSpaces + pieceWidth > width { flush() }
+            if lineStart == nil { pendingSpaces = 0 }
+            // The pending spaces are the ones in the text right before this piece.
+            if lineStart != nil { lineEnd += pendingSpaces }
             lineWidth += pendingSpaces
             if pieceWidth > width - lineWidth {
                 // Only a token longer than a whole line gets here: break it hard, at the last
@@ -165,45 +192,47 @@ enum LabelWrapper {
                 while index < trimmedEnd {
                     var fitEnd = index
                     var fitWidth = lineWidth
-                    while fitEnd < trimmedEnd && fitWidth + unitWidth(text[fitEnd]) <= width {
-                        fitWidth += unitWidth(text[fitEnd])
-                        fitEnd += 1
+                    while fitEnd < trimmedEnd && fitWidth + unitWidth(fitEnd) <= width {
+                        fitWidth += unitWidth(fitEnd)
+                        fitEnd = next(fitEnd)
                     }
                     if fitEnd == trimmedEnd {
-                        line.append(contentsOf: text[index..<trimmedEnd])
+                        append(index..<trimmedEnd)
                         lineWidth = fitWidth
                         break
                     }
                     if fitEnd == index {
                         // Not one more unit fits: a new line, or one over-wide unit alone.
-                        if !line.isEmpty {
+                        if lineStart != nil {
                             flush()
                             continue
                         }
-                        fitEnd = index + 1
-                        fitWidth += unitWidth(text[index])
+                        fitWidth += unitWidth(index)
+                        fitEnd = next(index)
                     }
                     var cut = fitEnd
                     var candidate = fitEnd
-                    while candidate > index + 1 {
-                        if isBoundary(text[candidate - 1], text[candidate]) {
+                    let second = next(index)
+                    while candidate > second {
+                        let before = previous(candidate)
+                        if isBoundary(before, candidate) {
                             cut = candidate
                             break
                         }
-                        candidate -= 1
+                        candidate = before
                     }
-                    line.append(contentsOf: text[index..<cut])
+                    append(index..<cut)
                     flush()
                     index = cut
                 }
             } else {
-                line.append(contentsOf: text[start..<trimmedEnd])
+                append(start..<trimmedEnd)
                 lineWidth += pieceWidth
             }
             pendingSpaces = spaces
             start = end
         }
-        if !line.isEmpty || lines.isEmpty { flush() }
+        if lineStart != nil || lines.isEmpty { flush() }
         return lines
     }
 

@@ -5,40 +5,26 @@
 /// small constant. It mirrors ``LabelWrapper/wrap(_:width:maxLines:)`` exactly for ASCII text and
 /// errs on the wide side for wide characters.
 struct WrapPieces {
-    /// Width of each piece without its trailing spaces.
-    private var widths: [Int] = []
-    /// Trailing spaces of each piece.
-    private var spaces: [Int] = []
-    /// Whether each piece ends in punctuation (a hard break right before it is not mid-word).
-    private var endsInPunctuation: [Bool] = []
+    /// One piece: its width without trailing spaces, its trailing spaces, and whether it ends in
+    /// punctuation (a hard break right before that is not mid-word).
+    private struct Piece {
+        var width: Int32
+        var spaces: Int32
+        var endsInPunctuation: Bool
+    }
+
+    private var pieces: [Piece] = []
     /// The text on one line.
     let natural: Int
     /// The widest piece.
     let longest: Int
 
     /// Measures the pieces of ``LabelWrapper/pieces(of:)`` in one pass over the text: a piece
-    /// ends after a run of spaces, or after `(`, `,` or `.` and the spaces that follow. ASCII
-    /// text is read byte by byte (every byte a grapheme of width 1); other text character by
-    /// character. No substring is made.
+    /// ends after a run of spaces, or after `(`, `,` or `.` and the spaces that follow. Text of
+    /// ASCII and standalone scalars (``TextScan``) is read over its UTF-8, a scalar at a time;
+    /// other text character by character. No substring is made.
     init(_ text: String) {
-        let utf8 = text.utf8
-        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-            var scan = Scan<UInt8> { WrapPieces.asciiPunctuation[Int($0)] }
-            for byte in utf8 {
-                scan.add(
-                    byte, isSpace: byte == 0x20,
-                    isBreak: byte == UInt8(ascii: "(") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "."),
-                    width: 1)
-            }
-            self.init(scan)
-        } else if text.unicodeScalars.allSatisfy(\.isStandaloneGrapheme) {
-            // Every scalar is a character of its own: the same pass over scalars.
-            var scan = Scan<Unicode.Scalar> { Character($0).isPunctuation }
-            for scalar in text.unicodeScalars {
-                scan.add(
-                    scalar, isSpace: scalar == " ", isBreak: scalar == "(" || scalar == "," || scalar == ".",
-                    width: scalar.standaloneDisplayWidth)
-            }
+        if let scanned = text.utf8.withContiguousStorageIfAvailable(Self.scanScalars), let scan = scanned {
             self.init(scan)
         } else {
             var scan = Scan<Character> { $0.isPunctuation }
@@ -51,14 +37,38 @@ struct WrapPieces {
         }
     }
 
+    /// The measuring pass over UTF-8 whose scalars are each a character; `nil` when one is not.
+    private static func scanScalars(_ bytes: UnsafeBufferPointer<UInt8>) -> Scan<Unicode.Scalar>? {
+        var scan = Scan<Unicode.Scalar> {
+            $0.isASCII ? WrapPieces.asciiPunctuation[Int($0.value)] : Character($0).isPunctuation
+        }
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                guard byte >= 0x20 && byte != 0x7F else { return nil }
+                scan.add(
+                    Unicode.Scalar(byte), isSpace: byte == 0x20,
+                    isBreak: byte == UInt8(ascii: "(") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "."),
+                    width: 1)
+                index += 1
+            } else {
+                guard let (scalar, length) = TextScan.decode(bytes, at: index), scalar.isStandaloneGrapheme else {
+                    return nil
+                }
+                scan.add(scalar, isSpace: false, isBreak: false, width: scalar.standaloneDisplayWidth)
+                index += length
+            }
+        }
+        return scan
+    }
+
     private init<Unit>(_ scan: Scan<Unit>) {
         var scan = scan
         scan.end()
-        widths = scan.widths
-        spaces = scan.spaces
-        endsInPunctuation = scan.endsInPunctuation
+        pieces = scan.pieces
         natural = scan.natural
-        longest = widths.max() ?? 0
+        longest = Int(scan.pieces.lazy.map(\.width).max() ?? 0)
     }
 
     /// Which ASCII bytes are punctuation (`Character.isPunctuation`), by byte value.
@@ -68,9 +78,7 @@ struct WrapPieces {
     private struct Scan<Unit> {
         /// Whether a unit is punctuation; asked once per piece, of its last non-space unit.
         let isPunctuation: (Unit) -> Bool
-        var widths: [Int] = []
-        var spaces: [Int] = []
-        var endsInPunctuation: [Bool] = []
+        var pieces: [Piece] = []
         var natural = 0
         /// The current piece: its width without trailing spaces, its trailing spaces, its last
         /// non-space unit, whether it has begun.
@@ -105,9 +113,10 @@ struct WrapPieces {
         }
 
         private mutating func emit() {
-            widths.append(width)
-            spaces.append(trailing)
-            endsInPunctuation.append(last.map(isPunctuation) ?? false)
+            pieces.append(
+                Piece(
+                    width: Int32(truncatingIfNeeded: width), spaces: Int32(truncatingIfNeeded: trailing),
+                    endsInPunctuation: last.map(isPunctuation) ?? false))
             width = 0
             trailing = 0
             last = nil
@@ -123,8 +132,8 @@ struct WrapPieces {
         var widest = 0
         var lineWidth = 0
         var pending = 0
-        for index in widths.indices {
-            let pieceWidth = widths[index]
+        for piece in pieces {
+            let pieceWidth = Int(piece.width)
             if lineWidth > 0 && lineWidth + pending + pieceWidth > width {
                 widest = max(widest, lineWidth)
                 lineWidth = 0
@@ -137,7 +146,7 @@ struct WrapPieces {
             } else {
                 lineWidth += pending + pieceWidth
             }
-            pending = spaces[index]
+            pending = Int(piece.spaces)
         }
         return max(widest, lineWidth)
     }
@@ -149,15 +158,15 @@ struct WrapPieces {
         let width = max(width, 1)
         guard longest > width else { return 0 }
         var harm = 0.0
-        for index in widths.indices where widths[index] > width {
-            let pieceWidth = widths[index]
+        for index in pieces.indices where Int(pieces[index].width) > width {
+            let pieceWidth = Int(pieces[index].width)
             let remainder = pieceWidth % width
             var breaks = pieceWidth / width - (remainder == 0 ? 1 : 0)
-            if remainder == 1 && endsInPunctuation[index] {
+            if remainder == 1 && pieces[index].endsInPunctuation {
                 // The punctuation moves to the next line: not a break inside a word, but alone on
                 // its line if nothing follows it.
                 breaks -= 1
-                if index == widths.count - 1 { harm += 2 }
+                if index == pieces.count - 1 { harm += 2 }
             }
             harm += Double(breaks) * (1 + 1 - Double(width) / Double(pieceWidth))
         }
