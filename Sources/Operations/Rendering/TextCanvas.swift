@@ -3,8 +3,9 @@ import Foundation
 /// A grid of cells that the text renderer paints row by row and writes out as it goes.
 ///
 /// Cells are small codes rather than `Character`s so that painting and output stay cheap for big
-/// traces: a code below 0x80 is that ASCII byte, 0x80... are ``Glyph``s, 0x100... index text
-/// graphemes kept in a table, and ``wideTail`` marks the second column of a wide grapheme.
+/// traces: a code below 0x80 is that ASCII byte, 0x80... are ``Glyph``s, ``wideTail`` marks the
+/// second column of a wide grapheme, and 0x100... index text graphemes kept in a table. Codes are
+/// dense, so writing a cell out is one load from the spelling table and one store.
 ///
 /// The painter never goes back to the rows of a finished step, so it calls ``flush()`` after
 /// each step: those rows are written out as UTF-8 and dropped. The canvas holds a step's rows,
@@ -12,9 +13,12 @@ import Foundation
 /// keep ~180 MB of cells, and rendering it would run out of cache).
 struct TextCanvas {
     static let blank: UInt32 = 0x20
-    static let wideTail: UInt32 = 0xFFFF_FFFF
+    /// The second column of a wide grapheme: written out as nothing.
+    static let wideTail: UInt32 = 0xFF
     private static let glyphBase: UInt32 = 0x80
     private static let textBase: UInt32 = 0x100
+    /// A spelling's length in its low byte, for one that does not fit ``Spelling``'s seven bytes.
+    private static let longSpelling: UInt64 = 0xFF
 
     let width: Int
     let charset: DiagramCharset
@@ -23,14 +27,15 @@ struct TextCanvas {
     /// The index of the first row still in `cells`.
     private var firstRow = 0
     private var textCodes: [String: UInt32] = [:]
+    private var scalarCodes: [UInt32: UInt32] = [:]
     /// One blank row, copied (one `memcpy`) for every new row.
     private let blankRow: [UInt32]
-    /// The UTF-8 of every code at or above `glyphBase`: glyphs, then text graphemes in code
-    /// order, as offsets into one flat table.
-    private var spelled: [UInt8] = []
-    private var starts: [Int] = []
-    private var lengths: [Int] = []
-    private let glyphCount: Int
+    /// The UTF-8 of every code, indexed by code: its length in the low byte and up to seven
+    /// bytes above it, in order, or ``longSpelling`` with the bytes in `longSpellings`.
+    private var spellings: [UInt64]
+    private var longSpellings: [UInt32: [UInt8]] = [:]
+    /// The most bytes any code spells.
+    private var longestSpelling = 1
     /// The drawing written so far.
     private var written: [UInt8] = []
 
@@ -38,12 +43,23 @@ struct TextCanvas {
         self.width = width
         self.charset = charset
         blankRow = Array(repeating: Self.blank, count: width)
+        spellings = Array(repeating: 0, count: Int(Self.textBase))
+        for byte in 0..<0x80 { spellings[byte] = Self.packed([UInt8(byte)]) }
         for glyph in Glyph.allCases {
-            starts.append(spelled.count)
-            spelled.append(contentsOf: glyph.spelled(in: charset).utf8)
-            lengths.append(spelled.count - starts[starts.count - 1])
+            let bytes = Array(glyph.spelled(in: charset).utf8)
+            spellings[Int(Self.glyphBase) + Int(glyph.rawValue)] = Self.packed(bytes)
+            longestSpelling = max(longestSpelling, bytes.count)
         }
-        glyphCount = starts.count
+        // The wide tail spells nothing.
+        spellings[Int(Self.wideTail)] = 0
+    }
+
+    /// A spelling of at most seven bytes as one word: the length, then the bytes.
+    private static func packed(_ bytes: [UInt8]) -> UInt64 {
+        guard bytes.count <= 7 else { return longSpelling }
+        var word = UInt64(bytes.count)
+        for (offset, byte) in bytes.enumerated() { word |= UInt64(byte) << (8 * (offset + 1)) }
+        return word
     }
 
     var rowCount: Int { firstRow + cells.count / max(width, 1) }
@@ -86,39 +102,10 @@ struct TextCanvas {
 
     /// Writes text starting at a column; the caller has measured that it fits.
     mutating func put(text: String, _ row: Int, _ column: Int) {
-        let utf8 = text.utf8
-        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-            guard column >= 0, column + utf8.count <= width else {
-                assertionFailure("text outside the canvas at column \(column) of \(width)")
-                return
-            }
-            var index = (row - firstRow) * width + column
-            for byte in utf8 {
-                cells[index] = UInt32(byte)
-                index += 1
-            }
-            return
+        let written = text.utf8.withContiguousStorageIfAvailable { bytes in
+            putScalars(bytes, row, column)
         }
-        if text.unicodeScalars.allSatisfy(\.isStandaloneGrapheme) {
-            // Every scalar is a character of its own: the loop below, without segmenting.
-            var position = column
-            for scalar in text.unicodeScalars {
-                let width = scalar.standaloneDisplayWidth
-                guard width > 0 else { continue }
-                guard position + width <= self.width else {
-                    assertionFailure("text outside the canvas at column \(position) of \(self.width)")
-                    return
-                }
-                let base = (row - firstRow) * self.width + position
-                if scalar.isASCII {
-                    cells[base] = scalar.value
-                } else {
-                    put(Character(scalar), width: width, at: base)
-                }
-                position += width
-            }
-            return
-        }
+        if written == true { return }
         var position = column
         for character in text {
             let width = character.displayWidth
@@ -137,6 +124,64 @@ struct TextCanvas {
         }
     }
 
+    /// Writes UTF-8 whose scalars are each a character (``TextScan``), a scalar at a time, with
+    /// no Unicode view in between; `false`, having written nothing, when a scalar is not.
+    private mutating func putScalars(_ bytes: UnsafeBufferPointer<UInt8>, _ row: Int, _ column: Int) -> Bool {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                guard byte >= 0x20 && byte != 0x7F else { return false }
+                index += 1
+                continue
+            }
+            guard let (scalar, length) = TextScan.decode(bytes, at: index), scalar.isStandaloneGrapheme else {
+                return false
+            }
+            index += length
+        }
+        let rowStart = (row - firstRow) * width
+        var position = column
+        index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                guard position < width, position >= 0 else {
+                    assertionFailure("text outside the canvas at column \(position) of \(width)")
+                    return true
+                }
+                cells[rowStart + position] = UInt32(byte)
+                position += 1
+                index += 1
+                continue
+            }
+            guard let (scalar, length) = TextScan.decode(bytes, at: index) else { return true }
+            index += length
+            let scalarWidth = scalar.standaloneDisplayWidth
+            guard scalarWidth > 0 else { continue }
+            guard position >= 0, position + scalarWidth <= width else {
+                assertionFailure("text outside the canvas at column \(position) of \(width)")
+                return true
+            }
+            if charset == .ascii {
+                put(Character(scalar), width: scalarWidth, at: rowStart + position)
+            } else {
+                cells[rowStart + position] = code(for: scalar)
+                if scalarWidth == 2 { cells[rowStart + position + 1] = Self.wideTail }
+            }
+            position += scalarWidth
+        }
+        return true
+    }
+
+    /// The code of a standalone scalar, looked up by its value rather than by a `String`.
+    private mutating func code(for scalar: Unicode.Scalar) -> UInt32 {
+        if let code = scalarCodes[scalar.value] { return code }
+        let code = code(for: Character(scalar))
+        scalarCodes[scalar.value] = code
+        return code
+    }
+
     /// Writes one non-ASCII grapheme of `width` columns at cell `base`.
     private mutating func put(_ character: Character, width: Int, at base: Int) {
         if charset == .ascii {
@@ -152,10 +197,12 @@ struct TextCanvas {
     private mutating func code(for character: Character) -> UInt32 {
         let text = String(character)
         if let code = textCodes[text] { return code }
-        let code = Self.textBase + UInt32(starts.count - glyphCount)
-        starts.append(spelled.count)
-        spelled.append(contentsOf: text.utf8)
-        lengths.append(spelled.count - starts[starts.count - 1])
+        let code = UInt32(spellings.count)
+        let bytes = Array(text.utf8)
+        let spelling = Self.packed(bytes)
+        spellings.append(spelling)
+        if spelling == Self.longSpelling { longSpellings[code] = bytes }
+        longestSpelling = max(longestSpelling, bytes.count)
         textCodes[text] = code
         return code
     }
@@ -166,39 +213,38 @@ struct TextCanvas {
         let rows = cells.count / max(width, 1)
         guard rows > 0 else { return }
         let width = width
-        let glyphCount = glyphCount
-        // A cell's code as an index into the spelling table.
-        func entry(_ code: UInt32) -> Int {
-            code < Self.textBase ? Int(code - Self.glyphBase) : glyphCount + Int(code - Self.textBase)
-        }
-        // Room for every cell at its longest spelling, grown geometrically, then written
-        // through a pointer and trimmed: no capacity check per byte.
+        // Room for every cell at its longest spelling plus one word of slack (each cell is
+        // stored as a whole word), grown geometrically, then written through a pointer and
+        // trimmed: no capacity check per byte.
         let base = written.count
-        let room = rows * (width * (lengths.max() ?? 1) + 1)
+        let room = rows * (width * longestSpelling + 1) + 8
         if written.capacity < base + room { written.reserveCapacity(max(base + room, written.capacity * 2)) }
         written.append(contentsOf: repeatElement(0, count: room))
         var position = base
         cells.withUnsafeBufferPointer { cells in
-            spelled.withUnsafeBufferPointer { spelled in
-                written.withUnsafeMutableBufferPointer { buffer in
+            spellings.withUnsafeBufferPointer { spellings in
+                written.withUnsafeMutableBytes { buffer in
+                    let output = buffer.baseAddress!
                     for row in 0..<rows {
                         let start = row * width
                         var end = start + width
                         while end > start && cells[end - 1] == Self.blank { end -= 1 }
                         for index in start..<end {
                             let code = cells[index]
-                            if code < Self.glyphBase {
-                                buffer[position] = UInt8(truncatingIfNeeded: code)
-                                position += 1
-                            } else if code != Self.wideTail {
-                                let entry = entry(code)
-                                let from = starts[entry]
-                                let length = lengths[entry]
-                                for offset in 0..<length { buffer[position + offset] = spelled[from + offset] }
-                                position += length
+                            let spelling = spellings[Int(code)]
+                            if spelling != Self.longSpelling {
+                                // Seven bytes stored, the spelling's length kept.
+                                output.storeBytes(
+                                    of: (spelling >> 8).littleEndian, toByteOffset: position, as: UInt64.self)
+                                position += Int(spelling & 0xFF)
+                            } else {
+                                for byte in longSpellings[code] ?? [] {
+                                    output.storeBytes(of: byte, toByteOffset: position, as: UInt8.self)
+                                    position += 1
+                                }
                             }
                         }
-                        buffer[position] = 0x0A
+                        output.storeBytes(of: 0x0A, toByteOffset: position, as: UInt8.self)
                         position += 1
                     }
                 }
