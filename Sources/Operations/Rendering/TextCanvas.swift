@@ -38,6 +38,19 @@ struct TextCanvas {
     private var longestSpelling = 1
     /// The drawing written so far.
     private var written: [UInt8] = []
+    /// A row most rows start as (the lifelines and bars of the moment), with its spelling
+    /// (untrimmed) and where each column's spelling starts in it (`width + 1` offsets). A row
+    /// is written out as the template's bytes up to its first differing cell, the differing
+    /// cells, and the template's bytes after its last: a lifeline-only row is one copy.
+    private var template: [UInt32] = []
+    private var templateBytes: [UInt8] = []
+    private var templateOffsets: [Int] = []
+    /// The template's last non-blank column plus one.
+    private var templateEnd = 0
+    /// Whether ``addTemplateRow()`` may copy the template: cleared by ``forgetTemplate()``.
+    private var templateCurrent = false
+    /// Whether `templateBytes` spell the template.
+    private var templateSpelled = false
 
     init(width: Int, charset: DiagramCharset) {
         self.width = width
@@ -68,6 +81,68 @@ struct TextCanvas {
     mutating func addRow() -> Int {
         cells.append(contentsOf: blankRow)
         return rowCount - 1
+    }
+
+    /// Appends a copy of the template row and returns its index; `nil` when the template is
+    /// not current.
+    mutating func addTemplateRow() -> Int? {
+        guard templateCurrent else { return nil }
+        cells.append(contentsOf: template)
+        return rowCount - 1
+    }
+
+    /// Makes a row the template that later rows copy and are written out against. Its spelling
+    /// waits for the next ``flush()``: a template replaced before then is never spelled.
+    mutating func makeTemplate(of row: Int) {
+        let start = (row - firstRow) * width
+        template.removeAll(keepingCapacity: true)
+        template.append(contentsOf: cells[start..<start + width])
+        templateSpelled = false
+        templateCurrent = true
+    }
+
+    /// Spells the template: its bytes, untrimmed, and where each column starts in them.
+    private mutating func spellTemplate() {
+        let width = width
+        let longest = longestSpelling
+        if templateOffsets.count != width + 1 { templateOffsets = Array(repeating: 0, count: width + 1) }
+        let room = width * longest + 8
+        if templateBytes.count < room { templateBytes = Array(repeating: 0, count: room) }
+        var position = 0
+        var end = 0
+        template.withUnsafeBufferPointer { template in
+            spellings.withUnsafeBufferPointer { spellings in
+                templateOffsets.withUnsafeMutableBufferPointer { offsets in
+                    templateBytes.withUnsafeMutableBytes { buffer in
+                        let output = buffer.baseAddress!
+                        for column in 0..<width {
+                            offsets[column] = position
+                            let code = template[column]
+                            if code != Self.blank { end = column + 1 }
+                            let spelling = spellings[Int(code)]
+                            if spelling != Self.longSpelling {
+                                output.storeBytes(
+                                    of: (spelling >> 8).littleEndian, toByteOffset: position, as: UInt64.self)
+                                position += Int(spelling & 0xFF)
+                            } else {
+                                // A long grapheme in a lifeline row: spelled the slow way.
+                                position = -1
+                                return
+                            }
+                        }
+                        offsets[width] = position
+                    }
+                }
+            }
+        }
+        // A template holding a grapheme of more than seven bytes is not used.
+        templateSpelled = position >= 0
+        templateEnd = end
+    }
+
+    /// What the template shows has changed: the next base row is drawn anew.
+    mutating func forgetTemplate() {
+        templateCurrent = false
     }
 
     func isBlank(_ row: Int, _ column: Int) -> Bool {
@@ -221,31 +296,89 @@ struct TextCanvas {
         if written.capacity < base + room { written.reserveCapacity(max(base + room, written.capacity * 2)) }
         written.append(contentsOf: repeatElement(0, count: room))
         var position = base
+        let hasTemplate = template.count == width
+        if hasTemplate && !templateSpelled { spellTemplate() }
+        let useTemplate = hasTemplate && templateSpelled
+        let templateEnd = templateEnd
         cells.withUnsafeBufferPointer { cells in
             spellings.withUnsafeBufferPointer { spellings in
-                written.withUnsafeMutableBytes { buffer in
-                    let output = buffer.baseAddress!
-                    for row in 0..<rows {
-                        let start = row * width
-                        var end = start + width
-                        while end > start && cells[end - 1] == Self.blank { end -= 1 }
-                        for index in start..<end {
-                            let code = cells[index]
-                            let spelling = spellings[Int(code)]
-                            if spelling != Self.longSpelling {
-                                // Seven bytes stored, the spelling's length kept.
-                                output.storeBytes(
-                                    of: (spelling >> 8).littleEndian, toByteOffset: position, as: UInt64.self)
-                                position += Int(spelling & 0xFF)
-                            } else {
-                                for byte in longSpellings[code] ?? [] {
-                                    output.storeBytes(of: byte, toByteOffset: position, as: UInt8.self)
+                template.withUnsafeBufferPointer { template in
+                    templateBytes.withUnsafeBytes { templateBytes in
+                        templateOffsets.withUnsafeBufferPointer { offsets in
+                            written.withUnsafeMutableBytes { buffer in
+                                let output = buffer.baseAddress!
+                                // Cells `from..<to` of the template, spelled, at `position`.
+                                func copyTemplate(_ from: Int, _ to: Int) {
+                                    let count = offsets[to] - offsets[from]
+                                    guard count > 0 else { return }
+                                    (output + position).copyMemory(
+                                        from: templateBytes.baseAddress! + offsets[from], byteCount: count)
+                                    position += count
+                                }
+                                // Cells `from..<to` of the row starting at `start`, spelled.
+                                func spell(_ start: Int, _ from: Int, _ to: Int) {
+                                    for index in (start + from)..<(start + to) {
+                                        let code = cells[index]
+                                        let spelling = spellings[Int(code)]
+                                        if spelling != Self.longSpelling {
+                                            // Seven bytes stored, the spelling's length kept.
+                                            output.storeBytes(
+                                                of: (spelling >> 8).littleEndian, toByteOffset: position,
+                                                as: UInt64.self)
+                                            position += Int(spelling & 0xFF)
+                                        } else {
+                                            for byte in longSpellings[code] ?? [] {
+                                                output.storeBytes(of: byte, toByteOffset: position, as: UInt8.self)
+                                                position += 1
+                                            }
+                                        }
+                                    }
+                                }
+                                for row in 0..<rows {
+                                    let start = row * width
+                                    if useTemplate {
+                                        // The row's first and last cells that differ from the template.
+                                        // Compared four cells (two words) at a time, then one by one.
+                                        let rowCells = UnsafeRawPointer(cells.baseAddress! + start)
+                                        let templateCells = UnsafeRawPointer(template.baseAddress!)
+                                        func sameFour(_ column: Int) -> Bool {
+                                            let offset = column * 4
+                                            return rowCells.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                                                == templateCells.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                                                && rowCells.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)
+                                                    == templateCells.loadUnaligned(
+                                                        fromByteOffset: offset + 8, as: UInt64.self)
+                                        }
+                                        var low = 0
+                                        while low + 4 <= width && sameFour(low) { low += 4 }
+                                        while low < width && cells[start + low] == template[low] { low += 1 }
+                                        var end = templateEnd
+                                        if low < width {
+                                            var high = width - 1
+                                            while high - 3 > low && sameFour(high - 3) { high -= 4 }
+                                            while cells[start + high] == template[high] { high -= 1 }
+                                            end = max(end, high + 1)
+                                            while end > 0 && cells[start + end - 1] == Self.blank { end -= 1 }
+                                            if low < end {
+                                                copyTemplate(0, low)
+                                                spell(start, low, min(high + 1, end))
+                                                if high + 1 < end { copyTemplate(high + 1, end) }
+                                            } else {
+                                                copyTemplate(0, end)
+                                            }
+                                        } else {
+                                            copyTemplate(0, end)
+                                        }
+                                    } else {
+                                        var end = width
+                                        while end > 0 && cells[start + end - 1] == Self.blank { end -= 1 }
+                                        spell(start, 0, end)
+                                    }
+                                    output.storeBytes(of: 0x0A, toByteOffset: position, as: UInt8.self)
                                     position += 1
                                 }
                             }
                         }
-                        output.storeBytes(of: 0x0A, toByteOffset: position, as: UInt8.self)
-                        position += 1
                     }
                 }
             }

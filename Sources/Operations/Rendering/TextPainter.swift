@@ -14,10 +14,11 @@ struct TextPainter {
     private let layout: TextLayout
     private let showFootBoxes: Bool
     private var canvas: TextCanvas
-    private var depth: [Int]
-    private var alive: [Bool]
+    // What a base row shows; a change makes the next base row be drawn anew.
+    private var depth: [Int] { didSet { canvas.forgetTemplate() } }
+    private var alive: [Bool] { didSet { canvas.forgetTemplate() } }
     /// How many frames are open: their borders stand on every row.
-    private var openFrames = 0
+    private var openFrames = 0 { didSet { canvas.forgetTemplate() } }
 
     init(model: DiagramModel, layout: TextLayout, charset: DiagramCharset, showFootBoxes: Bool) {
         self.model = model
@@ -48,10 +49,13 @@ struct TextPainter {
 
     // MARK: Rows and lifelines
 
-    /// Adds a row showing every alive lifeline and bar.
+    /// Adds a row showing every alive lifeline and bar: a copy of the canvas's template row
+    /// while nothing has changed since it was drawn.
     @discardableResult
     private mutating func baseRow() -> Int {
+        if let row = canvas.addTemplateRow() { return row }
         let row = canvas.addRow()
+        defer { canvas.makeTemplate(of: row) }
         for column in alive.indices where alive[column] {
             let x = layout.x[column]
             let level = depth[column]
