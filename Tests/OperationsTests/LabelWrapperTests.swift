@@ -41,6 +41,19 @@ import Testing
         }
     }
 
+    @Test func cutsWithAnEllipsisLikeTheCharacterLoop() {
+        for label in Self.labels(count: 1_000) {
+            for width in [1, 2, 4, 9, 17] {
+                var characters = Array(label)
+                var lineWidth = label.displayWidth
+                while !characters.isEmpty && lineWidth + 1 > width { lineWidth -= characters.removeLast().displayWidth }
+                while characters.last == " " { characters.removeLast() }
+                #expect(
+                    LabelWrapper.ellipsized(label, width: width) == String(characters) + "…", "\(label) at \(width)")
+            }
+        }
+    }
+
     @Test func wideAndCombiningTextStillWrapsByGrapheme() {
         #expect(LabelWrapper.wrap("日本語のラベル", width: 6) == ["日本語", "のラベ", "ル"])
         #expect(LabelWrapper.wrap("cafe\u{301} cafe\u{301}", width: 4) == ["café", "café"])

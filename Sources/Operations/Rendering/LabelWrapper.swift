@@ -255,6 +255,24 @@ enum LabelWrapper {
 
     /// The line shortened so that it and a final `…` fit the width.
     static func ellipsized(_ line: String, width: Int) -> String {
+        let (kind, measured) = TextScan.measure(line)
+        if kind != .complex {
+            // Scalars are characters: cut the UTF-8 a scalar at a time from the end.
+            let cut = line.utf8.withContiguousStorageIfAvailable { bytes -> String in
+                var end = bytes.count
+                var lineWidth = measured
+                while end > 0 && lineWidth + 1 > width {
+                    var start = end - 1
+                    while bytes[start] & 0xC0 == 0x80 { start -= 1 }
+                    lineWidth -=
+                        bytes[start] < 0x80 ? 1 : TextScan.decode(bytes, at: start)?.0.standaloneDisplayWidth ?? 1
+                    end = start
+                }
+                while end > 0 && bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self) + "…"
+            }
+            if let cut { return cut }
+        }
         var characters = Array(line)
         var lineWidth = line.displayWidth
         while !characters.isEmpty && lineWidth + 1 > width {

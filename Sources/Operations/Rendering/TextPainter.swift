@@ -152,7 +152,8 @@ struct TextPainter {
         default:
             paintArrowStep(step, lines: layout.lines[index])
         }
-        let closingRows = marks.map(\.marks.count).max() ?? 0
+        var closingRows = 0
+        for entry in marks { closingRows = max(closingRows, entry.marks.count) }
         for position in 0..<closingRows {
             let row = baseRow()
             for entry in marks.indices where position < marks[entry].marks.count {
