@@ -7,7 +7,8 @@ enum LabelWrapper {
     /// one line of printable text.
     static func sanitize(_ text: String) -> String {
         let utf8 = text.utf8
-        if utf8.first != 0x20 && utf8.last != 0x20 {
+        let padded = utf8.withContiguousStorageIfAvailable { $0.first == 0x20 || $0.last == 0x20 }
+        if !(padded ?? (utf8.first == 0x20 || utf8.last == 0x20)) {
             // Printable ASCII and standalone scalars hold nothing to replace.
             if TextScan.measure(text).kind != .complex { return text }
             // Control characters and newlines are always graphemes of their own (they break on

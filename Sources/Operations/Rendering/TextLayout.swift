@@ -197,15 +197,18 @@ struct TextLayout {
         let longestPiece: Int
         let isNote: Bool
         let isTail: Bool
-        /// The label measured for wrapping (empty for notes, which are few and wrap for real).
-        let pieces: WrapPieces?
         /// The width the text is currently wrapped to.
         var width: Int
     }
 
     /// The gap sizes and wrapped labels while fitting a width.
     private struct Fit {
+        /// Kept apart from its slot, so that slots are plain values that copy without
+        /// reference counting.
         var slots: [Slot] = []
+        /// Each step's label measured for wrapping (`nil` for notes, which are few and wrap for
+        /// real).
+        let measured: [WrapPieces?]
         var slotsInGap: [[Int]]
         var structural: [Int]
         var sizes: [Int]
@@ -237,6 +240,7 @@ struct TextLayout {
             let columns = layout.columns
             let count = columns.count
             self.texts = texts
+            self.measured = measured
             self.maxLabelLines = maxLabelLines
             let frameDepth = layout.frameDepth
             outside = 1 + layout.rightInset
@@ -299,7 +303,7 @@ struct TextLayout {
                 slots.append(
                     Slot(
                         step: index, gap: gap, fixed: fixed, natural: asked, longestPiece: longest,
-                        isNote: isNote, isTail: isTail, pieces: pieces, width: asked))
+                        isNote: isNote, isTail: isTail, width: asked))
             }
             sizes = structural
             for slot in slots { sizes[slot.gap] = max(sizes[slot.gap], slot.fixed + slot.width) }
@@ -327,7 +331,7 @@ struct TextLayout {
             for index in slotsInGap[gap] {
                 let slot = slots[index]
                 guard !slot.isNote, slot.fixed + slot.width > target else { continue }
-                total += slot.pieces?.harm(max(target - slot.fixed, 1)) ?? 0
+                total += measured[slot.step]?.harm(max(target - slot.fixed, 1)) ?? 0
             }
             return total
         }
@@ -357,7 +361,7 @@ struct TextLayout {
                     if fixed + slots[index].width > target {
                         let allowed = max(target - fixed, 1)
                         let step = slots[index].step
-                        if let width = slots[index].pieces?.wrappedWidth(allowed) {
+                        if let width = measured[step]?.wrappedWidth(allowed) {
                             slots[index].width = width
                             wrapWidths[step] = allowed
                         } else {

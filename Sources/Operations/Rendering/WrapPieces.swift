@@ -91,6 +91,8 @@ struct WrapPieces {
 
         init(isPunctuation: @escaping (Unit) -> Bool) {
             self.isPunctuation = isPunctuation
+            // Most labels have a handful of pieces: one allocation, not one per doubling.
+            pieces.reserveCapacity(8)
         }
 
         mutating func add(_ unit: Unit, isSpace: Bool, isBreak: Bool, width: Int) {
