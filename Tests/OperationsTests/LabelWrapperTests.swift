@@ -29,6 +29,10 @@ import Testing
             for width in [1, 2, 3, 5, 8, 13, 21, 40] {
                 let expected = ReferenceWrap.wrap(Array(label.unicodeScalars), width: width)
                 #expect(LabelWrapper.wrap(label, width: width) == expected, "\(label) at \(width)")
+                // Past a line limit, wrapping stops early; what is kept must not change.
+                var limited = Array(expected.prefix(2))
+                if expected.count > 2 { limited[1] = LabelWrapper.ellipsized(limited[1], width: width) }
+                #expect(LabelWrapper.wrap(label, width: width, maxLines: 2) == limited, "\(label) at \(width), 2 lines")
             }
         }
     }

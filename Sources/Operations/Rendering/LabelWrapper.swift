@@ -60,7 +60,7 @@ enum LabelWrapper {
         if kind != .complex {
             if textWidth <= width { return [text] }
             let lines = text.utf8.withContiguousStorageIfAvailable { bytes in
-                wrapScalars(bytes, width: width).map {
+                wrapScalars(bytes, width: width, stopAfter: maxLines.map { $0 + 1 }).map {
                     String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self)
                 }
             }
@@ -119,7 +119,11 @@ enum LabelWrapper {
     /// and the same breaks, walked over the UTF-8 scalar by scalar. A line is always a contiguous
     /// run of the text (the spaces between two pieces on one line are the text's own), so the
     /// lines come back as byte ranges and no line is built unit by unit.
-    private static func wrapScalars(_ bytes: UnsafeBufferPointer<UInt8>, width: Int) -> [Range<Int>] {
+    ///
+    /// With `stopAfter`, wrapping stops once that many lines are made: a label past its line
+    /// limit is cut there anyway, so the lines after the first one past it are never needed.
+    private static func wrapScalars(_ bytes: UnsafeBufferPointer<UInt8>, width: Int, stopAfter: Int?) -> [Range<Int>] {
+        let stopAfter = stopAfter ?? Int.max
         let count = bytes.count
         let space = UInt8(ascii: " ")
         var lines: [Range<Int>] = []
@@ -160,7 +164,7 @@ enum LabelWrapper {
         }
 
         var start = 0
-        while start < count {
+        while start < count && lines.count < stopAfter {
             // One piece: up to a run of spaces, or up to `(`, `,` or `.` and the spaces after it.
             var end = start
             while end < count {
@@ -190,7 +194,7 @@ enum LabelWrapper {
                 // Only a token longer than a whole line gets here: break it hard, at the last
                 // identifier boundary that fits (`checkout` / `Request`), or where the line is full.
                 var index = start
-                while index < trimmedEnd {
+                while index < trimmedEnd && lines.count < stopAfter {
                     var fitEnd = index
                     var fitWidth = lineWidth
                     while fitEnd < trimmedEnd && fitWidth + unitWidth(fitEnd) <= width {
@@ -233,7 +237,7 @@ enum LabelWrapper {
             pendingSpaces = spaces
             start = end
         }
-        if lineStart != nil || lines.isEmpty { flush() }
+        if lines.count < stopAfter && (lineStart != nil || lines.isEmpty) { flush() }
         return lines
     }
 

@@ -31,6 +31,11 @@ struct TextPainter {
 
     mutating func paint() -> String {
         guard !model.columns.isEmpty else { return "" }
+        // Room for the whole drawing up front, so that it is not copied as it grows: a step is
+        // its label rows, an arrow row, a closing row or two and a blank one.
+        var rows = 8
+        for lines in layout.lines { rows += lines.count + 3 }
+        canvas.reserve(rows: rows)
         if alive.contains(true) {
             paintBoxes(for: alive, foot: false)
         }
