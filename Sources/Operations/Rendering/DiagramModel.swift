@@ -153,8 +153,19 @@ extension DiagramModel {
 
         struct Entry {
             let from: Participant.ID
+            /// The sender's ``Resolved/key``: compared instead of its id.
+            let fromKey: Int
             let kind: EntryKind
             let step: Int
+        }
+
+        /// A declared participant with what every event asks of it, found with one lookup.
+        struct Resolved {
+            let participant: Participant
+            /// Its column; `nil` for a caller, drawn at the edge.
+            let column: Int?
+            /// Its position among the declared participants: equal keys, equal ids.
+            let key: Int
         }
 
         enum Life { case notCreated, alive, released }
@@ -165,7 +176,8 @@ extension DiagramModel {
         var steps: [Step] = []
         var edgeParticipants: [Participant] = []
 
-        var declared = ParticipantSlots<Participant>()
+        var declared = ParticipantSlots<Resolved>()
+        var declaredCount = 0
         var columnOf = ParticipantSlots<Int>()
         var edgeSeen = Set<Participant.ID>()
         var pending: [[Entry]] = []
@@ -245,11 +257,13 @@ extension DiagramModel {
             switch event.kind {
             case .declare(let participant):
                 if let existing = declared[participant.id] {
-                    guard existing == participant else {
+                    guard existing.participant == participant else {
                         throw .conflictingDeclaration(participant.id, event: index)
                     }
                 } else {
-                    declared[participant.id] = participant
+                    declared[participant.id] = Resolved(
+                        participant: participant, column: columnOf[participant.id], key: declaredCount)
+                    declaredCount += 1
                 }
 
             case .create(let serviceID, let creatorID, let label):
@@ -257,7 +271,7 @@ extension DiagramModel {
                 let creator = try resolve(creatorID, index)
                 try expect(service, .contextService, index)
                 try checkAlive(creator, index)
-                guard let column = columnOf[serviceID] else { return }
+                guard let column = service.column else { return }
                 if life[column] == .alive { throw .createdTwice(serviceID, event: index) }
                 let step = steps.count
                 steps.append(
@@ -266,12 +280,12 @@ extension DiagramModel {
                 createStep[column] = step
                 markUse(creator, step)
                 markUse(service, step)
-                pending[column].append(Entry(from: creatorID, kind: .creation, step: step))
+                pending[column].append(Entry(from: creatorID, fromKey: creator.key, kind: .creation, step: step))
 
             case .release(let serviceID):
                 let service = try resolve(serviceID, index)
                 try expect(service, .contextService, index)
-                guard let column = columnOf[serviceID], life[column] == .alive else {
+                guard let column = service.column, life[column] == .alive else {
                     throw .releasedWhileNotAlive(serviceID, event: index)
                 }
                 finishLife(of: column, crossed: true)
@@ -279,7 +293,7 @@ extension DiagramModel {
             case .message(let fromID, let toID, let label, let style):
                 let from = try resolve(fromID, index)
                 let to = try resolve(toID, index)
-                if from.kind == .caller && to.kind == .caller {
+                if from.participant.kind == .caller && to.participant.kind == .caller {
                     throw .callerMisused(fromID, event: index)
                 }
                 try checkAlive(from, index)
@@ -291,24 +305,24 @@ extension DiagramModel {
                     ))
                 markUse(from, step)
                 markUse(to, step)
-                guard fromID != toID else { return }
+                guard from.key != to.key else { return }
                 switch style {
                 case .call:
-                    if let column = columnOf[toID] {
-                        pending[column].append(Entry(from: fromID, kind: .call, step: step))
+                    if let column = to.column {
+                        pending[column].append(Entry(from: fromID, fromKey: from.key, kind: .call, step: step))
                     }
                 case .reply:
-                    guard let column = columnOf[fromID] else { return }  // replies from the edge draw no bar
-                    try matchReply(in: column, to: toID, step: step, event: index)
+                    guard let column = from.column else { return }  // replies from the edge draw no bar
+                    try matchReply(in: column, to: to, step: step, event: index)
                 case .async:
                     break
                 }
 
             case .note(let participantID, let text):
                 let participant = try resolve(participantID, index)
-                if participant.kind == .caller { throw .callerMisused(participantID, event: index) }
+                if participant.participant.kind == .caller { throw .callerMisused(participantID, event: index) }
                 try checkAlive(participant, index)
-                guard let column = columnOf[participantID] else { return }
+                guard let column = participant.column else { return }
                 let step = steps.count
                 steps.append(Step(action: .note(column: column, text: text), event: index))
                 markUse(participant, step)
@@ -318,7 +332,7 @@ extension DiagramModel {
                 let launcher = try resolve(launcherID, index)
                 try expect(operation, .operation, index)
                 try checkAlive(launcher, index)
-                guard let column = columnOf[operationID] else { return }
+                guard let column = operation.column else { return }
                 if running[column] { throw .launchedWhileRunning(operationID, event: index) }
                 let step = steps.count
                 var newStep = Step(
@@ -326,18 +340,18 @@ extension DiagramModel {
                 newStep.opensBar = true
                 steps.append(newStep)
                 running[column] = true
-                pending[column].append(Entry(from: launcherID, kind: .launch, step: step))
+                pending[column].append(Entry(from: launcherID, fromKey: launcher.key, kind: .launch, step: step))
                 markUse(launcher, step)
 
             case .finish(let operationID, let launcherID, let label):
                 let operation = try resolve(operationID, index)
                 let launcher = try resolve(launcherID, index)
                 try expect(operation, .operation, index)
-                guard let column = columnOf[operationID], running[column],
+                guard let column = operation.column, running[column],
                     let entryIndex = pending[column].lastIndex(where: { $0.kind == .launch })
                 else { throw .finishedBeforeLaunch(operationID, event: index) }
                 let entry = pending[column][entryIndex]
-                guard entry.from == launcherID else {
+                guard entry.fromKey == launcher.key else {
                     throw .finishedToWrongParticipant(
                         operationID, launchedBy: entry.from, finishedTo: launcherID, event: index)
                 }
@@ -380,12 +394,12 @@ extension DiagramModel {
         /// it were never answered and draw no bar. A launch is never crossed: an operation answers
         /// its launcher with a finish.
         private mutating func matchReply(
-            in column: Int, to receiver: Participant.ID, step: Int, event: Int
+            in column: Int, to receiver: Resolved, step: Int, event: Int
         ) throws(TraceError) {
             var position = pending[column].count - 1
             while position >= 0 {
                 let entry = pending[column][position]
-                if entry.from == receiver && entry.kind != .launch { break }
+                if entry.fromKey == receiver.key && entry.kind != .launch { break }
                 if entry.kind == .launch {
                     position = -1
                     break
@@ -393,7 +407,7 @@ extension DiagramModel {
                 position -= 1
             }
             guard position >= 0 else {
-                throw .unmatchedReply(from: columns[column].participant.id, to: receiver, event: event)
+                throw .unmatchedReply(from: columns[column].participant.id, to: receiver.participant.id, event: event)
             }
             let entry = pending[column][position]
             pending[column].removeSubrange(position...)
@@ -405,22 +419,24 @@ extension DiagramModel {
 
         // MARK: Helpers
 
-        private mutating func resolve(_ id: Participant.ID, _ event: Int) throws(TraceError) -> Participant {
-            guard let participant = declared[id] else { throw .undeclaredParticipant(id, event: event) }
-            if participant.kind == .caller, edgeSeen.insert(id).inserted {
-                edgeParticipants.append(participant)
+        private mutating func resolve(_ id: Participant.ID, _ event: Int) throws(TraceError) -> Resolved {
+            guard let resolved = declared[id] else { throw .undeclaredParticipant(id, event: event) }
+            if resolved.participant.kind == .caller, edgeSeen.insert(id).inserted {
+                edgeParticipants.append(resolved.participant)
             }
-            return participant
+            return resolved
         }
 
-        private func expect(_ participant: Participant, _ kind: Participant.Kind, _ event: Int) throws(TraceError) {
+        private func expect(_ resolved: Resolved, _ kind: Participant.Kind, _ event: Int) throws(TraceError) {
+            let participant = resolved.participant
             guard participant.kind == kind else {
                 throw .wrongKind(participant.id, kind: participant.kind, expected: kind, event: event)
             }
         }
 
-        private func checkAlive(_ participant: Participant, _ event: Int) throws(TraceError) {
-            guard participant.kind == .contextService, let column = columnOf[participant.id] else { return }
+        private func checkAlive(_ resolved: Resolved, _ event: Int) throws(TraceError) {
+            let participant = resolved.participant
+            guard participant.kind == .contextService, let column = resolved.column else { return }
             switch life[column] {
             case .alive: return
             case .notCreated: throw .usedBeforeCreation(participant.id, event: event)
@@ -428,15 +444,15 @@ extension DiagramModel {
             }
         }
 
-        private func end(of participant: Participant) -> End {
-            guard participant.kind != .caller, let column = columnOf[participant.id] else { return .edge }
+        private func end(of resolved: Resolved) -> End {
+            guard resolved.participant.kind != .caller, let column = resolved.column else { return .edge }
             return .column(column)
         }
 
-        private mutating func markUse(_ participant: Participant, _ step: Int) {
-            guard let column = columnOf[participant.id] else { return }
+        private mutating func markUse(_ resolved: Resolved, _ step: Int) {
+            guard let column = resolved.column else { return }
             if columns[column].firstStep == nil { columns[column].firstStep = step }
-            if participant.kind == .contextService { lastUse[column] = step }
+            if resolved.participant.kind == .contextService { lastUse[column] = step }
         }
 
         /// Ends a context service's life: its existence bar (if it had one) ends after its last
