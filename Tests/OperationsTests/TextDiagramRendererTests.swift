@@ -38,6 +38,31 @@ struct TextDiagramRendererTests {
         }
     }
 
+    /// Cells write a grapheme of up to seven bytes as one word; longer ones (an emoji joined
+    /// with ZWJ, a flag) take another path, and must still arrive whole, in every charset.
+    @Test func longGraphemesArriveWhole() throws {
+        let family = "👨‍👩‍👧"
+        let flag = "🇺🇦"
+        let caller = Participant.caller("App")
+        let operation = Participant.operation("Op")
+        let service = Participant.keyService("Store")
+        let trace = Trace(events: [
+            .declare(caller), .declare(operation), .declare(service),
+            .launch(operation.id, by: caller.id, "hi \(family) café…"),
+            .call(from: operation.id, to: service.id, "save(\(flag))"),
+            .reply(from: service.id, to: operation.id, "ok \(family)"),
+            .finish(operation.id, to: caller.id, "done \(flag)"),
+        ])
+        let text = try TextDiagramRenderer(maxWidth: 60).render(trace)
+        #expect(text.filter { $0 == Character(family) }.count == 2, "both families whole")
+        #expect(text.filter { $0 == Character(flag) }.count == 2, "both flags whole")
+        #expect(text.contains("café…"))
+        for line in text.split(separator: "\n") { #expect(line.displayWidth <= 60) }
+        let ascii = try TextDiagramRenderer(maxWidth: 60, charset: .ascii).render(trace)
+        #expect(ascii.utf8.allSatisfy { $0 < 0x80 })
+        #expect(ascii.split(separator: "\n").count == text.split(separator: "\n").count)
+    }
+
     @Test func neverMoreThanOneBlankRowBetweenSteps() throws {
         let text = try TextDiagramRenderer().render(TraceFixtures.phoneOpTarget)
         let lines = text.split(separator: "\n")
