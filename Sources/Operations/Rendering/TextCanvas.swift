@@ -17,7 +17,8 @@ struct TextCanvas {
     static let wideTail: UInt32 = 0xFF
     private static let glyphBase: UInt32 = 0x80
     private static let textBase: UInt32 = 0x100
-    /// A spelling's length in its low byte, for one that does not fit ``Spelling``'s seven bytes.
+    /// The length byte of a spelling that does not fit a packed word's seven bytes: its bytes
+    /// are in `longSpellings`.
     private static let longSpelling: UInt64 = 0xFF
 
     let width: Int
@@ -63,7 +64,8 @@ struct TextCanvas {
             spellings[Int(Self.glyphBase) + Int(glyph.rawValue)] = Self.packed(bytes)
             longestSpelling = max(longestSpelling, bytes.count)
         }
-        // The wide tail spells nothing.
+        // The wide tail spells nothing; it sits above the glyphs' codes.
+        assert(Int(Self.glyphBase) + Glyph.allCases.count <= Int(Self.wideTail))
         spellings[Int(Self.wideTail)] = 0
     }
 
@@ -131,7 +133,8 @@ struct TextCanvas {
                                     of: (spelling >> 8).littleEndian, toByteOffset: position, as: UInt64.self)
                                 position += Int(spelling & 0xFF)
                             } else {
-                                // A long grapheme in a lifeline row: spelled the slow way.
+                                // A template holds lines and bars, never text: should a long
+                                // grapheme get in, the template is not used (rows are spelled whole).
                                 position = -1
                                 return
                             }
