@@ -30,8 +30,8 @@ public final class Completion<Output: Sendable>: Sendable {
     /// The name a ``NamedOp`` gives itself, kept for diagnostics made after its release.
     private let ownName: String?
     private let environment: OpEnvironment
-    /// What the launch attached to its context; `nil` (no allocation, no lock) when it has no
-    /// token, deadline or registry.
+    /// What the launch attached to its context; `nil` (no allocation) when it has no token,
+    /// deadline or registry, and no lock when it has only a token.
     private let attachments: Attachments?
     /// The operation's own trace scope, `nil` when tracing is off.
     public var trace: TraceScope? { storedTrace?.scope }
@@ -121,16 +121,23 @@ public final class Completion<Output: Sendable>: Sendable {
         self.retention = Unmanaged.passRetained(copy operation)
         self.operationType = type
         self.environment = environment
-        let isAttached = cancellation != nil || deadline != nil || environment.inFlight != nil
-        self.attachments = isAttached ? Attachments() : nil
-        if isAttached { attach(cancellation: cancellation, deadline: deadline) }
+        let isTimed = deadline != nil || environment.inFlight != nil
+        let isAttached = cancellation != nil || isTimed
+        self.attachments = isAttached ? Attachments(token: copy cancellation, isTimed: isTimed) : nil
+        if isAttached { attach(deadline: deadline) }
     }
 
     deinit {
         // Reached only when nobody can finish any more: the operation dropped its completion.
         // Nobody else holds the object now, so a plain load spares the finished launch a second
         // atomic read-modify-write; the claim still guards the abandoned one.
-        guard state.load(ordering: .acquiring) == .running else { return }
+        let finisher = state.load(ordering: .acquiring)
+        guard finisher != .finishedByOperation else { return }
+        // Unfinished, or finished by the engine: a token may be firing and reaching this object
+        // right now. Leaving it takes the token's lock, which waits for that firing to be done
+        // with this object and keeps any later one away.
+        attachments?.leaveToken()
+        guard finisher == .running, state.load(ordering: .acquiring) == .running else { return }
         finishAbandoned()
     }
 
@@ -219,22 +226,24 @@ public final class Completion<Output: Sendable>: Sendable {
         retention.release()
     }
 
-    private func attach(cancellation: CancellationToken?, deadline: Deadline?) {
-        // Handlers hold the completion weakly: a long-lived token or timer must not keep an
-        // abandoned launch alive, or its abandonment would never be reported.
+    private func attach(deadline: Deadline?) {
+        // Nothing attached holds the completion strongly: a long-lived token or timer must not
+        // keep an abandoned launch alive, or its abandonment would never be reported. The timer
+        // holds it weakly; the token not at all (see `CancellationTarget`).
         if let registry = environment.inFlight {
             let id = registry.register(operation: operationName)
-            attachments?.slots.withLock { $0.inFlightID = id }
+            attachments?.slots?.withLock { $0.inFlightID = id }
         }
-        if let token = cancellation {
-            let registration = token.onCancel { [weak self] in self?.finishByEngine(.cancelled) }
-            attachments?.slots.withLock { $0.cancellation = registration }
+        if let token = attachments?.token {
+            // Written once, here, before the operation can reach this completion.
+            guard let id = token.register(self) else { return finishByEngine(.cancelled) }
+            attachments?.registrationID = id
         }
         if let deadline {
             let timer = environment.scheduler.schedule(at: deadline.instant) { [weak self] in
                 self?.finishByEngine(.timedOut)
             }
-            attachments?.slots.withLock { $0.timer = timer }
+            attachments?.slots?.withLock { $0.timer = timer }
         }
         // A finish that raced with attaching found nothing to detach; detach what came late.
         if isFinished { detach() }
@@ -242,17 +251,30 @@ public final class Completion<Output: Sendable>: Sendable {
 
     private func detach() {
         guard let attachments else { return }
-        let (registration, timer, inFlightID) = attachments.slots.withLock { slots in
-            defer {
-                slots.cancellation = nil
-                slots.timer = nil
-                slots.inFlightID = nil
-            }
-            return (slots.cancellation, slots.timer, slots.inFlightID)
+        attachments.leaveToken()
+        attachments.stopTimerAndLeaveRegistry(environment.inFlight)
+    }
+}
+
+extension Completion: CancellationTarget {
+    /// Called by a firing token under its lock, while this object is sure to be alive (its
+    /// `deinit` leaves the token under the same lock first). Claims the finish and hands back
+    /// a delivery made of copies, which runs after the lock is released even if this object is
+    /// gone by then. The token has already dropped the registration.
+    func claimCancellation() -> (@Sendable () -> Void)? {
+        guard claim(by: .finishedByEngine) else { return nil }
+        let (attachments, inFlight, trace, onFinish) = (
+            self.attachments, environment.inFlight, storedTrace, self.onFinish
+        )
+        // Unmanaged is not Sendable; this +1 moves to the delivery, which releases it once.
+        nonisolated(unsafe) let retention = self.retention
+        return {
+            attachments?.stopTimerAndLeaveRegistry(inFlight)
+            let result = Result<Output, any Error>.failure(OpError.cancelled)
+            if let trace { trace.scope.finish(TraceLabel.finish(result)) }
+            retention.release()
+            onFinish(result)
         }
-        registration?.cancel()
-        timer?.cancel()
-        if let inFlightID { environment.inFlight?.remove(inFlightID) }
     }
 }
 
@@ -264,13 +286,43 @@ private enum CompletionState: UInt8, AtomicRepresentable {
 }
 
 /// What a launch attached to its context, detached when it finishes. Allocated only for a
-/// launch that has a token, a deadline or an in-flight registry.
+/// launch that has a token, a deadline or an in-flight registry; a launch with only a token
+/// (every awaited launch) gets this one object and no lock.
 private final class CompletionAttachments: Sendable {
     struct Slots {
-        var cancellation: CancellationRegistration?
         var timer: (any ScheduledWork)?
         var inFlightID: UInt64?
     }
 
-    let slots = LockedState(Slots())
+    /// The token the launch is registered with, as a ``CancellationTarget``.
+    let token: CancellationToken?
+    /// The registration's id; written once while the completion is initialised, before any
+    /// other thread that reads it can reach the completion (a firing token does not read it).
+    nonisolated(unsafe) var registrationID = UInt64.max
+    /// The timer and the registry entry; `nil` without a deadline or registry.
+    let slots: LockedState<Slots>?
+
+    init(token: CancellationToken?, isTimed: Bool) {
+        self.token = token
+        self.slots = isTimed ? LockedState(Slots()) : nil
+    }
+
+    /// Removes the launch from its token; does nothing when it is not registered.
+    func leaveToken() {
+        guard let token, registrationID != .max else { return }
+        token.remove(registrationID)
+    }
+
+    func stopTimerAndLeaveRegistry(_ inFlight: InFlightRegistry?) {
+        guard let slots else { return }
+        let (timer, inFlightID) = slots.withLock { slots in
+            defer {
+                slots.timer = nil
+                slots.inFlightID = nil
+            }
+            return (slots.timer, slots.inFlightID)
+        }
+        timer?.cancel()
+        if let inFlightID { inFlight?.remove(inFlightID) }
+    }
 }
