@@ -30,9 +30,15 @@ public final class Completion<Output: Sendable>: Sendable {
     /// The name a ``NamedOp`` gives itself, kept for diagnostics made after its release.
     private let ownName: String?
     private let environment: OpEnvironment
-    /// What the launch attached to its context; `nil` (no allocation) when it has no token,
-    /// deadline or registry, and no lock when it has only a token.
+    /// The launch's timer and registry entry; `nil` (no allocation, no lock) when it has no
+    /// deadline or registry.
     private let attachments: Attachments?
+    /// The token this launch is registered with, as a ``CancellationTarget`` (no closure, no
+    /// weak reference, no box).
+    private let token: CancellationToken?
+    /// The registration's id; written once in `init`, before the operation can reach this
+    /// completion, and read by its finish and `deinit` (a firing token does not read it).
+    @exclusivity(unchecked) private nonisolated(unsafe) var registrationID = UInt64.max
     /// The operation's own trace scope, `nil` when tracing is off.
     public var trace: TraceScope? { storedTrace?.scope }
     /// The scope behind one reference, so an untraced launch stores a null pointer.
@@ -115,6 +121,7 @@ public final class Completion<Output: Sendable>: Sendable {
         name: String? = nil,
         onFinish: @escaping OnFinish<Output>
     ) {
+        self.token = copy cancellation
         self.ownName = name
         self.storedTrace = trace
         self.onFinish = onFinish
@@ -122,9 +129,8 @@ public final class Completion<Output: Sendable>: Sendable {
         self.operationType = type
         self.environment = environment
         let isTimed = deadline != nil || environment.inFlight != nil
-        let isAttached = cancellation != nil || isTimed
-        self.attachments = isAttached ? Attachments(token: copy cancellation, isTimed: isTimed) : nil
-        if isAttached { attach(deadline: deadline) }
+        self.attachments = isTimed ? Attachments() : nil
+        if isTimed || cancellation != nil { attach(deadline: deadline) }
     }
 
     deinit {
@@ -136,7 +142,7 @@ public final class Completion<Output: Sendable>: Sendable {
         // Unfinished, or finished by the engine: a token may be firing and reaching this object
         // right now. Leaving it takes the token's lock, which waits for that firing to be done
         // with this object and keeps any later one away.
-        attachments?.leaveToken()
+        leaveToken()
         guard finisher == .running, state.load(ordering: .acquiring) == .running else { return }
         finishAbandoned()
     }
@@ -191,7 +197,7 @@ public final class Completion<Output: Sendable>: Sendable {
         // Still retained here, so the operation can give its own name (a scenario's).
         let name = (retention.takeUnretainedValue() as? any NamedOp)?.name ?? operationName
         environment.diagnostics.report(OpDiagnostic(kind: .abandoned, operation: name))
-        if attachments != nil { detach() }
+        if attachments != nil || token != nil { detach() }
         storedTrace?.scope.finish("onFinish(abandoned)")
         release()
         onFinish(.failure(OpError.abandoned(operation: name)))
@@ -216,7 +222,7 @@ public final class Completion<Output: Sendable>: Sendable {
     }
 
     private func deliver(_ result: Result<Output, any Error>) {
-        if attachments != nil { detach() }
+        if attachments != nil || token != nil { detach() }
         if let storedTrace { storedTrace.scope.finish(TraceLabel.finish(result)) }
         release()
         onFinish(result)
@@ -232,27 +238,32 @@ public final class Completion<Output: Sendable>: Sendable {
         // holds it weakly; the token not at all (see `CancellationTarget`).
         if let registry = environment.inFlight {
             let id = registry.register(operation: operationName)
-            attachments?.slots?.withLock { $0.inFlightID = id }
+            attachments?.slots.withLock { $0.inFlightID = id }
         }
-        if let token = attachments?.token {
+        if let token {
             // Written once, here, before the operation can reach this completion.
             guard let id = token.register(self) else { return finishByEngine(.cancelled) }
-            attachments?.registrationID = id
+            registrationID = id
         }
         if let deadline {
             let timer = environment.scheduler.schedule(at: deadline.instant) { [weak self] in
                 self?.finishByEngine(.timedOut)
             }
-            attachments?.slots?.withLock { $0.timer = timer }
+            attachments?.slots.withLock { $0.timer = timer }
         }
         // A finish that raced with attaching found nothing to detach; detach what came late.
         if isFinished { detach() }
     }
 
     private func detach() {
-        guard let attachments else { return }
-        attachments.leaveToken()
-        attachments.stopTimerAndLeaveRegistry(environment.inFlight)
+        leaveToken()
+        attachments?.stopTimerAndLeaveRegistry(environment.inFlight)
+    }
+
+    /// Removes the launch from its token; does nothing when it is not registered.
+    private func leaveToken() {
+        guard let token, registrationID != .max else { return }
+        token.remove(registrationID)
     }
 }
 
@@ -286,35 +297,16 @@ private enum CompletionState: UInt8, AtomicRepresentable {
 }
 
 /// What a launch attached to its context, detached when it finishes. Allocated only for a
-/// launch that has a token, a deadline or an in-flight registry; a launch with only a token
-/// (every awaited launch) gets this one object and no lock.
+/// launch that has a deadline or an in-flight registry.
 private final class CompletionAttachments: Sendable {
     struct Slots {
         var timer: (any ScheduledWork)?
         var inFlightID: UInt64?
     }
 
-    /// The token the launch is registered with, as a ``CancellationTarget``.
-    let token: CancellationToken?
-    /// The registration's id; written once while the completion is initialised, before any
-    /// other thread that reads it can reach the completion (a firing token does not read it).
-    nonisolated(unsafe) var registrationID = UInt64.max
-    /// The timer and the registry entry; `nil` without a deadline or registry.
-    let slots: LockedState<Slots>?
-
-    init(token: CancellationToken?, isTimed: Bool) {
-        self.token = token
-        self.slots = isTimed ? LockedState(Slots()) : nil
-    }
-
-    /// Removes the launch from its token; does nothing when it is not registered.
-    func leaveToken() {
-        guard let token, registrationID != .max else { return }
-        token.remove(registrationID)
-    }
+    let slots = LockedState(Slots())
 
     func stopTimerAndLeaveRegistry(_ inFlight: InFlightRegistry?) {
-        guard let slots else { return }
         let (timer, inFlightID) = slots.withLock { slots in
             defer {
                 slots.timer = nil
