@@ -252,7 +252,7 @@ private final class TracerSink: Sendable {
     /// Declares a participant a message names before its first message, unless it already was.
     func declareIfNew(_ participant: Participant) {
         if let list = UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring)),
-            Unmanaged<DeclaredIDs>.fromOpaque(list)._withUnsafeGuaranteedRef({ $0.ids.contains(participant.id) })
+            Unmanaged<DeclaredIDs>.fromOpaque(list)._withUnsafeGuaranteedRef({ $0.contains(participant.id) })
         {
             return
         }
@@ -276,6 +276,15 @@ private final class DeclaredIDs: Sendable {
 
     init(_ ids: [Participant.ID]) {
         self.ids = ids
+    }
+
+    /// Whether `id` is on the list. Equal short ids are equal bit for bit (their UTF-8 is held
+    /// inline), so the bits are compared first, two words per id; `String` comparison, which
+    /// takes a slower path whenever the bits differ, runs only when no bits matched.
+    func contains(_ id: Participant.ID) -> Bool {
+        let bits = unsafeBitCast(id.rawValue, to: (UInt, UInt).self)
+        for other in ids where unsafeBitCast(other.rawValue, to: (UInt, UInt).self) == bits { return true }
+        return ids.contains(id)
     }
 }
 
