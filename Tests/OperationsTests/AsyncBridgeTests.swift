@@ -1,5 +1,6 @@
 import Dispatch
 import Operations
+import OperationsTesting
 import Testing
 
 struct AsyncBridgeTests {
@@ -27,4 +28,25 @@ struct AsyncBridgeTests {
         }
         #expect(try await scenario.launch(with: 5) == "#10")
     }
+
+    @Test func anOperationCallingOnFinishTwiceResumesTheCallerOnceAndIsReported() async throws {
+        let diagnostics = DiagnosticsRecorder()
+        let output = try await RawTwiceOp().launch(OpContext(3, environment: OpEnvironment(diagnostics: diagnostics)))
+        #expect(output == 1)
+        #expect(diagnostics.diagnostics == [OpDiagnostic(kind: .finishedTwice, operation: "RawTwiceOp")])
+    }
+
+    @Test func anOperationDroppingOnFinishUncalledDoesNotLeaveTheCallerWaiting() async throws {
+        let diagnostics = DiagnosticsRecorder()
+        await #expect(throws: OpError.abandoned(operation: "RawDroppingOp")) {
+            try await RawDroppingOp().launch(OpContext(3, environment: OpEnvironment(diagnostics: diagnostics)))
+        }
+        #expect(diagnostics.diagnostics == [OpDiagnostic(kind: .abandoned, operation: "RawDroppingOp")])
+    }
+}
+
+/// Lets go of `onFinish` without calling it and without a ``Completion``: only the bridge can
+/// notice.
+private final class RawDroppingOp: PureOp {
+    func launch(_ context: OpContext<Int>, onFinish: @escaping OnFinish<Int>) {}
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 // MARK: - API
 
 extension Op {
@@ -12,21 +14,13 @@ extension Op {
     @inlinable  // specialised for the operation type at the call site: no generic metadata lookups
     public func launch(_ context: OpContext<Input>) async throws -> Output {
         let token = CancellationToken(linkedTo: context.cancellation)
-        var context = context
-        context.cancellation = token
-        let launched = context
+        var launched = context
+        launched.cancellation = token
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                // An operation that calls onFinish directly may call it twice; a continuation
-                // must not be resumed twice, so the second call is reported and dropped.
-                let resumed = OnceFlag()
-                self.launch(launched) { result in
-                    guard resumed.claim() else {
-                        return launched.environment.diagnostics.report(
-                            OpDiagnostic(kind: .finishedTwice, operation: String(describing: Self.self)))
-                    }
-                    continuation.resume(with: result)
-                }
+            try await withUnsafeThrowingContinuation { continuation in
+                let resumption = BridgeResumption(
+                    continuation, environment: launched.environment, operation: Self.self)
+                self.launch(launched) { result in resumption.resume(with: result) }
             }
         } onCancel: {
             token.cancel()
@@ -43,5 +37,64 @@ extension Op {
     /// - Throws: The operation's error, or ``OpError/cancelled`` when the task is cancelled.
     public func launch(with input: Input, environment: OpEnvironment = .default) async throws -> Output {
         try await launch(OpContext(input, environment: environment))
+    }
+}
+
+/// The bridge's side of one launch: resumes the awaiting task exactly once.
+///
+/// The continuation is an unsafe one, made safe here: a flag lets the first finish through (an
+/// operation that calls `onFinish` directly may call it twice; the second call is reported and
+/// dropped), and an `onFinish` released without being called resumes the caller with
+/// ``OpError/abandoned(operation:)`` and reports it instead of leaving it waiting forever (a
+/// checked continuation only logs that leak, and cost a canary allocation and three metadata
+/// lookups per call). One object holds the flag, the continuation and what a report needs, so
+/// the `onFinish` closure captures one reference and the bridge allocates nothing else for it.
+@usableFromInline
+final class BridgeResumption<Output: Sendable>: Sendable {
+    private let taken = Atomic<Bool>(false)
+    // A frozen struct of one pointer: destroying it needs no metadata in this generic class's
+    // unspecialised deinit (a CheckedContinuation field looked its type up on every call).
+    @usableFromInline let continuation: UnsafeContinuation<Output, any Error>
+    @usableFromInline let environment: OpEnvironment
+    @usableFromInline let operation: any Any.Type
+
+    @inlinable
+    init(_ continuation: UnsafeContinuation<Output, any Error>, environment: OpEnvironment, operation: any Any.Type) {
+        self.continuation = continuation
+        self.environment = environment
+        self.operation = operation
+    }
+
+    deinit {
+        guard !taken.load(ordering: .acquiring) else { return }
+        resumeAbandoned()
+    }
+
+    /// Resumes the awaiting task; a second call is reported, not delivered.
+    @inlinable
+    func resume(with result: Result<Output, any Error>) {
+        guard claim() else { return reportSecondFinish() }
+        continuation.resume(with: result)
+    }
+
+    /// `true` for the first finish only.
+    @usableFromInline
+    func claim() -> Bool {
+        !taken.exchange(true, ordering: .acquiringAndReleasing)
+    }
+
+    @usableFromInline
+    func reportSecondFinish() {
+        environment.diagnostics.report(OpDiagnostic(kind: .finishedTwice, operation: String(describing: operation)))
+    }
+
+    /// The operation released `onFinish` without calling it; nothing can resume the caller now.
+    /// Kept out of `deinit`, so the finished path does not look up the failure's metadata.
+    @inline(never)
+    private func resumeAbandoned() {
+        guard claim() else { return }
+        let name = String(describing: operation)
+        environment.diagnostics.report(OpDiagnostic(kind: .abandoned, operation: name))
+        continuation.resume(throwing: OpError.abandoned(operation: name))
     }
 }

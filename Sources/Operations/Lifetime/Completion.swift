@@ -30,9 +30,15 @@ public final class Completion<Output: Sendable>: Sendable {
     /// The name a ``NamedOp`` gives itself, kept for diagnostics made after its release.
     private let ownName: String?
     private let environment: OpEnvironment
-    /// What the launch attached to its context; `nil` (no allocation, no lock) when it has no
-    /// token, deadline or registry.
+    /// The launch's timer and registry entry; `nil` (no allocation, no lock) when it has no
+    /// deadline or registry.
     private let attachments: Attachments?
+    /// The token this launch is registered with, as a ``CancellationTarget`` (no closure, no
+    /// weak reference, no box).
+    private let token: CancellationToken?
+    /// The registration's id; written once in `init`, before the operation can reach this
+    /// completion, and read by its finish and `deinit` (a firing token does not read it).
+    @exclusivity(unchecked) private nonisolated(unsafe) var registrationID = UInt64.max
     /// The operation's own trace scope, `nil` when tracing is off.
     public var trace: TraceScope? { storedTrace?.scope }
     /// The scope behind one reference, so an untraced launch stores a null pointer.
@@ -115,22 +121,29 @@ public final class Completion<Output: Sendable>: Sendable {
         name: String? = nil,
         onFinish: @escaping OnFinish<Output>
     ) {
+        self.token = copy cancellation
         self.ownName = name
         self.storedTrace = trace
         self.onFinish = onFinish
         self.retention = Unmanaged.passRetained(copy operation)
         self.operationType = type
         self.environment = environment
-        let isAttached = cancellation != nil || deadline != nil || environment.inFlight != nil
-        self.attachments = isAttached ? Attachments() : nil
-        if isAttached { attach(cancellation: cancellation, deadline: deadline) }
+        let isTimed = deadline != nil || environment.inFlight != nil
+        self.attachments = isTimed ? Attachments() : nil
+        if isTimed || cancellation != nil { attach(deadline: deadline) }
     }
 
     deinit {
         // Reached only when nobody can finish any more: the operation dropped its completion.
         // Nobody else holds the object now, so a plain load spares the finished launch a second
         // atomic read-modify-write; the claim still guards the abandoned one.
-        guard state.load(ordering: .acquiring) == .running else { return }
+        let finisher = state.load(ordering: .acquiring)
+        guard finisher != .finishedByOperation else { return }
+        // Unfinished, or finished by the engine: a token may be firing and reaching this object
+        // right now. Leaving it takes the token's lock, which waits for that firing to be done
+        // with this object and keeps any later one away.
+        leaveToken()
+        guard finisher == .running, state.load(ordering: .acquiring) == .running else { return }
         finishAbandoned()
     }
 
@@ -184,7 +197,7 @@ public final class Completion<Output: Sendable>: Sendable {
         // Still retained here, so the operation can give its own name (a scenario's).
         let name = (retention.takeUnretainedValue() as? any NamedOp)?.name ?? operationName
         environment.diagnostics.report(OpDiagnostic(kind: .abandoned, operation: name))
-        if attachments != nil { detach() }
+        if attachments != nil || token != nil { detach() }
         storedTrace?.scope.finish("onFinish(abandoned)")
         release()
         onFinish(.failure(OpError.abandoned(operation: name)))
@@ -209,7 +222,7 @@ public final class Completion<Output: Sendable>: Sendable {
     }
 
     private func deliver(_ result: Result<Output, any Error>) {
-        if attachments != nil { detach() }
+        if attachments != nil || token != nil { detach() }
         if let storedTrace { storedTrace.scope.finish(TraceLabel.finish(result)) }
         release()
         onFinish(result)
@@ -219,16 +232,18 @@ public final class Completion<Output: Sendable>: Sendable {
         retention.release()
     }
 
-    private func attach(cancellation: CancellationToken?, deadline: Deadline?) {
-        // Handlers hold the completion weakly: a long-lived token or timer must not keep an
-        // abandoned launch alive, or its abandonment would never be reported.
+    private func attach(deadline: Deadline?) {
+        // Nothing attached holds the completion strongly: a long-lived token or timer must not
+        // keep an abandoned launch alive, or its abandonment would never be reported. The timer
+        // holds it weakly; the token not at all (see `CancellationTarget`).
         if let registry = environment.inFlight {
             let id = registry.register(operation: operationName)
             attachments?.slots.withLock { $0.inFlightID = id }
         }
-        if let token = cancellation {
-            let registration = token.onCancel { [weak self] in self?.finishByEngine(.cancelled) }
-            attachments?.slots.withLock { $0.cancellation = registration }
+        if let token {
+            // Written once, here, before the operation can reach this completion.
+            guard let id = token.register(self) else { return finishByEngine(.cancelled) }
+            registrationID = id
         }
         if let deadline {
             let timer = environment.scheduler.schedule(at: deadline.instant) { [weak self] in
@@ -241,18 +256,36 @@ public final class Completion<Output: Sendable>: Sendable {
     }
 
     private func detach() {
-        guard let attachments else { return }
-        let (registration, timer, inFlightID) = attachments.slots.withLock { slots in
-            defer {
-                slots.cancellation = nil
-                slots.timer = nil
-                slots.inFlightID = nil
-            }
-            return (slots.cancellation, slots.timer, slots.inFlightID)
+        leaveToken()
+        attachments?.stopTimerAndLeaveRegistry(environment.inFlight)
+    }
+
+    /// Removes the launch from its token; does nothing when it is not registered.
+    private func leaveToken() {
+        guard let token, registrationID != .max else { return }
+        token.remove(registrationID)
+    }
+}
+
+extension Completion: CancellationTarget {
+    /// Called by a firing token under its lock, while this object is sure to be alive (its
+    /// `deinit` leaves the token under the same lock first). Claims the finish and hands back
+    /// a delivery made of copies, which runs after the lock is released even if this object is
+    /// gone by then. The token has already dropped the registration.
+    func claimCancellation() -> (@Sendable () -> Void)? {
+        guard claim(by: .finishedByEngine) else { return nil }
+        let (attachments, inFlight, trace, onFinish) = (
+            self.attachments, environment.inFlight, storedTrace, self.onFinish
+        )
+        // Unmanaged is not Sendable; this +1 moves to the delivery, which releases it once.
+        nonisolated(unsafe) let retention = self.retention
+        return {
+            attachments?.stopTimerAndLeaveRegistry(inFlight)
+            let result = Result<Output, any Error>.failure(OpError.cancelled)
+            if let trace { trace.scope.finish(TraceLabel.finish(result)) }
+            retention.release()
+            onFinish(result)
         }
-        registration?.cancel()
-        timer?.cancel()
-        if let inFlightID { environment.inFlight?.remove(inFlightID) }
     }
 }
 
@@ -264,13 +297,24 @@ private enum CompletionState: UInt8, AtomicRepresentable {
 }
 
 /// What a launch attached to its context, detached when it finishes. Allocated only for a
-/// launch that has a token, a deadline or an in-flight registry.
+/// launch that has a deadline or an in-flight registry.
 private final class CompletionAttachments: Sendable {
     struct Slots {
-        var cancellation: CancellationRegistration?
         var timer: (any ScheduledWork)?
         var inFlightID: UInt64?
     }
 
     let slots = LockedState(Slots())
+
+    func stopTimerAndLeaveRegistry(_ inFlight: InFlightRegistry?) {
+        let (timer, inFlightID) = slots.withLock { slots in
+            defer {
+                slots.timer = nil
+                slots.inFlightID = nil
+            }
+            return (slots.timer, slots.inFlightID)
+        }
+        timer?.cancel()
+        if let inFlightID { inFlight?.remove(inFlightID) }
+    }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A value guarded by a `pthread`-backed `NSLock`, for state that threads contend for; the one
-/// lock of the package (engine, domain, CLI and tests).
+/// A value guarded by a `pthread`-backed `NSLock`, for state that threads contend for; the lock
+/// of the package (engine, domain, CLI and tests). The one exception is ``CancellationToken``,
+/// which guards its few handlers with one atomic word of its own to stay a single allocation.
 ///
 /// Why not `Synchronization.Mutex`: with Swift 6.3.1 on Linux its contended path waits on a futex
 /// inside the uninstrumented standard library, so Thread Sanitizer (which CI runs) cannot see
