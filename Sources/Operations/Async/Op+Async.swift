@@ -8,9 +8,14 @@ extension Op {
     /// Cancelling the calling task cancels the launch: the operation sees its context's token
     /// fire and the call throws ``OpError/cancelled``.
     ///
+    /// An operation that lets go of `onFinish` without calling it does not leave the caller
+    /// waiting: the call throws ``OpError/abandoned(operation:)``, as a ``Completion`` reports
+    /// it.
+    ///
     /// - Parameter context: The launch context; its token, if any, still cancels the launch.
     /// - Returns: The operation's output.
-    /// - Throws: The operation's error, ``OpError/cancelled`` or ``OpError/timedOut``.
+    /// - Throws: The operation's error, ``OpError/cancelled``, ``OpError/timedOut`` or
+    ///   ``OpError/abandoned(operation:)``.
     @inlinable  // specialised for the operation type at the call site: no generic metadata lookups
     public func launch(_ context: OpContext<Input>) async throws -> Output {
         let token = CancellationToken(linkedTo: context.cancellation)
