@@ -19,6 +19,15 @@ struct BadResponseLoopbackTests {
         }
     }
 
+    /// A server answering every request with the phone answer's JSON under `contentType`.
+    private func servingPhoneAnswer(as contentType: String) throws -> LoopbackHTTPServer {
+        try started {
+            try LoopbackHTTPServer { _ in
+                HTTPResponse(status: 200, headers: ["Content-Type": contentType], body: Data(Self.phoneAnswer.utf8))
+            }
+        }
+    }
+
     private func api(_ server: LoopbackHTTPServer) -> HTTPAuthAPI {
         HTTPAuthAPI(transport: URLSessionTransport(baseURL: server.baseURL), timeout: .seconds(5))
     }
@@ -78,13 +87,7 @@ struct BadResponseLoopbackTests {
     }
 
     @Test func jsonUnderTextHTMLIsRefused() async throws {
-        let server = try started {
-            try LoopbackHTTPServer { _ in
-                HTTPResponse(
-                    status: 200, headers: ["Content-Type": "text/html; charset=utf-8"],
-                    body: Data(Self.phoneAnswer.utf8))
-            }
-        }
+        let server = try servingPhoneAnswer(as: "text/html; charset=utf-8")
         defer { server.stop() }
 
         let result = try await api(server).submitPhone(Fixtures.phone)
@@ -97,13 +100,7 @@ struct BadResponseLoopbackTests {
     }
 
     @Test func theSameAnswerUnderJSONIsAccepted() async throws {
-        let server = try started {
-            try LoopbackHTTPServer { _ in
-                HTTPResponse(
-                    status: 200, headers: ["Content-Type": "application/json; charset=utf-8"],
-                    body: Data(Self.phoneAnswer.utf8))
-            }
-        }
+        let server = try servingPhoneAnswer(as: "application/json; charset=utf-8")
         defer { server.stop() }
 
         let session = try await api(server).submitPhone(Fixtures.phone).get()
