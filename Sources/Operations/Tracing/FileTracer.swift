@@ -62,7 +62,7 @@ public final class FileTracer: Tracer {
     /// A failed write is counted (see ``failedWrites``), never thrown: tracing must not fail the
     /// run it watches.
     /// - Parameter event: The event to append.
-    public func record(_ event: TraceEvent) {
+    public func record(_ event: consuming TraceEvent) {
         guard var line = try? JSONEncoder().encode(event) else { return }
         line.append(0x0A)
         state.withLock { state in

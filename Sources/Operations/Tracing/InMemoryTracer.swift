@@ -23,11 +23,14 @@ public final class InMemoryTracer: Tracer {
 
     /// Appends an event under the lock.
     /// - Parameter event: The event to keep.
-    public func record(_ event: TraceEvent) {
+    public func record(_ event: consuming TraceEvent) {
         guard case .declare = event.kind else {
             // Messages, launches and finishes, nearly every event: appended as they are. (The
             // case is tested without binding its payload, which would copy the event's kind.)
-            state.withLock { $0.trace.appendUndeclaring(event) }
+            // The event is moved in through an optional the lock's closure takes it out of: a
+            // closure cannot consume what it captures, and a copy retains every string in it.
+            var handedOver = Optional(consume event)
+            state.withLock { $0.trace.appendUndeclaring(handedOver.take()!) }
             return
         }
         guard case .declare(let participant) = event.kind else { return }

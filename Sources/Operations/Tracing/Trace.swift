@@ -44,7 +44,7 @@ public struct Trace: Hashable, Sendable {
     }
 
     /// Appends an event that declares nothing (``append(_:)`` without the declaration check).
-    mutating func appendUndeclaring(_ event: TraceEvent) {
+    mutating func appendUndeclaring(_ event: consuming TraceEvent) {
         events.append(event)
     }
 
