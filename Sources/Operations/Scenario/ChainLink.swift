@@ -65,13 +65,14 @@ final class ChainLaunch<Input: Sendable>: Sendable {
     @usableFromInline let run: ScenarioRun
     /// Keeps every link alive for as long as anything of this launch may still call one: an
     /// operation may finish after the scenario has (cancelled, timed out) and its caller gone.
-    let links: [any AnyObject & Sendable]
+    @usableFromInline let links: [any AnyObject & Sendable]
     /// The scenario's completion: a failure ends the launch from wherever it happens, without
     /// passing through the links after it.
     @usableFromInline let completion: any ScenarioEnding
     /// Where the scenario takes events from outside at its step boundaries, if it does.
     @usableFromInline let gate: (any BoundaryGate)?
 
+    @inlinable
     init(
         context: OpContext<Input>, run: ScenarioRun, links: [any AnyObject & Sendable], completion: any ScenarioEnding,
         gate: (any BoundaryGate)? = nil

@@ -28,12 +28,12 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
     public let version: Int?
     private let outlines: [StepOutline]
     /// The chain's first link; a launch walks from it to the end.
-    private let first: ChainLink<Input, Input>
+    @usableFromInline let first: ChainLink<Input, Input>
     /// Every link of the chain: they refer to one another unowned, so they live here and in
     /// each launch (``ChainLaunch/links``).
-    private let links: [any AnyObject & Sendable]
+    @usableFromInline let links: [any AnyObject & Sendable]
     /// Where it takes events from outside at its step boundaries; `nil` when it takes none.
-    private let gate: (any BoundaryGate)?
+    @usableFromInline let gate: (any BoundaryGate)?
 
     /// Creates a scenario.
     ///
@@ -99,8 +99,12 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
     }
 
     /// Launches the operation: records its messages when tracing is on and finishes exactly once.
+    ///
+    /// Inlinable so that a caller who knows the scenario's types (awaiting it, launching it from
+    /// a test or an app) gets a launch specialised to them, which looks up no generic metadata.
+    @inlinable
     public func launch(_ context: OpContext<Input>, onFinish: @escaping OnFinish<Output>) {
-        let run = ScenarioRun(name: name, context: context)
+        let run = ScenarioRun(name: name, scope: context.scope, environment: context.environment)
         // The end is reported from what the caller is actually given — the body's result, or the
         // cancellation or timeout that beat it — so journals and callers never disagree.
         // A scenario that is a step of another is drawn inside a group with its name, from its

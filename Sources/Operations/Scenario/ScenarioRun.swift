@@ -6,9 +6,9 @@ import Synchronization
 @usableFromInline
 final class ScenarioRun: Sendable {
     @usableFromInline let name: String
-    let base: StepAddress
+    @usableFromInline let base: StepAddress
     @usableFromInline let environment: OpEnvironment
-    let startedAt: ContinuousClock.Instant?
+    @usableFromInline let startedAt: ContinuousClock.Instant?
     /// Whether an observer receives events: without one, nothing reads step addresses or times.
     @usableFromInline let isObserved: Bool
 
@@ -24,13 +24,17 @@ final class ScenarioRun: Sendable {
     /// another, so at most one hand-off is waiting at any time.
     private nonisolated(unsafe) var pendingWork: (@Sendable () -> Void)?
 
-    init(name: String, context: OpContext<some Sendable>) {
+    /// Creates the run of a launch whose context has `scope` (`nil` for a scenario launched
+    /// on its own) and `environment`. Not generic over the input: a generic initialiser looked
+    /// up the context type's metadata on every launch.
+    @usableFromInline
+    init(name: String, scope: ScenarioScope?, environment: OpEnvironment) {
         self.name = name
-        self.base = context.scope?.address ?? StepAddress(path: [])
-        self.environment = context.environment
-        self.isObserved = context.environment.observer != nil
+        self.base = scope?.address ?? StepAddress(path: [])
+        self.environment = environment
+        self.isObserved = environment.observer != nil
         // Reading the clock is skipped when nobody observes durations.
-        self.startedAt = context.environment.observer == nil ? nil : context.environment.scheduler.now
+        self.startedAt = environment.observer == nil ? nil : environment.scheduler.now
     }
 
     func address(index: Int, name: String) -> StepAddress {
