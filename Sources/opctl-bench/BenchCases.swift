@@ -38,6 +38,9 @@ enum BenchCases {
             "ops.3byHand", "three operations made and launched one after another by hand",
             EngineCases.threeOpsByHand),
         .timed(
+            "ops.3viaProtocol", "the same, each launched through `any Op<Int, Int>` as an engine holds them",
+            reference: "ops.3byHand", EngineCases.threeOpsThroughProtocol),
+        .timed(
             "scenario.3steps", "a 3-step scenario of the same operations", reference: "ops.3byHand",
             targets: [.overheadAtMost(nanoseconds: 300)], EngineCases.threeStepScenario),
         .timed(

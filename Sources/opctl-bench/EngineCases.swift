@@ -53,6 +53,28 @@ enum EngineCases {
         }
     }
 
+    /// `ops.3viaProtocol`: `ops.3byHand`, each operation made by a factory the caller knows only
+    /// as `() -> any Op<Int, Int>`, as code that runs operations of any type (an engine, a
+    /// queue) must hold them. What it adds to `ops.3byHand` is the language's price of calling
+    /// `launch` through the protocol: its `onFinish` is converted to and from the protocol's
+    /// generic form on each call, which allocates.
+    static let threeOpsThroughProtocol: @Sendable (Int) -> Void = { iterations in
+        // Read from an array so that the optimiser cannot see which type the factory makes.
+        let make = opaqueFactories[0]
+        for index in 0..<iterations {
+            let context = OpContext(index)
+            make().launch(context) { first in
+                guard case .success(let first) = first else { return BlackHole.consume(-1) }
+                make().launch(context.with(input: first)) { second in
+                    guard case .success(let second) = second else { return BlackHole.consume(-1) }
+                    make().launch(context.with(input: second), onFinish: BlackHole.consumeResult)
+                }
+            }
+        }
+    }
+
+    private static let opaqueFactories: [@Sendable () -> any Op<Int, Int>] = [{ SyncDoubleOp() }]
+
     /// `scenario.3steps`: the same three operations as the steps of one scenario.
     static let threeStepScenario: @Sendable (Int) -> Void = { iterations in
         let scenario = threeSteps()
