@@ -26,11 +26,11 @@ public struct OpContext<Input: Sendable>: Sendable {
     /// The instant after which the launch finishes with ``OpError/timedOut``.
     public var deadline: ContinuousClock.Instant? {
         get { storedDeadline?.instant }
-        set { storedDeadline = newValue.map(Deadline.init) }
+        set { storedDeadline = newValue.map(FrozenInstant.init) }
     }
-    /// The deadline in a layout known at compile time (see ``Deadline``).
+    /// The deadline in a layout known at compile time (see ``FrozenInstant``).
     @inlinable
-    var storedDeadline: Deadline? {
+    var storedDeadline: FrozenInstant? {
         get { extras?.deadline }
         set {
             extras = ContextExtras.make(
@@ -100,7 +100,7 @@ public struct OpContext<Input: Sendable>: Sendable {
         self.input = input
         self.environment = environment
         self.extras = ContextExtras.make(
-            cancellation: cancellation, deadline: deadline.map(Deadline.init), scope: nil, trace: nil)
+            cancellation: cancellation, deadline: deadline.map(FrozenInstant.init), scope: nil, trace: nil)
     }
 
     /// Creates a context without a deadline.
@@ -157,14 +157,14 @@ public struct OpContext<Input: Sendable>: Sendable {
 @usableFromInline
 final class ContextExtras: Sendable {
     @usableFromInline let cancellation: CancellationToken?
-    @usableFromInline let deadline: Deadline?
+    @usableFromInline let deadline: FrozenInstant?
     @usableFromInline let scope: ScenarioScope?
     @usableFromInline let trace: TraceScopeBox?
     @usableFromInline let idempotencyKey: IdempotencyKey?
 
     @usableFromInline
     init(
-        cancellation: CancellationToken?, deadline: Deadline?, scope: ScenarioScope?, trace: TraceScopeBox?,
+        cancellation: CancellationToken?, deadline: FrozenInstant?, scope: ScenarioScope?, trace: TraceScopeBox?,
         idempotencyKey: IdempotencyKey? = nil
     ) {
         self.cancellation = cancellation
@@ -177,7 +177,7 @@ final class ContextExtras: Sendable {
     /// The extras holding these parts, or `nil` when there are none.
     @inlinable
     static func make(
-        cancellation: CancellationToken?, deadline: Deadline?, scope: ScenarioScope?, trace: TraceScopeBox?,
+        cancellation: CancellationToken?, deadline: FrozenInstant?, scope: ScenarioScope?, trace: TraceScopeBox?,
         idempotencyKey: IdempotencyKey? = nil
     ) -> ContextExtras? {
         if cancellation == nil && deadline == nil && scope == nil && trace == nil && idempotencyKey == nil {
@@ -206,14 +206,16 @@ final class TraceScopeBox: Sendable {
     }
 }
 
-/// A deadline stored as its distance from a fixed instant of this process.
+/// An instant (a deadline, when a step started) stored as its distance from a fixed instant of
+/// this process.
 ///
 /// `ContinuousClock.Instant` is resilient: its layout is known only at run time, so a context
 /// holding one is copied and destroyed through value witnesses on every launch, and a context
-/// of any input type becomes address-only. `Duration` is frozen; `Instant` arithmetic is exact
+/// of any input type becomes address-only; an optional one captured by a closure is copied
+/// through them too, with a metadata lookup. `Duration` is frozen; `Instant` arithmetic is exact
 /// (it is a `Duration` inside), so the round trip gives back the same instant.
 @usableFromInline
-struct Deadline: Sendable, Hashable {
+struct FrozenInstant: Sendable, Hashable {
     private static let reference = ContinuousClock.Instant.now
 
     @usableFromInline let sinceReference: Duration
@@ -223,6 +225,7 @@ struct Deadline: Sendable, Hashable {
         sinceReference = Self.reference.duration(to: instant)
     }
 
+    @usableFromInline
     var instant: ContinuousClock.Instant {
         Self.reference.advanced(by: sinceReference)
     }

@@ -14,6 +14,9 @@ public final class OpEnvironment: Sendable {
     public let inFlight: InFlightRegistry?
     /// Receives scenario step events: progress lines, journals, test recorders.
     public let observer: (any ScenarioObserver)?
+    /// Whether ``observer`` is set: read on every scenario launch and step, where reading the
+    /// optional existential itself would copy it through its value witnesses.
+    @usableFromInline let isObserved: Bool
     /// Supplies outputs of steps that already completed in an earlier run (journal resume).
     public let replay: (any StepReplaying)?
     /// A uniform random number in `0..<1`, used for backoff jitter.
@@ -47,6 +50,7 @@ public final class OpEnvironment: Sendable {
         self.diagnostics = diagnostics
         self.inFlight = inFlight
         self.observer = observer
+        self.isObserved = observer != nil
         self.replay = replay
         self.random = random
         self.makeIdempotencyKey = makeIdempotencyKey

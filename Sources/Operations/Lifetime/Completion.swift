@@ -115,7 +115,7 @@ public final class Completion<Output: Sendable>: Sendable {
         retaining operation: borrowing AnyObject,
         type: any Any.Type,
         cancellation: borrowing CancellationToken?,
-        deadline: Deadline?,
+        deadline: FrozenInstant?,
         environment: OpEnvironment,
         trace: TraceScopeBox?,
         name: String? = nil,
@@ -232,7 +232,7 @@ public final class Completion<Output: Sendable>: Sendable {
         retention.release()
     }
 
-    private func attach(deadline: Deadline?) {
+    private func attach(deadline: FrozenInstant?) {
         // Nothing attached holds the completion strongly: a long-lived token or timer must not
         // keep an abandoned launch alive, or its abandonment would never be reported. The timer
         // holds it weakly; the token not at all (see `CancellationTarget`).

@@ -121,7 +121,7 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
             delivered = onFinish
         }
         let finish: OnFinish<Output>
-        if context.environment.observer == nil {
+        if !context.environment.isObserved {
             finish = delivered
         } else {
             finish = { result in
@@ -134,7 +134,7 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
                 delivered(result)
             }
         }
-        run.report(.scenarioStarted, address: run.base, value: context.input)
+        if run.isObserved { run.report(.scenarioStarted, address: run.base, value: context.input) }
         let completion = Completion(retaining: self, context: context, onFinish: finish)
         let launch = ChainLaunch(
             context: completion.nested(context), run: run, links: links, completion: completion, gate: gate)

@@ -8,7 +8,7 @@ final class ScenarioRun: Sendable {
     @usableFromInline let name: String
     @usableFromInline let base: StepAddress
     @usableFromInline let environment: OpEnvironment
-    @usableFromInline let startedAt: ContinuousClock.Instant?
+    @usableFromInline let startedAt: FrozenInstant?
     /// Whether an observer receives events: without one, nothing reads step addresses or times.
     @usableFromInline let isObserved: Bool
 
@@ -32,9 +32,9 @@ final class ScenarioRun: Sendable {
         self.name = name
         self.base = scope?.address ?? StepAddress(path: [])
         self.environment = environment
-        self.isObserved = environment.observer != nil
+        self.isObserved = environment.isObserved
         // Reading the clock is skipped when nobody observes durations.
-        self.startedAt = environment.observer == nil ? nil : environment.scheduler.now
+        self.startedAt = environment.isObserved ? FrozenInstant(environment.scheduler.now) : nil
     }
 
     func address(index: Int, name: String) -> StepAddress {
@@ -48,17 +48,17 @@ final class ScenarioRun: Sendable {
     }
 
     @usableFromInline
-    var now: ContinuousClock.Instant? {
-        isObserved ? environment.scheduler.now : nil
+    var now: FrozenInstant? {
+        isObserved ? FrozenInstant(environment.scheduler.now) : nil
     }
 
     @usableFromInline
     func report(
         _ kind: ScenarioEvent.Kind, address: StepAddress, attempt: Int = 0, value: (any Sendable)? = nil,
-        since start: ContinuousClock.Instant? = nil, purity: Purity? = nil, idempotencyKey: IdempotencyKey? = nil
+        since start: FrozenInstant? = nil, purity: Purity? = nil, idempotencyKey: IdempotencyKey? = nil
     ) {
         guard let observer = environment.observer else { return }
-        let duration = start.map { $0.duration(to: environment.scheduler.now) }
+        let duration = start.map { $0.instant.duration(to: environment.scheduler.now) }
         observer.scenario(
             ScenarioEvent(
                 kind: kind, scenario: name, address: address, attempt: attempt, duration: duration, value: value,

@@ -175,7 +175,7 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
 
     @usableFromInline
     func handle(
-        _ error: any Error, attempt: Int, retriesLeft: Int, input: Input, startedAt: ContinuousClock.Instant?,
+        _ error: any Error, attempt: Int, retriesLeft: Int, input: Input, startedAt: FrozenInstant?,
         key: IdempotencyKey?
     ) {
         let policy = step.retry
