@@ -17,6 +17,7 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
         let name: String
         let purity: Purity
         let retry: RetryPolicy
+        @usableFromInline let maxAttempts: Int
         let failureHandler: FailureHandler<Input, Output>?
         /// The shape of the scenario the step launches, made only when asked for (it builds one
         /// operation from the factory, launching nothing); `nil` when the operation is not a
@@ -32,6 +33,7 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
             self.name = name
             self.purity = purity
             self.retry = retry
+            self.maxAttempts = retry.maxAttempts
             self.failureHandler = failureHandler
             self.nestedShape = nestedShape
             self.launchNew = launchNew
@@ -46,6 +48,9 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
     public var purity: Purity { storage.purity }
     /// When the step is retried after a failure.
     public var retry: RetryPolicy { storage.retry }
+    /// How many attempts the retry policy allows: read on every launch, where copying the
+    /// whole policy out (a closure and a backoff inside) retained and released its parts.
+    @usableFromInline var maxAttempts: Int { storage.maxAttempts }
     /// What the scenario does when the step failed and will not be retried.
     public var failureHandler: FailureHandler<Input, Output>? { storage.failureHandler }
 

@@ -43,11 +43,14 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
     ) {
         self.step = step
         self.scope = scope
-        var stepContext = context.with(input: input)
-        stepContext.scope = scope
-        self.stepInput = stepContext.input
-        self.environment = stepContext.environment
-        self.extras = stepContext.extras
+        // The scenario's extras with the step's scope, made in one go rather than through a
+        // copy of the context: each copy retained and released the environment and extras.
+        let extras = context.extras
+        self.stepInput = input
+        self.environment = context.environment
+        self.extras = ContextExtras(
+            cancellation: extras?.cancellation, deadline: extras?.deadline, scope: scope, trace: extras?.trace,
+            idempotencyKey: extras?.idempotencyKey)
         self.run = run
         self.onFinish = onFinish
     }
@@ -70,7 +73,7 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
         }
         let stepRun = StepRun(
             step: step, scope: scope, context: context, run: run, onFinish: onFinish, input: input)
-        stepRun.launch(attempt: 1, retriesLeft: step.retry.maxAttempts - 1, input: input, key: resumedKey)
+        stepRun.launch(attempt: 1, retriesLeft: step.maxAttempts - 1, input: input, key: resumedKey)
     }
 
     /// What a resumed run does at this step: finish it from its record (a replayed output, or
