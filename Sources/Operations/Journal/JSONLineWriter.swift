@@ -23,6 +23,12 @@ struct JSONLineWriter {
         bytes.removeAll(keepingCapacity: true)
     }
 
+    /// Overwrites the bytes gathered with zeros, so that a secret's clear form does not stay
+    /// behind in a buffer that is kept for reuse.
+    mutating func overwriteWithZeros() {
+        for index in bytes.indices { bytes[index] = 0 }
+    }
+
     mutating func beginLine() {
         lineStart = bytes.count
         bytes.append(UInt8(ascii: "{"))
@@ -62,6 +68,12 @@ struct JSONLineWriter {
         self.key(key)
         // Through the raw buffer: one copy, where `Data`'s generic iteration goes byte by byte.
         json.withUnsafeBytes { bytes.append(contentsOf: $0) }
+    }
+
+    /// A value that is already JSON (from ``JSONStreamEncoder``).
+    mutating func field(_ key: StaticString, json: [UInt8]) {
+        self.key(key)
+        bytes.append(contentsOf: json)
     }
 
     /// A JSON literal such as `null`.
@@ -114,7 +126,7 @@ struct JSONLineWriter {
         bytes.append(UInt8(ascii: "["))
         for (position, value) in ints.enumerated() {
             if position > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(contentsOf: String(value).utf8)
+            integer(value)
         }
         bytes.append(UInt8(ascii: "]"))
     }
@@ -146,11 +158,16 @@ struct JSONLineWriter {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    private mutating func integer(_ value: Int) {
-        if value >= 0 && value < 10 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value))
-        } else {
-            bytes.append(contentsOf: String(value).utf8)
+    /// The decimal digits of `value`, as `String(value)` spells them, without making the string.
+    mutating func integer(_ value: some FixedWidthInteger) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        // Every integer `Codable` knows has at most 64 bits, so its magnitude fits.
+        let magnitude = UInt64(value.magnitude)
+        var divisor: UInt64 = 1
+        while magnitude / divisor >= 10 { divisor &*= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude / divisor % 10))
+            divisor /= 10
         }
     }
 

@@ -79,6 +79,8 @@ public final class ScenarioJournal: ScenarioObserver {
     private struct State {
         var descriptor: Int32?
         var lines = JSONLineWriter(capacity: 4096)
+        /// Writes step values in order, reusing its buffers from one value to the next.
+        let stream = JSONStreamEncoder()
         let encoder: JSONEncoder
         /// The address of the journaled scenario, learned from its start event.
         var root: StepAddress?
@@ -523,8 +525,16 @@ public final class ScenarioJournal: ScenarioObserver {
             let secret = value is any JournalConfidential ? " (and is confidential)" : ""
             return state.lines.field(fields.notRecorded, string: "\(type(of: value)) is not Encodable\(secret)")
         }
-        // Plain data (strings, integers, booleans, nested structs, arrays) is encoded without
-        // `JSONEncoder`, several times faster; the rest goes through it as before.
+        // Most values are written as their conformance runs, with no tree in between; the
+        // others go through `JSONValueEncoder`, and what only `JSONEncoder` writes through it.
+        let confidential = encodable is any JournalConfidential
+        let foundationOnly = encodable is Date || encodable is Data || encodable is URL || encodable is Decimal
+        if !foundationOnly, case .written(let holdsSecret) = state.stream.encode(encodable, confidential: confidential)
+        {
+            guard holdsSecret else { return state.lines.field(fields.clear, json: state.stream.bytes) }
+            defer { state.stream.erase() }
+            return seal(value, fields, &state) { state in state.stream.bytes }
+        }
         let encoded = JSONValueEncoder.encode(encodable)
         guard encoded?.holdsSecret == true else {
             if let node = encoded?.node { return state.lines.field(fields.clear, node: node) }
@@ -537,20 +547,28 @@ public final class ScenarioJournal: ScenarioObserver {
             }
             return
         }
+        seal(value, fields, &state) { state in
+            if let node = encoded?.node {
+                var writer = JSONLineWriter(capacity: 256)
+                writer.write(node)
+                return writer.bytes
+            }
+            return Array(try state.encoder.encode(encodable))
+        }
+    }
+
+    /// Writes a value that holds a secret sealed by the run's sealer, or the reason it is not
+    /// kept; `plaintext` gives its JSON.
+    private func seal(
+        _ value: any Sendable, _ fields: JournalFormat.ValueFields, _ state: inout State,
+        plaintext: (State) throws -> [UInt8]
+    ) {
         guard let sealer else {
             return state.lines.field(
                 fields.notRecorded, string: "\(type(of: value)) is confidential and the run has no sealer: not kept")
         }
         do {
-            let plaintext: [UInt8]
-            if let node = encoded?.node {
-                var writer = JSONLineWriter(capacity: 256)
-                writer.write(node)
-                plaintext = writer.bytes
-            } else {
-                plaintext = Array(try state.encoder.encode(encodable))
-            }
-            let sealed = try sealer.seal(plaintext)
+            let sealed = try sealer.seal(try plaintext(state))
             state.lines.field(fields.sealed, string: Data(sealed).base64EncodedString())
         } catch {
             state.lines.field(
