@@ -81,6 +81,7 @@ public final class ScenarioJournal: ScenarioObserver {
         var lines = JSONLineWriter(capacity: 4096)
         /// Writes step values in order, reusing its buffers from one value to the next.
         let stream = JSONStreamEncoder()
+        var valueTypes = StepValueTypes()
         let encoder: JSONEncoder
         /// The address of the journaled scenario, learned from its start event.
         var root: StepAddress?
@@ -511,6 +512,10 @@ public final class ScenarioJournal: ScenarioObserver {
     /// that is or holds a ``JournalConfidential`` one is sealed, or withheld without a sealer.
     private func value(_ value: (any Sendable)?, _ fields: JournalFormat.ValueFields, _ state: inout State) {
         guard let value else { return }
+        // A type met before skips the casts that sort it (see `StepValueTypes`).
+        if let known = state.valueTypes.lookUp(type(of: value)) {
+            return encode(known.encodable(value), known.traits, of: value, fields, &state)
+        }
         // Plain strings, integers and booleans are written directly: `JSONEncoder` costs about
         // a microsecond per value, most of a buffered append's budget. Everything else goes
         // through its `Encodable` conformance, opened from the existential.
@@ -525,11 +530,22 @@ public final class ScenarioJournal: ScenarioObserver {
             let secret = value is any JournalConfidential ? " (and is confidential)" : ""
             return state.lines.field(fields.notRecorded, string: "\(type(of: value)) is not Encodable\(secret)")
         }
-        // Most values are written as their conformance runs, with no tree in between; the
-        // others go through `JSONValueEncoder`, and what only `JSONEncoder` writes through it.
-        let confidential = encodable is any JournalConfidential
-        let foundationOnly = encodable is Date || encodable is Data || encodable is URL || encodable is Decimal
-        if !foundationOnly, case .written(let holdsSecret) = state.stream.encode(encodable, confidential: confidential)
+        let traits = StepValueTypes.Traits(
+            confidential: encodable is any JournalConfidential,
+            writtenByFoundation: encodable is Date || encodable is Data || encodable is URL || encodable is Decimal)
+        state.valueTypes.learn(encodable, traits)
+        encode(encodable, traits, of: value, fields, &state)
+    }
+
+    /// Encodes a value that is `Encodable`: most are written as their conformance runs, with no
+    /// tree in between; the others go through `JSONValueEncoder`, and what only `JSONEncoder`
+    /// writes through it.
+    private func encode(
+        _ encodable: any Encodable, _ traits: StepValueTypes.Traits, of value: any Sendable,
+        _ fields: JournalFormat.ValueFields, _ state: inout State
+    ) {
+        if !traits.writtenByFoundation,
+            case .written(let holdsSecret) = state.stream.encode(encodable, confidential: traits.confidential)
         {
             guard holdsSecret else { return state.lines.field(fields.clear, json: state.stream.bytes) }
             defer { state.stream.erase() }
