@@ -58,14 +58,14 @@ private struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProto
     mutating func encode(_ value: Double, forKey key: Key) throws { stream.giveUp() }
     mutating func encode(_ value: Float, forKey key: Key) throws { stream.giveUp() }
     mutating func encode(_ value: Int, forKey key: Key) throws { integer(value, key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { integer(value, key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { integer(value, key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { integer(value, key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { integer(Int64(value), key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { integer(Int64(value), key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { integer(Int64(value), key) }
     mutating func encode(_ value: Int64, forKey key: Key) throws { integer(value, key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { integer(value, key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { integer(value, key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { integer(value, key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { integer(value, key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { integer(UInt64(value), key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { integer(UInt64(value), key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { integer(UInt64(value), key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { integer(UInt64(value), key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { integer(value, key) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         if stream.key(key.stringValue, in: frame) { try stream.nested(value, codingPath: codingPath + [key]) }
@@ -95,7 +95,13 @@ private struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProto
         return SlotEncoder(stream: stream, slot: 0, codingPath: codingPath + [key])
     }
 
-    private func integer(_ value: some FixedWidthInteger, _ key: Key) {
+    private func integer(_ value: Int, _ key: Key) {
+        if stream.key(key.stringValue, in: frame) { stream.output.integer(value) }
+    }
+    private func integer(_ value: Int64, _ key: Key) {
+        if stream.key(key.stringValue, in: frame) { stream.output.integer(value) }
+    }
+    private func integer(_ value: UInt64, _ key: Key) {
         if stream.key(key.stringValue, in: frame) { stream.output.integer(value) }
     }
 }
@@ -126,14 +132,14 @@ private struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: Double) throws { stream.giveUp() }
     mutating func encode(_ value: Float) throws { stream.giveUp() }
     mutating func encode(_ value: Int) throws { if next() { stream.output.integer(value) } }
-    mutating func encode(_ value: Int8) throws { if next() { stream.output.integer(value) } }
-    mutating func encode(_ value: Int16) throws { if next() { stream.output.integer(value) } }
-    mutating func encode(_ value: Int32) throws { if next() { stream.output.integer(value) } }
+    mutating func encode(_ value: Int8) throws { if next() { stream.output.integer(Int64(value)) } }
+    mutating func encode(_ value: Int16) throws { if next() { stream.output.integer(Int64(value)) } }
+    mutating func encode(_ value: Int32) throws { if next() { stream.output.integer(Int64(value)) } }
     mutating func encode(_ value: Int64) throws { if next() { stream.output.integer(value) } }
-    mutating func encode(_ value: UInt) throws { if next() { stream.output.integer(value) } }
-    mutating func encode(_ value: UInt8) throws { if next() { stream.output.integer(value) } }
-    mutating func encode(_ value: UInt16) throws { if next() { stream.output.integer(value) } }
-    mutating func encode(_ value: UInt32) throws { if next() { stream.output.integer(value) } }
+    mutating func encode(_ value: UInt) throws { if next() { stream.output.integer(UInt64(value)) } }
+    mutating func encode(_ value: UInt8) throws { if next() { stream.output.integer(UInt64(value)) } }
+    mutating func encode(_ value: UInt16) throws { if next() { stream.output.integer(UInt64(value)) } }
+    mutating func encode(_ value: UInt32) throws { if next() { stream.output.integer(UInt64(value)) } }
     mutating func encode(_ value: UInt64) throws { if next() { stream.output.integer(value) } }
     mutating func encode<T: Encodable>(_ value: T) throws {
         if next() { try stream.nested(value, codingPath: codingPath) }
@@ -175,14 +181,14 @@ private struct StreamSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: Double) throws { stream.giveUp() }
     mutating func encode(_ value: Float) throws { stream.giveUp() }
     mutating func encode(_ value: Int) throws { if stream.fill(slot) { stream.output.integer(value) } }
-    mutating func encode(_ value: Int8) throws { if stream.fill(slot) { stream.output.integer(value) } }
-    mutating func encode(_ value: Int16) throws { if stream.fill(slot) { stream.output.integer(value) } }
-    mutating func encode(_ value: Int32) throws { if stream.fill(slot) { stream.output.integer(value) } }
+    mutating func encode(_ value: Int8) throws { if stream.fill(slot) { stream.output.integer(Int64(value)) } }
+    mutating func encode(_ value: Int16) throws { if stream.fill(slot) { stream.output.integer(Int64(value)) } }
+    mutating func encode(_ value: Int32) throws { if stream.fill(slot) { stream.output.integer(Int64(value)) } }
     mutating func encode(_ value: Int64) throws { if stream.fill(slot) { stream.output.integer(value) } }
-    mutating func encode(_ value: UInt) throws { if stream.fill(slot) { stream.output.integer(value) } }
-    mutating func encode(_ value: UInt8) throws { if stream.fill(slot) { stream.output.integer(value) } }
-    mutating func encode(_ value: UInt16) throws { if stream.fill(slot) { stream.output.integer(value) } }
-    mutating func encode(_ value: UInt32) throws { if stream.fill(slot) { stream.output.integer(value) } }
+    mutating func encode(_ value: UInt) throws { if stream.fill(slot) { stream.output.integer(UInt64(value)) } }
+    mutating func encode(_ value: UInt8) throws { if stream.fill(slot) { stream.output.integer(UInt64(value)) } }
+    mutating func encode(_ value: UInt16) throws { if stream.fill(slot) { stream.output.integer(UInt64(value)) } }
+    mutating func encode(_ value: UInt32) throws { if stream.fill(slot) { stream.output.integer(UInt64(value)) } }
     mutating func encode(_ value: UInt64) throws { if stream.fill(slot) { stream.output.integer(value) } }
     mutating func encode<T: Encodable>(_ value: T) throws {
         try stream.encodeValue(value, into: slot)

@@ -138,16 +138,14 @@ final class JSONStreamEncoder {
             return false
         }
         keys.append(key)
-        separate()
-        output.string(key)
-        output.bytes.append(UInt8(ascii: ":"))
+        output.member(key, separated: !startMember())
         return true
     }
 
     /// Starts the next item of the array `frame`; false when that cannot be done in order.
     func item(in frame: Int) -> Bool {
         guard enter(frame) else { return false }
-        separate()
+        if !startMember() { output.byte(UInt8(ascii: ",")) }
         return true
     }
 
@@ -196,7 +194,7 @@ final class JSONStreamEncoder {
     private func pushFrame(asObject: Bool) -> Int {
         let id = newID()
         frames.append(Frame(id: id, isObject: asObject, keysStart: keys.count))
-        output.bytes.append(asObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        output.byte(asObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
         return id
     }
 
@@ -215,19 +213,19 @@ final class JSONStreamEncoder {
         return true
     }
 
-    private func separate() {
-        if frames[frames.count - 1].isEmpty {
-            frames[frames.count - 1].isEmpty = false
-        } else {
-            output.bytes.append(UInt8(ascii: ","))
-        }
+    /// Notes a member or item of the innermost container; whether it is the first, which
+    /// needs no comma before it.
+    private func startMember() -> Bool {
+        guard frames[frames.count - 1].isEmpty else { return false }
+        frames[frames.count - 1].isEmpty = false
+        return true
     }
 
     private func closeFrames(downTo depth: Int) {
         while frames.count > depth {
             let frame = frames.removeLast()
             if frame.isObject { keys.removeSubrange(frame.keysStart...) }
-            output.bytes.append(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+            output.byte(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
         }
     }
 }

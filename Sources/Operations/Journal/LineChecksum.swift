@@ -37,14 +37,12 @@ enum LineChecksum {
         return b << 16 | a
     }
 
-    /// The 8 lowercase hexadecimal digits of `value`.
-    static func appendHex(_ value: UInt32, to bytes: inout [UInt8]) {
-        // Computed, not looked up in an array: this runs for every journal line, and a table
-        // built per call allocated on every append.
-        for shift in stride(from: 28, through: 0, by: -4) {
-            let digit = UInt8((value >> UInt32(shift)) & 0xF)
-            bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
-        }
+    /// The lowercase hexadecimal digit of the low four bits of `value`.
+    static func hexDigit(_ value: UInt32) -> UInt8 {
+        // Computed, not looked up in an array: this runs eight times for every journal line,
+        // and a table built per call allocated on every append.
+        let digit = UInt8(truncatingIfNeeded: value & 0xF)
+        return digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
     }
 
     /// What a line's checksum says about it.

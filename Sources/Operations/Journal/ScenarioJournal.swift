@@ -112,7 +112,7 @@ public final class ScenarioJournal: ScenarioObserver {
         // file; the run then reads as interrupted (no end event, no live lock).
         state.withLock { state in
             guard let descriptor = state.descriptor else { return }
-            if !state.lines.isEmpty { try? JournalFile.writeAll(state.lines.bytes, to: descriptor, url: url) }
+            if !state.lines.isEmpty { try? JournalFile.writeAll(state.lines, to: descriptor, url: url) }
             JournalFile.closeDescriptor(descriptor)
             state.descriptor = nil
         }
@@ -279,7 +279,7 @@ public final class ScenarioJournal: ScenarioObserver {
         state.withLock { state in
             guard state.descriptor != nil else { return }
             switch record(event, into: &state) {
-            case .none where state.lines.bytes.count >= Self.bufferLimit: commit(&state, sync: false)
+            case .none where state.lines.count >= Self.bufferLimit: commit(&state, sync: false)
             case .none: break
             case .write: commit(&state, sync: false)
             case .writeAndSync: commit(&state, sync: true)
@@ -547,7 +547,7 @@ public final class ScenarioJournal: ScenarioObserver {
         if !traits.writtenByFoundation,
             case .written(let holdsSecret) = state.stream.encode(encodable, confidential: traits.confidential)
         {
-            guard holdsSecret else { return state.lines.field(fields.clear, json: state.stream.bytes) }
+            guard holdsSecret else { return state.lines.field(fields.clear, json: state.stream.output) }
             defer { state.stream.erase() }
             return seal(value, fields, &state) { state in state.stream.bytes }
         }
@@ -610,7 +610,7 @@ public final class ScenarioJournal: ScenarioObserver {
         guard let descriptor = state.descriptor else { return }
         if !state.lines.isEmpty {
             do {
-                try JournalFile.writeAll(state.lines.bytes, to: descriptor, url: url)
+                try JournalFile.writeAll(state.lines, to: descriptor, url: url)
                 state.unsynced = true
             } catch {
                 if state.error == nil { state.error = error }
