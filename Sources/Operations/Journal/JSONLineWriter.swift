@@ -228,6 +228,7 @@ struct JSONLineWriter {
     // generic over their keys, a generic one went through the integer protocols' witnesses
     // for every digit.
     private mutating func decimal(negative: Bool, magnitude: UInt64) {
+        if !negative && magnitude < 10 { return byte(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)) }
         var digits = 1
         var rest = magnitude
         while rest >= 10 {
