@@ -60,6 +60,12 @@ final class JSONStreamEncoder {
     ///   - confidential: Whether the value itself is ``JournalConfidential``.
     /// - Returns: Whether the value was written, and whether it holds a secret.
     func encode(_ value: any Encodable, confidential: Bool) -> Outcome {
+        encode(confidential: confidential) { try value.encode(to: $0) }
+    }
+
+    /// Encodes the value `encode` encodes with the encoder it is given into ``bytes``; see
+    /// ``encode(_:confidential:)``.
+    func encode(confidential: Bool, _ encode: (any Encoder) throws -> Void) -> Outcome {
         output.removeAll()
         frames.removeAll(keepingCapacity: true)
         keys.removeAll(keepingCapacity: true)
@@ -69,7 +75,7 @@ final class JSONStreamEncoder {
         let root = SlotEncoder(stream: self, slot: newID(), codingPath: [])
         pending = root.slot
         do {
-            try value.encode(to: root)
+            try encode(root)
         } catch {
             return .unsupported
         }

@@ -514,7 +514,9 @@ public final class ScenarioJournal: ScenarioObserver {
         guard let value else { return }
         // A type met before skips the casts that sort it (see `StepValueTypes`).
         if let known = state.valueTypes.lookUp(type(of: value)) {
-            return encode(known.encodable(value), known.traits, of: value, fields, &state)
+            return encode(
+                value, known.traits, fields, &state, streaming: { try known.encode(value, $0) },
+                encodable: { known.encodable(value) })
         }
         // Plain strings, integers and booleans are written directly: `JSONEncoder` costs about
         // a microsecond per value, most of a buffered append's budget. Everything else goes
@@ -534,23 +536,29 @@ public final class ScenarioJournal: ScenarioObserver {
             confidential: encodable is any JournalConfidential,
             writtenByFoundation: encodable is Date || encodable is Data || encodable is URL || encodable is Decimal)
         state.valueTypes.learn(encodable, traits)
-        encode(encodable, traits, of: value, fields, &state)
+        encode(
+            value, traits, fields, &state, streaming: { try encodable.encode(to: $0) }, encodable: { encodable })
     }
 
     /// Encodes a value that is `Encodable`: most are written as their conformance runs, with no
     /// tree in between; the others go through `JSONValueEncoder`, and what only `JSONEncoder`
     /// writes through it.
+    ///
+    /// - Parameters:
+    ///   - streaming: Encodes the value with the encoder it is given.
+    ///   - encodable: The value as `Encodable`, for the other encoders.
     private func encode(
-        _ encodable: any Encodable, _ traits: StepValueTypes.Traits, of value: any Sendable,
-        _ fields: JournalFormat.ValueFields, _ state: inout State
+        _ value: any Sendable, _ traits: StepValueTypes.Traits, _ fields: JournalFormat.ValueFields,
+        _ state: inout State, streaming: (any Encoder) throws -> Void, encodable: () -> any Encodable
     ) {
         if !traits.writtenByFoundation,
-            case .written(let holdsSecret) = state.stream.encode(encodable, confidential: traits.confidential)
+            case .written(let holdsSecret) = state.stream.encode(confidential: traits.confidential, streaming)
         {
             guard holdsSecret else { return state.lines.field(fields.clear, json: state.stream.output) }
             defer { state.stream.erase() }
             return seal(value, fields, &state) { state in state.stream.bytes }
         }
+        let encodable = encodable()
         let encoded = JSONValueEncoder.encode(encodable)
         guard encoded?.holdsSecret == true else {
             if let node = encoded?.node { return state.lines.field(fields.clear, node: node) }

@@ -21,10 +21,14 @@ struct StepValueTypes {
     }
 
     /// A remembered type: an `Encodable` struct or enum that is not a `String`, `Int` or `Bool`.
+    ///
+    /// Its values reach their conformance through the one found when the type was learned: a
+    /// cast to the type itself, several times cheaper than looking the conformance up.
     struct Known {
         let traits: Traits
-        /// The value as `Encodable`, through the conformance found when the type was learned:
-        /// a cast to the type itself, several times cheaper than looking the conformance up.
+        /// Encodes a value of the type.
+        let encode: (any Sendable, any Encoder) throws -> Void
+        /// The value as `Encodable` (boxed anew), for the encoders that take one.
         let encodable: (any Sendable) -> any Encodable
     }
 
@@ -50,11 +54,11 @@ struct StepValueTypes {
             type != AnyHashable.self
         else { return }
         types.append(ObjectIdentifier(type))
-        known.append(Known(traits: traits, encodable: Self.opener(of: value)))
+        known.append(Self.known(like: value, traits))
     }
 
-    private static func opener<Value: Encodable>(of value: Value) -> (any Sendable) -> any Encodable {
-        { $0 as! Value }
+    private static func known<Value: Encodable>(like value: Value, _ traits: Traits) -> Known {
+        Known(traits: traits, encode: { try ($0 as! Value).encode(to: $1) }, encodable: { $0 as! Value })
     }
 }
 
