@@ -7,39 +7,63 @@ import Foundation
 /// within its budget; only the step values, whose shape is the caller's, go through
 /// `JSONEncoder`.
 struct JSONLineWriter {
-    /// Complete lines, ready to be written.
-    var bytes: [UInt8] = []
+    /// The buffer: ``count`` bytes written, then zeros that later writes overwrite. Writing
+    /// through a pointer into room made in advance costs a fraction of `Array.append`, which
+    /// goes through the generic `Sequence` path for every run of bytes: most of the cost of a
+    /// buffered append was spent there.
+    private var storage: [UInt8]
+    /// How many bytes have been written.
+    private(set) var count = 0
     private var needsComma = false
     /// Where the line being written starts, for its checksum.
     private var lineStart = 0
 
     init(capacity: Int = 0) {
-        bytes.reserveCapacity(capacity)
+        storage = [UInt8](repeating: 0, count: capacity)
     }
 
-    var isEmpty: Bool { bytes.isEmpty }
+    /// Complete lines, ready to be written (a copy).
+    var bytes: [UInt8] { Array(storage[..<count]) }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// Lends the bytes written, without copying them.
+    func withBytes<Value>(_ body: (UnsafeRawBufferPointer) -> Value) -> Value {
+        storage.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+    }
 
     mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
+        count = 0
+    }
+
+    /// Overwrites the bytes gathered with zeros, so that a secret's clear form does not stay
+    /// behind in a buffer that is kept for reuse.
+    mutating func overwriteWithZeros() {
+        for index in 0..<count { storage[index] = 0 }
     }
 
     mutating func beginLine() {
-        lineStart = bytes.count
-        bytes.append(UInt8(ascii: "{"))
+        lineStart = count
+        byte(UInt8(ascii: "{"))
         needsComma = false
     }
 
     /// Ends the line with its checksum (``LineChecksum``) as the last field.
     mutating func endLine() {
-        let sum = bytes.withUnsafeBufferPointer { buffer in
-            LineChecksum.adler32(UnsafeBufferPointer(rebasing: buffer[lineStart...]))
+        let start = lineStart
+        let end = count
+        let sum = storage.withUnsafeBufferPointer { buffer in
+            LineChecksum.adler32(UnsafeBufferPointer(rebasing: buffer[start..<end]))
         }
         key(LineChecksum.key)
-        bytes.append(UInt8(ascii: "\""))
-        LineChecksum.appendHex(sum, to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: "}"))
-        bytes.append(UInt8(ascii: "\n"))
+        // `"0a1b2c3d"}` and the newline.
+        write(12) { target in
+            target[0] = UInt8(ascii: "\"")
+            for digit in 0..<8 { target[1 + digit] = LineChecksum.hexDigit(sum >> UInt32(28 - 4 * digit)) }
+            target[9] = UInt8(ascii: "\"")
+            target[10] = UInt8(ascii: "}")
+            target[11] = UInt8(ascii: "\n")
+        }
     }
 
     mutating func field(_ key: StaticString, string value: String) {
@@ -61,7 +85,13 @@ struct JSONLineWriter {
     mutating func field(_ key: StaticString, json: Data) {
         self.key(key)
         // Through the raw buffer: one copy, where `Data`'s generic iteration goes byte by byte.
-        json.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        json.withUnsafeBytes { write($0) }
+    }
+
+    /// A value that is already JSON (from ``JSONStreamEncoder``).
+    mutating func field(_ key: StaticString, json: JSONLineWriter) {
+        self.key(key)
+        json.withBytes { write($0) }
     }
 
     /// A JSON literal such as `null`.
@@ -76,10 +106,10 @@ struct JSONLineWriter {
         let (seconds, attoseconds) = duration.components
         let microseconds = max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
         integer(Int(microseconds / 1000))
-        bytes.append(UInt8(ascii: "."))
+        byte(UInt8(ascii: "."))
         let fraction = Int(microseconds % 1000)
-        if fraction < 100 { bytes.append(UInt8(ascii: "0")) }
-        if fraction < 10 { bytes.append(UInt8(ascii: "0")) }
+        if fraction < 100 { byte(UInt8(ascii: "0")) }
+        if fraction < 10 { byte(UInt8(ascii: "0")) }
         integer(fraction)
     }
 
@@ -87,101 +117,197 @@ struct JSONLineWriter {
     /// ``StepAddress/Component``'s `Codable` form.
     mutating func field(_ key: StaticString, address: StepAddress) {
         self.key(key)
-        bytes.append(UInt8(ascii: "["))
+        byte(UInt8(ascii: "["))
         for (position, component) in address.path.enumerated() {
-            if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            if position > 0 { byte(UInt8(ascii: ",")) }
             append("{\"index\":")
             integer(component.index)
             append(",\"name\":")
             string(component.name)
-            bytes.append(UInt8(ascii: "}"))
+            byte(UInt8(ascii: "}"))
         }
-        bytes.append(UInt8(ascii: "]"))
+        byte(UInt8(ascii: "]"))
     }
 
     mutating func field(_ key: StaticString, strings: [String]) {
         self.key(key)
-        bytes.append(UInt8(ascii: "["))
+        byte(UInt8(ascii: "["))
         for (position, value) in strings.enumerated() {
-            if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            if position > 0 { byte(UInt8(ascii: ",")) }
             string(value)
         }
-        bytes.append(UInt8(ascii: "]"))
+        byte(UInt8(ascii: "]"))
     }
 
     mutating func field(_ key: StaticString, ints: [Int]) {
         self.key(key)
-        bytes.append(UInt8(ascii: "["))
+        byte(UInt8(ascii: "["))
         for (position, value) in ints.enumerated() {
-            if position > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(contentsOf: String(value).utf8)
+            if position > 0 { byte(UInt8(ascii: ",")) }
+            integer(value)
         }
-        bytes.append(UInt8(ascii: "]"))
+        byte(UInt8(ascii: "]"))
     }
 
     /// Opens a nested object as the value of `key`; close it with ``endObject()``.
     mutating func beginObject(_ key: StaticString) {
         self.key(key)
-        bytes.append(UInt8(ascii: "{"))
+        byte(UInt8(ascii: "{"))
         needsComma = false
     }
 
     mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+        byte(UInt8(ascii: "}"))
         needsComma = true
     }
 
     // MARK: - Internals
 
     mutating func key(_ key: StaticString) {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        key.withUTF8Buffer { name in
+            let comma = needsComma ? 1 : 0
+            // `,"name":` in one write.
+            write(comma + name.count + 3) { target in
+                target[0] = UInt8(ascii: ",")
+                target[comma] = UInt8(ascii: "\"")
+                if let source = name.baseAddress { (target + comma + 1).initialize(from: source, count: name.count) }
+                target[comma + name.count + 1] = UInt8(ascii: "\"")
+                target[comma + name.count + 2] = UInt8(ascii: ":")
+            }
+        }
         needsComma = true
-        bytes.append(UInt8(ascii: "\""))
-        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// The name of an object's member, `"name":`, after a comma when `separated`; for
+    /// ``JSONStreamEncoder``, whose names are the `Encodable` conformance's keys.
+    mutating func member(_ name: String, separated: Bool) {
+        let written: Void? = name.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard !utf8.contains(where: Self.needsEscape) else { return escapedMember(name, separated: separated) }
+            let comma = separated ? 1 : 0
+            write(comma + utf8.count + 3) { target in
+                target[0] = UInt8(ascii: ",")
+                target[comma] = UInt8(ascii: "\"")
+                if let source = utf8.baseAddress { (target + comma + 1).initialize(from: source, count: utf8.count) }
+                target[comma + utf8.count + 1] = UInt8(ascii: "\"")
+                target[comma + utf8.count + 2] = UInt8(ascii: ":")
+            }
+        }
+        if written == nil { escapedMember(name, separated: separated) }
+    }
+
+    private mutating func escapedMember(_ name: String, separated: Bool) {
+        if separated { byte(UInt8(ascii: ",")) }
+        string(name)
+        byte(UInt8(ascii: ":"))
     }
 
     mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        text.withUTF8Buffer { write(UnsafeRawBufferPointer($0)) }
     }
 
-    private mutating func integer(_ value: Int) {
-        if value >= 0 && value < 10 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value))
-        } else {
-            bytes.append(contentsOf: String(value).utf8)
+    mutating func byte(_ value: UInt8) {
+        write(1) { $0[0] = value }
+    }
+
+    /// The decimal digits of `value`, as `String(value)` spells them, without making the string.
+    mutating func integer(_ value: Int) {
+        decimal(negative: value < 0, magnitude: UInt64(value.magnitude))
+    }
+
+    /// The decimal digits of `value`; every signed integer `Codable` knows fits.
+    mutating func integer(_ value: Int64) {
+        decimal(negative: value < 0, magnitude: value.magnitude)
+    }
+
+    /// The decimal digits of `value`; every unsigned integer `Codable` knows fits.
+    mutating func integer(_ value: UInt64) {
+        decimal(negative: false, magnitude: value)
+    }
+
+    // Not generic over the integer type: called from the encoder's containers, themselves
+    // generic over their keys, a generic one went through the integer protocols' witnesses
+    // for every digit.
+    private mutating func decimal(negative: Bool, magnitude: UInt64) {
+        if !negative && magnitude < 10 { return byte(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)) }
+        var digits = 1
+        var rest = magnitude
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        let sign = negative ? 1 : 0
+        write(sign + digits) { target in
+            target[0] = UInt8(ascii: "-")
+            var rest = magnitude
+            for position in stride(from: sign + digits - 1, through: sign, by: -1) {
+                target[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            }
         }
     }
 
     /// A JSON string literal; escapes quotes, backslashes and control characters only, so the
     /// line stays valid UTF-8 and readable.
     mutating func string(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var value = value
-        value.withUTF8 { utf8 in
-            guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-                bytes.append(contentsOf: utf8)
-                return
-            }
-            for byte in utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): append("\\\"")
-                case UInt8(ascii: "\\"): append("\\\\")
-                case UInt8(ascii: "\n"): append("\\n")
-                case UInt8(ascii: "\r"): append("\\r")
-                case UInt8(ascii: "\t"): append("\\t")
-                case 0..<0x20:
-                    append("\\u00")
-                    let digits: StaticString = "0123456789abcdef"
-                    digits.withUTF8Buffer { hex in
-                        bytes.append(hex[Int(byte >> 4)])
-                        bytes.append(hex[Int(byte & 0xF)])
-                    }
-                default: bytes.append(byte)
-                }
+        // A native string lends its bytes without the copy `withUTF8` makes of a `var`.
+        let written: Void? = value.utf8.withContiguousStorageIfAvailable { string(utf8: $0) }
+        if written == nil {
+            var value = value
+            value.withUTF8 { string(utf8: $0) }
+        }
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    private mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+        guard utf8.contains(where: Self.needsEscape) else {
+            // The quotes and the bytes in one write.
+            return write(utf8.count + 2) { target in
+                target[0] = UInt8(ascii: "\"")
+                if let source = utf8.baseAddress { (target + 1).initialize(from: source, count: utf8.count) }
+                target[utf8.count + 1] = UInt8(ascii: "\"")
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        byte(UInt8(ascii: "\""))
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): append("\\\"")
+            case UInt8(ascii: "\\"): append("\\\\")
+            case UInt8(ascii: "\n"): append("\\n")
+            case UInt8(ascii: "\r"): append("\\r")
+            case UInt8(ascii: "\t"): append("\\t")
+            case 0..<0x20:
+                append("\\u00")
+                let digits: StaticString = "0123456789abcdef"
+                digits.withUTF8Buffer { hex in
+                    self.byte(hex[Int(byte >> 4)])
+                    self.byte(hex[Int(byte & 0xF)])
+                }
+            default: self.byte(byte)
+            }
+        }
+        self.byte(UInt8(ascii: "\""))
+    }
+
+    /// Appends bytes as they are.
+    mutating func write(_ source: UnsafeRawBufferPointer) {
+        write(source.count) { target in
+            if let base = source.baseAddress {
+                UnsafeMutableRawPointer(target).copyMemory(from: base, byteCount: source.count)
+            }
+        }
+    }
+
+    /// Makes room for `length` more bytes and lets `body` write them, from the pointer it gets.
+    private mutating func write(_ length: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+        let start = count
+        if start + length > storage.count {
+            // Doubling, as an array grows, and zeros until they are written over.
+            storage.append(contentsOf: repeatElement(0, count: max(storage.count, start + length - storage.count, 64)))
+        }
+        storage.withUnsafeMutableBufferPointer { buffer in body(buffer.baseAddress! + start) }
+        count = start + length
     }
 }

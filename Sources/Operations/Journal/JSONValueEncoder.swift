@@ -126,24 +126,24 @@ extension JSONLineWriter {
         switch node {
         case .null: append("null")
         case .bool(let flag): append(flag ? "true" : "false")
-        case .integer(let digits): bytes.append(contentsOf: digits.utf8)
+        case .integer(let digits): for digit in digits.utf8 { byte(digit) }
         case .string(let text): string(text)
         case .array(let box):
-            bytes.append(UInt8(ascii: "["))
+            byte(UInt8(ascii: "["))
             for (position, item) in box.items.enumerated() {
-                if position > 0 { bytes.append(UInt8(ascii: ",")) }
+                if position > 0 { byte(UInt8(ascii: ",")) }
                 write(item)
             }
-            bytes.append(UInt8(ascii: "]"))
+            byte(UInt8(ascii: "]"))
         case .object(let box):
-            bytes.append(UInt8(ascii: "{"))
+            byte(UInt8(ascii: "{"))
             for position in box.keys.indices {
-                if position > 0 { bytes.append(UInt8(ascii: ",")) }
+                if position > 0 { byte(UInt8(ascii: ",")) }
                 string(box.keys[position])
-                bytes.append(UInt8(ascii: ":"))
+                byte(UInt8(ascii: ":"))
                 write(box.values[position])
             }
-            bytes.append(UInt8(ascii: "}"))
+            byte(UInt8(ascii: "}"))
         }
     }
 }

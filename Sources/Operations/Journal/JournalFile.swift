@@ -118,9 +118,9 @@ enum JournalFile {
         }
     }
 
-    /// Writes all of `bytes`, continuing after partial writes and interruptions.
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, url: URL) throws(JournalError) {
-        if let code = bytes.withUnsafeBytes({ DescriptorWrite.all($0, to: descriptor) }) {
+    /// Writes all of the lines' bytes, continuing after partial writes and interruptions.
+    static func writeAll(_ lines: JSONLineWriter, to descriptor: Int32, url: URL) throws(JournalError) {
+        if let code = lines.withBytes({ DescriptorWrite.all($0, to: descriptor) }) {
             throw .io(url, operation: "write to", reason: String(cString: strerror(code)))
         }
     }

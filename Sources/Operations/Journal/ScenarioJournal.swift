@@ -79,6 +79,9 @@ public final class ScenarioJournal: ScenarioObserver {
     private struct State {
         var descriptor: Int32?
         var lines = JSONLineWriter(capacity: 4096)
+        /// Writes step values in order, reusing its buffers from one value to the next.
+        let stream = JSONStreamEncoder()
+        var valueTypes = StepValueTypes()
         let encoder: JSONEncoder
         /// The address of the journaled scenario, learned from its start event.
         var root: StepAddress?
@@ -109,7 +112,7 @@ public final class ScenarioJournal: ScenarioObserver {
         // file; the run then reads as interrupted (no end event, no live lock).
         state.withLock { state in
             guard let descriptor = state.descriptor else { return }
-            if !state.lines.isEmpty { try? JournalFile.writeAll(state.lines.bytes, to: descriptor, url: url) }
+            if !state.lines.isEmpty { try? JournalFile.writeAll(state.lines, to: descriptor, url: url) }
             JournalFile.closeDescriptor(descriptor)
             state.descriptor = nil
         }
@@ -276,7 +279,7 @@ public final class ScenarioJournal: ScenarioObserver {
         state.withLock { state in
             guard state.descriptor != nil else { return }
             switch record(event, into: &state) {
-            case .none where state.lines.bytes.count >= Self.bufferLimit: commit(&state, sync: false)
+            case .none where state.lines.count >= Self.bufferLimit: commit(&state, sync: false)
             case .none: break
             case .write: commit(&state, sync: false)
             case .writeAndSync: commit(&state, sync: true)
@@ -509,6 +512,12 @@ public final class ScenarioJournal: ScenarioObserver {
     /// that is or holds a ``JournalConfidential`` one is sealed, or withheld without a sealer.
     private func value(_ value: (any Sendable)?, _ fields: JournalFormat.ValueFields, _ state: inout State) {
         guard let value else { return }
+        // A type met before skips the casts that sort it (see `StepValueTypes`).
+        if let known = state.valueTypes.lookUp(type(of: value)) {
+            return encode(
+                value, known.traits, fields, &state, streaming: { try known.encode(value, $0) },
+                encodable: { known.encodable(value) })
+        }
         // Plain strings, integers and booleans are written directly: `JSONEncoder` costs about
         // a microsecond per value, most of a buffered append's budget. Everything else goes
         // through its `Encodable` conformance, opened from the existential.
@@ -523,8 +532,33 @@ public final class ScenarioJournal: ScenarioObserver {
             let secret = value is any JournalConfidential ? " (and is confidential)" : ""
             return state.lines.field(fields.notRecorded, string: "\(type(of: value)) is not Encodable\(secret)")
         }
-        // Plain data (strings, integers, booleans, nested structs, arrays) is encoded without
-        // `JSONEncoder`, several times faster; the rest goes through it as before.
+        let traits = StepValueTypes.Traits(
+            confidential: encodable is any JournalConfidential,
+            writtenByFoundation: encodable is Date || encodable is Data || encodable is URL || encodable is Decimal)
+        state.valueTypes.learn(encodable, traits)
+        encode(
+            value, traits, fields, &state, streaming: { try encodable.encode(to: $0) }, encodable: { encodable })
+    }
+
+    /// Encodes a value that is `Encodable`: most are written as their conformance runs, with no
+    /// tree in between; the others go through `JSONValueEncoder`, and what only `JSONEncoder`
+    /// writes through it.
+    ///
+    /// - Parameters:
+    ///   - streaming: Encodes the value with the encoder it is given.
+    ///   - encodable: The value as `Encodable`, for the other encoders.
+    private func encode(
+        _ value: any Sendable, _ traits: StepValueTypes.Traits, _ fields: JournalFormat.ValueFields,
+        _ state: inout State, streaming: (any Encoder) throws -> Void, encodable: () -> any Encodable
+    ) {
+        if !traits.writtenByFoundation,
+            case .written(let holdsSecret) = state.stream.encode(confidential: traits.confidential, streaming)
+        {
+            guard holdsSecret else { return state.lines.field(fields.clear, json: state.stream.output) }
+            defer { state.stream.erase() }
+            return seal(value, fields, &state) { state in state.stream.bytes }
+        }
+        let encodable = encodable()
         let encoded = JSONValueEncoder.encode(encodable)
         guard encoded?.holdsSecret == true else {
             if let node = encoded?.node { return state.lines.field(fields.clear, node: node) }
@@ -537,20 +571,28 @@ public final class ScenarioJournal: ScenarioObserver {
             }
             return
         }
+        seal(value, fields, &state) { state in
+            if let node = encoded?.node {
+                var writer = JSONLineWriter(capacity: 256)
+                writer.write(node)
+                return writer.bytes
+            }
+            return Array(try state.encoder.encode(encodable))
+        }
+    }
+
+    /// Writes a value that holds a secret sealed by the run's sealer, or the reason it is not
+    /// kept; `plaintext` gives its JSON.
+    private func seal(
+        _ value: any Sendable, _ fields: JournalFormat.ValueFields, _ state: inout State,
+        plaintext: (State) throws -> [UInt8]
+    ) {
         guard let sealer else {
             return state.lines.field(
                 fields.notRecorded, string: "\(type(of: value)) is confidential and the run has no sealer: not kept")
         }
         do {
-            let plaintext: [UInt8]
-            if let node = encoded?.node {
-                var writer = JSONLineWriter(capacity: 256)
-                writer.write(node)
-                plaintext = writer.bytes
-            } else {
-                plaintext = Array(try state.encoder.encode(encodable))
-            }
-            let sealed = try sealer.seal(plaintext)
+            let sealed = try sealer.seal(try plaintext(state))
             state.lines.field(fields.sealed, string: Data(sealed).base64EncodedString())
         } catch {
             state.lines.field(
@@ -576,7 +618,7 @@ public final class ScenarioJournal: ScenarioObserver {
         guard let descriptor = state.descriptor else { return }
         if !state.lines.isEmpty {
             do {
-                try JournalFile.writeAll(state.lines.bytes, to: descriptor, url: url)
+                try JournalFile.writeAll(state.lines, to: descriptor, url: url)
                 state.unsynced = true
             } catch {
                 if state.error == nil { state.error = error }
