@@ -18,10 +18,9 @@ enum EngineCases {
     static let asyncLaunches: @Sendable (Int) -> Void = { iterations in
         let group = DispatchGroup()
         let op = DispatchedDoubleOp(queue: DispatchQueue(label: "opctl.bench.op-async"), group: group)
-        for index in 0..<iterations {
+        DispatchBatches.run(iterations, waitingOn: group) { index in
             op.launch(OpContext(index), onFinish: BlackHole.consumeResult)
         }
-        group.wait()
     }
 
     /// `bridge.await`: `try await op.launch(context)` on a synchronous operation.

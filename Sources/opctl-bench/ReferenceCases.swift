@@ -33,14 +33,14 @@ enum ReferenceCases {
         }
     }
 
-    /// `dispatch.async`: blocks sent to a serial queue, one group wait at the end.
+    /// `dispatch.async`: blocks sent to a serial queue, a group wait after every
+    /// ``DispatchBatches/size`` of them.
     static let dispatchAsync: @Sendable (Int) -> Void = { iterations in
         let queue = DispatchQueue(label: "opctl.bench.dispatch")
         let group = DispatchGroup()
-        for index in 0..<iterations {
+        DispatchBatches.run(iterations, waitingOn: group) { index in
             queue.async(group: group) { BlackHole.consume(index &* 2) }
         }
-        group.wait()
     }
 
     /// `continuation.checked`: a checked continuation resumed inline, awaited.
