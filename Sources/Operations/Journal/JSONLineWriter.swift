@@ -164,18 +164,21 @@ struct JSONLineWriter {
     // MARK: - Internals
 
     mutating func key(_ key: StaticString) {
-        key.withUTF8Buffer { name in
-            let comma = needsComma ? 1 : 0
-            // `,"name":` in one write.
-            write(comma + name.count + 3) { target in
-                target[0] = UInt8(ascii: ",")
-                target[comma] = UInt8(ascii: "\"")
-                if let source = name.baseAddress { (target + comma + 1).initialize(from: source, count: name.count) }
-                target[comma + name.count + 1] = UInt8(ascii: "\"")
-                target[comma + name.count + 2] = UInt8(ascii: ":")
-            }
-        }
+        key.withUTF8Buffer { name in writeMember(name, separated: needsComma) }
         needsComma = true
+    }
+
+    /// `,"name":` (the comma only when `separated`) in one write, for a name that needs no
+    /// escaping.
+    private mutating func writeMember(_ name: UnsafeBufferPointer<UInt8>, separated: Bool) {
+        let comma = separated ? 1 : 0
+        write(comma + name.count + 3) { target in
+            target[0] = UInt8(ascii: ",")
+            target[comma] = UInt8(ascii: "\"")
+            if let source = name.baseAddress { (target + comma + 1).initialize(from: source, count: name.count) }
+            target[comma + name.count + 1] = UInt8(ascii: "\"")
+            target[comma + name.count + 2] = UInt8(ascii: ":")
+        }
     }
 
     /// The name of an object's member, `"name":`, after a comma when `separated`; for
@@ -183,14 +186,7 @@ struct JSONLineWriter {
     mutating func member(_ name: String, separated: Bool) {
         let written: Void? = name.utf8.withContiguousStorageIfAvailable { utf8 in
             guard !utf8.contains(where: Self.needsEscape) else { return escapedMember(name, separated: separated) }
-            let comma = separated ? 1 : 0
-            write(comma + utf8.count + 3) { target in
-                target[0] = UInt8(ascii: ",")
-                target[comma] = UInt8(ascii: "\"")
-                if let source = utf8.baseAddress { (target + comma + 1).initialize(from: source, count: utf8.count) }
-                target[comma + utf8.count + 1] = UInt8(ascii: "\"")
-                target[comma + utf8.count + 2] = UInt8(ascii: ":")
-            }
+            writeMember(utf8, separated: separated)
         }
         if written == nil { escapedMember(name, separated: separated) }
     }
