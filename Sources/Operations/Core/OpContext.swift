@@ -186,6 +186,17 @@ final class ContextExtras: Sendable {
         return ContextExtras(
             cancellation: cancellation, deadline: deadline, scope: scope, trace: trace, idempotencyKey: idempotencyKey)
     }
+
+    /// The parts of `extras` with `scope`: what every step of a scenario gives its operation,
+    /// made from the parts directly (a copy of the context retained and released the
+    /// environment and the extras, and ``make(cancellation:deadline:scope:trace:idempotencyKey:)``
+    /// checks for parts that a scope already rules out).
+    @inlinable
+    convenience init(_ extras: ContextExtras?, scope: ScenarioScope) {
+        self.init(
+            cancellation: extras?.cancellation, deadline: extras?.deadline, scope: scope, trace: extras?.trace,
+            idempotencyKey: extras?.idempotencyKey)
+    }
 }
 
 /// A ``TraceScope`` behind one reference, as a context and a completion hold it.

@@ -10,7 +10,7 @@ final class ScenarioRun: Sendable {
     @usableFromInline let environment: OpEnvironment
     @usableFromInline let startedAt: FrozenInstant?
     /// Whether an observer receives events: without one, nothing reads step addresses or times.
-    @usableFromInline let isObserved: Bool
+    @usableFromInline var isObserved: Bool { environment.isObserved }
 
     /// How many links of a chain run nested before one hands off through ``handOff(_:)``. Small
     /// enough that 32 links of nested frames fit easily in a 512 KiB stack (a secondary thread
@@ -32,7 +32,6 @@ final class ScenarioRun: Sendable {
         self.name = name
         self.base = scope?.address ?? StepAddress(path: [])
         self.environment = environment
-        self.isObserved = environment.isObserved
         // Reading the clock is skipped when nobody observes durations.
         self.startedAt = environment.isObserved ? FrozenInstant(environment.scheduler.now) : nil
     }

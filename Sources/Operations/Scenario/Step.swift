@@ -16,8 +16,7 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
     final class Storage: Sendable {
         let name: String
         let purity: Purity
-        let retry: RetryPolicy
-        @usableFromInline let maxAttempts: Int
+        @usableFromInline let retry: RetryPolicy
         let failureHandler: FailureHandler<Input, Output>?
         /// The shape of the scenario the step launches, made only when asked for (it builds one
         /// operation from the factory, launching nothing); `nil` when the operation is not a
@@ -33,7 +32,6 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
             self.name = name
             self.purity = purity
             self.retry = retry
-            self.maxAttempts = retry.maxAttempts
             self.failureHandler = failureHandler
             self.nestedShape = nestedShape
             self.launchNew = launchNew
@@ -48,9 +46,9 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
     public var purity: Purity { storage.purity }
     /// When the step is retried after a failure.
     public var retry: RetryPolicy { storage.retry }
-    /// How many attempts the retry policy allows: read on every launch, where copying the
-    /// whole policy out (a closure and a backoff inside) retained and released its parts.
-    @usableFromInline var maxAttempts: Int { storage.maxAttempts }
+    /// How many attempts the retry policy allows: read on every launch, in place, where
+    /// ``retry`` would copy the whole policy out (a closure and a backoff inside).
+    @usableFromInline var maxAttempts: Int { storage.retry.maxAttempts }
     /// What the scenario does when the step failed and will not be retried.
     public var failureHandler: FailureHandler<Input, Output>? { storage.failureHandler }
 

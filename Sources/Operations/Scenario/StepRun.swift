@@ -43,14 +43,9 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
     ) {
         self.step = step
         self.scope = scope
-        // The scenario's extras with the step's scope, made in one go rather than through a
-        // copy of the context: each copy retained and released the environment and extras.
-        let extras = context.extras
         self.stepInput = input
         self.environment = context.environment
-        self.extras = ContextExtras(
-            cancellation: extras?.cancellation, deadline: extras?.deadline, scope: scope, trace: extras?.trace,
-            idempotencyKey: extras?.idempotencyKey)
+        self.extras = ContextExtras(context.extras, scope: scope)
         self.run = run
         self.onFinish = onFinish
     }
