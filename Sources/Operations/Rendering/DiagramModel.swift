@@ -159,9 +159,11 @@ extension DiagramModel {
             let step: Int
         }
 
-        /// A declared participant with what every event asks of it, found with one lookup.
+        /// A declared participant with what every event asks of it, found with one lookup. It
+        /// holds no `String`, so passing one around costs no reference counting; the participant
+        /// itself is `declaredParticipants[key]`, read when an error names it.
         struct Resolved {
-            let participant: Participant
+            let kind: Participant.Kind
             /// Its column; `nil` for a caller, drawn at the edge.
             let column: Int?
             /// Its position among the declared participants: equal keys, equal ids.
@@ -177,7 +179,8 @@ extension DiagramModel {
         var edgeParticipants: [Participant] = []
 
         var declared = ParticipantSlots<Resolved>()
-        var declaredCount = 0
+        /// Every declared participant, by ``Resolved/key``.
+        var declaredParticipants: [Participant] = []
         var columnOf = ParticipantSlots<Int>()
         var edgeSeen = Set<Participant.ID>()
         var pending: [[Entry]] = []
@@ -223,8 +226,10 @@ extension DiagramModel {
             for participant in trace.participants where kinds[participant.id] == nil {
                 kinds[participant.id] = participant
             }
+            // Most events name participants already placed: that lookup comes first, as it copies
+            // no `Participant`.
             func place(_ id: Participant.ID) {
-                guard let participant = kinds[id], participant.kind != .caller, columnOf[id] == nil else { return }
+                guard columnOf[id] == nil, let participant = kinds[id], participant.kind != .caller else { return }
                 columnOf[id] = columns.count
                 columns.append(Column(participant: participant))
             }
@@ -257,13 +262,13 @@ extension DiagramModel {
             switch event.kind {
             case .declare(let participant):
                 if let existing = declared[participant.id] {
-                    guard existing.participant == participant else {
+                    guard declaredParticipants[existing.key] == participant else {
                         throw .conflictingDeclaration(participant.id, event: index)
                     }
                 } else {
                     declared[participant.id] = Resolved(
-                        participant: participant, column: columnOf[participant.id], key: declaredCount)
-                    declaredCount += 1
+                        kind: participant.kind, column: columnOf[participant.id], key: declaredParticipants.count)
+                    declaredParticipants.append(participant)
                 }
 
             case .create(let serviceID, let creatorID, let label):
@@ -293,7 +298,7 @@ extension DiagramModel {
             case .message(let fromID, let toID, let label, let style):
                 let from = try resolve(fromID, index)
                 let to = try resolve(toID, index)
-                if from.participant.kind == .caller && to.participant.kind == .caller {
+                if from.kind == .caller && to.kind == .caller {
                     throw .callerMisused(fromID, event: index)
                 }
                 try checkAlive(from, index)
@@ -320,7 +325,7 @@ extension DiagramModel {
 
             case .note(let participantID, let text):
                 let participant = try resolve(participantID, index)
-                if participant.participant.kind == .caller { throw .callerMisused(participantID, event: index) }
+                if participant.kind == .caller { throw .callerMisused(participantID, event: index) }
                 try checkAlive(participant, index)
                 guard let column = participant.column else { return }
                 let step = steps.count
@@ -407,7 +412,8 @@ extension DiagramModel {
                 position -= 1
             }
             guard position >= 0 else {
-                throw .unmatchedReply(from: columns[column].participant.id, to: receiver.participant.id, event: event)
+                throw .unmatchedReply(
+                    from: columns[column].participant.id, to: declaredParticipants[receiver.key].id, event: event)
             }
             let entry = pending[column][position]
             pending[column].removeSubrange(position...)
@@ -421,38 +427,37 @@ extension DiagramModel {
 
         private mutating func resolve(_ id: Participant.ID, _ event: Int) throws(TraceError) -> Resolved {
             guard let resolved = declared[id] else { throw .undeclaredParticipant(id, event: event) }
-            if resolved.participant.kind == .caller, edgeSeen.insert(id).inserted {
-                edgeParticipants.append(resolved.participant)
+            if resolved.kind == .caller, edgeSeen.insert(id).inserted {
+                edgeParticipants.append(declaredParticipants[resolved.key])
             }
             return resolved
         }
 
         private func expect(_ resolved: Resolved, _ kind: Participant.Kind, _ event: Int) throws(TraceError) {
-            let participant = resolved.participant
-            guard participant.kind == kind else {
-                throw .wrongKind(participant.id, kind: participant.kind, expected: kind, event: event)
+            guard resolved.kind == kind else {
+                throw .wrongKind(
+                    declaredParticipants[resolved.key].id, kind: resolved.kind, expected: kind, event: event)
             }
         }
 
         private func checkAlive(_ resolved: Resolved, _ event: Int) throws(TraceError) {
-            let participant = resolved.participant
-            guard participant.kind == .contextService, let column = resolved.column else { return }
+            guard resolved.kind == .contextService, let column = resolved.column else { return }
             switch life[column] {
             case .alive: return
-            case .notCreated: throw .usedBeforeCreation(participant.id, event: event)
-            case .released: throw .usedAfterRelease(participant.id, event: event)
+            case .notCreated: throw .usedBeforeCreation(declaredParticipants[resolved.key].id, event: event)
+            case .released: throw .usedAfterRelease(declaredParticipants[resolved.key].id, event: event)
             }
         }
 
         private func end(of resolved: Resolved) -> End {
-            guard resolved.participant.kind != .caller, let column = resolved.column else { return .edge }
+            guard resolved.kind != .caller, let column = resolved.column else { return .edge }
             return .column(column)
         }
 
         private mutating func markUse(_ resolved: Resolved, _ step: Int) {
             guard let column = resolved.column else { return }
             if columns[column].firstStep == nil { columns[column].firstStep = step }
-            if resolved.participant.kind == .contextService { lastUse[column] = step }
+            if resolved.kind == .contextService { lastUse[column] = step }
         }
 
         /// Ends a context service's life: its existence bar (if it had one) ends after its last

@@ -103,16 +103,16 @@ struct TextLayout {
             }
         }
         placements = model.steps.map { Self.placement(of: $0) }
-        // Labels are measured once, for both fitting passes below.
-        let measured = texts.indices.map { placements[$0].isNote ? nil : WrapPieces(texts[$0].first ?? "") }
+        // Labels are measured once, for every fitting pass below.
+        var pieces = WrapPieces(reservingCapacityFor: texts.count)
+        let measured = texts.indices.map { placements[$0].isNote ? nil : pieces.measure(texts[$0].first ?? "") }
 
         // Shrink gaps: drop the comfortable padding before wrapping anything.
         var fit = Fit(
-            layout: self, model: model, texts: texts, pieces: measured, padding: Self.padding,
+            layout: self, model: model, texts: texts, pieces: pieces, measured: measured, padding: Self.padding,
             maxLabelLines: maxLabelLines)
         if fit.total > maxWidth {
-            fit = Fit(
-                layout: self, model: model, texts: texts, pieces: measured, padding: 0, maxLabelLines: maxLabelLines)
+            fit.dropPadding()
             // Wrap at spaces and after ( , . first; hard-break long tokens only if that is not
             // enough; `…` comes from the line limit.
             // Notes are prose, so a word broken inside a note costs less than a broken label.
@@ -191,6 +191,8 @@ struct TextLayout {
         let gap: Int
         /// Columns the gap needs besides the text: reaches of bars and boxes, margins, loop.
         let fixed: Int
+        /// The comfortable padding around the text, on top of `fixed`, until fitting drops it.
+        let padding: Int
         /// The text's natural width (a note's capped at what it asks for).
         let natural: Int
         /// The widest piece that cannot be wrapped without a hard break.
@@ -206,10 +208,11 @@ struct TextLayout {
         /// Kept apart from its slot, so that slots are plain values that copy without
         /// reference counting.
         var slots: [Slot] = []
-        /// Each step's label measured for wrapping (`nil` for notes, which are few and wrap for
-        /// real).
-        let measured: [WrapPieces?]
-        var slotsInGap: [[Int]]
+        /// Every label measured for wrapping.
+        let pieces: WrapPieces
+        /// Each gap's slots, as fitting reads them on every column it narrows the gap: together
+        /// in memory, rather than a slot here, its label there and its pieces elsewhere.
+        var entriesInGap: [[GapEntry]]
         var structural: [Int]
         var sizes: [Int]
         var lines: [[String]]
@@ -233,14 +236,25 @@ struct TextLayout {
         /// The narrowest the drawing can get: every text one column wide.
         var hardFloorTotal: Int { floors(hardNotes: true, hardLabels: true).reduce(0, +) + outside }
 
+        /// A slot in its gap's list.
+        struct GapEntry {
+            /// The columns the slot takes in the gap now: `fixed + width`.
+            var extent: Int32
+            let fixed: Int32
+            /// The slot's index in `slots`.
+            let slot: Int32
+            /// The label measured for wrapping; `nil` for a note, which is rare and wraps for real.
+            let label: WrapPieces.Label?
+        }
+
         init(
-            layout: TextLayout, model: DiagramModel, texts: [[String]], pieces measured: [WrapPieces?], padding: Int,
-            maxLabelLines: Int
+            layout: TextLayout, model: DiagramModel, texts: [[String]], pieces: WrapPieces,
+            measured: [WrapPieces.Label?], padding: Int, maxLabelLines: Int
         ) {
             let columns = layout.columns
             let count = columns.count
             self.texts = texts
-            self.measured = measured
+            self.pieces = pieces
             self.maxLabelLines = maxLabelLines
             let frameDepth = layout.frameDepth
             outside = 1 + layout.rightInset
@@ -259,14 +273,15 @@ struct TextLayout {
             }
             structural[count] = max(columns[count - 1].boxRight, columns[count - 1].rightReach)
 
-            slotsInGap = Array(repeating: [], count: count + 1)
+            entriesInGap = Array(repeating: [], count: count + 1)
             for (index, step) in model.steps.enumerated() {
                 let text = texts[index]
-                let pieces = measured[index]
-                let natural = pieces?.natural ?? text.map(\.displayWidth).max() ?? 0
-                let longest = pieces?.longest ?? text.map(LabelWrapper.longestPiece).max() ?? 0
+                let label = measured[index]
+                let natural = label?.natural ?? text.map(\.displayWidth).max() ?? 0
+                let longest = label?.longest ?? text.map(LabelWrapper.longestPiece).max() ?? 0
                 var gap = 0
                 var fixed = 0
+                var slotPadding = 0
                 var isNote = false
                 switch layout.placements[index] {
                 case .arrow(let arrowGap):
@@ -276,16 +291,19 @@ struct TextLayout {
                     var leftReach = columns[gap].leftReach
                     if created == gap { leftReach = max(leftReach, columns[gap].boxLeft) }
                     if gap == 0 {
-                        fixed = padding + leftReach + 2 + frameDepth
+                        fixed = leftReach + 2 + frameDepth
+                        slotPadding = padding
                     } else {
                         var rightReach = columns[gap - 1].rightReach
                         if created == gap - 1 { rightReach = max(rightReach, columns[gap - 1].boxRight) }
-                        fixed = 2 * padding + rightReach + leftReach + 3
+                        fixed = rightReach + leftReach + 3
+                        slotPadding = 2 * padding
                     }
                 case .loop(let column):
                     gap = column + 1
                     let reach = columns[column].rightReach
-                    fixed = gap == count ? reach + 5 : padding + reach + 7 + columns[gap].leftReach
+                    fixed = gap == count ? reach + 5 : reach + 7 + columns[gap].leftReach
+                    slotPadding = gap == count ? 0 : padding
                 case .note(let column):
                     gap = column + 1
                     isNote = true
@@ -299,12 +317,22 @@ struct TextLayout {
                 let asked =
                     isNote ? min(natural, isTail ? TextLayout.noteTailWidth : TextLayout.noteNaturalWidth) : natural
                 if isNote { lines[index] = text.flatMap { LabelWrapper.wrap($0, width: asked) } }
-                slotsInGap[gap].append(slots.count)
+                entriesInGap[gap].append(
+                    GapEntry(
+                        extent: Int32(truncatingIfNeeded: fixed + asked), fixed: Int32(truncatingIfNeeded: fixed),
+                        slot: Int32(truncatingIfNeeded: slots.count), label: isNote ? nil : label))
                 slots.append(
                     Slot(
-                        step: index, gap: gap, fixed: fixed, natural: asked, longestPiece: longest,
-                        isNote: isNote, isTail: isTail, width: asked))
+                        step: index, gap: gap, fixed: fixed, padding: slotPadding, natural: asked,
+                        longestPiece: longest, isNote: isNote, isTail: isTail, width: asked))
             }
+            sizes = structural
+            for slot in slots { sizes[slot.gap] = max(sizes[slot.gap], slot.fixed + slot.padding + slot.width) }
+        }
+
+        /// The first step of fitting: the gaps without the comfortable padding. Computed from
+        /// the same slots rather than by measuring every label again.
+        mutating func dropPadding() {
             sizes = structural
             for slot in slots { sizes[slot.gap] = max(sizes[slot.gap], slot.fixed + slot.width) }
         }
@@ -328,10 +356,9 @@ struct TextLayout {
         func harm(shrinking gap: Int) -> Double {
             let target = sizes[gap] - 1
             var total = 0.0
-            for index in slotsInGap[gap] {
-                let slot = slots[index]
-                guard !slot.isNote, slot.fixed + slot.width > target else { continue }
-                total += measured[slot.step]?.harm(max(target - slot.fixed, 1)) ?? 0
+            for entry in entriesInGap[gap] where entry.extent > target {
+                guard let label = entry.label else { continue }
+                total += pieces.harm(label, max(target - Int(entry.fixed), 1))
             }
             return total
         }
@@ -356,21 +383,26 @@ struct TextLayout {
                 guard widest >= 0 else { return }
                 let target = sizes[widest] - 1
                 var size = structural[widest]
-                for index in slotsInGap[widest] {
-                    let fixed = slots[index].fixed
-                    if fixed + slots[index].width > target {
+                for position in entriesInGap[widest].indices {
+                    let entry = entriesInGap[widest][position]
+                    var extent = Int(entry.extent)
+                    if extent > target {
+                        let index = Int(entry.slot)
+                        let fixed = Int(entry.fixed)
                         let allowed = max(target - fixed, 1)
                         let step = slots[index].step
-                        if let width = measured[step]?.wrappedWidth(allowed) {
-                            slots[index].width = width
+                        if let label = entry.label {
+                            slots[index].width = pieces.wrappedWidth(label, allowed)
                             wrapWidths[step] = allowed
                         } else {
                             let wrapped = texts[step].flatMap { LabelWrapper.wrap($0, width: allowed) }
                             lines[step] = wrapped
                             slots[index].width = wrapped.map(\.displayWidth).max() ?? 0
                         }
+                        extent = fixed + slots[index].width
+                        entriesInGap[widest][position].extent = Int32(truncatingIfNeeded: extent)
                     }
-                    size = max(size, fixed + slots[index].width)
+                    size = max(size, extent)
                 }
                 currentTotal -= sizes[widest] - size
                 sizes[widest] = size

@@ -1,9 +1,13 @@
-/// A label measured once for fitting: the widths of the pieces wrapping may not split.
+/// Labels measured once for fitting: for each, the widths of the pieces wrapping may not split.
 ///
 /// Fitting tries many widths per label; answering "how wide would it wrap at this width, and how
 /// badly" from these numbers, instead of wrapping the text again, keeps rendering linear with a
 /// small constant. It mirrors ``LabelWrapper/wrap(_:width:maxLines:)`` exactly for ASCII text and
 /// errs on the wide side for wide characters.
+///
+/// Every label's pieces live in one array, in the order measured: fitting reads the labels of a
+/// gap again on every column it narrows, and one allocation per label scattered them over the
+/// heap (a cache miss per label per column, a tenth of a 10,000-message render).
 struct WrapPieces {
     /// One piece: its width without trailing spaces, its trailing spaces, and whether it ends in
     /// punctuation (a hard break right before that is not mid-word).
@@ -13,32 +17,66 @@ struct WrapPieces {
         var endsInPunctuation: Bool
     }
 
+    /// A measured label: where its pieces are, its width on one line, and its widest piece.
+    /// Sixteen bytes, so that fitting can keep it beside the slot that reads it.
+    struct Label {
+        fileprivate let start: Int32
+        fileprivate let end: Int32
+        private let naturalWidth: Int32
+        private let longestPiece: Int32
+
+        fileprivate init(start: Int, end: Int, natural: Int, longest: Int) {
+            self.start = Int32(truncatingIfNeeded: start)
+            self.end = Int32(truncatingIfNeeded: end)
+            naturalWidth = Int32(truncatingIfNeeded: natural)
+            longestPiece = Int32(truncatingIfNeeded: longest)
+        }
+
+        /// The text on one line.
+        var natural: Int { Int(naturalWidth) }
+        /// The widest piece.
+        var longest: Int { Int(longestPiece) }
+    }
+
     private var pieces: [Piece] = []
-    /// The text on one line.
-    let natural: Int
-    /// The widest piece.
-    let longest: Int
+
+    /// An empty table, with room for about `labels` labels.
+    init(reservingCapacityFor labels: Int = 0) {
+        pieces.reserveCapacity(labels * 4)
+    }
 
     /// Measures the pieces of ``LabelWrapper/pieces(of:)`` in one pass over the text: a piece
     /// ends after a run of spaces, or after `(`, `,` or `.` and the spaces that follow. Text of
     /// ASCII and standalone scalars (``TextScan``) is read over its UTF-8, a scalar at a time;
     /// other text character by character. No substring is made.
-    init(_ text: String) {
-        if let scanned = text.utf8.withContiguousStorageIfAvailable(Self.scanScalars), let scan = scanned {
-            self.init(scan)
+    mutating func measure(_ text: String) -> Label {
+        let start = pieces.count
+        let scanned = text.utf8.withContiguousStorageIfAvailable { bytes in
+            Self.scanScalars(bytes, into: &pieces)
+        }
+        var natural: Int
+        if let scanned, let width = scanned {
+            natural = width
         } else {
+            pieces.removeSubrange(start...)
             var scan = Scan<Character> { $0.isPunctuation }
             for character in text {
                 scan.add(
                     character, isSpace: character == " ",
-                    isBreak: character == "(" || character == "," || character == ".", width: character.displayWidth)
+                    isBreak: character == "(" || character == "," || character == ".", width: character.displayWidth,
+                    into: &pieces)
             }
-            self.init(scan)
+            scan.end(into: &pieces)
+            natural = scan.natural
         }
+        let longest = pieces[start...].lazy.map(\.width).max() ?? 0
+        return Label(start: start, end: pieces.count, natural: natural, longest: Int(longest))
     }
 
-    /// The measuring pass over UTF-8 whose scalars are each a character; `nil` when one is not.
-    private static func scanScalars(_ bytes: UnsafeBufferPointer<UInt8>) -> Scan<Unicode.Scalar>? {
+    /// The measuring pass over UTF-8 whose scalars are each a character, appending the pieces;
+    /// the label's natural width, or `nil` when a scalar is not a character (the caller drops
+    /// what was appended).
+    private static func scanScalars(_ bytes: UnsafeBufferPointer<UInt8>, into pieces: inout [Piece]) -> Int? {
         var scan = Scan<Unicode.Scalar> {
             $0.isASCII ? WrapPieces.asciiPunctuation[Int($0.value)] : Character($0).isPunctuation
         }
@@ -50,25 +88,18 @@ struct WrapPieces {
                 scan.add(
                     Unicode.Scalar(byte), isSpace: byte == 0x20,
                     isBreak: byte == UInt8(ascii: "(") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "."),
-                    width: 1)
+                    width: 1, into: &pieces)
                 index += 1
             } else {
                 guard let (scalar, length) = TextScan.decode(bytes, at: index), scalar.isStandaloneGrapheme else {
                     return nil
                 }
-                scan.add(scalar, isSpace: false, isBreak: false, width: scalar.standaloneDisplayWidth)
+                scan.add(scalar, isSpace: false, isBreak: false, width: scalar.standaloneDisplayWidth, into: &pieces)
                 index += length
             }
         }
-        return scan
-    }
-
-    private init<Unit>(_ scan: Scan<Unit>) {
-        var scan = scan
-        scan.end()
-        pieces = scan.pieces
-        natural = scan.natural
-        longest = Int(scan.pieces.lazy.map(\.width).max() ?? 0)
+        scan.end(into: &pieces)
+        return scan.natural
     }
 
     /// Which ASCII bytes are punctuation (`Character.isPunctuation`), by byte value.
@@ -78,7 +109,6 @@ struct WrapPieces {
     private struct Scan<Unit> {
         /// Whether a unit is punctuation; asked once per piece, of its last non-space unit.
         let isPunctuation: (Unit) -> Bool
-        var pieces: [Piece] = []
         var natural = 0
         /// The current piece: its width without trailing spaces, its trailing spaces, its last
         /// non-space unit, whether it has begun.
@@ -91,11 +121,9 @@ struct WrapPieces {
 
         init(isPunctuation: @escaping (Unit) -> Bool) {
             self.isPunctuation = isPunctuation
-            // Most labels have a handful of pieces: one allocation, not one per doubling.
-            pieces.reserveCapacity(8)
         }
 
-        mutating func add(_ unit: Unit, isSpace: Bool, isBreak: Bool, width: Int) {
+        mutating func add(_ unit: Unit, isSpace: Bool, isBreak: Bool, width: Int, into pieces: inout [Piece]) {
             natural += width
             if isSpace {
                 trailing += 1
@@ -103,18 +131,18 @@ struct WrapPieces {
                 closed = true
                 return
             }
-            if closed { emit() }
+            if closed { emit(into: &pieces) }
             started = true
             self.width += width
             last = unit
             if isBreak { closed = true }
         }
 
-        mutating func end() {
-            if started { emit() }
+        mutating func end(into pieces: inout [Piece]) {
+            if started { emit(into: &pieces) }
         }
 
-        private mutating func emit() {
+        private mutating func emit(into pieces: inout [Piece]) {
             pieces.append(
                 Piece(
                     width: Int32(truncatingIfNeeded: width), spaces: Int32(truncatingIfNeeded: trailing),
@@ -128,13 +156,13 @@ struct WrapPieces {
     }
 
     /// The widest line the label wraps to at `width`.
-    func wrappedWidth(_ width: Int) -> Int {
+    func wrappedWidth(_ label: Label, _ width: Int) -> Int {
         let width = max(width, 1)
-        if natural <= width { return natural }
+        if label.natural <= width { return label.natural }
         var widest = 0
         var lineWidth = 0
         var pending = 0
-        for piece in pieces {
+        for piece in pieces[Int(label.start)..<Int(label.end)] {
             let pieceWidth = Int(piece.width)
             if lineWidth > 0 && lineWidth + pending + pieceWidth > width {
                 widest = max(widest, lineWidth)
@@ -156,11 +184,12 @@ struct WrapPieces {
     /// How badly wrapping at `width` breaks the label: breaks at spaces and after punctuation
     /// cost nothing, each hard break inside a word about 1 (less in a long token cut near its end
     /// than in a short word), a line left holding only punctuation 2.
-    func harm(_ width: Int) -> Double {
+    func harm(_ label: Label, _ width: Int) -> Double {
         let width = max(width, 1)
-        guard longest > width else { return 0 }
+        guard label.longest > width else { return 0 }
         var harm = 0.0
-        for index in pieces.indices where Int(pieces[index].width) > width {
+        let last = Int(label.end) - 1
+        for index in Int(label.start)..<Int(label.end) where Int(pieces[index].width) > width {
             let pieceWidth = Int(pieces[index].width)
             let remainder = pieceWidth % width
             var breaks = pieceWidth / width - (remainder == 0 ? 1 : 0)
@@ -168,7 +197,7 @@ struct WrapPieces {
                 // The punctuation moves to the next line: not a break inside a word, but alone on
                 // its line if nothing follows it.
                 breaks -= 1
-                if index == pieces.count - 1 { harm += 2 }
+                if index == last { harm += 2 }
             }
             harm += Double(breaks) * (1 + 1 - Double(width) / Double(pieceWidth))
         }
