@@ -60,9 +60,7 @@ enum LabelWrapper {
         if kind != .complex {
             if textWidth <= width { return [text] }
             let lines = text.utf8.withContiguousStorageIfAvailable { bytes in
-                wrapScalars(bytes, width: width, stopAfter: maxLines.map { $0 + 1 }).map {
-                    String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self)
-                }
+                wrapScalars(bytes, width: width, stopAfter: maxLines.map { $0 + 1 })
             }
             if let lines { return limit(lines, width: width, maxLines: maxLines) }
         } else if text.displayWidth <= width {
@@ -107,9 +105,11 @@ enum LabelWrapper {
     }
 
     /// The first `maxLines` lines, the last ending in `…`, when there are more.
-    private static func limit(_ lines: [String], width: Int, maxLines: Int?) -> [String] {
+    private static func limit(_ lines: consuming [String], width: Int, maxLines: Int?) -> [String] {
         guard let maxLines, lines.count > maxLines, maxLines > 0 else { return lines }
-        var kept = Array(lines.prefix(maxLines))
+        // Cut in place: the array is the wrapper's own.
+        var kept = lines
+        kept.removeLast(kept.count - maxLines)
         kept[maxLines - 1] = ellipsized(kept[maxLines - 1], width: width)
         return kept
     }
@@ -117,16 +117,18 @@ enum LabelWrapper {
     /// ``wrap(_:width:maxLines:)`` for text of ``TextScan/Kind/ascii`` or
     /// ``TextScan/Kind/standalone`` scalars, where every scalar is a character: the same pieces
     /// and the same breaks, walked over the UTF-8 scalar by scalar. A line is always a contiguous
-    /// run of the text (the spaces between two pieces on one line are the text's own), so the
-    /// lines come back as byte ranges and no line is built unit by unit.
+    /// run of the text (the spaces between two pieces on one line are the text's own), so each
+    /// line is made from its range of the bytes in one go, never unit by unit.
     ///
     /// With `stopAfter`, wrapping stops once that many lines are made: a label past its line
     /// limit is cut there anyway, so the lines after the first one past it are never needed.
-    private static func wrapScalars(_ bytes: UnsafeBufferPointer<UInt8>, width: Int, stopAfter: Int?) -> [Range<Int>] {
+    private static func wrapScalars(_ bytes: UnsafeBufferPointer<UInt8>, width: Int, stopAfter: Int?) -> [String] {
         let stopAfter = stopAfter ?? Int.max
         let count = bytes.count
         let space = UInt8(ascii: " ")
-        var lines: [Range<Int>] = []
+        var lines: [String] = []
+        // Most labels wrap to a few lines: one allocation, not one per doubling.
+        lines.reserveCapacity(min(stopAfter, count / max(width, 1) + 2))
         var lineStart: Int?
         var lineEnd = 0
         var lineWidth = 0
@@ -157,7 +159,10 @@ enum LabelWrapper {
             lineEnd = range.upperBound
         }
         func flush() {
-            lines.append(lineStart.map { $0..<lineEnd } ?? 0..<0)
+            // Each line is a run of the text's own bytes: made into its string as it ends.
+            lines.append(
+                lineStart.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0..<lineEnd]), as: UTF8.self) }
+                    ?? "")
             lineStart = nil
             lineWidth = 0
             pendingSpaces = 0

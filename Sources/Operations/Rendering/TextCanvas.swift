@@ -37,11 +37,8 @@ struct TextCanvas {
     private var longSpellings: [UInt32: [UInt8]] = [:]
     /// The most bytes any code spells.
     private var longestSpelling = 1
-    /// The drawing written so far: its first `writtenCount` bytes. The array only grows, by
-    /// doubling, so zeroing room for new rows happens about once per byte of the drawing
-    /// rather than on every flush.
-    private var written: [UInt8] = []
-    private var writtenCount = 0
+    /// The drawing written so far.
+    private let written = DrawingBytes()
     /// A row most rows start as (the lifelines and bars of the moment), with its spelling
     /// (untrimmed) and where each column's spelling starts in it (`width + 1` offsets). A row
     /// is written out as the template's bytes up to its first differing cell, the differing
@@ -83,7 +80,7 @@ struct TextCanvas {
     /// Makes room for about `rows` rows of output: a row's lifelines and box drawing take
     /// three bytes a cell, its blanks one.
     mutating func reserve(rows: Int) {
-        grow(to: rows * (width + width / 2 + 1))
+        written.reserve(rows * (width + width / 2 + 1))
     }
 
     var rowCount: Int { firstRow + cells.count / max(width, 1) }
@@ -304,8 +301,8 @@ struct TextCanvas {
         // stored as a whole word), grown geometrically, then written through a pointer and
         // trimmed: no capacity check per byte.
         let room = rows * (width * longestSpelling + 1) + 8
-        grow(to: writtenCount + room)
-        var position = writtenCount
+        written.reserve(written.count + room)
+        var position = written.count
         let hasTemplate = template.count == width
         if hasTemplate && !templateSpelled { spellTemplate() }
         let useTemplate = hasTemplate && templateSpelled
@@ -315,8 +312,8 @@ struct TextCanvas {
                 template.withUnsafeBufferPointer { template in
                     templateBytes.withUnsafeBytes { templateBytes in
                         templateOffsets.withUnsafeBufferPointer { offsets in
-                            written.withUnsafeMutableBytes { buffer in
-                                let output = buffer.baseAddress!
+                            do {
+                                let output = written.base
                                 // Cells `from..<to` of the template, spelled, at `position`.
                                 func copyTemplate(_ from: Int, _ to: Int) {
                                     let count = offsets[to] - offsets[from]
@@ -393,7 +390,7 @@ struct TextCanvas {
                 }
             }
         }
-        writtenCount = position
+        written.count = position
         firstRow += rows
         cells.removeAll(keepingCapacity: true)
     }
@@ -401,28 +398,56 @@ struct TextCanvas {
     /// The finished drawing: `\n` after every row, no trailing spaces.
     mutating func output() -> String {
         flush()
+        return written.string()
+    }
+}
+
+/// The bytes of a drawing, written through a pointer as rows are flushed.
+///
+/// An array would have to be zeroed before each flush wrote over it (its elements must be
+/// initialised) and trimmed after; this storage is only ever written, and grows by doubling.
+/// It belongs to one canvas, which is never copied while painting.
+private final class DrawingBytes {
+    private(set) var base: UnsafeMutableRawPointer
+    private var capacity: Int
+    /// How many bytes are written.
+    var count = 0
+
+    init() {
+        capacity = 64
+        base = .allocate(byteCount: capacity, alignment: 8)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Makes room for `needed` bytes in all, keeping those written.
+    func reserve(_ needed: Int) {
+        guard needed > capacity else { return }
+        let grown = max(needed, capacity * 2)
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
+        storage.copyMemory(from: base, byteCount: count)
+        base.deallocate()
+        base = storage
+        capacity = grown
+    }
+
+    /// The bytes as a string.
+    func string() -> String {
+        let bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count)
         // Every byte written is a whole spelling taken from a `String`'s UTF-8 (or an ASCII
         // byte), so the drawing is valid UTF-8 by construction. Validating it again was the
         // renderer's largest single cost (18 % of a 10,000-message render: box drawing is
         // three-byte sequences, off the validator's ASCII fast path); copying it unchecked is
         // a `memcpy`. Debug builds still check.
-        assert(String(validating: written[..<writtenCount], as: UTF8.self) != nil, "the canvas wrote invalid UTF-8")
+        assert(String(validating: bytes, as: UTF8.self) != nil, "the canvas wrote invalid UTF-8")
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            return String(copying: unsafe UTF8Span(unchecked: written.span.extracting(..<writtenCount)))
+            return String(copying: unsafe UTF8Span(unchecked: bytes.span))
         }
         // Copied into the string's own storage and validated there: about a third faster than
-        // `String(decoding:as:)` on the array (measured on 2.5 MB of drawing).
-        return written.withUnsafeBufferPointer { bytes in
-            String(unsafeUninitializedCapacity: writtenCount) { storage in
-                storage.initialize(fromContentsOf: UnsafeBufferPointer(rebasing: bytes[..<writtenCount]))
-            }
+        // `String(decoding:as:)` on an array (measured on 2.5 MB of drawing).
+        return String(unsafeUninitializedCapacity: count) { storage in
+            storage.initialize(fromContentsOf: bytes)
         }
-    }
-
-    /// Makes `written` at least `count` bytes long, doubling it when it grows.
-    private mutating func grow(to count: Int) {
-        guard written.count < count else { return }
-        written.append(contentsOf: repeatElement(0, count: max(count, written.count * 2) - written.count))
     }
 }
 

@@ -19,6 +19,16 @@ struct TextPainter {
     private var alive: [Bool] { didSet { canvas.forgetTemplate() } }
     /// How many frames are open: their borders stand on every row.
     private var openFrames = 0 { didSet { canvas.forgetTemplate() } }
+    /// The closing marks of the step being painted, kept between steps so that most steps
+    /// allocate nothing for them.
+    private var marks: [ClosingMark] = []
+
+    /// What happens to a column on the `row`-th closing row of a step.
+    private struct ClosingMark {
+        let column: Int
+        let mark: Mark
+        let row: Int
+    }
 
     init(model: DiagramModel, layout: TextLayout, charset: DiagramCharset, showFootBoxes: Bool) {
         self.model = model
@@ -140,7 +150,7 @@ struct TextPainter {
 
     private mutating func paint(step index: Int) {
         let step = model.steps[index]
-        var marks = closingMarks(of: step)
+        collectClosingMarks(of: step)
         switch step.action {
         case .note(let column, _):
             paintNote(column: column, lines: layout.lines[index])
@@ -158,25 +168,28 @@ struct TextPainter {
             paintArrowStep(step, lines: layout.lines[index])
         }
         var closingRows = 0
-        for entry in marks { closingRows = max(closingRows, entry.marks.count) }
+        for entry in marks { closingRows = max(closingRows, entry.row + 1) }
         for position in 0..<closingRows {
             let row = baseRow()
-            for entry in marks.indices where position < marks[entry].marks.count {
-                apply(marks[entry].marks[position], column: marks[entry].column, row: row)
+            // Columns in the order they got their first mark (every marked column has one on
+            // row 0), each with its mark for this row.
+            for first in marks where first.row == 0 {
+                guard let entry = marks.first(where: { $0.column == first.column && $0.row == position }) else {
+                    continue
+                }
+                apply(entry.mark, column: entry.column, row: row)
             }
         }
-        marks.removeAll()
+        marks.removeAll(keepingCapacity: true)
     }
 
-    /// What happens to each column on the closing rows of a step, in row order.
-    private func closingMarks(of step: DiagramModel.Step) -> [(column: Int, marks: [Mark])] {
-        var result: [(column: Int, marks: [Mark])] = []
+    /// What happens to each column on the closing rows of a step: a column's marks go on
+    /// successive rows, in the order they are added.
+    private mutating func collectClosingMarks(of step: DiagramModel.Step) {
         func add(_ column: Int, _ mark: Mark) {
-            if let index = result.firstIndex(where: { $0.column == column }) {
-                result[index].marks.append(mark)
-            } else {
-                result.append((column, [mark]))
-            }
+            var row = 0
+            for entry in marks where entry.column == column { row += 1 }
+            marks.append(ClosingMark(column: column, mark: mark, row: row))
         }
         var created: Int?
         if case .create(_, let column, _) = step.action {
@@ -193,7 +206,6 @@ struct TextPainter {
             if ending.hadBar { add(ending.column, .barEnd) }
             if ending.crossed { add(ending.column, .cross) }
         }
-        return result
     }
 
     private mutating func apply(_ mark: Mark, column: Int, row: Int) {
