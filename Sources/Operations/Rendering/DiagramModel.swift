@@ -29,17 +29,19 @@ struct DiagramModel {
         var firstStep: Int?
     }
 
-    /// What a step draws.
+    /// What a step draws. Its text is not here but in the trace (``label(of:)``): without a
+    /// string, an action is a plain value, and the renderers copy and match steps thousands of
+    /// times a drawing without reference counting.
     enum Action {
-        case message(from: End, to: End, label: String, style: MessageStyle)
-        case create(creator: End, created: Int, label: String)
-        case launch(launcher: End, operation: Int, label: String)
-        case finish(operation: Int, launcher: End, label: String)
-        case note(column: Int, text: String)
+        case message(from: End, to: End, style: MessageStyle)
+        case create(creator: End, created: Int)
+        case launch(launcher: End, operation: Int)
+        case finish(operation: Int, launcher: End)
+        case note(column: Int)
         /// A frame opens at nesting `level` (0 = outermost), opened by `opener`.
-        case frameOpen(kind: FrameKind, label: String, level: Int, opener: End)
+        case frameOpen(kind: FrameKind, level: Int, opener: End)
         /// The next branch of the frame at `level`.
-        case frameBranch(label: String, level: Int)
+        case frameBranch(level: Int)
         /// The frame at `level` closes.
         case frameClose(level: Int)
 
@@ -82,22 +84,22 @@ struct DiagramModel {
         /// The columns this step touches, sender first.
         var sender: End {
             switch action {
-            case .message(let from, _, _, _): return from
-            case .create(let creator, _, _): return creator
-            case .launch(let launcher, _, _): return launcher
-            case .finish(let operation, _, _): return .column(operation)
-            case .note(let column, _): return .column(column)
+            case .message(let from, _, _): return from
+            case .create(let creator, _): return creator
+            case .launch(let launcher, _): return launcher
+            case .finish(let operation, _): return .column(operation)
+            case .note(let column): return .column(column)
             case .frameOpen, .frameBranch, .frameClose: return .edge
             }
         }
 
         var receiver: End {
             switch action {
-            case .message(_, let to, _, _): return to
-            case .create(_, let created, _): return .column(created)
-            case .launch(_, let operation, _): return .column(operation)
-            case .finish(_, let launcher, _): return launcher
-            case .note(let column, _): return .column(column)
+            case .message(_, let to, _): return to
+            case .create(_, let created): return .column(created)
+            case .launch(_, let operation): return .column(operation)
+            case .finish(_, let launcher): return launcher
+            case .note(let column): return .column(column)
             case .frameOpen, .frameBranch, .frameClose: return .edge
             }
         }
@@ -110,14 +112,31 @@ struct DiagramModel {
     /// How many frames are ever open at once: the text renderer keeps that many columns on each
     /// side for their borders.
     private(set) var frameDepth = 0
+    /// The trace's events, where each step's text is read (``Step/event``).
+    private let events: [TraceEvent]
 
     init(trace: Trace, order: ParticipantOrder) throws(TraceError) {
         var analyser = Analyser(trace: trace, order: order)
         try analyser.run()
+        events = trace.events
         columns = analyser.columns
         steps = analyser.steps
         edgeParticipants = analyser.edgeParticipants
         computeDepths()
+    }
+
+    /// The text a step shows: a message's label, a note's text, a frame's reason (empty for a
+    /// frame's close).
+    func label(of step: Step) -> String {
+        switch events[step.event].kind {
+        case .create(_, _, let label), .message(_, _, let label, _), .launch(_, _, let label),
+            .finish(_, _, let label), .frameOpen(_, let label, _), .frameBranch(let label):
+            return label
+        case .note(_, let text):
+            return text
+        case .declare, .release, .frameClose:
+            return ""
+        }
     }
 
     /// Replays the bars to find each column's deepest stack, which decides how much room the
@@ -126,15 +145,15 @@ struct DiagramModel {
         var depth = [Int](repeating: 0, count: columns.count)
         for index in steps.indices {
             let step = steps[index]
-            if case .frameOpen(_, _, let level, _) = step.action { frameDepth = max(frameDepth, level + 1) }
-            if case .note(let column, _) = step.action {
+            if case .frameOpen(_, let level, _) = step.action { frameDepth = max(frameDepth, level + 1) }
+            if case .note(let column) = step.action {
                 steps[index].noteLimit = depth.indices.first { $0 > column && depth[$0] > 0 }
             }
             if step.opensBar, let receiver = step.receiver.column {
                 depth[receiver] += 1
                 columns[receiver].maxDepth = max(columns[receiver].maxDepth, depth[receiver])
             }
-            if case .create(_, let created, _) = step.action, step.createdHasLife {
+            if case .create(_, let created) = step.action, step.createdHasLife {
                 depth[created] += 1
                 columns[created].maxDepth = max(columns[created].maxDepth, depth[created])
             }
@@ -271,7 +290,7 @@ extension DiagramModel {
                     declaredParticipants.append(participant)
                 }
 
-            case .create(let serviceID, let creatorID, let label):
+            case .create(let serviceID, let creatorID, _):
                 let service = try resolve(serviceID, index)
                 let creator = try resolve(creatorID, index)
                 try expect(service, .contextService, index)
@@ -280,7 +299,7 @@ extension DiagramModel {
                 if life[column] == .alive { throw .createdTwice(serviceID, event: index) }
                 let step = steps.count
                 steps.append(
-                    Step(action: .create(creator: end(of: creator), created: column, label: label), event: index))
+                    Step(action: .create(creator: end(of: creator), created: column), event: index))
                 life[column] = .alive
                 createStep[column] = step
                 markUse(creator, step)
@@ -295,7 +314,7 @@ extension DiagramModel {
                 }
                 finishLife(of: column, crossed: true)
 
-            case .message(let fromID, let toID, let label, let style):
+            case .message(let fromID, let toID, _, let style):
                 let from = try resolve(fromID, index)
                 let to = try resolve(toID, index)
                 if from.kind == .caller && to.kind == .caller {
@@ -306,7 +325,7 @@ extension DiagramModel {
                 let step = steps.count
                 steps.append(
                     Step(
-                        action: .message(from: end(of: from), to: end(of: to), label: label, style: style), event: index
+                        action: .message(from: end(of: from), to: end(of: to), style: style), event: index
                     ))
                 markUse(from, step)
                 markUse(to, step)
@@ -323,16 +342,16 @@ extension DiagramModel {
                     break
                 }
 
-            case .note(let participantID, let text):
+            case .note(let participantID, _):
                 let participant = try resolve(participantID, index)
                 if participant.kind == .caller { throw .callerMisused(participantID, event: index) }
                 try checkAlive(participant, index)
                 guard let column = participant.column else { return }
                 let step = steps.count
-                steps.append(Step(action: .note(column: column, text: text), event: index))
+                steps.append(Step(action: .note(column: column), event: index))
                 markUse(participant, step)
 
-            case .launch(let operationID, let launcherID, let label):
+            case .launch(let operationID, let launcherID, _):
                 let operation = try resolve(operationID, index)
                 let launcher = try resolve(launcherID, index)
                 try expect(operation, .operation, index)
@@ -341,14 +360,14 @@ extension DiagramModel {
                 if running[column] { throw .launchedWhileRunning(operationID, event: index) }
                 let step = steps.count
                 var newStep = Step(
-                    action: .launch(launcher: end(of: launcher), operation: column, label: label), event: index)
+                    action: .launch(launcher: end(of: launcher), operation: column), event: index)
                 newStep.opensBar = true
                 steps.append(newStep)
                 running[column] = true
                 pending[column].append(Entry(from: launcherID, fromKey: launcher.key, kind: .launch, step: step))
                 markUse(launcher, step)
 
-            case .finish(let operationID, let launcherID, let label):
+            case .finish(let operationID, let launcherID, _):
                 let operation = try resolve(operationID, index)
                 let launcher = try resolve(launcherID, index)
                 try expect(operation, .operation, index)
@@ -365,7 +384,7 @@ extension DiagramModel {
                 running[column] = false
                 let step = steps.count
                 var newStep = Step(
-                    action: .finish(operation: column, launcher: end(of: launcher), label: label), event: index)
+                    action: .finish(operation: column, launcher: end(of: launcher)), event: index)
                 newStep.closesBar = true
                 steps.append(newStep)
                 markUse(launcher, step)
@@ -374,14 +393,14 @@ extension DiagramModel {
                 let opener = try resolve(openerID, index)
                 steps.append(
                     Step(
-                        action: .frameOpen(kind: kind, label: label, level: frames.count, opener: end(of: opener)),
+                        action: .frameOpen(kind: kind, level: frames.count, opener: end(of: opener)),
                         event: index))
                 frames.append((kind, label, steps.count - 1))
 
-            case .frameBranch(let label):
+            case .frameBranch:
                 guard let open = frames.last else { throw .frameNotOpen(event: index) }
                 guard open.kind == .alt else { throw .branchOutsideAlt(open.kind, event: index) }
-                steps.append(Step(action: .frameBranch(label: label, level: frames.count - 1), event: index))
+                steps.append(Step(action: .frameBranch(level: frames.count - 1), event: index))
 
             case .frameClose:
                 guard let open = frames.popLast() else { throw .frameNotOpen(event: index) }

@@ -77,7 +77,7 @@ public struct MermaidRenderer: DiagramRenderer {
             }
             // A context service created here for the first time is declared by `create`.
             var createdHere: Int?
-            if case .create(_, let created, _) = step.action, lazy, !createdOnce[created], !declared[created] {
+            if case .create(_, let created) = step.action, lazy, !createdOnce[created], !declared[created] {
                 createdHere = created
             }
             for end in [step.sender, step.receiver] {
@@ -101,27 +101,28 @@ public struct MermaidRenderer: DiagramRenderer {
                 declared[created] = true
                 lines.append(
                     declaration(aliases.columns[created], model.columns[created].participant.name, create: true))
-            } else if case .create(_, let created, _) = step.action {
+            } else if case .create(_, let created) = step.action {
                 createdOnce[created] = true
                 lines.append("    Note over \(aliases.columns[created]): created")
             }
             for column in destroyed { lines.append("    destroy \(aliases.columns[column])") }
 
+            let label = model.label(of: step)
             switch step.action {
-            case .message(let from, let to, let label, let style):
+            case .message(let from, let to, let style):
                 lines.append("    \(name(from))\(Self.glyph(style))\(name(to)): \(Self.text(label))")
-            case .create(let creator, let created, let label):
+            case .create(let creator, let created):
                 lines.append("    \(name(creator))->>\(aliases.columns[created]): \(Self.text(label))")
-            case .launch(let launcher, let operation, let label):
+            case .launch(let launcher, let operation):
                 lines.append("    \(name(launcher))->>\(aliases.columns[operation]): \(Self.text(label))")
-            case .finish(let operation, let launcher, let label):
+            case .finish(let operation, let launcher):
                 lines.append("    \(aliases.columns[operation])-->>\(name(launcher)): \(Self.text(label))")
-            case .note(let column, let text):
-                let body = LabelWrapper.paragraphs(text).map(Self.escaped).joined(separator: "<br/>")
+            case .note(let column):
+                let body = LabelWrapper.paragraphs(label).map(Self.escaped).joined(separator: "<br/>")
                 lines.append("    Note over \(aliases.columns[column]): \(body)")
-            case .frameOpen(let kind, let label, _, let opener):
+            case .frameOpen(let kind, _, let opener):
                 lines.append(contentsOf: frameOpening(kind, label, opener: opener))
-            case .frameBranch(let label, _):
+            case .frameBranch:
                 lines.append(Self.frameLine("else", label))
             case .frameClose:
                 lines.append("    end")
@@ -130,7 +131,7 @@ public struct MermaidRenderer: DiagramRenderer {
             if step.opensBar, let receiver = step.receiver.column {
                 lines.append("    activate \(aliases.columns[receiver])")
             }
-            if case .create(_, let created, _) = step.action, step.createdHasLife {
+            if case .create(_, let created) = step.action, step.createdHasLife {
                 lines.append("    activate \(aliases.columns[created])")
             }
             if step.closesBar, let sender = step.sender.column {

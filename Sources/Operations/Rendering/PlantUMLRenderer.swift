@@ -37,20 +37,21 @@ public struct PlantUMLRenderer: DiagramRenderer {
         }
         for step in model.steps {
             func name(_ end: DiagramModel.End) -> String? { end.column.map { aliases.columns[$0] } }
+            let label = model.label(of: step)
             switch step.action {
-            case .message(let from, let to, let label, let style):
+            case .message(let from, let to, let style):
                 lines.append(Self.arrow(from: name(from), to: name(to), style: style, label: label))
-            case .create(let creator, let created, let label):
+            case .create(let creator, let created):
                 lines.append("create \(aliases.columns[created])")
                 lines.append(Self.arrow(from: name(creator), to: aliases.columns[created], style: .call, label: label))
-            case .launch(let launcher, let operation, let label):
+            case .launch(let launcher, let operation):
                 lines.append(
                     Self.arrow(from: name(launcher), to: aliases.columns[operation], style: .call, label: label))
-            case .finish(let operation, let launcher, let label):
+            case .finish(let operation, let launcher):
                 lines.append(
                     Self.arrow(from: aliases.columns[operation], to: name(launcher), style: .reply, label: label))
-            case .note(let column, let text):
-                let noteLines = LabelWrapper.paragraphs(text)
+            case .note(let column):
+                let noteLines = LabelWrapper.paragraphs(label)
                 if noteLines.count == 1 {
                     lines.append("note over \(aliases.columns[column]) : \(Self.escaped(noteLines[0]))")
                 } else {
@@ -58,15 +59,15 @@ public struct PlantUMLRenderer: DiagramRenderer {
                     lines.append(contentsOf: noteLines.map(Self.escaped))
                     lines.append("end note")
                 }
-            case .frameOpen(let kind, let label, _, _):
+            case .frameOpen(let kind, _, _):
                 lines.append(Self.frameLine(kind.rawValue, label))
-            case .frameBranch(let label, _):
+            case .frameBranch:
                 lines.append(Self.frameLine("else", label))
             case .frameClose:
                 lines.append("end")
             }
             if step.opensBar, let receiver = name(step.receiver) { lines.append("activate \(receiver)") }
-            if case .create(_, let created, _) = step.action, step.createdHasLife {
+            if case .create(_, let created) = step.action, step.createdHasLife {
                 lines.append("activate \(aliases.columns[created])")
             }
             if step.closesBar, let sender = name(step.sender) { lines.append("deactivate \(sender)") }

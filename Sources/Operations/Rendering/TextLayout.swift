@@ -89,15 +89,14 @@ struct TextLayout {
 
         let texts = model.steps.map { step -> [String] in
             switch step.action {
-            case .message(_, _, let label, _), .create(_, _, let label), .launch(_, _, let label),
-                .finish(_, _, let label):
-                return [LabelWrapper.sanitize(label)]
-            case .note(_, let text):
-                return LabelWrapper.paragraphs(text)
-            case .frameOpen(let kind, let label, _, _):
-                return [Self.tab(kind.rawValue, label)]
-            case .frameBranch(let label, _):
-                return [Self.tab("else", label)]
+            case .message, .create, .launch, .finish:
+                return [LabelWrapper.sanitize(model.label(of: step))]
+            case .note:
+                return LabelWrapper.paragraphs(model.label(of: step))
+            case .frameOpen(let kind, _, _):
+                return [Self.tab(kind.rawValue, model.label(of: step))]
+            case .frameBranch:
+                return [Self.tab("else", model.label(of: step))]
             case .frameClose:
                 return []
             }
@@ -287,7 +286,7 @@ struct TextLayout {
                 case .arrow(let arrowGap):
                     gap = arrowGap
                     var created: Int?
-                    if case .create(_, let column, _) = step.action { created = column }
+                    if case .create(_, let column) = step.action { created = column }
                     var leftReach = columns[gap].leftReach
                     if created == gap { leftReach = max(leftReach, columns[gap].boxLeft) }
                     if gap == 0 {
@@ -412,9 +411,9 @@ struct TextLayout {
 
     private static func placement(of step: DiagramModel.Step) -> Placement {
         switch step.action {
-        case .note(let column, _):
+        case .note(let column):
             return .note(column: column)
-        case .frameOpen(_, _, let level, _), .frameBranch(_, let level), .frameClose(let level):
+        case .frameOpen(_, let level, _), .frameBranch(let level), .frameClose(let level):
             return .frame(level: level)
         default:
             break

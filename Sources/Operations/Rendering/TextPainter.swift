@@ -152,17 +152,17 @@ struct TextPainter {
         let step = model.steps[index]
         collectClosingMarks(of: step)
         switch step.action {
-        case .note(let column, _):
+        case .note(let column):
             paintNote(column: column, lines: layout.lines[index])
-        case .frameOpen(_, _, let level, _):
+        case .frameOpen(_, let level, _):
             paintFrameEdge(level: level, corners: (.topLeft, .topRight), fill: .horizontal, lines: layout.lines[index])
             openFrames += 1
-        case .frameBranch(_, let level):
+        case .frameBranch(let level):
             paintFrameEdge(level: level, corners: (.teeRight, .teeLeft), fill: .frameDash, lines: layout.lines[index])
         case .frameClose(let level):
             paintFrameEdge(level: level, corners: (.bottomLeft, .bottomRight), fill: .horizontal, lines: [])
             openFrames -= 1
-        case .message(let from, let to, _, let style) where from == to:
+        case .message(let from, let to, let style) where from == to:
             if let column = from.column { paintLoop(column: column, style: style, lines: layout.lines[index]) }
         default:
             paintArrowStep(step, lines: layout.lines[index])
@@ -192,7 +192,7 @@ struct TextPainter {
             marks.append(ClosingMark(column: column, mark: mark, row: row))
         }
         var created: Int?
-        if case .create(_, let column, _) = step.action {
+        if case .create(_, let column) = step.action {
             created = column
             add(column, .boxBottom)
             if step.createdHasLife { add(column, .barStart) }
@@ -234,8 +234,8 @@ struct TextPainter {
         var created: Int?
         var style = MessageStyle.call
         switch step.action {
-        case .message(_, _, _, let messageStyle): style = messageStyle
-        case .create(_, let column, _): created = column
+        case .message(_, _, let messageStyle): style = messageStyle
+        case .create(_, let column): created = column
         case .finish: style = .reply
         case .launch, .note, .frameOpen, .frameBranch, .frameClose: break
         }
