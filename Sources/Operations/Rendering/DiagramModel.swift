@@ -112,13 +112,15 @@ struct DiagramModel {
     /// How many frames are ever open at once: the text renderer keeps that many columns on each
     /// side for their borders.
     private(set) var frameDepth = 0
-    /// The trace's events, where each step's text is read (``Step/event``).
-    private let events: [TraceEvent]
+    /// Each event's text (a label, a note, a frame's reason), by event index (``Step/event``):
+    /// kept beside the steps rather than in them, and taken from the trace as the analysis
+    /// reads each event, rather than by copying the event again when drawing.
+    private let labels: [String]
 
     init(trace: Trace, order: ParticipantOrder) throws(TraceError) {
         var analyser = Analyser(trace: trace, order: order)
         try analyser.run()
-        events = trace.events
+        labels = analyser.labels
         columns = analyser.columns
         steps = analyser.steps
         edgeParticipants = analyser.edgeParticipants
@@ -128,15 +130,7 @@ struct DiagramModel {
     /// The text a step shows: a message's label, a note's text, a frame's reason (empty for a
     /// frame's close).
     func label(of step: Step) -> String {
-        switch events[step.event].kind {
-        case .create(_, _, let label), .message(_, _, let label, _), .launch(_, _, let label),
-            .finish(_, _, let label), .frameOpen(_, let label, _), .frameBranch(let label):
-            return label
-        case .note(_, let text):
-            return text
-        case .declare, .release, .frameClose:
-            return ""
-        }
+        labels[step.event]
     }
 
     /// Replays the bars to find each column's deepest stack, which decides how much room the
@@ -196,6 +190,8 @@ extension DiagramModel {
         var columns: [Column] = []
         var steps: [Step] = []
         var edgeParticipants: [Participant] = []
+        /// Each event's text, filled in as the events are applied.
+        var labels: [String] = []
 
         var declared = ParticipantSlots<Resolved>()
         /// Every declared participant, by ``Resolved/key``.
@@ -223,6 +219,7 @@ extension DiagramModel {
             createStep = Array(repeating: -1, count: columns.count)
             lastUse = Array(repeating: -1, count: columns.count)
             steps.reserveCapacity(trace.events.count)
+            labels = Array(repeating: "", count: trace.events.count)
 
             for (index, event) in trace.events.enumerated() {
                 try apply(event, at: index)
@@ -242,8 +239,12 @@ extension DiagramModel {
         /// Decides the column order before the validating pass, so steps can refer to columns.
         private mutating func placeColumns() {
             var kinds = ParticipantSlots<Participant>()
+            // How many participants get a column: once all have one, the rest of the events
+            // cannot change the order.
+            var placeable = 0
             for participant in trace.participants where kinds[participant.id] == nil {
                 kinds[participant.id] = participant
+                if participant.kind != .caller { placeable += 1 }
             }
             // Most events name participants already placed: that lookup comes first, as it copies
             // no `Participant`.
@@ -254,6 +255,7 @@ extension DiagramModel {
             }
             if order == .firstUse {
                 for event in trace.events {
+                    if columns.count == placeable { break }
                     switch event.kind {
                     case .declare, .release, .frameOpen, .frameBranch, .frameClose: continue
                     case .create(let service, let creator, _):
@@ -290,7 +292,8 @@ extension DiagramModel {
                     declaredParticipants.append(participant)
                 }
 
-            case .create(let serviceID, let creatorID, _):
+            case .create(let serviceID, let creatorID, let label):
+                labels[index] = label
                 let service = try resolve(serviceID, index)
                 let creator = try resolve(creatorID, index)
                 try expect(service, .contextService, index)
@@ -314,7 +317,8 @@ extension DiagramModel {
                 }
                 finishLife(of: column, crossed: true)
 
-            case .message(let fromID, let toID, _, let style):
+            case .message(let fromID, let toID, let label, let style):
+                labels[index] = label
                 let from = try resolve(fromID, index)
                 let to = try resolve(toID, index)
                 if from.kind == .caller && to.kind == .caller {
@@ -342,7 +346,8 @@ extension DiagramModel {
                     break
                 }
 
-            case .note(let participantID, _):
+            case .note(let participantID, let text):
+                labels[index] = text
                 let participant = try resolve(participantID, index)
                 if participant.kind == .caller { throw .callerMisused(participantID, event: index) }
                 try checkAlive(participant, index)
@@ -351,7 +356,8 @@ extension DiagramModel {
                 steps.append(Step(action: .note(column: column), event: index))
                 markUse(participant, step)
 
-            case .launch(let operationID, let launcherID, _):
+            case .launch(let operationID, let launcherID, let label):
+                labels[index] = label
                 let operation = try resolve(operationID, index)
                 let launcher = try resolve(launcherID, index)
                 try expect(operation, .operation, index)
@@ -367,7 +373,8 @@ extension DiagramModel {
                 pending[column].append(Entry(from: launcherID, fromKey: launcher.key, kind: .launch, step: step))
                 markUse(launcher, step)
 
-            case .finish(let operationID, let launcherID, _):
+            case .finish(let operationID, let launcherID, let label):
+                labels[index] = label
                 let operation = try resolve(operationID, index)
                 let launcher = try resolve(launcherID, index)
                 try expect(operation, .operation, index)
@@ -390,6 +397,7 @@ extension DiagramModel {
                 markUse(launcher, step)
 
             case .frameOpen(let kind, let label, let openerID):
+                labels[index] = label
                 let opener = try resolve(openerID, index)
                 steps.append(
                     Step(
@@ -397,7 +405,8 @@ extension DiagramModel {
                         event: index))
                 frames.append((kind, label, steps.count - 1))
 
-            case .frameBranch:
+            case .frameBranch(let label):
+                labels[index] = label
                 guard let open = frames.last else { throw .frameNotOpen(event: index) }
                 guard open.kind == .alt else { throw .branchOutsideAlt(open.kind, event: index) }
                 steps.append(Step(action: .frameBranch(level: frames.count - 1), event: index))

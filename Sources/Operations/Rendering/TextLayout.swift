@@ -212,6 +212,9 @@ struct TextLayout {
         /// Each gap's slots, as fitting reads them on every column it narrows the gap: together
         /// in memory, rather than a slot here, its label there and its pieces elsewhere.
         var entriesInGap: [[GapEntry]]
+        /// Each gap's entries by extent, made when shrinking starts (the extents do not change
+        /// before).
+        var bucketsInGap: [ExtentBuckets] = []
         var structural: [Int]
         var sizes: [Int]
         var lines: [[String]]
@@ -355,7 +358,8 @@ struct TextLayout {
         func harm(shrinking gap: Int) -> Double {
             let target = sizes[gap] - 1
             var total = 0.0
-            for entry in entriesInGap[gap] where entry.extent > target {
+            for position in bucketsInGap[gap].positions(widerThan: target) {
+                let entry = entriesInGap[gap][Int(position)]
                 guard let label = entry.label else { continue }
                 total += pieces.harm(label, max(target - Int(entry.fixed), 1))
             }
@@ -368,6 +372,7 @@ struct TextLayout {
         /// gap whose break does the least harm goes first.
         mutating func shrink(to maxWidth: Int, hardNotes: Bool, hardLabels: Bool) {
             let floor = floors(hardNotes: hardNotes, hardLabels: hardLabels)
+            if bucketsInGap.isEmpty { bucketsInGap = entriesInGap.map { ExtentBuckets(extents: $0.map(\.extent)) } }
             var currentTotal = total
             while currentTotal > maxWidth {
                 var widest = -1
@@ -381,28 +386,27 @@ struct TextLayout {
                 }
                 guard widest >= 0 else { return }
                 let target = sizes[widest] - 1
-                var size = structural[widest]
-                for position in entriesInGap[widest].indices {
-                    let entry = entriesInGap[widest][position]
-                    var extent = Int(entry.extent)
-                    if extent > target {
-                        let index = Int(entry.slot)
-                        let fixed = Int(entry.fixed)
-                        let allowed = max(target - fixed, 1)
-                        let step = slots[index].step
-                        if let label = entry.label {
-                            slots[index].width = pieces.wrappedWidth(label, allowed)
-                            wrapWidths[step] = allowed
-                        } else {
-                            let wrapped = texts[step].flatMap { LabelWrapper.wrap($0, width: allowed) }
-                            lines[step] = wrapped
-                            slots[index].width = wrapped.map(\.displayWidth).max() ?? 0
-                        }
-                        extent = fixed + slots[index].width
-                        entriesInGap[widest][position].extent = Int32(truncatingIfNeeded: extent)
+                // Only the entries wider than the target change; the others keep their extent.
+                for position in bucketsInGap[widest].take(widerThan: target) {
+                    let entry = entriesInGap[widest][Int(position)]
+                    let index = Int(entry.slot)
+                    let fixed = Int(entry.fixed)
+                    let allowed = max(target - fixed, 1)
+                    let step = slots[index].step
+                    if let label = entry.label {
+                        slots[index].width = pieces.wrappedWidth(label, allowed)
+                        wrapWidths[step] = allowed
+                    } else {
+                        let wrapped = texts[step].flatMap { LabelWrapper.wrap($0, width: allowed) }
+                        lines[step] = wrapped
+                        slots[index].width = wrapped.map(\.displayWidth).max() ?? 0
                     }
-                    size = max(size, extent)
+                    let extent = fixed + slots[index].width
+                    entriesInGap[widest][Int(position)].extent = Int32(truncatingIfNeeded: extent)
+                    bucketsInGap[widest].put(position, extent: extent)
                 }
+                bucketsInGap[widest].settle()
+                let size = max(structural[widest], bucketsInGap[widest].top)
                 currentTotal -= sizes[widest] - size
                 sizes[widest] = size
             }
