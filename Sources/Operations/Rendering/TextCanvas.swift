@@ -300,10 +300,10 @@ struct TextCanvas {
         guard rows > 0 else { return }
         let width = width
         // Room for every cell at its longest spelling plus one word of slack (each cell is
-        // stored as a whole word), grown geometrically, then written through a pointer and
-        // trimmed: no capacity check per byte.
+        // stored as a whole word), then written through a pointer: no capacity check per byte.
         let room = rows * (width * longestSpelling + 1) + 8
         written.makeRoom(room)
+        let output = written.base
         var position = written.count
         let hasTemplate = template.count == width
         if hasTemplate && !templateSpelled { spellTemplate() }
@@ -314,78 +314,75 @@ struct TextCanvas {
                 template.withUnsafeBufferPointer { template in
                     templateBytes.withUnsafeBytes { templateBytes in
                         templateOffsets.withUnsafeBufferPointer { offsets in
-                            do {
-                                let output = written.base
-                                // Cells `from..<to` of the template, spelled, at `position`.
-                                func copyTemplate(_ from: Int, _ to: Int) {
-                                    let count = offsets[to] - offsets[from]
-                                    guard count > 0 else { return }
-                                    (output + position).copyMemory(
-                                        from: templateBytes.baseAddress! + offsets[from], byteCount: count)
-                                    position += count
-                                }
-                                // Cells `from..<to` of the row starting at `start`, spelled.
-                                func spell(_ start: Int, _ from: Int, _ to: Int) {
-                                    for index in (start + from)..<(start + to) {
-                                        let code = cells[index]
-                                        let spelling = spellings[Int(code)]
-                                        if spelling != Self.longSpelling {
-                                            // Seven bytes stored, the spelling's length kept.
-                                            output.storeBytes(
-                                                of: (spelling >> 8).littleEndian, toByteOffset: position,
-                                                as: UInt64.self)
-                                            position += Int(spelling & 0xFF)
-                                        } else {
-                                            for byte in longSpellings[code] ?? [] {
-                                                output.storeBytes(of: byte, toByteOffset: position, as: UInt8.self)
-                                                position += 1
-                                            }
+                            // Cells `from..<to` of the template, spelled, at `position`.
+                            func copyTemplate(_ from: Int, _ to: Int) {
+                                let count = offsets[to] - offsets[from]
+                                guard count > 0 else { return }
+                                (output + position).copyMemory(
+                                    from: templateBytes.baseAddress! + offsets[from], byteCount: count)
+                                position += count
+                            }
+                            // Cells `from..<to` of the row starting at `start`, spelled.
+                            func spell(_ start: Int, _ from: Int, _ to: Int) {
+                                for index in (start + from)..<(start + to) {
+                                    let code = cells[index]
+                                    let spelling = spellings[Int(code)]
+                                    if spelling != Self.longSpelling {
+                                        // Seven bytes stored, the spelling's length kept.
+                                        output.storeBytes(
+                                            of: (spelling >> 8).littleEndian, toByteOffset: position,
+                                            as: UInt64.self)
+                                        position += Int(spelling & 0xFF)
+                                    } else {
+                                        for byte in longSpellings[code] ?? [] {
+                                            output.storeBytes(of: byte, toByteOffset: position, as: UInt8.self)
+                                            position += 1
                                         }
                                     }
                                 }
-                                for row in 0..<rows {
-                                    let start = row * width
-                                    if useTemplate {
-                                        // The row's first and last cells that differ from the template.
-                                        // Compared four cells (two words) at a time, then one by one.
-                                        let rowCells = UnsafeRawPointer(cells.baseAddress! + start)
-                                        let templateCells = UnsafeRawPointer(template.baseAddress!)
-                                        func sameFour(_ column: Int) -> Bool {
-                                            let offset = column * 4
-                                            return rowCells.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                                                == templateCells.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                                                && rowCells.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)
-                                                    == templateCells.loadUnaligned(
-                                                        fromByteOffset: offset + 8, as: UInt64.self)
-                                        }
-                                        var low = 0
-                                        while low + 4 <= width && sameFour(low) { low += 4 }
-                                        while low < width && cells[start + low] == template[low] { low += 1 }
-                                        var end = templateEnd
-                                        if low < width {
-                                            var high = width - 1
-                                            while high - 3 > low && sameFour(high - 3) { high -= 4 }
-                                            while cells[start + high] == template[high] { high -= 1 }
-                                            end = max(end, high + 1)
-                                            while end > 0 && cells[start + end - 1] == Self.blank { end -= 1 }
-                                            if low < end {
-                                                copyTemplate(0, low)
-                                                spell(start, low, min(high + 1, end))
-                                                if high + 1 < end { copyTemplate(high + 1, end) }
-                                            } else {
-                                                copyTemplate(0, end)
-                                            }
+                            }
+                            for row in 0..<rows {
+                                let start = row * width
+                                if useTemplate {
+                                    // The row's first and last cells that differ from the template.
+                                    // Compared four cells (two words) at a time, then one by one.
+                                    let rowCells = UnsafeRawPointer(cells.baseAddress! + start)
+                                    let templateCells = UnsafeRawPointer(template.baseAddress!)
+                                    func sameFour(_ column: Int) -> Bool {
+                                        let offset = column * 4
+                                        return rowCells.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                                            == templateCells.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                                            && rowCells.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)
+                                                == templateCells.loadUnaligned(
+                                                    fromByteOffset: offset + 8, as: UInt64.self)
+                                    }
+                                    var low = 0
+                                    while low + 4 <= width && sameFour(low) { low += 4 }
+                                    while low < width && cells[start + low] == template[low] { low += 1 }
+                                    var end = templateEnd
+                                    if low < width {
+                                        var high = width - 1
+                                        while high - 3 > low && sameFour(high - 3) { high -= 4 }
+                                        while cells[start + high] == template[high] { high -= 1 }
+                                        end = max(end, high + 1)
+                                        while end > 0 && cells[start + end - 1] == Self.blank { end -= 1 }
+                                        if low < end {
+                                            copyTemplate(0, low)
+                                            spell(start, low, min(high + 1, end))
+                                            if high + 1 < end { copyTemplate(high + 1, end) }
                                         } else {
                                             copyTemplate(0, end)
                                         }
                                     } else {
-                                        var end = width
-                                        while end > 0 && cells[start + end - 1] == Self.blank { end -= 1 }
-                                        spell(start, 0, end)
+                                        copyTemplate(0, end)
                                     }
-                                    output.storeBytes(of: 0x0A, toByteOffset: position, as: UInt8.self)
-                                    position += 1
+                                } else {
+                                    var end = width
+                                    while end > 0 && cells[start + end - 1] == Self.blank { end -= 1 }
+                                    spell(start, 0, end)
                                 }
+                                output.storeBytes(of: 0x0A, toByteOffset: position, as: UInt8.self)
+                                position += 1
                             }
                         }
                     }
