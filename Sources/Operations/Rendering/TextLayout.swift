@@ -54,7 +54,7 @@ struct TextLayout {
     /// The total width of the drawing.
     private(set) var width = 0
     /// Each step's label lines (note lines for notes).
-    private(set) var lines: [[String]] = []
+    private(set) var lines: [LabelLines] = []
     private(set) var placements: [Placement] = []
 
     private static let padding = 1
@@ -87,18 +87,18 @@ struct TextLayout {
         frameDepth = model.frameDepth
         guard !columns.isEmpty else { return }
 
-        let texts = model.steps.map { step -> [String] in
+        let texts = model.steps.map { step -> LabelLines in
             switch step.action {
             case .message, .create, .launch, .finish:
-                return [LabelWrapper.sanitize(model.label(of: step))]
+                return LabelLines(LabelWrapper.sanitize(model.label(of: step)))
             case .note:
-                return LabelWrapper.paragraphs(model.label(of: step))
+                return LabelLines(LabelWrapper.paragraphs(model.label(of: step)))
             case .frameOpen(let kind, _, _):
-                return [Self.tab(kind.rawValue, model.label(of: step))]
+                return LabelLines(Self.tab(kind.rawValue, model.label(of: step)))
             case .frameBranch:
-                return [Self.tab("else", model.label(of: step))]
+                return LabelLines(Self.tab("else", model.label(of: step)))
             case .frameClose:
-                return []
+                return .none
             }
         }
         placements = model.steps.map { Self.placement(of: $0) }
@@ -136,9 +136,8 @@ struct TextLayout {
         for (step, placement) in placements.enumerated() {
             guard case .frame(let level) = placement, let text = texts[step].first else { continue }
             let available = width - 2 * level - 6
-            lines[step] = [
-                text.displayWidth <= available ? text : LabelWrapper.ellipsized(text, width: max(available, 1))
-            ]
+            lines[step] = LabelLines(
+                text.displayWidth <= available ? text : LabelWrapper.ellipsized(text, width: max(available, 1)))
         }
 
         // Notes take the free width right of their lifeline, now that it is known: over idle
@@ -147,9 +146,8 @@ struct TextLayout {
         for slot in fit.slots where slot.isNote {
             guard case .note(let column) = placements[slot.step] else { continue }
             let available = noteTextWidth(column: column, limit: model.steps[slot.step].noteLimit)
-            lines[slot.step] = texts[slot.step].flatMap {
-                LabelWrapper.wrap($0, width: min(available, Self.noteWidestText))
-            }
+            lines[slot.step] = LabelLines(
+                texts[slot.step].flatMap { LabelWrapper.wrap($0, width: min(available, Self.noteWidestText)) })
         }
     }
 
@@ -217,10 +215,10 @@ struct TextLayout {
         var bucketsInGap: [ExtentBuckets] = []
         var structural: [Int]
         var sizes: [Int]
-        var lines: [[String]]
+        var lines: [LabelLines]
         /// The width each label wraps to, once fitting narrowed it.
         var wrapWidths: [Int?]
-        let texts: [[String]]
+        let texts: [LabelLines]
         let maxLabelLines: Int
 
         /// The columns outside the gaps: the last lifeline's own and the right frame borders.
@@ -231,7 +229,8 @@ struct TextLayout {
         mutating func wrapLabels() {
             for (step, width) in wrapWidths.enumerated() {
                 guard let width else { continue }
-                lines[step] = LabelWrapper.wrap(texts[step].first ?? "", width: width, maxLines: maxLabelLines)
+                lines[step] = LabelLines(
+                    LabelWrapper.wrap(texts[step].first ?? "", width: width, maxLines: maxLabelLines))
             }
         }
 
@@ -250,7 +249,7 @@ struct TextLayout {
         }
 
         init(
-            layout: TextLayout, model: DiagramModel, texts: [[String]], pieces: WrapPieces,
+            layout: TextLayout, model: DiagramModel, texts: [LabelLines], pieces: WrapPieces,
             measured: [WrapPieces.Label?], padding: Int, maxLabelLines: Int
         ) {
             let columns = layout.columns
@@ -318,7 +317,7 @@ struct TextLayout {
                 let isTail = gap == count
                 let asked =
                     isNote ? min(natural, isTail ? TextLayout.noteTailWidth : TextLayout.noteNaturalWidth) : natural
-                if isNote { lines[index] = text.flatMap { LabelWrapper.wrap($0, width: asked) } }
+                if isNote { lines[index] = LabelLines(text.flatMap { LabelWrapper.wrap($0, width: asked) }) }
                 entriesInGap[gap].append(
                     GapEntry(
                         extent: Int32(truncatingIfNeeded: fixed + asked), fixed: Int32(truncatingIfNeeded: fixed),
@@ -398,7 +397,7 @@ struct TextLayout {
                         wrapWidths[step] = allowed
                     } else {
                         let wrapped = texts[step].flatMap { LabelWrapper.wrap($0, width: allowed) }
-                        lines[step] = wrapped
+                        lines[step] = LabelLines(wrapped)
                         slots[index].width = wrapped.map(\.displayWidth).max() ?? 0
                     }
                     let extent = fixed + slots[index].width

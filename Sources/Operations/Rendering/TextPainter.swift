@@ -160,7 +160,7 @@ struct TextPainter {
         case .frameBranch(let level):
             paintFrameEdge(level: level, corners: (.teeRight, .teeLeft), fill: .frameDash, lines: layout.lines[index])
         case .frameClose(let level):
-            paintFrameEdge(level: level, corners: (.bottomLeft, .bottomRight), fill: .horizontal, lines: [])
+            paintFrameEdge(level: level, corners: (.bottomLeft, .bottomRight), fill: .horizontal, lines: .none)
             openFrames -= 1
         case .message(let from, let to, let style) where from == to:
             if let column = from.column { paintLoop(column: column, style: style, lines: layout.lines[index]) }
@@ -228,7 +228,7 @@ struct TextPainter {
         }
     }
 
-    private mutating func paintArrowStep(_ step: DiagramModel.Step, lines: [String]) {
+    private mutating func paintArrowStep(_ step: DiagramModel.Step, lines: LabelLines) {
         let sender = step.sender
         let receiver = step.receiver
         var created: Int?
@@ -243,7 +243,7 @@ struct TextPainter {
         // Label rows; the receiver's bar and a created head box start on the last one.
         let placement = layout.placements.isEmpty ? nil : gap(of: step)
         let bounds = placement.map { layout.labelBounds(gap: $0, createdColumn: created) }
-        let labelLines = lines.isEmpty ? [""] : lines
+        let labelLines = lines.isEmpty ? LabelLines("") : lines
         var lastLabelRow = 0
         for line in labelLines {
             lastLabelRow = baseRow()
@@ -345,7 +345,7 @@ struct TextPainter {
     /// A frame's top, branch or bottom: a rule from its left border to its right one, crossing
     /// every lifeline and bar (`┼`), with the tab — keyword and reason — set into it at the left.
     /// The rule is the one row where nothing else is drawn, so the tab covers no label or arrow.
-    private mutating func paintFrameEdge(level: Int, corners: (Glyph, Glyph), fill: Glyph, lines: [String]) {
+    private mutating func paintFrameEdge(level: Int, corners: (Glyph, Glyph), fill: Glyph, lines: LabelLines) {
         let row = baseRow()
         let left = level
         let right = layout.width - 1 - level
@@ -364,7 +364,7 @@ struct TextPainter {
     // MARK: Self-messages and notes
 
     /// A loop leaving the bar's right edge, at least three rows tall, with the label on its right.
-    private mutating func paintLoop(column: Int, style: MessageStyle, lines: [String]) {
+    private mutating func paintLoop(column: Int, style: MessageStyle, lines: LabelLines) {
         let rows = max(3, lines.count + 1)
         let x = layout.x[column]
         let start = x + depth[column] + 1
@@ -390,7 +390,7 @@ struct TextPainter {
     }
 
     /// A double-bordered box right of the lifeline, text left-aligned.
-    private mutating func paintNote(column: Int, lines: [String]) {
+    private mutating func paintNote(column: Int, lines: LabelLines) {
         let start = layout.noteStart(column: column)
         let textWidth = lines.map(\.displayWidth).max() ?? 0
         let end = start + textWidth + 3
