@@ -15,16 +15,20 @@ enum BenchCases {
             targets: [.ratioAtMost(1.5)], EngineCases.syncLaunches),
         .timed(
             "op.async", "engine operation finished from another thread (serial queue)", reference: "dispatch.async",
-            EngineCases.asyncLaunches),
+            EngineCases.asyncLaunches
+        ).crossThread(),
         .timed(
             "opqueue.batch", "OperationQueue, BlockOperations added in a batch, waited once", reference: "op.sync",
-            targets: [.ratioAtLeast(50)], ReferenceCases.operationQueueBatch),
+            targets: [.ratioAtLeast(50)], ReferenceCases.operationQueueBatch
+        ).crossThread(),
         .timed(
             "opqueue.wait", "OperationQueue, each BlockOperation added and waited for", reference: "op.sync",
-            ReferenceCases.operationQueueEachWaited),
+            ReferenceCases.operationQueueEachWaited
+        ).crossThread(),
         .timed(
             "dispatch.async", "DispatchQueue.async (serial queue) + one group wait",
-            ReferenceCases.dispatchAsync),
+            ReferenceCases.dispatchAsync
+        ).crossThread(),
         .timed(
             "continuation.checked", "withCheckedContinuation resumed inline",
             ReferenceCases.checkedContinuation),
@@ -33,7 +37,8 @@ enum BenchCases {
             reference: "continuation.checked", targets: [.ratioAtMost(3)], EngineCases.bridgeAwaits),
         .timed(
             "task.await", "Task {} + await", reference: "bridge.await",
-            ReferenceCases.taskAwait),
+            ReferenceCases.taskAwait
+        ).crossThread(),
         .timed(
             "ops.3byHand", "three operations made and launched one after another by hand",
             EngineCases.threeOpsByHand),

@@ -57,18 +57,19 @@ struct BenchResult: Sendable {
         -> [BenchResult]
     {
         let runner = BenchRunner(config: config)
-        var timed: [(id: String, body: @Sendable (Int) -> Void, iterations: Int)] = []
+        var timed: [(id: String, body: @Sendable (Int) -> Void, iterations: Int, parts: Int)] = []
         var figures: [String: BenchRunner.Figure] = [:]
         for benchCase in cases {
             progress(benchCase)
             if case .timed(let body) = benchCase.measure, !(benchCase.isSlow && config.skipsSlowCases) {
-                timed.append((benchCase.id, body, runner.prepare(body)))
+                timed.append((benchCase.id, body, runner.prepare(body), benchCase.partsPerRound))
             }
         }
         var samples: [String: [Double]] = [:]
         for _ in 0..<max(1, config.rounds) {
             for entry in timed {
-                samples[entry.id, default: []].append(runner.sample(entry.body, iterations: entry.iterations))
+                samples[entry.id, default: []].append(
+                    runner.sample(entry.body, iterations: entry.iterations, parts: entry.parts))
             }
         }
         for benchCase in cases {

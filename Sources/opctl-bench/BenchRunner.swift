@@ -38,9 +38,12 @@ struct BenchRunner: Sendable {
         return iterations
     }
 
-    /// One timed round: nanoseconds per operation of `body(iterations)`.
-    func sample(_ body: (Int) -> Void, iterations: Int) -> Double {
-        time(body, iterations) / Double(iterations)
+    /// One timed round: nanoseconds per operation of `body(iterations)`, or, in `parts` parts
+    /// of `iterations / parts` operations each, of the fastest part.
+    func sample(_ body: (Int) -> Void, iterations: Int, parts: Int = 1) -> Double {
+        guard parts > 1, iterations >= parts else { return time(body, iterations) / Double(iterations) }
+        let share = iterations / parts
+        return (0..<parts).map { _ in time(body, share) / Double(share) }.min() ?? .nan
     }
 
     /// Measures a case that is not timed per round: memory growth, or no figure at all.
@@ -49,7 +52,9 @@ struct BenchRunner: Sendable {
         switch benchCase.measure {
         case .timed(let body):
             let iterations = prepare(body)
-            let samples = (0..<max(1, config.rounds)).map { _ in sample(body, iterations: iterations) }
+            let samples = (0..<max(1, config.rounds)).map { _ in
+                sample(body, iterations: iterations, parts: benchCase.partsPerRound)
+            }
             return .nanosecondsPerOperation(Self.median(samples))
         case .residentGrowth(let body):
             _ = body(config.memoryLaunches)  // warm-up

@@ -41,6 +41,26 @@ struct BenchTests {
         #expect(BenchCases.all.filter(\.isSlow).map(\.id) == ["render.100k"])
     }
 
+    @Test func crossThreadCasesAreTimedInFivePartsAndTheOthersWhole() {
+        #expect(
+            BenchCases.all.filter { $0.partsPerRound == 5 }.map(\.id)
+                == ["op.async", "opqueue.batch", "opqueue.wait", "dispatch.async", "task.await"])
+        #expect(BenchCases.all.allSatisfy { $0.partsPerRound == 1 || $0.partsPerRound == 5 })
+    }
+
+    @Test func aRoundInPartsRunsEachPartWithItsShareOfTheOperations() {
+        let calls = LockedState<[Int]>([])
+        let runner = BenchRunner(config: .smoke(iterations: 1))
+        let nanoseconds = runner.sample(
+            { iterations in calls.withLock { $0.append(iterations) } }, iterations: 30, parts: 3)
+        #expect(calls.withLock { $0 } == [10, 10, 10])
+        #expect(nanoseconds.isFinite && nanoseconds >= 0)
+        // Fewer operations than parts: timed whole.
+        calls.withLock { $0.removeAll() }
+        _ = runner.sample({ iterations in calls.withLock { $0.append(iterations) } }, iterations: 2, parts: 3)
+        #expect(calls.withLock { $0 } == [2])
+    }
+
     @Test(arguments: [1_000, 10_000])
     func theRenderTracesAreValidAndHaveTheirMessageCount(messages: Int) throws {
         let trace = BenchTraces.make(messages: messages)
