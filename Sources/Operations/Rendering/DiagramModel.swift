@@ -29,9 +29,9 @@ struct DiagramModel {
         var firstStep: Int?
     }
 
-    /// What a step draws. Its text is not here but in the trace (``label(of:)``): without a
-    /// string, an action is a plain value, and the renderers copy and match steps thousands of
-    /// times a drawing without reference counting.
+    /// What a step draws. Its text is kept beside the steps (``label(of:)``): without a string,
+    /// an action is a plain value, and the renderers copy and match steps thousands of times a
+    /// drawing without reference counting.
     enum Action {
         case message(from: End, to: End, style: MessageStyle)
         case create(creator: End, created: Int)
