@@ -7,7 +7,15 @@ public struct OpContext<Input: Sendable>: Sendable {
     /// The launch's input value.
     public var input: Input
     /// Host-wide services: scheduler, diagnostics, in-flight registry, observers.
-    public var environment: OpEnvironment
+    @inlinable
+    public var environment: OpEnvironment {
+        get { storedEnvironment ?? .default }
+        set { storedEnvironment = OpEnvironment.stored(newValue) }
+    }
+    /// The environment, `nil` for ``OpEnvironment/default``: the default lives as long as the
+    /// process, so a context made without an environment neither retains nor releases one, nor
+    /// does the ``Completion`` of its launch (two atomic increments and two decrements per launch).
+    @usableFromInline var storedEnvironment: OpEnvironment?
     /// The token, deadline, scenario scope and trace scope, behind one reference: `nil` for the
     /// usual launch that has none, so a context is its input, its environment and one null
     /// pointer, copied and destroyed field by field (see ``ContextExtras``).
@@ -98,7 +106,7 @@ public struct OpContext<Input: Sendable>: Sendable {
         environment: OpEnvironment = .default
     ) {
         self.input = input
-        self.environment = environment
+        self.storedEnvironment = OpEnvironment.stored(environment)
         self.extras = ContextExtras.make(
             cancellation: cancellation, deadline: deadline.map(FrozenInstant.init), scope: nil, trace: nil)
     }
@@ -114,9 +122,28 @@ public struct OpContext<Input: Sendable>: Sendable {
     ///   - cancellation: A token the caller may fire to cancel the launch.
     ///   - environment: Host-wide services; ``OpEnvironment/default`` when omitted.
     @inlinable
-    public init(_ input: Input, cancellation: CancellationToken? = nil, environment: OpEnvironment = .default) {
+    public init(_ input: Input, cancellation: CancellationToken? = nil, environment: OpEnvironment) {
+        self.init(input: input, storedEnvironment: OpEnvironment.stored(environment), cancellation: cancellation)
+    }
+
+    /// Creates a context with the default environment and no deadline.
+    ///
+    /// The same as passing ``OpEnvironment/default`` to ``init(_:cancellation:environment:)``,
+    /// and chosen by the compiler when no environment is passed: the default environment is not
+    /// even looked up.
+    ///
+    /// - Parameters:
+    ///   - input: The launch's input value.
+    ///   - cancellation: A token the caller may fire to cancel the launch.
+    @inlinable
+    public init(_ input: Input, cancellation: CancellationToken? = nil) {
+        self.init(input: input, storedEnvironment: nil, cancellation: cancellation)
+    }
+
+    @inlinable
+    init(input: Input, storedEnvironment: OpEnvironment?, cancellation: CancellationToken?) {
         self.input = input
-        self.environment = environment
+        self.storedEnvironment = storedEnvironment
         self.extras = cancellation.map { ContextExtras(cancellation: $0, deadline: nil, scope: nil, trace: nil) }
     }
 
@@ -126,7 +153,7 @@ public struct OpContext<Input: Sendable>: Sendable {
     /// - Returns: A context with `input` and everything else unchanged.
     @inlinable
     public func with<Next: Sendable>(input: Next) -> OpContext<Next> {
-        OpContext<Next>(input: input, environment: environment, extras: extras)
+        OpContext<Next>(input: input, storedEnvironment: storedEnvironment, extras: extras)
     }
 
     /// The same context with a deadline no later than `now + timeout`.
@@ -143,7 +170,14 @@ public struct OpContext<Input: Sendable>: Sendable {
     @usableFromInline
     init(input: Input, environment: OpEnvironment, extras: ContextExtras?) {
         self.input = input
-        self.environment = environment
+        self.storedEnvironment = OpEnvironment.stored(environment)
+        self.extras = extras
+    }
+
+    @inlinable
+    init(input: Input, storedEnvironment: OpEnvironment?, extras: ContextExtras?) {
+        self.input = input
+        self.storedEnvironment = storedEnvironment
         self.extras = extras
     }
 }
@@ -256,7 +290,14 @@ extension OpContext where Input == Void {
     /// A context for an operation that takes no input, without a deadline (see
     /// ``init(_:cancellation:environment:)``).
     @inlinable
-    public init(cancellation: CancellationToken? = nil, environment: OpEnvironment = .default) {
+    public init(cancellation: CancellationToken? = nil, environment: OpEnvironment) {
         self.init((), cancellation: cancellation, environment: environment)
+    }
+
+    /// A context for an operation that takes no input, with the default environment and no
+    /// deadline (see ``init(_:cancellation:)``).
+    @inlinable
+    public init(cancellation: CancellationToken? = nil) {
+        self.init((), cancellation: cancellation)
     }
 }

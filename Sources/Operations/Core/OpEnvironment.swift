@@ -84,4 +84,11 @@ public final class OpEnvironment: Sendable {
     /// The environment used when a context is made without one: dispatch timers, diagnostics on
     /// standard error, no registry, no observer.
     public static let `default` = OpEnvironment()
+
+    /// What a context or a completion stores for `environment`: `nil` for ``default``, which
+    /// outlives every launch, so holding it costs no reference counting.
+    @inlinable
+    static func stored(_ environment: OpEnvironment) -> OpEnvironment? {
+        environment === OpEnvironment.default ? nil : environment
+    }
 }

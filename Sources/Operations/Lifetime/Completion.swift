@@ -15,34 +15,31 @@ import Synchronization
 /// - finishes with ``OpError/abandoned(operation:)`` and reports it if the operation lets go of
 ///   it without finishing, so a caller is never left waiting by a bug.
 ///
-/// With no cancellation token, deadline or in-flight registry in the context, a launch costs one
-/// allocation (this object) and one atomic exchange.
+/// With no cancellation token, deadline, trace or in-flight registry in the context, a launch
+/// costs one allocation (this object), one retain and one release of the operation and one
+/// atomic compare-and-swap; the default environment adds nothing to that, another one a retain
+/// and a release.
 public final class Completion<Output: Sendable>: Sendable {
     // The state types live outside the generic class (see `CompletionState`): nested in it they
     // would be generic too, and every launch would look their metadata up at run time.
     private typealias State = CompletionState
-    private typealias Attachments = CompletionAttachments
+    private typealias Watch = CompletionWatch
 
     private let state = Atomic<State>(.running)
     private let onFinish: OnFinish<Output>
     private nonisolated(unsafe) let retention: Unmanaged<AnyObject>
     private let operationType: any Any.Type
-    /// The name a ``NamedOp`` gives itself, kept for diagnostics made after its release.
-    private let ownName: String?
-    private let environment: OpEnvironment
-    /// The launch's timer and registry entry; `nil` (no allocation, no lock) when it has no
-    /// deadline or registry.
-    private let attachments: Attachments?
-    /// The token this launch is registered with, as a ``CancellationTarget`` (no closure, no
-    /// weak reference, no box).
-    private let token: CancellationToken?
-    /// The registration's id; written once in `init`, before the operation can reach this
-    /// completion, and read by its finish and `deinit` (a firing token does not read it).
-    @exclusivity(unchecked) private nonisolated(unsafe) var registrationID = UInt64.max
+    // The two optional references below are held unmanaged, retained when set and released by
+    // `deinit` only when set: as optional stored properties, each cost every launch a call to
+    // release a null pointer, a few nanoseconds apiece on `op.sync`.
+    /// The launch's environment, `nil` for ``OpEnvironment/default`` (see
+    /// ``OpContext/storedEnvironment``); read only to report, to register and to schedule.
+    private let environmentReference: Unmanaged<OpEnvironment>?
+    /// The token, timer, registry entry, trace scope and own name of the launch, behind one
+    /// reference; `nil` for the usual launch that has none.
+    private let watchReference: Unmanaged<Watch>?
     /// The operation's own trace scope, `nil` when tracing is off.
-    public var trace: TraceScope? { storedTrace?.scope }
-    /// The scope behind one reference, so an untraced launch stores a null pointer.
-    private let storedTrace: TraceScopeBox?
+    public var trace: TraceScope? { watch?.trace?.scope }
 
     /// Starts the finish of a launch.
     ///
@@ -52,7 +49,7 @@ public final class Completion<Output: Sendable>: Sendable {
     ///   - onFinish: The caller's completion, called exactly once.
     @inlinable
     public convenience init<O: Op, Input: Sendable>(
-        retaining operation: O,
+        retaining operation: __shared O,
         context: __shared OpContext<Input>,
         onFinish: @escaping OnFinish<Output>
     ) where O.Output == Output {
@@ -71,7 +68,7 @@ public final class Completion<Output: Sendable>: Sendable {
     ///   - onFinish: The caller's completion, called exactly once.
     @inlinable
     public convenience init<O: NamedOp, Input: Sendable>(
-        retaining operation: O,
+        retaining operation: __shared O,
         context: __shared OpContext<Input>,
         onFinish: @escaping OnFinish<Output>
     ) where O.Output == Output {
@@ -81,7 +78,7 @@ public final class Completion<Output: Sendable>: Sendable {
     /// What both public initialisers do, with the name diagnostics use.
     @inlinable
     convenience init<O: Op, Input: Sendable>(
-        retaining operation: O,
+        retaining operation: __shared O,
         context: __shared OpContext<Input>,
         name: String?,
         onFinish: @escaping OnFinish<Output>
@@ -95,9 +92,17 @@ public final class Completion<Output: Sendable>: Sendable {
         } else {
             trace = nil
         }
-        self.init(
-            retaining: operation, type: O.self, cancellation: context.cancellation, deadline: context.storedDeadline,
-            environment: context.environment, trace: trace, name: name, onFinish: onFinish)
+        // The operation is borrowed and retained here, once: taken as an owned argument, it cost
+        // the caller a retain and a release around the call.
+        let retention = Unmanaged<AnyObject>.passRetained(operation)
+        let environment = context.storedEnvironment.map(Unmanaged.passRetained)
+        if context.extras == nil && name == nil {
+            self.init(retention: retention, type: O.self, environment: environment, onFinish: onFinish)
+        } else {
+            self.init(
+                retention: retention, type: O.self, extras: context.extras, environment: environment, trace: trace,
+                name: name, onFinish: onFinish)
+        }
     }
 
     /// Records the launch into the caller's scope and returns the operation's own scope; kept
@@ -108,29 +113,56 @@ public final class Completion<Output: Sendable>: Sendable {
         return TraceScopeBox(scope.launch(.operation(name), TraceLabel.call("launch", input)))
     }
 
-    // `borrowing`: an initialiser consumes its arguments by default, which cost the caller a
-    // retain and this initialiser a release of the operation around the one retain it needs.
+    /// The launch of a context with no token, deadline, scope or trace: takes over the
+    /// operation's retention and the environment's, if any.
     @usableFromInline
     init(
-        retaining operation: borrowing AnyObject,
+        retention: Unmanaged<AnyObject>,
         type: any Any.Type,
-        cancellation: borrowing CancellationToken?,
-        deadline: FrozenInstant?,
-        environment: OpEnvironment,
-        trace: TraceScopeBox?,
-        name: String? = nil,
+        environment: Unmanaged<OpEnvironment>?,
         onFinish: @escaping OnFinish<Output>
     ) {
-        self.token = copy cancellation
-        self.ownName = name
-        self.storedTrace = trace
-        self.onFinish = onFinish
-        self.retention = Unmanaged.passRetained(copy operation)
+        self.retention = retention
         self.operationType = type
-        self.environment = environment
-        let isTimed = deadline != nil || environment.inFlight != nil
-        self.attachments = isTimed ? Attachments() : nil
-        if isTimed || cancellation != nil { attach(deadline: deadline) }
+        self.environmentReference = environment
+        self.onFinish = onFinish
+        // The default environment has no registry.
+        guard environment?.takeUnretainedValue().inFlight != nil else {
+            self.watchReference = nil
+            return
+        }
+        let watch = Watch(token: nil, trace: nil, name: nil, isTimed: true)
+        self.watchReference = .passRetained(watch)
+        attach(watch, deadline: nil)
+    }
+
+    /// Any other launch: takes over the operation's retention and the environment's, if any,
+    /// and reads the token and the deadline from the context's extras, which the caller only
+    /// lends.
+    @usableFromInline
+    init(
+        retention: Unmanaged<AnyObject>,
+        type: any Any.Type,
+        extras: __shared ContextExtras?,
+        environment: Unmanaged<OpEnvironment>?,
+        trace: TraceScopeBox?,
+        name: String?,
+        onFinish: @escaping OnFinish<Output>
+    ) {
+        self.retention = retention
+        self.operationType = type
+        self.environmentReference = environment
+        self.onFinish = onFinish
+        let token = extras?.cancellation
+        let deadline = extras?.deadline
+        let isTimed = deadline != nil || environment?.takeUnretainedValue().inFlight != nil
+        guard token != nil || trace != nil || isTimed || name != nil else {
+            self.watchReference = nil
+            return
+        }
+        let watch = Watch(token: token, trace: trace, name: name, isTimed: isTimed)
+        self.watchReference = .passRetained(watch)
+        if isTimed || token != nil { attach(watch, deadline: deadline) }
     }
 
     deinit {
@@ -138,13 +170,15 @@ public final class Completion<Output: Sendable>: Sendable {
         // Nobody else holds the object now, so a plain load spares the finished launch a second
         // atomic read-modify-write; the claim still guards the abandoned one.
         let finisher = state.load(ordering: .acquiring)
-        guard finisher != .finishedByOperation else { return }
-        // Unfinished, or finished by the engine: a token may be firing and reaching this object
-        // right now. Leaving it takes the token's lock, which waits for that firing to be done
-        // with this object and keeps any later one away.
-        leaveToken()
-        guard finisher == .running, state.load(ordering: .acquiring) == .running else { return }
-        finishAbandoned()
+        if finisher != .finishedByOperation {
+            // Unfinished, or finished by the engine: a token may be firing and reaching this
+            // object right now. Leaving it takes the token's lock, which waits for that firing to
+            // be done with this object and keeps any later one away.
+            watch?.leaveToken()
+            if finisher == .running, state.load(ordering: .acquiring) == .running { finishAbandoned() }
+        }
+        watchReference?.release()
+        environmentReference?.release()
     }
 
     /// Whether the launch has finished, by the operation or by cancellation, deadline.
@@ -182,7 +216,11 @@ public final class Completion<Output: Sendable>: Sendable {
 
     // MARK: - Internals
 
-    private var operationName: String { ownName ?? String(describing: operationType) }
+    private var environment: OpEnvironment { environmentReference?.takeUnretainedValue() ?? .default }
+
+    private var watch: Watch? { watchReference?.takeUnretainedValue() }
+
+    private var operationName: String { watch?.name ?? String(describing: operationType) }
 
     private func claim(by finisher: State) -> Bool {
         state.compareExchange(expected: .running, desired: finisher, ordering: .acquiringAndReleasing)
@@ -197,8 +235,10 @@ public final class Completion<Output: Sendable>: Sendable {
         // Still retained here, so the operation can give its own name (a scenario's).
         let name = (retention.takeUnretainedValue() as? any NamedOp)?.name ?? operationName
         environment.diagnostics.report(OpDiagnostic(kind: .abandoned, operation: name))
-        if attachments != nil || token != nil { detach() }
-        storedTrace?.scope.finish("onFinish(abandoned)")
+        if let watch {
+            detach(watch)
+            watch.trace?.scope.finish("onFinish(abandoned)")
+        }
         release()
         onFinish(.failure(OpError.abandoned(operation: name)))
     }
@@ -215,15 +255,17 @@ public final class Completion<Output: Sendable>: Sendable {
     /// - Parameter context: The nested launch's context.
     /// - Returns: The context, recording into this operation's trace scope.
     public func nested<Input: Sendable>(_ context: OpContext<Input>) -> OpContext<Input> {
-        guard let storedTrace else { return context }
+        guard let trace = watch?.trace else { return context }
         var nested = context
-        nested.storedTrace = storedTrace
+        nested.storedTrace = trace
         return nested
     }
 
     private func deliver(_ result: Result<Output, any Error>) {
-        if attachments != nil || token != nil { detach() }
-        if let storedTrace { storedTrace.scope.finish(TraceLabel.finish(result)) }
+        if let watch {
+            detach(watch)
+            if let trace = watch.trace { trace.scope.finish(TraceLabel.finish(result)) }
+        }
         release()
         onFinish(result)
     }
@@ -232,38 +274,32 @@ public final class Completion<Output: Sendable>: Sendable {
         retention.release()
     }
 
-    private func attach(deadline: FrozenInstant?) {
+    private func attach(_ watch: Watch, deadline: FrozenInstant?) {
         // Nothing attached holds the completion strongly: a long-lived token or timer must not
         // keep an abandoned launch alive, or its abandonment would never be reported. The timer
         // holds it weakly; the token not at all (see `CancellationTarget`).
         if let registry = environment.inFlight {
             let id = registry.register(operation: operationName)
-            attachments?.slots.withLock { $0.inFlightID = id }
+            watch.slots?.withLock { $0.inFlightID = id }
         }
-        if let token {
+        if let token = watch.token {
             // Written once, here, before the operation can reach this completion.
             guard let id = token.register(self) else { return finishByEngine(.cancelled) }
-            registrationID = id
+            watch.registrationID = id
         }
         if let deadline {
             let timer = environment.scheduler.schedule(at: deadline.instant) { [weak self] in
                 self?.finishByEngine(.timedOut)
             }
-            attachments?.slots.withLock { $0.timer = timer }
+            watch.slots?.withLock { $0.timer = timer }
         }
         // A finish that raced with attaching found nothing to detach; detach what came late.
-        if isFinished { detach() }
+        if isFinished { detach(watch) }
     }
 
-    private func detach() {
-        leaveToken()
-        attachments?.stopTimerAndLeaveRegistry(environment.inFlight)
-    }
-
-    /// Removes the launch from its token; does nothing when it is not registered.
-    private func leaveToken() {
-        guard let token, registrationID != .max else { return }
-        token.remove(registrationID)
+    private func detach(_ watch: Watch) {
+        watch.leaveToken()
+        watch.stopTimerAndLeaveRegistry(environment.inFlight)
     }
 }
 
@@ -274,15 +310,13 @@ extension Completion: CancellationTarget {
     /// gone by then. The token has already dropped the registration.
     func claimCancellation() -> (@Sendable () -> Void)? {
         guard claim(by: .finishedByEngine) else { return nil }
-        let (attachments, inFlight, trace, onFinish) = (
-            self.attachments, environment.inFlight, storedTrace, self.onFinish
-        )
+        let (watch, inFlight, onFinish) = (self.watch, environment.inFlight, self.onFinish)
         // Unmanaged is not Sendable; this +1 moves to the delivery, which releases it once.
         nonisolated(unsafe) let retention = self.retention
         return {
-            attachments?.stopTimerAndLeaveRegistry(inFlight)
+            watch?.stopTimerAndLeaveRegistry(inFlight)
             let result = Result<Output, any Error>.failure(OpError.cancelled)
-            if let trace { trace.scope.finish(TraceLabel.finish(result)) }
+            if let trace = watch?.trace { trace.scope.finish(TraceLabel.finish(result)) }
             retention.release()
             onFinish(result)
         }
@@ -296,17 +330,43 @@ private enum CompletionState: UInt8, AtomicRepresentable {
     case finishedByEngine
 }
 
-/// What a launch attached to its context, detached when it finishes. Allocated only for a
-/// launch that has a deadline or an in-flight registry.
-private final class CompletionAttachments: Sendable {
+/// What a launch watches and records besides its finish: the cancellation token it is
+/// registered with, its timer and in-flight registry entry, its trace scope, the name of a
+/// ``NamedOp``. Allocated only for a launch that has one of them.
+private final class CompletionWatch: Sendable {
     struct Slots {
         var timer: (any ScheduledWork)?
         var inFlightID: UInt64?
     }
 
-    let slots = LockedState(Slots())
+    /// The token this launch is registered with, as a ``CancellationTarget`` (no closure, no
+    /// weak reference, no box).
+    let token: CancellationToken?
+    /// The operation's own trace scope.
+    let trace: TraceScopeBox?
+    /// The name a ``NamedOp`` gives itself, kept for diagnostics made after its release.
+    let name: String?
+    /// The registration's id; written once while the completion attaches, before the operation
+    /// can reach it, and read by its finish and `deinit` (a firing token does not read it).
+    @exclusivity(unchecked) nonisolated(unsafe) var registrationID = UInt64.max
+    /// The timer and registry entry; `nil` (no lock) when the launch has no deadline or registry.
+    let slots: LockedState<Slots>?
+
+    init(token: CancellationToken?, trace: TraceScopeBox?, name: String?, isTimed: Bool) {
+        self.token = token
+        self.trace = trace
+        self.name = name
+        self.slots = isTimed ? LockedState(Slots()) : nil
+    }
+
+    /// Removes the launch from its token; does nothing when it is not registered.
+    func leaveToken() {
+        guard let token, registrationID != .max else { return }
+        token.remove(registrationID)
+    }
 
     func stopTimerAndLeaveRegistry(_ inFlight: InFlightRegistry?) {
+        guard let slots else { return }
         let (timer, inFlightID) = slots.withLock { slots in
             defer {
                 slots.timer = nil
