@@ -167,7 +167,7 @@ public struct OpContext<Input: Sendable>: Sendable {
         return copy
     }
 
-    @usableFromInline
+    @inlinable
     init(input: Input, environment: OpEnvironment, extras: ContextExtras?) {
         self.input = input
         self.storedEnvironment = OpEnvironment.stored(environment)

@@ -35,8 +35,14 @@ public final class Completion<Output: Sendable>: Sendable {
     /// The launch's environment, `nil` for ``OpEnvironment/default`` (see
     /// ``OpContext/storedEnvironment``); read only to report, to register and to schedule.
     private let environmentReference: Unmanaged<OpEnvironment>?
-    /// The token, timer, registry entry, trace scope and own name of the launch, behind one
-    /// reference; `nil` for the usual launch that has none.
+    /// The token this launch is registered with, as a ``CancellationTarget`` (no closure, no
+    /// weak reference, no box); `nil` when it has none.
+    private let tokenReference: Unmanaged<CancellationToken>?
+    /// The registration's id; written once in `init`, before the operation can reach this
+    /// completion, and read by its finish and `deinit` (a firing token does not read it).
+    @exclusivity(unchecked) private nonisolated(unsafe) var registrationID = UInt64.max
+    /// The timer, registry entry, trace scope and own name of the launch, behind one reference;
+    /// `nil` for the usual launch that has none.
     private let watchReference: Unmanaged<Watch>?
     /// The operation's own trace scope, `nil` when tracing is off.
     public var trace: TraceScope? { watch?.trace?.scope }
@@ -126,14 +132,14 @@ public final class Completion<Output: Sendable>: Sendable {
         self.operationType = type
         self.environmentReference = environment
         self.onFinish = onFinish
+        self.tokenReference = nil
         // The default environment has no registry.
         guard environment?.takeUnretainedValue().inFlight != nil else {
             self.watchReference = nil
             return
         }
-        let watch = Watch(token: nil, trace: nil, name: nil, isTimed: true)
-        self.watchReference = .passRetained(watch)
-        attach(watch, deadline: nil)
+        self.watchReference = .passRetained(Watch(trace: nil, name: nil, isTimed: true))
+        attach(deadline: nil)
     }
 
     /// Any other launch: takes over the operation's retention and the environment's, if any,
@@ -154,15 +160,15 @@ public final class Completion<Output: Sendable>: Sendable {
         self.environmentReference = environment
         self.onFinish = onFinish
         let token = extras?.cancellation
+        self.tokenReference = token.map(Unmanaged.passRetained)
         let deadline = extras?.deadline
         let isTimed = deadline != nil || environment?.takeUnretainedValue().inFlight != nil
-        guard token != nil || trace != nil || isTimed || name != nil else {
+        if trace != nil || isTimed || name != nil {
+            self.watchReference = .passRetained(Watch(trace: trace, name: name, isTimed: isTimed))
+        } else {
             self.watchReference = nil
-            return
         }
-        let watch = Watch(token: token, trace: trace, name: name, isTimed: isTimed)
-        self.watchReference = .passRetained(watch)
-        if isTimed || token != nil { attach(watch, deadline: deadline) }
+        if isTimed || token != nil { attach(deadline: deadline) }
     }
 
     deinit {
@@ -174,9 +180,10 @@ public final class Completion<Output: Sendable>: Sendable {
             // Unfinished, or finished by the engine: a token may be firing and reaching this
             // object right now. Leaving it takes the token's lock, which waits for that firing to
             // be done with this object and keeps any later one away.
-            watch?.leaveToken()
+            leaveToken()
             if finisher == .running, state.load(ordering: .acquiring) == .running { finishAbandoned() }
         }
+        tokenReference?.release()
         watchReference?.release()
         environmentReference?.release()
     }
@@ -235,10 +242,8 @@ public final class Completion<Output: Sendable>: Sendable {
         // Still retained here, so the operation can give its own name (a scenario's).
         let name = (retention.takeUnretainedValue() as? any NamedOp)?.name ?? operationName
         environment.diagnostics.report(OpDiagnostic(kind: .abandoned, operation: name))
-        if let watch {
-            detach(watch)
-            watch.trace?.scope.finish("onFinish(abandoned)")
-        }
+        detach()
+        watch?.trace?.scope.finish("onFinish(abandoned)")
         release()
         onFinish(.failure(OpError.abandoned(operation: name)))
     }
@@ -262,9 +267,9 @@ public final class Completion<Output: Sendable>: Sendable {
     }
 
     private func deliver(_ result: Result<Output, any Error>) {
-        if let watch {
-            detach(watch)
-            if let trace = watch.trace { trace.scope.finish(TraceLabel.finish(result)) }
+        if tokenReference != nil || watchReference != nil {
+            detach()
+            if let trace = watch?.trace { trace.scope.finish(TraceLabel.finish(result)) }
         }
         release()
         onFinish(result)
@@ -274,32 +279,38 @@ public final class Completion<Output: Sendable>: Sendable {
         retention.release()
     }
 
-    private func attach(_ watch: Watch, deadline: FrozenInstant?) {
+    private func attach(deadline: FrozenInstant?) {
         // Nothing attached holds the completion strongly: a long-lived token or timer must not
         // keep an abandoned launch alive, or its abandonment would never be reported. The timer
         // holds it weakly; the token not at all (see `CancellationTarget`).
         if let registry = environment.inFlight {
             let id = registry.register(operation: operationName)
-            watch.slots?.withLock { $0.inFlightID = id }
+            watch?.slots?.withLock { $0.inFlightID = id }
         }
-        if let token = watch.token {
+        if let token = tokenReference?.takeUnretainedValue() {
             // Written once, here, before the operation can reach this completion.
             guard let id = token.register(self) else { return finishByEngine(.cancelled) }
-            watch.registrationID = id
+            registrationID = id
         }
         if let deadline {
             let timer = environment.scheduler.schedule(at: deadline.instant) { [weak self] in
                 self?.finishByEngine(.timedOut)
             }
-            watch.slots?.withLock { $0.timer = timer }
+            watch?.slots?.withLock { $0.timer = timer }
         }
         // A finish that raced with attaching found nothing to detach; detach what came late.
-        if isFinished { detach(watch) }
+        if isFinished { detach() }
     }
 
-    private func detach(_ watch: Watch) {
-        watch.leaveToken()
-        watch.stopTimerAndLeaveRegistry(environment.inFlight)
+    private func detach() {
+        leaveToken()
+        watch?.stopTimerAndLeaveRegistry(environment.inFlight)
+    }
+
+    /// Removes the launch from its token; does nothing when it is not registered.
+    private func leaveToken() {
+        guard let token = tokenReference?.takeUnretainedValue(), registrationID != .max else { return }
+        token.remove(registrationID)
     }
 }
 
@@ -330,39 +341,25 @@ private enum CompletionState: UInt8, AtomicRepresentable {
     case finishedByEngine
 }
 
-/// What a launch watches and records besides its finish: the cancellation token it is
-/// registered with, its timer and in-flight registry entry, its trace scope, the name of a
-/// ``NamedOp``. Allocated only for a launch that has one of them.
+/// What a launch records besides its finish: its timer and in-flight registry entry, its trace
+/// scope, the name of a ``NamedOp``. Allocated only for a launch that has one of them.
 private final class CompletionWatch: Sendable {
     struct Slots {
         var timer: (any ScheduledWork)?
         var inFlightID: UInt64?
     }
 
-    /// The token this launch is registered with, as a ``CancellationTarget`` (no closure, no
-    /// weak reference, no box).
-    let token: CancellationToken?
     /// The operation's own trace scope.
     let trace: TraceScopeBox?
     /// The name a ``NamedOp`` gives itself, kept for diagnostics made after its release.
     let name: String?
-    /// The registration's id; written once while the completion attaches, before the operation
-    /// can reach it, and read by its finish and `deinit` (a firing token does not read it).
-    @exclusivity(unchecked) nonisolated(unsafe) var registrationID = UInt64.max
     /// The timer and registry entry; `nil` (no lock) when the launch has no deadline or registry.
     let slots: LockedState<Slots>?
 
-    init(token: CancellationToken?, trace: TraceScopeBox?, name: String?, isTimed: Bool) {
-        self.token = token
+    init(trace: TraceScopeBox?, name: String?, isTimed: Bool) {
         self.trace = trace
         self.name = name
         self.slots = isTimed ? LockedState(Slots()) : nil
-    }
-
-    /// Removes the launch from its token; does nothing when it is not registered.
-    func leaveToken() {
-        guard let token, registrationID != .max else { return }
-        token.remove(registrationID)
     }
 
     func stopTimerAndLeaveRegistry(_ inFlight: InFlightRegistry?) {

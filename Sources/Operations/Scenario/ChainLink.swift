@@ -56,11 +56,14 @@ final class ChainLink<Input: Sendable, Value: Sendable>: Sendable {
 @usableFromInline
 final class ChainLaunch<Input: Sendable>: Sendable {
     /// The scenario's context, as its steps are launched with it.
-    @inlinable var context: OpContext<Input> { OpContext(input: input, environment: environment, extras: extras) }
+    @inlinable var context: OpContext<Input> {
+        OpContext(input: input, storedEnvironment: storedEnvironment, extras: extras)
+    }
     // The context's parts: a field of type `OpContext<Input>` would make the (unspecialised)
     // deinitializer look up that type's metadata on every launch.
     @usableFromInline let input: Input
-    @usableFromInline let environment: OpEnvironment
+    /// The context's environment as it stores it (`nil` for the default one).
+    @usableFromInline let storedEnvironment: OpEnvironment?
     @usableFromInline let extras: ContextExtras?
     @usableFromInline let run: ScenarioRun
     /// Keeps every link alive for as long as anything of this launch may still call one: an
@@ -78,7 +81,7 @@ final class ChainLaunch<Input: Sendable>: Sendable {
         gate: (any BoundaryGate)? = nil
     ) {
         self.input = context.input
-        self.environment = context.environment
+        self.storedEnvironment = context.storedEnvironment
         self.extras = context.extras
         self.run = run
         self.links = links
@@ -91,7 +94,7 @@ final class ChainLaunch<Input: Sendable>: Sendable {
     /// reaction is not a step, so it must not be journaled (or replayed) as one.
     var boundaryContext: OpContext<Void> {
         var context = OpContext(
-            input: (), environment: environment.with(observer: nil, replay: nil), extras: extras)
+            input: (), environment: (storedEnvironment ?? .default).with(observer: nil, replay: nil), extras: extras)
         context.scope = nil
         // The scenario's own key belongs to its requests as a step; a reaction is none of them.
         context.idempotencyKey = nil

@@ -17,10 +17,13 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
     /// class's deinitializer is unspecialised, and a field of a generic struct type makes it
     /// look up that type's metadata on every step of every run.
     @usableFromInline let stepInput: Input
-    @usableFromInline let environment: OpEnvironment
+    /// The context's environment as it stores it (`nil` for the default one).
+    @usableFromInline let storedEnvironment: OpEnvironment?
     @usableFromInline let extras: ContextExtras?
     /// The step's context, as its operation is launched with it.
-    @inlinable var context: OpContext<Input> { OpContext(input: stepInput, environment: environment, extras: extras) }
+    @inlinable var context: OpContext<Input> {
+        OpContext(input: stepInput, storedEnvironment: storedEnvironment, extras: extras)
+    }
     @usableFromInline let run: ScenarioRun
     @usableFromInline let onFinish: OnFinish<Output>
     /// The number of the last attempt whose finish was accepted.
@@ -44,7 +47,7 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
         self.step = step
         self.scope = scope
         self.stepInput = input
-        self.environment = context.environment
+        self.storedEnvironment = context.storedEnvironment
         self.extras = ContextExtras(context.extras, scope: scope)
         self.run = run
         self.onFinish = onFinish
