@@ -1,16 +1,26 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
-/// A value guarded by a `pthread`-backed `NSLock`, for state that threads contend for; the lock
-/// of the package (engine, domain, CLI and tests). The one exception is ``CancellationToken``,
-/// which guards its few handlers with one atomic word of its own to stay a single allocation.
+/// A value guarded by a `pthread` mutex, for state that threads contend for; the lock of the
+/// package (engine, domain, CLI and tests). The one exception is ``CancellationToken``, which
+/// guards its few handlers with one atomic word of its own to stay a single allocation.
 ///
 /// Why not `Synchronization.Mutex`: with Swift 6.3.1 on Linux its contended path waits on a futex
 /// inside the uninstrumented standard library, so Thread Sanitizer (which CI runs) cannot see
-/// the hand-over and reports false races on state accessed only under the lock. `NSLock` is
-/// intercepted by the sanitizer. No hot path takes a lock: launch and finish use atomics.
+/// the hand-over and reports false races on state accessed only under the lock. `pthread`
+/// mutexes are intercepted by the sanitizer. Why not Foundation's `NSLock`, which wraps the same
+/// mutex: its two extra calls and its object cost about a fifth of a recorded trace message.
+/// No hot path takes a lock: launch and finish use atomics.
 package final class LockedState<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only touched inside `withLock`, under `lock`.
-    private let lock = NSLock()
+    // @unchecked: `value` is only touched inside `withLock`, under `mutex`.
+    /// Allocated apart from the object: a `pthread_mutex_t` must not move once initialised, and
+    /// a stored property of a class has no stable address Swift promises.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     // Unchecked exclusivity: the lock already makes every access exclusive, and the run-time
     // check (swift_beginAccess/endAccess, a thread-local access set) cost about as much as the
     // lock itself on a recorded trace message.
@@ -18,13 +28,23 @@ package final class LockedState<Value>: @unchecked Sendable {
 
     package init(_ value: Value) {
         self.value = value
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        // A default (non-recursive, non-checking) mutex: initialising one cannot fail.
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
     }
 
     package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
         -> Result
     {
-        lock.lock()
-        defer { lock.unlock() }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
     }
 }
