@@ -82,7 +82,7 @@ public final class Completion<Output: Sendable>: Sendable {
     }
 
     /// What both public initialisers do, with the name diagnostics use.
-    @inlinable
+    @inlinable @inline(__always)
     convenience init<O: Op, Input: Sendable>(
         retaining operation: __shared O,
         context: __shared OpContext<Input>,
@@ -266,6 +266,7 @@ public final class Completion<Output: Sendable>: Sendable {
         return nested
     }
 
+    @inline(__always)
     private func deliver(_ result: Result<Output, any Error>) {
         if tokenReference != nil || watchReference != nil {
             detach()
