@@ -120,7 +120,8 @@ public struct OpContext<Input: Sendable>: Sendable {
     /// - Parameters:
     ///   - input: The launch's input value.
     ///   - cancellation: A token the caller may fire to cancel the launch.
-    ///   - environment: Host-wide services; ``OpEnvironment/default`` when omitted.
+    ///   - environment: Host-wide services (``init(_:cancellation:)`` when there are none to
+    ///     pass).
     @inlinable
     public init(_ input: Input, cancellation: CancellationToken? = nil, environment: OpEnvironment) {
         self.init(input: input, storedEnvironment: OpEnvironment.stored(environment), cancellation: cancellation)
