@@ -9,7 +9,7 @@ public struct OpContext<Input: Sendable>: Sendable {
     /// Host-wide services: scheduler, diagnostics, in-flight registry, observers.
     @inlinable
     public var environment: OpEnvironment {
-        get { storedEnvironment ?? .default }
+        get { OpEnvironment.resolved(storedEnvironment) }
         set { storedEnvironment = OpEnvironment.stored(newValue) }
     }
     /// The environment, `nil` for ``OpEnvironment/default``: the default lives as long as the

@@ -91,4 +91,10 @@ public final class OpEnvironment: Sendable {
     static func stored(_ environment: OpEnvironment) -> OpEnvironment? {
         environment === OpEnvironment.default ? nil : environment
     }
+
+    /// The environment a stored one stands for: the inverse of ``stored(_:)``.
+    @inlinable
+    static func resolved(_ stored: OpEnvironment?) -> OpEnvironment {
+        stored ?? OpEnvironment.default
+    }
 }

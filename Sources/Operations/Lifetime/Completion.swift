@@ -223,7 +223,7 @@ public final class Completion<Output: Sendable>: Sendable {
 
     // MARK: - Internals
 
-    private var environment: OpEnvironment { environmentReference?.takeUnretainedValue() ?? .default }
+    private var environment: OpEnvironment { OpEnvironment.resolved(environmentReference?.takeUnretainedValue()) }
 
     private var watch: Watch? { watchReference?.takeUnretainedValue() }
 

@@ -94,7 +94,8 @@ final class ChainLaunch<Input: Sendable>: Sendable {
     /// reaction is not a step, so it must not be journaled (or replayed) as one.
     var boundaryContext: OpContext<Void> {
         var context = OpContext(
-            input: (), environment: (storedEnvironment ?? .default).with(observer: nil, replay: nil), extras: extras)
+            input: (), environment: OpEnvironment.resolved(storedEnvironment).with(observer: nil, replay: nil),
+            extras: extras)
         context.scope = nil
         // The scenario's own key belongs to its requests as a step; a reaction is none of them.
         context.idempotencyKey = nil
