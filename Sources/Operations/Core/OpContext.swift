@@ -189,8 +189,12 @@ public struct OpContext<Input: Sendable>: Sendable {
 /// Held inline, these four made `OpContext` too big for the compiler to copy and destroy field
 /// by field: every copy and destroy of a context went through its value witnesses (~100 Ir per
 /// destroy on `op.sync`), and each field cost a release even when `nil`.
+///
+/// Not final: a scenario's step is the extras of its operation's context (``StepRun``), which
+/// spares every step an allocation. `@unchecked Sendable` because a non-final class cannot be
+/// checked; every field is an immutable `let` of a `Sendable` type.
 @usableFromInline
-final class ContextExtras: Sendable {
+class ContextExtras: @unchecked Sendable {
     @usableFromInline let cancellation: CancellationToken?
     @usableFromInline let deadline: FrozenInstant?
     @usableFromInline let scope: ScenarioScope?
@@ -220,17 +224,6 @@ final class ContextExtras: Sendable {
         }
         return ContextExtras(
             cancellation: cancellation, deadline: deadline, scope: scope, trace: trace, idempotencyKey: idempotencyKey)
-    }
-
-    /// The parts of `extras` with `scope`: what every step of a scenario gives its operation,
-    /// made from the parts directly (a copy of the context retained and released the
-    /// environment and the extras, and ``make(cancellation:deadline:scope:trace:idempotencyKey:)``
-    /// checks for parts that a scope already rules out).
-    @inlinable
-    convenience init(_ extras: ContextExtras?, scope: ScenarioScope) {
-        self.init(
-            cancellation: extras?.cancellation, deadline: extras?.deadline, scope: scope, trace: extras?.trace,
-            idempotencyKey: extras?.idempotencyKey)
     }
 }
 

@@ -19,6 +19,8 @@ public final class OpEnvironment: Sendable {
     @usableFromInline let isObserved: Bool
     /// Supplies outputs of steps that already completed in an earlier run (journal resume).
     public let replay: (any StepReplaying)?
+    /// Whether ``replay`` is set: read on every step, like ``isObserved``.
+    @usableFromInline let isReplaying: Bool
     /// A uniform random number in `0..<1`, used for backoff jitter.
     public let random: @Sendable () -> Double
     /// Names each attempt of a step with side effects (see ``IdempotencyKey``); random by
@@ -52,6 +54,7 @@ public final class OpEnvironment: Sendable {
         self.observer = observer
         self.isObserved = observer != nil
         self.replay = replay
+        self.isReplaying = replay != nil
         self.random = random
         self.makeIdempotencyKey = makeIdempotencyKey
     }

@@ -11,15 +11,18 @@ protocol BoundaryGate: AnyObject, Sendable {
 }
 
 /// An inbox and its handler: a scenario's way of taking events from outside.
+@usableFromInline
 final class EventGate<Event: Sendable>: BoundaryGate {
     private let inbox: EventInbox<Event>
     private let handler: EventHandler<Event>
 
+    @usableFromInline
     init(inbox: EventInbox<Event>, handler: @escaping EventHandler<Event>) {
         self.inbox = inbox
         self.handler = handler
     }
 
+    @usableFromInline
     func pass<Input: Sendable>(
         before nextStep: String?, in launch: ChainLaunch<Input>, proceed: @escaping @Sendable () -> Void
     ) {

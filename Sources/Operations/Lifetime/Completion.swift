@@ -227,6 +227,9 @@ public final class Completion<Output: Sendable>: Sendable {
 
     private var watch: Watch? { watchReference?.takeUnretainedValue() }
 
+    /// The operation's own trace scope, as contexts hold it (see ``nested(_:)``).
+    @usableFromInline var ownTrace: TraceScopeBox? { watch?.trace }
+
     private var operationName: String { watch?.name ?? String(describing: operationType) }
 
     private func claim(by finisher: State) -> Bool {
@@ -259,8 +262,9 @@ public final class Completion<Output: Sendable>: Sendable {
     ///
     /// - Parameter context: The nested launch's context.
     /// - Returns: The context, recording into this operation's trace scope.
+    @inlinable  // where the input type is known: a generic call looked up the context's metadata
     public func nested<Input: Sendable>(_ context: OpContext<Input>) -> OpContext<Input> {
-        guard let trace = watch?.trace else { return context }
+        guard let trace = ownTrace else { return context }
         var nested = context
         nested.storedTrace = trace
         return nested

@@ -53,8 +53,11 @@ final class ChainLink<Input: Sendable, Value: Sendable>: Sendable {
 
 /// What the links of one launch of a scenario share: its context, its run, the links themselves
 /// and where the outcome goes.
+///
+/// It is the launch's ``ScenarioRun`` too, so that a launch allocates one object for both, and a
+/// step holds one reference for its scenario's context and its run.
 @usableFromInline
-final class ChainLaunch<Input: Sendable>: Sendable {
+final class ChainLaunch<Input: Sendable>: ScenarioRun, @unchecked Sendable {
     /// The scenario's context, as its steps are launched with it.
     @inlinable var context: OpContext<Input> {
         OpContext(input: input, storedEnvironment: storedEnvironment, extras: extras)
@@ -65,7 +68,8 @@ final class ChainLaunch<Input: Sendable>: Sendable {
     /// The context's environment as it stores it (`nil` for the default one).
     @usableFromInline let storedEnvironment: OpEnvironment?
     @usableFromInline let extras: ContextExtras?
-    @usableFromInline let run: ScenarioRun
+    /// The launch as its steps and the event gate know it: the run they report to.
+    @inlinable var run: ScenarioRun { self }
     /// Keeps every link alive for as long as anything of this launch may still call one: an
     /// operation may finish after the scenario has (cancelled, timed out) and its caller gone.
     @usableFromInline let links: [any AnyObject & Sendable]
@@ -75,18 +79,22 @@ final class ChainLaunch<Input: Sendable>: Sendable {
     /// Where the scenario takes events from outside at its step boundaries, if it does.
     @usableFromInline let gate: (any BoundaryGate)?
 
+    /// Creates the launch of scenario `name` with `context`, at `base`, observed since
+    /// `startedAt` (see ``ScenarioRun``).
     @inlinable
     init(
-        context: OpContext<Input>, run: ScenarioRun, links: [any AnyObject & Sendable], completion: any ScenarioEnding,
-        gate: (any BoundaryGate)? = nil
+        name: String, context: OpContext<Input>, base: StepAddress, startedAt: FrozenInstant?,
+        links: [any AnyObject & Sendable], completion: any ScenarioEnding, gate: (any BoundaryGate)? = nil
     ) {
         self.input = context.input
         self.storedEnvironment = context.storedEnvironment
         self.extras = context.extras
-        self.run = run
         self.links = links
         self.completion = completion
         self.gate = gate
+        super.init(
+            name: name, base: base, startedAt: startedAt,
+            environment: OpEnvironment.resolved(context.storedEnvironment))
     }
 
     /// The scenario's context for what an event handler launches: its trace, cancellation and

@@ -5,15 +5,15 @@
 enum ConditionalStepTrace {
     /// Opens the `opt` frame of a step whose condition held and returns the step's `onFinish`,
     /// closing the frame before the scenario hears of the result. Tracing off: `onFinish` as is.
-    static func running<Output>(
+    static func running<ScenarioInput, Output>(
         _ step: String, description: String?, context: OpContext<some Sendable>,
-        onFinish: @escaping OnFinish<Output>
-    ) -> OnFinish<Output> {
+        onFinish: @escaping StepFinish<ScenarioInput, Output>
+    ) -> StepFinish<ScenarioInput, Output> {
         guard let trace = context.trace, trace.isEnabled else { return onFinish }
         trace.openFrame(.opt, description ?? "\(step)'s condition holds")
-        return { result in
+        return { result, launch in
             trace.closeFrame()
-            onFinish(result)
+            onFinish(result, launch)
         }
     }
 

@@ -37,26 +37,20 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
 
     /// Creates a scenario.
     ///
+    /// Inlinable, like ``launch(_:onFinish:)``: the link that ends each launch is made where the
+    /// scenario's types are known, so finishing looks up no generic metadata.
+    ///
     /// - Parameters:
     ///   - name: The scenario's name.
     ///   - version: The author's version of the scenario, recorded in journals with its shape;
     ///     `nil` when the author does not version it.
     ///   - build: Chains the steps, starting from the scenario's input.
-    public init(
+    @inlinable
+    public convenience init(
         _ name: String, version: Int? = nil,
         _ build: (ScenarioBuilder<Input, Input>) -> ScenarioBuilder<Input, Output>
     ) {
-        let chain = build(.start)
-        self.name = name
-        self.version = version
-        self.outlines = chain.outlines
-        self.stepNames = chain.stepNames
-        let end = ChainLink<Input, Output>(position: 0) { output, launch in
-            // The end link is only ever given a launch this scenario made, with its completion.
-            unsafeDowncast(launch.completion, to: Completion<Output>.self).succeed(output)
-        }
-        (first, links) = chain.links(endingIn: end)
-        gate = nil
+        self.init(name: name, version: version, chain: build(.start), end: Self.endLink(), gate: nil)
     }
 
     /// Creates a scenario that reacts to events from outside while it runs.
@@ -74,18 +68,37 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
     ///   - events: Where the app posts the events.
     ///   - onEvent: Reacts to each event at a boundary.
     ///   - build: Chains the steps, starting from the scenario's input.
-    public init<Event: Sendable>(
+    @inlinable
+    public convenience init<Event: Sendable>(
         _ name: String, version: Int? = nil, events: EventInbox<Event>, onEvent: @escaping EventHandler<Event>,
         _ build: (ScenarioBuilder<Input, Input>) -> ScenarioBuilder<Input, Output>
     ) {
-        let plain = Scenario(name, version: version, build)
+        self.init(
+            name: name, version: version, chain: build(.start), end: Self.endLink(),
+            gate: EventGate(inbox: events, handler: onEvent))
+    }
+
+    @usableFromInline
+    init(
+        name: String, version: Int?, chain: ScenarioBuilder<Input, Output>, end: ChainLink<Input, Output>,
+        gate: (any BoundaryGate)?
+    ) {
         self.name = name
         self.version = version
-        self.outlines = plain.outlines
-        self.stepNames = plain.stepNames
-        self.first = plain.first
-        self.links = plain.links
-        self.gate = EventGate(inbox: events, handler: onEvent)
+        self.outlines = chain.outlines
+        self.stepNames = chain.stepNames
+        (first, links) = chain.links(endingIn: end)
+        self.gate = gate
+    }
+
+    /// The link that ends a launch: it delivers the chain's output through the launch's
+    /// completion.
+    @inlinable
+    static func endLink() -> ChainLink<Input, Output> {
+        ChainLink<Input, Output>(position: 0) { output, launch in
+            // The end link is only ever given a launch this scenario made, with its completion.
+            unsafeDowncast(launch.completion, to: Completion<Output>.self).succeed(output)
+        }
     }
 
     /// The scenario's steps in order, with their types, purity and nested scenarios.
@@ -104,7 +117,9 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
     /// a test or an app) gets a launch specialised to them, which looks up no generic metadata.
     @inlinable
     public func launch(_ context: OpContext<Input>, onFinish: @escaping OnFinish<Output>) {
-        let run = ScenarioRun(name: name, scope: context.scope, environment: context.environment)
+        let environment = context.environment
+        let base = ScenarioRun.base(of: context.scope)
+        let startedAt = ScenarioRun.start(in: environment)
         // The end is reported from what the caller is actually given — the body's result, or the
         // cancellation or timeout that beat it — so journals and callers never disagree.
         // A scenario that is a step of another is drawn inside a group with its name, from its
@@ -121,23 +136,30 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
             delivered = onFinish
         }
         let finish: OnFinish<Output>
-        if !context.environment.isObserved {
+        if !environment.isObserved {
             finish = delivered
         } else {
+            // Made before the run, which holds the completion that holds it: it reports from
+            // the run's parts.
+            let name = name
             finish = { result in
                 switch result {
                 case .success(let output):
-                    run.report(.scenarioSucceeded, address: run.base, value: output, since: run.startedAt)
+                    ScenarioRun.report(
+                        .scenarioSucceeded, scenario: name, in: environment, address: base, value: output,
+                        since: startedAt)
                 case .failure(let error):
-                    run.report(.scenarioFailed(error), address: run.base, since: run.startedAt)
+                    ScenarioRun.report(
+                        .scenarioFailed(error), scenario: name, in: environment, address: base, since: startedAt)
                 }
                 delivered(result)
             }
+            ScenarioRun.report(.scenarioStarted, scenario: name, in: environment, address: base, value: context.input)
         }
-        if run.isObserved { run.report(.scenarioStarted, address: run.base, value: context.input) }
         let completion = Completion(retaining: self, context: context, onFinish: finish)
         let launch = ChainLaunch(
-            context: completion.nested(context), run: run, links: links, completion: completion, gate: gate)
+            name: name, context: completion.nested(context), base: base, startedAt: startedAt, links: links,
+            completion: completion, gate: gate)
         first.proceed(context.input, launch)
     }
 }

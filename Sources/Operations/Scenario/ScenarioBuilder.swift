@@ -9,6 +9,8 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     /// What a link does with the chain's value so far, given the link after it.
     @usableFromInline typealias Link<Next: Sendable> =
         @Sendable (Current, ChainLaunch<Input>, ChainLink<Input, Next>) -> Void
+    /// What a built link does with the chain's value so far.
+    @usableFromInline typealias LinkBody = ChainLink<Input, Current>.Body
 
     /// The names of the steps so far, in order.
     public var stepNames: [String] { outlines.map(\.name) }
@@ -30,9 +32,11 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     @inlinable  // the step's closure is specialised where the scenario is built: no metadata lookups per launch
     public func then<Next: Sendable>(_ step: Step<Current, Next>) -> ScenarioBuilder<Input, Next> {
         let index = outlines.count
-        return extended(with: step.outline(conditional: false)) { value, launch, next in
-            StepRun.start(step, index: index, input: value, context: launch.context, run: launch.run) { result in
-                launch.pass(result, to: next)
+        return extended(with: step.outline(conditional: false)) { next in
+            // Made once, with the link, not per launch: the step's result goes on to `next`.
+            let handOn = Self.handOn(to: next)
+            return { value, launch in
+                StepRun.start(step, index: index, input: value, launch: launch, onFinish: handOn)
             }
         }
     }
@@ -55,10 +59,9 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
             guard condition(value) else {
                 return Self.skip(step.name, index: index, value: value, description: description, launch, next)
             }
-            let finish = ConditionalStepTrace.running(step.name, description: description, context: launch.context) {
-                launch.pass($0, to: next)
-            }
-            StepRun.start(step, index: index, input: value, context: launch.context, run: launch.run, onFinish: finish)
+            let finish = ConditionalStepTrace.running(
+                step.name, description: description, context: launch.context, onFinish: Self.handOn(to: next))
+            StepRun.start(step, index: index, input: value, launch: launch, onFinish: finish)
         }
     }
 
@@ -97,15 +100,13 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
             guard condition(value) else {
                 return Self.skip(step.name, index: index, value: value, description: description, launch, next)
             }
-            let finish = ConditionalStepTrace.running(step.name, description: description, context: launch.context) {
-                launch.pass($0, to: next)
-            }
-            StepRun.start(step, index: index, input: input(value), context: launch.context, run: launch.run) {
-                stepResult in
+            let finish = ConditionalStepTrace.running(
+                step.name, description: description, context: launch.context, onFinish: Self.handOn(to: next))
+            StepRun.start(step, index: index, input: input(value), launch: launch) { stepResult, launch in
                 if case .success = stepResult {
                     ValueTrace.computed(Current.self, from: Current.self, StepOutput.self, in: launch.context)
                 }
-                finish(stepResult.map { merge(value, $0) })
+                finish(stepResult.map { merge(value, $0) }, launch)
             }
         }
     }
@@ -135,8 +136,7 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     ) -> ScenarioBuilder<Input, Next> {
         let index = outlines.count
         return extended(with: step.outline(conditional: false)) { value, launch, next in
-            StepRun.start(step, index: index, input: input(value), context: launch.context, run: launch.run) {
-                stepResult in
+            StepRun.start(step, index: index, input: input(value), launch: launch) { stepResult, launch in
                 if case .success = stepResult {
                     ValueTrace.computed(Next.self, from: Current.self, StepOutput.self, in: launch.context)
                 }
@@ -164,18 +164,34 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     func extended<Next: Sendable>(with outline: StepOutline?, _ link: @escaping Link<Next>)
         -> ScenarioBuilder<Input, Next>
     {
+        extended(with: outline) { (next: ChainLink<Input, Next>) in
+            { [unowned(unsafe) next] value, launch in link(value, launch, next) }
+        }
+    }
+
+    /// The chain with one more link, whose body `makeBody` makes once, when the scenario is
+    /// built, from the link after it: what a link needs per launch can be made there, once.
+    @inlinable
+    func extended<Next: Sendable>(
+        with outline: StepOutline?, _ makeBody: @escaping @Sendable (ChainLink<Input, Next>) -> LinkBody
+    ) -> ScenarioBuilder<Input, Next> {
         let position = makers.count + 1
         let maker: Maker = { next in
             // The makers of one chain are called in order, so `next` is always the link of the
             // maker after this one, whose value type is this link's `Next`.
             let next = unsafeDowncast(next, to: ChainLink<Input, Next>.self)
-            return ChainLink<Input, Current>(position: position, step: outline?.name) {
-                [unowned(unsafe) next] value, launch in
-                link(value, launch, next)
-            }
+            return ChainLink<Input, Current>(position: position, step: outline?.name, body: makeBody(next))
         }
         return ScenarioBuilder<Input, Next>(
             outlines: outline.map { outlines + [$0] } ?? outlines, makers: makers + [maker])
+    }
+
+    /// A step's finish that hands its result on to `next`: its output to the next link, its
+    /// failure to the scenario's end.
+    @inlinable
+    static func handOn<Next: Sendable>(to next: ChainLink<Input, Next>) -> StepFinish<Input, Next> {
+        // The link is held by every launch (``ChainLaunch/links``), as long as anything calls this.
+        { [unowned(unsafe) next] result, launch in launch.pass(result, to: next) }
     }
 
     /// Reports and draws a conditional step that does not run, and passes the value on.
@@ -191,6 +207,7 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
 
     /// Builds the chain's links, ending in `end`; returns the first link and every link, which
     /// the caller keeps (links refer to their successors unowned).
+    @usableFromInline
     func links(endingIn end: ChainLink<Input, Current>) -> (
         first: ChainLink<Input, Input>, all: [any AnyObject & Sendable]
     ) {

@@ -24,6 +24,7 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
         let nestedShape: @Sendable () -> ScenarioShape?
         @usableFromInline let launchNew: @Sendable (OpContext<Input>, @escaping OnFinish<Output>) -> Void
 
+        @usableFromInline
         init(
             name: String, purity: Purity, retry: RetryPolicy, failureHandler: FailureHandler<Input, Output>?,
             nestedShape: @escaping @Sendable () -> ScenarioShape?,
@@ -80,6 +81,7 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
     ///   - name: The step's name in progress, journals and diagrams.
     ///   - purity: Overrides the purity the operation type declares (see ``PureOp``).
     ///   - make: Makes a new operation for every launch.
+    @inlinable
     public init<O: Op>(_ name: String, purity: Purity? = nil, _ make: @escaping @Sendable () -> O)
     where O.Input == Input, O.Output == Output {
         storage = Storage(
@@ -90,7 +92,8 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
 
     /// Reads a nested scenario's shape from one operation of the factory, only when the
     /// operation type provides one.
-    private static func nestedShape<O: Op>(of type: O.Type, _ make: @escaping @Sendable () -> O)
+    @usableFromInline
+    static func nestedShape<O: Op>(of type: O.Type, _ make: @escaping @Sendable () -> O)
         -> @Sendable () -> ScenarioShape?
     {
         guard type is any ScenarioShapeProviding.Type else { return { nil } }

@@ -1,31 +1,41 @@
 import Synchronization
 
+/// What a step's result goes to, given with the launch it belongs to: a scenario makes one per
+/// link when it is built (the hand-on to the next link) and reuses it in every launch, so a
+/// step's launch allocates no closure for it.
+@usableFromInline
+typealias StepFinish<ScenarioInput: Sendable, Output: Sendable> =
+    @Sendable (Result<Output, any Error>, ChainLaunch<ScenarioInput>) -> Void
+
 /// One step's life within one scenario run: its attempts, retries and failure handling.
 ///
 /// It guards each attempt's finish with an atomic counter, so an operation that calls
 /// `onFinish` twice cannot advance the scenario twice.
 ///
+/// It is also the extras of its operation's context — the scenario's token, deadline and trace
+/// with the step's own scope (see ``ContextExtras``) — so a step allocates one object for both.
+///
 /// The launch path is `@inlinable`: it is specialised where the scenario is built (inside
 /// ``ScenarioBuilder/then(_:)``), so a launch looks up no generic metadata for `StepRun`,
 /// `Step`, `OpContext` or `Result`. Retries and failure handling stay out of line.
 @usableFromInline
-final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
+final class StepRun<ScenarioInput: Sendable, Input: Sendable, Output: Sendable>: ContextExtras, @unchecked Sendable {
     @usableFromInline let step: Step<Input, Output>
-    /// The step's place in the run, built only when something reads it (see ``ScenarioScope``).
-    @usableFromInline let scope: ScenarioScope
-    /// The step's context, kept as its three parts rather than as an `OpContext<Input>`: the
-    /// class's deinitializer is unspecialised, and a field of a generic struct type makes it
-    /// look up that type's metadata on every step of every run.
+    /// The step's position in its scenario.
+    @usableFromInline let index: Int
+    /// The step's input. The step's context is kept as its parts rather than as an
+    /// `OpContext<Input>`: the class's deinitializer is unspecialised, and a field of a generic
+    /// struct type makes it look up that type's metadata on every step of every run.
     @usableFromInline let stepInput: Input
-    /// The context's environment as it stores it (`nil` for the default one).
-    @usableFromInline let storedEnvironment: OpEnvironment?
-    @usableFromInline let extras: ContextExtras?
-    /// The step's context, as its operation is launched with it.
+    /// The scenario's launch: its context's environment, its run, where failures end it.
+    @usableFromInline let launch: ChainLaunch<ScenarioInput>
+    @usableFromInline let onFinish: StepFinish<ScenarioInput, Output>
+    /// The step's context, as its operation is launched with it: this object is its extras.
     @inlinable var context: OpContext<Input> {
-        OpContext(input: stepInput, storedEnvironment: storedEnvironment, extras: extras)
+        OpContext(input: stepInput, storedEnvironment: launch.storedEnvironment, extras: self)
     }
-    @usableFromInline let run: ScenarioRun
-    @usableFromInline let onFinish: OnFinish<Output>
+    /// The scenario's trace scope, `nil` when tracing is off.
+    @inlinable var traceScope: TraceScope? { trace?.scope }
     /// The number of the last attempt whose finish was accepted.
     private let finishedAttempts = Atomic<Int>(0)
     /// The relaunch trampoline: 0 idle, 1 a relaunch loop is inside a launch, 2 that launch
@@ -37,65 +47,82 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
     /// deinitializer look up generic metadata on every step of every run.
     private nonisolated(unsafe) var pendingLaunch: (@Sendable () -> Void)?
 
-    @usableFromInline var address: StepAddress { scope.address }
+    @usableFromInline var address: StepAddress { launch.address(index: index, name: step.name) }
 
     @inlinable
     init(
-        step: Step<Input, Output>, scope: ScenarioScope, context: OpContext<some Sendable>, run: ScenarioRun,
-        onFinish: @escaping OnFinish<Output>, input: Input
+        step: Step<Input, Output>, index: Int, input: Input, launch: ChainLaunch<ScenarioInput>,
+        onFinish: @escaping StepFinish<ScenarioInput, Output>
     ) {
         self.step = step
-        self.scope = scope
+        self.index = index
         self.stepInput = input
-        self.storedEnvironment = context.storedEnvironment
-        self.extras = ContextExtras(context.extras, scope: scope)
-        self.run = run
+        self.launch = launch
         self.onFinish = onFinish
+        // The scenario's parts with the step's scope, read from the parts directly: a copy of
+        // the scenario's context would retain and release its environment and its extras.
+        let parent = launch.extras
+        super.init(
+            cancellation: parent?.cancellation, deadline: parent?.deadline,
+            scope: launch.scope(index: index, name: step.name), trace: parent?.trace,
+            idempotencyKey: parent?.idempotencyKey)
     }
 
     @inlinable
     static func start(
-        _ step: Step<Input, Output>, index: Int, input: Input, context: OpContext<some Sendable>, run: ScenarioRun,
-        onFinish: @escaping OnFinish<Output>
+        _ step: Step<Input, Output>, index: Int, input: Input, launch: ChainLaunch<ScenarioInput>,
+        onFinish: @escaping StepFinish<ScenarioInput, Output>
     ) {
-        let scope = run.scope(index: index, name: step.name)
-        var resumedKey: IdempotencyKey?
-        var input = input
-        if let replay = run.environment.replay {
-            switch resumption(step, at: scope.address, run: run) {
-            case .finished(let result): return onFinish(result)
-            case .launch(let key):
-                resumedKey = key
-                input = replay.resumedInput(at: scope.address, current: input) ?? input
-            }
+        // The flag first: reading the optional existential copies it through its value witnesses.
+        if launch.environment.isReplaying, let replay = launch.environment.replay {
+            return resume(step, index: index, input: input, launch: launch, replay: replay, onFinish: onFinish)
         }
-        let stepRun = StepRun(
-            step: step, scope: scope, context: context, run: run, onFinish: onFinish, input: input)
-        stepRun.launch(attempt: 1, retriesLeft: step.maxAttempts - 1, input: input, key: resumedKey)
+        StepRun(step: step, index: index, input: input, launch: launch, onFinish: onFinish)
+            .launchFirst(resumedKey: nil)
     }
 
-    /// What a resumed run does at this step: finish it from its record (a replayed output, or
-    /// the error that keeps it from launching), or launch it, repeating the key of an attempt
-    /// left in doubt.
+    /// Starts the step in a resumed run: finishes it from its record (a replayed output, or the
+    /// error that keeps it from launching), or launches it with the input its record gives,
+    /// repeating the key of an attempt left in doubt. Out of line: only a resumed run comes here.
     @usableFromInline
-    enum Resumed {
-        case finished(Result<Output, any Error>)
-        case launch(IdempotencyKey?)
-    }
-
-    @usableFromInline
-    static func resumption(_ step: Step<Input, Output>, at address: StepAddress, run: ScenarioRun) -> Resumed {
-        guard let replay = run.environment.replay else { return .launch(nil) }
+    static func resume(
+        _ step: Step<Input, Output>, index: Int, input: Input, launch: ChainLaunch<ScenarioInput>,
+        replay: any StepReplaying, onFinish: @escaping StepFinish<ScenarioInput, Output>
+    ) {
+        let address = launch.address(index: index, name: step.name)
+        let key: IdempotencyKey?
         do {
             switch try replay.resumption(at: address, as: Output.self, purity: step.purity) {
             case .replay(let output):
-                run.report(.stepReplayed, address: address, value: output)
-                return .finished(.success(output))
-            case .launch(let key):
-                return .launch(key)
+                launch.report(.stepReplayed, address: address, value: output)
+                return onFinish(.success(output), launch)
+            case .launch(let resumedKey):
+                key = resumedKey
             }
         } catch {
-            return .finished(.failure(StepFailure(scenario: run.name, step: step.name, attempt: 1, error: error)))
+            let failure = StepFailure(scenario: launch.name, step: step.name, attempt: 1, error: error)
+            return onFinish(.failure(failure), launch)
+        }
+        let input = replay.resumedInput(at: address, current: input) ?? input
+        StepRun(step: step, index: index, input: input, launch: launch, onFinish: onFinish)
+            .launchFirst(resumedKey: key)
+    }
+
+    /// Launches the first attempt. The usual one — of a step free of side effects, in a run
+    /// nobody observes — finishes through a closure that captures only this object, which needs
+    /// no allocation: the attempt's other facts are known (attempt 1, the whole retry budget,
+    /// the step's input, no key, no start time, no frame). Any other goes the general way.
+    @inlinable
+    func launchFirst(resumedKey: IdempotencyKey?) {
+        guard step.purity != .sideEffects, !launch.isObserved else {
+            return launch(attempt: 1, retriesLeft: step.maxAttempts - 1, input: stepInput, key: resumedKey)
+        }
+        if cancellation?.isCancelled == true { return fail(OpError.cancelled, attempt: 1) }
+        if let traceScope, traceScope.isEnabled { noteLaunch(stepInput, key: nil, in: traceScope) }
+        step.launchNew(context) { [self] result in
+            attemptFinished(
+                result, attempt: 1, retriesLeft: step.maxAttempts - 1, input: stepInput, startedAt: nil, key: nil,
+                framed: false)
         }
     }
 
@@ -107,49 +134,57 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
     /// a `loop` frame with that label, closed when the attempt finishes.
     @inlinable
     func launch(attempt: Int, retriesLeft: Int, input: Input, key: IdempotencyKey? = nil, frame: String? = nil) {
-        if context.cancellation?.isCancelled == true {
+        if cancellation?.isCancelled == true {
             return fail(OpError.cancelled, attempt: attempt)
         }
         let framed = frame.map { openFrame($0) } ?? false
         let purity = step.purity
-        let attemptKey: IdempotencyKey? = purity == .sideEffects ? (key ?? run.environment.makeIdempotencyKey()) : nil
-        if let trace = context.trace, trace.isEnabled { noteLaunch(input, key: attemptKey, in: trace) }
-        if run.isObserved {
-            run.report(
+        let attemptKey: IdempotencyKey? =
+            purity == .sideEffects ? (key ?? launch.environment.makeIdempotencyKey()) : nil
+        if let traceScope, traceScope.isEnabled { noteLaunch(input, key: attemptKey, in: traceScope) }
+        if launch.isObserved {
+            launch.report(
                 .stepLaunched, address: address, attempt: attempt, value: input, purity: purity,
                 idempotencyKey: attemptKey)
         }
-        let startedAt = run.now
+        let startedAt = launch.now
+        let finish: OnFinish<Output> = { result in
+            self.attemptFinished(
+                result, attempt: attempt, retriesLeft: retriesLeft, input: input, startedAt: startedAt,
+                key: attemptKey, framed: framed)
+        }
         // The first attempt runs with the step's context as it is; a retry, a relaunch with
         // new input or an attempt with a key gets a copy carrying them.
-        let launchNew = step.launchNew
-        let finish: OnFinish<Output> = { result in
-            guard self.accept(attempt) else {
-                self.run.environment.diagnostics.report(
-                    OpDiagnostic(kind: .finishedTwice, operation: self.step.name))
-                return
-            }
-            if framed { self.context.trace?.closeFrame() }
-            switch result {
-            case .success(let output):
-                if self.run.isObserved {
-                    self.run.report(
-                        .stepSucceeded, address: self.address, attempt: attempt, value: output, since: startedAt)
-                }
-                self.onFinish(.success(output))
-            case .failure(let error):
-                self.handle(
-                    error, attempt: attempt, retriesLeft: retriesLeft, input: input, startedAt: startedAt,
-                    key: attemptKey)
-            }
-        }
         if attempt == 1 && attemptKey == nil {
-            launchNew(context, finish)
+            step.launchNew(context, finish)
         } else {
             var attemptContext = context
             attemptContext.input = input
             attemptContext.idempotencyKey = attemptKey
-            launchNew(attemptContext, finish)
+            step.launchNew(attemptContext, finish)
+        }
+    }
+
+    /// Takes the finish of attempt `attempt`: drops a second one, hands a success on and a
+    /// failure to the retry policy and the failure handler.
+    @inlinable
+    func attemptFinished(
+        _ result: Result<Output, any Error>, attempt: Int, retriesLeft: Int, input: Input, startedAt: FrozenInstant?,
+        key: IdempotencyKey?, framed: Bool
+    ) {
+        guard accept(attempt) else {
+            launch.environment.diagnostics.report(OpDiagnostic(kind: .finishedTwice, operation: step.name))
+            return
+        }
+        if framed { traceScope?.closeFrame() }
+        switch result {
+        case .success(let output):
+            if launch.isObserved {
+                launch.report(.stepSucceeded, address: address, attempt: attempt, value: output, since: startedAt)
+            }
+            onFinish(.success(output), launch)
+        case .failure(let error):
+            handle(error, attempt: attempt, retriesLeft: retriesLeft, input: input, startedAt: startedAt, key: key)
         }
     }
 
@@ -163,7 +198,7 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
     /// Opens the frame of a retried or relaunched attempt; whether one was opened (tracing on).
     @usableFromInline
     func openFrame(_ label: String) -> Bool {
-        guard let trace = context.trace, trace.isEnabled else { return false }
+        guard let trace = traceScope, trace.isEnabled else { return false }
         trace.openFrame(.loop, label)
         return true
     }
@@ -181,11 +216,11 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
     ) {
         let policy = step.retry
         let attemptsSoFar = policy.maxAttempts - retriesLeft
-        if retriesLeft > 0, context.cancellation?.isCancelled != true,
+        if retriesLeft > 0, cancellation?.isCancelled != true,
             policy.allowsRetry(after: attemptsSoFar, of: error, purity: step.purity)
         {
-            let delay = policy.backoff.delay(beforeRetry: attemptsSoFar, random: run.environment.random())
-            run.report(
+            let delay = policy.backoff.delay(beforeRetry: attemptsSoFar, random: launch.environment.random())
+            launch.report(
                 .stepFailed(error, willRetry: true, delay: delay), address: address, attempt: attempt, since: startedAt)
             // The same input after an answer that may have been lost: the repeat carries the same
             // key, so the backend answers it instead of acting twice.
@@ -203,12 +238,12 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
             return
         }
         let note = declinedRetryNote(error, attemptsSoFar: attemptsSoFar)
-        run.report(
+        launch.report(
             .stepFailed(error, willRetry: false, delay: nil), address: address, attempt: attempt, since: startedAt)
         guard let handler = step.failureHandler, !error.isCancellation else {
             return fail(error, attempt: attempt, note: note)
         }
-        let token = context.cancellation
+        let token = cancellation
         let info = StepFailureInfo(step: step.name, attempt: attempt, error: error, input: input, cancellation: token)
         let decided = OnceFlag()
         // Cancellation while the handler decides (asking the person) ends the step at once; the
@@ -232,8 +267,8 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
                 self.relaunch(
                     attempt: attempt + 1, retriesLeft: policy.maxAttempts - 1, input: newInput, frame: frame)
             case .recover(let output):
-                self.run.report(.stepSucceeded, address: self.address, attempt: attempt, value: output)
-                self.onFinish(.success(output))
+                self.launch.report(.stepSucceeded, address: self.address, attempt: attempt, value: output)
+                self.onFinish(.success(output), self.launch)
             case .fail:
                 self.fail(error, attempt: attempt, note: note)
             }
@@ -242,11 +277,12 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
 
     @usableFromInline
     func fail(_ error: any Error, attempt: Int, note: String? = nil) {
-        if let trace = context.trace, trace.isEnabled {
+        if let trace = traceScope, trace.isEnabled {
             trace.note(StepTraceNotes.stopped(step: step.name, attempt: attempt, error: error, note: note))
         }
         onFinish(
-            .failure(StepFailure(scenario: run.name, step: step.name, attempt: attempt, error: error, note: note)))
+            .failure(StepFailure(scenario: launch.name, step: step.name, attempt: attempt, error: error, note: note)),
+            launch)
     }
 
     /// Why the policy did not retry a transient error it would otherwise have retried: the step
@@ -287,12 +323,12 @@ final class StepRun<Input: Sendable, Output: Sendable>: Sendable {
     private func waitForRetry(_ delay: Duration, attempt: Int, then next: @escaping @Sendable () -> Void) {
         let once = OnceFlag()
         let registration = LockedState<CancellationRegistration?>(nil)
-        let work = run.environment.scheduler.schedule(after: delay) {
+        let work = launch.environment.scheduler.schedule(after: delay) {
             guard once.claim() else { return }
             registration.withLock { $0 }?.cancel()
             next()
         }
-        guard let token = context.cancellation else { return }
+        guard let token = cancellation else { return }
         let cancelled = token.onCancel { [self] in
             guard once.claim() else { return }
             work.cancel()
