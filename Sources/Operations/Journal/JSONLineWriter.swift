@@ -6,12 +6,30 @@ import Foundation
 /// directly is several times cheaper than a `JSONEncoder` round and keeps a buffered append
 /// within its budget; only the step values, whose shape is the caller's, go through
 /// `JSONEncoder`.
+///
+/// Its bytes live in memory it allocates itself, written straight through a pointer: over an
+/// array, each of a line's forty-odd writes checked that the array was not shared first, and
+/// those checks were a tenth of a buffered append. The price is that a copy shares the buffer
+/// until one of the two grows it: a writer is used in one place (under the journal's lock, or
+/// locally) and never copied to be written to.
 struct JSONLineWriter {
-    /// The buffer: ``count`` bytes written, then zeros that later writes overwrite. Writing
-    /// through a pointer into room made in advance costs a fraction of `Array.append`, which
-    /// goes through the generic `Sequence` path for every run of bytes: most of the cost of a
-    /// buffered append was spent there.
-    private var storage: [UInt8]
+    /// Frees the buffer when the last writer holding it is gone.
+    private final class Allocation {
+        let base: UnsafeMutablePointer<UInt8>
+
+        init(capacity: Int) {
+            base = .allocate(capacity: capacity)
+        }
+
+        deinit {
+            base.deallocate()
+        }
+    }
+
+    /// The buffer: ``count`` bytes written, then room that later writes fill.
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var allocation: Allocation
     /// How many bytes have been written.
     private(set) var count = 0
     private var needsComma = false
@@ -19,17 +37,19 @@ struct JSONLineWriter {
     private var lineStart = 0
 
     init(capacity: Int = 0) {
-        storage = [UInt8](repeating: 0, count: capacity)
+        self.capacity = max(capacity, 64)
+        allocation = Allocation(capacity: self.capacity)
+        base = allocation.base
     }
 
     /// Complete lines, ready to be written (a copy).
-    var bytes: [UInt8] { Array(storage[..<count]) }
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
     var isEmpty: Bool { count == 0 }
 
     /// Lends the bytes written, without copying them.
     func withBytes<Value>(_ body: (UnsafeRawBufferPointer) -> Value) -> Value {
-        storage.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        body(UnsafeRawBufferPointer(start: base, count: count))
     }
 
     mutating func removeAll() {
@@ -39,7 +59,7 @@ struct JSONLineWriter {
     /// Overwrites the bytes gathered with zeros, so that a secret's clear form does not stay
     /// behind in a buffer that is kept for reuse.
     mutating func overwriteWithZeros() {
-        for index in 0..<count { storage[index] = 0 }
+        base.update(repeating: 0, count: count)
     }
 
     mutating func beginLine() {
@@ -52,9 +72,7 @@ struct JSONLineWriter {
     mutating func endLine() {
         let start = lineStart
         let end = count
-        let sum = storage.withUnsafeBufferPointer { buffer in
-            LineChecksum.adler32(UnsafeBufferPointer(rebasing: buffer[start..<end]))
-        }
+        let sum = LineChecksum.adler32(UnsafeBufferPointer(start: base + start, count: end - start))
         key(LineChecksum.key)
         // `"0a1b2c3d"}` and the newline.
         write(12) { target in
@@ -299,11 +317,23 @@ struct JSONLineWriter {
     /// Makes room for `length` more bytes and lets `body` write them, from the pointer it gets.
     private mutating func write(_ length: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
         let start = count
-        if start + length > storage.count {
-            // Doubling, as an array grows, and zeros until they are written over.
-            storage.append(contentsOf: repeatElement(0, count: max(storage.count, start + length - storage.count, 64)))
-        }
-        storage.withUnsafeMutableBufferPointer { buffer in body(buffer.baseAddress! + start) }
+        if start + length > capacity { grow(toHold: start + length) }
+        body(base + start)
         count = start + length
+    }
+
+    /// Doubles the buffer, as an array grows, until `needed` bytes fit; out of line, since a
+    /// journal's buffer soon has the room it needs.
+    @inline(never)
+    private mutating func grow(toHold needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let grown = Allocation(capacity: newCapacity)
+        grown.base.initialize(from: base, count: count)
+        // What the old buffer held may be a secret's clear form (see ``overwriteWithZeros()``).
+        base.update(repeating: 0, count: count)
+        allocation = grown
+        base = grown.base
+        capacity = newCapacity
     }
 }
