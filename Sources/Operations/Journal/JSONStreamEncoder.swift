@@ -138,10 +138,8 @@ final class JSONStreamEncoder {
         guard enter(frame) else { return false }
         let start = frames[frames.count - 1].keysStart
         // A key encoded twice keeps its first place and its last value: only the tree can do
-        // that. Lengths first: a native string knows its length, and a value's keys mostly
-        // differ in it, where comparing two strings went through the runtime.
-        let length = key.utf8.count
-        for index in start..<keys.count where keys[index].utf8.count == length && keys[index] == key {
+        // that.
+        for index in start..<keys.count where keys[index] == key {
             giveUp()
             return false
         }

@@ -110,6 +110,22 @@ import Testing
         }
     }
 
+    /// Writes one key twice, spelled in two canonically equivalent ways ("é" precomposed, then
+    /// "e" and a combining accent: different bytes, different lengths, one Swift string).
+    struct EquivalentKeys: Encodable, Sendable {
+        struct Key: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(1, forKey: Key(stringValue: "caf\u{E9}"))
+            try container.encode(2, forKey: Key(stringValue: "cafe\u{301}"))
+        }
+    }
+
     /// Writes to a nested container after its parent moved on.
     struct Interleaved: Encodable, Sendable {
         enum CodingKeys: String, CodingKey { case first, second, late }
@@ -134,7 +150,7 @@ import Testing
         // Not test arguments: Swift Testing encodes those with `JSONEncoder`, which traps on
         // a single-value container written twice.
         let values: [any Encodable & Sendable] = [
-            JSONValueEncoderTests.Derived(), DuplicateKey(), Interleaved(), Overwritten(),
+            JSONValueEncoderTests.Derived(), DuplicateKey(), EquivalentKeys(), Interleaved(), Overwritten(),
         ]
         for value in values {
             #expect(JSONStreamEncoder().encode(value, confidential: false) == .unsupported, "\(type(of: value))")
