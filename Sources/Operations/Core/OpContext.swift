@@ -197,7 +197,9 @@ public struct OpContext<Input: Sendable>: Sendable {
 class ContextExtras: @unchecked Sendable {
     @usableFromInline let cancellation: CancellationToken?
     @usableFromInline let deadline: FrozenInstant?
-    @usableFromInline let scope: ScenarioScope?
+    /// Where the launch sits in scenarios; a step computes its own (see ``StepRun``).
+    @usableFromInline var scope: ScenarioScope? { storedScope }
+    @usableFromInline let storedScope: ScenarioScope?
     @usableFromInline let trace: TraceScopeBox?
     @usableFromInline let idempotencyKey: IdempotencyKey?
 
@@ -208,7 +210,7 @@ class ContextExtras: @unchecked Sendable {
     ) {
         self.cancellation = cancellation
         self.deadline = deadline
-        self.scope = scope
+        self.storedScope = scope
         self.trace = trace
         self.idempotencyKey = idempotencyKey
     }

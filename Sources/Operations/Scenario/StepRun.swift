@@ -63,10 +63,13 @@ final class StepRun<ScenarioInput: Sendable, Input: Sendable, Output: Sendable>:
         // the scenario's context would retain and release its environment and its extras.
         let parent = launch.extras
         super.init(
-            cancellation: parent?.cancellation, deadline: parent?.deadline,
-            scope: launch.scope(index: index, name: step.name), trace: parent?.trace,
+            cancellation: parent?.cancellation, deadline: parent?.deadline, scope: nil, trace: parent?.trace,
             idempotencyKey: parent?.idempotencyKey)
     }
+
+    /// The step's scope, made when read: few runs read it (an observer, a journal, a nested
+    /// scenario), and stored, it retained the run's address and the step's name for every step.
+    @usableFromInline override var scope: ScenarioScope? { launch.scope(index: index, name: step.name) }
 
     @inlinable
     static func start(
