@@ -16,6 +16,9 @@ class ScenarioRun: @unchecked Sendable {
     /// Whether an observer receives events: without one, nothing reads step addresses or times.
     @usableFromInline var isObserved: Bool { environment.isObserved }
 
+    /// How many links of a chain run nested before one hands off through ``handOff(_:)``. Small
+    /// enough that 32 links of nested frames fit easily in a 512 KiB stack (a secondary thread
+    /// on iOS) in a debug build; large enough that a usual scenario never pays for a hand-off.
     @usableFromInline static let handOffInterval = 32
     /// The hand-off loop: 0 idle, 1 a loop is running a piece of work, 2 that work handed off
     /// another piece (in ``pendingWork``) before returning.
