@@ -68,4 +68,51 @@ struct LifetimeTests {
         #expect(box.wait()?.success == 5)
         #expect(registry.entries.isEmpty)
     }
+
+    /// A step that keeps its `onFinish` for the test to call, without a completion: the token
+    /// reaches only the scenario's own completion.
+    private final class ParkedRawOp: PureOp {
+        let parked: LockedState<OnFinish<Int>?>
+
+        init(parked: LockedState<OnFinish<Int>?>) {
+            self.parked = parked
+        }
+
+        func launch(_ context: OpContext<Int>, onFinish: @escaping OnFinish<Int>) {
+            parked.withLock { $0 = onFinish }
+        }
+    }
+
+    @Test func aScenarioFinishedLateGoesByItsNameNotItsGenericType() throws {
+        let diagnostics = DiagnosticsRecorder()
+        let token = CancellationToken()
+        let parked = LockedState<OnFinish<Int>?>(nil)
+        let scenario = Scenario<Int, Int>("Checkout") { chain in
+            chain.then(Step("Pay") { ParkedRawOp(parked: parked) })
+        }
+        let box = FinishBox<Int>()
+        scenario.launch(
+            OpContext(1, cancellation: token, environment: OpEnvironment(diagnostics: diagnostics)),
+            onFinish: box.onFinish)
+        token.cancel()
+        #expect(box.wait()?.failure as? OpError == .cancelled)
+        // The step's answer comes after the scenario was cancelled and released: the chain
+        // reaches the scenario's end, whose completion drops it and names the scenario.
+        let lateAnswer = try #require(parked.withLock { $0 })
+        lateAnswer(.success(5))
+        #expect(diagnostics.diagnostics == [OpDiagnostic(kind: .lateFinishDropped, operation: "Checkout")])
+        #expect(box.count == 1)
+    }
+
+    @Test func aScenarioWithNothingToWatchStillFinishesOnceAndIsReleased() throws {
+        // Without a token, a deadline or a registry the scenario's completion keeps no name:
+        // the launch is the same to its caller.
+        let report = LaunchProbe.launch(
+            Scenario<Int, Int>("Plain") { chain in chain.then(Step { DoubleOp() }).then(Step { DoubleOp() }) },
+            input: 3)
+        #expect(report.finishCount == 1)
+        #expect(try report.value() == 12)
+        #expect(report.released)
+        #expect(report.diagnostics.isEmpty)
+    }
 }
