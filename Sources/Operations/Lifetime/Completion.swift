@@ -111,6 +111,15 @@ public final class Completion<Output: Sendable>: Sendable {
         }
     }
 
+    /// Whether a launch with `context` may be finished by the engine (a token, a deadline) or
+    /// registered in flight, so that its completion may have to name the operation after
+    /// releasing it: a late finish is dropped with a diagnostic, and the registry lists names.
+    /// A ``NamedOp`` that never finishes twice (a ``Scenario``) needs its name kept only then.
+    @inlinable
+    static func mayNameAfterRelease(_ context: OpContext<some Sendable>) -> Bool {
+        context.cancellation != nil || context.storedDeadline != nil || context.environment.inFlight != nil
+    }
+
     /// Records the launch into the caller's scope and returns the operation's own scope; kept
     /// out of line so the untraced path stays small.
     @usableFromInline

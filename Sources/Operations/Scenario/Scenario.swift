@@ -156,14 +156,12 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
             }
             ScenarioRun.report(.scenarioStarted, scenario: name, in: environment, address: base, value: context.input)
         }
-        // The completion keeps the scenario's name for what may name it once the scenario is
-        // released: a late finish (after a cancellation or a deadline) and the in-flight
-        // registry. With none of the three, neither can happen (the chain finishes its launch
-        // once, and an abandoned launch is named while the scenario is still held), and keeping
-        // the name would cost every launch an allocation.
-        let mayNeedName = context.cancellation != nil || context.storedDeadline != nil || environment.inFlight != nil
-        let completion = Completion(
-            retaining: self, context: context, name: mayNeedName ? name : nil, onFinish: finish)
+        // The chain finishes its launch once, and an abandoned launch is named while the
+        // scenario is still held: the name is read after its release only by what
+        // `mayNameAfterRelease` lists, and keeping it otherwise would cost every launch an
+        // allocation.
+        let keepsName = Completion<Output>.mayNameAfterRelease(context)
+        let completion = Completion(retaining: self, context: context, name: keepsName ? name : nil, onFinish: finish)
         let launch = ChainLaunch(
             name: name, context: completion.nested(context), base: base, startedAt: startedAt, links: links,
             completion: completion, gate: gate)

@@ -55,13 +55,17 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         describedAs description: String? = nil
     ) -> ScenarioBuilder<Input, Current> {
         let index = outlines.count
-        return extended(with: step.outline(conditional: true)) { value, launch, next in
-            guard condition(value) else {
-                return Self.skip(step.name, index: index, value: value, description: description, launch, next)
+        return extended(with: step.outline(conditional: true)) { next in
+            // Made once, with the link, not per launch (see ``then(_:)``).
+            let handOn = Self.handOn(to: next)
+            return { [unowned(unsafe) next] value, launch in
+                guard condition(value) else {
+                    return Self.skip(step.name, index: index, value: value, description: description, launch, next)
+                }
+                let finish = ConditionalStepTrace.running(
+                    step.name, description: description, context: launch.context, onFinish: handOn)
+                StepRun.start(step, index: index, input: value, launch: launch, onFinish: finish)
             }
-            let finish = ConditionalStepTrace.running(
-                step.name, description: description, context: launch.context, onFinish: Self.handOn(to: next))
-            StepRun.start(step, index: index, input: value, launch: launch, onFinish: finish)
         }
     }
 
@@ -96,17 +100,21 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         let index = outlines.count
         // A step given a condition is conditional in the shape; one without (the default
         // `{ _ in true }`) cannot be told apart here, so every step of this form is.
-        return extended(with: step.outline(conditional: true)) { value, launch, next in
-            guard condition(value) else {
-                return Self.skip(step.name, index: index, value: value, description: description, launch, next)
-            }
-            let finish = ConditionalStepTrace.running(
-                step.name, description: description, context: launch.context, onFinish: Self.handOn(to: next))
-            StepRun.start(step, index: index, input: input(value), launch: launch) { stepResult, launch in
-                if case .success = stepResult {
-                    ValueTrace.computed(Current.self, from: Current.self, StepOutput.self, in: launch.context)
+        return extended(with: step.outline(conditional: true)) { next in
+            // Made once, with the link, not per launch (see ``then(_:)``).
+            let handOn = Self.handOn(to: next)
+            return { [unowned(unsafe) next] value, launch in
+                guard condition(value) else {
+                    return Self.skip(step.name, index: index, value: value, description: description, launch, next)
                 }
-                finish(stepResult.map { merge(value, $0) }, launch)
+                let finish = ConditionalStepTrace.running(
+                    step.name, description: description, context: launch.context, onFinish: handOn)
+                StepRun.start(step, index: index, input: input(value), launch: launch) { stepResult, launch in
+                    if case .success = stepResult {
+                        ValueTrace.computed(Current.self, from: Current.self, StepOutput.self, in: launch.context)
+                    }
+                    finish(stepResult.map { merge(value, $0) }, launch)
+                }
             }
         }
     }
