@@ -58,7 +58,18 @@ struct StepValueTypes {
     }
 
     private static func known<Value: Encodable>(like value: Value, _ traits: Traits) -> Known {
-        Known(traits: traits, encode: { try ($0 as! Value).encode(to: $1) }, encodable: { $0 as! Value })
+        Known(
+            traits: traits, encode: { try cast($0, to: Value.self).encode(to: $1) },
+            encodable: { cast($0, to: Value.self) })
+    }
+
+    /// `value` as the type it was remembered as.
+    ///
+    /// Opened from its existential first: a cast from the opened type to the same type is the
+    /// runtime's first check, where a cast from the existential tried the target's own kind of
+    /// cast, failed, and only then unwrapped the existential and cast again.
+    private static func cast<Opened, Value>(_ value: Opened, to type: Value.Type) -> Value {
+        value as! Value
     }
 }
 
