@@ -199,20 +199,42 @@ struct JSONLineWriter {
         }
     }
 
-    /// The name of an object's member, `"name":`, after a comma when `separated`; for
-    /// ``JSONStreamEncoder``, whose names are the `Encodable` conformance's keys.
-    mutating func member(_ name: String, separated: Bool) {
-        let written: Void? = name.utf8.withContiguousStorageIfAvailable { utf8 in
-            guard !utf8.contains(where: Self.needsEscape) else { return escapedMember(name, separated: separated) }
-            writeMember(utf8, separated: separated)
-        }
-        if written == nil { escapedMember(name, separated: separated) }
+    /// Where ``member(_:separated:)`` wrote a name.
+    struct WrittenName {
+        /// The first byte of the name itself, after the comma and the quote.
+        let start: Int
+        /// How many bytes it took.
+        let count: Int
+        /// Whether those bytes are the name's own and all ASCII: then two such names are the
+        /// same string exactly when their bytes are the same (an ASCII string has no other
+        /// canonically equivalent spelling).
+        let isPlainASCII: Bool
     }
 
-    private mutating func escapedMember(_ name: String, separated: Bool) {
+    /// The name of an object's member, `"name":`, after a comma when `separated`; for
+    /// ``JSONStreamEncoder``, whose names are the `Encodable` conformance's keys.
+    mutating func member(_ name: String, separated: Bool) -> WrittenName {
+        let written: WrittenName? = name.utf8.withContiguousStorageIfAvailable { utf8 in
+            let unusual = Self.hasUnusualBytes(utf8)
+            if unusual && utf8.contains(where: Self.needsEscape) { return escapedMember(name, separated: separated) }
+            let start = count &+ (separated ? 2 : 1)
+            writeMember(utf8, separated: separated)
+            return WrittenName(start: start, count: utf8.count, isPlainASCII: !unusual)
+        }
+        return written ?? escapedMember(name, separated: separated)
+    }
+
+    /// Whether the `length` bytes at `first` and at `second` are the same.
+    func bytesEqual(at first: Int, _ second: Int, length: Int) -> Bool {
+        memcmp(base + first, base + second, length) == 0
+    }
+
+    private mutating func escapedMember(_ name: String, separated: Bool) -> WrittenName {
         if separated { byte(UInt8(ascii: ",")) }
+        let start = count &+ 1
         string(name)
         byte(UInt8(ascii: ":"))
+        return WrittenName(start: start, count: count &- start &- 2, isPlainASCII: false)
     }
 
     mutating func append(_ text: StaticString) {
@@ -243,19 +265,31 @@ struct JSONLineWriter {
     // for every digit.
     private mutating func decimal(negative: Bool, magnitude: UInt64) {
         if !negative && magnitude < 10 { return byte(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)) }
-        var digits = 1
-        var rest = magnitude
-        while rest >= 10 {
-            rest /= 10
-            digits += 1
-        }
-        let sign = negative ? 1 : 0
-        write(sign + digits) { target in
-            target[0] = UInt8(ascii: "-")
+        // Two digits a division by 100, written backwards into the stack, then copied in one
+        // write: a journal line's millisecond time has thirteen digits.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
             var rest = magnitude
-            for position in stride(from: sign + digits - 1, through: sign, by: -1) {
-                target[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
+            while rest >= 100 {
+                let pair = rest % 100
+                rest /= 100
+                start &-= 2
+                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair / 10)
+                digits[start &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair % 10)
+            }
+            if rest >= 10 {
+                start &-= 2
+                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest / 10)
+                digits[start &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            } else {
+                start &-= 1
+                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
+            }
+            let sign = negative ? 1 : 0
+            let length = 20 &- start
+            write(sign &+ length) { target in
+                target[0] = UInt8(ascii: "-")
+                (target + sign).initialize(from: digits.baseAddress! + start, count: length)
             }
         }
     }
@@ -269,6 +303,16 @@ struct JSONLineWriter {
             var value = value
             value.withUTF8 { string(utf8: $0) }
         }
+    }
+
+    /// Whether `utf8` has a byte to escape or beyond ASCII: one pass without a branch a byte
+    /// (a byte below 0x20 or from 0x80 up is 0x60 or more once 0x20 is taken off, wrapping).
+    private static func hasUnusualBytes(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        var found: UInt8 = 0
+        for byte in utf8 {
+            found |= (byte &- 0x20 >= 0x60 ? 1 : 0) | (byte == 0x22 ? 1 : 0) | (byte == 0x5C ? 1 : 0)
+        }
+        return found != 0
     }
 
     private static func needsEscape(_ byte: UInt8) -> Bool {

@@ -4,8 +4,12 @@ import Foundation
 // written in order, then writes. Once the stream gave up, every write does nothing and the
 // journal encodes the value again with ``JSONValueEncoder``.
 
-/// Where one value goes (the top level, a member, an item) and what it holds so far.
-final class SlotEncoder: Encoder {
+/// Where one value goes (the top level, a member, an item); what it holds so far is the
+/// stream's to keep (``JSONStreamEncoder/content(of:)``).
+///
+/// A struct of three words, which an `any Encoder` holds without a box: as a class, each value
+/// encoded (the top level, and every nested one) allocated its encoder.
+struct SlotEncoder: Encoder {
     enum Content: Equatable {
         case empty
         case single
@@ -15,9 +19,10 @@ final class SlotEncoder: Encoder {
     let stream: JSONStreamEncoder
     let slot: Int
     let codingPath: [any CodingKey]
-    // Unchecked exclusivity, as the stream's own state: one encoding at a time, under the lock.
-    @exclusivity(unchecked) var content = Content.empty
     var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    /// What the slot holds so far.
+    var content: Content { stream.content(of: slot) }
 
     init(stream: JSONStreamEncoder, slot: Int, codingPath: [any CodingKey]) {
         self.stream = stream

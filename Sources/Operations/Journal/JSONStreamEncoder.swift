@@ -40,11 +40,15 @@ final class JSONStreamEncoder {
     // lock, and the run-time checks cost as much as the writes.
     /// The JSON written so far; the containers write values into it once the stream let them.
     @exclusivity(unchecked) var output = JSONLineWriter(capacity: 256)
-    @exclusivity(unchecked) private var frames: [Frame] = []
-    /// The keys of the open objects, to find a key encoded twice.
-    @exclusivity(unchecked) private var keys: [String] = []
+    @exclusivity(unchecked) private var frames = PlainStack<Frame>()
+    /// Where the keys of the open objects were written, to find a key encoded twice.
+    @exclusivity(unchecked) private var keys = PlainStack<WrittenKey>()
+    /// The keys that are not plain ASCII, as strings (see ``WrittenKey``).
+    @exclusivity(unchecked) private var unusualKeys: [String] = []
     /// The slot whose value comes next; 0 when the next write goes into an open container.
     @exclusivity(unchecked) private var pending = 0
+    /// What each slot holds so far, by its id (frames take ids too, and leave theirs empty).
+    @exclusivity(unchecked) private var contents = PlainStack<SlotEncoder.Content>()
     @exclusivity(unchecked) private var lastID = 0
     @exclusivity(unchecked) private var holdsSecret = false
     @exclusivity(unchecked) private var failed = false
@@ -67,9 +71,13 @@ final class JSONStreamEncoder {
     /// ``encode(_:confidential:)``.
     func encode(confidential: Bool, _ encode: (any Encoder) throws -> Void) -> Outcome {
         output.removeAll()
-        frames.removeAll(keepingCapacity: true)
-        keys.removeAll(keepingCapacity: true)
+        frames.truncate(to: 0)
+        keys.truncate(to: 0)
+        unusualKeys.removeAll(keepingCapacity: true)
         lastID = 0
+        contents.truncate(to: 0)
+        // Slot 0 is the one no write may fill (a super-encoder's, after the stream gave up).
+        contents.push(.empty)
         holdsSecret = confidential
         failed = false
         let root = SlotEncoder(stream: self, slot: newID(), codingPath: [])
@@ -94,6 +102,11 @@ final class JSONStreamEncoder {
 
     // MARK: - Writing, for the containers
 
+    /// What `slot` holds so far; empty for a slot of an earlier value.
+    func content(of slot: Int) -> SlotEncoder.Content {
+        slot < contents.count ? contents[slot] : .empty
+    }
+
     /// Gives up on this value: the journal encodes it with ``JSONValueEncoder``.
     func giveUp() {
         failed = true
@@ -113,7 +126,7 @@ final class JSONStreamEncoder {
         case .empty where !failed && pending == slot.slot:
             pending = 0
             let id = pushFrame(asObject: asObject)
-            slot.content = .container(id, isObject: asObject)
+            contents[slot.slot] = .container(id, isObject: asObject)
             return id
         default:
             giveUp()
@@ -128,7 +141,7 @@ final class JSONStreamEncoder {
             return false
         }
         pending = 0
-        slot.content = .single
+        contents[slot.slot] = .single
         return true
     }
 
@@ -137,15 +150,36 @@ final class JSONStreamEncoder {
     func key(_ key: String, in frame: Int) -> Bool {
         guard enter(frame) else { return false }
         let start = frames[frames.count - 1].keysStart
+        let written = WrittenKey(output.member(key, separated: !startMember()), unusual: unusualKeys.count)
         // A key encoded twice keeps its first place and its last value: only the tree can do
-        // that.
-        for index in start..<keys.count where keys[index] == key {
+        // that. Written already, which does no harm: giving up drops the bytes.
+        for index in start..<keys.count where isSame(keys[index], written, key) {
             giveUp()
             return false
         }
-        keys.append(key)
-        output.member(key, separated: !startMember())
+        if !written.name.isPlainASCII { unusualKeys.append(key) }
+        keys.push(written)
         return true
+    }
+
+    /// Whether the key written before as `earlier` is the same string as `key`, just written
+    /// as `written`: by their bytes when both are plain ASCII, or else as strings, which Swift
+    /// compares by canonical equivalence ("é" is "e" and a combining accent, and the Kelvin
+    /// sign is "K").
+    private func isSame(_ earlier: WrittenKey, _ written: WrittenKey, _ key: String) -> Bool {
+        if earlier.name.isPlainASCII && written.name.isPlainASCII {
+            return earlier.name.count == written.name.count
+                && output.bytesEqual(at: earlier.name.start, written.name.start, length: written.name.count)
+        }
+        return string(of: earlier) == key
+    }
+
+    /// The key `written` as a string.
+    private func string(of written: WrittenKey) -> String {
+        guard written.name.isPlainASCII else { return unusualKeys[written.unusual] }
+        return output.withBytes { bytes in
+            String(decoding: bytes[written.name.start..<written.name.start + written.name.count], as: UTF8.self)
+        }
     }
 
     /// Starts the next item of the array `frame`; false when that cannot be done in order.
@@ -192,31 +226,56 @@ final class JSONStreamEncoder {
 
     // MARK: - Frames
 
+    /// A key of an open object: where its name is in ``output``, and, when it is not plain
+    /// ASCII, its index in ``unusualKeys``. Keys are compared by their bytes where that is
+    /// exact, so the common key costs no string kept, compared or destroyed.
+    private struct WrittenKey {
+        let name: JSONLineWriter.WrittenName
+        let unusual: Int
+
+        init(_ name: JSONLineWriter.WrittenName, unusual: Int) {
+            self.name = name
+            self.unusual = unusual
+        }
+    }
+
     private func newID() -> Int {
         lastID += 1
+        contents.push(.empty)
         return lastID
     }
 
     private func pushFrame(asObject: Bool) -> Int {
         let id = newID()
-        frames.append(Frame(id: id, isObject: asObject, keysStart: keys.count))
+        frames.push(Frame(id: id, isObject: asObject, keysStart: keys.count))
         output.byte(asObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
         return id
     }
 
     private func isOpen(_ id: Int) -> Bool {
-        frames.contains { $0.id == id }
+        for index in 0..<frames.count where frames[index].id == id { return true }
+        return false
     }
 
     /// Makes `frame` the innermost open container: the containers opened inside it are done.
     /// False when it is closed already (written to after a container beside it was opened).
     private func enter(_ frame: Int) -> Bool {
-        guard !failed, pending == 0, let index = frames.lastIndex(where: { $0.id == frame }) else {
+        guard !failed, pending == 0, let index = innermostIndex(of: frame) else {
             giveUp()
             return false
         }
         closeFrames(downTo: index + 1)
         return true
+    }
+
+    /// Where `frame` is among the open frames, searched from the innermost.
+    private func innermostIndex(of frame: Int) -> Int? {
+        var index = frames.count
+        while index > 0 {
+            index &-= 1
+            if frames[index].id == frame { return index }
+        }
+        return nil
     }
 
     /// Notes a member or item of the innermost container; whether it is the first, which
@@ -229,8 +288,8 @@ final class JSONStreamEncoder {
 
     private func closeFrames(downTo depth: Int) {
         while frames.count > depth {
-            let frame = frames.removeLast()
-            if frame.isObject { keys.removeSubrange(frame.keysStart...) }
+            let frame = frames.pop()
+            if frame.isObject { keys.truncate(to: frame.keysStart) }
             output.byte(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
         }
     }

@@ -126,6 +126,38 @@ import Testing
         }
     }
 
+    /// Writes `names` as the keys of one object, in order.
+    struct NamedKeys: Encodable, Sendable {
+        let names: [String]
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: EquivalentKeys.Key.self)
+            for (index, name) in names.enumerated() { try container.encode(index, forKey: .init(stringValue: name)) }
+        }
+    }
+
+    /// Keys compared by their bytes where that is exact (plain ASCII on both sides), and as
+    /// strings wherever one side is not: the Kelvin sign is "K", "é" is "e" and an accent.
+    @Test(arguments: [
+        ["a", "b", "a"], ["ab", "ba", "ab"], ["K", "\u{212A}"], ["\u{212A}", "K"], ["caf\u{E9}", "x", "cafe\u{301}"],
+        ["a \"q\"", "a \"q\""], ["tab\tx", "b", "tab\tx"], ["\u{E9}t\u{E9}", "\u{E9}t\u{E9}"],
+    ])
+    func findsAKeyWrittenTwiceHoweverItIsSpelled(names: [String]) {
+        #expect(JSONStreamEncoder().encode(NamedKeys(names: names), confidential: false) == .unsupported)
+    }
+
+    @Test(arguments: [
+        ["a", "b"], ["ab", "ba", "aa", "bb"], ["K", "k", "\u{212A}x"], ["caf\u{E9}", "cafe"], ["a \"q\"", "a \"r\""],
+        ["\u{E9}t\u{E9}", "\u{E9}t\u{E8}", "ete"],
+    ])
+    func writesDistinctKeysAsTheTreeDoes(names: [String]) throws {
+        let stream = JSONStreamEncoder()
+        #expect(stream.encode(NamedKeys(names: names), confidential: false) == .written(holdsSecret: false))
+        let tree = try #require(JSONValueEncoder.encode(NamedKeys(names: names))?.node)
+        var writer = JSONLineWriter()
+        writer.write(tree)
+        #expect(stream.bytes == writer.bytes)
+    }
+
     /// Writes to a nested container after its parent moved on.
     struct Interleaved: Encodable, Sendable {
         enum CodingKeys: String, CodingKey { case first, second, late }
@@ -198,8 +230,17 @@ import Testing
         #expect(stream.bytes == Array("[7]".utf8))
     }
 
-    @Test(arguments: [Int.min, -10, -9, -1, 0, 1, 9, 10, 99, 100, 1_735_732_800_000, Int.max])
+    @Test(arguments: [
+        Int.min, -10, -9, -1, 0, 1, 9, 10, 99, 100, 101, 999, 1000, 12_345, 1_735_732_800_000, Int.max,
+    ])
     func writesIntegersAsTheirDescription(value: Int) {
+        var writer = JSONLineWriter()
+        writer.integer(value)
+        #expect(writer.bytes == Array(String(value).utf8))
+    }
+
+    @Test(arguments: [UInt64.max, UInt64.max / 10, 10_000_000_000_000_000_000, 9_999_999_999_999_999_999])
+    func writesTheWidestUnsignedIntegers(value: UInt64) {
         var writer = JSONLineWriter()
         writer.integer(value)
         #expect(writer.bytes == Array(String(value).utf8))
