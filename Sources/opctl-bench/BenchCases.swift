@@ -36,6 +36,10 @@ enum BenchCases {
             "bridge.await", "the engine's async/await bridge on a synchronous operation",
             reference: "continuation.checked", targets: [.ratioAtMost(3)], EngineCases.bridgeAwaits),
         .timed(
+            "bridge.floor",
+            "the least a bridge does: task cancellation handler, unsafe continuation, one launch through Op",
+            reference: "continuation.checked", EngineCases.bridgeFloors),
+        .timed(
             "task.await", "Task {} + await", reference: "bridge.await",
             ReferenceCases.taskAwait
         ).crossThread(),

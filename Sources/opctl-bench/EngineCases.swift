@@ -72,6 +72,35 @@ enum EngineCases {
         }
     }
 
+    /// `bridge.floor`: the least any bridge of an operation to async/await does — a cancellation
+    /// handler on the calling task, an unsafe continuation, and the operation's launch through
+    /// the `Op` protocol (as library code holds an operation of any type), resumed from
+    /// `onFinish`. What `bridge.await` adds to it is what its contract asks for: a token the
+    /// operation sees fire, and a guard that resumes the caller once however often, or never,
+    /// `onFinish` is called.
+    static let bridgeFloors: @Sendable (Int) -> Void = { iterations in
+        let op = opaqueFactories[0]()
+        AsyncBlocking.run {
+            for index in 0..<iterations {
+                do {
+                    BlackHole.consume(try await launchedBare(op, OpContext(index)))
+                } catch {
+                    BlackHole.consume(-1)
+                }
+            }
+        }
+    }
+
+    @inline(never)
+    private static func launchedBare(_ op: any Op<Int, Int>, _ context: OpContext<Int>) async throws -> Int {
+        try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { continuation in
+                op.launch(context) { continuation.resume(with: $0) }
+            }
+        } onCancel: {
+        }
+    }
+
     private static let opaqueFactories: [@Sendable () -> any Op<Int, Int>] = [{ SyncDoubleOp() }]
 
     /// `scenario.3steps`: the same three operations as the steps of one scenario.
