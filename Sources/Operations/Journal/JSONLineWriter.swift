@@ -77,7 +77,9 @@ struct JSONLineWriter {
         // `"0a1b2c3d"}` and the newline.
         write(12) { target in
             target[0] = UInt8(ascii: "\"")
-            for digit in 0..<8 { target[1 + digit] = LineChecksum.hexDigit(sum >> UInt32(28 - 4 * digit)) }
+            for digit in 0..<8 {
+                target[1 &+ digit] = LineChecksum.hexDigit(sum >> UInt32(truncatingIfNeeded: 28 &- 4 &* digit))
+            }
             target[9] = UInt8(ascii: "\"")
             target[10] = UInt8(ascii: "}")
             target[11] = UInt8(ascii: "\n")
@@ -189,13 +191,17 @@ struct JSONLineWriter {
     /// `,"name":` (the comma only when `separated`) in one write, for a name that needs no
     /// escaping.
     private mutating func writeMember(_ name: UnsafeBufferPointer<UInt8>, separated: Bool) {
+        // Wrapping arithmetic: a name's length is far from overflowing, and the checks were a
+        // tenth of the write.
         let comma = separated ? 1 : 0
-        write(comma + name.count + 3) { target in
+        let length = name.count
+        write(comma &+ length &+ 3) { target in
             target[0] = UInt8(ascii: ",")
-            target[comma] = UInt8(ascii: "\"")
-            if let source = name.baseAddress { (target + comma + 1).initialize(from: source, count: name.count) }
-            target[comma + name.count + 1] = UInt8(ascii: "\"")
-            target[comma + name.count + 2] = UInt8(ascii: ":")
+            let quote = target + comma
+            quote[0] = UInt8(ascii: "\"")
+            if let source = name.baseAddress { (quote + 1).initialize(from: source, count: length) }
+            quote[length &+ 1] = UInt8(ascii: "\"")
+            quote[length &+ 2] = UInt8(ascii: ":")
         }
     }
 
@@ -322,10 +328,11 @@ struct JSONLineWriter {
     private mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
         guard utf8.contains(where: Self.needsEscape) else {
             // The quotes and the bytes in one write.
-            return write(utf8.count + 2) { target in
+            let length = utf8.count
+            return write(length &+ 2) { target in
                 target[0] = UInt8(ascii: "\"")
-                if let source = utf8.baseAddress { (target + 1).initialize(from: source, count: utf8.count) }
-                target[utf8.count + 1] = UInt8(ascii: "\"")
+                if let source = utf8.baseAddress { (target + 1).initialize(from: source, count: length) }
+                target[length &+ 1] = UInt8(ascii: "\"")
             }
         }
         byte(UInt8(ascii: "\""))
@@ -360,10 +367,12 @@ struct JSONLineWriter {
 
     /// Makes room for `length` more bytes and lets `body` write them, from the pointer it gets.
     private mutating func write(_ length: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+        // Wrapping: the count is bounded by memory the buffer holds, far from overflowing.
         let start = count
-        if start + length > capacity { grow(toHold: start + length) }
+        let end = start &+ length
+        if end > capacity { grow(toHold: end) }
         body(base + start)
-        count = start + length
+        count = end
     }
 
     /// Doubles the buffer, as an array grows, until `needed` bytes fit; out of line, since a
