@@ -54,18 +54,9 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         _ step: Step<Current, Current>, when condition: @escaping @Sendable (Current) -> Bool,
         describedAs description: String? = nil
     ) -> ScenarioBuilder<Input, Current> {
-        let index = outlines.count
-        return extended(with: step.outline(conditional: true)) { next in
-            // Made once, with the link, not per launch (see ``then(_:)``).
-            let handOn = Self.handOn(to: next)
-            return { [unowned(unsafe) next] value, launch in
-                guard condition(value) else {
-                    return Self.skip(step.name, index: index, value: value, description: description, launch, next)
-                }
-                let finish = ConditionalStepTrace.running(
-                    step.name, description: description, context: launch.context, onFinish: handOn)
-                StepRun.start(step, index: index, input: value, launch: launch, onFinish: finish)
-            }
+        conditional(step.name, step.outline(conditional: true), when: condition, describedAs: description) {
+            value, index, launch, finish in
+            StepRun.start(step, index: index, input: value, launch: launch, onFinish: finish)
         }
     }
 
@@ -97,24 +88,15 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         input: @escaping @Sendable (Current) -> StepInput,
         merge: @escaping @Sendable (Current, StepOutput) -> Current
     ) -> ScenarioBuilder<Input, Current> {
-        let index = outlines.count
         // A step given a condition is conditional in the shape; one without (the default
         // `{ _ in true }`) cannot be told apart here, so every step of this form is.
-        return extended(with: step.outline(conditional: true)) { next in
-            // Made once, with the link, not per launch (see ``then(_:)``).
-            let handOn = Self.handOn(to: next)
-            return { [unowned(unsafe) next] value, launch in
-                guard condition(value) else {
-                    return Self.skip(step.name, index: index, value: value, description: description, launch, next)
+        conditional(step.name, step.outline(conditional: true), when: condition, describedAs: description) {
+            value, index, launch, finish in
+            StepRun.start(step, index: index, input: input(value), launch: launch) { stepResult, launch in
+                if case .success = stepResult {
+                    ValueTrace.computed(Current.self, from: Current.self, StepOutput.self, in: launch.context)
                 }
-                let finish = ConditionalStepTrace.running(
-                    step.name, description: description, context: launch.context, onFinish: handOn)
-                StepRun.start(step, index: index, input: input(value), launch: launch) { stepResult, launch in
-                    if case .success = stepResult {
-                        ValueTrace.computed(Current.self, from: Current.self, StepOutput.self, in: launch.context)
-                    }
-                    finish(stepResult.map { merge(value, $0) }, launch)
-                }
+                finish(stepResult.map { merge(value, $0) }, launch)
             }
         }
     }
@@ -200,6 +182,31 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     static func handOn<Next: Sendable>(to next: ChainLink<Input, Next>) -> StepFinish<Input, Next> {
         // The link is held by every launch (``ChainLaunch/links``), as long as anything calls this.
         { [unowned(unsafe) next] result, launch in launch.pass(result, to: next) }
+    }
+
+    /// The link of a conditional step, shared by both conditional forms of `then`: skipped,
+    /// with its note, when `condition` fails for the value; otherwise run inside its `opt`
+    /// frame by `start`, given the value, the step's index and the finish that hands its
+    /// result on.
+    private func conditional(
+        _ name: String, _ outline: StepOutline, when condition: @escaping @Sendable (Current) -> Bool,
+        describedAs description: String?,
+        _ start: @escaping @Sendable (Current, Int, ChainLaunch<Input>, @escaping StepFinish<Input, Current>) -> Void
+    ) -> ScenarioBuilder<Input, Current> {
+        let index = outlines.count
+        return extended(with: outline) { next in
+            // Made once, with the link, not per launch (see ``then(_:)``).
+            let handOn = Self.handOn(to: next)
+            return { [unowned(unsafe) next] value, launch in
+                guard condition(value) else {
+                    return Self.skip(name, index: index, value: value, description: description, launch, next)
+                }
+                start(
+                    value, index, launch,
+                    ConditionalStepTrace.running(
+                        name, description: description, context: launch.context, onFinish: handOn))
+            }
+        }
     }
 
     /// Reports and draws a conditional step that does not run, and passes the value on.
