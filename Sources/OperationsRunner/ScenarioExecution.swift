@@ -85,17 +85,39 @@ public struct ScenarioExecution<Input: Sendable> {
         let launch = launch
         let result = Self.wait { launch(context, $0) }
         tracer?.stop()
-        try? journal.close()
+        // A run whose journal failed is not done, whatever the scenario said: what it claims
+        // must be on disk (its last lines, or its end, may not be).
+        let journalFailure: (any Error)?
+        do {
+            try journal.close()
+            journalFailure = nil
+        } catch {
+            journalFailure = error
+        }
 
         if interrupted.load(ordering: .relaxed) {
             return report(status: "interrupted", message: "interrupted", exit: ExitStatus.interrupted, failedStep: nil)
         }
         switch result {
         case .success(let outcome):
+            if let journalFailure { return failJournal(journalFailure, failedStep: nil) }
             return succeed(outcome)
         case .failure(let error):
+            if let halted = (error as? StepFailure)?.rootCause as? RunHalted ?? error as? RunHalted {
+                return failJournal(halted.reason, failedStep: (error as? StepFailure)?.failedOperation)
+            }
             return fail(error)
         }
+    }
+
+    /// The journal could not write or sync: the run stopped before its next launch (or its end
+    /// is not on disk). One sentence with the file and the system's error; a rerun goes on from
+    /// the journal's last good line once the disk is fixed.
+    private func failJournal(_ error: any Error, failedStep: String?) -> Int32 {
+        report(
+            status: "failed", message: "the run's journal failed, so the run stopped: \(error)",
+            exit: ExitStatus.failure, failedStep: failedStep,
+            hint: "Nothing was sent whose key is not in the journal. Free space or fix the disk, then rerun.")
     }
 
     private func fail(_ error: any Error) -> Int32 {

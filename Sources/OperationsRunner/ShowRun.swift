@@ -33,7 +33,7 @@ public enum ShowRun<Program: RunnerProgram>: Command {
         let record = try RunLookup.record(runID, in: RunStore(stateDirectory: stateDirectory), program: Program.name)
         if arguments.has("--json") {
             let steps: [[String: Any]] = record.steps.map { step in
-                [
+                var object: [String: Any] = [
                     "step": step.name, "address": step.address.description, "outcome": step.outcome.rawValue,
                     "inDoubt": step.isInDoubt && step.purity == .sideEffects,
                     "attempts": step.attempts.map { attempt -> [String: Any] in
@@ -46,6 +46,8 @@ public enum ShowRun<Program: RunnerProgram>: Command {
                         return object
                     },
                 ]
+                if step.purity == .sideEffects, let key = step.keyInDoubt { object["keyInDoubt"] = key.redacted }
+                return object
             }
             var object: [String: Any] = [
                 "id": runID.description, "scenario": record.scenario, "status": record.status.rawValue, "steps": steps,
@@ -65,7 +67,8 @@ public enum ShowRun<Program: RunnerProgram>: Command {
             let indent = String(repeating: "  ", count: step.address.path.count)
             let doubt =
                 step.isInDoubt && step.purity == .sideEffects
-                ? " — in doubt: it may have acted; a rerun repeats it with the same idempotency key" : ""
+                ? " — in doubt: it may have acted; a rerun repeats it with the same idempotency key"
+                    + (step.keyInDoubt.map { " (\($0.redacted))" } ?? "") : ""
             console.print("\(indent)\(step.name): \(step.outcome)\(doubt)")
             for attempt in step.attempts {
                 let took = attempt.duration.map { " (\(ProgressPrinter.format($0)))" } ?? ""

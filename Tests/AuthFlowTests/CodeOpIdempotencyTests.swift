@@ -5,8 +5,8 @@ import Operations
 import OperationsTesting
 import Testing
 
-/// ``CodeOp`` and ``TermsOfUseOp`` have side effects and pass their launch's idempotency key to
-/// the requests that make the backend act; relaunched with the same key after a lost answer or a
+/// ``CodeOp`` and ``TermsOfUseOp`` have side effects and give each request that makes the backend
+/// act a key of its own, derived from their launch's; relaunched with the same key after a lost answer or a
 /// kill, they get the first answer and go on, sending one SMS in all.
 struct CodeOpIdempotencyTests {
     private let key = IdempotencyKey.make()
@@ -19,7 +19,7 @@ struct CodeOpIdempotencyTests {
 
     // MARK: - Keys reach the API
 
-    @Test func theLaunchKeyGoesToSendAndVerifyButNotToAResendThePersonAskedFor() async {
+    @Test func sendAndVerifyCarryKeysOfTheirOwnAndAResendThePersonAskedForNone() async {
         let api = StubAuthAPI(
             sendCode: { _ in .success(Fixtures.delivery) }, verifyCode: { _, _ in .success(Fixtures.authToken) },
             unimplemented: Fixtures.unexpectedCall)
@@ -29,8 +29,9 @@ struct CodeOpIdempotencyTests {
         let report = await OwnThread.run { LaunchProbe.launch(factory.makeCodeOp(), context: context) }
 
         expectKeptContract(report)
-        #expect(api.idempotencyKeys(for: .sendCode) == [key, nil], "a resend must send a new SMS")
-        #expect(api.idempotencyKeys(for: .verifyCode) == [key])
+        #expect(api.idempotencyKeys(for: .sendCode) == [key.forRequest("send"), nil], "a resend must send a new SMS")
+        #expect(api.idempotencyKeys(for: .verifyCode) == [key.forRequest("verify")])
+        #expect(key.forRequest("send") != key.forRequest("verify"), "two requests never share a key")
     }
 
     @Test func termsAcceptanceCarriesTheKeyAndTheFetchDoesNot() async {
@@ -49,7 +50,7 @@ struct CodeOpIdempotencyTests {
 
         expectKeptContract(report)
         #expect(api.idempotencyKeys(for: .fetchTerms) == [nil])
-        #expect(api.idempotencyKeys(for: .acceptTerms) == [key])
+        #expect(api.idempotencyKeys(for: .acceptTerms) == [key.forRequest("accept")])
     }
 
     // MARK: - Against the simulator

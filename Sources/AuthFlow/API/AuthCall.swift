@@ -12,7 +12,7 @@ public struct AuthCall: Sendable {
     public var cancellation: CancellationToken?
     /// The clock the client's request timeout runs on.
     public var scheduler: any Scheduler
-    /// The key of the attempt this request belongs to; sent only on requests that make the
+    /// The key of the request (see ``request(_:)``); sent only on requests that make the
     /// backend act (`POST`), never printed in clear.
     public var idempotencyKey: IdempotencyKey?
 
@@ -38,6 +38,19 @@ public struct AuthCall: Sendable {
         self.init(
             cancellation: context.cancellation, scheduler: context.environment.scheduler,
             idempotencyKey: context.idempotencyKey)
+    }
+
+    /// The same options with the key of one request of the launch: each request with side
+    /// effects sends its own key (`"send"` and `"verify"` of ``CodeOp``), derived from the
+    /// launch's with ``IdempotencyKey/forRequest(_:)``, so a server that scopes a key to one
+    /// request never sees it twice on different ones.
+    ///
+    /// - Parameter name: Which request of the operation; unique within it.
+    /// - Returns: A copy whose key is that request's, or none when the launch has none.
+    public func request(_ name: String) -> AuthCall {
+        var copy = self
+        copy.idempotencyKey = idempotencyKey?.forRequest(name)
+        return copy
     }
 
     /// The same options without a key: for requests that only read, or that must not be answered

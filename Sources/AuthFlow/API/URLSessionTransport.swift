@@ -95,6 +95,11 @@ public struct URLSessionTransport: HTTPTransport {
             return .success(Self.response(response, body: body))
         }
         let failure = transportError(error)
+        // Nothing at all came back (libcurl's "empty reply", Darwin's lost connection): the server
+        // read the request and closed, so it may have acted — a lost answer, not a bad one.
+        if response == nil, body.isEmpty, (error as? URLError)?.code == .badServerResponse {
+            return .failure(.connectionLost)
+        }
         guard let response, let code = (error as? URLError)?.code, brokeOff.contains(code) else {
             return .failure(failure)
         }

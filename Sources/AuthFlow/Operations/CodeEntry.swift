@@ -5,8 +5,9 @@ import Operations
 /// each message when tracing is on. ``CodeOp`` finishes with the token; ``AuthOp`` (the article's
 /// operation before the split) runs it after its own phone screen.
 ///
-/// Only the launch's own first send carries the call's idempotency key: a resend the person asks
-/// for must send a new SMS.
+/// The launch's own first send and each verification carry keys of their own, derived from the
+/// launch's (``AuthCall/request(_:)``); a resend the person asks for carries none: it must send a
+/// new SMS.
 struct CodeEntry {
     let api: any AuthAPI
     let screens: any AuthScreens
@@ -40,7 +41,7 @@ struct CodeEntry {
         finished: @escaping @Sendable (Result<AuthToken, any Error>) -> Void
     ) {
         trace?.message(to: .authAPI, "sendCode(\(request.attempt.phoneToken.redacted))")
-        let sendCall = firstSend ? call : call.withoutKey
+        let sendCall = firstSend ? call.request("send") : call.withoutKey
         api.sendCode(phoneToken: request.attempt.phoneToken, call: sendCall) { sent in
             trace?.reply(from: .authAPI, sent.replyLabel { "resend after \(Int($0.resendAfter)) s" })
             switch sent {
@@ -79,7 +80,7 @@ struct CodeEntry {
             case .submitted(let code):
                 trace?.callback(from: .codeScreen, "submitted(\(code.redacted))")
                 trace?.message(to: .authAPI, "verifyCode(\(code.redacted))")
-                api.verifyCode(code, phoneToken: request.attempt.phoneToken, call: call) { verified in
+                api.verifyCode(code, phoneToken: request.attempt.phoneToken, call: call.request("verify")) { verified in
                     trace?.reply(from: .authAPI, verified.replyLabel { $0.redacted })
                     Self.close(shown, trace)
                     finished(verified.mapError { $0 })

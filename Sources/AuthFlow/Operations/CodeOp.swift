@@ -7,11 +7,11 @@ public import Operations
 /// whether to launch it again (asking again, without sending another SMS).
 ///
 /// It has side effects: `code/send` sends an SMS and `code/verify` spends one of the number's
-/// attempts, so relaunching it blindly after a lost answer sends another SMS. Both requests carry
-/// the launch's ``OpContext/idempotencyKey``: a retry or rerun with the same key gets the
-/// backend's first answer instead (one SMS, one verification), and the operation goes on to ask
-/// for the code as after a first send. A resend the person asks for on the screen goes without
-/// the key, because it must send a new SMS.
+/// attempts, so relaunching it blindly after a lost answer sends another SMS. Each request carries
+/// its own key, derived from the launch's ``OpContext/idempotencyKey`` (`"send"`, `"verify"`): a
+/// retry or rerun of the launch gets the backend's first answers instead (one SMS, one
+/// verification), and the operation goes on to ask for the code as after a first send. A resend
+/// the person asks for on the screen goes without a key, because it must send a new SMS.
 public final class CodeOp: Op {
     private let api: any AuthAPI
     private let screens: any AuthScreens

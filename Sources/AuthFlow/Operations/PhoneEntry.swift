@@ -98,7 +98,7 @@ struct PhoneEntry {
         call: AuthCall, trace: TraceScope?, done: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
     ) {
         trace?.message(to: .authAPI, "submitPhone(\(phone.traceLabel))")
-        api.submitPhone(phone, call: call) { result in
+        api.submitPhone(phone, call: call.request("submit")) { result in
             trace?.reply(from: .authAPI, result.replyLabel { $0.phoneToken.redacted })
             guard case .failure(let error) = result, attempt < retry.maxAttempts, retry.isTransient(error),
                 call.cancellation?.isCancelled != true

@@ -48,7 +48,7 @@ public final class SignOutOp: IdempotentOp {
         guard let saved else { return completion.succeed(.notSignedIn) }
         let storage = storage
         trace?.message(to: .authAPI, "signOut(\(saved.redacted))")
-        api.signOut(authToken: saved, call: AuthCall(context)) { revoked in
+        api.signOut(authToken: saved, call: AuthCall(context).request("sign-out")) { revoked in
             trace?.reply(from: .authAPI, revoked.replyLabel { "revoked" })
             switch revoked {
             case .success, .failure(.unauthorized):

@@ -49,7 +49,8 @@ public final class TermsOfUseOp: Op {
                     case .accepted:
                         trace?.callback(from: .termsScreen, "accepted")
                         trace?.message(to: .authAPI, "acceptTerms(v\(terms.version))")
-                        api.acceptTerms(version: terms.version, phoneToken: phoneToken, call: call) { accepted in
+                        api.acceptTerms(version: terms.version, phoneToken: phoneToken, call: call.request("accept")) {
+                            accepted in
                             trace?.reply(from: .authAPI, accepted.replyLabel { $0.phoneToken.redacted })
                             Self.close(shown, trace)
                             completion.finish(accepted.mapError { $0 })

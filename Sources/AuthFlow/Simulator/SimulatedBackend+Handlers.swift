@@ -37,8 +37,10 @@ extension SimulatedBackend {
         case .answered(let response):
             outcome = Outcome(response: response)
         case .unkeyed:
+            state.actions[endpoint, default: 0] += 1
             outcome = act(endpoint, request, state: &state, now: now)
         case .first(let id, let fingerprint):
+            state.actions[endpoint, default: 0] += 1
             outcome = act(endpoint, request, state: &state, now: now)
             if let response = outcome.response {
                 keep(response, as: id, fingerprint: fingerprint, state: &state, now: now)

@@ -7,6 +7,9 @@ extension SimulatedBackend {
         var termsText: String
         var faults: [Endpoint: [Fault]]
         var counts: [Endpoint: Int] = [:]
+        /// How many requests the backend acted on, per endpoint: not those a fault stopped
+        /// before acting, nor repeats answered from a kept answer.
+        var actions: [Endpoint: Int] = [:]
         var sentSMS: [SimulatedSMS] = []
         /// The pending code of each sign-in attempt, by the phone token's `jti`.
         var codes: [String: PendingCode] = [:]

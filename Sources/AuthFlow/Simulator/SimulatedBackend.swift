@@ -80,6 +80,16 @@ public final class SimulatedBackend: HTTPTransport {
         state.withLock { $0.counts[endpoint, default: 0] }
     }
 
+    /// How many requests the backend acted on at an endpoint (sent an SMS, spent a verification,
+    /// recorded an acceptance): faults that stop a request before it acts and repeats answered
+    /// under their idempotency key do not count. What "never twice" is checked against.
+    ///
+    /// - Parameter endpoint: The endpoint.
+    /// - Returns: The count since creation.
+    public func actionCount(for endpoint: Endpoint) -> Int {
+        state.withLock { $0.actions[endpoint, default: 0] }
+    }
+
     /// Every endpoint's request count; endpoints never called are absent.
     public var requestCounts: [Endpoint: Int] {
         state.withLock { $0.counts }

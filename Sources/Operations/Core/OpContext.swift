@@ -75,12 +75,12 @@ public struct OpContext<Input: Sendable>: Sendable {
         }
     }
 
-    /// The key of this attempt of a step with side effects, for the service it calls to
-    /// recognise a repeat; `nil` when the launch has none (see ``IdempotencyKey``).
+    /// The key of this launch of a step with side effects; `nil` when the launch has none (see
+    /// ``IdempotencyKey`` for the rule).
     ///
-    /// A journaled scenario sets it before launching such a step, and a resumed run sets the
-    /// same key again for an attempt that was in doubt. An operation passes it on to every
-    /// request that makes a backend act.
+    /// A scenario sets it before launching such a step, the same for every retry and rerun with
+    /// the same value. An operation that sends one request may send it as it is; one that sends
+    /// several asks ``idempotencyKey(for:)`` for each.
     @inlinable
     public var idempotencyKey: IdempotencyKey? {
         get { extras?.idempotencyKey }
@@ -89,6 +89,20 @@ public struct OpContext<Input: Sendable>: Sendable {
                 cancellation: cancellation, deadline: storedDeadline, scope: scope, trace: storedTrace,
                 idempotencyKey: newValue)
         }
+    }
+
+    /// The key of one request of this launch: derived from ``idempotencyKey`` and `request`, so
+    /// each request with side effects has its own key, the same in every retry and rerun of the
+    /// launch; `nil` when the launch has no key.
+    ///
+    /// ```swift
+    /// api.sendCode(token, idempotencyKey: context.idempotencyKey(for: "send"))
+    /// api.verifyCode(code, token, idempotencyKey: context.idempotencyKey(for: "verify"))
+    /// ```
+    ///
+    /// - Parameter request: Which request of the operation: a name unique within it.
+    public func idempotencyKey(for request: String) -> IdempotencyKey? {
+        idempotencyKey?.forRequest(request)
     }
 
     /// Creates a context.

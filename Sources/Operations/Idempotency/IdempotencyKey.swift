@@ -1,12 +1,21 @@
-/// The name a step with side effects gives one of its attempts, so that the service it calls can
-/// recognise a repeat and answer it without acting twice.
+/// The name of one request with side effects, so that the service it goes to can recognise a
+/// repeat and answer it without acting twice.
 ///
-/// A scenario that journals its runs gives every attempt of a step with side effects a key,
-/// makes it durable in the journal before the operation launches, and hands it to the operation
-/// in ``OpContext/idempotencyKey``. A rerun that finds the attempt *in doubt* (launched, never
-/// finished) launches it again with the same key, so the backend sees a repeat instead of a new
-/// request (the `Idempotency-Key` header of Docs/HTTP-API.md).
+/// ## The rule
 ///
+/// A key names a request: the run, the step's address, the value the step was launched with,
+/// and which request of the step it is. A scenario gives each launch of a step with side effects
+/// one key (``OpContext/idempotencyKey``), written and synced in the journal before the
+/// operation launches; the operation asks its context for one key per request it sends
+/// (``OpContext/idempotencyKey(for:)``: `"send"`, `"verify"`), each derived from the launch's key,
+/// so two requests never share one and none exists that is not on disk.
+///
+/// Every retry and every rerun of the step with the same value carries the same key, whatever
+/// errors came between: an answer that got lost followed by a definite "unavailable" does not
+/// free it, because the first attempt may have acted. Only a launch with another value (a
+/// failure handler's relaunch with a new code, another card) is a new request with a new key.
+///
+
 /// A key is a secret of sorts: whoever holds it can replay a request's answer. Its printed forms
 /// are redacted; ``rawValue`` is for the wire and the journal only.
 public struct IdempotencyKey: Sendable, Hashable, Codable, Redactable {
@@ -55,6 +64,37 @@ public struct IdempotencyKey: Sendable, Hashable, Codable, Redactable {
             }
             return IdempotencyKey(unchecked: head + String(next, radix: 16).leftPadded(to: 16))
         }
+    }
+
+    /// The key of one request of the launch this key belongs to: the same launch key and name
+    /// give the same key in every process, different names give different keys.
+    ///
+    /// An operation that sends several requests with side effects (send a code, then verify it)
+    /// gives each its own key, as a server that scopes keys to one request expects; the
+    /// derivation, not a second journal line, is what makes each one as durable as the launch key.
+    ///
+    /// - Parameter request: Which request of the launch: `"send"`, `"verify"`, `"charge"`.
+    /// - Returns: 32 lowercase hexadecimal digits.
+    public func forRequest(_ request: String) -> IdempotencyKey {
+        // Two 64-bit FNV-1a lanes with different offsets, each finished by SplitMix64's mixer:
+        // stable across processes and platforms (unlike `Hasher`), and the launch key's 128
+        // random bits make two derived keys of different launches differ.
+        var lanes: (UInt64, UInt64) = (0xcbf2_9ce4_8422_2325, 0x8422_2325_cbf2_9ce4)
+        for byte in rawValue.utf8 + [0] + request.utf8 {
+            lanes.0 = (lanes.0 ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            lanes.1 = (lanes.1 ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        let hex =
+            String(Self.mixed(lanes.0), radix: 16).leftPadded(to: 16)
+            + String(Self.mixed(lanes.1 ^ lanes.0), radix: 16).leftPadded(to: 16)
+        return IdempotencyKey(unchecked: hex)
+    }
+
+    private static func mixed(_ value: UInt64) -> UInt64 {
+        var z = value &+ 0x9e37_79b9_7f4a_7c15
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
     }
 
     private init(unchecked rawValue: String) {

@@ -156,20 +156,25 @@ public struct StepRecord: Sendable, Hashable {
     /// The step's name.
     public var name: String { address.name }
 
-    /// Whether the step's latest attempt may have acted without the journal knowing: it was
-    /// launched and never finished, or it failed with an answer that may have been lost
-    /// (``RecordedError/isOutcomeUncertain``). A rerun repeats such an attempt of a step with
-    /// side effects only with its idempotency key.
+    /// Whether the step's request may have acted without the journal knowing: the step did not
+    /// succeed, and an attempt of its latest request (the attempts with the latest attempt's
+    /// key, or the latest attempt alone when it has none) was launched and never finished, or
+    /// failed with an answer that may have been lost (``RecordedError/isOutcomeUncertain``).
+    ///
+    /// A lost answer followed by a definite "unavailable" leaves the step in doubt: the first
+    /// attempt may have acted. A rerun repeats such a step with side effects only with its key.
     public var isInDoubt: Bool {
         guard outcome != .succeeded, outcome != .replayed, outcome != .skipped, let last = attempts.last else {
             return false
         }
-        switch last.outcome {
-        case .interrupted, .running: return true
-        // A retry that was due but never launched leaves the failed attempt as the last one.
-        case .failed(let error, _): return error.isOutcomeUncertain
-        case .succeeded: return false
-        }
+        let request = last.idempotencyKey.map { key in attempts.filter { $0.idempotencyKey == key } } ?? [last]
+        return request.contains(where: \.mayHaveActedUnanswered)
+    }
+
+    /// The key of the request a rerun would repeat, when the step is in doubt: what `show`
+    /// prints in its short form beside the step.
+    public var keyInDoubt: IdempotencyKey? {
+        isInDoubt ? attempts.last?.idempotencyKey : nil
     }
 }
 
@@ -201,6 +206,16 @@ public struct AttemptRecord: Sendable, Hashable {
     /// The attempt's idempotency key, for a step with side effects (never print it in clear;
     /// its description is redacted).
     public internal(set) var idempotencyKey: IdempotencyKey? = nil
+
+    /// Whether this attempt may have acted with no answer saying so: it never finished, or its
+    /// error may have come after the request took effect.
+    var mayHaveActedUnanswered: Bool {
+        switch outcome {
+        case .interrupted, .running: true
+        case .failed(let error, _): error.isOutcomeUncertain
+        case .succeeded: false
+        }
+    }
 }
 
 /// An error as a journal keeps it: in words, with what retry and resume need to know.

@@ -2,30 +2,29 @@ import Foundation
 import Synchronization
 
 /// Supplies a resumed run with what its journal recorded: the outputs of the steps that
-/// completed, and the idempotency keys of the attempts left in doubt.
+/// completed, and the idempotency keys of the requests to repeat.
 ///
-/// The rules, step by step (contract 11 of the design, `../shared/DESIGN.md` beside the repository):
+/// The rules, step by step:
 /// - The latest attempt **succeeded**: the output is replayed and the operation is not
 ///   launched — except for an ``Purity/idempotent`` step, whose effect lives outside the journal
 ///   (a saved file) and may have been undone since: it is launched again, which is safe by
 ///   its nature.
-/// - The latest attempt is **in doubt** (launched and never finished, or failed with an answer
-///   that may have been lost — ``StepRecord/isInDoubt``): a pure or idempotent step is launched
-///   again; a step with side effects is launched again **with the same idempotency key**, so the
-///   backend answers the repeat instead of acting twice; if the journal has no key for it,
-///   resumption stops before it with ``ResumeError/sideEffectsInDoubt(step:)`` unless
-///   `relaunchingInDoubt` says to launch it anyway.
-/// - The latest attempt **succeeded** but its output cannot be replayed (it holds a secret and
-///   the journal had no ``JournalSealer``, or it is not `Encodable`): the step is launched
-///   again, and a step with side effects **with the key of that attempt**, so the backend hands
-///   back its first answer instead of acting twice.
+/// - A step with side effects that must be launched again (its latest attempt failed, in doubt
+///   or not, or succeeded with an output the journal could not keep) is launched **with the key
+///   of its latest attempt**, whatever that attempt's error said: an earlier attempt with the
+///   same key may have acted and lost its answer, so the backend answers the repeat instead of
+///   acting twice (the rule of ``IdempotencyKey``). Only when the value it is launched with is
+///   provably another one (``repeatsRecordedRequest(at:input:)``) does it get a new key.
+/// - A step with side effects **in doubt** (``StepRecord/isInDoubt``) whose journal has no key
+///   (written before keys were) stops the resumption with
+///   ``ResumeError/sideEffectsInDoubt(step:)`` unless `relaunchingInDoubt` says to launch it
+///   anyway.
 /// - The journal has **damaged lines** (skipped on resume): a step with side effects that would
 ///   be launched with a new key stops the resumption with
 ///   ``ResumeError/sideEffectsAfterDamage(step:lines:)`` unless `relaunchingInDoubt` says to
 ///   launch it anyway — a lost line may have recorded an attempt of it that took effect.
-/// - The latest attempt **failed** with a definite answer, or the step never ran: it is
-///   launched, with the same input as before (the replayed output of the step before) and, for
-///   a step with side effects, a new key.
+/// - A step that never ran is launched with the input its chain hands it and, with side
+///   effects, a new key.
 /// - A step launched again stands where its latest attempt stood: when a failure handler had
 ///   relaunched it with a new input (the code asked again without another SMS, the terms to be
 ///   shown again), it gets that input — as long as its chain hands it the same value that
@@ -45,9 +44,13 @@ public struct JournalReplay: StepReplaying {
     private let launchInputs: [StepAddress: JournalRecord.LaunchInputs]
     /// The steps this process has asked about, each answered from the journal once.
     private let asked = AskedAddresses()
-    private let inDoubt: [StepAddress: IdempotencyKey?]
-    /// The keys of the succeeded attempts of steps with side effects.
-    private let answeredKeys: [StepAddress: IdempotencyKey]
+    /// The steps whose latest attempt may have acted without the journal knowing.
+    private let inDoubt: Set<StepAddress>
+    /// The key of each step's latest attempt, for a step with side effects: its request's key.
+    private let latestKeys: [StepAddress: IdempotencyKey]
+    /// The steps whose latest attempt succeeded (their output is launched again when it cannot
+    /// be replayed).
+    private let answered: Set<StepAddress>
     private let relaunchingInDoubt: Bool
     private let sealer: (any JournalSealer)?
     /// The journal's damaged lines, skipped: a step with side effects that would get a new key
@@ -68,22 +71,19 @@ public struct JournalReplay: StepReplaying {
         self.launchInputs = record.launchInputs
         self.sealer = sealer
         self.damagedLines = record.damagedLines.map(\.line)
-        var answeredKeys: [StepAddress: IdempotencyKey] = [:]
-        for step in record.steps where step.outcome == .succeeded {
-            if let key = step.attempts.last?.idempotencyKey { answeredKeys[step.address] = key }
+        var latestKeys: [StepAddress: IdempotencyKey] = [:]
+        for step in record.steps {
+            if let key = step.attempts.last?.idempotencyKey { latestKeys[step.address] = key }
         }
-        self.answeredKeys = answeredKeys
-        var inDoubt: [StepAddress: IdempotencyKey?] = [:]
+        self.latestKeys = latestKeys
+        self.answered = Set(record.steps.filter { $0.outcome == .succeeded }.map(\.address))
         // A step that is a nested scenario acts only through its own steps, which the journal
         // records and judge for themselves; the container is launched again to reach them.
         var containers = Set<StepAddress>()
         for step in record.steps where step.address.path.count > 1 {
             containers.insert(StepAddress(path: Array(step.address.path.dropLast())))
         }
-        for step in record.steps where step.isInDoubt && !containers.contains(step.address) {
-            inDoubt[step.address] = step.attempts.last?.idempotencyKey
-        }
-        self.inDoubt = inDoubt
+        self.inDoubt = Set(record.steps.filter { $0.isInDoubt && !containers.contains($0.address) }.map(\.address))
         self.relaunchingInDoubt = relaunchingInDoubt
     }
 
@@ -113,15 +113,32 @@ public struct JournalReplay: StepReplaying {
         if purity != .idempotent, let output = try recordedOutput(at: address, as: type) {
             return .replay(output)
         }
-        if purity == .sideEffects, let key = answeredKeys[address] { return .launch(idempotencyKey: key) }
         guard purity == .sideEffects else { return .launch(idempotencyKey: nil) }
-        guard let doubt = inDoubt[address] else {
-            if damagedLines.isEmpty || relaunchingInDoubt { return .launch(idempotencyKey: nil) }
-            throw ResumeError.sideEffectsAfterDamage(step: address, lines: damagedLines)
+        // With damaged lines, a key is trusted only where the intact lines show the request may
+        // have acted or did (in doubt, or succeeded): a lost line may hold a later launch of the
+        // step with another value, so for anything else the caller decides.
+        if let key = latestKeys[address],
+            damagedLines.isEmpty || relaunchingInDoubt || inDoubt.contains(address) || answered.contains(address)
+        {
+            return .launch(idempotencyKey: key)
         }
-        if let key = doubt { return .launch(idempotencyKey: key) }
-        if relaunchingInDoubt { return .launch(idempotencyKey: nil) }
-        throw ResumeError.sideEffectsInDoubt(step: address)
+        if inDoubt.contains(address) {
+            if relaunchingInDoubt { return .launch(idempotencyKey: nil) }
+            throw ResumeError.sideEffectsInDoubt(step: address)
+        }
+        if damagedLines.isEmpty || relaunchingInDoubt { return .launch(idempotencyKey: nil) }
+        throw ResumeError.sideEffectsAfterDamage(step: address, lines: damagedLines)
+    }
+
+    /// Whether `input` is the value the step's latest attempt was launched with, as far as the
+    /// journal can tell: a sealed, withheld or unencodable value counts as the same (keeping the
+    /// key is the safe side — a server refuses a key reused for another request, while a new key
+    /// for the same request may make it act twice).
+    public func repeatsRecordedRequest<T: Sendable>(at address: StepAddress, input: T) -> Bool {
+        guard case .json(let recorded)? = launchInputs[address]?.latest, let current = Self.json(of: input) else {
+            return true
+        }
+        return recorded == current
     }
 
     /// The input of the step's latest attempt when it differs from the one that started it and

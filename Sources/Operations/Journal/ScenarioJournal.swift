@@ -69,6 +69,8 @@ public final class ScenarioJournal: ScenarioObserver {
     public let resumedFrom: JournalRecord?
 
     private let durability: Durability
+    /// The file's writes and syncs.
+    private let io: JournalIO
     /// Seals the values that hold secrets; without one, the journal withholds them.
     private let sealer: (any JournalSealer)?
     private let state: LockedState<State>
@@ -94,8 +96,9 @@ public final class ScenarioJournal: ScenarioObserver {
 
     private init(
         url: URL, runID: RunID, scenario: String, descriptor: Int32, durability: Durability,
-        sealer: (any JournalSealer)?, resumedFrom: JournalRecord?
+        sealer: (any JournalSealer)?, resumedFrom: JournalRecord?, io: JournalIO
     ) {
+        self.io = io
         self.sealer = sealer
         self.url = url
         self.runID = runID
@@ -112,7 +115,7 @@ public final class ScenarioJournal: ScenarioObserver {
         // file; the run then reads as interrupted (no end event, no live lock).
         state.withLock { state in
             guard let descriptor = state.descriptor else { return }
-            if !state.lines.isEmpty { try? JournalFile.writeAll(state.lines, to: descriptor, url: url) }
+            if !state.lines.isEmpty, state.error == nil { _ = state.lines.withBytes { io.write($0, descriptor) } }
             JournalFile.closeDescriptor(descriptor)
             state.descriptor = nil
         }
@@ -165,7 +168,7 @@ public final class ScenarioJournal: ScenarioObserver {
     public static func resume(
         at url: URL, durability: Durability = .buffered, sealer: (any JournalSealer)? = nil
     ) throws(JournalError) -> ScenarioJournal {
-        try resume(at: url, expecting: nil, durability: durability, sealer: sealer)
+        try resume(at: url, expecting: nil, durability: durability, sealer: sealer, io: .system)
     }
 
     /// Opens the journal of an earlier run to resume it with a scenario of `shape`: refused,
@@ -182,11 +185,13 @@ public final class ScenarioJournal: ScenarioObserver {
     public static func resume(
         at url: URL, shape: ScenarioShape, durability: Durability = .buffered, sealer: (any JournalSealer)? = nil
     ) throws(JournalError) -> ScenarioJournal {
-        try resume(at: url, expecting: shape, durability: durability, sealer: sealer)
+        try resume(at: url, expecting: shape, durability: durability, sealer: sealer, io: .system)
     }
 
-    private static func resume(
-        at url: URL, expecting shape: ScenarioShape?, durability: Durability, sealer: (any JournalSealer)?
+    /// Resumes a journal whose writes and syncs go through `io` (the fault explorer's disk).
+    package static func resume(
+        at url: URL, expecting shape: ScenarioShape?, durability: Durability, sealer: (any JournalSealer)?,
+        io: JournalIO
     ) throws(JournalError) -> ScenarioJournal {
         let descriptor = try JournalFile.openForAppending(url)
         do {
@@ -203,7 +208,7 @@ public final class ScenarioJournal: ScenarioObserver {
             if record.ignoredTornLine { try JournalFile.truncate(descriptor, to: record.intactLength, url: url) }
             let journal = ScenarioJournal(
                 url: url, runID: record.runID, scenario: record.scenario, descriptor: descriptor,
-                durability: durability, sealer: sealer, resumedFrom: record)
+                durability: durability, sealer: sealer, resumedFrom: record, io: io)
             try journal.state.withLock { state throws(JournalError) in
                 state.lines.beginLine()
                 state.lines.field("event", string: JournalFormat.Event.resumed.rawValue)
@@ -288,6 +293,12 @@ public final class ScenarioJournal: ScenarioObserver {
         }
     }
 
+    /// The first error writing or syncing the file met, which stops the run before its next
+    /// launch (see ``ScenarioObserver/haltingError``).
+    public var haltingError: (any Error)? {
+        state.withLock { $0.error }
+    }
+
     /// Records that the host is stopping the run (Ctrl-C): the cancellation that follows ends
     /// the run as `interrupted` rather than `cancelled`, which reads as resumable.
     public func noteInterruption() {
@@ -358,7 +369,8 @@ public final class ScenarioJournal: ScenarioObserver {
 
     static func createIfAbsent(
         at url: URL, runID: RunID, scenario: String, shape: ScenarioShape? = nil, settings: [String: String] = [:],
-        input: (any Sendable)? = nil, durability: Durability, createdAt: Date, sealer: (any JournalSealer)?
+        input: (any Sendable)? = nil, durability: Durability, createdAt: Date, sealer: (any JournalSealer)?,
+        io: JournalIO = .system
     ) throws(JournalError) -> ScenarioJournal? {
         let shapeJSON = try shape.map { shape throws(JournalError) in try encodedShape(shape, url: url) }
         let settingsJSON: Data?
@@ -374,7 +386,7 @@ public final class ScenarioJournal: ScenarioObserver {
         let draft = try JournalFile.createDraft(of: url)
         let journal = ScenarioJournal(
             url: url, runID: runID, scenario: scenario, descriptor: draft.descriptor, durability: durability,
-            sealer: sealer, resumedFrom: nil)
+            sealer: sealer, resumedFrom: nil, io: io)
         let failure = journal.state.withLock { state -> JournalError? in
             state.lines.beginLine()
             state.lines.field("format", string: JournalFormat.name)
@@ -414,6 +426,19 @@ public final class ScenarioJournal: ScenarioObserver {
             return nil
         }
         if durability.isDurable { JournalFile.syncDirectory(directory) }
+        return journal
+    }
+
+    /// Creates the journal of a new run whose writes and syncs go through `io` (the fault
+    /// explorer's disk), recording the scenario's shape and input as a runner does.
+    package static func create(
+        at url: URL, scenario: String, shape: ScenarioShape, input: any Sendable, io: JournalIO
+    ) throws(JournalError) -> ScenarioJournal {
+        guard
+            let journal = try createIfAbsent(
+                at: url, runID: .make(), scenario: scenario, shape: shape, input: input, durability: .buffered,
+                createdAt: Date(), sealer: nil, io: io)
+        else { throw .io(url, operation: "create", reason: "a file with that name already exists") }
         return journal
     }
 
@@ -613,29 +638,33 @@ public final class ScenarioJournal: ScenarioObserver {
     }
 
     /// Writes the buffer; syncs too when asked and the journal is durable. Errors are kept for
-    /// `flush()`/`close()`, because an observer cannot throw.
+    /// `flush()`/`close()` and ``haltingError``, because an observer cannot throw.
+    ///
+    /// After the first error nothing more is written: a line after one that was dropped would
+    /// leave a hole a rerun reads as history, so the journal ends at its last good line and the
+    /// run stops (``RunHalted``).
     private func commit(_ state: inout State, sync: Bool, evenIfBuffered: Bool = false) {
         guard let descriptor = state.descriptor else { return }
+        guard state.error == nil else { return state.lines.removeAll() }
         if !state.lines.isEmpty {
-            do {
-                try JournalFile.writeAll(state.lines, to: descriptor, url: url)
+            if let code = state.lines.withBytes({ io.write($0, descriptor) }) {
+                state.error = .io(url, operation: "write to", reason: String(cString: strerror(code)))
+            } else {
                 state.unsynced = true
-            } catch {
-                if state.error == nil { state.error = error }
             }
             state.lines.removeAll()
         }
-        if sync, state.unsynced, let syncer = durability.sync {
+        if sync, state.unsynced, state.error == nil, let syncer = durability.sync {
             state.unsynced = false
             do {
                 try syncer.body(descriptor)
             } catch {
                 if state.error == nil { state.error = .io(url, operation: "sync", reason: "\(error)") }
             }
-        } else if evenIfBuffered, state.unsynced {
+        } else if evenIfBuffered, state.unsynced, state.error == nil {
             state.unsynced = false
-            if let reason = JournalFile.sync(descriptor), state.error == nil {
-                state.error = .io(url, operation: "sync", reason: reason)
+            if let code = io.sync(descriptor) {
+                state.error = .io(url, operation: "sync", reason: String(cString: strerror(code)))
             }
         }
     }

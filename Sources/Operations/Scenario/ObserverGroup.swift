@@ -13,4 +13,13 @@ public struct ObserverGroup: ScenarioObserver {
     public func scenario(_ event: ScenarioEvent) {
         for observer in observers { observer.scenario(event) }
     }
+
+    /// The first member's reason to stop the run: one failed journal stops it, whoever else
+    /// watches.
+    public var haltingError: (any Error)? {
+        for observer in observers {
+            if let error = observer.haltingError { return error }
+        }
+        return nil
+    }
 }

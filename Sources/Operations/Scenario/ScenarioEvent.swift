@@ -80,6 +80,18 @@ public protocol ScenarioObserver: Sendable {
     ///
     /// - Parameter event: What happened.
     func scenario(_ event: ScenarioEvent)
+
+    /// Why the run must launch nothing more, or `nil` while it may go on.
+    ///
+    /// A journal that could not write or sync a line answers with that error: a step launched
+    /// after it could act with a key that is not on disk, and the journal would have a hole. The
+    /// scenario asks before every launch and ends the run failed with ``RunHalted``.
+    var haltingError: (any Error)? { get }
+}
+
+extension ScenarioObserver {
+    /// An observer that records nothing the run depends on never stops it.
+    public var haltingError: (any Error)? { nil }
 }
 
 /// Supplies the outputs of steps that completed in an earlier run, so resuming a run does not
@@ -119,14 +131,23 @@ public protocol StepReplaying: Sendable {
     ///   - current: The input its chain hands it in this run.
     /// - Returns: The input to launch with instead, or `nil`.
     func resumedInput<T: Sendable>(at address: StepAddress, current: T) -> T?
+
+    /// Whether launching the step at `address` with `input` repeats the request its latest
+    /// recorded attempt sent, so the key ``resumption(at:as:purity:)`` gave applies.
+    ///
+    /// - Parameters:
+    ///   - address: The step.
+    ///   - input: The value the step is about to be launched with.
+    /// - Returns: `false` only when the journal shows the recorded value was another one.
+    func repeatsRecordedRequest<T: Sendable>(at address: StepAddress, input: T) -> Bool
 }
 
 /// What a resumed run does at one step (see ``StepReplaying/resumption(at:as:purity:)``).
 public enum StepResumption<Output: Sendable>: Sendable {
     /// The step completed before: finish it with this output, launching nothing.
     case replay(Output)
-    /// Launch the step; with `idempotencyKey` when it repeats an attempt left in doubt, so the
-    /// service recognises the repeat.
+    /// Launch the step; with `idempotencyKey` when it repeats a recorded request, so the service
+    /// recognises the repeat.
     case launch(idempotencyKey: IdempotencyKey?)
 }
 
@@ -144,4 +165,7 @@ extension StepReplaying {
 
     /// Launches every step with what its chain hands it: a replayer that keeps no inputs.
     public func resumedInput<T: Sendable>(at address: StepAddress, current: T) -> T? { nil }
+
+    /// Trusts the key it gave: a replayer that keeps no inputs cannot tell two values apart.
+    public func repeatsRecordedRequest<T: Sendable>(at address: StepAddress, input: T) -> Bool { true }
 }

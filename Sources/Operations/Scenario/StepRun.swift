@@ -107,8 +107,11 @@ final class StepRun<ScenarioInput: Sendable, Input: Sendable, Output: Sendable>:
             return onFinish(.failure(failure), launch)
         }
         let input = replay.resumedInput(at: address, current: input) ?? input
+        // The recorded key names the request of the recorded value; another value is another
+        // request (its chain handed it something new), with a new key.
+        let resumedKey = key.flatMap { replay.repeatsRecordedRequest(at: address, input: input) ? $0 : nil }
         StepRun(step: step, index: index, input: input, launch: launch, onFinish: onFinish)
-            .launchFirst(resumedKey: key)
+            .launchFirst(resumedKey: resumedKey)
     }
 
     /// Launches the first attempt. The usual one — of a step free of side effects, in a run
@@ -149,6 +152,11 @@ final class StepRun<ScenarioInput: Sendable, Input: Sendable, Output: Sendable>:
             launch.report(
                 .stepLaunched, address: address, attempt: attempt, value: input, purity: purity,
                 idempotencyKey: attemptKey)
+            // The launch line with its key is on disk, or the run stops here (`RunHalted`).
+            if let halt = launch.environment.observer?.haltingError {
+                if framed { traceScope?.closeFrame() }
+                return fail(RunHalted(halt), attempt: attempt)
+            }
         }
         let startedAt = launch.now
         let finish: OnFinish<Output> = { result in
@@ -217,6 +225,8 @@ final class StepRun<ScenarioInput: Sendable, Input: Sendable, Output: Sendable>:
         _ error: any Error, attempt: Int, retriesLeft: Int, input: Input, startedAt: FrozenInstant?,
         key: IdempotencyKey?
     ) {
+        // A halted run launches nothing more: no retry, no handler's relaunch or recovery.
+        if error.haltsRun { return fail(error, attempt: attempt) }
         let policy = step.retry
         let attemptsSoFar = policy.maxAttempts - retriesLeft
         if retriesLeft > 0, cancellation?.isCancelled != true,
@@ -225,9 +235,9 @@ final class StepRun<ScenarioInput: Sendable, Input: Sendable, Output: Sendable>:
             let delay = policy.backoff.delay(beforeRetry: attemptsSoFar, random: launch.environment.random())
             launch.report(
                 .stepFailed(error, willRetry: true, delay: delay), address: address, attempt: attempt, since: startedAt)
-            // The same input after an answer that may have been lost: the repeat carries the same
-            // key, so the backend answers it instead of acting twice.
-            let nextKey = error.outcomeIsUncertain ? key : nil
+            // The same input: the same request, whatever this attempt's error said. An earlier
+            // attempt may have acted and lost its answer, so the key is never freed here.
+            let nextKey = key
             let frame = "retry \(attempt + 1) of \(policy.maxAttempts): \(TraceLabel.describe(error) ?? "error")"
             let next: @Sendable () -> Void = {
                 self.relaunch(
@@ -265,10 +275,13 @@ final class StepRun<ScenarioInput: Sendable, Input: Sendable, Output: Sendable>:
             registration.withLock { $0 }?.cancel()
             switch decision {
             case .relaunch(let newInput, let reason):
-                // A handler's relaunch is a fresh start for the retry budget.
+                // A handler's relaunch is a fresh start for the retry budget, and with a new value
+                // a new request with a new key; with the same value, the same request.
                 let frame = reason ?? "relaunched after \(TraceLabel.describe(error) ?? "error")"
+                let sameRequest = SameValue.holds(newInput, input)
                 self.relaunch(
-                    attempt: attempt + 1, retriesLeft: policy.maxAttempts - 1, input: newInput, frame: frame)
+                    attempt: attempt + 1, retriesLeft: policy.maxAttempts - 1, input: newInput,
+                    key: sameRequest ? key : nil, frame: frame)
             case .recover(let output):
                 self.launch.report(.stepSucceeded, address: self.address, attempt: attempt, value: output)
                 self.onFinish(.success(output), self.launch)
