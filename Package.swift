@@ -35,7 +35,9 @@ let package = Package(
         .target(name: "OperationsTesting", dependencies: ["Operations"], swiftSettings: swiftSettings),
         .target(name: "OperationsRunner", dependencies: ["Operations"], swiftSettings: swiftSettings),
         .target(name: "AuthFlow", dependencies: ["Operations"], swiftSettings: swiftSettings),
-        .target(name: "AuthFlowTesting", dependencies: ["AuthFlow", "Operations"], swiftSettings: swiftSettings),
+        .target(
+            name: "AuthFlowTesting", dependencies: ["AuthFlow", "Operations", "OperationsTesting"],
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "opctl", dependencies: ["AuthFlow", "Operations", "OperationsRunner"], swiftSettings: swiftSettings),
         .executableTarget(name: "opctl-bench", dependencies: ["Operations"], swiftSettings: swiftSettings),

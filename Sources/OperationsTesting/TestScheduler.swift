@@ -113,6 +113,17 @@ public final class TestScheduler: Scheduler {
         state.withLock { $0.now = max($0.now, target) }
     }
 
+    /// Moves the clock to the earliest pending work and runs it, with anything else due by
+    /// then: what a driver does when the code under test has nothing left to do but wait.
+    ///
+    /// - Returns: `false` when nothing was pending.
+    @discardableResult
+    public func runNext() -> Bool {
+        guard let due = state.withLock({ $0.pending.map(\.due).min() }) else { return false }
+        advance(by: max(.zero, now.duration(to: due)))
+        return true
+    }
+
     /// Runs the work that is due now, without moving the clock.
     public func runDue() {
         advance(by: .zero)

@@ -47,9 +47,11 @@ struct CodeEntry {
             switch sent {
             case .success(let delivery):
                 ask(model.resent(delivery), request: request, call: call, trace: trace, finished: finished)
-            case .failure(.rateLimited(let retryAfter)) where firstSend:
-                // Too soon after the SMS an earlier launch of this attempt sent (a relaunch after
-                // a transient failure): that code is still pending, so ask for it.
+            case .failure(.rateLimited(let retryAfter)) where firstSend && sendCall.idempotencyKey == nil:
+                // Without a key, too soon after the SMS an earlier launch of this attempt sent (a
+                // relaunch after a transient failure): that code is still pending, so ask for it.
+                // With a key, a repeat gets the first answer back, so a 429 means nothing was
+                // sent: a transient failure, retried like any other.
                 let pending = CodeDelivery(resendAfter: retryAfter ?? 0, codeLength: model.codeLength)
                 ask(model.resent(pending), request: request, call: call, trace: trace, finished: finished)
             case .failure(let error):

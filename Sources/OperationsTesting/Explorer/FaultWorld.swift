@@ -1,0 +1,138 @@
+import Operations
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The world one explored schedule runs in: it numbers every boundary the run reaches — each
+/// request its services send, each journal write and sync — and puts the schedule's fault at
+/// its boundary, including the death of the process and Ctrl-C.
+///
+/// A flow's simulated services consult it: an adapter calls ``request(_:)`` before each
+/// request and applies the fault it returns, and ``performed(_:)`` each time the service really
+/// acts, so the explorer can check that no request acted twice.
+///
+/// ```swift
+/// func send(_ request: Request, completion: …) {
+///     switch world.request("charge") {
+///     case .failBeforeActing?: completion(.failure(.unreachable))
+///     case .serverError?: completion(.success(.status(503)))
+///     case let fault: bank.handle(request) { answer in     // acts, calling world.performed
+///         completion(fault == .loseAnswer ? .failure(.connectionLost) : answer) }
+///     }
+/// }
+/// ```
+public final class FaultWorld: Sendable {
+    /// The clock of the run: retries, backoff and request timeouts wait on it, and the explorer
+    /// moves it, so no schedule sleeps.
+    public let scheduler: TestScheduler
+    private let schedule: FaultSchedule
+    private let state = LockedState(State())
+
+    private struct State {
+        var next = 0
+        var boundaries: [Boundary] = []
+        var dead = false
+        var effects: [String: Int] = [:]
+        var onInterrupt: (@Sendable () -> Void)?
+    }
+
+    init(schedule: FaultSchedule, scheduler: TestScheduler) {
+        self.schedule = schedule
+        self.scheduler = scheduler
+    }
+
+    /// Called by a service adapter before it sends a request: the fault to apply to it, `nil`
+    /// to send it as usual. Only the five request faults are returned (``Fault/failBeforeActing``,
+    /// ``Fault/loseAnswer``, ``Fault/timeOut``, ``Fault/serverError``,
+    /// ``Fault/tooManyRequests``); a dead process's requests all fail before acting.
+    ///
+    /// - Parameter name: The request's name, as a schedule prints it: `code/send`.
+    /// - Returns: The fault, or `nil`.
+    public func request(_ name: String) -> Fault? {
+        switch reach(.request(name)) {
+        case .kill?, .failBeforeActing?: return .failBeforeActing
+        case .interrupt?: return nil
+        case let fault?: return fault
+        case nil: return isDead ? .failBeforeActing : nil
+        }
+    }
+
+    /// Counts one effect the service performed (an SMS sent, a charge made): the explorer checks
+    /// that each is performed at most once.
+    ///
+    /// - Parameter effect: What acted, one name per request (`sms`, `charge`).
+    public func performed(_ effect: String) {
+        state.withLock { $0.effects[effect, default: 0] += 1 }
+    }
+
+    /// Whether the process this session stands for has died.
+    public var isDead: Bool { state.withLock { $0.dead } }
+
+    // MARK: - The explorer's side
+
+    var boundaries: [Boundary] { state.withLock { $0.boundaries } }
+    var effects: [String: Int] { state.withLock { $0.effects } }
+
+    /// A new process: alive again, and no Ctrl-C handler until its run installs one.
+    func beginSession() {
+        state.withLock { state in
+            state.dead = false
+            state.onInterrupt = nil
+        }
+    }
+
+    /// What Ctrl-C does in this process: note the interruption in its journal, cancel its run.
+    func onInterrupt(_ handler: @escaping @Sendable () -> Void) {
+        state.withLock { $0.onInterrupt = handler }
+    }
+
+    /// The journal's disk in this world. A dead process writes nothing: its journal's writes
+    /// fail, so it halts at its next launch, and its requests fail before acting — it winds down
+    /// with no effect, as if it were gone. (Nothing is called back from here: the journal holds
+    /// its lock while it writes.)
+    var io: JournalIO {
+        JournalIO(
+            write: { [self] bytes, descriptor in
+                let fault = reach(.journalWrite)
+                switch fault {
+                case .diskFull?: return ENOSPC
+                case .ioError?, .tornWrite?:
+                    let half = UnsafeRawBufferPointer(rebasing: bytes.prefix(bytes.count / 2))
+                    _ = JournalIO.system.write(half, descriptor)
+                    return EIO
+                case .kill?: return EIO
+                default: return isDead ? EIO : JournalIO.system.write(bytes, descriptor)
+                }
+            },
+            sync: { [self] _ in
+                // The explorer's disk is the page cache: a sync only marks a boundary.
+                switch reach(.journalSync) {
+                case .syncFailure?, .kill?: return EIO
+                default: return isDead ? EIO : nil
+                }
+            })
+    }
+
+    /// Numbers the boundary and returns its fault; a kill or a torn write kills the process
+    /// here, Ctrl-C is pressed here. A dead process reaches no boundary.
+    private func reach(_ kind: Boundary.Kind) -> Fault? {
+        let (fault, interrupt): (Fault?, (@Sendable () -> Void)?) = state.withLock { state in
+            guard !state.dead else { return (nil, nil) }
+            let index = state.next
+            state.next += 1
+            state.boundaries.append(Boundary(index: index, kind: kind))
+            guard let fault = schedule.fault(at: index), Fault.applicable(to: kind).contains(fault) else {
+                return (nil, nil)
+            }
+            if fault == .kill || fault == .tornWrite { state.dead = true }
+            return (fault, fault == .interrupt ? state.onInterrupt : nil)
+        }
+        interrupt?()
+        return fault
+    }
+}
