@@ -33,13 +33,15 @@ let package = Package(
     targets: [
         .target(name: "Operations", swiftSettings: swiftSettings),
         .target(name: "OperationsTesting", dependencies: ["Operations"], swiftSettings: swiftSettings),
-        .target(name: "OperationsRunner", dependencies: ["Operations"], swiftSettings: swiftSettings),
+        .target(
+            name: "OperationsRunner", dependencies: ["Operations", "OperationsTesting"], swiftSettings: swiftSettings),
         .target(name: "AuthFlow", dependencies: ["Operations"], swiftSettings: swiftSettings),
         .target(
             name: "AuthFlowTesting", dependencies: ["AuthFlow", "Operations", "OperationsTesting"],
             swiftSettings: swiftSettings),
         .executableTarget(
-            name: "opctl", dependencies: ["AuthFlow", "Operations", "OperationsRunner"], swiftSettings: swiftSettings),
+            name: "opctl", dependencies: ["AuthFlow", "AuthFlowTesting", "Operations", "OperationsRunner"],
+            swiftSettings: swiftSettings),
         .executableTarget(name: "opctl-bench", dependencies: ["Operations"], swiftSettings: swiftSettings),
         // Loopback HTTP server and raw connection shared by AuthFlowTests and opctlTests; not a
         // product: an app tests its own networking, not this package's.

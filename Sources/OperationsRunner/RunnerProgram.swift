@@ -50,11 +50,16 @@ public protocol RunnerProgram: SendableMetatype {
     ///   - stateDirectory: The state directory of the check.
     ///   - console: The console, for services that need one to be built.
     static func shapes(stateDirectory: URL, console: Console) -> [ScenarioShape]
+    /// The flows `explore` runs under every fault schedule, over simulated services; none by
+    /// default.
+    static var explorations: [Exploration] { get }
 }
 
 extension RunnerProgram {
     /// "the run cancelled".
     public static var cancelledStatusHelp: String { "the run cancelled" }
+    /// No flows to explore.
+    public static var explorations: [Exploration] { [] }
 
     /// The runner's statuses, status 3 in the program's words (``cancelledStatusHelp``).
     public static var exitStatuses: [ExitStatus.Meaning] { ExitStatus.meanings(cancelled: cancelledStatusHelp) }

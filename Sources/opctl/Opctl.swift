@@ -11,7 +11,7 @@ enum Opctl {
     static var commands: [any Command.Type] {
         [
             RunCommand.self, RerunCommand.self, RunsCommand.self, ShowCommand.self, PruneCommand.self,
-            CheckCommand.self, DiagramCommand.self, OpsCommand.self, ServeCommand.self,
+            CheckCommand.self, ExploreCommand.self, DiagramCommand.self, OpsCommand.self, ServeCommand.self,
         ]
     }
 
@@ -24,6 +24,7 @@ enum Opctl {
         "opctl run auth --phone '+7 999 123-45-67' --accept-terms --code 123456",
         "opctl run auth --phone +79991234567 --accept-terms --code 000000 --backend 'sim:?fail=phone:1'",
         "opctl rerun RUN_ID --code 123456",
+        "opctl explore auth --max-faults 2",
         "opctl serve --port 8080        # then: opctl run auth ... --backend http://127.0.0.1:8080",
     ]
 

@@ -1,4 +1,5 @@
 import AuthFlow
+import AuthFlowTesting
 import Foundation
 import Operations
 import OperationsRunner
@@ -19,6 +20,14 @@ extension Opctl: LaunchingProgram {
     }
 
     static let scenarioNamesHelp = "auth, app, or an operation's name"
+
+    /// The sign-in's flows over the simulator, for `opctl explore`.
+    static var explorations: [Exploration] {
+        [
+            Exploration("auth", summary: "AuthScenario: phone, terms, code", flow: SignInExploration.signIn),
+            Exploration("app", summary: "AppScenario from a cold start", flow: SignInExploration.app),
+        ]
+    }
 
     /// opctl also draws what it runs.
     static let scenariosHelp = "Lists what 'opctl run' launches and 'opctl diagram' draws, one line each."
@@ -46,3 +55,5 @@ typealias ShowCommand = ShowRun<Opctl>
 typealias PruneCommand = PruneRuns<Opctl>
 /// `opctl check`.
 typealias CheckCommand = CheckRuns<Opctl>
+/// `opctl explore`.
+typealias ExploreCommand = ExploreFlows<Opctl>

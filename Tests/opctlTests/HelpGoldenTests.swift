@@ -10,7 +10,7 @@ struct HelpGoldenTests {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("HelpTexts").appendingPathComponent("opctl")
 
-    static let commands = ["run", "rerun", "runs", "show", "prune", "check", "diagram", "ops", "serve"]
+    static let commands = ["run", "rerun", "runs", "show", "prune", "check", "explore", "diagram", "ops", "serve"]
 
     @Test func topLevelHelp() throws {
         try expectGolden(InProcessOpctl().run("--help").stdout, file: "opctl")

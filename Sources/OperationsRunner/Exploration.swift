@@ -1,0 +1,38 @@
+public import OperationsTesting
+
+/// One flow a runner program offers to `PROGRAM explore NAME`: its name on the command line and
+/// how to explore it, whatever its input and output types.
+public struct Exploration: Sendable {
+    /// The name `explore` takes (`auth`).
+    public let name: String
+    /// What the flow is, for the usage error that lists the names.
+    public let summary: String
+    private let body: @Sendable (_ maxFaults: Int, _ randomSchedules: Int, _ seed: UInt64) -> ExplorationReport
+
+    /// Offers a flow to the explorer.
+    ///
+    /// - Parameters:
+    ///   - name: The name on the command line.
+    ///   - summary: One line saying what the flow is.
+    ///   - flow: Builds the flow for one schedule over the world's services.
+    public init<Input: Sendable, Output: Sendable>(
+        _ name: String, summary: String, flow: @escaping @Sendable (FaultWorld) -> ExploredFlow<Input, Output>
+    ) {
+        self.name = name
+        self.summary = summary
+        self.body = { maxFaults, randomSchedules, seed in
+            FaultExplorer(maxFaults: maxFaults, randomSchedules: randomSchedules, seed: seed, flow: flow).explore()
+        }
+    }
+
+    /// Explores the flow.
+    ///
+    /// - Parameters:
+    ///   - maxFaults: The most faults in one exhaustive schedule.
+    ///   - randomSchedules: Random schedules after those.
+    ///   - seed: Their seed.
+    /// - Returns: The report.
+    public func explore(maxFaults: Int, randomSchedules: Int, seed: UInt64) -> ExplorationReport {
+        body(maxFaults, randomSchedules, seed)
+    }
+}

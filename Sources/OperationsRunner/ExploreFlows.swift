@@ -1,0 +1,92 @@
+import Foundation
+import OperationsTesting
+
+/// `PROGRAM explore NAME`: runs one of the program's flows under every fault schedule up to
+/// `--max-faults` and reports every violation of "never twice", shrunk and replayable. A CI job
+/// runs it for every flow, so a change that lets a request act twice cannot land.
+public enum ExploreFlows<Program: RunnerProgram>: Command {
+    /// `explore`.
+    public static var name: String { "explore" }
+    /// The line of the program's help.
+    public static var abstract: String { "Run a flow under every failure sequence and check it never acts twice" }
+    /// The text of `PROGRAM help explore`.
+    public static var help: String {
+        let names = Program.explorations.map(\.name).joined(separator: "|")
+        return """
+            USAGE: \(Program.name) explore <\(names)> [--max-faults N] [--random N] [--seed S] [--json]
+
+            Runs the flow in process, over its simulated services, under every schedule of up
+            to N faults: requests that fail before acting, act and lose their answer, time
+            out, answer 5xx or 429; journal writes and syncs that fail or tear; the process
+            killed at any of them and resumed from the bytes on disk; Ctrl-C. Then S-seeded
+            random schedules. After each it checks that every request acted at most once,
+            that the run finishes once the faults stop, that 'check' agrees with 'rerun', and
+            that no secret reaches the journal. Each violation is printed with its schedule,
+            shrunk to the fewest faults that still break it, and the run's diagram.
+
+            OPTIONS:
+              --max-faults N         The most faults in one schedule (default 2)
+              --random N             Random schedules after those (default 100)
+              --seed S               The seed of the random schedules (default 0)
+              --json                 Print one object: scenario, schedules, maxFaults, seed, violations
+
+            EXIT STATUS:
+              0    no violation
+              1    a violation (printed)
+              2    usage error
+            """
+    }
+    /// `--max-faults`, `--random`, `--seed`, `--json`, one flow name.
+    public static var spec: ArgumentSpec {
+        ArgumentSpec(flags: ["--json"], options: ["--max-faults", "--random", "--seed"], maxPositionals: 1)
+    }
+
+    /// Explores the flow; exits 1 when a violation was found.
+    public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+        let names = Program.explorations.map(\.name)
+        guard let typed = arguments.positionals.first else {
+            throw UsageError("missing the flow to explore (one of: \(names.joined(separator: ", ")))", command: name)
+        }
+        guard let exploration = Program.explorations.first(where: { $0.name == typed }) else {
+            throw UsageError(
+                "no flow '\(typed)' to explore (one of: \(names.joined(separator: ", ")))", command: name)
+        }
+        let maxFaults = try count(arguments, "--max-faults", default: 2)
+        let random = try count(arguments, "--random", default: 100)
+        let seed = try UInt64(count(arguments, "--seed", default: 0))
+        let report = exploration.explore(maxFaults: maxFaults, randomSchedules: random, seed: seed)
+        if arguments.has("--json") {
+            let violations: [[String: Any]] = report.violations.map { violation in
+                [
+                    "schedule": violation.schedule.entries.map {
+                        ["boundary": $0.boundary, "fault": $0.fault.rawValue]
+                    },
+                    "seed": violation.seed.map { $0 as Any } ?? NSNull(), "problems": violation.problems,
+                    "diagram": violation.diagram,
+                ]
+            }
+            let object: [String: Any] = [
+                "scenario": report.scenario, "schedules": report.schedules, "maxFaults": report.maxFaults,
+                "seed": report.seed, "violations": violations,
+            ]
+            console.print(JSONText.encode(object))
+        } else {
+            console.print(report.description)
+            for violation in report.violations {
+                console.print("--- the run under \(violation.schedule):")
+                console.print(violation.diagram)
+            }
+        }
+        return report.violations.isEmpty ? ExitStatus.success : ExitStatus.failure
+    }
+
+    /// A non-negative whole number given to `option`, or its default; a usage error naming the
+    /// option otherwise.
+    private static func count(_ arguments: ParsedArguments, _ option: String, default value: Int) throws -> Int {
+        guard let text = arguments.value(option) else { return value }
+        guard let number = Int(text), number >= 0 else {
+            throw UsageError("\(option) takes a whole number of 0 or more, not '\(text)'", command: name)
+        }
+        return number
+    }
+}
