@@ -4,7 +4,7 @@ import Synchronization
 /// Supplies a resumed run with what its journal recorded: the outputs of the steps that
 /// completed, and the idempotency keys of the attempts left in doubt.
 ///
-/// The rules, step by step (contract 11 of the design, `../shared/DESIGN.md` beside the repository):
+/// The rules, step by step (what a rerun guarantees, as `README.md` tells it):
 /// - The latest attempt **succeeded**: the output is replayed and the operation is not
 ///   launched — except for an ``Purity/idempotent`` step, whose effect lives outside the journal
 ///   (a saved file) and may have been undone since: it is launched again, which is safe by
@@ -115,13 +115,46 @@ public struct JournalReplay: StepReplaying {
         }
         if purity == .sideEffects, let key = answeredKeys[address] { return .launch(idempotencyKey: key) }
         guard purity == .sideEffects else { return .launch(idempotencyKey: nil) }
+        if let refusal = refusalToLaunch(address) { throw refusal }
+        // In doubt with a key: the repeat carries it. Otherwise a new request, with a new key.
+        return .launch(idempotencyKey: inDoubt[address] ?? nil)
+    }
+
+    /// Why a step with side effects that is neither replayed nor answered by an earlier key must
+    /// not be launched: the rules above for a step in doubt without a key and for a damaged
+    /// journal. `nil` when it may be launched, or when the caller said to relaunch anyway.
+    private func refusalToLaunch(_ address: StepAddress) -> ResumeError? {
+        if relaunchingInDoubt { return nil }
         guard let doubt = inDoubt[address] else {
-            if damagedLines.isEmpty || relaunchingInDoubt { return .launch(idempotencyKey: nil) }
-            throw ResumeError.sideEffectsAfterDamage(step: address, lines: damagedLines)
+            return damagedLines.isEmpty ? nil : .sideEffectsAfterDamage(step: address, lines: damagedLines)
         }
-        if let key = doubt { return .launch(idempotencyKey: key) }
-        if relaunchingInDoubt { return .launch(idempotencyKey: nil) }
-        throw ResumeError.sideEffectsInDoubt(step: address)
+        return doubt == nil ? .sideEffectsInDoubt(step: address) : nil
+    }
+
+    /// The refusal ``resumption(at:as:purity:)`` would meet at `address` if the resumed run
+    /// asked about it, told before anything runs, so that checking a run and resuming it take
+    /// the same decision (``JournalRecord/checkResumable(by:relaunchingInDoubt:sealer:)``).
+    ///
+    /// A recorded output counts as replayed when it is in clear, or sealed and this replay has
+    /// a sealer; whether it decodes as the step's type is learnt only when the step asks. A
+    /// step with side effects that succeeded always has a key in the journals of this format,
+    /// so one whose output would not decode is launched with that key and is refused here
+    /// neither.
+    func predictedRefusal(at address: StepAddress, purity: Purity) -> ResumeError? {
+        guard purity == .sideEffects, !predictsReplay(at: address, purity: purity), answeredKeys[address] == nil
+        else { return nil }
+        return refusalToLaunch(address)
+    }
+
+    /// Whether the step at `address` would be replayed from its recorded output rather than
+    /// launched; a nested scenario replayed whole never asks about its own steps.
+    func predictsReplay(at address: StepAddress, purity: Purity) -> Bool {
+        guard purity != .idempotent else { return false }
+        switch outputs[address] {
+        case .json: return true
+        case .sealed: return sealer != nil
+        case .notRecorded, nil: return false
+        }
     }
 
     /// The input of the step's latest attempt when it differs from the one that started it and
