@@ -41,15 +41,18 @@ public enum RerunScenario<Program: LaunchingProgram>: Command {
         let runID = try RunLookup.id(id, program: Program.name)
         // Damaged lines are skipped, as the resume will: the run goes on from what is intact,
         // and a step with side effects the damage could hide stops it (exit 2).
-        let record = try RunLookup.record(runID, in: store, skippingDamage: true, program: Program.name)
+        let record = try RunLookup.recordToResume(runID, in: store, program: Program.name)
         for damaged in record.damagedLines {
             console.note("\(Program.name): run \(runID): skipping damaged \(damaged)")
         }
-        guard let runnable = Program.runnableName(record.scenario) else {
-            throw CLIError.message("run \(runID) is of '\(record.scenario)', which this \(Program.name) cannot run")
-        }
+        // In the order `check` judges a run: finished first, then whether this build has its scenario.
         if record.status == .succeeded {
+            let runnable = Program.runnableName(record.scenario) ?? record.scenario
             return alreadySucceeded(record, runID: runID, runnable: runnable, arguments: arguments, console: console)
+        }
+        guard let runnable = Program.runnableName(record.scenario) else {
+            throw CLIError.message(
+                "cannot resume run \(runID): \(ResumeCheck.reason(forUnknownScenario: record.scenario))")
         }
         let prepared = try Program.prepareRerun(
             runnable, record: record, arguments: arguments, console: console, stateDirectory: stateDirectory)

@@ -75,7 +75,7 @@ public struct ResumeCheck: Sendable, CustomStringConvertible {
         }
         if record.status == .succeeded { return check(.finished) }
         guard let shape = shapes[record.scenario] else {
-            return check(.stranded("this build has no scenario named \(record.scenario)"))
+            return check(.stranded(reason(forUnknownScenario: record.scenario)))
         }
         do throws(JournalError) {
             try record.checkResumable(by: shape, sealer: sealer)
@@ -83,6 +83,15 @@ public struct ResumeCheck: Sendable, CustomStringConvertible {
             return check(.stranded(reason(for: error)))
         }
         return check(record.status == .running ? .running : .resumable)
+    }
+
+    /// Why a run of a scenario this build does not have cannot be resumed, in the sentence both
+    /// `check` and a refused resume print.
+    ///
+    /// - Parameter scenario: The scenario the journal names.
+    /// - Returns: The sentence.
+    public static func reason(forUnknownScenario scenario: String) -> String {
+        "this build has no scenario named \(scenario)"
     }
 
     /// Why a run cannot be resumed, in the sentence both `check` and a refused resume print:
