@@ -41,15 +41,18 @@ public enum RerunScenario<Program: LaunchingProgram>: Command {
         let runID = try RunLookup.id(id, program: Program.name)
         // Damaged lines are skipped, as the resume will: the run goes on from what is intact,
         // and a step with side effects the damage could hide stops it (exit 2).
-        let record = try RunLookup.record(runID, in: store, skippingDamage: true, program: Program.name)
+        let record = try RunLookup.recordToResume(runID, in: store, program: Program.name)
         for damaged in record.damagedLines {
             console.note("\(Program.name): run \(runID): skipping damaged \(damaged)")
         }
-        guard let runnable = Program.runnableName(record.scenario) else {
-            throw CLIError.message("run \(runID) is of '\(record.scenario)', which this \(Program.name) cannot run")
-        }
+        // In the order `check` judges a run: finished first, then whether this build has its scenario.
         if record.status == .succeeded {
+            let runnable = Program.runnableName(record.scenario) ?? record.scenario
             return alreadySucceeded(record, runID: runID, runnable: runnable, arguments: arguments, console: console)
+        }
+        guard let runnable = Program.runnableName(record.scenario) else {
+            throw CLIError.message(
+                "cannot resume run \(runID): \(ResumeCheck.reason(forUnknownScenario: record.scenario))")
         }
         let prepared = try Program.prepareRerun(
             runnable, record: record, arguments: arguments, console: console, stateDirectory: stateDirectory)
@@ -57,16 +60,24 @@ public enum RerunScenario<Program: LaunchingProgram>: Command {
         let input = try prepared.makeInput()
         let journal: ScenarioJournal
         do throws(JournalError) {
-            journal = try store.resume(runID, scenario: prepared.shape)
+            // The decision `check` takes, on the journal read again under its lock.
+            journal = try store.resume(
+                runID, scenario: prepared.shape, relaunchingInDoubt: arguments.has("--relaunch-in-doubt"))
         } catch {
+            // Nothing was launched or written in any of these cases; the reason is the sentence
+            // `check` gives for the run.
+            let refusal = "cannot resume run \(runID): \(ResumeCheck.reason(for: error))"
             switch error {
             case .shapeMismatch, .missingShape:
-                // Nothing was launched or written: the run waits for a build that matches it.
+                // The run waits for a build that matches it.
                 throw UsageError(
-                    "cannot resume run \(runID): \(error)",
+                    refusal,
                     hint:
                         "Resume it with the \(Program.name) build that started it, or start a new run: \(Program.name) run \(runnable)"
                 )
+            case .resumeRefused:
+                let relaunch = "\(Program.name) rerun \(runID) --relaunch-in-doubt"
+                throw UsageError(refusal, hint: "If you know it did not take effect: \(relaunch)")
             default:
                 throw CLIError.message("cannot resume run \(runID): \(error)")
             }
@@ -74,7 +85,7 @@ public enum RerunScenario<Program: LaunchingProgram>: Command {
         prepared.resumed(journal.url)
         return ScenarioExecution(
             program: Program.name, scenario: runnable, failureHint: prepared.failureHint, journal: journal,
-            replay: journal.replay(relaunchingInDoubt: arguments.has("--relaunch-in-doubt")),
+            replay: journal.replay,
             stateDirectoryOption: arguments.value("--state-dir"), console: console, json: arguments.has("--json"),
             hooks: prepared.hooks, launch: prepared.launch
         ).run(input: input)

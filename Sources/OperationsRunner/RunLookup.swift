@@ -19,17 +19,32 @@ public enum RunLookup {
     /// - Parameters:
     ///   - id: The run.
     ///   - store: The runs of the state directory.
-    ///   - skippingDamage: Whether damaged lines are skipped, as a resume skips them.
     ///   - program: The program's name, in the hint of an unknown run.
     /// - Throws: ``UsageError`` when there is no such run, ``CLIError`` when it cannot be read.
-    public static func record(_ id: RunID, in store: RunStore, skippingDamage: Bool = false, program: String) throws
-        -> JournalRecord
-    {
+    public static func record(_ id: RunID, in store: RunStore, program: String) throws -> JournalRecord {
         do {
-            return try skippingDamage ? store.loadSkippingDamage(id) : store.load(id)
+            return try store.load(id)
         } catch {
             if case .unknownRun = error { throw unknown(id.description, program: program) }
             throw CLIError.message("run \(id) cannot be read: \(error)")
+        }
+    }
+
+    /// The journal of run `id` read as a resume reads it, damaged lines skipped and listed
+    /// (``RunStore/loadSkippingDamage(_:)``): what `rerun` goes on from.
+    ///
+    /// - Parameters:
+    ///   - id: The run.
+    ///   - store: The runs of the state directory.
+    ///   - program: The program's name, in the hint of an unknown run.
+    /// - Throws: ``UsageError`` when there is no such run; ``CLIError`` when it cannot be read,
+    ///   in the sentence `check` gives for it (``ResumeCheck/reason(for:)``).
+    public static func recordToResume(_ id: RunID, in store: RunStore, program: String) throws -> JournalRecord {
+        do {
+            return try store.loadSkippingDamage(id)
+        } catch {
+            if case .unknownRun = error { throw unknown(id.description, program: program) }
+            throw CLIError.message("cannot resume run \(id): \(ResumeCheck.reason(for: error))")
         }
     }
 

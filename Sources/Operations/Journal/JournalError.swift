@@ -28,6 +28,11 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The journal was written by a scenario of another shape than the one resuming it, and
     /// no step was launched.
     case shapeMismatch(URL, ShapeMismatch)
+    /// A step with side effects the resumed run would reach could act twice: its last attempt is
+    /// in doubt and the journal holds no key to repeat it with, or the journal is damaged where
+    /// an attempt of it may have been recorded. Nothing was launched or written; the caller may
+    /// resume anyway when it knows better (`relaunchingInDoubt`).
+    case resumeRefused(URL, ResumeError)
     /// A recorded value exists but cannot be read as the type the step asks for now.
     case valueNotReadable(step: StepAddress, type: String, reason: String)
 
@@ -53,6 +58,8 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "so it cannot be checked against this build and is not resumed"
         case .shapeMismatch(let url, let mismatch):
             "\(url.path) was written by another version of the scenario and is not resumed: \(mismatch)"
+        case .resumeRefused(let url, let refusal):
+            "\(url.path) is not resumed: \(refusal)"
         case .valueNotReadable(let step, let type, let reason):
             "the recorded value of step \(step) cannot be read as \(type): \(reason)"
         }

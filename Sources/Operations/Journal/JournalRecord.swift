@@ -272,18 +272,3 @@ public struct RecordedError: Sendable, Hashable, Codable, CustomStringConvertibl
         case isOutcomeUncertain = "uncertain"
     }
 }
-
-extension JournalRecord {
-    /// Whether a scenario of `shape` can resume this run: the journal must record a shape, and
-    /// it must be the same in every step the run reached
-    /// (``ScenarioShape/mismatch(journal:recordedSteps:)``); steps after those may have changed.
-    ///
-    /// - Parameter shape: The shape of the scenario that would resume the run.
-    /// - Throws: ``JournalError/missingShape(_:scenario:)`` or ``JournalError/shapeMismatch(_:_:)``.
-    public func checkResumable(by shape: ScenarioShape) throws(JournalError) {
-        guard let recorded = self.shape else { throw .missingShape(url, scenario: scenario) }
-        if let mismatch = shape.mismatch(journal: recorded, recordedSteps: steps.map(\.address)) {
-            throw .shapeMismatch(url, mismatch)
-        }
-    }
-}

@@ -114,20 +114,52 @@ public struct JournalReplay: StepReplaying {
             return .replay(output)
         }
         guard purity == .sideEffects else { return .launch(idempotencyKey: nil) }
-        // With damaged lines, a key is trusted only where the intact lines show the request may
-        // have acted or did (in doubt, or succeeded): a lost line may hold a later launch of the
-        // step with another value, so for anything else the caller decides.
-        if let key = latestKeys[address],
+        if let key = trustedKey(at: address) { return .launch(idempotencyKey: key) }
+        if let refusal = refusalToLaunch(address) { throw refusal }
+        return .launch(idempotencyKey: nil)
+    }
+
+    /// The key a relaunch of the step repeats: its latest attempt's. With damaged lines, a key
+    /// is trusted only where the intact lines show the request may have acted or did (in doubt,
+    /// or succeeded): a lost line may hold a later launch of the step with another value, so for
+    /// anything else the caller decides.
+    private func trustedKey(at address: StepAddress) -> IdempotencyKey? {
+        guard let key = latestKeys[address],
             damagedLines.isEmpty || relaunchingInDoubt || inDoubt.contains(address) || answered.contains(address)
-        {
-            return .launch(idempotencyKey: key)
+        else { return nil }
+        return key
+    }
+
+    /// Why a step with side effects that has no key to repeat must not be launched: in doubt
+    /// (a journal from before keys), or after damaged lines. `nil` when it may be launched with
+    /// a new key, or when the caller said to relaunch anyway.
+    private func refusalToLaunch(_ address: StepAddress) -> ResumeError? {
+        if relaunchingInDoubt { return nil }
+        if inDoubt.contains(address) { return .sideEffectsInDoubt(step: address) }
+        return damagedLines.isEmpty ? nil : .sideEffectsAfterDamage(step: address, lines: damagedLines)
+    }
+
+    /// The refusal ``resumption(at:as:purity:)`` would meet at `address` if the resumed run
+    /// asked about it, told before anything runs, so that checking a run and resuming it take
+    /// the same decision (``JournalRecord/checkResumable(by:relaunchingInDoubt:sealer:)``).
+    ///
+    /// A recorded output counts as replayed when it is in clear, or sealed and this replay has
+    /// a sealer; whether it decodes as the step's type is learnt only when the step asks.
+    func predictedRefusal(at address: StepAddress, purity: Purity) -> ResumeError? {
+        guard purity == .sideEffects, !predictsReplay(at: address, purity: purity), trustedKey(at: address) == nil
+        else { return nil }
+        return refusalToLaunch(address)
+    }
+
+    /// Whether the step at `address` would be replayed from its recorded output rather than
+    /// launched; a nested scenario replayed whole never asks about its own steps.
+    func predictsReplay(at address: StepAddress, purity: Purity) -> Bool {
+        guard purity != .idempotent else { return false }
+        switch outputs[address] {
+        case .json: return true
+        case .sealed: return sealer != nil
+        case .notRecorded, nil: return false
         }
-        if inDoubt.contains(address) {
-            if relaunchingInDoubt { return .launch(idempotencyKey: nil) }
-            throw ResumeError.sideEffectsInDoubt(step: address)
-        }
-        if damagedLines.isEmpty || relaunchingInDoubt { return .launch(idempotencyKey: nil) }
-        throw ResumeError.sideEffectsAfterDamage(step: address, lines: damagedLines)
     }
 
     /// Whether `input` is the value the step's latest attempt was launched with, as far as the

@@ -45,24 +45,28 @@ public struct ResumeCheck: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The verdict on one journaled run for a build that has `shapes`.
+    /// The verdict on one journaled run for a build that has `shapes`: the decision a resume
+    /// takes (``JournalRecord/checkResumable(by:relaunchingInDoubt:sealer:)``), on the journal
+    /// read as a resume reads it, so a run called resumable here is resumed, and one called
+    /// stranded is refused by the resume with the same reason (``reason(for:)``).
     ///
     /// - Parameters:
-    ///   - entry: The run, as a store lists it.
+    ///   - entry: The run, read as a resume reads it (``RunStore/checkResumable(by:)`` does);
+    ///     an entry from a plain listing whose only fault is a damaged line is read again so.
     ///   - shapes: The shapes of the scenarios this build can resume, by their names.
+    ///   - sealer: The sealer the resume would open sealed outputs with.
     /// - Returns: The check.
-    public static func check(_ entry: RunStore.Entry, against shapes: [String: ScenarioShape]) -> ResumeCheck {
+    public static func check(
+        _ entry: RunStore.Entry, against shapes: [String: ScenarioShape], sealer: (any JournalSealer)? = nil
+    ) -> ResumeCheck {
         let record: JournalRecord
         switch entry.record {
         case .success(let read): record = read
         case .failure(let error):
-            // A resume skips damaged lines after the header and goes on from the intact ones.
             guard case .damaged(let url, let line, _) = error, line > 1,
                 let intact = try? ScenarioJournal.loadSkippingDamage(url)
             else {
-                return ResumeCheck(
-                    id: entry.id, scenario: nil, status: nil,
-                    verdict: .stranded("its journal cannot be read: \(error)"))
+                return ResumeCheck(id: entry.id, scenario: nil, status: nil, verdict: .stranded(reason(for: error)))
             }
             record = intact
         }
@@ -71,21 +75,44 @@ public struct ResumeCheck: Sendable, CustomStringConvertible {
         }
         if record.status == .succeeded { return check(.finished) }
         guard let shape = shapes[record.scenario] else {
-            return check(.stranded("this build has no scenario named \(record.scenario)"))
+            return check(.stranded(reason(forUnknownScenario: record.scenario)))
         }
-        guard let recorded = record.shape else {
-            return check(.stranded("the journal records no shape, so no build can check it against its own"))
-        }
-        if let mismatch = shape.mismatch(journal: recorded, recordedSteps: record.steps.map(\.address)) {
-            return check(.stranded(mismatch.description))
+        do throws(JournalError) {
+            try record.checkResumable(by: shape, sealer: sealer)
+        } catch {
+            return check(.stranded(reason(for: error)))
         }
         return check(record.status == .running ? .running : .resumable)
+    }
+
+    /// Why a run of a scenario this build does not have cannot be resumed, in the sentence both
+    /// `check` and a refused resume print.
+    ///
+    /// - Parameter scenario: The scenario the journal names.
+    /// - Returns: The sentence.
+    public static func reason(forUnknownScenario scenario: String) -> String {
+        "this build has no scenario named \(scenario)"
+    }
+
+    /// Why a run cannot be resumed, in the sentence both `check` and a refused resume print:
+    /// the cause without the journal's path, which each names by its run id.
+    ///
+    /// - Parameter error: Why the resume was refused, or the journal could not be read.
+    /// - Returns: The sentence.
+    public static func reason(for error: JournalError) -> String {
+        switch error {
+        case .missingShape: "the journal records no shape, so no build can check it against its own"
+        case .shapeMismatch(_, let mismatch): mismatch.description
+        case .resumeRefused(_, let refusal): refusal.description
+        default: "its journal cannot be read: \(error)"
+        }
     }
 }
 
 extension RunStore {
     /// Checks every run in the store against the scenarios this build has, in the store's
-    /// order (oldest first); nothing is launched or written.
+    /// order (oldest first); nothing is launched or written. Each journal is read as a resume
+    /// reads it, damaged lines skipped and listed, and judged as a resume judges it.
     ///
     /// - Parameter shapes: The shapes of the scenarios this build can resume; a journal finds
     ///   its scenario by the name in its header (``ScenarioShape/name``).
@@ -93,6 +120,7 @@ extension RunStore {
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory cannot be listed.
     public func checkResumable(by shapes: [ScenarioShape]) throws(JournalError) -> [ResumeCheck] {
         let byName = Dictionary(shapes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        return try runs().map { ResumeCheck.check($0, against: byName) }
+        return try entries { url throws(JournalError) in try ScenarioJournal.loadSkippingDamage(url) }
+            .map { ResumeCheck.check($0, against: byName, sealer: sealer) }
     }
 }

@@ -104,21 +104,28 @@ public struct RunStore: Sendable {
     }
 
     /// Opens a run's journal to resume it with `scenario`, refusing before anything is written
-    /// or launched when the journal records no shape or another shape than the scenario's.
+    /// or launched when `check` would call the run stranded: the journal records no shape or
+    /// another shape than the scenario's, or a step with side effects could act twice
+    /// (``JournalRecord/checkResumable(by:relaunchingInDoubt:sealer:)``).
     ///
     /// - Parameters:
     ///   - id: The run.
     ///   - scenario: The scenario that will resume the run (or its shape).
+    ///   - relaunchingInDoubt: The caller's word that a step with side effects in doubt may be
+    ///     launched anyway (`rerun --relaunch-in-doubt`).
     ///   - durability: Buffered (default) or durable.
     /// - Returns: The open journal, with the run as it stood in ``ScenarioJournal/resumedFrom``.
     /// - Throws: ``JournalError/missingShape(_:scenario:)``, ``JournalError/shapeMismatch(_:_:)``,
-    ///   and the errors of ``resume(_:durability:)``.
+    ///   ``JournalError/resumeRefused(_:_:)``, and the errors of ``resume(_:durability:)``.
     public func resume(
-        _ id: RunID, scenario: some ScenarioShapeProviding, durability: ScenarioJournal.Durability = .buffered
+        _ id: RunID, scenario: some ScenarioShapeProviding, relaunchingInDoubt: Bool = false,
+        durability: ScenarioJournal.Durability = .buffered
     ) throws(JournalError) -> ScenarioJournal {
         let url = url(for: id)
         guard JournalFile.exists(url) else { throw .unknownRun(id, directory: directory) }
-        return try ScenarioJournal.resume(at: url, shape: scenario.shape, durability: durability, sealer: sealer)
+        return try ScenarioJournal.resume(
+            at: url, shape: scenario.shape, relaunchingInDoubt: relaunchingInDoubt, durability: durability,
+            sealer: sealer)
     }
 
     /// The journal file of a run.
@@ -178,6 +185,12 @@ public struct RunStore: Sendable {
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory exists but cannot be
     ///   read. A store with no runs yet lists nothing.
     public func runs() throws(JournalError) -> [Entry] {
+        try entries { url throws(JournalError) in try ScenarioJournal.load(url) }
+    }
+
+    /// Every run in the store, oldest first, each journal read by `read`: a plain read for
+    /// listings, or a resume's reading for checks (``checkResumable(by:)``).
+    func entries(reading read: (URL) throws(JournalError) -> JournalRecord) throws(JournalError) -> [Entry] {
         guard JournalFile.exists(directory) else { return [] }
         let names: [String]
         do {
@@ -191,7 +204,7 @@ public struct RunStore: Sendable {
             else { return nil }
             let url = url(for: id)
             do throws(JournalError) {
-                return Entry(id: id, record: .success(try ScenarioJournal.load(url)))
+                return Entry(id: id, record: .success(try read(url)))
             } catch {
                 if case .notAJournal = error, JournalFile.isBeingWritten(url) { return nil }
                 return Entry(id: id, record: .failure(error))

@@ -71,6 +71,8 @@ public final class ScenarioJournal: ScenarioObserver {
     private let durability: Durability
     /// The file's writes and syncs.
     private let io: JournalIO
+    /// Whether the resume was told to launch a step with side effects in doubt anyway.
+    private let relaunchingInDoubt: Bool
     /// Seals the values that hold secrets; without one, the journal withholds them.
     private let sealer: (any JournalSealer)?
     private let state: LockedState<State>
@@ -96,10 +98,11 @@ public final class ScenarioJournal: ScenarioObserver {
 
     private init(
         url: URL, runID: RunID, scenario: String, descriptor: Int32, durability: Durability,
-        sealer: (any JournalSealer)?, resumedFrom: JournalRecord?, io: JournalIO
+        sealer: (any JournalSealer)?, resumedFrom: JournalRecord?, relaunchingInDoubt: Bool = false, io: JournalIO
     ) {
         self.io = io
         self.sealer = sealer
+        self.relaunchingInDoubt = relaunchingInDoubt
         self.url = url
         self.runID = runID
         self.scenario = scenario
@@ -172,26 +175,35 @@ public final class ScenarioJournal: ScenarioObserver {
     }
 
     /// Opens the journal of an earlier run to resume it with a scenario of `shape`: refused,
-    /// with nothing written to the file, when the journal records no shape or another one.
+    /// with nothing written to the file, when the journal records no shape or another one, or
+    /// when a step with side effects the run would reach could act twice — the decision
+    /// `check` takes too (``JournalRecord/checkResumable(by:relaunchingInDoubt:sealer:)``), on
+    /// the journal as read here under its lock.
     ///
     /// - Parameters:
     ///   - url: The journal file.
     ///   - shape: The shape of the scenario that will resume the run (``Scenario/shape``).
+    ///   - relaunchingInDoubt: The caller's word that a step with side effects in doubt may be
+    ///     launched anyway; ``replay`` then launches it too.
     ///   - durability: Buffered (default) or durable.
     ///   - sealer: Opens the values the run sealed and seals new ones (see ``JournalSealer``).
     /// - Returns: An open journal; use ``replay`` in the resumed run's environment.
     /// - Throws: ``JournalError/missingShape(_:scenario:)``,
-    ///   ``JournalError/shapeMismatch(_:_:)``, and the errors of ``resume(at:durability:sealer:)``.
+    ///   ``JournalError/shapeMismatch(_:_:)``, ``JournalError/resumeRefused(_:_:)``, and the
+    ///   errors of ``resume(at:durability:sealer:)``.
     public static func resume(
-        at url: URL, shape: ScenarioShape, durability: Durability = .buffered, sealer: (any JournalSealer)? = nil
+        at url: URL, shape: ScenarioShape, relaunchingInDoubt: Bool = false, durability: Durability = .buffered,
+        sealer: (any JournalSealer)? = nil
     ) throws(JournalError) -> ScenarioJournal {
-        try resume(at: url, expecting: shape, durability: durability, sealer: sealer, io: .system)
+        try resume(
+            at: url, expecting: shape, relaunchingInDoubt: relaunchingInDoubt, durability: durability, sealer: sealer,
+            io: .system)
     }
 
     /// Resumes a journal whose writes and syncs go through `io` (the fault explorer's disk).
     package static func resume(
-        at url: URL, expecting shape: ScenarioShape?, durability: Durability, sealer: (any JournalSealer)?,
-        io: JournalIO
+        at url: URL, expecting shape: ScenarioShape?, relaunchingInDoubt: Bool = false, durability: Durability,
+        sealer: (any JournalSealer)?, io: JournalIO
     ) throws(JournalError) -> ScenarioJournal {
         let descriptor = try JournalFile.openForAppending(url)
         do {
@@ -200,7 +212,9 @@ public final class ScenarioJournal: ScenarioObserver {
             // them too; the replay then treats steps with side effects with suspicion.
             let record = try JournalReader.parse(
                 JournalFile.readAll(url), url: url, isBeingWritten: false, skippingDamage: true)
-            if let shape { try record.checkResumable(by: shape) }
+            if let shape {
+                try record.checkResumable(by: shape, relaunchingInDoubt: relaunchingInDoubt, sealer: sealer)
+            }
             // A compatible change (steps after those the run reached): the resumed session
             // records this build's shape, and later resumes compare against it.
             let reshaped = shape.flatMap { $0.fingerprint == record.shape?.fingerprint ? nil : $0 }
@@ -208,7 +222,8 @@ public final class ScenarioJournal: ScenarioObserver {
             if record.ignoredTornLine { try JournalFile.truncate(descriptor, to: record.intactLength, url: url) }
             let journal = ScenarioJournal(
                 url: url, runID: record.runID, scenario: record.scenario, descriptor: descriptor,
-                durability: durability, sealer: sealer, resumedFrom: record, io: io)
+                durability: durability, sealer: sealer, resumedFrom: record, relaunchingInDoubt: relaunchingInDoubt,
+                io: io)
             try journal.state.withLock { state throws(JournalError) in
                 state.lines.beginLine()
                 state.lines.field("event", string: JournalFormat.Event.resumed.rawValue)
@@ -257,9 +272,10 @@ public final class ScenarioJournal: ScenarioObserver {
         try JournalReader.read(url, skippingDamage: true)
     }
 
-    /// Replays the steps the resumed run completed; `nil` for a journal of a new run.
+    /// Replays the steps the resumed run completed; `nil` for a journal of a new run. A step
+    /// with side effects in doubt is launched only when the resume was told so.
     public var replay: JournalReplay? {
-        resumedFrom.map { JournalReplay($0, sealer: sealer) }
+        resumedFrom.map { JournalReplay($0, relaunchingInDoubt: relaunchingInDoubt, sealer: sealer) }
     }
 
     /// Replays the steps the resumed run completed, choosing what happens to a step with side

@@ -47,8 +47,7 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
                 if FileManager.default.fileExists(atPath: url.path) {
                     let verdict = Self.checkVerdict(url, shape: flow.scenario.shape)
                     do {
-                        journal = try ScenarioJournal.resume(
-                            at: url, expecting: flow.scenario.shape, durability: .buffered, sealer: nil, io: world.io)
+                        journal = try Self.resume(url, flow.scenario.shape, world.io)
                     } catch {
                         // The disk failed the resumed line, or the process died writing it.
                         if world.isDead { continue }
@@ -138,6 +137,24 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
             if !isWordByte(before) && !isWordByte(after) { return true }
         }
         return false
+    }
+
+    /// Resumes the run. The last session closed its journal before this, so a lock still held
+    /// is another thread's fork holding a copy of the descriptor until it execs (the tests of a
+    /// program spawn processes beside the explorer): it is tried again a few times.
+    private static func resume(_ url: URL, _ shape: ScenarioShape, _ io: JournalIO) throws(JournalError)
+        -> ScenarioJournal
+    {
+        var tries = 0
+        while true {
+            do {
+                return try ScenarioJournal.resume(at: url, expecting: shape, durability: .buffered, sealer: nil, io: io)
+            } catch .runInProgress(let locked) where tries < 100 {
+                _ = locked
+                tries += 1
+                usleep(1_000)
+            }
+        }
     }
 
     /// Why a check of the journal says the run cannot be resumed; `nil` when it can.

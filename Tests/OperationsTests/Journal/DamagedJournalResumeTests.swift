@@ -30,25 +30,25 @@ extension JournalTests {
             try withTemporaryDirectory { directory in
                 let store = RunStore(stateDirectory: directory)
                 let (runID, line) = try failedRunWithLoadsSuccessDamaged(store)
-                let check = try #require(
-                    try store.checkResumable(by: [scenario(RecordingOps(), ScriptedOps([])).shape]).first)
-                #expect(!check.isStranded, "a resume goes on from the intact lines: \(check)")
                 let record = try store.loadSkippingDamage(runID)
                 #expect(record.damagedLines.map(\.line) == [line])
                 #expect(record.damagedLines.first?.reason.contains("checksum") == true)
 
+                // Issue 26: `check` and the resume take one decision, and give one reason.
+                let stop = ResumeError.sideEffectsAfterDamage(step: StepAddress((1, "Charge")), lines: [line])
+                let check = try #require(
+                    try store.checkResumable(by: [scenario(RecordingOps(), ScriptedOps([])).shape]).first)
+                #expect(check.verdict == .stranded(stop.description), "\(check)")
+                #expect(stop.description.contains("damaged at line \(line)"))
+
+                let before = try Data(contentsOf: store.url(for: runID))
                 let load = RecordingOps()
                 let charge = ScriptedOps([])
-                let plan = scenario(load, charge)
-                let resumed = try store.resume(runID, scenario: plan)
-                let failure = run(plan, 1, environment: OpEnvironment(observer: resumed, replay: resumed.replay))?
-                    .failure
-                try resumed.close()
-                #expect(load.launches == [1], "Load's output was on the damaged line: it is launched again")
-                #expect(charge.launchCount == 0, "the charge is not launched on a guess")
-                let stop = try #require((failure as? StepFailure)?.rootCause as? ResumeError)
-                #expect(stop == .sideEffectsAfterDamage(step: StepAddress((1, "Charge")), lines: [line]))
-                #expect(stop.description.contains("damaged at line \(line)"))
+                #expect(throws: JournalError.resumeRefused(store.url(for: runID), stop)) {
+                    try store.resume(runID, scenario: scenario(load, charge))
+                }
+                #expect(load.launches.isEmpty && charge.launchCount == 0, "refused before anything launched")
+                #expect(try Data(contentsOf: store.url(for: runID)) == before, "and before anything was written")
             }
         }
 
@@ -60,8 +60,8 @@ extension JournalTests {
 
                 let charge = ScriptedOps([])
                 let plan = scenario(RecordingOps(), charge)
-                let resumed = try store.resume(runID, scenario: plan)
-                let environment = OpEnvironment(observer: resumed, replay: resumed.replay(relaunchingInDoubt: true))
+                let resumed = try store.resume(runID, scenario: plan, relaunchingInDoubt: true)
+                let environment = OpEnvironment(observer: resumed, replay: resumed.replay)
                 #expect(run(plan, 1, environment: environment)?.success == 2)
                 try resumed.close()
                 #expect(charge.launchCount == 1)
