@@ -66,7 +66,7 @@ public struct RunStore: Sendable {
 
     /// Creates the journal of a new run of `scenario`, recording its shape and the host's
     /// settings in the header so that a later build resumes the run only with a scenario of the
-    /// same shape (``resume(_:scenario:durability:)``).
+    /// same shape (``resume(_:scenario:relaunchingInDoubt:durability:)``).
     ///
     /// The header, shape and settings are one line, written and synced as the file is created.
     ///

@@ -2,7 +2,7 @@
 /// a host's wrapper around a scenario (a CLI's catalog entry).
 ///
 /// Creating and resuming journals takes one (``RunStore/create(scenario:durability:)``,
-/// ``RunStore/resume(_:scenario:durability:)``), so the shape a journal records is always the
+/// ``RunStore/resume(_:scenario:relaunchingInDoubt:durability:)``), so the shape a journal records is always the
 /// one of the scenario that runs.
 public protocol ScenarioShapeProviding {
     /// The scenario's shape.
