@@ -62,7 +62,8 @@ public enum PruneRuns<Program: RunnerProgram>: Command {
                 outcome.running += report.inProgress.count
                 outcome.failures = report.failures.map(\.description)
                 // What a process killed while creating a run left: never a run, so never listed.
-                outcome.abandonedDrafts = try store.removeAbandonedDrafts(modifiedBefore: request.cutoff).count
+                // Opening the store removed those it found; any left since go now.
+                outcome.abandonedDrafts = store.removedDrafts.count + store.removeAbandonedDrafts().count
             }
         } catch {
             throw CLIError.message("cannot prune runs: \(error)")

@@ -53,6 +53,14 @@ public protocol RunnerProgram: SendableMetatype {
     /// The flows `explore` runs under every fault schedule, over simulated services; none by
     /// default.
     static var explorations: [Exploration] { get }
+    /// Removes the drafts of the program's own files beside its runs that a killed process
+    /// left, when they may hold secrets (opctl: the saved sign-in's); each command that opens
+    /// the state directory asks, and ``RunStore`` tidies the runs' own. It must keep a draft a
+    /// live process still writes (`DraftFile` in `Sources/Operations/Journal/DraftFile.swift`
+    /// is one way). Nothing by default.
+    ///
+    /// - Parameter stateDirectory: The state directory being opened.
+    static func removeAbandonedDrafts(in stateDirectory: URL)
 }
 
 extension RunnerProgram {
@@ -67,9 +75,17 @@ extension RunnerProgram {
     /// "Lists what 'PROGRAM run' launches, one line each."
     public static var scenariosHelp: String { "Lists what '\(name) run' launches, one line each." }
 
-    /// The state directory a command line names: `--state-dir`, else the program's variable.
+    /// Nothing: a program that keeps no files of its own beside its runs leaves no drafts.
+    public static func removeAbandonedDrafts(in stateDirectory: URL) {}
+
+    /// The state directory a command line names (`--state-dir`, else the program's variable),
+    /// opened: the drafts of the program's files a killed process left are removed
+    /// (``removeAbandonedDrafts(in:)``).
     static func stateDirectory(_ arguments: ParsedArguments, _ console: Console) -> URL {
-        StateDirectory.resolve(option: arguments.value("--state-dir"), environment: console.environment, program: name)
+        let directory = StateDirectory.resolve(
+            option: arguments.value("--state-dir"), environment: console.environment, program: name)
+        removeAbandonedDrafts(in: directory)
+        return directory
     }
 
     /// The help line of `--state-dir` with the program's variable and folder.

@@ -36,6 +36,12 @@ extension Opctl: LaunchingProgram {
         let factory = SignInServices.shapeOnlyFactory(stateDirectory: stateDirectory, console: console)
         return RunnableScenario.all.map { $0.shape(factory) }
     }
+
+    /// The drafts of the saved sign-in a process killed while saving it left: each may hold a
+    /// live access token. Opening the storage removes them, and keeps one a live process writes.
+    static func removeAbandonedDrafts(in stateDirectory: URL) {
+        FileLocalStorage(fileURL: SignInServices.tokenFile(in: stateDirectory)).removeAbandonedDrafts()
+    }
 }
 
 // The runner's commands for any program, specialised to opctl under the names its command table

@@ -1,4 +1,5 @@
 public import Foundation
+import Operations
 
 #if canImport(Glibc)
     import Glibc
@@ -9,8 +10,12 @@ public import Foundation
 /// A ``LocalStorage`` in one JSON file, readable by its owner only.
 ///
 /// - The file is created with mode `0600`; a missing parent directory is created with `0700`.
-/// - A save writes a temporary file in the same directory, syncs it and renames it over the old
-///   one, so a crash leaves either the old token or the new one, never half of either.
+/// - A save writes a draft in the same directory (`.auth-token.json.<random>.tmp`, mode `0600`,
+///   locked while it is written), syncs it and renames it over the old file, so a crash leaves
+///   either the old token or the new one, never half of either. A save that fails removes its
+///   draft; the drafts a killed process left (a live access token in each) are removed when a
+///   storage of the file is next created (``removeAbandonedDrafts()``), never one a live
+///   process still writes.
 /// - The file holds the clear token (`{"token": …, "expiresAt": …}`): that is its purpose, and
 ///   why its mode matters.
 /// - The phone token of the stateful sign-in variant lives in a second file next to it
@@ -21,7 +26,10 @@ public struct FileLocalStorage: LocalStorage {
     /// The phone token's file, next to the auth token's.
     public let phoneTokenFileURL: URL
 
-    /// Creates a storage for a file; nothing is touched until the first call.
+    /// Opens a storage for a file; nothing is created until the first save.
+    ///
+    /// Opening removes the drafts of the two files a killed process left, which may hold a
+    /// live token (``removeAbandonedDrafts()``).
     ///
     /// - Parameters:
     ///   - fileURL: The token file, e.g. `~/.config/opctl/auth-token.json`.
@@ -30,6 +38,22 @@ public struct FileLocalStorage: LocalStorage {
     public init(fileURL: URL, phoneTokenFileURL: URL? = nil) {
         self.fileURL = fileURL
         self.phoneTokenFileURL = phoneTokenFileURL ?? Self.phoneTokenFile(beside: fileURL)
+        removeAbandonedDrafts()
+    }
+
+    /// Removes the drafts of the token files a process killed while saving left: hidden files
+    /// named exactly `.<file name>.<random>.tmp` beside each file. A draft its writer still
+    /// holds (its lock) is kept, so a save under way in another process is never disturbed.
+    ///
+    /// - Returns: The names of the files removed.
+    @discardableResult
+    public func removeAbandonedDrafts() -> [String] {
+        var removed: [String] = []
+        for file in Set([fileURL.standardizedFileURL, phoneTokenFileURL.standardizedFileURL]) {
+            let name = file.lastPathComponent
+            removed += DraftFile.removeAbandoned(in: file.deletingLastPathComponent()) { $0 == name }
+        }
+        return removed.sorted()
     }
 
     /// Atomically replaces the token file.
@@ -72,7 +96,8 @@ public struct FileLocalStorage: LocalStorage {
         return fileURL.deletingLastPathComponent().appendingPathComponent("\(name).phone.\(pathExtension)")
     }
 
-    /// Encodes `value` and renames a synced temporary file over `file`.
+    /// Encodes `value` and renames a synced, locked, owner-only draft over `file`; on any
+    /// failure the draft is removed before the error is thrown.
     private func replace(_ file: URL, with value: some Encodable) throws(LocalStorageError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -85,15 +110,21 @@ public struct FileLocalStorage: LocalStorage {
         }
         let directory = file.deletingLastPathComponent()
         try createDirectory(directory, for: file)
-        let temporary = directory.appendingPathComponent(
-            ".\(file.lastPathComponent).\(UInt32.random(in: .min ... .max)).tmp")
+        let draft: DraftFile.Handle
         do {
-            try write(data, to: temporary.path)
-            guard rename(temporary.path, file.path) == 0 else { throw systemError() }
+            draft = try DraftFile.create(of: file)
         } catch {
-            unlink(temporary.path)
             throw .unwritable(path: file.path, reason: error.reason)
         }
+        do {
+            try write(data, to: draft.descriptor)
+            guard rename(draft.url.path, file.path) == 0 else { throw systemError() }
+        } catch {
+            DraftFile.discard(draft)
+            throw .unwritable(path: file.path, reason: error.reason)
+        }
+        // Closed once renamed: until then its lock tells a tidier the draft is live.
+        close(draft.descriptor)
     }
 
     /// Decodes `file`; a missing file is `nil`.
@@ -127,12 +158,8 @@ public struct FileLocalStorage: LocalStorage {
         }
     }
 
-    private func write(_ data: Data, to path: String) throws(SystemError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw systemError() }
-        defer { close(fd) }
-        // The umask can only narrow 0600, but be explicit: the mode is the file's whole protection.
-        guard fchmod(fd, 0o600) == 0 else { throw systemError() }
+    /// Writes all of `data` to the draft and syncs it.
+    private func write(_ data: Data, to fd: Int32) throws(SystemError) {
         var written = 0
         let failed = data.withUnsafeBytes { raw -> Bool in
             while written < raw.count {

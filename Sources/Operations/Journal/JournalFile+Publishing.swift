@@ -11,8 +11,9 @@ import Foundation
 extension JournalFile {
     /// A journal being made under a hidden temporary name beside its final one, so the file
     /// never exists under its run's name without its header: a process killed while creating a
-    /// run leaves at most a hidden temporary (`.<id>.jsonl.<random>.tmp`, which pruning removes),
-    /// never an empty journal listed as damaged forever.
+    /// run leaves at most a hidden temporary (`.<id>.jsonl.<random>.tmp`), never an empty
+    /// journal listed as damaged forever. The draft holds the run's input (a phone number), so
+    /// opening the store removes the ones a killed process left (``DraftFile``).
     struct Draft {
         let descriptor: Int32
         let temporary: URL
@@ -21,15 +22,12 @@ extension JournalFile {
     /// Creates the temporary of a journal to be published as `url`: mode 0600, exclusive, with
     /// the writer's lock already held (the lock belongs to the file, and stays with it).
     static func createDraft(of url: URL) throws(JournalError) -> Draft {
-        for _ in 0..<8 {
-            let suffix = String(UInt32.random(in: .min ... .max), radix: 16)
-            let temporary = url.deletingLastPathComponent()
-                .appendingPathComponent(".\(url.lastPathComponent).\(suffix).tmp", isDirectory: false)
-            if let descriptor = try createExclusive(temporary) {
-                return Draft(descriptor: descriptor, temporary: temporary)
-            }
+        do {
+            let handle = try DraftFile.create(of: url)
+            return Draft(descriptor: handle.descriptor, temporary: handle.url)
+        } catch {
+            throw .io(url, operation: "create", reason: error.reason)
         }
-        throw .io(url, operation: "create", reason: "every temporary name beside it was taken")
     }
 
     /// Gives the draft its final name with `link`, which fails rather than replace a file that
@@ -52,9 +50,8 @@ extension JournalFile {
         return true
     }
 
-    /// Closes and removes a draft that will not be published.
+    /// Removes and closes a draft that will not be published.
     static func discard(_ draft: Draft) {
-        closeDescriptor(draft.descriptor)
-        remove(draft.temporary)
+        DraftFile.discard(DraftFile.Handle(descriptor: draft.descriptor, url: draft.temporary))
     }
 }

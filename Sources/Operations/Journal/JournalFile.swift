@@ -8,7 +8,7 @@ import Foundation
     import Darwin
 #endif
 
-/// The POSIX calls behind a journal file, in one place: owner-only creation, exclusive create,
+/// The POSIX calls behind a journal file, in one place: owner-only directories,
 /// whole-buffer appends, sync, and the advisory lock that marks a journal as being written.
 ///
 /// Foundation's `FileHandle` cannot create exclusively with a mode or take a `flock`, and
@@ -37,23 +37,6 @@ enum JournalFile {
                 throw .io(directory, operation: "create the directory", reason: lastErrorText())
             }
         }
-    }
-
-    /// Opens a new file for appending, failing if it exists, with mode 0600 and the writer's lock.
-    ///
-    /// - Returns: The descriptor, or `nil` when a file of that name already exists.
-    static func createExclusive(_ url: URL) throws(JournalError) -> Int32? {
-        let descriptor = url.withUnsafeFileSystemRepresentation { path in
-            path.map { open($0, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, fileMode) } ?? -1
-        }
-        guard descriptor >= 0 else {
-            if errno == EEXIST { return nil }
-            throw .io(url, operation: "create", reason: lastErrorText())
-        }
-        // The umask can only narrow the mode; set it exactly so a lax umask cannot widen it.
-        _ = fchmod(descriptor, fileMode)
-        _ = flock(descriptor, LOCK_EX | LOCK_NB)
-        return descriptor
     }
 
     /// Opens an existing journal for appending and takes the writer's lock.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension RunStore {
     /// Removes the runs `shouldRemove` picks, with every file the run has in the store, and
@@ -117,29 +117,24 @@ extension RunStore {
 }
 
 extension RunStore {
-    /// Removes the drafts of runs whose creation never finished: the hidden
-    /// `.<id>.jsonl.<random>.tmp` a process killed while creating a run leaves when no journal
-    /// `<id>.jsonl` was published. A draft a live process still holds (its lock) is kept, and
-    /// so is one modified at or after `date`, so a creation under way is never disturbed.
+    /// Removes the drafts of runs a killed process left: the hidden `.<id>.jsonl.<random>.tmp`
+    /// a run's journal is written under until its header is complete (they hold the run's
+    /// input, a phone number), and the second name a process killed while publishing one left
+    /// beside its journal. A draft a live process holds (its lock) is kept, so a creation under
+    /// way is never disturbed (`DraftFile`, in DraftFile.swift). Opening a store does this already; a long-lived
+    /// process that keeps one open calls it again.
     ///
-    /// - Parameter date: Drafts last modified before this moment are removed.
     /// - Returns: The names of the files removed.
-    /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory cannot be listed.
     @discardableResult
-    public func removeAbandonedDrafts(modifiedBefore date: Date) throws(JournalError) -> [String] {
-        let journalDraft = ".\(Self.fileExtension)."
-        var removed: [String] = []
-        for name in try JournalFile.names(in: directory) ?? [] {
-            guard name.hasPrefix("."), name.hasSuffix(".tmp"), let marker = name.range(of: journalDraft),
-                let id = try? RunID(validating: String(name.dropFirst()[..<marker.lowerBound])),
-                !JournalFile.exists(url(for: id))
-            else { continue }
-            let draft = directory.appendingPathComponent(name, isDirectory: false)
-            let modified = (try? FileManager.default.attributesOfItem(atPath: draft.path)[.modificationDate]) as? Date
-            guard let modified, modified < date, !JournalFile.isBeingWritten(draft) else { continue }
-            JournalFile.remove(draft)
-            removed.append(name)
+    public func removeAbandonedDrafts() -> [String] {
+        Self.removeAbandonedDrafts(in: directory)
+    }
+
+    /// The same for the store in `directory`, as it is opened.
+    static func removeAbandonedDrafts(in directory: URL) -> [String] {
+        let journalSuffix = ".\(fileExtension)"
+        return DraftFile.removeAbandoned(in: directory) { name in
+            name.hasSuffix(journalSuffix) && (try? RunID(validating: String(name.dropLast(journalSuffix.count)))) != nil
         }
-        return removed
     }
 }

@@ -26,7 +26,15 @@ public struct RunStore: Sendable {
     /// Seals the values of its runs that hold secrets (see ``JournalSealer``).
     public let sealer: (any JournalSealer)?
 
-    /// Creates a store; nothing is created on disk until the first run.
+    /// The drafts of runs a killed process left, removed as this store was opened
+    /// (``removeAbandonedDrafts()``).
+    public let removedDrafts: [String]
+
+    /// Opens a store; nothing is created on disk until the first run.
+    ///
+    /// Opening removes the drafts of runs a killed process left (they hold the input of the
+    /// run they were to start) and never a draft a live process holds
+    /// (``removeAbandonedDrafts()``); ``removedDrafts`` names them.
     ///
     /// - Parameters:
     ///   - stateDirectory: The application's state directory; runs live in its `runs`
@@ -37,6 +45,7 @@ public struct RunStore: Sendable {
     public init(stateDirectory: URL, sealer: (any JournalSealer)? = nil) {
         self.directory = stateDirectory.appendingPathComponent("runs", isDirectory: true)
         self.sealer = sealer
+        self.removedDrafts = Self.removeAbandonedDrafts(in: directory)
     }
 
     /// Creates the journal of a new run with a fresh id.

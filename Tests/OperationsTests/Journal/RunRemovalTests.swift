@@ -96,26 +96,4 @@ struct RunRemovalTests {
             #expect(FileManager.default.fileExists(atPath: damaged.path))
         }
     }
-
-    @Test func abandonedDraftsGoButNotARunsOwnNorARecentOne() throws {
-        try withTemporaryDirectory { directory in
-            let store = RunStore(stateDirectory: directory)
-            let live = try index.succeededRun(store)
-            let orphan = ".20250101-120000-000-1a2b3c4d.jsonl.0badf00d.tmp"
-            let recent = ".20250101-120000-000-5e6f7a8b.jsonl.0badf00d.tmp"
-            let ofALiveRun = ".\(live).jsonl.0badf00d.tmp"
-            for name in [orphan, recent, ofALiveRun] {
-                try Data().write(to: store.directory.appendingPathComponent(name))
-            }
-            let old = Date().addingTimeInterval(-3_600)
-            for name in [orphan, ofALiveRun] {
-                try FileManager.default.setAttributes(
-                    [.modificationDate: old], ofItemAtPath: store.directory.appendingPathComponent(name).path)
-            }
-            let removed = try store.removeAbandonedDrafts(modifiedBefore: Date().addingTimeInterval(-60))
-            #expect(removed == [orphan])
-            #expect(try names(store).contains(recent))
-            #expect(try names(store).contains(ofALiveRun), "a published run's temporaries go with the run")
-        }
-    }
 }
