@@ -113,6 +113,22 @@ extension JournalTests {
             }
         }
 
+        /// Issue 26, point 4: a resume by id alone opens the run's sealed values with the store's
+        /// sealer, as a resume against a scenario does.
+        @Test func aResumeByIdAloneOpensTheSealedValuesWithTheStoresSealer() throws {
+            try withTemporaryDirectory { directory in
+                let store = RunStore(stateDirectory: directory, sealer: XORSealer(key: 0x5A))
+                let (runID, _) = try chargeThenFailToShip(store)
+                let keys = LockedState<[IdempotencyKey?]>([])
+                let scenario = checkout(keys: keys, shipping: true)
+                let resumed = try store.resume(runID)
+                let environment = OpEnvironment(observer: resumed, replay: resumed.replay)
+                #expect(run(scenario, 25, environment: environment)?.success == 25)
+                try resumed.close()
+                #expect(keys.withLock { $0 }.isEmpty, "the charge's sealed receipt is replayed")
+            }
+        }
+
         @Test func aValueSealedWithAnotherKeyIsReportedNotReplayed() throws {
             try withTemporaryDirectory { directory in
                 let (runID, _) = try chargeThenFailToShip(
