@@ -50,11 +50,30 @@ public protocol RunnerProgram: SendableMetatype {
     ///   - stateDirectory: The state directory of the check.
     ///   - console: The console, for services that need one to be built.
     static func shapes(stateDirectory: URL, console: Console) -> [ScenarioShape]
+    /// Seals the confidential values of the program's runs (``JournalSealer``): every run the
+    /// runner creates or resumes seals them instead of withholding them, and every command that
+    /// opens a journal (`run`, `rerun`, `show`, `check`, `diagram`, `runs`, `prune`) opens it
+    /// with this one sealer, so a sealed run's values open wherever its journal is read. `nil`
+    /// (no sealer, the default) withholds them, and a rerun runs their steps again.
+    ///
+    /// Give it from where the key lives (the platform's keystore), never from the command
+    /// line; a rerun's ``LaunchingProgram/prepareRerun(_:record:arguments:console:stateDirectory:)``
+    /// opens a sealed run input with it too (`record.input(as:sealer:)`).
+    static var journalSealer: (any JournalSealer)? { get }
 }
 
 extension RunnerProgram {
     /// "the run cancelled".
     public static var cancelledStatusHelp: String { "the run cancelled" }
+
+    /// No sealer: confidential values are withheld from the program's journals.
+    public static var journalSealer: (any JournalSealer)? { nil }
+
+    /// The program's run store in `stateDirectory`, with its ``journalSealer``: the one way the
+    /// runner's commands open journals.
+    static func runStore(_ stateDirectory: URL) -> RunStore {
+        RunStore(stateDirectory: stateDirectory, sealer: journalSealer)
+    }
 
     /// The runner's statuses, status 3 in the program's words (``cancelledStatusHelp``).
     public static var exitStatuses: [ExitStatus.Meaning] { ExitStatus.meanings(cancelled: cancelledStatusHelp) }

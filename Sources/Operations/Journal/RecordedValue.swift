@@ -38,6 +38,24 @@ enum RecordedValue: Sendable, Hashable {
         }
     }
 
+    /// Whether everything sealed in the value opens with `sealer`: what a resume will ask of it.
+    func opens(with sealer: any JournalSealer) -> Bool {
+        switch self {
+        case .json, .notRecorded:
+            return true
+        case .sealed(let text):
+            guard let sealed = Data(base64Encoded: text) else { return false }
+            return (try? sealer.open(Array(sealed))) != nil
+        case .withConfidentialFields(let recorded):
+            do {
+                _ = try recorded.opened(with: sealer, step: StepAddress(path: []), type: "")
+                return true
+            } catch {
+                return false
+            }
+        }
+    }
+
     /// The value as `T`, or `nil` when it was not recorded, was sealed and no sealer is given,
     /// had a confidential field withheld, or `T` cannot be decoded at all (the step is then
     /// launched again rather than replayed).

@@ -50,8 +50,13 @@ public struct ResumeCheck: Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - entry: The run, as a store lists it.
     ///   - shapes: The shapes of the scenarios this build can resume, by their names.
+    ///   - sealer: The sealer this build resumes runs with: a run whose sealed values it cannot
+    ///     open (sealed with another key) would fail on resume, so it is stranded. `nil` checks
+    ///     no sealed value: a resume without a sealer launches their steps again.
     /// - Returns: The check.
-    public static func check(_ entry: RunStore.Entry, against shapes: [String: ScenarioShape]) -> ResumeCheck {
+    public static func check(
+        _ entry: RunStore.Entry, against shapes: [String: ScenarioShape], sealer: (any JournalSealer)? = nil
+    ) -> ResumeCheck {
         let record: JournalRecord
         switch entry.record {
         case .success(let read): record = read
@@ -79,13 +84,18 @@ public struct ResumeCheck: Sendable, CustomStringConvertible {
         if let mismatch = shape.mismatch(journal: recorded, recordedSteps: record.steps.map(\.address)) {
             return check(.stranded(mismatch.description))
         }
+        if let sealer, let step = record.firstValueNotOpening(with: sealer) {
+            let place = step.path.isEmpty ? "the run's input" : "the output of step \(step)"
+            return check(.stranded("\(place) was sealed with a key this build's sealer does not have"))
+        }
         return check(record.status == .running ? .running : .resumable)
     }
 }
 
 extension RunStore {
-    /// Checks every run in the store against the scenarios this build has, in the store's
-    /// order (oldest first); nothing is launched or written.
+    /// Checks every run in the store against the scenarios this build has, and their sealed
+    /// values against the store's ``sealer``, in the store's order (oldest first); nothing is
+    /// launched or written.
     ///
     /// - Parameter shapes: The shapes of the scenarios this build can resume; a journal finds
     ///   its scenario by the name in its header (``ScenarioShape/name``).
@@ -93,6 +103,18 @@ extension RunStore {
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory cannot be listed.
     public func checkResumable(by shapes: [ScenarioShape]) throws(JournalError) -> [ResumeCheck] {
         let byName = Dictionary(shapes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        return try runs().map { ResumeCheck.check($0, against: byName) }
+        return try runs().map { ResumeCheck.check($0, against: byName, sealer: sealer) }
+    }
+}
+
+extension JournalRecord {
+    /// The first value a resume would open that does not open with `sealer`: the run's input
+    /// (an empty address) or the output of a step that would be replayed.
+    func firstValueNotOpening(with sealer: any JournalSealer) -> StepAddress? {
+        if let input, !input.opens(with: sealer) { return StepAddress(path: []) }
+        for step in steps where step.purity != .idempotent {
+            if let output = outputs[step.address], !output.opens(with: sealer) { return step.address }
+        }
+        return nil
     }
 }
