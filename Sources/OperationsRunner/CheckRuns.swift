@@ -33,7 +33,7 @@ public enum CheckRuns<Program: RunnerProgram>: Command {
         let stateDirectory = Program.stateDirectory(arguments, console)
         let checks: [ResumeCheck]
         do {
-            checks = try RunStore(stateDirectory: stateDirectory)
+            checks = try Program.runStore(stateDirectory)
                 .checkResumable(by: Program.shapes(stateDirectory: stateDirectory, console: console))
         } catch {
             throw CLIError.message("cannot check runs: \(error)")

@@ -68,7 +68,7 @@ public enum DrawRun<Program: RunnerProgram>: Command {
         let options = try DiagramOptions(arguments, console: console, command: name)
         let depth = try DiagramOptions.number(
             arguments.value("--depth"), option: "--depth", default: 2, minimum: 1, command: name)
-        let store = RunStore(stateDirectory: Program.stateDirectory(arguments, console))
+        let store = Program.runStore(Program.stateDirectory(arguments, console))
         let runID = try RunLookup.id(id, program: Program.name)
         var trace = try RunTrace.load(for: store.url(for: runID), runID: runID) {
             _ = try RunLookup.record(runID, in: store, program: Program.name)

@@ -23,6 +23,19 @@ public import Operations
 ///
 /// The screens a prepared run shows answer while the runner blocks its thread waiting for the
 /// run to finish (see ``PreparedRun``): they must not need the main actor.
+///
+/// A program whose runs carry secrets (``JournalConfidential`` values) gives the runner its
+/// ``RunnerProgram/journalSealer``: every run the runner creates or resumes then seals them
+/// instead of withholding them, so a rerun replays the steps that made them — a screen is not
+/// shown again — and `show`, `check` and `diagram` open the journals with the same sealer.
+/// Without one (the default) they are withheld and a rerun launches those steps again.
+///
+/// ```swift
+/// enum PayoutProgram: LaunchingProgram {
+///     static var journalSealer: (any JournalSealer)? { KeychainSealer.shared }
+///     // …
+/// }
+/// ```
 public protocol LaunchingProgram: RunnerProgram {
     /// What every runnable is launched with, when the command line or the journal has it (a
     /// screen may ask for it otherwise): opctl's is the phone number.

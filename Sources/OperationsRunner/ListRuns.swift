@@ -50,7 +50,7 @@ public enum ListRuns<Program: RunnerProgram>: Command {
         let limit = try limit(arguments.value("--limit"), json: json)
         let all: [RunStore.SummaryEntry]
         do {
-            all = try RunStore(stateDirectory: stateDirectory).summaries()
+            all = try Program.runStore(stateDirectory).summaries()
         } catch {
             throw CLIError.message("cannot list runs: \(error)")
         }

@@ -49,7 +49,7 @@ public enum PruneRuns<Program: RunnerProgram>: Command {
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
         let request = try PruneRequest(arguments, command: name, program: Program.name, now: Date())
         let stateDirectory = Program.stateDirectory(arguments, console)
-        let store = RunStore(stateDirectory: stateDirectory)
+        let store = Program.runStore(stateDirectory)
         var outcome = PruneOutcome(request: request)
         do {
             let entries = try store.summaries()

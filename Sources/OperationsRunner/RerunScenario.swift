@@ -37,7 +37,7 @@ public enum RerunScenario<Program: LaunchingProgram>: Command {
             throw UsageError("missing the run id (see '\(Program.name) runs')", command: name)
         }
         let stateDirectory = Program.stateDirectory(arguments, console)
-        let store = RunStore(stateDirectory: stateDirectory)
+        let store = Program.runStore(stateDirectory)
         let runID = try RunLookup.id(id, program: Program.name)
         // Damaged lines are skipped, as the resume will: the run goes on from what is intact,
         // and a step with side effects the damage could hide stops it (exit 2).

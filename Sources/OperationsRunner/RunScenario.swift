@@ -41,7 +41,7 @@ public enum RunScenario<Program: LaunchingProgram>: Command {
         let journal: ScenarioJournal
         do throws(JournalError) {
             // The settings are durable with the header: no sidecar file to lose.
-            journal = try RunStore(stateDirectory: stateDirectory).create(
+            journal = try Program.runStore(stateDirectory).create(
                 scenario: prepared.shape, settings: prepared.settings, input: input)
         } catch {
             throw CLIError.message("cannot start a run: \(error)")

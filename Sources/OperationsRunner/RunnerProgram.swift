@@ -61,6 +61,16 @@ public protocol RunnerProgram: SendableMetatype {
     ///
     /// - Parameter stateDirectory: The state directory being opened.
     static func removeAbandonedDrafts(in stateDirectory: URL)
+    /// Seals the confidential values of the program's runs (``JournalSealer``): every run the
+    /// runner creates or resumes seals them instead of withholding them, and every command that
+    /// opens a journal (`run`, `rerun`, `show`, `check`, `diagram`, `runs`, `prune`) opens it
+    /// with this one sealer, so a sealed run's values open wherever its journal is read. `nil`
+    /// (no sealer, the default) withholds them, and a rerun runs their steps again.
+    ///
+    /// Give it from where the key lives (the platform's keystore), never from the command
+    /// line; a rerun's ``LaunchingProgram/prepareRerun(_:record:arguments:console:stateDirectory:)``
+    /// opens a sealed run input with it too (`record.input(as:sealer:)`).
+    static var journalSealer: (any JournalSealer)? { get }
 }
 
 extension RunnerProgram {
@@ -68,6 +78,15 @@ extension RunnerProgram {
     public static var cancelledStatusHelp: String { "the run cancelled" }
     /// No flows to explore.
     public static var explorations: [Exploration] { [] }
+
+    /// No sealer: confidential values are withheld from the program's journals.
+    public static var journalSealer: (any JournalSealer)? { nil }
+
+    /// The program's run store in `stateDirectory`, with its ``journalSealer``: the one way the
+    /// runner's commands open journals.
+    static func runStore(_ stateDirectory: URL) -> RunStore {
+        RunStore(stateDirectory: stateDirectory, sealer: journalSealer)
+    }
 
     /// The runner's statuses, status 3 in the program's words (``cancelledStatusHelp``).
     public static var exitStatuses: [ExitStatus.Meaning] { ExitStatus.meanings(cancelled: cancelledStatusHelp) }

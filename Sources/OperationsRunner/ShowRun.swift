@@ -30,7 +30,7 @@ public enum ShowRun<Program: RunnerProgram>: Command {
         }
         let stateDirectory = Program.stateDirectory(arguments, console)
         let runID = try RunLookup.id(id, program: Program.name)
-        let record = try RunLookup.record(runID, in: RunStore(stateDirectory: stateDirectory), program: Program.name)
+        let record = try RunLookup.record(runID, in: Program.runStore(stateDirectory), program: Program.name)
         if arguments.has("--json") {
             let steps: [[String: Any]] = record.steps.map { step in
                 var object: [String: Any] = [

@@ -17,6 +17,12 @@ import Foundation
 /// The walk also finds secrets: a ``JournalConfidential`` value anywhere inside (a token in a
 /// field of a field) marks the whole value as one the journal must not keep in clear. The walk goes on past
 /// what only `JSONEncoder` writes, so a secret beside a `Date` is found too.
+///
+/// Asked to separate secrets (``encode(_:separatingSecrets:)``), it builds a tree for a value
+/// that holds a secret below its top level: each confidential value inside becomes a
+/// ``Node/secret(_:)`` holding its own JSON, for the journal to seal or withhold alone
+/// (``ConfidentialFields``), and what only `JSONEncoder` writes becomes a ``Node/raw(_:)``
+/// written by `JSONEncoder` alone, so such a value always has a tree.
 enum JSONValueEncoder {
     /// What encoding a value found.
     struct Encoded {
@@ -27,8 +33,14 @@ enum JSONValueEncoder {
     }
 
     /// The JSON of `value` and whether it holds a secret; `nil` when its own conformance throws.
-    static func encode(_ value: any Encodable) -> Encoded? {
-        let findings = Findings()
+    ///
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - separatingSecrets: Put each confidential value inside `value` (not `value` itself)
+    ///     in a ``Node/secret(_:)`` of its own, and what only `JSONEncoder` writes in a
+    ///     ``Node/raw(_:)``, so the result always has a tree.
+    static func encode(_ value: any Encodable, separatingSecrets: Bool = false) -> Encoded? {
+        let findings = Findings(separatesSecrets: separatingSecrets)
         if value is any JournalConfidential { findings.holdsSecret = true }
         if value is Date || value is Data || value is URL || value is Decimal {
             return Encoded(node: nil, holdsSecret: findings.holdsSecret)
@@ -47,6 +59,56 @@ enum JSONValueEncoder {
         var holdsSecret = false
         /// Something only `JSONEncoder` writes (a floating-point number, a date) was met.
         var needsFoundation = false
+        /// Whether confidential values inside become ``Node/secret(_:)`` and what only
+        /// `JSONEncoder` writes ``Node/raw(_:)``.
+        let separatesSecrets: Bool
+
+        init(separatesSecrets: Bool = false) {
+            self.separatesSecrets = separatesSecrets
+        }
+
+        /// The node of a value only `JSONEncoder` writes: its JSON from `JSONEncoder` when
+        /// secrets are separated, else `nil`, noting that the tree cannot be written.
+        func foundationLeaf<T: Encodable>(_ value: T) throws -> Node? {
+            guard separatesSecrets else {
+                needsFoundation = true
+                return nil
+            }
+            return .raw(try JSONValueEncoder.foundationJSON(value))
+        }
+    }
+
+    /// `value`'s JSON as the journal's `JSONEncoder` writes it (slashes unescaped).
+    static func foundationJSON<T: Encodable>(_ value: T) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return Array(try encoder.encode(value))
+    }
+
+    /// A confidential value's own JSON, kept apart from the clear value around it.
+    final class SecretBox {
+        /// The value's JSON; overwritten with zeros by ``erase()`` once it is sealed.
+        private(set) var plaintext: [UInt8]
+        /// The value's type, for the journal's reasons (never the value).
+        let typeName: String
+
+        init<T: Encodable>(_ value: T) throws {
+            typeName = String(describing: T.self)
+            if let encoded = JSONValueEncoder.encode(value), let node = encoded.node {
+                var writer = JSONLineWriter(capacity: 128)
+                writer.write(node)
+                plaintext = writer.bytes
+                writer.overwriteWithZeros()
+            } else {
+                plaintext = try JSONValueEncoder.foundationJSON(value)
+            }
+        }
+
+        /// Overwrites the clear JSON, so it does not linger in memory after sealing.
+        func erase() {
+            for index in plaintext.indices { plaintext[index] = 0 }
+            plaintext.removeAll()
+        }
     }
 
     /// A JSON value as the encoder builds it.
@@ -57,6 +119,12 @@ enum JSONValueEncoder {
         case string(String)
         case array(ArrayBox)
         case object(ObjectBox)
+        /// JSON written by `JSONEncoder` (a date, a floating-point number), when secrets are
+        /// separated.
+        case raw([UInt8])
+        /// A confidential value inside a clear one, when secrets are separated: never written
+        /// in clear (``JSONLineWriter/write(_:)`` writes `null` for it).
+        case secret(SecretBox)
     }
 
     final class ArrayBox {
@@ -144,6 +212,11 @@ extension JSONLineWriter {
                 write(box.values[position])
             }
             byte(UInt8(ascii: "}"))
+        case .raw(let bytes): bytes.withUnsafeBytes { write($0) }
+        case .secret:
+            // Only ``ConfidentialFields`` writes a tree with secrets, sealing or withholding them.
+            assertionFailure("a secret reached the clear writer")
+            append("null")
         }
     }
 }
@@ -200,9 +273,13 @@ private func encodeValue<T: Encodable>(
     case let text as String: slot.set(.string(text))
     case let flag as Bool: slot.set(.bool(flag))
     case let number as Int: slot.set(.integer(String(number)))
-    case is Date, is Data, is URL, is Decimal, is Double, is Float: findings.needsFoundation = true
+    case is Date, is Data, is URL, is Decimal, is Double, is Float:
+        if let node = try findings.foundationLeaf(value) { slot.set(node) }
     default:
-        if value is any JournalConfidential { findings.holdsSecret = true }
+        if value is any JournalConfidential {
+            findings.holdsSecret = true
+            if findings.separatesSecrets { return slot.set(.secret(try JSONValueEncoder.SecretBox(value))) }
+        }
         try value.encode(to: TreeEncoder(root: slot, codingPath: codingPath, findings: findings))
     }
 }
@@ -217,8 +294,8 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: String, forKey key: Key) throws {
         object.set(key.stringValue, .string(value))
     }
-    mutating func encode(_ value: Double, forKey key: Key) throws { findings.needsFoundation = true }
-    mutating func encode(_ value: Float, forKey key: Key) throws { findings.needsFoundation = true }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try leaf(value, key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try leaf(value, key) }
     mutating func encode(_ value: Int, forKey key: Key) throws { integer(value, key) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { integer(value, key) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { integer(value, key) }
@@ -265,6 +342,10 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     private func integer(_ value: some FixedWidthInteger, _ key: Key) {
         object.set(key.stringValue, .integer(String(value)))
     }
+
+    private func leaf(_ value: some Encodable, _ key: Key) throws {
+        if let node = try findings.foundationLeaf(value) { object.set(key.stringValue, node) }
+    }
 }
 
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
@@ -285,8 +366,8 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { add(.null) }
     mutating func encode(_ value: Bool) throws { add(.bool(value)) }
     mutating func encode(_ value: String) throws { add(.string(value)) }
-    mutating func encode(_ value: Double) throws { findings.needsFoundation = true }
-    mutating func encode(_ value: Float) throws { findings.needsFoundation = true }
+    mutating func encode(_ value: Double) throws { if let node = try findings.foundationLeaf(value) { add(node) } }
+    mutating func encode(_ value: Float) throws { if let node = try findings.foundationLeaf(value) { add(node) } }
     mutating func encode(_ value: Int) throws { add(.integer(String(value))) }
     mutating func encode(_ value: Int8) throws { add(.integer(String(value))) }
     mutating func encode(_ value: Int16) throws { add(.integer(String(value))) }
@@ -329,8 +410,8 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
     mutating func encodeNil() throws { slot.set(.null) }
     mutating func encode(_ value: Bool) throws { slot.set(.bool(value)) }
     mutating func encode(_ value: String) throws { slot.set(.string(value)) }
-    mutating func encode(_ value: Double) throws { findings.needsFoundation = true }
-    mutating func encode(_ value: Float) throws { findings.needsFoundation = true }
+    mutating func encode(_ value: Double) throws { if let node = try findings.foundationLeaf(value) { slot.set(node) } }
+    mutating func encode(_ value: Float) throws { if let node = try findings.foundationLeaf(value) { slot.set(node) } }
     mutating func encode(_ value: Int) throws { slot.set(.integer(String(value))) }
     mutating func encode(_ value: Int8) throws { slot.set(.integer(String(value))) }
     mutating func encode(_ value: Int16) throws { slot.set(.integer(String(value))) }

@@ -35,6 +35,11 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     case resumeRefused(URL, ResumeError)
     /// A recorded value exists but cannot be read as the type the step asks for now.
     case valueNotReadable(step: StepAddress, type: String, reason: String)
+    /// The run's ``JournalSealer`` failed to seal a confidential value: the value was not
+    /// written, in clear or at all, so the journal cannot stand for the event that carried it
+    /// and the run must not go on as if it did. `reason` names the sealer's error by its type
+    /// only — its description might quote what it was given.
+    case sealingFailed(URL, type: String, reason: String)
 
     /// A sentence for people: logs, CLI messages, test failures.
     public var description: String {
@@ -62,6 +67,8 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(url.path) is not resumed: \(refusal)"
         case .valueNotReadable(let step, let type, let reason):
             "the recorded value of step \(step) cannot be read as \(type): \(reason)"
+        case .sealingFailed(let url, let type, let reason):
+            "cannot seal a confidential \(type) for \(url.path): \(reason); it was not written, in clear or sealed"
         }
     }
 }

@@ -41,9 +41,21 @@
 ///
 /// `at` is milliseconds since 1970. A value that could not be encoded is written as
 /// `"inputNotRecorded"`/`"outputNotRecorded"` with the reason instead of `"input"`/`"output"`.
-/// A value that is or holds a ``JournalConfidential`` one is never written in clear: it is
-/// `"inputSealed"`/`"outputSealed"` (base64 of what the run's ``JournalSealer`` made) or, without
-/// a sealer, not recorded with the reason.
+/// A ``JournalConfidential`` value is never written in clear. One that is confidential itself
+/// is `"inputSealed"`/`"outputSealed"` (base64 of what the run's ``JournalSealer`` made) or,
+/// without a sealer, not recorded with the reason. One that holds confidential values below its
+/// top level is written in clear with each of them sealed alone, or withheld alone without a
+/// sealer, as `"inputWithConfidentialFields"`/`"outputWithConfidentialFields"`:
+///
+/// ```
+/// "outputWithConfidentialFields":{"value":{"order":"o-1","account":{"sealed":"q83v…"}},"confidential":["/account"]}
+/// ```
+///
+/// `confidential` lists the places (JSON Pointers) that hold a `{"sealed":…}` or
+/// `{"withheld":…}` marker; nowhere else is such an object a marker (``ConfidentialFields``).
+/// Readers that predate the form see no value there and launch the step again. A value with
+/// a withheld field cannot be rebuilt, so its step is launched again on resume, and
+/// ``StepRecord/outputNotKept`` says why.
 /// Unknown event names are skipped by readers, so version 1 can gain events without breaking
 /// older readers; anything else changes ``version``.
 enum JournalFormat {
@@ -66,10 +78,17 @@ enum JournalFormat {
     struct ValueFields {
         let clear: StaticString
         let sealed: StaticString
+        /// A clear value with confidential values inside sealed or withheld alone
+        /// (``ConfidentialFields``).
+        let withConfidentialFields: StaticString
         let notRecorded: StaticString
 
-        static let input = ValueFields(clear: "input", sealed: "inputSealed", notRecorded: "inputNotRecorded")
-        static let output = ValueFields(clear: "output", sealed: "outputSealed", notRecorded: "outputNotRecorded")
+        static let input = ValueFields(
+            clear: "input", sealed: "inputSealed", withConfidentialFields: "inputWithConfidentialFields",
+            notRecorded: "inputNotRecorded")
+        static let output = ValueFields(
+            clear: "output", sealed: "outputSealed", withConfidentialFields: "outputWithConfidentialFields",
+            notRecorded: "outputNotRecorded")
     }
 
     /// The first line.
@@ -86,11 +105,14 @@ enum JournalFormat {
         /// The run's input, when the host knew it as the run was created.
         let input: JSONValue?
         let inputSealed: String?
+        let inputWithConfidentialFields: ConfidentialFields.Recorded?
         let inputNotRecorded: String?
 
         /// The run's input, if the header carries one.
         var recordedInput: RecordedValue? {
-            RecordedValue(clear: input, sealed: inputSealed, notRecorded: inputNotRecorded)
+            RecordedValue(
+                clear: input, sealed: inputSealed, withConfidentialFields: inputWithConfidentialFields,
+                notRecorded: inputNotRecorded)
         }
     }
 
@@ -109,9 +131,11 @@ enum JournalFormat {
         let durationMs: Double?
         let input: JSONValue?
         let inputSealed: String?
+        let inputWithConfidentialFields: ConfidentialFields.Recorded?
         let inputNotRecorded: String?
         let output: JSONValue?
         let outputSealed: String?
+        let outputWithConfidentialFields: ConfidentialFields.Recorded?
         let outputNotRecorded: String?
         let error: RecordedError?
         let willRetry: Bool?
@@ -128,7 +152,7 @@ enum JournalFormat {
 
         private enum CodingKeys: String, CodingKey {
             case event, at, address, attempt, durationMs, input, inputSealed, inputNotRecorded, output, outputSealed
-            case outputNotRecorded
+            case outputNotRecorded, inputWithConfidentialFields, outputWithConfidentialFields
             case error, willRetry, status, session, purity, idempotencyKey, shape, fingerprint, skippedLines
         }
 
@@ -144,9 +168,13 @@ enum JournalFormat {
             // (`Void`, `nil`), so presence is checked on the key.
             input = container.contains(.input) ? try container.decode(JSONValue.self, forKey: .input) : nil
             inputSealed = try container.decodeIfPresent(String.self, forKey: .inputSealed)
+            inputWithConfidentialFields = try container.decodeIfPresent(
+                ConfidentialFields.Recorded.self, forKey: .inputWithConfidentialFields)
             inputNotRecorded = try container.decodeIfPresent(String.self, forKey: .inputNotRecorded)
             output = container.contains(.output) ? try container.decode(JSONValue.self, forKey: .output) : nil
             outputSealed = try container.decodeIfPresent(String.self, forKey: .outputSealed)
+            outputWithConfidentialFields = try container.decodeIfPresent(
+                ConfidentialFields.Recorded.self, forKey: .outputWithConfidentialFields)
             outputNotRecorded = try container.decodeIfPresent(String.self, forKey: .outputNotRecorded)
             error = try container.decodeIfPresent(RecordedError.self, forKey: .error)
             willRetry = try container.decodeIfPresent(Bool.self, forKey: .willRetry)
@@ -161,12 +189,16 @@ enum JournalFormat {
 
         /// The recorded input, if the line carries one.
         var recordedInput: RecordedValue? {
-            RecordedValue(clear: input, sealed: inputSealed, notRecorded: inputNotRecorded)
+            RecordedValue(
+                clear: input, sealed: inputSealed, withConfidentialFields: inputWithConfidentialFields,
+                notRecorded: inputNotRecorded)
         }
 
         /// The recorded output, if the line carries one.
         var recordedOutput: RecordedValue? {
-            RecordedValue(clear: output, sealed: outputSealed, notRecorded: outputNotRecorded)
+            RecordedValue(
+                clear: output, sealed: outputSealed, withConfidentialFields: outputWithConfidentialFields,
+                notRecorded: outputNotRecorded)
         }
     }
 }

@@ -75,6 +75,7 @@ extension JournalReader {
                 steps[index].outcome = .running
                 if let purity = line.purity { steps[index].purity = purity }
                 outputs[address] = nil
+                steps[index].outputNotKept = nil
                 inFlight[address] = steps[index].attempts.count - 1
                 let launched = line.recordedInput
                 if attempt == 1, launchInputs[address]?.latest != launched {
@@ -91,7 +92,9 @@ extension JournalReader {
                 let index = stepPosition(address, outcome: .succeeded)
                 finishAttempt(address, index: index, outcome: .succeeded, durationMs: line.durationMs)
                 steps[index].outcome = .succeeded
-                outputs[address] = line.recordedOutput ?? .notRecorded("the journal has no output for this step")
+                let output = line.recordedOutput ?? .notRecorded("the journal has no output for this step")
+                outputs[address] = output
+                steps[index].outputNotKept = output.notKept
             case .stepFailed:
                 let address = try require(line.address, "address")
                 let error = try require(line.error, "error")

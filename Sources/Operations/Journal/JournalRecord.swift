@@ -152,6 +152,11 @@ public struct StepRecord: Sendable, Hashable {
     public internal(set) var outcome: Outcome
     /// The step's purity as its latest launch recorded it; `nil` in journals that predate it.
     public internal(set) var purity: Purity? = nil
+    /// Why the journal cannot give back the output of the step's latest attempt that succeeded,
+    /// whatever the sealer — a confidential field withheld because the run had no
+    /// ``JournalSealer``, a value that is not `Encodable` — so that a rerun launches the step
+    /// again instead of replaying it, and a runner can say so; `nil` otherwise.
+    public internal(set) var outputNotKept: String? = nil
 
     /// The step's name.
     public var name: String { address.name }

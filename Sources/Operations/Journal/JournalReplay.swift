@@ -158,6 +158,8 @@ public struct JournalReplay: StepReplaying {
         switch outputs[address] {
         case .json: return true
         case .sealed: return sealer != nil
+        // A withheld field cannot be rebuilt; sealed ones open with the sealer.
+        case .withConfidentialFields(let recorded): return recorded.withheld == nil && sealer != nil
         case .notRecorded, nil: return false
         }
     }

@@ -54,7 +54,9 @@ public struct ResumeCheck: Sendable, CustomStringConvertible {
     ///   - entry: The run, read as a resume reads it (``RunStore/checkResumable(by:)`` does);
     ///     an entry from a plain listing whose only fault is a damaged line is read again so.
     ///   - shapes: The shapes of the scenarios this build can resume, by their names.
-    ///   - sealer: The sealer the resume would open sealed outputs with.
+    ///   - sealer: The sealer this build resumes runs with: a run whose sealed values it cannot
+    ///     open (sealed with another key) would fail on resume, so it is stranded. `nil` checks
+    ///     no sealed value: a resume without a sealer launches their steps again.
     /// - Returns: The check.
     public static func check(
         _ entry: RunStore.Entry, against shapes: [String: ScenarioShape], sealer: (any JournalSealer)? = nil
@@ -81,6 +83,10 @@ public struct ResumeCheck: Sendable, CustomStringConvertible {
             try record.checkResumable(by: shape, sealer: sealer)
         } catch {
             return check(.stranded(reason(for: error)))
+        }
+        if let sealer, let step = record.firstValueNotOpening(with: sealer) {
+            let place = step.path.isEmpty ? "the run's input" : "the output of step \(step)"
+            return check(.stranded("\(place) was sealed with a key this build's sealer does not have"))
         }
         return check(record.status == .running ? .running : .resumable)
     }
@@ -110,9 +116,10 @@ public struct ResumeCheck: Sendable, CustomStringConvertible {
 }
 
 extension RunStore {
-    /// Checks every run in the store against the scenarios this build has, in the store's
-    /// order (oldest first); nothing is launched or written. Each journal is read as a resume
-    /// reads it, damaged lines skipped and listed, and judged as a resume judges it.
+    /// Checks every run in the store against the scenarios this build has, and their sealed
+    /// values against the store's ``sealer``, in the store's order (oldest first); nothing is
+    /// launched or written. Each journal is read as a resume reads it, damaged lines skipped and
+    /// listed, and judged as a resume judges it.
     ///
     /// - Parameter shapes: The shapes of the scenarios this build can resume; a journal finds
     ///   its scenario by the name in its header (``ScenarioShape/name``).
@@ -122,5 +129,17 @@ extension RunStore {
         let byName = Dictionary(shapes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         return try entries { url throws(JournalError) in try ScenarioJournal.loadSkippingDamage(url) }
             .map { ResumeCheck.check($0, against: byName, sealer: sealer) }
+    }
+}
+
+extension JournalRecord {
+    /// The first value a resume would open that does not open with `sealer`: the run's input
+    /// (an empty address) or the output of a step that would be replayed.
+    func firstValueNotOpening(with sealer: any JournalSealer) -> StepAddress? {
+        if let input, !input.opens(with: sealer) { return StepAddress(path: []) }
+        for step in steps where step.purity != .idempotent {
+            if let output = outputs[step.address], !output.opens(with: sealer) { return step.address }
+        }
+        return nil
     }
 }

@@ -169,7 +169,8 @@ public struct RunStore: Sendable {
         return try ScenarioJournal.loadSkippingDamage(url)
     }
 
-    /// Opens a run's journal to resume it (see ``ScenarioJournal/resume(at:durability:sealer:)``).
+    /// Opens a run's journal to resume it (see ``ScenarioJournal/resume(at:durability:sealer:)``),
+    /// with the store's ``sealer``: the values the run sealed open again, and new ones are sealed.
     ///
     /// - Parameters:
     ///   - id: The run.
@@ -182,7 +183,7 @@ public struct RunStore: Sendable {
     {
         let url = url(for: id)
         guard JournalFile.exists(url) else { throw .unknownRun(id, directory: directory) }
-        return try ScenarioJournal.resume(at: url, durability: durability)
+        return try ScenarioJournal.resume(at: url, durability: durability, sealer: sealer)
     }
 
     /// Every run in the store, oldest first.

@@ -32,8 +32,25 @@ public import Foundation
 /// launches, in buffered mode too (write-ahead), so a process killed at any moment after the
 /// launch leaves the key for the rerun. An error's `uncertain` says its request may have taken
 /// effect (``OutcomeUncertainError``). A value that could not be encoded appears as `inputNotRecorded` /
-/// `outputNotRecorded` with the reason. Readers skip event names they do not know, so version 1
-/// can gain events; any other change raises the version.
+/// `outputNotRecorded` with the reason. A ``JournalConfidential`` value never appears in clear:
+/// one that is confidential itself is `inputSealed` / `outputSealed` (or not recorded, without a
+/// ``JournalSealer``); one that holds confidential fields is written in clear with each of them
+/// sealed or withheld alone, as `inputWithConfidentialFields` / `outputWithConfidentialFields`:
+///
+/// ```
+/// {"event":"stepSucceeded",…,"outputWithConfidentialFields":{"value":{"order":"o-1","account":{"sealed":"q83v…"}},"confidential":["/account"]}}
+/// {"event":"stepSucceeded",…,"outputWithConfidentialFields":{"value":{"order":"o-1","account":{"withheld":"Account is confidential and the run has no sealer: not kept"}},"confidential":["/account"]}}
+/// ```
+///
+/// `confidential` lists, as JSON Pointers (RFC 6901: `/items/0/card`; `~0` is `~` and `~1` is
+/// `/` in a key), the places of `value` that hold a confidential value; only there is an object
+/// read as a marker, `{"sealed":…}` (base64 of what the sealer made of that value's JSON) or
+/// `{"withheld":…}` (why it is not kept), so a real value of that shape elsewhere is the value's
+/// own. Readers that predate the form see no value and launch the step again.
+///
+/// A sealer that throws leaves the value out and becomes the journal's error (``flush()``,
+/// ``close()``, ``JournalError/sealingFailed(_:type:reason:)``). Readers skip event names and
+/// fields they do not know, so version 1 can gain them; any other change raises the version.
 ///
 /// ```swift
 /// let store = RunStore(stateDirectory: stateDirectory)
@@ -597,10 +614,12 @@ public final class ScenarioJournal: ScenarioObserver {
         {
             guard holdsSecret else { return state.lines.field(fields.clear, json: state.stream.output) }
             defer { state.stream.erase() }
+            guard traits.confidential else { return sealFields(value, encodable(), fields, &state) }
             return seal(value, fields, &state) { state in state.stream.bytes }
         }
         let encodable = encodable()
         let encoded = JSONValueEncoder.encode(encodable)
+        if encoded?.holdsSecret == true, !traits.confidential { return sealFields(value, encodable, fields, &state) }
         guard encoded?.holdsSecret == true else {
             if let node = encoded?.node { return state.lines.field(fields.clear, node: node) }
             do {
@@ -622,23 +641,58 @@ public final class ScenarioJournal: ScenarioObserver {
         }
     }
 
-    /// Writes a value that holds a secret sealed by the run's sealer, or the reason it is not
-    /// kept; `plaintext` gives its JSON.
+    /// Writes a value that is itself confidential sealed whole by the run's sealer, or the
+    /// reason it is not kept; `plaintext` gives its JSON.
     private func seal(
         _ value: any Sendable, _ fields: JournalFormat.ValueFields, _ state: inout State,
         plaintext: (State) throws -> [UInt8]
     ) {
+        let typeName = "\(type(of: value))"
         guard let sealer else {
+            return state.lines.field(fields.notRecorded, string: ConfidentialFields.withheldReason(typeName))
+        }
+        let json: [UInt8]
+        do {
+            json = try plaintext(state)
+        } catch {
             return state.lines.field(
-                fields.notRecorded, string: "\(type(of: value)) is confidential and the run has no sealer: not kept")
+                fields.notRecorded, string: "\(typeName) could not be encoded: \(Self.explainEncoding(error))")
         }
         do {
-            let sealed = try sealer.seal(try plaintext(state))
+            let sealed = try sealer.seal(json)
             state.lines.field(fields.sealed, string: Data(sealed).base64EncodedString())
         } catch {
-            state.lines.field(
-                fields.notRecorded, string: "\(type(of: value)) could not be sealed: \(Self.explainEncoding(error))")
+            sealingFailed(
+                ConfidentialFields.SealingFailure(typeName: typeName, reason: "the sealer threw \(type(of: error))"),
+                fields, &state)
         }
+    }
+
+    /// Writes a value that holds confidential values below its top level in clear, each of
+    /// them sealed alone or withheld (see ``ConfidentialFields``).
+    private func sealFields(
+        _ value: any Sendable, _ encodable: any Encodable, _ fields: JournalFormat.ValueFields, _ state: inout State
+    ) {
+        guard let separated = JSONValueEncoder.encode(encodable, separatingSecrets: true), let node = separated.node
+        else {
+            let reason = "\(type(of: value)) could not be encoded with its confidential fields apart"
+            return state.lines.field(fields.notRecorded, string: reason)
+        }
+        do throws(ConfidentialFields.SealingFailure) {
+            state.lines.field(fields.withConfidentialFields, json: try ConfidentialFields.write(node, sealer: sealer))
+        } catch {
+            sealingFailed(error, fields, &state)
+        }
+    }
+
+    /// A sealer that throws: the value is not written (the line says so, without it), and the
+    /// journal keeps the failure as its error, which stops the run before it acts on an event
+    /// the journal cannot stand for.
+    private func sealingFailed(
+        _ failure: ConfidentialFields.SealingFailure, _ fields: JournalFormat.ValueFields, _ state: inout State
+    ) {
+        state.lines.field(fields.notRecorded, string: "\(failure.typeName) could not be sealed: \(failure.reason)")
+        if state.error == nil { state.error = .sealingFailed(url, type: failure.typeName, reason: failure.reason) }
     }
 
     private func recordError(_ error: any Error, _ state: inout State) {

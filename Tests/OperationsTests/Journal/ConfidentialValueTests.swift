@@ -113,6 +113,52 @@ extension JournalTests {
             }
         }
 
+        /// Issue 26, point 4: a resume by id alone opens the run's sealed values with the store's
+        /// sealer, as a resume against a scenario does.
+        @Test func aResumeByIdAloneOpensTheSealedValuesWithTheStoresSealer() throws {
+            try withTemporaryDirectory { directory in
+                let store = RunStore(stateDirectory: directory, sealer: XORSealer(key: 0x5A))
+                let (runID, _) = try chargeThenFailToShip(store)
+                let keys = LockedState<[IdempotencyKey?]>([])
+                let scenario = checkout(keys: keys, shipping: true)
+                let resumed = try store.resume(runID)
+                let environment = OpEnvironment(observer: resumed, replay: resumed.replay)
+                #expect(run(scenario, 25, environment: environment)?.success == 25)
+                try resumed.close()
+                #expect(keys.withLock { $0 }.isEmpty, "the charge's sealed receipt is replayed")
+            }
+        }
+
+        /// A version 1 journal written before fields were sealed alone: the charge's receipt is
+        /// sealed whole in `outputSealed`. Its run still resumes, and the receipt replays.
+        static let wholeValueSealedJournal = [
+            #"{"format":"operations.journal","version":1,"run":"20250101-120000-000-0000abcd","scenario":"Checkout","createdAt":"2025-01-01T12:00:00.000Z"}"#,
+            #"{"event":"runStarted","at":1735732800000,"input":25}"#,
+            #"{"event":"stepLaunched","at":1735732800001,"address":[{"index":0,"name":"Charge"}],"attempt":1,"purity":"sideEffects","idempotencyKey":"k-1","input":25}"#,
+            #"{"event":"stepSucceeded","at":1735732800002,"address":[{"index":0,"name":"Charge"}],"attempt":1,"durationMs":1.0,"outputSealed":"WiF4OTsoPnhgeG5obmhuaG5obmhuaG5obmh4dng7NzUvNC54YGhvJw=="}"#,
+            #"{"event":"stepLaunched","at":1735732800003,"address":[{"index":1,"name":"Ship"}],"attempt":1,"purity":"pure"}"#,
+            #"{"event":"stepFailed","at":1735732800004,"address":[{"index":1,"name":"Ship"}],"attempt":1,"durationMs":1.0,"error":{"description":"broken","type":"TestError","transient":false,"cancelled":false},"willRetry":false}"#,
+            #"{"event":"runFinished","at":1735732800005,"status":"failed","error":{"description":"broken","type":"TestError","transient":false,"cancelled":false}}"#,
+        ]
+
+        @Test func anOldJournalWithAWholeValueSealedOutputStillResumes() throws {
+            try withTemporaryDirectory { directory in
+                let store = RunStore(stateDirectory: directory, sealer: XORSealer(key: 0x5A))
+                let runID = try RunID(validating: "20250101-120000-000-0000abcd")
+                try FileManager.default.createDirectory(at: store.directory, withIntermediateDirectories: true)
+                try Data((Self.wholeValueSealedJournal.joined(separator: "\n") + "\n").utf8)
+                    .write(to: store.url(for: runID))
+                let keys = LockedState<[IdempotencyKey?]>([])
+                let scenario = checkout(keys: keys, shipping: true)
+                let resumed = try store.resume(runID)
+                let environment = OpEnvironment(observer: resumed, replay: resumed.replay)
+                #expect(run(scenario, 25, environment: environment)?.success == 25)
+                try resumed.close()
+                #expect(keys.withLock { $0 }.isEmpty, "the receipt sealed whole is opened and replayed")
+                #expect(try store.load(runID).status == .succeeded)
+            }
+        }
+
         @Test func aValueSealedWithAnotherKeyIsReportedNotReplayed() throws {
             try withTemporaryDirectory { directory in
                 let (runID, _) = try chargeThenFailToShip(
@@ -129,19 +175,27 @@ extension JournalTests {
             }
         }
 
-        @Test func aSecretDeepInsideAValueMakesTheWholeValueConfidential() throws {
+        /// Issue 26, point 4: the secret inside is sealed (or withheld) alone; the rest of the
+        /// value, a `Date` included, is written in clear.
+        @Test func aSecretDeepInsideAValueIsSealedAloneInItsPlace() throws {
             try withTemporaryDirectory { directory in
-                let order = PaidOrder(receipt: Receipt(card: Self.cardNumber, amount: 3), placedAt: Date())
+                let order = PaidOrder(
+                    receipt: Receipt(card: Self.cardNumber, amount: 3), placedAt: Date(timeIntervalSince1970: 0))
                 let store = RunStore(stateDirectory: directory)
                 let withheld = try store.create(scenario: Scenario<PaidOrder, PaidOrder>("Keep") { $0 }, input: order)
                 try withheld.close()
-                #expect(!(try text(of: withheld.runID, in: store)).contains(Self.cardNumber))
+                let withheldText = try text(of: withheld.runID, in: store)
+                #expect(!withheldText.contains(Self.cardNumber))
+                #expect(withheldText.contains(#""placedAt":-978307200"#), "\(withheldText)")
+                #expect(withheldText.contains(#""receipt":{"withheld":"Receipt is confidential"#), "\(withheldText)")
 
                 let sealing = RunStore(stateDirectory: directory, sealer: XORSealer(key: 7))
                 let sealed = try sealing.create(scenario: Scenario<PaidOrder, PaidOrder>("Keep") { $0 }, input: order)
                 try sealed.close()
-                #expect(!(try text(of: sealed.runID, in: sealing)).contains(Self.cardNumber))
-                #expect(try text(of: sealed.runID, in: sealing).contains("\"inputSealed\""))
+                let sealedText = try text(of: sealed.runID, in: sealing)
+                #expect(!sealedText.contains(Self.cardNumber))
+                #expect(sealedText.contains(#""inputWithConfidentialFields":{"value":{"receipt":{"sealed":""#))
+                #expect(sealedText.contains(#""placedAt":-978307200},"confidential":["/receipt"]}"#), "\(sealedText)")
                 let record = try sealing.load(sealed.runID)
                 #expect(try record.input(as: PaidOrder.self) == nil, "sealed, and no sealer given")
                 #expect(try record.input(as: PaidOrder.self, sealer: XORSealer(key: 7)) == order)

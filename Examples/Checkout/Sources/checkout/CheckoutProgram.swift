@@ -55,7 +55,9 @@ enum CheckoutProgram: LaunchingProgram {
     static func prepareRerun(
         _ name: String, record: JournalRecord, arguments: ParsedArguments, console: Console, stateDirectory: URL
     ) throws -> PreparedRun<CheckoutRequest> {
-        prepared(Store()) { try record.input(as: CheckoutRequest?.self) ?? nil }
+        // With the program's sealer (none: a checkout carries payment tokens, never card
+        // numbers), so that a sealer given later opens a sealed request too.
+        prepared(Store()) { try record.input(as: CheckoutRequest?.self, sealer: journalSealer) ?? nil }
     }
 
     /// A run of the checkout against `store`.

@@ -1,0 +1,160 @@
+import Foundation
+import Operations
+import OperationsRunner
+import Synchronization
+import Testing
+
+/// Issue 26, point 4: a runner program that gives a sealer (``RunnerProgram/journalSealer``)
+/// seals the confidential field of a value in every run the runner creates, and every command
+/// that opens the journal — `rerun`, `check`, `show` — opens it with the same sealer: the
+/// rerun replays the value, so the screen that made it is not shown again.
+struct SealedRunnerTests {
+    static let iban = "DE89370400440532013000"
+
+    /// Stands in for an AEAD cipher: reversible with its key, refuses bytes sealed with another.
+    struct XORSealer: JournalSealer {
+        let key: UInt8
+        struct WrongKey: Error {}
+        func seal(_ plaintext: [UInt8]) throws -> [UInt8] { [key] + plaintext.map { $0 ^ key } }
+        func open(_ sealed: [UInt8]) throws -> [UInt8] {
+            guard sealed.first == key else { throw WrongKey() }
+            return sealed.dropFirst().map { $0 ^ key }
+        }
+    }
+
+    struct Account: Codable, Sendable, Hashable, JournalConfidential {
+        let iban: String
+    }
+
+    /// What the screen gives: a reference in clear and the account, confidential.
+    struct Payout: Codable, Sendable, Hashable {
+        let reference: String
+        let account: Account
+    }
+
+    /// What the program's runs did, counted across `run` and `rerun`.
+    struct Counts: Sendable, Equatable {
+        var screens = 0
+        var sends: [Account] = []
+    }
+
+    /// Asks the user for the account: the screen a replay must not show again.
+    final class AskAccountOp: PureOp {
+        func launch(_ context: OpContext<String>, onFinish: @escaping OnFinish<Payout>) {
+            SealingProgram.counts.withLock { $0.screens += 1 }
+            Completion(retaining: self, context: context, onFinish: onFinish)
+                .succeed(Payout(reference: "p-\(context.input)", account: Account(iban: SealedRunnerTests.iban)))
+        }
+    }
+
+    /// Sends the payout; fails while `failing` is set.
+    final class SendOp: Op {
+        let failing: Bool
+        init(failing: Bool) { self.failing = failing }
+        func launch(_ context: OpContext<Payout>, onFinish: @escaping OnFinish<String>) {
+            SealingProgram.counts.withLock { $0.sends.append(context.input.account) }
+            let completion = Completion(retaining: self, context: context, onFinish: onFinish)
+            failing ? completion.fail(TestError.broken) : completion.succeed(context.input.reference)
+        }
+    }
+
+    enum TestError: Error { case broken }
+
+    /// A program whose runs hold a confidential field, with a sealer.
+    enum SealingProgram: LaunchingProgram {
+        typealias Input = String
+        static let counts = Mutex(Counts())
+        static let name = "payout"
+        static let version = "1"
+        static let overview = "Pays out."
+        static let examples = ["payout run payout"]
+        static var commands: [any Command.Type] {
+            [RunScenario<Self>.self, RerunScenario<Self>.self, ShowRun<Self>.self, CheckRuns<Self>.self]
+        }
+        static let scenarios = [ScenarioListing(name: "payout", summary: "Payout", isScenario: true)]
+        static let scenarioNamesHelp = "payout"
+        static let runnablesInWords = "payout"
+        static let declaredRunOptions = [CommandOption("--fail-send", "Sending fails")]
+        static var journalSealer: (any JournalSealer)? { XORSealer(key: 0x2C) }
+        static func runnableName(_ typed: String) -> String? { ["payout", "Payout"].contains(typed) ? "Payout" : nil }
+        static func shapes(stateDirectory: URL, console: Console) -> [ScenarioShape] {
+            [scenario(failing: false).shape]
+        }
+
+        static func scenario(failing: Bool) -> Scenario<String, String> {
+            Scenario("Payout") { chain in
+                chain
+                    .then(Step("AskAccount") { AskAccountOp() })
+                    .then(Step("Send") { SendOp(failing: failing) })
+            }
+        }
+
+        static func prepareRun(_ runnable: String, arguments: ParsedArguments, console: Console, stateDirectory: URL)
+            throws -> PreparedRun<String>
+        { prepared(failing: arguments.has("--fail-send")) { "7" } }
+
+        static func prepareRerun(
+            _ runnable: String, record: JournalRecord, arguments: ParsedArguments, console: Console,
+            stateDirectory: URL
+        ) throws -> PreparedRun<String> {
+            prepared(failing: false) { try record.input(as: String.self, sealer: journalSealer) }
+        }
+
+        private static func prepared(failing: Bool, input: @escaping @Sendable () throws -> String?)
+            -> PreparedRun<String>
+        {
+            let scenario = scenario(failing: failing)
+            return PreparedRun(shape: scenario.shape, makeInput: input) { context, onFinish in
+                guard let payee = context.input else { return onFinish(.failure(TestError.broken)) }
+                scenario.launch(context.with(input: payee)) { result in
+                    onFinish(result.map { RunOutcome(sentence: "Sent \($0).") })
+                }
+            }
+        }
+    }
+
+    /// A console whose output goes to `out`, reading nothing.
+    private func console(_ out: @escaping @Sendable (String) -> Void = { _ in }) -> Console {
+        Console(
+            out: out, err: { _ in }, readLine: { nil }, inputIsTerminal: false, errorIsTerminal: false,
+            environment: ["NO_COLOR": "1"])
+    }
+
+    /// Runs one command line in this process; its exit status and standard output.
+    private func payout(_ arguments: [String]) -> (status: Int32, stdout: String) {
+        let out = Mutex("")
+        let status = RunnerMain<SealingProgram>.main(
+            arguments, console: console { text in out.withLock { $0 += text } })
+        return (status, out.withLock { $0 })
+    }
+
+    @Test func aRerunOfASealedRunReplaysTheSealedValueWithoutShowingTheScreenAgain() throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("sealed-runner-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        SealingProgram.counts.withLock { $0 = Counts() }
+
+        let run = payout(["run", "payout", "--fail-send", "--state-dir", directory.path, "--json"])
+        #expect(run.status == ExitStatus.failure, "\(run.stdout)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let id = try RunID(validating: try #require(object?["id"] as? String))
+        let store = RunStore(stateDirectory: directory, sealer: SealingProgram.journalSealer)
+        let text = try String(contentsOf: store.url(for: id), encoding: .utf8)
+        #expect(!text.contains(Self.iban), "the account never reaches the journal in clear")
+        #expect(text.contains(#""reference":"p-7","account":{"sealed":"#), "\(text)")
+
+        #expect(payout(["check", "--state-dir", directory.path]).status == ExitStatus.success)
+        let otherKey = try RunStore(stateDirectory: directory, sealer: XORSealer(key: 0x01))
+            .checkResumable(by: SealingProgram.shapes(stateDirectory: directory, console: console()))
+        #expect(otherKey.map(\.isStranded) == [true], "a build with another key could not replay the account")
+
+        let rerun = payout(["rerun", id.rawValue, "--state-dir", directory.path])
+        #expect(rerun.status == ExitStatus.success, "\(rerun.stdout)")
+        #expect(rerun.stdout.contains("Sent p-7."))
+        let counts = SealingProgram.counts.withLock { $0 }
+        #expect(counts.screens == 1, "the account was replayed from its sealed field, not asked again")
+        #expect(counts.sends == [Account(iban: Self.iban), Account(iban: Self.iban)])
+        #expect(!(try String(contentsOf: store.url(for: id), encoding: .utf8)).contains(Self.iban))
+        #expect(payout(["show", id.rawValue, "--state-dir", directory.path]).stdout.contains("AskAccount: replayed"))
+    }
+}
