@@ -42,7 +42,9 @@ let package = Package(
         .executableTarget(
             name: "opctl", dependencies: ["AuthFlow", "AuthFlowTesting", "Operations", "OperationsRunner"],
             swiftSettings: swiftSettings),
-        .executableTarget(name: "opctl-bench", dependencies: ["Operations"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "opctl-bench", dependencies: ["Operations", "OperationsTesting", "AuthFlowTesting"],
+            swiftSettings: swiftSettings),
         // Loopback HTTP server and raw connection shared by AuthFlowTests and opctlTests; not a
         // product: an app tests its own networking, not this package's.
         .target(

@@ -29,6 +29,7 @@ let package = Package(
             dependencies: [
                 "Checkout", .product(name: "Operations", package: "Operations"),
                 .product(name: "OperationsRunner", package: "Operations"),
+                .product(name: "OperationsTesting", package: "Operations"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(

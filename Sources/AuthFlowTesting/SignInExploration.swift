@@ -27,6 +27,7 @@ public enum SignInExploration {
     private static func makeFactory(_ world: FaultWorld, storage: any LocalStorage) -> AuthFlowFactory {
         var configuration = SimulatedBackend.Configuration()
         configuration.smsCode = code
+        configuration.answersOnCallersThread = true
         let backend = SimulatedBackend(configuration: configuration)
         let api = HTTPAuthAPI(transport: ExploredTransport(world: world, backend: backend))
         let answers = 12

@@ -83,6 +83,14 @@ enum BenchCases {
             "render.100k", "text rendering of a trace of 100,000 messages over 8 lifelines (skipped by --quick)",
             reference: "render.10k", targets: [.ratioAtMost(12)], RenderCases.rendering(100_000)
         ).slow(),
+        .timed(
+            "explore.auth", "one fault schedule of the sign-in explored: every session, rerun and check",
+            targets: [.atMost(nanoseconds: 1_000_000)], ExploreCases.signInSchedules),
+        BenchCase(
+            id: "explore.memory",
+            summary: "resident-size growth over 2,000 explored sign-in schedules (skipped by --quick)",
+            reference: nil, targets: [.bytesBelow(1_000_000)], measure: .residentGrowth(ExploreCases.residentGrowth)
+        ).slow(),
         BenchCase(
             id: "memory.1M", summary: "resident-size growth over a million sequential op.sync launches",
             reference: nil, targets: [.bytesBelow(1_000_000)], measure: .residentGrowth(EngineCases.residentGrowth)),

@@ -14,6 +14,11 @@ extension SimulatedBackend {
         public var termsText: String = "By signing in you agree to these demonstration terms of use."
         /// How long each answer takes, delivered by a Dispatch timer, never by blocking the caller.
         public var latency: Duration = .zero
+        /// Answer on the caller's thread, before `send` returns, when there is no latency: what a
+        /// deterministic driver wants (the fault explorer plays thousands of runs, and a hop to
+        /// another thread per request was most of their cost). Off by default, as a real
+        /// client's answer never arrives inside its own call.
+        public var answersOnCallersThread = false
         /// Wrong codes allowed before the number is locked.
         public var attemptsBeforeLock: Int = 3
         /// How long a lock lasts, in seconds.

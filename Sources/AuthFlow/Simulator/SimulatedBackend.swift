@@ -62,7 +62,9 @@ public final class SimulatedBackend: HTTPTransport {
                 completion(.success(response))
             }
         }
-        if configuration.latency <= .zero {
+        if configuration.latency <= .zero, configuration.answersOnCallersThread {
+            deliver()
+        } else if configuration.latency <= .zero {
             DispatchQueue.global().async(execute: deliver)
         } else {
             DispatchQueue.global().asyncAfter(

@@ -84,6 +84,8 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
             }
             let end = wait(flow.scenario, context, scheduler)
             try? journal.close()
+            // The handler holds the journal, whose disk holds the world: let go of the cycle.
+            world.beginSession()
             guard case .finished(let result) = end else {
                 problems.append("session \(session) never finished: a launch was left waiting on nothing")
                 break

@@ -159,9 +159,14 @@ public enum StoreError: Error, Sendable, Hashable, RetryableError, CustomStringC
     case cardDeclined(card: String)
     /// The order service could not confirm the order.
     case confirmationFailed
+    /// The request never reached the store.
+    case unreachable
+    /// The store's answer was lost on the way back: it may have acted.
+    case answerLost
 
-    /// Only a busy stock service is worth another attempt of the same request.
-    public var isTransient: Bool { self == .stockUnavailable }
+    /// A busy stock service and a failed line are worth another attempt of the same request
+    /// (with the same key, so a lost answer is handed back rather than acted on again).
+    public var isTransient: Bool { [.stockUnavailable, .unreachable, .answerLost].contains(self) }
 
     /// A sentence for people.
     public var description: String {
@@ -171,6 +176,13 @@ public enum StoreError: Error, Sendable, Hashable, RetryableError, CustomStringC
         case .stockUnavailable: "the stock service is unavailable"
         case .cardDeclined(let card): "card \(card) declined"
         case .confirmationFailed: "the order could not be confirmed"
+        case .unreachable: "the store cannot be reached"
+        case .answerLost: "the store's answer was lost"
         }
     }
+}
+
+extension StoreError: OutcomeUncertainError {
+    /// A lost answer may follow an act: the rerun that repeats it sends the same key.
+    public var outcomeIsUncertain: Bool { self == .answerLost }
 }

@@ -43,7 +43,7 @@ public final class ReserveStockOp: Op {
     /// Reserves the order's cart.
     public func launch(_ context: OpContext<Order>, onFinish: @escaping OnFinish<Reservation>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
-        completion.finish(Result { try store.reserve(context.input.cart, key: context.idempotencyKey) })
+        completion.finish(Result { try store.reserve(context.input.cart, key: context.idempotencyKey(for: "reserve")) })
     }
 }
 
@@ -57,7 +57,7 @@ public final class PayOp: Op {
     /// Charges the input's card.
     public func launch(_ context: OpContext<PaymentRequest>, onFinish: @escaping OnFinish<Receipt>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
-        completion.finish(Result { try store.charge(context.input, key: context.idempotencyKey) })
+        completion.finish(Result { try store.charge(context.input, key: context.idempotencyKey(for: "charge")) })
     }
 }
 
@@ -71,6 +71,6 @@ public final class ConfirmOrderOp: Op {
     /// Confirms the order.
     public func launch(_ context: OpContext<PaidOrder>, onFinish: @escaping OnFinish<Confirmation>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
-        completion.finish(Result { try store.confirm(context.input, key: context.idempotencyKey) })
+        completion.finish(Result { try store.confirm(context.input, key: context.idempotencyKey(for: "confirm")) })
     }
 }

@@ -37,6 +37,8 @@ public final class Store: Sendable {
     }
 
     private let state: Mutex<State>
+    /// What requests meet on the way, for tests; `nil` delivers every one.
+    private let link: (any StoreLink)?
 
     /// Creates a store.
     ///
@@ -44,8 +46,12 @@ public final class Store: Sendable {
     ///   - carts: The carts it knows.
     ///   - coupons: Coupon codes and their discounts in cents.
     ///   - faults: The faults it injects.
-    public init(carts: [Cart] = [Store.sampleCart], coupons: [String: Int] = ["SAVE5": 500], faults: Faults = Faults())
-    {
+    ///   - link: What requests that make it act meet on the way; `nil` delivers every one.
+    public init(
+        carts: [Cart] = [Store.sampleCart], coupons: [String: Int] = ["SAVE5": 500], faults: Faults = Faults(),
+        link: (any StoreLink)? = nil
+    ) {
+        self.link = link
         state = Mutex(
             State(carts: Dictionary(uniqueKeysWithValues: carts.map { ($0.id, $0) }), coupons: coupons, faults: faults))
     }
@@ -114,16 +120,22 @@ public final class Store: Sendable {
         }
     }
 
-    /// The first successful answer to `key` for this kind of request, or `act`'s (kept under the key).
+    /// The first successful answer to `key` for this kind of request, or `act`'s (kept under the
+    /// key), through the link's fault for the request.
     private func answer<T: Sendable>(
         _ kind: String, _ key: IdempotencyKey?, _ act: (inout State) throws -> T
     ) throws -> T {
-        try state.withLock { (state: inout State) throws -> T in
+        let fault = link?.fault(for: kind)
+        if fault == .unreachable { throw StoreError.unreachable }
+        let value = try state.withLock { (state: inout State) throws -> T in
             let slot = key.map { "\(kind)/\($0.rawValue)" }
             if let slot, let first = state.answers[slot] as? T { return first }
             let value = try act(&state)
+            link?.acted(kind)
             if let slot { state.answers[slot] = value }
             return value
         }
+        if fault == .answerLost { throw StoreError.answerLost }
+        return value
     }
 }

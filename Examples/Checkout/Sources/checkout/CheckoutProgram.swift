@@ -15,6 +15,7 @@ enum CheckoutProgram: LaunchingProgram {
         [
             RunScenario<Self>.self, RerunScenario<Self>.self, ListRuns<Self>.self, ShowRun<Self>.self,
             CheckRuns<Self>.self, PruneRuns<Self>.self, DrawRun<Self>.self, ListScenarios<Self>.self,
+            ExploreFlows<Self>.self,
         ]
     }
     static let scenarios = [ScenarioListing(name: "checkout", summary: "CheckoutScenario", isScenario: true)]

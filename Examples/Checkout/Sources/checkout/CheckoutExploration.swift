@@ -1,0 +1,36 @@
+import Checkout
+import Operations
+import OperationsRunner
+import OperationsTesting
+
+/// The store's line under the fault explorer: each request meets the schedule's fault for it,
+/// and each time the store acts the world counts the effect.
+struct WorldLink: StoreLink {
+    let world: FaultWorld
+
+    func fault(for request: String) -> StoreLinkFault? {
+        switch world.request(request) {
+        case .failBeforeActing?, .serverError?, .tooManyRequests?: .unreachable
+        case .loseAnswer?, .timeOut?: .answerLost
+        default: nil
+        }
+    }
+
+    func acted(_ request: String) { world.performed(request) }
+}
+
+extension CheckoutProgram {
+    /// `checkout explore checkout`: the checkout with a coupon, over a store behind the
+    /// explorer's line.
+    static var explorations: [Exploration] {
+        [Exploration("checkout", summary: "CheckoutScenario with a coupon", flow: checkoutFlow)]
+    }
+
+    /// The flow the explorer runs: a fresh store per schedule, a cart, a coupon, a card.
+    @Sendable static func checkoutFlow(_ world: FaultWorld) -> ExploredFlow<CheckoutRequest, Confirmation> {
+        let store = Store(link: WorldLink(world: world))
+        return ExploredFlow(
+            scenario: CheckoutFactory(store: store).checkoutScenario,
+            input: CheckoutRequest(cartID: Store.sampleCart.id, card: "tok_visa", coupon: "SAVE5"))
+    }
+}
