@@ -16,8 +16,9 @@ public final class ExploredTransport: HTTPTransport {
     private let backend: SimulatedBackend
 
     /// The endpoints whose requests act (an SMS, a verification, an acceptance), each counted
-    /// as an effect when the backend acts on it.
-    private static let acting: [SimulatedBackend.Endpoint] = [.termsAccept, .codeSend, .codeVerify, .signOut]
+    /// as an effect when the backend acts on it. Not sign-out: revoking a revoked session
+    /// changes nothing, so `SignOutOp` is idempotent and may repeat it freely.
+    private static let acting: [SimulatedBackend.Endpoint] = [.termsAccept, .codeSend, .codeVerify]
 
     /// Creates the transport.
     ///

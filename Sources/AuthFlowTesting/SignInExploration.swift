@@ -1,4 +1,5 @@
 public import AuthFlow
+import Operations
 public import OperationsTesting
 
 /// The sign-in's flows as the fault explorer runs them: over the simulator behind an
@@ -24,11 +25,48 @@ public enum SignInExploration {
         return ExploredFlow(scenario: factory.makeAppScenario(), input: nil, secrets: [code])
     }
 
-    private static func makeFactory(_ world: FaultWorld, storage: any LocalStorage) -> AuthFlowFactory {
+    /// `SignOutOp` as opctl runs it (a one-step scenario, its request retried with its key), with
+    /// a sign-in saved beforehand, outside the schedule's faults.
+    public static func signOut(_ world: FaultWorld) -> ExploredFlow<Void, SignOutOutcome> {
+        let backend = makeBackend()
+        let storage = InMemoryLocalStorage(token: signedIn(HTTPAuthAPI(transport: backend)))
+        let factory = makeFactory(world, storage: storage, backend: backend)
+        let scenario = Scenario<Void, SignOutOutcome>("SignOutOp") { chain in
+            chain.then(Step(factory.makeSignOutOp).retrying(factory.retry.relaunchingSideEffects))
+        }
+        return ExploredFlow(scenario: scenario, input: (), secrets: [code])
+    }
+
+    /// Signs in against the simulator directly (it answers on the caller's thread), for a flow
+    /// that starts signed in; `nil` if a step did not answer at once.
+    private static func signedIn(_ api: HTTPAuthAPI) -> AuthToken? {
+        guard let number = try? PhoneNumber(parsing: phone), let entered = try? SMSCode(code, length: code.count)
+        else { return nil }
+        let token = LockedState<AuthToken?>(nil)
+        api.submitPhone(number, call: AuthCall()) { session in
+            guard case .success(let session) = session else { return }
+            api.acceptTerms(version: "1", phoneToken: session.phoneToken, call: AuthCall()) { accepted in
+                guard case .success(let accepted) = accepted else { return }
+                api.sendCode(phoneToken: accepted.phoneToken, call: AuthCall()) { _ in
+                    api.verifyCode(entered, phoneToken: accepted.phoneToken, call: AuthCall()) { verified in
+                        token.withLock { $0 = try? verified.get() }
+                    }
+                }
+            }
+        }
+        return token.withLock { $0 }
+    }
+
+    private static func makeBackend() -> SimulatedBackend {
         var configuration = SimulatedBackend.Configuration()
         configuration.smsCode = code
         configuration.answersOnCallersThread = true
-        let backend = SimulatedBackend(configuration: configuration)
+        return SimulatedBackend(configuration: configuration)
+    }
+
+    private static func makeFactory(
+        _ world: FaultWorld, storage: any LocalStorage, backend: SimulatedBackend = makeBackend()
+    ) -> AuthFlowFactory {
         let api = HTTPAuthAPI(transport: ExploredTransport(world: world, backend: backend))
         let answers = 12
         // Both values are valid by construction; a cancelled screen would show as a violation.

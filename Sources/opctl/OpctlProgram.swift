@@ -26,6 +26,7 @@ extension Opctl: LaunchingProgram {
         [
             Exploration("auth", summary: "AuthScenario: phone, terms, code", flow: SignInExploration.signIn),
             Exploration("app", summary: "AppScenario from a cold start", flow: SignInExploration.app),
+            Exploration("sign-out", summary: "SignOutOp with a saved sign-in", flow: SignInExploration.signOut),
         ]
     }
 

@@ -14,4 +14,10 @@ struct SignInExplorationTests {
         #expect(report.schedules > 250, "\(report.schedules) schedules")
         #expect(report.violations.isEmpty, "\(report)")
     }
+
+    @Test func signOutHoldsUnderEveryScheduleOfTwoFaults() {
+        let report = FaultExplorer(maxFaults: 2, flow: SignInExploration.signOut).explore()
+        #expect(report.schedules > 100, "\(report.schedules) schedules")
+        #expect(report.violations.isEmpty, "\(report)")
+    }
 }
