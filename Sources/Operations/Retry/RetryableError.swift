@@ -11,10 +11,11 @@ public protocol RetryableError: Error {
 /// way back, a timeout, a connection closed mid-answer.
 ///
 /// The engine cannot tell "the backend refused" from "the answer got lost"; a domain error says
-/// so here. An attempt of a step with side effects that failed with an uncertain outcome is
-/// treated like one in doubt: a retry or a rerun of it with the same input reuses its
-/// ``IdempotencyKey``, so the backend answers the repeat instead of acting twice. Cancellation
-/// and the engine's own timeout are uncertain too.
+/// so here. Keys do not depend on it: every retry and rerun of a request repeats its
+/// ``IdempotencyKey`` whatever the error. What it is still for: a step whose request failed this
+/// way is *in doubt* (``StepRecord/isInDoubt``) — `show` marks it, and a journal without keys
+/// stops the rerun before it rather than risk a second effect. Cancellation and the engine's own
+/// timeout are uncertain too.
 public protocol OutcomeUncertainError: Error {
     /// Whether the request may have taken effect although no answer says so.
     var outcomeIsUncertain: Bool { get }

@@ -151,8 +151,7 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
         while true {
             do {
                 return try ScenarioJournal.resume(at: url, expecting: shape, durability: .buffered, sealer: nil, io: io)
-            } catch .runInProgress(let locked) where tries < 100 {
-                _ = locked
+            } catch .runInProgress where tries < 100 {
                 tries += 1
                 usleep(1_000)
             }
