@@ -1,6 +1,12 @@
 import Foundation
 import Operations
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The cases that measure the journal: one buffered event, one durable step.
 ///
 /// Each round writes a fresh journal in a temporary directory and removes it afterwards; opening
@@ -45,6 +51,29 @@ enum JournalCases {
         ScenarioEvent(
             kind: .stepLaunched, scenario: "BenchScenario", address: address, attempt: 1, duration: nil,
             value: PhoneRequest(phone: "+15551234567", locale: "en_US", attempt: index, acceptsTerms: true))
+    }
+
+    /// `fsync.floor`: the least a durable step can cost on this disk — one line of the size a
+    /// step's two events take appended to a file, then `fdatasync`. `journal.fsync` is judged
+    /// against it, in the same run, on the same disk.
+    static let appendAndSync: @Sendable (Int) -> Void = { iterations in
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("opctl-bench-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("floor.jsonl").path
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { fatalError("opctl-bench: the floor case could not open its file") }
+        defer { close(descriptor) }
+        let line = Array(String(repeating: "x", count: 400).utf8) + [0x0a]
+        for _ in 0..<iterations {
+            _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            #if os(Linux)
+                _ = fdatasync(descriptor)
+            #else
+                _ = fsync(descriptor)
+            #endif
+        }
     }
 
     private static func withJournal(durability: ScenarioJournal.Durability, _ body: (ScenarioJournal) -> Void) {
