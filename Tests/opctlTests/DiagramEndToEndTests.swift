@@ -47,6 +47,24 @@ struct DiagramEndToEndTests {
         #expect(!detailed.stdout.contains("sim1."), "a token appears in clear")
     }
 
+    /// A finished run is whole: "cut off" belongs to a run a kill or Ctrl-C stopped, at any
+    /// depth and in every format.
+    @Test func aFinishedRunIsNotCutOffInAnyFormatOrDepth() throws {
+        let sandbox = try Sandbox()
+        let run = try sandbox.run(
+            "run", "auth", "--phone", "+7 999 123-45-67", "--accept-terms", "--code", "123456", "--json")
+        #expect(run.status == 0, "\(run)")
+        let id = try #require(
+            (try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["id"] as? String)
+        for format in ["unicode", "ascii", "plantuml", "mermaid"] {
+            for depth in ["1", "2", "3", "4"] {
+                let drawn = try sandbox.run("diagram", "--run", id, "--format", format, "--depth", depth)
+                #expect(drawn.status == 0, "\(drawn)")
+                #expect(!drawn.stdout.contains("cut off"), "\(format), depth \(depth):\n\(drawn.stdout)")
+            }
+        }
+    }
+
     @Test func aRunWithItsServicesFitsTheDefaultWidthAndDrawsOneStep() throws {
         let sandbox = try Sandbox()
         let run = try sandbox.run(

@@ -91,6 +91,8 @@ private struct SessionCloser {
             if let index = running.lastIndex(where: { $0.operation == operation }) { running.remove(at: index) }
         case .message(let from, let to, _, let style):
             switch style {
+            // A message to oneself (a scenario handing a value on: `a → b`) awaits no reply.
+            case .call where from == to: break
             case .call: calls.append((from, to))
             case .reply:
                 if let index = calls.lastIndex(where: { $0.from == to && $0.to == from }) { calls.remove(at: index) }
