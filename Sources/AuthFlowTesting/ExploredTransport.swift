@@ -1,6 +1,5 @@
 public import AuthFlow
 import Dispatch
-import Foundation
 public import Operations
 public import OperationsTesting
 
@@ -18,6 +17,8 @@ public final class ExploredTransport: HTTPTransport {
     /// The endpoints whose requests act (an SMS, a verification, an acceptance), each counted
     /// as an effect when the backend acts on it. Not sign-out: revoking a revoked session
     /// changes nothing, so `SignOutOp` is idempotent and may repeat it freely.
+    private static let prefix = "/v1/auth/"
+
     private static let acting: [SimulatedBackend.Endpoint] = [.termsAccept, .codeSend, .codeVerify]
 
     /// Creates the transport.
@@ -36,7 +37,8 @@ public final class ExploredTransport: HTTPTransport {
         completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
     ) {
         let endpoint = SimulatedBackend.Endpoint.allCases.first { $0.route.path == request.path }
-        let name = endpoint.map { $0.route.path.replacingOccurrences(of: "/v1/auth/", with: "") } ?? request.path
+        // `code/send`: the path below the API's prefix, as a schedule prints it.
+        let name = endpoint.map { String($0.route.path.dropFirst(Self.prefix.count)) } ?? request.path
         let fault = world.request(name)
         switch fault {
         case .failBeforeActing?:

@@ -22,13 +22,18 @@ struct DiagramEndToEndTests {
         }
     }
 
-    @Test func aRecordedRunIsDrawnWithoutSecrets() throws {
-        let sandbox = try Sandbox()
+    /// Signs in through the built opctl and returns the run's id.
+    private func signedInRun(_ sandbox: Sandbox) throws -> String {
         let run = try sandbox.run(
             "run", "auth", "--phone", "+7 999 123-45-67", "--accept-terms", "--code", "123456", "--json")
         #expect(run.status == 0, "\(run)")
-        let id = try #require(
+        return try #require(
             (try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["id"] as? String)
+    }
+
+    @Test func aRecordedRunIsDrawnWithoutSecrets() throws {
+        let sandbox = try Sandbox()
+        let id = try signedInRun(sandbox)
         let drawn = try sandbox.run("diagram", "--run", id)
         #expect(drawn.status == 0, "\(drawn)")
         for step in ["AuthScenario", "PhoneOp", "VerificationScenario", "SaveTokenOp"] {
@@ -51,11 +56,7 @@ struct DiagramEndToEndTests {
     /// depth and in every format.
     @Test func aFinishedRunIsNotCutOffInAnyFormatOrDepth() throws {
         let sandbox = try Sandbox()
-        let run = try sandbox.run(
-            "run", "auth", "--phone", "+7 999 123-45-67", "--accept-terms", "--code", "123456", "--json")
-        #expect(run.status == 0, "\(run)")
-        let id = try #require(
-            (try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["id"] as? String)
+        let id = try signedInRun(sandbox)
         for format in ["unicode", "ascii", "plantuml", "mermaid"] {
             for depth in ["1", "2", "3", "4"] {
                 let drawn = try sandbox.run("diagram", "--run", id, "--format", format, "--depth", depth)

@@ -27,6 +27,8 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
         let scheduler = TestScheduler()
         let world = FaultWorld(schedule: schedule, scheduler: scheduler)
         let flow = makeFlow(world)
+        // Worked out once: every session's check, create and resume compare against it.
+        let shape = flow.scenario.shape
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("explore-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -45,9 +47,9 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
             let journal: ScenarioJournal
             do {
                 if FileManager.default.fileExists(atPath: url.path) {
-                    let verdict = Self.checkVerdict(url, shape: flow.scenario.shape)
+                    let verdict = Self.checkVerdict(url, shape: shape)
                     do {
-                        journal = try Self.resume(url, flow.scenario.shape, world.io)
+                        journal = try Self.resume(url, shape, world.io)
                     } catch {
                         // The disk failed the resumed line, or the process died writing it.
                         if world.isDead { continue }
@@ -61,7 +63,7 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
                     if let verdict { problems.append("check refused a run the rerun resumed: \(verdict)") }
                 } else {
                     journal = try ScenarioJournal.create(
-                        at: url, scenario: flow.scenario.name, shape: flow.scenario.shape, input: flow.input,
+                        at: url, scenario: flow.scenario.name, shape: shape, input: flow.input,
                         io: world.io)
                 }
             } catch {
