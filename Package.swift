@@ -14,7 +14,14 @@ let package = Package(
     // Mutex and Atomic (Synchronization) need these on Apple platforms; Linux has no minimum.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
+        // The engine: operations, context, completion, cancellation, time, retry, scenarios,
+        // events and the tracing core. What an app links when it imports `Operations`.
         .library(name: "Operations", targets: ["Operations"]),
+        // Durable runs: the journal, the run store, replay, resume checks and sealing.
+        .library(name: "OperationsJournal", targets: ["OperationsJournal"]),
+        // Message-sequence diagrams of traces: the diagram model and the text, PlantUML and
+        // Mermaid renderers.
+        .library(name: "OperationsDiagrams", targets: ["OperationsDiagrams"]),
         // Test helpers for operations (LaunchProbe, TestScheduler, …): a test target depends on
         // this product, so `import Operations` in an app brings none of them.
         .library(name: "OperationsTesting", targets: ["OperationsTesting"]),
@@ -32,18 +39,33 @@ let package = Package(
     ],
     targets: [
         .target(name: "Operations", swiftSettings: swiftSettings),
-        .target(name: "OperationsTesting", dependencies: ["Operations"], swiftSettings: swiftSettings),
+        .target(name: "OperationsJournal", dependencies: ["Operations"], swiftSettings: swiftSettings),
+        .target(name: "OperationsDiagrams", dependencies: ["Operations"], swiftSettings: swiftSettings),
         .target(
-            name: "OperationsRunner", dependencies: ["Operations", "OperationsTesting"], swiftSettings: swiftSettings),
-        .target(name: "AuthFlow", dependencies: ["Operations"], swiftSettings: swiftSettings),
+            name: "OperationsTesting", dependencies: ["Operations", "OperationsJournal", "OperationsDiagrams"],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "OperationsRunner",
+            dependencies: ["Operations", "OperationsJournal", "OperationsDiagrams", "OperationsTesting"],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "AuthFlow", dependencies: ["Operations", "OperationsJournal", "OperationsDiagrams"],
+            swiftSettings: swiftSettings),
         .target(
             name: "AuthFlowTesting", dependencies: ["AuthFlow", "Operations", "OperationsTesting"],
             swiftSettings: swiftSettings),
         .executableTarget(
-            name: "opctl", dependencies: ["AuthFlow", "AuthFlowTesting", "Operations", "OperationsRunner"],
+            name: "opctl",
+            dependencies: [
+                "AuthFlow", "AuthFlowTesting", "Operations", "OperationsJournal", "OperationsDiagrams",
+                "OperationsRunner",
+            ],
             swiftSettings: swiftSettings),
         .executableTarget(
-            name: "opctl-bench", dependencies: ["Operations", "OperationsTesting", "AuthFlowTesting"],
+            name: "opctl-bench",
+            dependencies: [
+                "Operations", "OperationsJournal", "OperationsDiagrams", "OperationsTesting", "AuthFlowTesting",
+            ],
             swiftSettings: swiftSettings),
         // Loopback HTTP server and raw connection shared by AuthFlowTests and opctlTests; not a
         // product: an app tests its own networking, not this package's.
@@ -51,16 +73,22 @@ let package = Package(
             name: "HTTPTestSupport", dependencies: ["AuthFlow"], path: "Tests/HTTPTestSupport",
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "OperationsTests", dependencies: ["Operations", "OperationsTesting"], swiftSettings: swiftSettings),
+            name: "OperationsTests",
+            dependencies: ["Operations", "OperationsJournal", "OperationsDiagrams", "OperationsTesting"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "AuthFlowTests",
-            dependencies: ["AuthFlow", "AuthFlowTesting", "HTTPTestSupport", "Operations", "OperationsTesting"],
+            dependencies: [
+                "AuthFlow", "AuthFlowTesting", "HTTPTestSupport", "Operations", "OperationsJournal",
+                "OperationsDiagrams",
+                "OperationsTesting",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "opctlTests",
             dependencies: [
                 "opctl", "opctl-bench", "OperationsRunner", "AuthFlow", "HTTPTestSupport", "Operations",
-                "OperationsTesting",
+                "OperationsJournal", "OperationsDiagrams", "OperationsTesting",
             ],
             swiftSettings: swiftSettings
         ),

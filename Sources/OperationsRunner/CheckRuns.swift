@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsJournal
 
 /// `PROGRAM check`: whether this build could resume every run waiting in the state directory,
 /// before it replaces the build that started them. The program's ``RunnerProgram/shapes(stateDirectory:console:)``

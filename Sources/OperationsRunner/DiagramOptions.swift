@@ -1,4 +1,5 @@
 public import Operations
+public import OperationsDiagrams
 
 /// How a command draws a diagram: `--format` and `--width`, parsed alike by every command that
 /// draws (the runner's ``DrawRun`` and a program's own catalog of named diagrams), and the one

@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsJournal
 
 /// `PROGRAM diagram --run RUN_ID`: the message diagram of a recorded run, drawn from the trace
 /// the runner saves beside every run's journal (``RunTrace``), so any program can draw its own

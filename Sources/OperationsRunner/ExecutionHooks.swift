@@ -1,4 +1,5 @@
-public import Operations
+import Operations
+public import OperationsJournal
 
 /// What a program says about its own runs where the runner's generic words would be wrong:
 /// input its screens could not get, how a cancellation reads, failures it explains, and what a

@@ -1,5 +1,6 @@
 public import Foundation
-public import Operations
+import Operations
+public import OperationsJournal
 
 /// A runner program that runs and reruns its scenarios with the runner's ``RunScenario`` and
 /// ``RerunScenario``: it names its runnables, declares the options of `run` and `rerun` beyond

@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsJournal
 
 /// `PROGRAM runs`: the runs in the state directory, newest first, filtered and limited.
 ///

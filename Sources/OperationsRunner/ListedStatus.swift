@@ -1,5 +1,6 @@
 import Foundation
-public import Operations
+import Operations
+public import OperationsJournal
 
 /// A run's status as `runs` shows it and `--status` selects it: the journal's
 /// ``RunStatus``, or `damaged` for a journal that cannot be read.

@@ -1,5 +1,6 @@
 import Foundation
-public import Operations
+import Operations
+public import OperationsJournal
 
 /// What `prune` removed and kept, and how it says so.
 public struct PruneOutcome {

@@ -1,5 +1,6 @@
 public import Foundation
-public import Operations
+import Operations
+public import OperationsJournal
 
 /// What `prune` was asked to remove: runs of which statuses, last active before when.
 public struct PruneRequest {

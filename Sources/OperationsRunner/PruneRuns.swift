@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsJournal
 
 /// `PROGRAM prune`: removes old finished runs with their files, keeping what can still be
 /// resumed unless asked, and never touching a run a live process is writing.

@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsJournal
 
 /// `PROGRAM rerun RUN_ID`: resumes a failed or interrupted run from its journal: completed steps
 /// are replayed, the failed or interrupted one is launched again.

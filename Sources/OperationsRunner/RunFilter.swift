@@ -1,5 +1,6 @@
 public import Foundation
-public import Operations
+import Operations
+public import OperationsJournal
 
 /// Which runs `runs` lists: `--status`, `--scenario` and `--since`, all of which a run
 /// must match.

@@ -1,4 +1,5 @@
-public import Operations
+import Operations
+public import OperationsJournal
 
 /// Finding runs by the id a user typed. An id that names no run is an input error (exit 2) whose
 /// hint says where the ids are.

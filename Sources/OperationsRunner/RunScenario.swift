@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsJournal
 
 /// `PROGRAM run NAME`: runs one of the program's scenarios or operations, journaled, so a run
 /// that fails or is interrupted can be resumed by ``RerunScenario``.

@@ -1,5 +1,6 @@
 public import Foundation
 public import Operations
+public import OperationsJournal
 
 /// Where a run's trace is kept, for `run`/`rerun` (which write it) and `diagram --run` (which
 /// draws it): next to its journal, as `<run-id>.trace.jsonl`, appended to

@@ -1,5 +1,6 @@
 public import Foundation
 public import Operations
+public import OperationsJournal
 
 /// A program built on the runner, as the generic commands (`runs`, `show`, `prune`, `check`,
 /// `diagram`, `ops`) need to know it: its name and what it can run. A program declares one

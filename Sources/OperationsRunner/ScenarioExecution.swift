@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 public import Operations
+public import OperationsJournal
 import Synchronization
 
 #if canImport(Glibc)

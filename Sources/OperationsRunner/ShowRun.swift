@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsJournal
 
 /// `PROGRAM show RUN_ID`: one run's steps, attempts and outcome, read from its journal alone,
 /// so it works for any program's runs.

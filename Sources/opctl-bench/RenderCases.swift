@@ -1,4 +1,5 @@
 import Operations
+import OperationsDiagrams
 
 /// The cases that measure text rendering of traces of 1,000, 10,000 and 100,000 messages.
 enum RenderCases {

@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Operations
+import OperationsDiagrams
 import Testing
 
 /// The committed `Diagrams/` must be what the code draws today.

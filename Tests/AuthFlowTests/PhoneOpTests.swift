@@ -1,6 +1,7 @@
 import AuthFlow
 import AuthFlowTesting
 import Operations
+import OperationsDiagrams
 import OperationsTesting
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsDiagrams
 import Testing
 
 /// What the text renderer does when the lifelines do not fit, in the order the issue pins:

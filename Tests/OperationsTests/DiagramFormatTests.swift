@@ -1,4 +1,5 @@
 import Operations
+import OperationsDiagrams
 import Testing
 
 /// ``DiagramFormat`` draws exactly what the renderer of each format draws, so a tool that picks

@@ -1,3 +1,4 @@
+import OperationsDiagrams
 import Testing
 
 @testable import Operations

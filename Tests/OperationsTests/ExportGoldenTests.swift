@@ -1,4 +1,5 @@
 import Operations
+import OperationsDiagrams
 import Testing
 
 /// The PlantUML and Mermaid exports against golden files.

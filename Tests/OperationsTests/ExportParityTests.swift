@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsDiagrams
 import Testing
 
 /// PlantUML and Mermaid exports of one trace carry the same participants and messages, in the

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Operations
+@testable import OperationsDiagrams
 
 /// Fitting finds the labels a narrowing changes through `ExtentBuckets` instead of scanning the
 /// gap. These tests hold it to that scan: the same entries, in the same order, after any

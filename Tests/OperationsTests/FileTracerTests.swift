@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsDiagrams
 import Testing
 
 /// A trace appended as it happens, read back across sessions and after a cut.

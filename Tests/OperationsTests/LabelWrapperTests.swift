@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Operations
+@testable import OperationsDiagrams
 
 /// `LabelWrapper.wrap` walks a label's UTF-8 a scalar at a time, for speed. These tests hold it
 /// to the plain unit-by-unit algorithm it replaced, on many generated labels, so that a drawing

@@ -1,4 +1,5 @@
 import Operations
+import OperationsDiagrams
 import Testing
 
 /// The hand-drawn PhoneOp target of DIAGRAMS.md, rebuilt as a trace, checked on its key

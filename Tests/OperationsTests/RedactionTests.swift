@@ -1,4 +1,5 @@
 import Operations
+import OperationsDiagrams
 import Testing
 
 /// Secrets never appear in clear in any rendered form or in saved traces.

@@ -1,4 +1,5 @@
 import Operations
+import OperationsJournal
 import OperationsTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import Operations
+import OperationsDiagrams
 import OperationsTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import Operations
+import OperationsDiagrams
 import Testing
 
 /// The text renderer against golden files, at widths 80 and 100 in both charsets.

@@ -1,4 +1,5 @@
 import Operations
+import OperationsDiagrams
 import Testing
 
 /// Properties of the text renderer that hold for every trace and width.

@@ -1,4 +1,5 @@
 import Operations
+import OperationsTesting
 import Testing
 
 /// Comparing a trace with the messages a test expects.

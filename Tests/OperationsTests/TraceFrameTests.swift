@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsDiagrams
 import Testing
 
 /// Frames in the trace model: kept or dropped with their opener's insides, closed when a

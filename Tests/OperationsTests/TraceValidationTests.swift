@@ -1,4 +1,5 @@
 import Operations
+import OperationsDiagrams
 import Testing
 
 /// Invalid traces are reported as errors with a sentence, never drawn.

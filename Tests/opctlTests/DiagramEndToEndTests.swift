@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Operations
+import OperationsDiagrams
 import Testing
 
 /// `opctl diagram` prints exactly the committed `Diagrams/` files, and draws recorded runs.

@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsJournal
 import Testing
 
 /// `opctl prune`: what it removes, what it keeps, and how it says so.

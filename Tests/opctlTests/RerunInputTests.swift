@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Operations
+import OperationsJournal
 import OperationsRunner
 import Testing
 

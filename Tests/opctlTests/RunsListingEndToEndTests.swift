@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsJournal
 import Testing
 
 /// `opctl runs` with many runs: order, limit, filters, and the summary index behind it.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 public import Operations
+public import OperationsDiagrams
 
 /// The message diagrams of the sign-in operations and scenarios, traced from real runs against
 /// a deterministic simulator — the source of the committed `Diagrams/` and of `opctl diagram`.

@@ -1,5 +1,6 @@
 public import Foundation
-public import Operations
+import Operations
+public import OperationsJournal
 
 /// The access token a successful sign-in produces, and when it stops being valid.
 ///

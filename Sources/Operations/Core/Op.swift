@@ -54,8 +54,8 @@ public protocol Op<Input, Output>: AnyObject, Sendable {
 /// - Journal resumption replays what succeeded, and relaunches a pure step left in doubt (it was
 ///   launched and never finished) freely. A step with side effects left in doubt is relaunched
 ///   only with the idempotency key of that attempt, or by the caller's explicit choice
-///   (``JournalReplay/init(_:relaunchingInDoubt:sealer:)``); otherwise the run stops before it with
-///   ``ResumeError``.
+///   (`JournalReplay/init(_:relaunchingInDoubt:sealer:)`); otherwise the run stops before it with
+///   `ResumeError`.
 /// - A pure step gets no idempotency key and its launch is not synced to the journal ahead of
 ///   time: nothing it does needs either.
 public protocol PureOp<Input, Output>: Op {}

@@ -13,7 +13,7 @@ public protocol RetryableError: Error {
 /// The engine cannot tell "the backend refused" from "the answer got lost"; a domain error says
 /// so here. Keys do not depend on it: every retry and rerun of a request repeats its
 /// ``IdempotencyKey`` whatever the error. What it is still for: a step whose request failed this
-/// way is *in doubt* (``StepRecord/isInDoubt``) — `show` marks it, and a journal without keys
+/// way is *in doubt* (`StepRecord/isInDoubt`) — `show` marks it, and a journal without keys
 /// stops the rerun before it rather than risk a second effect. Cancellation and the engine's own
 /// timeout are uncertain too.
 public protocol OutcomeUncertainError: Error {

@@ -6,7 +6,7 @@
 /// tell the person which file failed and why; once the disk is fixed, a rerun goes on from what
 /// the journal holds.
 public struct RunHalted: Error, CustomStringConvertible {
-    /// What failed: for a journal, its ``JournalError`` naming the file and the system's error.
+    /// What failed: for a journal, its `JournalError` naming the file and the system's error.
     public let reason: any Error
 
     /// Wraps the observer's error.

@@ -114,8 +114,8 @@ public protocol StepReplaying: Sendable {
     ///   - type: The output type the step produces.
     ///   - purity: The step's purity in this build.
     /// - Returns: What to do.
-    /// - Throws: ``ResumeError`` when the step must not be launched again without the caller's
-    ///   say-so; ``JournalError/valueNotReadable(step:type:reason:)`` when a record cannot be
+    /// - Throws: `ResumeError` when the step must not be launched again without the caller's
+    ///   say-so; `JournalError/valueNotReadable(step:type:reason:)` when a record cannot be
     ///   read as `type`.
     func resumption<T: Sendable>(at address: StepAddress, as type: T.Type, purity: Purity) throws
         -> StepResumption<T>

@@ -2,7 +2,7 @@
 ///
 /// A trace is a plain value: build one by hand in a test, take one from an ``InMemoryTracer``,
 /// or load one saved as JSON (see ``init(jsonData:)``), then render it with
-/// ``TextDiagramRenderer``, ``PlantUMLRenderer`` or ``MermaidRenderer``.
+/// `TextDiagramRenderer`, `PlantUMLRenderer` or `MermaidRenderer`.
 ///
 /// ```swift
 /// let trace = Trace(events: [
@@ -60,16 +60,5 @@ public struct Trace: Hashable, Sendable {
     /// - Returns: The first declaration of `id`, or `nil`.
     public func participant(_ id: Participant.ID) -> Participant? {
         participants.first { $0.id == id }
-    }
-
-    /// Checks that the trace describes something that can happen and can be drawn.
-    ///
-    /// A valid trace declares every participant before using it, creates a context service before
-    /// it takes part in a message and never uses it after its release, answers every reply to an
-    /// open call, finishes each operation once after launching it, and leaves no operation
-    /// running at the end. Renderers run the same check.
-    /// - Throws: A ``TraceError`` naming the first offending event.
-    public func validate() throws(TraceError) {
-        _ = try DiagramModel(trace: self, order: .firstUse)
     }
 }

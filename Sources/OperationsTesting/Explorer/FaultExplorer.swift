@@ -1,4 +1,5 @@
 import Operations
+import OperationsDiagrams
 
 /// Runs a scenario under every fault schedule up to a number of faults, then random ones, and
 /// checks after each that "never twice" held (Sources/OperationsTesting/Explorer/ScheduleRun.swift

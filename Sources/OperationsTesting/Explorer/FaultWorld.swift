@@ -1,4 +1,5 @@
 import Operations
+import OperationsJournal
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Operations
+import OperationsJournal
 
 /// One schedule run to its end: every session (process) the faults make, a rerun after each
 /// failed one until the run succeeds, and the invariants checked after.

@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Operations
+import OperationsJournal
 import OperationsRunner
 
 /// A run or rerun of a sign-in runnable, prepared for the runner's ``RunScenario`` and

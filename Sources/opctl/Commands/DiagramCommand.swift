@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Operations
+import OperationsDiagrams
 import OperationsRunner
 
 /// `opctl diagram NAME`: the sign-in catalog's message diagrams (``AuthDiagrams``), and `opctl

@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Operations
+import OperationsJournal
 import OperationsRunner
 
 /// `opctl rerun RUN_ID`: the sign-in options of the runner's ``RerunScenario`` — the answers a

@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsJournal
 import Testing
 
 /// Issue 26, point 4: a value that holds one confidential field (an account number inside an

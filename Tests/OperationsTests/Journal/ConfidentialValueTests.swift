@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsJournal
 import Testing
 
 /// Issue 10, part 6: a value marked `JournalConfidential` never reaches the journal in clear. It

@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsJournal
 import Testing
 
 /// Issue 10, part 9: a damaged line in the middle of a journal is named, skipped, and the run

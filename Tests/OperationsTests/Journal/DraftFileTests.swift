@@ -1,4 +1,5 @@
 import Foundation
+import OperationsJournal
 import Testing
 
 @testable import Operations

@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsJournal
 import Testing
 
 /// Contract 11: purity governs resumption, and a step with side effects is repeated only with

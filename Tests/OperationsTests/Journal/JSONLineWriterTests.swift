@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Operations
+@testable import OperationsJournal
 
 /// The writer keeps its bytes, escaped, when it grows past its first buffer, and a writer
 /// that is reused starts over.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Operations
+@testable import OperationsJournal
 
 /// The stream encoder writes exactly the bytes the tree of ``JSONValueEncoder`` writes, finds the
 /// same secrets, and leaves to the tree every value it cannot write in order.

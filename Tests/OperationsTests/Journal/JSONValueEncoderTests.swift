@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Operations
+@testable import OperationsJournal
 
 /// The journal's own encoder writes the same JSON values as `JSONEncoder` (compared parsed:
 /// `JSONEncoder` orders an object's keys its own way), and gives up where `JSONEncoder`

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Operations
+import OperationsJournal
 import Testing
 
 extension JournalTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsJournal
 import Testing
 
 /// The rule of `IdempotencyKey`: a key names a request — run, step, launch value, which request —

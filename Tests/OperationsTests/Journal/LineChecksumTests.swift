@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Operations
+@testable import OperationsJournal
 
 /// The checksum summed a word at a time is Adler-32 as its definition computes it, byte by
 /// byte, across word and block boundaries and at the extremes of byte values.

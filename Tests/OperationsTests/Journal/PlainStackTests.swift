@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Operations
+@testable import OperationsJournal
 
 /// The stream encoder's stack keeps its elements in order through growth, pops and truncation.
 @Suite struct PlainStackTests {

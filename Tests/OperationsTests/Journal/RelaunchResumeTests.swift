@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsJournal
 import Testing
 
 /// A run killed inside a relaunch resumes where it stood: the relaunched step gets the input its

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Operations
+import OperationsJournal
 import Testing
 
 /// ``RunStore/removeRuns(where:)``: removes what it picks with the run's files, and nothing a

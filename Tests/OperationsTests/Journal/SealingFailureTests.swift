@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsJournal
 import Testing
 
 /// Issue 26, point 4: a sealer that fails leaves the value out of the file — never in clear —

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Operations
+@testable import OperationsJournal
 
 /// The journal remembers only the types whose values all sort the same way, and a value of a
 /// remembered type is written as the first one was.

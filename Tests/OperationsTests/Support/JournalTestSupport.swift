@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsJournal
 import Testing
 
 /// A fresh directory under the system's temporary directory, removed when `body` returns.

@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsJournal
 
 /// Journals written by hand in the documented format, so a test can have runs of any status,
 /// scenario and age in a state directory at once — without running opctl for each.

@@ -1,6 +1,7 @@
 import Checkout
 import Foundation
 import Operations
+import OperationsJournal
 import OperationsRunner
 
 /// `checkout`: the checkout scenario on the runner, against a fake store made per process.

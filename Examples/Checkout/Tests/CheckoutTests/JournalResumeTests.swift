@@ -1,6 +1,7 @@
 import Checkout
 import Foundation
 import Operations
+import OperationsJournal
 import OperationsTesting
 import Testing
 

@@ -1,0 +1,184 @@
+public import Operations
+
+/// Draws a trace as a message-sequence diagram in plain text, for terminals, logs, golden files
+/// and code review.
+///
+/// ```swift
+/// let text = try TextDiagramRenderer(maxWidth: 80, charset: .ascii).render(trace)
+/// ```
+///
+/// What the drawing promises (the criteria of `../shared/DIAGRAMS.md`, beside the repository):
+/// - one lifeline per participant in ``ParticipantOrder`` order, head boxes at least one blank
+///   column apart, each label on the rows above its arrow, between the arrow's ends, in the gap
+///   next to the arrow's tail;
+/// - every line at most ``maxWidth`` display columns wide (graphemes measured, wide characters 2,
+///   combining marks 0); to fit, padding goes first, then labels wrap, then `…`; if even that
+///   cannot fit, ``render(_:)-(Trace)`` throws `TraceError/diagramTooNarrow(required:available:)`;
+/// - a message is its label rows plus one arrow row, with one blank row between steps;
+/// - key services and operations: head box at the top, lifeline for the whole height, foot box;
+///   context services: head box on the row that creates them, the creating arrow pointing into
+///   it, an existence bar through their last message, `╳` on the row after, nothing above or
+///   below;
+/// - activation bars from a call to its reply (included), from launch to onFinish; a nested bar
+///   widens the bar by one column and adds no row;
+/// - arrows as listed in ``DiagramCharset``; self-messages as a loop of three or more rows;
+///   launch in from the left edge, onFinish out to it; notes wrapped to the free width;
+/// - identical bytes for an identical trace, `\n` line ends, no tabs, no trailing spaces, one
+///   final newline.
+///
+/// Rendering is linear in the number of events.
+public struct TextDiagramRenderer: DiagramRenderer {
+    /// The widest a line may be, in display columns. Default 100.
+    public var maxWidth: Int
+    /// Unicode box drawing or 7-bit ASCII, with the same geometry.
+    public var charset: DiagramCharset
+    /// The lifelines' left-to-right order.
+    public var order: ParticipantOrder
+    /// Whether alive lifelines end in a foot box repeating the head.
+    public var showFootBoxes: Bool
+    /// How many rows a label may take before it ends in `…`.
+    public var maxLabelLines: Int
+    /// What to do when the lifelines do not fit ``maxWidth`` even with every label wrapped.
+    public var fitting: Fitting
+
+    /// What the renderer does with a trace whose lifelines do not fit the width.
+    public enum Fitting: Hashable, Sendable {
+        /// Fail with `TraceError/diagramTooNarrow(required:available:)`.
+        case strict
+        /// Make it fit, in this order: abbreviate long participant names, with a legend under
+        /// the drawing; then draw each step of the outermost operation as a section of its own
+        /// (`Trace.sections()`), with only the lifelines active in it and its own heads,
+        /// abbreviating within a section as needed. Only when one section cannot fit either does
+        /// rendering fail, with the width that section needs.
+        case automatic
+    }
+
+    /// Creates a text renderer.
+    /// - Parameters:
+    ///   - maxWidth: The widest a line may be, in display columns.
+    ///   - charset: Unicode box drawing or ASCII.
+    ///   - order: The lifelines' left-to-right order.
+    ///   - showFootBoxes: Whether to repeat head boxes at the bottom.
+    ///   - maxLabelLines: How many rows a label may take before it is cut with `…`.
+    ///   - fitting: Whether to abbreviate and split a diagram too wide for `maxWidth`.
+    public init(
+        maxWidth: Int = 100, charset: DiagramCharset = .unicode, order: ParticipantOrder = .firstUse,
+        showFootBoxes: Bool = true, maxLabelLines: Int = 4, fitting: Fitting = .automatic
+    ) {
+        self.fitting = fitting
+        self.maxWidth = maxWidth
+        self.charset = charset
+        self.order = order
+        self.showFootBoxes = showFootBoxes
+        self.maxLabelLines = maxLabelLines
+    }
+
+    /// Renders a trace as text.
+    /// - Parameter trace: The trace to draw.
+    /// - Returns: The drawing, every line at most ``maxWidth`` columns, ending in one newline;
+    ///   empty for a trace without lifelines.
+    /// - Throws: `TraceError` when the trace is invalid, or
+    ///   `TraceError/diagramTooNarrow(required:available:)` when it cannot fit ``maxWidth``.
+    public func render(_ trace: Trace) throws(TraceError) -> String {
+        do {
+            // DIAGRAMS.md criterion 2 first: gaps shrink, labels wrap, long tokens break.
+            return try renderWhole(trace, hardBreaks: true)
+        } catch .diagramTooNarrow(let required, let available) where fitting == .automatic {
+            // The lifelines themselves do not fit: shorter names, if labels then wrap cleanly.
+            if let drawing = try abbreviated(trace, hardBreaks: false) { return drawing }
+            let sections = trace.sections()
+            guard !sections.isEmpty else {
+                if let drawing = try abbreviated(trace, hardBreaks: true) { return drawing }
+                throw .diagramTooNarrow(required: required, available: available)
+            }
+            var parts: [String] = []
+            for (number, section) in sections.enumerated() {
+                let title = fitted(Self.title(of: section, number: number + 1, of: sections.count))
+                var drawing = try fitted(section.trace, hardBreaks: false)
+                if drawing == nil { drawing = try fitted(section.trace, hardBreaks: true) }
+                // Even abbreviated and broken, this step does not fit: say what would.
+                guard let drawing else {
+                    return try renderWhole(ParticipantAbbreviation(section.trace).trace, hardBreaks: true)
+                }
+                parts.append(title + "\n" + framed(drawing, by: section))
+            }
+            return parts.joined(separator: "\n")
+        }
+    }
+
+    /// The trace drawn as it is, or else abbreviated; `nil` when neither fits.
+    private func fitted(_ trace: Trace, hardBreaks: Bool) throws(TraceError) -> String? {
+        do {
+            return try renderWhole(trace, hardBreaks: hardBreaks)
+        } catch .diagramTooNarrow {
+            return try abbreviated(trace, hardBreaks: hardBreaks)
+        }
+    }
+
+    /// The trace drawn with long names abbreviated and a legend under it; `nil` when there is
+    /// nothing to abbreviate or it still does not fit.
+    private func abbreviated(_ trace: Trace, hardBreaks: Bool) throws(TraceError) -> String? {
+        let short = ParticipantAbbreviation(trace)
+        guard !short.legend.isEmpty else { return nil }
+        do {
+            let drawing = try renderWhole(short.trace, hardBreaks: hardBreaks)
+            return drawing + "\n" + short.legend.map(fitted).joined(separator: "\n") + "\n"
+        } catch .diagramTooNarrow {
+            return nil
+        }
+    }
+
+    /// Renders one step of a run on its own (`Trace.sections()`): the notes its scenario wrote
+    /// before launching it, its drawing, and the notes written after it when the run stopped
+    /// there. What `opctl diagram --step` prints.
+    ///
+    /// - Parameter section: The step.
+    /// - Returns: The text, every line at most ``maxWidth`` columns, ending in one newline.
+    /// - Throws: As ``render(_:)-(Trace)``.
+    public func render(_ section: TraceSection) throws(TraceError) -> String {
+        framed(try render(section.trace), by: section)
+    }
+
+    /// A section's drawing with its notes above (then a blank line) and below.
+    private func framed(_ drawing: String, by section: TraceSection) -> String {
+        let before = noteLines(section.notesBefore).map { $0 + "\n" }.joined()
+        let after = noteLines(section.notesAfter).map { $0 + "\n" }.joined()
+        return before + (before.isEmpty ? "" : "\n") + drawing + (after.isEmpty ? "" : "\n" + after)
+    }
+
+    /// A section's notes as indented lines, wrapped to the width.
+    private func noteLines(_ notes: [String]) -> [String] {
+        notes.flatMap(LabelWrapper.paragraphs).flatMap { LabelWrapper.wrap($0, width: max(maxWidth - 4, 8)) }
+            .map { "  " + fitted($0) }
+    }
+
+    /// A section's heading: its number, its operation, and the frames it ran inside.
+    private static func title(of section: TraceSection, number: Int, of count: Int) -> String {
+        let frames = section.frames.isEmpty ? "" : " in " + section.frames.joined(separator: " / ")
+        return "step \(number) of \(count): \(section.operation.name)\(frames)"
+    }
+
+    /// A line of text for the drawing: in the charset, cut with `…` to the width.
+    private func fitted(_ line: String) -> String {
+        let text = LabelWrapper.sanitize(line)
+        let cut = text.displayWidth <= maxWidth ? text : LabelWrapper.ellipsized(text, width: maxWidth)
+        guard charset == .ascii, !cut.utf8.allSatisfy({ $0 < 0x80 }) else { return cut }
+        var bytes: [UInt8] = []
+        for character in cut {
+            if let ascii = character.asciiValue {
+                bytes.append(ascii)
+            } else {
+                bytes += ASCIIFallback.bytes(for: character, width: character.displayWidth)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private func renderWhole(_ trace: Trace, hardBreaks: Bool) throws(TraceError) -> String {
+        let model = try DiagramModel(trace: trace, order: order)
+        let layout = try TextLayout(
+            model: model, maxWidth: maxWidth, maxLabelLines: max(maxLabelLines, 1), hardBreaks: hardBreaks)
+        var painter = TextPainter(model: model, layout: layout, charset: charset, showFootBoxes: showFootBoxes)
+        return painter.paint()
+    }
+}

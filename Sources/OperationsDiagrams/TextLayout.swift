@@ -1,0 +1,438 @@
+import Operations
+
+/// Where every lifeline goes and how every label wraps, for a given maximum width.
+///
+/// The diagram is a row of gaps: gap 0 runs from the left edge to the first lifeline, gap `k`
+/// from lifeline `k-1` to lifeline `k`, and the last gap from the last lifeline to the right end.
+/// Each gap has a floor (head boxes, bars, a label wrapped as narrow as allowed) and a natural size
+/// (every label on one line). Labels sit in the gap next to their arrow's tail, on the rows above
+/// the arrow, so a gap's size decides how its labels wrap.
+///
+/// Fitting follows criterion 2 of `../shared/DIAGRAMS.md` (beside the repository): first the comfortable padding around labels is
+/// dropped (shrink gaps), then the widest gaps are capped at one common size until the total
+/// fits, and their labels wrap (at spaces and after `(`, `,`, `.`, hard-breaking long tokens,
+/// with `…` past the line limit). If even the floors do not fit, the layout reports it.
+struct TextLayout {
+    /// The fixed geometry of one column.
+    struct ColumnGeometry {
+        /// How far bars reach right of the lifeline (0 for none).
+        let rightReach: Int
+        /// How far bars reach left of the lifeline (1 when the column ever has a bar).
+        let leftReach: Int
+        /// The head box's extent left and right of the lifeline.
+        let boxLeft: Int
+        let boxRight: Int
+        let name: String
+    }
+
+    /// Which gap a step's label sits in and how it is placed there.
+    enum Placement {
+        var isNote: Bool {
+            if case .note = self { return true }
+            return false
+        }
+
+        /// Above an arrow, centred in the gap (or left-aligned in the edge gap).
+        case arrow(gap: Int)
+        /// Right of a self-message loop.
+        case loop(column: Int)
+        /// A note box right of the lifeline.
+        case note(column: Int)
+        /// A frame's edge across the whole drawing, its label (if any) in the tab at the left,
+        /// in the gap before the first lifeline.
+        case frame(level: Int)
+    }
+
+    let columns: [ColumnGeometry]
+    /// Frames nest this deep: their borders take that many columns at the left (the innermost
+    /// followed by a blank) and at the right (preceded by one).
+    let frameDepth: Int
+    /// The columns right of the last gap kept for frame borders.
+    var rightInset: Int { frameDepth > 0 ? frameDepth + 1 : 0 }
+    /// Where a label in the edge gap starts: past the frame borders and a blank.
+    var edgeLabelStart: Int { 1 + frameDepth }
+    /// The lifeline column of each participant.
+    private(set) var x: [Int] = []
+    /// The total width of the drawing.
+    private(set) var width = 0
+    /// Each step's label lines (note lines for notes).
+    private(set) var lines: [LabelLines] = []
+    private(set) var placements: [Placement] = []
+
+    private static let padding = 1
+    /// The first column of a frame tab's text: the border, `─` and a blank before it.
+    static func frameTextStart(level: Int) -> Int { level + 3 }
+
+    /// A frame tab's text: its keyword, then its label in brackets, as UML writes a guard.
+    static func tab(_ keyword: String, _ label: String) -> String {
+        let text = LabelWrapper.sanitize(label)
+        return text.isEmpty ? keyword : "\(keyword) [\(text)]"
+    }
+    /// Notes ask for this many text columns when their gap has room, and take the gap's whole
+    /// free width once it is known.
+    private static let noteNaturalWidth = 16
+    /// Notes right of the last lifeline may widen the drawing up to this many text columns.
+    private static let noteTailWidth = 30
+    /// However much room there is, a note's lines stay this short, to be read at a glance.
+    private static let noteWidestText = 44
+
+    /// - Parameter hardBreaks: Whether labels may be broken inside a token to fit; without it,
+    ///   a drawing that needs that throws `TraceError/diagramTooNarrow(required:available:)`.
+    init(model: DiagramModel, maxWidth: Int, maxLabelLines: Int, hardBreaks: Bool = true) throws(TraceError) {
+        columns = model.columns.map { column in
+            let boxWidth = column.participant.name.displayWidth + 2
+            let boxLeft = (boxWidth - 1) / 2
+            return ColumnGeometry(
+                rightReach: column.maxDepth, leftReach: column.maxDepth > 0 ? 1 : 0,
+                boxLeft: boxLeft, boxRight: boxWidth - 1 - boxLeft, name: column.participant.name)
+        }
+        frameDepth = model.frameDepth
+        guard !columns.isEmpty else { return }
+
+        let texts = model.steps.map { step -> LabelLines in
+            switch step.action {
+            case .message, .create, .launch, .finish:
+                return LabelLines(LabelWrapper.sanitize(model.label(of: step)))
+            case .note:
+                return LabelLines(LabelWrapper.paragraphs(model.label(of: step)))
+            case .frameOpen(let kind, _, _):
+                return LabelLines(Self.tab(kind.rawValue, model.label(of: step)))
+            case .frameBranch:
+                return LabelLines(Self.tab("else", model.label(of: step)))
+            case .frameClose:
+                return .none
+            }
+        }
+        placements = model.steps.map { Self.placement(of: $0) }
+        // Labels are measured once, for every fitting pass below.
+        var pieces = WrapPieces(reservingCapacityFor: texts.count)
+        let measured = texts.indices.map { placements[$0].isNote ? nil : pieces.measure(texts[$0].first ?? "") }
+
+        // Shrink gaps: drop the comfortable padding before wrapping anything.
+        var fit = Fit(
+            layout: self, model: model, texts: texts, pieces: pieces, measured: measured, padding: Self.padding,
+            maxLabelLines: maxLabelLines)
+        if fit.total > maxWidth {
+            fit.dropPadding()
+            // Wrap at spaces and after ( , . first; hard-break long tokens only if that is not
+            // enough; `…` comes from the line limit.
+            // Notes are prose, so a word broken inside a note costs less than a broken label.
+            fit.shrink(to: maxWidth, hardNotes: false, hardLabels: false)
+            fit.shrink(to: maxWidth, hardNotes: true, hardLabels: false)
+            if hardBreaks { fit.shrink(to: maxWidth, hardNotes: true, hardLabels: true) }
+            guard fit.total <= maxWidth else {
+                throw .diagramTooNarrow(required: fit.hardFloorTotal, available: maxWidth)
+            }
+            fit.wrapLabels()
+        }
+
+        var position = 0
+        x = fit.sizes.dropLast().map { size in
+            position += size
+            return position
+        }
+        width = position + fit.sizes[columns.count] + 1 + rightInset
+        lines = fit.lines
+
+        // A frame's tab takes its rule, between the borders; a reason too long for it ends in `…`.
+        for (step, placement) in placements.enumerated() {
+            guard case .frame(let level) = placement, let text = texts[step].first else { continue }
+            let available = width - 2 * level - 6
+            lines[step] = LabelLines(
+                text.displayWidth <= available ? text : LabelWrapper.ellipsized(text, width: max(available, 1)))
+        }
+
+        // Notes take the free width right of their lifeline, now that it is known: over idle
+        // lifelines up to the first open bar, so a note of a sentence is not squeezed into a
+        // column between two neighbours.
+        for slot in fit.slots where slot.isNote {
+            guard case .note(let column) = placements[slot.step] else { continue }
+            let available = noteTextWidth(column: column, limit: model.steps[slot.step].noteLimit)
+            lines[slot.step] = LabelLines(
+                texts[slot.step].flatMap { LabelWrapper.wrap($0, width: min(available, Self.noteWidestText)) })
+        }
+    }
+
+    // MARK: Geometry used by the painter
+
+    /// The first column a note box may use, right of a column's bars.
+    func noteStart(column: Int) -> Int { x[column] + columns[column].rightReach + 2 }
+
+    /// The widest note text that fits right of a column, stopping short of the bar of column
+    /// `limit` (or of the right frame borders when `limit` is `nil`).
+    func noteTextWidth(column: Int, limit: Int?) -> Int {
+        let end: Int
+        if let limit {
+            end = x[limit] - columns[limit].leftReach - 2
+        } else {
+            end = width - 1 - rightInset
+        }
+        return max(end - noteStart(column: column) + 1 - 4, 1)
+    }
+
+    /// The columns a label over an arrow may use in a gap, both ends inclusive.
+    func labelBounds(gap: Int, createdColumn: Int?) -> (start: Int, end: Int) {
+        let rightColumn = gap
+        var leftReach = columns[rightColumn].leftReach
+        if createdColumn == rightColumn { leftReach = max(leftReach, columns[rightColumn].boxLeft) }
+        let end = x[rightColumn] - leftReach - 2
+        guard gap > 0 else { return (edgeLabelStart, end) }
+        var rightReach = columns[gap - 1].rightReach
+        if createdColumn == gap - 1 { rightReach = max(rightReach, columns[gap - 1].boxRight) }
+        return (x[gap - 1] + rightReach + 2, end)
+    }
+
+    // MARK: Constraints
+
+    /// A label or note that lives in a gap.
+    private struct Slot {
+        let step: Int
+        let gap: Int
+        /// Columns the gap needs besides the text: reaches of bars and boxes, margins, loop.
+        let fixed: Int
+        /// The comfortable padding around the text, on top of `fixed`, until fitting drops it.
+        let padding: Int
+        /// The text's natural width (a note's capped at what it asks for).
+        let natural: Int
+        /// The widest piece that cannot be wrapped without a hard break.
+        let longestPiece: Int
+        let isNote: Bool
+        let isTail: Bool
+        /// The width the text is currently wrapped to.
+        var width: Int
+    }
+
+    /// The gap sizes and wrapped labels while fitting a width.
+    private struct Fit {
+        /// Kept apart from its slot, so that slots are plain values that copy without
+        /// reference counting.
+        var slots: [Slot] = []
+        /// Every label measured for wrapping.
+        let pieces: WrapPieces
+        /// Each gap's slots, as fitting reads them on every column it narrows the gap: together
+        /// in memory, rather than a slot here, its label there and its pieces elsewhere.
+        var entriesInGap: [[GapEntry]]
+        /// Each gap's entries by extent, made when shrinking starts (the extents do not change
+        /// before).
+        var bucketsInGap: [ExtentBuckets] = []
+        var structural: [Int]
+        var sizes: [Int]
+        var lines: [LabelLines]
+        /// The width each label wraps to, once fitting narrowed it.
+        var wrapWidths: [Int?]
+        let texts: [LabelLines]
+        let maxLabelLines: Int
+
+        /// The columns outside the gaps: the last lifeline's own and the right frame borders.
+        let outside: Int
+        var total: Int { sizes.reduce(0, +) + outside }
+
+        /// Wraps every narrowed label for real, once, at the width fitting chose for it.
+        mutating func wrapLabels() {
+            for (step, width) in wrapWidths.enumerated() {
+                guard let width else { continue }
+                lines[step] = LabelLines(
+                    LabelWrapper.wrap(texts[step].first ?? "", width: width, maxLines: maxLabelLines))
+            }
+        }
+
+        /// The narrowest the drawing can get: every text one column wide.
+        var hardFloorTotal: Int { floors(hardNotes: true, hardLabels: true).reduce(0, +) + outside }
+
+        /// A slot in its gap's list.
+        struct GapEntry {
+            /// The columns the slot takes in the gap now: `fixed + width`.
+            var extent: Int32
+            let fixed: Int32
+            /// The slot's index in `slots`.
+            let slot: Int32
+            /// The label measured for wrapping; `nil` for a note, which is rare and wraps for real.
+            let label: WrapPieces.Label?
+        }
+
+        init(
+            layout: TextLayout, model: DiagramModel, texts: [LabelLines], pieces: WrapPieces,
+            measured: [WrapPieces.Label?], padding: Int, maxLabelLines: Int
+        ) {
+            let columns = layout.columns
+            let count = columns.count
+            self.texts = texts
+            self.pieces = pieces
+            self.maxLabelLines = maxLabelLines
+            let frameDepth = layout.frameDepth
+            outside = 1 + layout.rightInset
+            lines = texts
+            wrapWidths = Array(repeating: nil, count: texts.count)
+
+            // Head boxes one blank column apart; bars with room for an arrow between them.
+            structural = Array(repeating: 0, count: count + 1)
+            structural[0] = max(columns[0].boxLeft, columns[0].leftReach) + (frameDepth > 0 ? frameDepth + 1 : 0)
+            for gap in 1..<count {
+                let left = columns[gap - 1]
+                let right = columns[gap]
+                structural[gap] = max(
+                    max(left.boxRight, left.rightReach) + max(right.boxLeft, right.leftReach) + 2,
+                    left.rightReach + right.leftReach + 4)
+            }
+            structural[count] = max(columns[count - 1].boxRight, columns[count - 1].rightReach)
+
+            entriesInGap = Array(repeating: [], count: count + 1)
+            for (index, step) in model.steps.enumerated() {
+                let text = texts[index]
+                let label = measured[index]
+                let natural = label?.natural ?? text.map(\.displayWidth).max() ?? 0
+                let longest = label?.longest ?? text.map(LabelWrapper.longestPiece).max() ?? 0
+                var gap = 0
+                var fixed = 0
+                var slotPadding = 0
+                var isNote = false
+                switch layout.placements[index] {
+                case .arrow(let arrowGap):
+                    gap = arrowGap
+                    var created: Int?
+                    if case .create(_, let column) = step.action { created = column }
+                    var leftReach = columns[gap].leftReach
+                    if created == gap { leftReach = max(leftReach, columns[gap].boxLeft) }
+                    if gap == 0 {
+                        fixed = leftReach + 2 + frameDepth
+                        slotPadding = padding
+                    } else {
+                        var rightReach = columns[gap - 1].rightReach
+                        if created == gap - 1 { rightReach = max(rightReach, columns[gap - 1].boxRight) }
+                        fixed = rightReach + leftReach + 3
+                        slotPadding = 2 * padding
+                    }
+                case .loop(let column):
+                    gap = column + 1
+                    let reach = columns[column].rightReach
+                    fixed = gap == count ? reach + 5 : reach + 7 + columns[gap].leftReach
+                    slotPadding = gap == count ? 0 : padding
+                case .note(let column):
+                    gap = column + 1
+                    isNote = true
+                    let reach = columns[column].rightReach
+                    fixed = gap == count ? reach + 5 : reach + 7 + columns[gap].leftReach
+                case .frame:
+                    // A frame's tab lies on its own rule, across the lifelines: it takes no gap.
+                    continue
+                }
+                let isTail = gap == count
+                let asked =
+                    isNote ? min(natural, isTail ? TextLayout.noteTailWidth : TextLayout.noteNaturalWidth) : natural
+                if isNote { lines[index] = LabelLines(text.flatMap { LabelWrapper.wrap($0, width: asked) }) }
+                entriesInGap[gap].append(
+                    GapEntry(
+                        extent: Int32(truncatingIfNeeded: fixed + asked), fixed: Int32(truncatingIfNeeded: fixed),
+                        slot: Int32(truncatingIfNeeded: slots.count), label: isNote ? nil : label))
+                slots.append(
+                    Slot(
+                        step: index, gap: gap, fixed: fixed, padding: slotPadding, natural: asked,
+                        longestPiece: longest, isNote: isNote, isTail: isTail, width: asked))
+            }
+            sizes = structural
+            for slot in slots { sizes[slot.gap] = max(sizes[slot.gap], slot.fixed + slot.padding + slot.width) }
+        }
+
+        /// The first step of fitting: the gaps without the comfortable padding. Computed from
+        /// the same slots rather than by measuring every label again.
+        mutating func dropPadding() {
+            sizes = structural
+            for slot in slots { sizes[slot.gap] = max(sizes[slot.gap], slot.fixed + slot.width) }
+        }
+
+        /// The smallest each gap may get: texts wrapped only at break opportunities (soft), or
+        /// down to one column (hard).
+        func floors(hardNotes: Bool, hardLabels: Bool) -> [Int] {
+            var result = structural
+            for slot in slots {
+                let hard = slot.isNote ? hardNotes : hardLabels
+                let narrowest = hard ? min(slot.natural, 1) : min(slot.natural, slot.longestPiece)
+                result[slot.gap] = max(result[slot.gap], slot.fixed + narrowest)
+            }
+            return result
+        }
+
+        /// How badly narrowing a gap by one column would break its labels, judged on the wrapped
+        /// result: nothing for breaks at spaces and punctuation, about 1 for each break inside a
+        /// word (less in a long token than in a short word), 2 for a line left holding only
+        /// punctuation.
+        func harm(shrinking gap: Int) -> Double {
+            let target = sizes[gap] - 1
+            var total = 0.0
+            for position in bucketsInGap[gap].positions(widerThan: target) {
+                let entry = entriesInGap[gap][Int(position)]
+                guard let label = entry.label else { continue }
+                total += pieces.harm(label, max(target - Int(entry.fixed), 1))
+            }
+            return total
+        }
+
+        /// Narrows the widest shrinkable gap by one column at a time, re-wrapping its texts, until
+        /// the drawing fits or nothing more can shrink this way. Narrowing the widest first wraps
+        /// the longest labels first and leaves short ones alone; when tokens must be broken, the
+        /// gap whose break does the least harm goes first.
+        mutating func shrink(to maxWidth: Int, hardNotes: Bool, hardLabels: Bool) {
+            let floor = floors(hardNotes: hardNotes, hardLabels: hardLabels)
+            if bucketsInGap.isEmpty { bucketsInGap = entriesInGap.map { ExtentBuckets(extents: $0.map(\.extent)) } }
+            var currentTotal = total
+            while currentTotal > maxWidth {
+                var widest = -1
+                var widestScore = 0.0
+                for gap in sizes.indices where sizes[gap] > floor[gap] {
+                    let score = hardLabels ? harm(shrinking: gap) : 0
+                    if widest < 0 || score < widestScore || (score == widestScore && sizes[gap] > sizes[widest]) {
+                        widest = gap
+                        widestScore = score
+                    }
+                }
+                guard widest >= 0 else { return }
+                let target = sizes[widest] - 1
+                // Only the entries wider than the target change; the others keep their extent.
+                for position in bucketsInGap[widest].take(widerThan: target) {
+                    let entry = entriesInGap[widest][Int(position)]
+                    let index = Int(entry.slot)
+                    let fixed = Int(entry.fixed)
+                    let allowed = max(target - fixed, 1)
+                    let step = slots[index].step
+                    if let label = entry.label {
+                        slots[index].width = pieces.wrappedWidth(label, allowed)
+                        wrapWidths[step] = allowed
+                    } else {
+                        let wrapped = texts[step].flatMap { LabelWrapper.wrap($0, width: allowed) }
+                        lines[step] = LabelLines(wrapped)
+                        slots[index].width = wrapped.map(\.displayWidth).max() ?? 0
+                    }
+                    let extent = fixed + slots[index].width
+                    entriesInGap[widest][Int(position)].extent = Int32(truncatingIfNeeded: extent)
+                    bucketsInGap[widest].put(position, extent: extent)
+                }
+                bucketsInGap[widest].settle()
+                let size = max(structural[widest], bucketsInGap[widest].top)
+                currentTotal -= sizes[widest] - size
+                sizes[widest] = size
+            }
+        }
+    }
+
+    private static func placement(of step: DiagramModel.Step) -> Placement {
+        switch step.action {
+        case .note(let column):
+            return .note(column: column)
+        case .frameOpen(_, let level, _), .frameBranch(let level), .frameClose(let level):
+            return .frame(level: level)
+        default:
+            break
+        }
+        let sender = step.sender
+        let receiver = step.receiver
+        if sender == receiver, let column = sender.column { return .loop(column: column) }
+        switch (sender, receiver) {
+        case (.edge, _):
+            return .arrow(gap: 0)
+        case (.column(let from), .edge):
+            return .arrow(gap: from)
+        case (.column(let from), .column(let to)):
+            return .arrow(gap: from < to ? from + 1 : from)
+        }
+    }
+}

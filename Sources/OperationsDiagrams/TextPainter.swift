@@ -1,0 +1,416 @@
+import Operations
+
+/// Paints a laid-out diagram row by row.
+///
+/// Rows come in blocks, one per step: the label rows, the arrow row (or the rows of a loop or a
+/// note), then the closing rows where bars end, head boxes of created services close, and Xs
+/// stand. One blank row separates blocks. Every row first gets the lifelines and bars of the
+/// columns alive on it, then the step's own drawing on top; so painting is linear in rows times
+/// columns, with no pass over earlier rows.
+struct TextPainter {
+    private enum Mark {
+        case barEnd, cross, boxBottom, barStart
+    }
+
+    private let model: DiagramModel
+    private let layout: TextLayout
+    private let showFootBoxes: Bool
+    private var canvas: TextCanvas
+    // What a base row shows; a change makes the next base row be drawn anew.
+    private var depth: [Int] { didSet { canvas.forgetTemplate() } }
+    private var alive: [Bool] { didSet { canvas.forgetTemplate() } }
+    /// How many frames are open: their borders stand on every row.
+    private var openFrames = 0 { didSet { canvas.forgetTemplate() } }
+    /// The closing marks of the step being painted, kept between steps so that most steps
+    /// allocate nothing for them.
+    private var marks: [ClosingMark] = []
+
+    /// What happens to a column on the `row`-th closing row of a step.
+    private struct ClosingMark {
+        let column: Int
+        let mark: Mark
+        let row: Int
+    }
+
+    init(model: DiagramModel, layout: TextLayout, charset: DiagramCharset, showFootBoxes: Bool) {
+        self.model = model
+        self.layout = layout
+        self.showFootBoxes = showFootBoxes
+        canvas = TextCanvas(width: layout.width, charset: charset)
+        depth = Array(repeating: 0, count: model.columns.count)
+        alive = model.columns.map(\.isTopHeaded)
+    }
+
+    mutating func paint() -> String {
+        guard !model.columns.isEmpty else { return "" }
+        // Room for the whole drawing up front, so that it is not copied as it grows: a step is
+        // its label rows, an arrow row, a closing row or two and a blank one.
+        var rows = 8
+        for lines in layout.lines { rows += lines.count + 3 }
+        canvas.reserve(rows: rows)
+        if alive.contains(true) {
+            paintBoxes(for: alive, foot: false)
+        }
+        for index in model.steps.indices {
+            if index > 0 { baseRow() }
+            paint(step: index)
+            // Nothing paints into a finished step's rows: write them out.
+            canvas.flush()
+        }
+        if showFootBoxes && alive.contains(true) {
+            if !model.steps.isEmpty { baseRow() }
+            paintBoxes(for: alive, foot: true)
+        }
+        return canvas.output()
+    }
+
+    // MARK: Rows and lifelines
+
+    /// Adds a row showing every alive lifeline and bar: a copy of the canvas's template row
+    /// while nothing has changed since it was drawn.
+    @discardableResult
+    private mutating func baseRow() -> Int {
+        if let row = canvas.addTemplateRow() { return row }
+        let row = canvas.addRow()
+        defer { canvas.makeTemplate(of: row) }
+        for column in alive.indices where alive[column] {
+            let x = layout.x[column]
+            let level = depth[column]
+            if level == 0 {
+                canvas.put(.vertical, row, x)
+            } else {
+                canvas.put(.vertical, row, x - 1)
+                canvas.put(.vertical, row, from: x + 1, through: x + level)
+            }
+        }
+        for level in 0..<openFrames {
+            canvas.put(.vertical, row, level)
+            canvas.put(.vertical, row, layout.width - 1 - level)
+        }
+        return row
+    }
+
+    private mutating func openBar(_ column: Int, row: Int) {
+        let x = layout.x[column]
+        let level = depth[column]
+        if level == 0 {
+            canvas.put(.topLeft, row, x - 1)
+            canvas.put(.barJoinUp, row, x)
+            canvas.put(.topRight, row, x + 1)
+        } else {
+            canvas.put(.teeRight, row, x + level)
+            canvas.put(.topRight, row, x + level + 1)
+        }
+        depth[column] = level + 1
+    }
+
+    private mutating func closeBar(_ column: Int, row: Int) {
+        let x = layout.x[column]
+        let level = depth[column]
+        guard level > 0 else { return }
+        if level == 1 {
+            canvas.put(.bottomLeft, row, x - 1)
+            canvas.put(.barJoinDown, row, x)
+            canvas.put(.bottomRight, row, x + 1)
+        } else {
+            canvas.put(.teeRight, row, x + level - 1)
+            canvas.put(.bottomRight, row, x + level)
+        }
+        depth[column] = level - 1
+    }
+
+    // MARK: Boxes
+
+    private mutating func paintBoxes(for included: [Bool], foot: Bool) {
+        let rows = (canvas.addRow(), canvas.addRow(), canvas.addRow())
+        for column in model.columns.indices where included[column] {
+            paintBox(column, top: rows.0, middle: rows.1, bottom: rows.2, lifelineAbove: foot, lifelineBelow: !foot)
+        }
+    }
+
+    private mutating func paintBox(
+        _ column: Int, top: Int, middle: Int, bottom: Int, lifelineAbove: Bool, lifelineBelow: Bool
+    ) {
+        let geometry = layout.columns[column]
+        let x = layout.x[column]
+        let left = x - geometry.boxLeft
+        let right = x + geometry.boxRight
+        canvas.put(.topLeft, top, left)
+        canvas.put(.horizontal, top, from: left + 1, through: right - 1)
+        canvas.put(.topRight, top, right)
+        if lifelineAbove { canvas.put(.teeUp, top, x) }
+        canvas.put(.vertical, middle, left)
+        canvas.put(text: geometry.name, middle, left + 1)
+        canvas.put(.vertical, middle, right)
+        canvas.put(.bottomLeft, bottom, left)
+        canvas.put(.horizontal, bottom, from: left + 1, through: right - 1)
+        canvas.put(.bottomRight, bottom, right)
+        if lifelineBelow { canvas.put(.teeDown, bottom, x) }
+    }
+
+    // MARK: Steps
+
+    private mutating func paint(step index: Int) {
+        let step = model.steps[index]
+        collectClosingMarks(of: step)
+        switch step.action {
+        case .note(let column):
+            paintNote(column: column, lines: layout.lines[index])
+        case .frameOpen(_, let level, _):
+            paintFrameEdge(level: level, corners: (.topLeft, .topRight), fill: .horizontal, lines: layout.lines[index])
+            openFrames += 1
+        case .frameBranch(let level):
+            paintFrameEdge(level: level, corners: (.teeRight, .teeLeft), fill: .frameDash, lines: layout.lines[index])
+        case .frameClose(let level):
+            paintFrameEdge(level: level, corners: (.bottomLeft, .bottomRight), fill: .horizontal, lines: .none)
+            openFrames -= 1
+        case .message(let from, let to, let style) where from == to:
+            if let column = from.column { paintLoop(column: column, style: style, lines: layout.lines[index]) }
+        default:
+            paintArrowStep(step, lines: layout.lines[index])
+        }
+        var closingRows = 0
+        for entry in marks { closingRows = max(closingRows, entry.row + 1) }
+        for position in 0..<closingRows {
+            let row = baseRow()
+            // Columns in the order they got their first mark (every marked column has one on
+            // row 0), each with its mark for this row.
+            for first in marks where first.row == 0 {
+                guard let entry = marks.first(where: { $0.column == first.column && $0.row == position }) else {
+                    continue
+                }
+                apply(entry.mark, column: entry.column, row: row)
+            }
+        }
+        marks.removeAll(keepingCapacity: true)
+    }
+
+    /// What happens to each column on the closing rows of a step: a column's marks go on
+    /// successive rows, in the order they are added.
+    private mutating func collectClosingMarks(of step: DiagramModel.Step) {
+        func add(_ column: Int, _ mark: Mark) {
+            var row = 0
+            for entry in marks where entry.column == column { row += 1 }
+            marks.append(ClosingMark(column: column, mark: mark, row: row))
+        }
+        var created: Int?
+        if case .create(_, let column) = step.action {
+            created = column
+            add(column, .boxBottom)
+            if step.createdHasLife { add(column, .barStart) }
+        }
+        if step.closesBar, let sender = step.sender.column { add(sender, .barEnd) }
+        for ending in step.endings {
+            if ending.column == created {
+                if ending.crossed { add(ending.column, .cross) }
+                continue
+            }
+            if ending.hadBar { add(ending.column, .barEnd) }
+            if ending.crossed { add(ending.column, .cross) }
+        }
+    }
+
+    private mutating func apply(_ mark: Mark, column: Int, row: Int) {
+        let x = layout.x[column]
+        switch mark {
+        case .barEnd:
+            closeBar(column, row: row)
+        case .cross:
+            canvas.put(.cross, row, x)
+            alive[column] = false
+        case .boxBottom:
+            let geometry = layout.columns[column]
+            canvas.put(.bottomLeft, row, x - geometry.boxLeft)
+            canvas.put(.horizontal, row, from: x - geometry.boxLeft + 1, through: x + geometry.boxRight - 1)
+            canvas.put(.bottomRight, row, x + geometry.boxRight)
+            canvas.put(.teeDown, row, x)
+            alive[column] = true
+        case .barStart:
+            openBar(column, row: row)
+        }
+    }
+
+    private mutating func paintArrowStep(_ step: DiagramModel.Step, lines: LabelLines) {
+        let sender = step.sender
+        let receiver = step.receiver
+        var created: Int?
+        var style = MessageStyle.call
+        switch step.action {
+        case .message(_, _, let messageStyle): style = messageStyle
+        case .create(_, let column): created = column
+        case .finish: style = .reply
+        case .launch, .note, .frameOpen, .frameBranch, .frameClose: break
+        }
+
+        // Label rows; the receiver's bar and a created head box start on the last one.
+        let placement = layout.placements.isEmpty ? nil : gap(of: step)
+        let bounds = placement.map { layout.labelBounds(gap: $0, createdColumn: created) }
+        let labelLines = lines.isEmpty ? LabelLines("") : lines
+        var lastLabelRow = 0
+        for line in labelLines {
+            lastLabelRow = baseRow()
+            if let bounds, !line.isEmpty {
+                let lineWidth = line.displayWidth
+                let start =
+                    placement == 0 ? bounds.start : bounds.start + (bounds.end - bounds.start + 1 - lineWidth) / 2
+                canvas.put(text: line, lastLabelRow, start)
+            }
+        }
+        if step.opensBar, let column = receiver.column { openBar(column, row: lastLabelRow) }
+        if let created {
+            let geometry = layout.columns[created]
+            let x = layout.x[created]
+            canvas.put(.topLeft, lastLabelRow, x - geometry.boxLeft)
+            canvas.put(.horizontal, lastLabelRow, from: x - geometry.boxLeft + 1, through: x + geometry.boxRight - 1)
+            canvas.put(.topRight, lastLabelRow, x + geometry.boxRight)
+        }
+
+        // The arrow row.
+        let row = baseRow()
+        if let created {
+            let geometry = layout.columns[created]
+            let x = layout.x[created]
+            canvas.put(.vertical, row, x - geometry.boxLeft)
+            canvas.put(text: geometry.name, row, x - geometry.boxLeft + 1)
+            canvas.put(.vertical, row, x + geometry.boxRight)
+        }
+        let from = position(of: sender)
+        let to = position(of: receiver)
+        if from < to || (from == to && sender == .edge) {
+            let start = sender == .edge ? 0 : attach(sender, rightSide: true)
+            let head = attach(receiver, rightSide: false, created: created)
+            drawArrow(row: row, tail: start, head: head, style: style)
+        } else {
+            let start = attach(sender, rightSide: false)
+            let head = receiver == .edge ? 0 : attach(receiver, rightSide: true, created: created)
+            drawArrow(row: row, tail: start, head: head, style: style)
+        }
+    }
+
+    private func gap(of step: DiagramModel.Step) -> Int {
+        switch step.sender {
+        case .edge:
+            return 0
+        case .column(let from):
+            guard let to = step.receiver.column else { return from }
+            return from < to ? from + 1 : from
+        }
+    }
+
+    /// A column's horizontal order; the edge is left of everything.
+    private func position(of end: DiagramModel.End) -> Int {
+        end.column.map { layout.x[$0] } ?? -1
+    }
+
+    /// The cell next to a lifeline, bar or created box where an arrow touches it.
+    private func attach(_ end: DiagramModel.End, rightSide: Bool, created: Int? = nil) -> Int {
+        guard let column = end.column else { return 0 }
+        let x = layout.x[column]
+        if column == created {
+            let geometry = layout.columns[column]
+            return rightSide ? x + geometry.boxRight + 1 : x - geometry.boxLeft - 1
+        }
+        let level = depth[column]
+        if rightSide { return x + level + 1 }
+        return x - (level > 0 ? 1 : 0) - 1
+    }
+
+    /// Draws a horizontal arrow from its tail cell to its head cell (inclusive).
+    ///
+    /// A dashed line alternates line and gap counted from the head, always ends in a line cell at
+    /// the tail so it visibly leaves its bar, and fills a gap that falls on a crossed lifeline so
+    /// the arrow never looks interrupted; the alternation starts again after the crossing, so
+    /// a crossing shows as `─ ──│` at worst, never as a solid run of three.
+    private mutating func drawArrow(row: Int, tail: Int, head: Int, style: MessageStyle) {
+        let step = head > tail ? -1 : 1
+        let length = abs(head - tail) + 1
+        canvas.put(head > tail ? .headRight : .headLeft, row, head)
+        guard length > 1 else { return }
+        var dashNext = true
+        for distance in 1..<length {
+            let column = head + distance * step
+            switch style {
+            case .call:
+                canvas.put(.horizontal, row, column)
+            case .async:
+                canvas.put(.wave, row, column)
+            case .reply:
+                let crossing = !canvas.isBlank(row, column)
+                if dashNext || crossing || distance == length - 1 { canvas.put(.horizontal, row, column) }
+                dashNext = crossing ? false : !dashNext
+            }
+        }
+    }
+
+    // MARK: Frames
+
+    /// A frame's top, branch or bottom: a rule from its left border to its right one, crossing
+    /// every lifeline and bar (`┼`), with the tab — keyword and reason — set into it at the left.
+    /// The rule is the one row where nothing else is drawn, so the tab covers no label or arrow.
+    private mutating func paintFrameEdge(level: Int, corners: (Glyph, Glyph), fill: Glyph, lines: LabelLines) {
+        let row = baseRow()
+        let left = level
+        let right = layout.width - 1 - level
+        for column in (left + 1)..<right {
+            canvas.put(canvas.isLine(row, column) ? .crossing : fill, row, column)
+        }
+        canvas.put(corners.0, row, left)
+        canvas.put(corners.1, row, right)
+        guard let tab = lines.first, !tab.isEmpty else { return }
+        let start = TextLayout.frameTextStart(level: level)
+        canvas.clear(row, start - 1)
+        canvas.put(text: tab, row, start)
+        canvas.clear(row, start + tab.displayWidth)
+    }
+
+    // MARK: Self-messages and notes
+
+    /// A loop leaving the bar's right edge, at least three rows tall, with the label on its right.
+    private mutating func paintLoop(column: Int, style: MessageStyle, lines: LabelLines) {
+        let rows = max(3, lines.count + 1)
+        let x = layout.x[column]
+        let start = x + depth[column] + 1
+        let corner = start + 3
+        let line: Glyph = style == .async ? .wave : .horizontal
+        for index in 0..<rows {
+            let row = baseRow()
+            if index == 0 {
+                canvas.put(line, row, start)
+                if style != .reply { canvas.put(line, row, start + 1) }
+                canvas.put(line, row, start + 2)
+                canvas.put(.topRight, row, corner)
+            } else if index == rows - 1 {
+                canvas.put(.headLeft, row, start)
+                canvas.put(line, row, start + 1)
+                if style != .reply { canvas.put(line, row, start + 2) }
+                canvas.put(.bottomRight, row, corner)
+            } else {
+                canvas.put(.vertical, row, corner)
+            }
+            if index < lines.count { canvas.put(text: lines[index], row, corner + 2) }
+        }
+    }
+
+    /// A double-bordered box right of the lifeline, text left-aligned.
+    private mutating func paintNote(column: Int, lines: LabelLines) {
+        let start = layout.noteStart(column: column)
+        let textWidth = lines.map(\.displayWidth).max() ?? 0
+        let end = start + textWidth + 3
+        let top = baseRow()
+        canvas.put(.noteTopLeft, top, start)
+        canvas.put(.noteHorizontal, top, from: start + 1, through: end - 1)
+        canvas.put(.noteTopRight, top, end)
+        for line in lines {
+            let row = baseRow()
+            canvas.put(.noteVertical, row, start)
+            // A box over idle lifelines hides them: blank its inside before the text goes in.
+            for column in start + 1..<end { canvas.clear(row, column) }
+            canvas.put(text: line, row, start + 2)
+            canvas.put(.noteVertical, row, end)
+        }
+        let bottom = baseRow()
+        canvas.put(.noteBottomLeft, bottom, start)
+        canvas.put(.noteHorizontal, bottom, from: start + 1, through: end - 1)
+        canvas.put(.noteBottomRight, bottom, end)
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Operations
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The POSIX calls behind a journal file, in one place: owner-only directories,
+/// whole-buffer appends, sync, and the advisory lock that marks a journal as being written.
+///
+/// Foundation's `FileHandle` cannot create exclusively with a mode or take a `flock`, and
+/// hides `errno`, which the errors here quote in plain words.
+enum JournalFile {
+    /// Owner read and write only (contract 9: a journal may hold secrets).
+    static let fileMode: mode_t = 0o600
+    /// Owner only.
+    static let directoryMode: mode_t = 0o700
+
+    /// Creates `url` and any missing parents with mode 0700; existing directories keep their mode.
+    static func makeDirectory(_ url: URL) throws(JournalError) {
+        var missing: [URL] = []
+        var current = url.standardizedFileURL
+        while !exists(current) {
+            missing.append(current)
+            let parent = current.deletingLastPathComponent()
+            if parent.path == current.path { break }
+            current = parent
+        }
+        for directory in missing.reversed() {
+            let result = directory.withUnsafeFileSystemRepresentation { path in
+                path.map { mkdir($0, directoryMode) } ?? -1
+            }
+            if result != 0 && errno != EEXIST {
+                throw .io(directory, operation: "create the directory", reason: lastErrorText())
+            }
+        }
+    }
+
+    /// Opens an existing journal for appending and takes the writer's lock.
+    ///
+    /// - Throws: ``JournalError/runInProgress(_:)`` when a live writer holds the lock.
+    static func openForAppending(_ url: URL) throws(JournalError) -> Int32 {
+        let descriptor = url.withUnsafeFileSystemRepresentation { path in
+            path.map { open($0, O_WRONLY | O_APPEND | O_CLOEXEC) } ?? -1
+        }
+        guard descriptor >= 0 else { throw .io(url, operation: "open", reason: lastErrorText()) }
+        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            let busy = errno == EWOULDBLOCK
+            let reason = lastErrorText()
+            _ = close(descriptor)
+            throw busy ? .runInProgress(url) : .io(url, operation: "lock", reason: reason)
+        }
+        return descriptor
+    }
+
+    /// Whether a live writer holds the journal's lock. The lock dies with its process, so a
+    /// journal without a finish event and without a lock was left by a process that was killed.
+    static func isBeingWritten(_ url: URL) -> Bool {
+        let descriptor = url.withUnsafeFileSystemRepresentation { path in
+            path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1
+        }
+        return isBeingWritten(descriptor: descriptor)
+    }
+
+    /// The same for a journal named by path: a listing asks it of thousands of journals and
+    /// makes no `URL` for each.
+    static func isBeingWritten(path: String) -> Bool {
+        isBeingWritten(descriptor: open(path, O_RDONLY | O_CLOEXEC))
+    }
+
+    private static func isBeingWritten(descriptor: Int32) -> Bool {
+        guard descriptor >= 0 else { return false }
+        defer { _ = close(descriptor) }
+        if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {
+            _ = flock(descriptor, LOCK_UN)
+            return false
+        }
+        return errno == EWOULDBLOCK
+    }
+
+    /// Reads the whole file.
+    static func readAll(_ url: URL) throws(JournalError) -> [UInt8] {
+        let descriptor = url.withUnsafeFileSystemRepresentation { path in
+            path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1
+        }
+        guard descriptor >= 0 else { throw .io(url, operation: "open", reason: lastErrorText()) }
+        defer { _ = close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .io(url, operation: "read", reason: lastErrorText())
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Writes all of the lines' bytes, continuing after partial writes and interruptions.
+    static func writeAll(_ lines: JSONLineWriter, to descriptor: Int32, url: URL) throws(JournalError) {
+        if let code = lines.withBytes({ DescriptorWrite.all($0, to: descriptor) }) {
+            throw .io(url, operation: "write to", reason: String(cString: strerror(code)))
+        }
+    }
+
+    /// Cuts the file to `length` bytes: drops a torn last line before appending after it.
+    static func truncate(_ descriptor: Int32, to length: Int, url: URL) throws(JournalError) {
+        if ftruncate(descriptor, off_t(length)) != 0 {
+            throw .io(url, operation: "truncate", reason: lastErrorText())
+        }
+    }
+
+    /// Flushes the directory entry of a newly created file to disk (durable mode).
+    static func syncDirectory(_ url: URL) {
+        let descriptor = url.withUnsafeFileSystemRepresentation { path in
+            path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1
+        }
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        _ = close(descriptor)
+    }
+
+    /// Releases the lock and closes the descriptor.
+    static func closeDescriptor(_ descriptor: Int32) {
+        _ = close(descriptor)
+    }
+
+    /// Whether anything exists at `url`.
+    static func exists(_ url: URL) -> Bool {
+        var info = stat()
+        return url.withUnsafeFileSystemRepresentation { path in path.map { stat($0, &info) == 0 } ?? false }
+    }
+
+    /// `errno` in words.
+    static func lastErrorText() -> String {
+        String(cString: strerror(errno))
+    }
+}
+
+extension JournalFile {
+    /// `fsync`, with its failure in words.
+    static func sync(_ descriptor: Int32) -> String? {
+        fsync(descriptor) == 0 ? nil : lastErrorText()
+    }
+
+    /// Removes a file; used to take back a journal whose header could not be written.
+    static func remove(_ url: URL) {
+        _ = url.withUnsafeFileSystemRepresentation { path in path.map { unlink($0) } }
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import Operations
+
+extension JournalReader {
+    /// Folds a journal's events, in order, into a ``JournalRecord``.
+    ///
+    /// Replay needs one rule: a step is replayed when its *latest* attempt succeeded. A launch
+    /// therefore forgets the step's earlier output, and a replay (which launches nothing) keeps
+    /// it, so a run resumed several times still replays what its first process completed.
+    struct RecordBuilder {
+        private let header: Header
+        private var session = 1
+        private var steps: [StepRecord] = []
+        private var stepIndex: [StepAddress: Int] = [:]
+        private var outputs: [StepAddress: RecordedValue] = [:]
+        /// What each step was launched with: where its chain started it, and its latest attempt.
+        private var launchInputs: [StepAddress: JournalRecord.LaunchInputs] = [:]
+        private var input: RecordedValue?
+        private var startedAt: Date?
+        /// The end of the current session's run, if it was recorded.
+        private var finished: Finish?
+        /// Steps launched in the current session and not finished, with their attempt's index.
+        private var inFlight: [StepAddress: Int] = [:]
+        /// The innermost step of the latest chain of final failures (a nested step fails, then
+        /// the scenario step that contains it), or `nil` once anything else happened.
+        private var failureOrigin: StepAddress?
+        private var lastWasFinalFailure = false
+        /// The header's shape, or the latest a `resumed` line recorded (a compatible change).
+        private var shape: ScenarioShape?
+
+        private struct Finish {
+            let status: RunStatus
+            let error: RecordedError?
+            let output: RecordedValue?
+            let at: Date
+        }
+
+        init(header: Header) {
+            self.header = header
+            self.shape = header.shape
+            self.input = header.input
+        }
+
+        mutating func apply(_ kind: JournalFormat.Event, _ line: JournalFormat.EventLine) throws(Inconsistency) {
+            let at = JournalReader.date(line.at)
+            let finalFailure = kind == .stepFailed && line.willRetry != true
+            defer { lastWasFinalFailure = finalFailure }
+            switch kind {
+            case .runStarted:
+                if startedAt == nil {
+                    startedAt = at
+                    input = line.recordedInput ?? input
+                }
+            case .resumed:
+                if let reshaped = line.shape {
+                    guard line.fingerprint == reshaped.fingerprint else {
+                        throw Inconsistency(
+                            text:
+                                "the resumed line's fingerprint \(line.fingerprint ?? "(none)") does not match its shape's \(reshaped.fingerprint)"
+                        )
+                    }
+                    shape = reshaped
+                }
+                interruptInFlight()
+                session = line.session ?? session + 1
+                finished = nil
+                failureOrigin = nil
+            case .stepLaunched:
+                let address = try require(line.address, "address")
+                let attempt = try require(line.attempt, "attempt")
+                let index = stepPosition(address, outcome: .running)
+                steps[index].attempts.append(
+                    AttemptRecord(
+                        session: session, attempt: attempt, launchedAt: at, outcome: .running,
+                        idempotencyKey: line.idempotencyKey))
+                steps[index].outcome = .running
+                if let purity = line.purity { steps[index].purity = purity }
+                outputs[address] = nil
+                steps[index].outputNotKept = nil
+                inFlight[address] = steps[index].attempts.count - 1
+                let launched = line.recordedInput
+                if attempt == 1, launchInputs[address]?.latest != launched {
+                    // A start from a value other than where the step last stood: a new start.
+                    launchInputs[address] = JournalRecord.LaunchInputs(started: launched, latest: launched)
+                } else if launchInputs[address] == nil {
+                    launchInputs[address] = JournalRecord.LaunchInputs(started: nil, latest: launched)
+                } else {
+                    // A retry or relaunch, or a resumed session continuing where the last stood.
+                    launchInputs[address]?.latest = launched
+                }
+            case .stepSucceeded:
+                let address = try require(line.address, "address")
+                let index = stepPosition(address, outcome: .succeeded)
+                finishAttempt(address, index: index, outcome: .succeeded, durationMs: line.durationMs)
+                steps[index].outcome = .succeeded
+                let output = line.recordedOutput ?? .notRecorded("the journal has no output for this step")
+                outputs[address] = output
+                steps[index].outputNotKept = output.notKept
+            case .stepFailed:
+                let address = try require(line.address, "address")
+                let error = try require(line.error, "error")
+                let willRetry = line.willRetry ?? false
+                let index = stepPosition(address, outcome: .failed)
+                finishAttempt(
+                    address, index: index, outcome: .failed(error, willRetry: willRetry), durationMs: line.durationMs)
+                steps[index].outcome = willRetry ? .running : (error.isCancellation ? .cancelled : .failed)
+                if !willRetry && !lastWasFinalFailure { failureOrigin = address }
+            case .stepSkipped:
+                let index = stepPosition(try require(line.address, "address"), outcome: .skipped)
+                steps[index].outcome = .skipped
+            case .stepReplayed:
+                let index = stepPosition(try require(line.address, "address"), outcome: .replayed)
+                steps[index].outcome = .replayed
+            case .runFinished:
+                let text = try require(line.status, "status")
+                guard let status = RunStatus(rawValue: text), status != .running else {
+                    throw Inconsistency(text: "\"\(text)\" is not how a run finishes")
+                }
+                finished = Finish(status: status, error: line.error, output: line.recordedOutput, at: at)
+            }
+        }
+
+        func finish(
+            url: URL, isBeingWritten: Bool, ignoredTornLine: Bool, intactLength: Int,
+            damagedLines: [JournalRecord.DamagedLine]
+        ) -> JournalRecord {
+            var steps = steps
+            let status = finished?.status ?? (isBeingWritten ? .running : .interrupted)
+            if status != .running {
+                // Whatever the last session left in flight will not finish any more.
+                for index in steps.indices where steps[index].outcome == .running {
+                    steps[index].outcome = status == .cancelled ? .cancelled : .interrupted
+                    for attempt in steps[index].attempts.indices
+                    where steps[index].attempts[attempt].outcome == .running {
+                        steps[index].attempts[attempt].outcome = .interrupted
+                    }
+                }
+            }
+            let failedStep: StepAddress? =
+                switch status {
+                case .succeeded: nil
+                case .failed, .cancelled: failureOrigin ?? deepestInFlight
+                case .interrupted, .running: deepestInFlight ?? failureOrigin
+                }
+            return JournalRecord(
+                url: url, runID: header.runID, scenario: header.scenario, createdAt: header.createdAt,
+                startedAt: startedAt, finishedAt: finished?.at, status: status, failedStep: failedStep,
+                error: finished?.error, steps: steps, sessions: session, ignoredTornLine: ignoredTornLine,
+                damagedLines: damagedLines,
+                input: input, output: finished?.output, outputs: outputs, launchInputs: launchInputs,
+                intactLength: intactLength,
+                shape: shape, settings: header.settings)
+        }
+
+        // MARK: - Internals
+
+        private var deepestInFlight: StepAddress? {
+            inFlight.keys.max { ($0.path.count, $0.description) < ($1.path.count, $1.description) }
+        }
+
+        private mutating func stepPosition(_ address: StepAddress, outcome: StepRecord.Outcome) -> Int {
+            if let index = stepIndex[address] { return index }
+            steps.append(StepRecord(address: address, attempts: [], outcome: outcome))
+            stepIndex[address] = steps.count - 1
+            return steps.count - 1
+        }
+
+        private mutating func finishAttempt(
+            _ address: StepAddress, index: Int, outcome: AttemptRecord.Outcome, durationMs: Double?
+        ) {
+            // A failure handler's recovery reports a success for an attempt that already
+            // failed; only an attempt still in flight takes the outcome.
+            guard let attemptIndex = inFlight.removeValue(forKey: address) else { return }
+            steps[index].attempts[attemptIndex].outcome = outcome
+            steps[index].attempts[attemptIndex].duration = durationMs.map {
+                .microseconds(Int64(($0 * 1000).rounded()))
+            }
+        }
+
+        private mutating func interruptInFlight() {
+            for (address, attemptIndex) in inFlight {
+                guard let index = stepIndex[address] else { continue }
+                steps[index].attempts[attemptIndex].outcome = .interrupted
+                if steps[index].outcome == .running { steps[index].outcome = .interrupted }
+            }
+            for index in steps.indices where steps[index].outcome == .running {
+                steps[index].outcome = .interrupted
+            }
+            inFlight = [:]
+        }
+
+        private func require<T>(_ value: T?, _ field: String) throws(Inconsistency) -> T {
+            guard let value else { throw Inconsistency(text: "the field \"\(field)\" is missing") }
+            return value
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Operations
+
+/// Turns the bytes of a journal into a ``JournalRecord``.
+///
+/// A torn last line — what a process killed mid-write leaves — is ignored, and the record says
+/// so. Anything else that does not read as a journal becomes a ``JournalError``: a file that is
+/// not a journal, one of another format version, or a damaged line before the last.
+enum JournalReader {
+    /// Reads and parses the journal at `url`, asking its lock whether a live process writes it.
+    static func read(_ url: URL, skippingDamage: Bool = false) throws(JournalError) -> JournalRecord {
+        let bytes = try JournalFile.readAll(url)
+        return try parse(
+            bytes, url: url, isBeingWritten: JournalFile.isBeingWritten(url), skippingDamage: skippingDamage)
+    }
+
+    /// Parses journal bytes.
+    ///
+    /// - Parameters:
+    ///   - bytes: The whole file.
+    ///   - url: Named in errors and kept in the record.
+    ///   - isBeingWritten: Whether a live writer holds the journal; an unfinished run is
+    ///     `running` if so and `interrupted` if not.
+    ///   - skippingDamage: Skip damaged lines after the header and list them in the record (to
+    ///     resume from what is intact) instead of refusing the first one no resume acknowledged.
+    static func parse(_ bytes: [UInt8], url: URL, isBeingWritten: Bool, skippingDamage: Bool = false)
+        throws(JournalError) -> JournalRecord
+    {
+        let lines = split(bytes)
+        guard let headerLine = lines.complete.first else {
+            throw .notAJournal(
+                url, reason: bytes.isEmpty ? "the file is empty" : "it has no complete first line")
+        }
+        if LineChecksum.verify(headerLine) == .damaged {
+            throw .damaged(url, line: 1, reason: Self.checksumMismatch)
+        }
+        let header = try readHeader(headerLine, url: url)
+        var builder = RecordBuilder(header: header)
+        let decoder = JSONDecoder()
+        var damaged: [JournalRecord.DamagedLine] = []
+        var acknowledged = Set<Int>()
+        for (offset, line) in lines.complete.enumerated().dropFirst() {
+            let number = offset + 1
+            // Checked before the line is read at all: a damaged line may still parse.
+            if LineChecksum.verify(line) == .damaged {
+                damaged.append(.init(line: number, reason: Self.checksumMismatch))
+                continue
+            }
+            let event: JournalFormat.EventLine
+            do {
+                event = try decoder.decode(JournalFormat.EventLine.self, from: Data(line))
+            } catch {
+                damaged.append(.init(line: number, reason: RecordedValue.explain(error)))
+                continue
+            }
+            guard let kind = JournalFormat.Event(rawValue: event.event) else { continue }
+            do {
+                try builder.apply(kind, event)
+            } catch let reason {
+                damaged.append(.init(line: number, reason: reason.text))
+                continue
+            }
+            if kind == .resumed { acknowledged.formUnion(event.skippedLines ?? []) }
+        }
+        if !skippingDamage, let first = damaged.first(where: { !acknowledged.contains($0.line) }) {
+            throw .damaged(url, line: first.line, reason: first.reason)
+        }
+        return builder.finish(
+            url: url, isBeingWritten: isBeingWritten, ignoredTornLine: lines.tornTail,
+            intactLength: lines.intactLength, damagedLines: damaged)
+    }
+
+    /// Why a line whose checksum does not match is not replayed.
+    static let checksumMismatch =
+        "its checksum does not match its bytes: the line changed on disk after it was written, so nothing it says is replayed"
+
+    // MARK: - Internals
+
+    struct Lines {
+        var complete: [ArraySlice<UInt8>]
+        var tornTail: Bool
+        var intactLength: Int
+    }
+
+    /// Splits on newlines; bytes after the last newline are a torn line.
+    static func split(_ bytes: [UInt8]) -> Lines {
+        var complete: [ArraySlice<UInt8>] = []
+        var start = 0
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") {
+            complete.append(bytes[start..<index])
+            start = index + 1
+        }
+        return Lines(complete: complete, tornTail: start < bytes.count, intactLength: start)
+    }
+
+    private static func readHeader(_ line: ArraySlice<UInt8>, url: URL) throws(JournalError) -> Header {
+        let decoder = JSONDecoder()
+        guard let signature = try? decoder.decode(JournalFormat.Signature.self, from: Data(line)) else {
+            throw .notAJournal(url, reason: "its first line is not a JSON object")
+        }
+        guard signature.format == JournalFormat.name, let version = signature.version else {
+            throw .notAJournal(url, reason: "its first line is JSON but not a journal header")
+        }
+        guard version == JournalFormat.version else {
+            throw .unsupportedVersion(url, found: version, supported: JournalFormat.version)
+        }
+        guard let header = try? decoder.decode(JournalFormat.Header.self, from: Data(line)),
+            let runText = header.run, let runID = try? RunID(validating: runText),
+            let scenario = header.scenario,
+            let createdText = header.createdAt,
+            let createdAt = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(createdText)
+        else {
+            throw .damaged(url, line: 1, reason: "the header lacks a valid run id, scenario or creation time")
+        }
+        if let shape = header.shape, header.fingerprint != shape.fingerprint {
+            throw .damaged(
+                url, line: 1,
+                reason:
+                    "the header's fingerprint \(header.fingerprint ?? "(none)") does not match its shape's \(shape.fingerprint)"
+            )
+        }
+        if header.shape == nil, header.fingerprint != nil {
+            throw .damaged(url, line: 1, reason: "the header has a fingerprint but no readable shape")
+        }
+        return Header(
+            runID: runID, scenario: scenario, createdAt: createdAt, shape: header.shape,
+            settings: header.settings ?? [:],
+            input: header.recordedInput)
+    }
+
+    struct Header {
+        let runID: RunID
+        let scenario: String
+        let createdAt: Date
+        let shape: ScenarioShape?
+        let settings: [String: String]
+        /// The run's input as the header recorded it, before the scenario started.
+        let input: RecordedValue?
+    }
+
+    /// Why an event line, valid JSON, makes no sense as a journal event.
+    struct Inconsistency: Error {
+        let text: String
+    }
+
+    static func date(_ milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}

@@ -1,0 +1,280 @@
+public import Foundation
+public import Operations
+
+/// What a journal says about one run: its identity, status, steps and attempts.
+///
+/// Made by ``ScenarioJournal/load(_:)`` (or ``RunStore``) from the journal file; a value, so it
+/// can be listed, shown and handed to ``JournalReplay`` to resume the run. Attempts from every
+/// process that worked on the run (each *session*: the first launch, then every resume) are
+/// listed in order.
+public struct JournalRecord: Sendable {
+    /// The journal file.
+    public let url: URL
+    /// The run's id.
+    public let runID: RunID
+    /// The journaled scenario's name.
+    public let scenario: String
+    /// When the journal was created.
+    public let createdAt: Date
+    /// When the scenario was first launched; `nil` if the process stopped before that.
+    public let startedAt: Date?
+    /// When the run last finished; `nil` while running or when interrupted without a record.
+    public let finishedAt: Date?
+    /// How the run stands.
+    public let status: RunStatus
+    /// For a failed or cancelled run, the innermost step whose failure ended it; for an
+    /// interrupted or running one, the innermost step in flight, when the journal knows it.
+    public let failedStep: StepAddress?
+    /// The error that ended the run, for failed, cancelled and interrupted runs.
+    public let error: RecordedError?
+    /// Every step that was launched, skipped or replayed, in order of first appearance (steps
+    /// of nested scenarios have longer addresses).
+    public let steps: [StepRecord]
+    /// How many processes worked on the run: 1, plus one per resume.
+    public let sessions: Int
+    /// Whether the file ended in a torn line (a process killed mid-write), which was ignored.
+    public let ignoredTornLine: Bool
+    /// Lines after the header that were damaged and skipped: those a resume acknowledged, and,
+    /// in a record read to resume the run, any new ones. A record read otherwise refuses a line
+    /// no resume has acknowledged (``JournalError/damaged(_:line:reason:)``).
+    public let damagedLines: [DamagedLine]
+
+    /// A line of the journal that does not read and was skipped.
+    public struct DamagedLine: Sendable, Hashable, CustomStringConvertible {
+        /// Its number in the file, the header being line 1.
+        public let line: Int
+        /// Why it does not read.
+        public let reason: String
+
+        /// `line 7: its checksum does not match …`.
+        public var description: String { "line \(line): \(reason)" }
+    }
+
+    let input: RecordedValue?
+    let output: RecordedValue?
+    /// The output of each step whose latest attempt succeeded.
+    let outputs: [StepAddress: RecordedValue]
+    /// What each step was launched with (see ``LaunchInputs``).
+    let launchInputs: [StepAddress: LaunchInputs]
+
+    /// The inputs of a step's launches that a resume needs: the value its chain started it with,
+    /// and the input of its latest attempt — the same after a retry, the handler's new input
+    /// after a relaunch (the code asked again without another SMS, the terms shown again).
+    struct LaunchInputs: Sendable, Hashable {
+        /// The input of the attempt 1 that started the step's latest run of attempts.
+        var started: RecordedValue?
+        /// The input of its latest attempt.
+        var latest: RecordedValue?
+    }
+    /// The length of the file up to the end of its last intact line.
+    let intactLength: Int
+    /// The shape of the scenario that wrote the journal; `nil` for a journal created without
+    /// one (by name only, or before journals recorded shapes), which cannot be shape-checked.
+    public let shape: ScenarioShape?
+    /// The host's settings recorded with the header (a CLI's backend, say); empty when none.
+    public let settings: [String: String]
+
+    /// The input the run was first launched with, for launching it again on resume.
+    ///
+    /// - Parameters:
+    ///   - type: The scenario's input type.
+    ///   - sealer: Opens an input the run sealed (``JournalConfidential``).
+    /// - Returns: The input, or `nil` when it was not recorded (not `Encodable`, or confidential
+    ///   and withheld), it was sealed and no sealer is given, or `type` is not `Decodable`.
+    /// - Throws: ``JournalError/valueNotReadable(step:type:reason:)`` when the recorded input is
+    ///   not a `type`, or does not open with `sealer`.
+    public func input<T>(as type: T.Type, sealer: (any JournalSealer)? = nil) throws(JournalError) -> T? {
+        try input?.decode(as: type, step: StepAddress(path: []), sealer: sealer)
+    }
+
+    /// The output of a run that succeeded.
+    ///
+    /// - Parameter type: The scenario's output type.
+    /// - Returns: The output, or `nil` when the run has none recorded.
+    /// - Throws: ``JournalError/valueNotReadable(step:type:reason:)`` when it is not a `type`.
+    public func output<T>(as type: T.Type) throws(JournalError) -> T? {
+        try output?.decode(as: type, step: StepAddress(path: []))
+    }
+
+    /// The step at `address`, if the journal mentions it.
+    ///
+    /// - Parameter address: The step's address.
+    /// - Returns: Its record.
+    public func step(at address: StepAddress) -> StepRecord? {
+        steps.first { $0.address == address }
+    }
+}
+
+/// How a journaled run stands. The raw values are what `opctl runs --json` prints.
+public enum RunStatus: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+    /// The scenario finished with an output.
+    case succeeded
+    /// A step failed and the scenario ended with its failure; it can be resumed.
+    case failed
+    /// The scenario was cancelled by its caller.
+    case cancelled
+    /// The process stopped the run (Ctrl-C) or died while it was in flight; it can be resumed.
+    case interrupted
+    /// A live process is still writing the run.
+    case running
+
+    /// A sentence for people: logs, CLI messages, test failures.
+    public var description: String { rawValue }
+}
+
+/// One step of a journaled run across all its sessions.
+public struct StepRecord: Sendable, Hashable {
+    /// How a step stands at the end of the journal.
+    public enum Outcome: String, Sendable, Hashable, Codable, CustomStringConvertible {
+        /// Its latest attempt succeeded (or a failure handler recovered it); it will be replayed.
+        case succeeded
+        /// Its latest attempt failed and was not retried.
+        case failed
+        /// It was cancelled.
+        case cancelled
+        /// It was in flight when its process stopped.
+        case interrupted
+        /// It is in flight in a live process, or failed and awaits its retry.
+        case running
+        /// Its condition was false; it did not run.
+        case skipped
+        /// Its output was taken from an earlier session.
+        case replayed
+
+        /// A sentence for people: logs, CLI messages, test failures.
+        public var description: String { rawValue }
+    }
+
+    /// Where the step sits.
+    public let address: StepAddress
+    /// Every launch of the step, over all sessions, in order.
+    public internal(set) var attempts: [AttemptRecord]
+    /// How the step stands.
+    public internal(set) var outcome: Outcome
+    /// The step's purity as its latest launch recorded it; `nil` in journals that predate it.
+    public internal(set) var purity: Purity? = nil
+    /// Why the journal cannot give back the output of the step's latest attempt that succeeded,
+    /// whatever the sealer — a confidential field withheld because the run had no
+    /// ``JournalSealer``, a value that is not `Encodable` — so that a rerun launches the step
+    /// again instead of replaying it, and a runner can say so; `nil` otherwise.
+    public internal(set) var outputNotKept: String? = nil
+
+    /// The step's name.
+    public var name: String { address.name }
+
+    /// Whether the step's request may have acted without the journal knowing: the step did not
+    /// succeed, and an attempt of its latest request (the attempts with the latest attempt's
+    /// key, or the latest attempt alone when it has none) was launched and never finished, or
+    /// failed with an answer that may have been lost (``RecordedError/isOutcomeUncertain``).
+    ///
+    /// A lost answer followed by a definite "unavailable" leaves the step in doubt: the first
+    /// attempt may have acted. A rerun repeats such a step with side effects only with its key.
+    public var isInDoubt: Bool {
+        guard outcome != .succeeded, outcome != .replayed, outcome != .skipped, let last = attempts.last else {
+            return false
+        }
+        let request = last.idempotencyKey.map { key in attempts.filter { $0.idempotencyKey == key } } ?? [last]
+        return request.contains(where: \.mayHaveActedUnanswered)
+    }
+
+    /// The key of the request a rerun would repeat, when the step is in doubt: what `show`
+    /// prints in its short form beside the step.
+    public var keyInDoubt: IdempotencyKey? {
+        isInDoubt ? attempts.last?.idempotencyKey : nil
+    }
+}
+
+/// One launch of a step.
+public struct AttemptRecord: Sendable, Hashable {
+    /// How an attempt ended.
+    public enum Outcome: Sendable, Hashable {
+        /// The operation finished with an output.
+        case succeeded
+        /// The operation finished with an error; `willRetry` tells whether the retry policy
+        /// launched the step again.
+        case failed(RecordedError, willRetry: Bool)
+        /// The process stopped while the attempt was in flight.
+        case interrupted
+        /// The attempt is in flight in a live process.
+        case running
+    }
+
+    /// The session (process) that launched it, from 1.
+    public let session: Int
+    /// The attempt number within its session, from 1.
+    public let attempt: Int
+    /// When it was launched.
+    public let launchedAt: Date
+    /// How it ended.
+    public internal(set) var outcome: Outcome
+    /// How long it took, for finished attempts.
+    public internal(set) var duration: Duration?
+    /// The attempt's idempotency key, for a step with side effects (never print it in clear;
+    /// its description is redacted).
+    public internal(set) var idempotencyKey: IdempotencyKey? = nil
+
+    /// Whether this attempt may have acted with no answer saying so: it never finished, or its
+    /// error may have come after the request took effect.
+    var mayHaveActedUnanswered: Bool {
+        switch outcome {
+        case .interrupted, .running: true
+        case .failed(let error, _): error.isOutcomeUncertain
+        case .succeeded: false
+        }
+    }
+}
+
+/// An error as a journal keeps it: in words, with what retry and resume need to know.
+///
+/// The error value itself cannot be stored (errors are not `Codable`), so a journal keeps its
+/// description, its type name and its classification.
+public struct RecordedError: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The error's description (for a `StepFailure`, the whole failure sentence).
+    public let description: String
+    /// The type name of the innermost error (the root cause of a `StepFailure`).
+    public let type: String
+    /// Whether the error said a later attempt may succeed (`RetryableError/isTransient`).
+    public let isTransient: Bool
+    /// Whether it was a cancellation.
+    public let isCancellation: Bool
+    /// For a `StepFailure`, the failed steps from the outermost scenario down.
+    public let stepPath: [String]?
+    /// Whether the request the error answers may have taken effect all the same (a lost
+    /// answer, a timeout, a cancellation: `OutcomeUncertainError`), so a repeat of the attempt
+    /// must carry its idempotency key.
+    public let isOutcomeUncertain: Bool
+
+    /// Describes `error` for the journal.
+    ///
+    /// - Parameter error: Any error a step or scenario finished with.
+    public init(_ error: any Error) {
+        let failure = error as? StepFailure
+        let root = failure?.rootCause ?? error
+        self.description = String(describing: error)
+        self.type = String(describing: Swift.type(of: root))
+        self.isTransient = (root as? any RetryableError)?.isTransient ?? false
+        self.isCancellation = error.isCancellation
+        self.stepPath = failure?.stepPath
+        self.isOutcomeUncertain = error.outcomeIsUncertain
+    }
+
+    /// Decodes a recorded error; journals written before uncertainty was recorded read as
+    /// definite answers, except cancellations, which were always uncertain.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        description = try container.decode(String.self, forKey: .description)
+        type = try container.decode(String.self, forKey: .type)
+        isTransient = try container.decode(Bool.self, forKey: .isTransient)
+        isCancellation = try container.decode(Bool.self, forKey: .isCancellation)
+        stepPath = try container.decodeIfPresent([String].self, forKey: .stepPath)
+        isOutcomeUncertain = try container.decodeIfPresent(Bool.self, forKey: .isOutcomeUncertain) ?? isCancellation
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case description, type
+        case isTransient = "transient"
+        case isCancellation = "cancelled"
+        case stepPath
+        case isOutcomeUncertain = "uncertain"
+    }
+}

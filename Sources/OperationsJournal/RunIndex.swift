@@ -1,0 +1,144 @@
+import Foundation
+import Operations
+
+/// A cache of run summaries beside the journals, `<runs>/index.cache`, so that listing a run
+/// directory reads only the journals that changed since the last listing.
+///
+/// The index is a cache, never the truth. A listing is always driven by the directory itself:
+/// every `<run-id>.jsonl` file is listed, a journal missing from the index or whose
+/// ``FileStamp`` (size, modification time, inode) differs from its entry is read again, and
+/// entries of deleted files are dropped. The status of a run with no recorded end is never
+/// cached: it depends on whether a live process holds the journal's lock, asked at each
+/// listing. So an index that is stale, from another process, or lost costs reading time and
+/// never a wrong or missing run.
+///
+/// ## Format
+///
+/// A header line with the format's name and version, the entry count and a checksum (64-bit
+/// FNV-1a) of the rest, then one tab-separated line per journal (``Codec``). The checksum and
+/// count catch garbage, truncation and a half-written file; any doubt and the index is ignored
+/// and rebuilt from the journals. It is
+/// replaced atomically (an owner-only temporary renamed over it), so several processes
+/// listing, creating and finishing runs at once can each write it: the last one wins and every
+/// one of them is a valid cache. A process killed mid-write leaves only its temporary, which a
+/// later listing removes once it is old.
+struct RunIndex {
+    static let fileName = "index.cache"
+    static let format = "operations.run-index"
+    /// Raised whenever what a summary holds, or how it is derived from a journal, changes.
+    static let version = 1
+    /// A temporary older than this was left by a killed process, not one about to rename it.
+    static let abandonedTemporaryAge: Int64 = 10 * 60 * 1_000_000_000
+
+    /// The run directory.
+    let directory: URL
+
+    /// The index file.
+    var url: URL { directory.appendingPathComponent(Self.fileName, isDirectory: false) }
+
+    /// Lists every run in the directory, oldest first, from the index where it is still valid
+    /// and from the journals elsewhere, and saves the index when anything changed.
+    ///
+    /// A journal that cannot be read is listed with its error; a file another process has just
+    /// created and not yet written, or one removed during the listing, is left out.
+    ///
+    /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory exists but cannot
+    ///   be listed. Failing to save the index is not an error: the listing is right without it.
+    func refresh() throws(JournalError) -> [RunStore.SummaryEntry] {
+        guard let names = try JournalFile.names(in: directory) else { return [] }
+        let cached = load()
+        var kept: [String: Entry] = [:]
+        kept.reserveCapacity(cached.count)
+        var changed = false
+        var entries: [RunStore.SummaryEntry] = []
+        let suffix = ".\(RunStore.fileExtension)"
+        let base = directory.path.hasSuffix("/") ? directory.path : directory.path + "/"
+        for name in names {
+            guard name.hasSuffix(suffix) else {
+                removeIfAbandonedTemporary(name)
+                continue
+            }
+            guard let id = try? RunID(validating: String(name.dropLast(suffix.count))) else { continue }
+            let path = base + name
+            guard let stamp = FileStamp(path: path) else { continue }
+            let url = { directory.appendingPathComponent(name, isDirectory: false) }
+            if let entry = cached[name], entry.stamp == stamp {
+                kept[name] = entry
+                entries.append(RunStore.SummaryEntry(id: id, summary: entry.summary(id: id, path: path, url: url)))
+                continue
+            }
+            changed = true
+            switch Self.read(url(), id: id, stamp: stamp) {
+            case .absent:
+                continue
+            case .cacheable(let entry):
+                kept[name] = entry
+                entries.append(RunStore.SummaryEntry(id: id, summary: entry.summary(id: id, path: path, url: url)))
+            case .unreadableNow(let error):
+                entries.append(RunStore.SummaryEntry(id: id, summary: .failure(error)))
+            }
+        }
+        // Every kept entry came from the cache or was read now; equal counts with nothing read
+        // means the same set, so an unchanged directory costs no write.
+        if changed || kept.count != cached.count { try? save(kept) }
+        return entries.sorted { $0.id < $1.id }
+    }
+
+    // MARK: - Reading journals
+
+    /// What reading one journal gave.
+    enum Reading {
+        /// The file is gone, or is being created and has no header yet: not listed.
+        case absent
+        /// A summary or a lasting error, to list and cache.
+        case cacheable(Entry)
+        /// An error of the moment (the file could not be opened): listed, not cached.
+        case unreadableNow(JournalError)
+    }
+
+    /// Reads the journal at `url`, whose stamp was taken before reading: a write after the
+    /// stamp changes the stamp, so the entry is read again next time rather than trusted.
+    static func read(_ url: URL, id: RunID, stamp: FileStamp) -> Reading {
+        do {
+            let record = try JournalReader.read(url)
+            return .cacheable(Entry(stamp: stamp, run: CachedRun(RunSummary(record, id: id))))
+        } catch {
+            if case .notAJournal = error, JournalFile.isBeingWritten(url) { return .absent }
+            if let failure = CachedFailure(error) { return .cacheable(Entry(stamp: stamp, failure: failure)) }
+            return JournalFile.exists(url) ? .unreadableNow(error) : .absent
+        }
+    }
+
+    // MARK: - The index file
+
+    /// The entries of the index file; empty when there is none or it cannot be trusted.
+    func load() -> [String: Entry] {
+        guard let bytes = try? JournalFile.readAll(url) else { return [:] }
+        return Codec.decode(bytes) ?? [:]
+    }
+
+    /// Replaces the index file with `entries`.
+    func save(_ entries: [String: Entry]) throws(JournalError) {
+        try JournalFile.replaceAtomically(url, with: Codec.encode(entries))
+    }
+
+    /// 64-bit FNV-1a in hex: enough to catch damage, not meant against forgery (whoever can
+    /// write the index can write the journals).
+    static func checksum(_ bytes: some Sequence<UInt8>) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+
+    /// Removes a temporary of the index that a killed process left behind.
+    private func removeIfAbandonedTemporary(_ name: String) {
+        guard name.hasPrefix(".\(Self.fileName)."), name.hasSuffix(".tmp") else { return }
+        let temporary = directory.appendingPathComponent(name, isDirectory: false)
+        guard let stamp = FileStamp(of: temporary) else { return }
+        let now = Int64(Date().timeIntervalSince1970 * 1_000_000_000)
+        if now - stamp.modified > Self.abandonedTemporaryAge { JournalFile.remove(temporary) }
+    }
+}

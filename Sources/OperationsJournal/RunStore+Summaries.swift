@@ -1,0 +1,32 @@
+import Operations
+
+extension RunStore {
+    /// Every run in the store, oldest first, summarised, at a cost that does not grow with the
+    /// number of journals once they have been listed.
+    ///
+    /// Use this rather than ``runs()`` for listings: summaries are cached in the store's index
+    /// (`<directory>/index.cache`), and only journals created, written or replaced since the
+    /// last listing are read. The index is checked against each journal's size, modification
+    /// time and inode and is rebuilt when damaged, so it is never trusted blindly; a run with no
+    /// recorded end is reported `running` or `interrupted` from its lock at this moment.
+    ///
+    /// ```swift
+    /// let failed = try store.summaries().compactMap { try? $0.summary.get() }.filter { $0.status == .failed }
+    /// ```
+    ///
+    /// - Returns: One entry per journal file; a journal that cannot be read is listed with its
+    ///   error, a file another process has just created and not yet written is left out.
+    /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory exists but cannot be
+    ///   read. A store with no runs yet lists nothing.
+    public func summaries() throws(JournalError) -> [SummaryEntry] {
+        try RunIndex(directory: directory).refresh()
+    }
+
+    /// One run in a summary listing.
+    public struct SummaryEntry: Sendable {
+        /// The run's id (its file name).
+        public let id: RunID
+        /// The run's summary, or why its journal cannot be read.
+        public let summary: Result<RunSummary, JournalError>
+    }
+}

@@ -1,0 +1,234 @@
+public import Foundation
+public import Operations
+
+/// A directory of journaled runs, `<state-dir>/runs/<run-id>.jsonl`, shared safely by several
+/// processes.
+///
+/// Each run is its own file, created exclusively (`O_EXCL`), and the listing is the directory
+/// itself, so two processes creating, writing and listing runs at once cannot corrupt each
+/// other's records. A live run holds a lock on its file, which is how a listing tells a running
+/// run from one whose process died (``RunStatus/interrupted``). ``summaries()`` lists quickly
+/// through a cache of summaries, `index.cache`, checked against every journal it describes;
+/// ``removeRuns(where:)`` prunes runs with their sibling files (`<id>.<anything>`).
+///
+/// ```swift
+/// let store = RunStore(stateDirectory: stateDirectory)
+/// let journal = try store.create(scenario: "AuthScenario")
+/// …
+/// let statuses = try store.runs().map { ($0.id, (try? $0.record.get())?.status) }
+/// ```
+public struct RunStore: Sendable {
+    /// The directory holding the journals.
+    public let directory: URL
+
+    /// The file name extension of journals.
+    static let fileExtension = "jsonl"
+
+    /// Seals the values of its runs that hold secrets (see ``JournalSealer``).
+    public let sealer: (any JournalSealer)?
+
+    /// The drafts of runs a killed process left, removed as this store was opened
+    /// (``removeAbandonedDrafts()``).
+    public let removedDrafts: [String]
+
+    /// Opens a store; nothing is created on disk until the first run.
+    ///
+    /// Opening removes the drafts of runs a killed process left (they hold the input of the
+    /// run they were to start) and never a draft a live process holds
+    /// (``removeAbandonedDrafts()``); ``removedDrafts`` names them.
+    ///
+    /// - Parameters:
+    ///   - stateDirectory: The application's state directory; runs live in its `runs`
+    ///     subdirectory.
+    ///   - sealer: Seals the step values that hold secrets in the journals this store creates
+    ///     and opens them on resume; without one, such values are withheld and their steps
+    ///     launched again on resume.
+    public init(stateDirectory: URL, sealer: (any JournalSealer)? = nil) {
+        self.directory = stateDirectory.appendingPathComponent("runs", isDirectory: true)
+        self.sealer = sealer
+        self.removedDrafts = Self.removeAbandonedDrafts(in: directory)
+    }
+
+    /// Creates the journal of a new run with a fresh id.
+    ///
+    /// - Parameters:
+    ///   - scenario: The name of the scenario the run launches.
+    ///   - durability: Buffered (default) or durable.
+    /// - Returns: The open journal; its ``ScenarioJournal/runID`` names the run.
+    /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory or file cannot be
+    ///   created or written.
+    public func create(scenario: String, durability: ScenarioJournal.Durability = .buffered) throws(JournalError)
+        -> ScenarioJournal
+    {
+        // Ids carry 32 random bits, so a clash is already unlikely; an exclusive create turns
+        // one into another try instead of two processes sharing a file.
+        for _ in 0..<16 {
+            let id = RunID.make()
+            if let journal = try ScenarioJournal.createIfAbsent(
+                at: url(for: id), runID: id, scenario: scenario, durability: durability, createdAt: Date(),
+                sealer: sealer)
+            {
+                return journal
+            }
+        }
+        throw .io(directory, operation: "create a run in", reason: "every new run id was already taken")
+    }
+
+    /// Creates the journal of a new run of `scenario`, recording its shape and the host's
+    /// settings in the header so that a later build resumes the run only with a scenario of the
+    /// same shape (``resume(_:scenario:relaunchingInDoubt:durability:)``).
+    ///
+    /// The header, shape and settings are one line, written and synced as the file is created.
+    ///
+    /// ```swift
+    /// let journal = try store.create(scenario: authScenario, settings: ["backend": "simulated"])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - scenario: The scenario the run launches (or its shape).
+    ///   - settings: What the host needs to run the scenario again (a backend, a choice made on
+    ///     the command line); never secrets.
+    ///   - input: The input the run will be launched with, when the host knows it now: it goes
+    ///     into the header line, durable with the shape and settings, so a process killed
+    ///     before the scenario starts still leaves a run that can be resumed without asking for
+    ///     it again. Recorded like a step's input (a non-`Encodable` one as not recorded).
+    ///   - durability: Buffered (default) or durable.
+    /// - Returns: The open journal; its ``ScenarioJournal/runID`` names the run.
+    /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory or file cannot be
+    ///   created or written.
+    public func create(
+        scenario: some ScenarioShapeProviding, settings: [String: String] = [:], input: (any Sendable)? = nil,
+        durability: ScenarioJournal.Durability = .buffered
+    ) throws(JournalError) -> ScenarioJournal {
+        let shape = scenario.shape
+        for _ in 0..<16 {
+            let id = RunID.make()
+            if let journal = try ScenarioJournal.createIfAbsent(
+                at: url(for: id), runID: id, scenario: shape.name, shape: shape, settings: settings, input: input,
+                durability: durability, createdAt: Date(), sealer: sealer)
+            {
+                return journal
+            }
+        }
+        throw .io(directory, operation: "create a run in", reason: "every new run id was already taken")
+    }
+
+    /// Opens a run's journal to resume it with `scenario`, refusing before anything is written
+    /// or launched when `check` would call the run stranded: the journal records no shape or
+    /// another shape than the scenario's, or a step with side effects could act twice
+    /// (``JournalRecord/checkResumable(by:relaunchingInDoubt:sealer:)``).
+    ///
+    /// - Parameters:
+    ///   - id: The run.
+    ///   - scenario: The scenario that will resume the run (or its shape).
+    ///   - relaunchingInDoubt: The caller's word that a step with side effects in doubt may be
+    ///     launched anyway (`rerun --relaunch-in-doubt`).
+    ///   - durability: Buffered (default) or durable.
+    /// - Returns: The open journal, with the run as it stood in ``ScenarioJournal/resumedFrom``.
+    /// - Throws: ``JournalError/missingShape(_:scenario:)``, ``JournalError/shapeMismatch(_:_:)``,
+    ///   ``JournalError/resumeRefused(_:_:)``, and the errors of ``resume(_:durability:)``.
+    public func resume(
+        _ id: RunID, scenario: some ScenarioShapeProviding, relaunchingInDoubt: Bool = false,
+        durability: ScenarioJournal.Durability = .buffered
+    ) throws(JournalError) -> ScenarioJournal {
+        let url = url(for: id)
+        guard JournalFile.exists(url) else { throw .unknownRun(id, directory: directory) }
+        return try ScenarioJournal.resume(
+            at: url, shape: scenario.shape, relaunchingInDoubt: relaunchingInDoubt, durability: durability,
+            sealer: sealer)
+    }
+
+    /// The journal file of a run.
+    ///
+    /// - Parameter id: The run.
+    /// - Returns: `<directory>/<id>.jsonl`, whether or not it exists.
+    public func url(for id: RunID) -> URL {
+        directory.appendingPathComponent("\(id.rawValue).\(Self.fileExtension)", isDirectory: false)
+    }
+
+    /// Reads a run's journal.
+    ///
+    /// - Parameter id: The run.
+    /// - Returns: Its record.
+    /// - Throws: ``JournalError/unknownRun(_:directory:)`` when there is no such run; the
+    ///   errors of ``ScenarioJournal/load(_:)`` otherwise.
+    public func load(_ id: RunID) throws(JournalError) -> JournalRecord {
+        let url = url(for: id)
+        guard JournalFile.exists(url) else { throw .unknownRun(id, directory: directory) }
+        return try ScenarioJournal.load(url)
+    }
+
+    /// Reads a run's journal as a resume would, skipping damaged lines after the header (see
+    /// ``ScenarioJournal/loadSkippingDamage(_:)``).
+    ///
+    /// - Parameter id: The run.
+    /// - Returns: Its record as its intact lines tell it, with ``JournalRecord/damagedLines``.
+    /// - Throws: The errors of ``load(_:)``, except for a damaged line after the header.
+    public func loadSkippingDamage(_ id: RunID) throws(JournalError) -> JournalRecord {
+        let url = url(for: id)
+        guard JournalFile.exists(url) else { throw .unknownRun(id, directory: directory) }
+        return try ScenarioJournal.loadSkippingDamage(url)
+    }
+
+    /// Opens a run's journal to resume it (see ``ScenarioJournal/resume(at:durability:sealer:)``),
+    /// with the store's ``sealer``: the values the run sealed open again, and new ones are sealed.
+    ///
+    /// - Parameters:
+    ///   - id: The run.
+    ///   - durability: Buffered (default) or durable.
+    /// - Returns: The open journal, with the run as it stood in ``ScenarioJournal/resumedFrom``.
+    /// - Throws: ``JournalError/unknownRun(_:directory:)``, ``JournalError/runInProgress(_:)``,
+    ///   or the errors of ``ScenarioJournal/load(_:)``.
+    public func resume(_ id: RunID, durability: ScenarioJournal.Durability = .buffered) throws(JournalError)
+        -> ScenarioJournal
+    {
+        let url = url(for: id)
+        guard JournalFile.exists(url) else { throw .unknownRun(id, directory: directory) }
+        return try ScenarioJournal.resume(at: url, durability: durability, sealer: sealer)
+    }
+
+    /// Every run in the store, oldest first.
+    ///
+    /// A journal that cannot be read is listed with its error rather than failing the listing;
+    /// a file another process has just created and not yet written is left out.
+    ///
+    /// - Returns: One entry per journal file.
+    /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory exists but cannot be
+    ///   read. A store with no runs yet lists nothing.
+    public func runs() throws(JournalError) -> [Entry] {
+        try entries { url throws(JournalError) in try ScenarioJournal.load(url) }
+    }
+
+    /// Every run in the store, oldest first, each journal read by `read`: a plain read for
+    /// listings, or a resume's reading for checks (``checkResumable(by:)``).
+    func entries(reading read: (URL) throws(JournalError) -> JournalRecord) throws(JournalError) -> [Entry] {
+        guard JournalFile.exists(directory) else { return [] }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            throw .io(directory, operation: "list", reason: error.localizedDescription)
+        }
+        let suffix = ".\(Self.fileExtension)"
+        return names.compactMap { name -> Entry? in
+            guard name.hasSuffix(suffix), let id = try? RunID(validating: String(name.dropLast(suffix.count)))
+            else { return nil }
+            let url = url(for: id)
+            do throws(JournalError) {
+                return Entry(id: id, record: .success(try read(url)))
+            } catch {
+                if case .notAJournal = error, JournalFile.isBeingWritten(url) { return nil }
+                return Entry(id: id, record: .failure(error))
+            }
+        }
+        .sorted { $0.id < $1.id }
+    }
+
+    /// One run in a listing.
+    public struct Entry: Sendable {
+        /// The run's id (its file name).
+        public let id: RunID
+        /// The run's record, or why its journal cannot be read.
+        public let record: Result<JournalRecord, JournalError>
+    }
+}

@@ -1,0 +1,751 @@
+public import Foundation
+public import Operations
+
+/// An append-only log of one scenario run on disk, written as the run happens, from which a
+/// failed or interrupted run can be resumed.
+///
+/// A journal is a `ScenarioObserver`: put it in the run's `OpEnvironment` (alone or in an
+/// `ObserverGroup`) and it records the run's start with its input, every step's launch with
+/// its input and attempt, every finish with its output or error, skipped and replayed steps, and
+/// the run's end.
+///
+/// ## Format
+///
+/// JSON Lines: a header line, then one event per line (`at` is milliseconds since 1970; step
+/// addresses are lists of `{"index","name"}` from the outermost scenario down):
+///
+/// ```
+/// {"format":"operations.journal","version":1,"run":"20250101-120000-000-1a2b3c4d","scenario":"AuthScenario","createdAt":"2025-01-01T12:00:00.000Z"}
+/// {"event":"runStarted","at":1735732800000,"input":"+15551234567"}
+/// {"event":"stepLaunched","at":…,"address":[{"index":0,"name":"PhoneOp"}],"attempt":1,"purity":"pure","input":"+15551234567"}
+/// {"event":"stepLaunched","at":…,"address":[{"index":2,"name":"CodeOp"}],"attempt":1,"purity":"sideEffects","idempotencyKey":"9f…","input":{…}}
+/// {"event":"stepSucceeded","at":…,"address":[…],"attempt":1,"durationMs":49.120,"output":{"token":"…"}}
+/// {"event":"stepFailed","at":…,"address":[…],"attempt":1,"durationMs":3.000,"error":{"description":"…","type":"AuthError","transient":false,"cancelled":false,"uncertain":false},"willRetry":false}
+/// {"event":"stepSkipped","at":…,"address":[…]}
+/// {"event":"stepReplayed","at":…,"address":[…]}
+/// {"event":"runFinished","at":…,"status":"failed","durationMs":52.000,"error":{…,"stepPath":["CodeOp"]}}
+/// {"event":"resumed","at":…,"session":2}
+/// ```
+///
+/// `runFinished` has `status` `succeeded` (with `output`), `failed`, `cancelled` or
+/// `interrupted`. A `stepLaunched` line carries the step's `purity` and, for a step with side
+/// effects, the attempt's `idempotencyKey`; that line is written and synced before the operation
+/// launches, in buffered mode too (write-ahead), so a process killed at any moment after the
+/// launch leaves the key for the rerun. An error's `uncertain` says its request may have taken
+/// effect (`OutcomeUncertainError`). A value that could not be encoded appears as `inputNotRecorded` /
+/// `outputNotRecorded` with the reason. A ``JournalConfidential`` value never appears in clear:
+/// one that is confidential itself is `inputSealed` / `outputSealed` (or not recorded, without a
+/// ``JournalSealer``); one that holds confidential fields is written in clear with each of them
+/// sealed or withheld alone, as `inputWithConfidentialFields` / `outputWithConfidentialFields`:
+///
+/// ```
+/// {"event":"stepSucceeded",…,"outputWithConfidentialFields":{"value":{"order":"o-1","account":{"sealed":"q83v…"}},"confidential":["/account"]}}
+/// {"event":"stepSucceeded",…,"outputWithConfidentialFields":{"value":{"order":"o-1","account":{"withheld":"Account is confidential and the run has no sealer: not kept"}},"confidential":["/account"]}}
+/// ```
+///
+/// `confidential` lists, as JSON Pointers (RFC 6901: `/items/0/card`; `~0` is `~` and `~1` is
+/// `/` in a key), the places of `value` that hold a confidential value; only there is an object
+/// read as a marker, `{"sealed":…}` (base64 of what the sealer made of that value's JSON) or
+/// `{"withheld":…}` (why it is not kept), so a real value of that shape elsewhere is the value's
+/// own. Readers that predate the form see no value and launch the step again.
+///
+/// A sealer that throws leaves the value out and becomes the journal's error (``flush()``,
+/// ``close()``, ``JournalError/sealingFailed(_:type:reason:)``). Readers skip event names and
+/// fields they do not know, so version 1 can gain them; any other change raises the version.
+///
+/// ```swift
+/// let store = RunStore(stateDirectory: stateDirectory)
+/// let journal = try store.create(scenario: scenario.name)
+/// let environment = OpEnvironment(observer: journal)
+/// scenario.launch(OpContext(phone, environment: environment)) { result in
+///     try? journal.close()
+/// }
+///
+/// // Later, perhaps in another process:
+/// let resumed = try store.resume(runID)
+/// let input = try resumed.resumedFrom?.input(as: PhoneNumber.self)
+/// let environment = OpEnvironment(observer: resumed, replay: resumed.replay)
+/// ```
+///
+/// Values are recorded with `Codable`: a value that is not `Encodable` is noted as not recorded,
+/// and its step is launched again on resume rather than replayed. A journal may therefore hold
+/// secrets; its file is created with mode 0600 and its directories 0700.
+///
+/// One journal records one run. Events from nested scenarios are recorded as steps at their
+/// addresses (their own start and finish are implied by the containing step). The journal is
+/// thread-safe (one lock per journal); each event is written whole, so lines never interleave. While it is open it
+/// holds an advisory lock on its file, so readers can tell a live run from one whose process
+/// died.
+public final class ScenarioJournal: ScenarioObserver {
+    /// The journal file.
+    public let url: URL
+    /// The run's id, as in the file's header.
+    public let runID: RunID
+    /// The scenario's name, as in the file's header.
+    public let scenario: String
+    /// For a resumed journal, the run as it stood before this process resumed it.
+    public let resumedFrom: JournalRecord?
+
+    private let durability: Durability
+    /// The file's writes and syncs.
+    private let io: JournalIO
+    /// Whether the resume was told to launch a step with side effects in doubt anyway.
+    private let relaunchingInDoubt: Bool
+    /// Seals the values that hold secrets; without one, the journal withholds them.
+    private let sealer: (any JournalSealer)?
+    private let state: LockedState<State>
+
+    /// Bytes gathered in memory before they are written even without a commit point.
+    static let bufferLimit = 64 * 1024
+
+    private struct State {
+        var descriptor: Int32?
+        var lines = JSONLineWriter(capacity: 4096)
+        /// Writes step values in order, reusing its buffers from one value to the next.
+        let stream = JSONStreamEncoder()
+        var valueTypes = StepValueTypes()
+        let encoder: JSONEncoder
+        /// The address of the journaled scenario, learned from its start event.
+        var root: StepAddress?
+        var runInFlight = false
+        var interruptionNoted = false
+        /// Whether bytes were written since the last sync, so a sync with nothing new is skipped.
+        var unsynced = false
+        var error: JournalError?
+    }
+
+    private init(
+        url: URL, runID: RunID, scenario: String, descriptor: Int32, durability: Durability,
+        sealer: (any JournalSealer)?, resumedFrom: JournalRecord?, relaunchingInDoubt: Bool = false, io: JournalIO
+    ) {
+        self.io = io
+        self.sealer = sealer
+        self.relaunchingInDoubt = relaunchingInDoubt
+        self.url = url
+        self.runID = runID
+        self.scenario = scenario
+        self.durability = durability
+        self.resumedFrom = resumedFrom
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        self.state = LockedState(State(descriptor: descriptor, encoder: encoder))
+    }
+
+    deinit {
+        // A journal dropped without `close()` still writes what it gathered and lets go of its
+        // file; the run then reads as interrupted (no end event, no live lock).
+        state.withLock { state in
+            guard let descriptor = state.descriptor else { return }
+            if !state.lines.isEmpty, state.error == nil { _ = state.lines.withBytes { io.write($0, descriptor) } }
+            JournalFile.closeDescriptor(descriptor)
+            state.descriptor = nil
+        }
+    }
+
+    // MARK: - Creating, resuming, loading
+
+    /// Creates a journal for a new run; fails if the file exists.
+    ///
+    /// Missing directories are created with mode 0700, the file with mode 0600. The header is
+    /// written and synced under a hidden temporary name that is then linked into place, so the
+    /// file never exists without it.
+    ///
+    /// - Parameters:
+    ///   - url: The journal file to create.
+    ///   - runID: The run's id; a fresh one by default.
+    ///   - scenario: The name of the scenario the run launches.
+    ///   - durability: Buffered (default) or durable.
+    ///   - createdAt: The creation time written in the header.
+    ///   - sealer: Seals the values that hold secrets (see ``JournalSealer``); without one, the
+    ///     journal withholds them.
+    /// - Returns: An open journal; close it with ``close()`` when the run has finished.
+    /// - Throws: ``JournalError/io(_:operation:reason:)`` when the file exists or cannot be
+    ///   created or written.
+    public static func create(
+        at url: URL, runID: RunID = .make(), scenario: String, durability: Durability = .buffered,
+        createdAt: Date = Date(), sealer: (any JournalSealer)? = nil
+    ) throws(JournalError) -> ScenarioJournal {
+        guard
+            let journal = try createIfAbsent(
+                at: url, runID: runID, scenario: scenario, durability: durability, createdAt: createdAt,
+                sealer: sealer)
+        else { throw .io(url, operation: "create", reason: "a file with that name already exists") }
+        return journal
+    }
+
+    /// Opens the journal of an earlier run to resume it: appends a `resumed` marker and keeps
+    /// what the journal held in ``resumedFrom``.
+    ///
+    /// A torn last line left by a killed process is cut off first, so the events this process
+    /// appends follow an intact line.
+    ///
+    /// - Parameters:
+    ///   - url: The journal file.
+    ///   - durability: Buffered (default) or durable.
+    ///   - sealer: Opens the values the run sealed and seals new ones (see ``JournalSealer``).
+    /// - Returns: An open journal; use ``replay`` in the resumed run's environment.
+    /// - Throws: ``JournalError/runInProgress(_:)`` when a live process is writing the run;
+    ///   the errors of ``load(_:)`` when the file is not a readable journal.
+    public static func resume(
+        at url: URL, durability: Durability = .buffered, sealer: (any JournalSealer)? = nil
+    ) throws(JournalError) -> ScenarioJournal {
+        try resume(at: url, expecting: nil, durability: durability, sealer: sealer, io: .system)
+    }
+
+    /// Opens the journal of an earlier run to resume it with a scenario of `shape`: refused,
+    /// with nothing written to the file, when the journal records no shape or another one, or
+    /// when a step with side effects the run would reach could act twice — the decision
+    /// `check` takes too (``JournalRecord/checkResumable(by:relaunchingInDoubt:sealer:)``), on
+    /// the journal as read here under its lock.
+    ///
+    /// - Parameters:
+    ///   - url: The journal file.
+    ///   - shape: The shape of the scenario that will resume the run (`Scenario/shape`).
+    ///   - relaunchingInDoubt: The caller's word that a step with side effects in doubt may be
+    ///     launched anyway; ``replay`` then launches it too.
+    ///   - durability: Buffered (default) or durable.
+    ///   - sealer: Opens the values the run sealed and seals new ones (see ``JournalSealer``).
+    /// - Returns: An open journal; use ``replay`` in the resumed run's environment.
+    /// - Throws: ``JournalError/missingShape(_:scenario:)``,
+    ///   ``JournalError/shapeMismatch(_:_:)``, ``JournalError/resumeRefused(_:_:)``, and the
+    ///   errors of ``resume(at:durability:sealer:)``.
+    public static func resume(
+        at url: URL, shape: ScenarioShape, relaunchingInDoubt: Bool = false, durability: Durability = .buffered,
+        sealer: (any JournalSealer)? = nil
+    ) throws(JournalError) -> ScenarioJournal {
+        try resume(
+            at: url, expecting: shape, relaunchingInDoubt: relaunchingInDoubt, durability: durability, sealer: sealer,
+            io: .system)
+    }
+
+    /// Resumes a journal whose writes and syncs go through `io` (the fault explorer's disk).
+    package static func resume(
+        at url: URL, expecting shape: ScenarioShape?, relaunchingInDoubt: Bool = false, durability: Durability,
+        sealer: (any JournalSealer)?, io: JournalIO
+    ) throws(JournalError) -> ScenarioJournal {
+        let descriptor = try JournalFile.openForAppending(url)
+        do {
+            // Read under the lock: nobody else can append between reading and resuming.
+            // Damaged lines are skipped and named in the resumed line, so that later reads skip
+            // them too; the replay then treats steps with side effects with suspicion.
+            let record = try JournalReader.parse(
+                JournalFile.readAll(url), url: url, isBeingWritten: false, skippingDamage: true)
+            if let shape {
+                try record.checkResumable(by: shape, relaunchingInDoubt: relaunchingInDoubt, sealer: sealer)
+            }
+            // A compatible change (steps after those the run reached): the resumed session
+            // records this build's shape, and later resumes compare against it.
+            let reshaped = shape.flatMap { $0.fingerprint == record.shape?.fingerprint ? nil : $0 }
+            let reshapedJSON = try reshaped.map { shape throws(JournalError) in try encodedShape(shape, url: url) }
+            if record.ignoredTornLine { try JournalFile.truncate(descriptor, to: record.intactLength, url: url) }
+            let journal = ScenarioJournal(
+                url: url, runID: record.runID, scenario: record.scenario, descriptor: descriptor,
+                durability: durability, sealer: sealer, resumedFrom: record, relaunchingInDoubt: relaunchingInDoubt,
+                io: io)
+            try journal.state.withLock { state throws(JournalError) in
+                state.lines.beginLine()
+                state.lines.field("event", string: JournalFormat.Event.resumed.rawValue)
+                state.lines.field("at", int: Self.nowMilliseconds())
+                state.lines.field("session", int: record.sessions + 1)
+                if !record.damagedLines.isEmpty {
+                    state.lines.field("skippedLines", ints: record.damagedLines.map(\.line))
+                }
+                if let reshaped, let reshapedJSON {
+                    if let version = reshaped.version { state.lines.field("scenarioVersion", int: version) }
+                    state.lines.field("fingerprint", string: reshaped.fingerprint)
+                    state.lines.field("shape", json: reshapedJSON)
+                }
+                state.lines.endLine()
+                journal.commit(&state, sync: true)
+                if let error = state.error { throw error }
+            }
+            return journal
+        } catch {
+            JournalFile.closeDescriptor(descriptor)
+            throw error
+        }
+    }
+
+    /// Reads a journal.
+    ///
+    /// - Parameter url: The journal file.
+    /// - Returns: The run it records. A torn last line is ignored
+    ///   (``JournalRecord/ignoredTornLine``).
+    /// - Throws: ``JournalError/notAJournal(_:reason:)`` for random bytes, another JSON file or
+    ///   an empty file; ``JournalError/unsupportedVersion(_:found:supported:)``;
+    ///   ``JournalError/damaged(_:line:reason:)`` for a bad line before the last;
+    ///   ``JournalError/io(_:operation:reason:)`` when it cannot be read.
+    public static func load(_ url: URL) throws(JournalError) -> JournalRecord {
+        try JournalReader.read(url)
+    }
+
+    /// Reads a journal as a resume would: damaged lines after the header are skipped and listed
+    /// in ``JournalRecord/damagedLines`` instead of refused, so a caller can say what a resume
+    /// will do without them.
+    ///
+    /// - Parameter url: The journal file.
+    /// - Returns: The run as its intact lines record it.
+    /// - Throws: The errors of ``load(_:)``, except for a damaged line after the header.
+    public static func loadSkippingDamage(_ url: URL) throws(JournalError) -> JournalRecord {
+        try JournalReader.read(url, skippingDamage: true)
+    }
+
+    /// Replays the steps the resumed run completed; `nil` for a journal of a new run. A step
+    /// with side effects in doubt is launched only when the resume was told so.
+    public var replay: JournalReplay? {
+        resumedFrom.map { JournalReplay($0, relaunchingInDoubt: relaunchingInDoubt, sealer: sealer) }
+    }
+
+    /// Replays the steps the resumed run completed, choosing what happens to a step with side
+    /// effects left in doubt without an idempotency key (see ``JournalReplay``).
+    ///
+    /// - Parameter relaunchingInDoubt: Launch such a step anyway instead of stopping before it.
+    /// - Returns: The replay; `nil` for a journal of a new run.
+    public func replay(relaunchingInDoubt: Bool) -> JournalReplay? {
+        resumedFrom.map { JournalReplay($0, relaunchingInDoubt: relaunchingInDoubt, sealer: sealer) }
+    }
+
+    // MARK: - Recording
+
+    /// Records one event of the run.
+    ///
+    /// The line is encoded into memory; the file is written when a step's attempt finishes and
+    /// when the run starts or ends (and synced in durable mode when a step completes and when
+    /// the run ends). Failures to write are kept for ``flush()`` and ``close()``.
+    ///
+    /// - Parameter event: What happened; events after ``close()`` are ignored.
+    public func scenario(_ event: ScenarioEvent) {
+        state.withLock { state in
+            guard state.descriptor != nil else { return }
+            switch record(event, into: &state) {
+            case .none where state.lines.count >= Self.bufferLimit: commit(&state, sync: false)
+            case .none: break
+            case .write: commit(&state, sync: false)
+            case .writeAndSync: commit(&state, sync: true)
+            case .writeAhead: commit(&state, sync: true, evenIfBuffered: true)
+            }
+        }
+    }
+
+    /// The first error writing or syncing the file met, which stops the run before its next
+    /// launch (see `ScenarioObserver/haltingError`).
+    public var haltingError: (any Error)? {
+        state.withLock { $0.error }
+    }
+
+    /// Records that the host is stopping the run (Ctrl-C): the cancellation that follows ends
+    /// the run as `interrupted` rather than `cancelled`, which reads as resumable.
+    public func noteInterruption() {
+        state.withLock { $0.interruptionNoted = true }
+    }
+
+    /// Writes the gathered events to the file, and syncs it in durable mode.
+    ///
+    /// - Throws: The first error writing or syncing met since the journal was opened; a journal
+    ///   records no error from the observer call itself, which cannot throw.
+    public func flush() throws(JournalError) {
+        try state.withLock { state throws(JournalError) in
+            commit(&state, sync: true)
+            if let error = state.error { throw error }
+        }
+    }
+
+    /// Finishes the journal and releases its file.
+    ///
+    /// A run still in flight is recorded as `interrupted` first (the host is going away without
+    /// its end), so it can be resumed. Later events are ignored; closing twice does nothing.
+    ///
+    /// - Throws: The first error writing or syncing met since the journal was opened.
+    public func close() throws(JournalError) {
+        try state.withLock { state throws(JournalError) in
+            guard let descriptor = state.descriptor else { return }
+            if state.runInFlight {
+                state.runInFlight = false
+                state.lines.beginLine()
+                state.lines.field("event", string: JournalFormat.Event.runFinished.rawValue)
+                state.lines.field("at", int: Self.nowMilliseconds())
+                state.lines.field("status", string: RunStatus.interrupted.rawValue)
+                state.lines.endLine()
+            }
+            commit(&state, sync: true)
+            JournalFile.closeDescriptor(descriptor)
+            state.descriptor = nil
+            if let error = state.error { throw error }
+        }
+    }
+
+    // MARK: - Internals
+
+    /// What an event asks of the file after it is appended to the buffer.
+    private enum Commit {
+        case none
+        case write
+        case writeAndSync
+        /// Write and sync in either durability: the launch of a step with side effects.
+        case writeAhead
+    }
+
+    /// Encodes shapes and settings for the header and the `resumed` line, keys sorted so the
+    /// bytes are stable.
+    private static var headerEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    private static func encodedShape(_ shape: ScenarioShape, url: URL) throws(JournalError) -> Data {
+        do {
+            return try headerEncoder.encode(shape)
+        } catch {
+            throw .io(url, operation: "write", reason: "the scenario's shape cannot be encoded: \(error)")
+        }
+    }
+
+    static func createIfAbsent(
+        at url: URL, runID: RunID, scenario: String, shape: ScenarioShape? = nil, settings: [String: String] = [:],
+        input: (any Sendable)? = nil, durability: Durability, createdAt: Date, sealer: (any JournalSealer)?,
+        io: JournalIO = .system
+    ) throws(JournalError) -> ScenarioJournal? {
+        let shapeJSON = try shape.map { shape throws(JournalError) in try encodedShape(shape, url: url) }
+        let settingsJSON: Data?
+        do {
+            settingsJSON = settings.isEmpty ? nil : try Self.headerEncoder.encode(settings)
+        } catch {
+            throw .io(url, operation: "create", reason: "the run's settings cannot be encoded: \(error)")
+        }
+        let directory = url.deletingLastPathComponent()
+        try JournalFile.makeDirectory(directory)
+        // Written and synced under a hidden name, then linked into place: the journal never
+        // exists under its run's name without its header, whenever the process is killed.
+        let draft = try JournalFile.createDraft(of: url)
+        let journal = ScenarioJournal(
+            url: url, runID: runID, scenario: scenario, descriptor: draft.descriptor, durability: durability,
+            sealer: sealer, resumedFrom: nil, io: io)
+        let failure = journal.state.withLock { state -> JournalError? in
+            state.lines.beginLine()
+            state.lines.field("format", string: JournalFormat.name)
+            state.lines.field("version", int: JournalFormat.version)
+            state.lines.field("run", string: runID.rawValue)
+            state.lines.field("scenario", string: scenario)
+            state.lines.field(
+                "createdAt", string: Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(createdAt))
+            if let shape, let shapeJSON {
+                if let version = shape.version { state.lines.field("scenarioVersion", int: version) }
+                state.lines.field("fingerprint", string: shape.fingerprint)
+                state.lines.field("shape", json: shapeJSON)
+            }
+            if let settingsJSON { state.lines.field("settings", json: settingsJSON) }
+            journal.value(input, .input, &state)
+            state.lines.endLine()
+            journal.commit(&state, sync: true)
+            return state.error
+        }
+        if let failure {
+            journal.detachDraft()
+            JournalFile.discard(draft)
+            throw failure
+        }
+        let published: Bool
+        do {
+            published = try JournalFile.publish(draft, as: url)
+        } catch {
+            journal.detachDraft()
+            JournalFile.discard(draft)
+            throw error
+        }
+        guard published else {
+            // Another run took the id between our choosing it and linking: try another.
+            journal.detachDraft()
+            JournalFile.discard(draft)
+            return nil
+        }
+        if durability.isDurable { JournalFile.syncDirectory(directory) }
+        return journal
+    }
+
+    /// Creates the journal of a new run whose writes and syncs go through `io` (the fault
+    /// explorer's disk), recording the scenario's shape and input as a runner does.
+    package static func create(
+        at url: URL, scenario: String, shape: ScenarioShape, input: any Sendable, io: JournalIO
+    ) throws(JournalError) -> ScenarioJournal {
+        guard
+            let journal = try createIfAbsent(
+                at: url, runID: .make(), scenario: scenario, shape: shape, input: input, durability: .buffered,
+                createdAt: Date(), sealer: nil, io: io)
+        else { throw .io(url, operation: "create", reason: "a file with that name already exists") }
+        return journal
+    }
+
+    /// Lets go of a draft's descriptor without writing or closing it, for the caller to discard.
+    private func detachDraft() {
+        state.withLock { state in
+            state.descriptor = nil
+            state.lines.removeAll()
+        }
+    }
+
+    /// Appends one event's line to the buffer.
+    private func record(_ event: ScenarioEvent, into state: inout State) -> Commit {
+        switch event.kind {
+        case .scenarioStarted:
+            // The first scenario to start is the journaled one; later starts at other
+            // addresses are nested scenarios, already recorded as their steps.
+            if let root = state.root, root != event.address { return .none }
+            state.root = event.address
+            state.runInFlight = true
+            begin(.runStarted, event, &state, address: false)
+            value(event.value, .input, &state)
+            state.lines.endLine()
+            return .write
+        case .scenarioSucceeded:
+            guard state.root == event.address else { return .none }
+            state.runInFlight = false
+            begin(.runFinished, event, &state, address: false)
+            state.lines.field("status", string: RunStatus.succeeded.rawValue)
+            duration(event, &state)
+            value(event.value, .output, &state)
+            state.lines.endLine()
+            return .writeAndSync
+        case .scenarioFailed(let error):
+            guard state.root == event.address else { return .none }
+            state.runInFlight = false
+            let status: RunStatus =
+                error.isCancellation ? (state.interruptionNoted ? .interrupted : .cancelled) : .failed
+            begin(.runFinished, event, &state, address: false)
+            state.lines.field("status", string: status.rawValue)
+            duration(event, &state)
+            recordError(error, &state)
+            state.lines.endLine()
+            return .writeAndSync
+        case .stepLaunched:
+            begin(.stepLaunched, event, &state)
+            state.lines.field("attempt", int: event.attempt)
+            if let purity = event.purity { state.lines.field("purity", string: purity.rawValue) }
+            if let key = event.idempotencyKey { state.lines.field("idempotencyKey", string: key.rawValue) }
+            value(event.value, .input, &state)
+            state.lines.endLine()
+            // Write-ahead: a step with side effects may act as soon as it launches, so its launch
+            // line — with its key — is on disk before the operation runs, whatever the durability.
+            return event.purity == .sideEffects ? .writeAhead : .none
+        case .stepSucceeded:
+            begin(.stepSucceeded, event, &state)
+            state.lines.field("attempt", int: event.attempt)
+            duration(event, &state)
+            value(event.value, .output, &state)
+            state.lines.endLine()
+            return .writeAndSync
+        case .stepFailed(let error, let willRetry, let delay):
+            begin(.stepFailed, event, &state)
+            state.lines.field("attempt", int: event.attempt)
+            duration(event, &state)
+            recordError(error, &state)
+            state.lines.field("willRetry", bool: willRetry)
+            if let delay { state.lines.field("retryInMs", milliseconds: delay) }
+            state.lines.endLine()
+            return willRetry ? .write : .writeAndSync
+        case .stepSkipped:
+            begin(.stepSkipped, event, &state)
+            state.lines.endLine()
+            return .none
+        case .stepReplayed:
+            begin(.stepReplayed, event, &state)
+            state.lines.endLine()
+            return .none
+        }
+    }
+
+    private func begin(
+        _ kind: JournalFormat.Event, _ event: ScenarioEvent, _ state: inout State, address: Bool = true
+    ) {
+        state.lines.beginLine()
+        state.lines.field("event", string: kind.rawValue)
+        state.lines.field("at", int: Self.nowMilliseconds())
+        if address { state.lines.field("address", address: event.address) }
+    }
+
+    private func duration(_ event: ScenarioEvent, _ state: inout State) {
+        if let duration = event.duration { state.lines.field("durationMs", milliseconds: duration) }
+    }
+
+    /// Encodes a value through its `Encodable` conformance, opened from the existential; one
+    /// that is or holds a ``JournalConfidential`` one is sealed, or withheld without a sealer.
+    private func value(_ value: (any Sendable)?, _ fields: JournalFormat.ValueFields, _ state: inout State) {
+        guard let value else { return }
+        // A type met before skips the casts that sort it (see `StepValueTypes`).
+        if let known = state.valueTypes.lookUp(type(of: value)) {
+            return encode(
+                value, known.traits, fields, &state, streaming: { try known.encode(value, $0) },
+                encodable: { known.encodable(value) })
+        }
+        // Plain strings, integers and booleans are written directly: `JSONEncoder` costs about
+        // a microsecond per value, most of a buffered append's budget. Everything else goes
+        // through its `Encodable` conformance, opened from the existential.
+        switch value {
+        case let text as String: return state.lines.field(fields.clear, string: text)
+        case let number as Int: return state.lines.field(fields.clear, int: number)
+        case let flag as Bool: return state.lines.field(fields.clear, bool: flag)
+        default: break
+        }
+        guard let encodable = value as? any Encodable else {
+            if value is Void { return state.lines.field(fields.clear, literal: "null") }
+            let secret = value is any JournalConfidential ? " (and is confidential)" : ""
+            return state.lines.field(fields.notRecorded, string: "\(type(of: value)) is not Encodable\(secret)")
+        }
+        let traits = StepValueTypes.Traits(
+            confidential: encodable is any JournalConfidential,
+            writtenByFoundation: encodable is Date || encodable is Data || encodable is URL || encodable is Decimal)
+        state.valueTypes.learn(encodable, traits)
+        encode(
+            value, traits, fields, &state, streaming: { try encodable.encode(to: $0) }, encodable: { encodable })
+    }
+
+    /// Encodes a value that is `Encodable`: most are written as their conformance runs, with no
+    /// tree in between; the others go through `JSONValueEncoder`, and what only `JSONEncoder`
+    /// writes through it.
+    ///
+    /// - Parameters:
+    ///   - streaming: Encodes the value with the encoder it is given.
+    ///   - encodable: The value as `Encodable`, for the other encoders.
+    private func encode(
+        _ value: any Sendable, _ traits: StepValueTypes.Traits, _ fields: JournalFormat.ValueFields,
+        _ state: inout State, streaming: (any Encoder) throws -> Void, encodable: () -> any Encodable
+    ) {
+        if !traits.writtenByFoundation,
+            case .written(let holdsSecret) = state.stream.encode(confidential: traits.confidential, streaming)
+        {
+            guard holdsSecret else { return state.lines.field(fields.clear, json: state.stream.output) }
+            defer { state.stream.erase() }
+            guard traits.confidential else { return sealFields(value, encodable(), fields, &state) }
+            return seal(value, fields, &state) { state in state.stream.bytes }
+        }
+        let encodable = encodable()
+        let encoded = JSONValueEncoder.encode(encodable)
+        if encoded?.holdsSecret == true, !traits.confidential { return sealFields(value, encodable, fields, &state) }
+        guard encoded?.holdsSecret == true else {
+            if let node = encoded?.node { return state.lines.field(fields.clear, node: node) }
+            do {
+                state.lines.field(fields.clear, json: try state.encoder.encode(encodable))
+            } catch {
+                state.lines.field(
+                    fields.notRecorded,
+                    string: "\(type(of: value)) could not be encoded: \(Self.explainEncoding(error))")
+            }
+            return
+        }
+        seal(value, fields, &state) { state in
+            if let node = encoded?.node {
+                var writer = JSONLineWriter(capacity: 256)
+                writer.write(node)
+                return writer.bytes
+            }
+            return Array(try state.encoder.encode(encodable))
+        }
+    }
+
+    /// Writes a value that is itself confidential sealed whole by the run's sealer, or the
+    /// reason it is not kept; `plaintext` gives its JSON.
+    private func seal(
+        _ value: any Sendable, _ fields: JournalFormat.ValueFields, _ state: inout State,
+        plaintext: (State) throws -> [UInt8]
+    ) {
+        let typeName = "\(type(of: value))"
+        guard let sealer else {
+            return state.lines.field(fields.notRecorded, string: ConfidentialFields.withheldReason(typeName))
+        }
+        let json: [UInt8]
+        do {
+            json = try plaintext(state)
+        } catch {
+            return state.lines.field(
+                fields.notRecorded, string: "\(typeName) could not be encoded: \(Self.explainEncoding(error))")
+        }
+        do {
+            let sealed = try sealer.seal(json)
+            state.lines.field(fields.sealed, string: Data(sealed).base64EncodedString())
+        } catch {
+            sealingFailed(
+                ConfidentialFields.SealingFailure(typeName: typeName, reason: "the sealer threw \(type(of: error))"),
+                fields, &state)
+        }
+    }
+
+    /// Writes a value that holds confidential values below its top level in clear, each of
+    /// them sealed alone or withheld (see ``ConfidentialFields``).
+    private func sealFields(
+        _ value: any Sendable, _ encodable: any Encodable, _ fields: JournalFormat.ValueFields, _ state: inout State
+    ) {
+        guard let separated = JSONValueEncoder.encode(encodable, separatingSecrets: true), let node = separated.node
+        else {
+            let reason = "\(type(of: value)) could not be encoded with its confidential fields apart"
+            return state.lines.field(fields.notRecorded, string: reason)
+        }
+        do throws(ConfidentialFields.SealingFailure) {
+            state.lines.field(fields.withConfidentialFields, json: try ConfidentialFields.write(node, sealer: sealer))
+        } catch {
+            sealingFailed(error, fields, &state)
+        }
+    }
+
+    /// A sealer that throws: the value is not written (the line says so, without it), and the
+    /// journal keeps the failure as its error, which stops the run before it acts on an event
+    /// the journal cannot stand for.
+    private func sealingFailed(
+        _ failure: ConfidentialFields.SealingFailure, _ fields: JournalFormat.ValueFields, _ state: inout State
+    ) {
+        state.lines.field(fields.notRecorded, string: "\(failure.typeName) could not be sealed: \(failure.reason)")
+        if state.error == nil { state.error = .sealingFailed(url, type: failure.typeName, reason: failure.reason) }
+    }
+
+    private func recordError(_ error: any Error, _ state: inout State) {
+        let recorded = RecordedError(error)
+        state.lines.beginObject("error")
+        state.lines.field("description", string: recorded.description)
+        state.lines.field("type", string: recorded.type)
+        state.lines.field("transient", bool: recorded.isTransient)
+        state.lines.field("cancelled", bool: recorded.isCancellation)
+        if let path = recorded.stepPath { state.lines.field("stepPath", strings: path) }
+        state.lines.field("uncertain", bool: recorded.isOutcomeUncertain)
+        state.lines.endObject()
+    }
+
+    /// Writes the buffer; syncs too when asked and the journal is durable. Errors are kept for
+    /// `flush()`/`close()` and ``haltingError``, because an observer cannot throw.
+    ///
+    /// After the first error nothing more is written: a line after one that was dropped would
+    /// leave a hole a rerun reads as history, so the journal ends at its last good line and the
+    /// run stops (``RunHalted``).
+    private func commit(_ state: inout State, sync: Bool, evenIfBuffered: Bool = false) {
+        guard let descriptor = state.descriptor else { return }
+        guard state.error == nil else { return state.lines.removeAll() }
+        if !state.lines.isEmpty {
+            if let code = state.lines.withBytes({ io.write($0, descriptor) }) {
+                state.error = .io(url, operation: "write to", reason: String(cString: strerror(code)))
+            } else {
+                state.unsynced = true
+            }
+            state.lines.removeAll()
+        }
+        if sync, state.unsynced, state.error == nil, let syncer = durability.sync {
+            state.unsynced = false
+            do {
+                try syncer.body(descriptor)
+            } catch {
+                if state.error == nil { state.error = .io(url, operation: "sync", reason: "\(error)") }
+            }
+        } else if evenIfBuffered, state.unsynced, state.error == nil {
+            state.unsynced = false
+            if let code = io.sync(descriptor) {
+                state.error = .io(url, operation: "sync", reason: String(cString: strerror(code)))
+            }
+        }
+    }
+
+    private static func explainEncoding(_ error: any Error) -> String {
+        guard case EncodingError.invalidValue(_, let context) = error else { return "\(error)" }
+        return context.debugDescription
+    }
+
+    static func nowMilliseconds() -> Int {
+        Int((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+}
