@@ -1,5 +1,4 @@
-/// A performance target from the design (`../shared/DESIGN.md` beside the repository, "Performance targets") that a case's figure
-/// is checked against.
+/// A guard a case's figure is checked against (Docs/Benchmarks.md says why each is where it is).
 enum BenchTarget: Sendable, Equatable {
     /// The case costs at most this many times its reference.
     case ratioAtMost(Double)

@@ -1,0 +1,78 @@
+import Foundation
+import OperationsJournal
+
+/// Whole-process cases: the built `opctl` beside this benchmark, started and waited for, as a
+/// user meets it. What a user feels of the engine is these figures, not the nanoseconds of the
+/// other cases.
+enum ProcessCases {
+    /// The `opctl` executable of the same build, if there is one beside this program.
+    static let opctl: URL? = {
+        guard let own = Bundle.main.executableURL else { return nil }
+        let sibling = own.deletingLastPathComponent().appendingPathComponent("opctl")
+        return FileManager.default.isExecutableFile(atPath: sibling.path) ? sibling : nil
+    }()
+
+    /// The arguments of the README's main command: a scripted sign-in against the embedded
+    /// simulated backend.
+    static let signInArguments = ["run", "auth", "--phone", "+7 999 123-45-67", "--accept-terms", "--code", "123456"]
+
+    /// `process.version`: `opctl --version`, the floor of any command.
+    static let version: @Sendable (Int) -> Void = { iterations in
+        for _ in 0..<iterations { run(["--version"], stateDirectory: scratch) }
+    }
+
+    /// `process.signIn`: one scripted sign-in, journal and trace written.
+    static let signIn: @Sendable (Int) -> Void = { iterations in
+        for _ in 0..<iterations { run(signInArguments, stateDirectory: scratch) }
+    }
+
+    /// `process.runs2k`: `opctl runs` over a state directory of 2,000 runs. The runs are made
+    /// once by real sign-ins and kept in the temporary directory for later full runs.
+    static let listing: @Sendable (Int) -> Void = { iterations in
+        let directory = manyRuns
+        for _ in 0..<iterations { run(["runs"], stateDirectory: directory) }
+    }
+
+    /// A state directory of this benchmark process's own.
+    private static let scratch: URL = {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("opctl-bench-\(ProcessInfo.processInfo.processIdentifier)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }()
+
+    /// How many runs `process.runs2k` lists.
+    static let listedRuns = 2_000
+
+    /// The state directory of ``listedRuns`` runs, topped up if an earlier benchmark left fewer.
+    private static let manyRuns: URL = {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("opctl-bench-runs-\(listedRuns)")
+        let existing = (try? RunStore(stateDirectory: directory).summaries().count) ?? 0
+        for index in existing..<listedRuns {
+            // Like a busy machine's directory: mostly sign-ins, some failing at the code.
+            let code = index % 10 >= 8 ? "000000" : "123456"
+            run(
+                ["run", "auth", "--phone", "+79991234567", "--accept-terms", "--code", code], stateDirectory: directory)
+        }
+        return directory
+    }()
+
+    /// Starts `opctl` with `arguments`, its output discarded, and waits for it to exit.
+    private static func run(_ arguments: [String], stateDirectory: URL) {
+        guard let opctl else { return }
+        let process = Process()
+        process.executableURL = opctl
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["OPCTL_STATE_DIR"] = stateDirectory.path
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+            process.waitUntilExit()
+        } catch {
+            return
+        }
+    }
+}
