@@ -9,8 +9,7 @@ enum LabelWrapper {
     /// one line of printable text.
     static func sanitize(_ text: String) -> String {
         let utf8 = text.utf8
-        let padded = utf8.withContiguousStorageIfAvailable { $0.first == 0x20 || $0.last == 0x20 }
-        if !(padded ?? (utf8.first == 0x20 || utf8.last == 0x20)) {
+        if !(utf8.first == 0x20 || utf8.last == 0x20) {
             // Printable ASCII and standalone scalars hold nothing to replace.
             if TextScan.measure(text).kind != .complex { return text }
             // Control characters and newlines are always graphemes of their own (they break on
@@ -61,10 +60,8 @@ enum LabelWrapper {
         let (kind, textWidth) = TextScan.measure(text)
         if kind != .complex {
             if textWidth <= width { return [text] }
-            let lines = text.utf8.withContiguousStorageIfAvailable { bytes in
-                wrapScalars(bytes, width: width, stopAfter: maxLines.map { $0 + 1 })
-            }
-            if let lines { return limit(lines, width: width, maxLines: maxLines) }
+            let lines = wrapScalars(Array(text.utf8), width: width, stopAfter: maxLines.map { $0 + 1 })
+            return limit(lines, width: width, maxLines: maxLines)
         } else if text.displayWidth <= width {
             return [text]
         }
@@ -124,7 +121,7 @@ enum LabelWrapper {
     ///
     /// With `stopAfter`, wrapping stops once that many lines are made: a label past its line
     /// limit is cut there anyway, so the lines after the first one past it are never needed.
-    private static func wrapScalars(_ bytes: UnsafeBufferPointer<UInt8>, width: Int, stopAfter: Int?) -> [String] {
+    private static func wrapScalars(_ bytes: [UInt8], width: Int, stopAfter: Int?) -> [String] {
         let stopAfter = stopAfter ?? Int.max
         let count = bytes.count
         let space = UInt8(ascii: " ")
@@ -163,8 +160,7 @@ enum LabelWrapper {
         func flush() {
             // Each line is a run of the text's own bytes: made into its string as it ends.
             lines.append(
-                lineStart.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0..<lineEnd]), as: UTF8.self) }
-                    ?? "")
+                lineStart.map { String(decoding: bytes[$0..<lineEnd], as: UTF8.self) } ?? "")
             lineStart = nil
             lineWidth = 0
             pendingSpaces = 0
@@ -270,20 +266,17 @@ enum LabelWrapper {
         let (kind, measured) = TextScan.measure(line)
         if kind != .complex {
             // Scalars are characters: cut the UTF-8 a scalar at a time from the end.
-            let cut = line.utf8.withContiguousStorageIfAvailable { bytes -> String in
-                var end = bytes.count
-                var lineWidth = measured
-                while end > 0 && lineWidth + 1 > width {
-                    var start = end - 1
-                    while bytes[start] & 0xC0 == 0x80 { start -= 1 }
-                    lineWidth -=
-                        bytes[start] < 0x80 ? 1 : TextScan.decode(bytes, at: start)?.0.standaloneDisplayWidth ?? 1
-                    end = start
-                }
-                while end > 0 && bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
-                return String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self) + "…"
+            let bytes = Array(line.utf8)
+            var end = bytes.count
+            var lineWidth = measured
+            while end > 0 && lineWidth + 1 > width {
+                var start = end - 1
+                while bytes[start] & 0xC0 == 0x80 { start -= 1 }
+                lineWidth -= bytes[start] < 0x80 ? 1 : TextScan.decode(bytes, at: start)?.0.standaloneDisplayWidth ?? 1
+                end = start
             }
-            if let cut { return cut }
+            while end > 0 && bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+            return String(decoding: bytes[0..<end], as: UTF8.self) + "…"
         }
         var characters = Array(line)
         var lineWidth = line.displayWidth

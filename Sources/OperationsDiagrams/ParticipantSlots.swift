@@ -46,11 +46,7 @@ struct ParticipantSlots<Value> {
 
     private static func fingerprint(of id: Participant.ID) -> UInt64 {
         let utf8 = id.rawValue.utf8
-        // Read through the contiguous bytes: `utf8.last` walks the generic index path.
-        let ends = utf8.withContiguousStorageIfAvailable { bytes in
-            UInt64(bytes.first ?? 0) << 8 | UInt64(bytes.last ?? 0)
-        }
-        return UInt64(truncatingIfNeeded: utf8.count) << 16 | (ends ?? UInt64(utf8.first ?? 0) << 8)
+        return UInt64(truncatingIfNeeded: utf8.count) << 16 | UInt64(utf8.first ?? 0) << 8 | UInt64(utf8.last ?? 0)
     }
 
     private mutating func remove(at position: Int) {

@@ -4,9 +4,8 @@ import Operations
 ///
 /// Nearly every label is printable ASCII, or ASCII with a few scalars that are graphemes of their
 /// own (the `…` of a redacted token, `é`, an arrow). For those, a grapheme is one scalar, so
-/// measuring, wrapping and painting can walk the bytes and decode the odd scalar by hand, instead
-/// of going through the standard library's Unicode views (each step of which re-validates an
-/// index) or segmenting graphemes. Anything else takes the grapheme-by-grapheme paths.
+/// measuring and wrapping can walk the bytes and decode the odd scalar by hand instead of
+/// segmenting graphemes. Anything else takes the grapheme-by-grapheme paths.
 enum TextScan {
     /// What a label is made of.
     enum Kind: Equatable {
@@ -21,38 +20,31 @@ enum TextScan {
 
     /// The kind of `text` and, unless it is complex, its display width.
     static func measure(_ text: String) -> (kind: Kind, width: Int) {
-        let measured = text.utf8.withContiguousStorageIfAvailable { bytes -> (kind: Kind, width: Int) in
-            var index = 0
-            var width = 0
-            var ascii = true
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte < 0x80 {
-                    guard byte >= 0x20 && byte != 0x7F else { return (.complex, 0) }
-                    width += 1
-                    index += 1
-                    continue
-                }
-                ascii = false
-                guard let (scalar, length) = decode(bytes, at: index), scalar.isStandaloneGrapheme else {
-                    return (.complex, 0)
-                }
-                width += scalar.standaloneDisplayWidth
-                index += length
+        let bytes = Array(text.utf8)
+        var index = 0
+        var width = 0
+        var ascii = true
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                guard byte >= 0x20 && byte != 0x7F else { return (.complex, 0) }
+                width += 1
+                index += 1
+                continue
             }
-            return (ascii ? .ascii : .standalone, width)
+            ascii = false
+            guard let (scalar, length) = decode(bytes, at: index), scalar.isStandaloneGrapheme else {
+                return (.complex, 0)
+            }
+            width += scalar.standaloneDisplayWidth
+            index += length
         }
-        if let measured { return measured }
-        // A string without contiguous UTF-8 (bridged): the same answer through the scalar view.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return (.ascii, text.utf8.count) }
-        guard text.unicodeScalars.allSatisfy(\.isStandaloneGrapheme) else { return (.complex, 0) }
-        return (.standalone, text.unicodeScalars.reduce(0) { $0 + $1.standaloneDisplayWidth })
+        return (ascii ? .ascii : .standalone, width)
     }
 
     /// The scalar whose encoding starts at `index` of valid UTF-8, and its length in bytes; `nil`
     /// for a four-byte scalar, which is never a standalone grapheme.
-    @inline(__always)
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar, Int)? {
+    static func decode(_ bytes: [UInt8], at index: Int) -> (Unicode.Scalar, Int)? {
         let lead = UInt32(bytes[index])
         let value: UInt32
         let length: Int

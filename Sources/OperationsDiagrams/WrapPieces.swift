@@ -53,11 +53,8 @@ struct WrapPieces {
     /// other text character by character. No substring is made.
     mutating func measure(_ text: String) -> Label {
         let start = pieces.count
-        let scanned = text.utf8.withContiguousStorageIfAvailable { bytes in
-            Self.scanScalars(bytes, into: &pieces)
-        }
         var natural: Int
-        if let scanned, let width = scanned {
+        if let width = Self.scanScalars(Array(text.utf8), into: &pieces) {
             natural = width
         } else {
             pieces.removeSubrange(start...)
@@ -78,7 +75,7 @@ struct WrapPieces {
     /// The measuring pass over UTF-8 whose scalars are each a character, appending the pieces;
     /// the label's natural width, or `nil` when a scalar is not a character (the caller drops
     /// what was appended).
-    private static func scanScalars(_ bytes: UnsafeBufferPointer<UInt8>, into pieces: inout [Piece]) -> Int? {
+    private static func scanScalars(_ bytes: [UInt8], into pieces: inout [Piece]) -> Int? {
         var scan = Scan<Unicode.Scalar> {
             $0.isASCII ? WrapPieces.asciiPunctuation[Int($0.value)] : Character($0).isPunctuation
         }
