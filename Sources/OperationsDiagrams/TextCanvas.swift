@@ -5,7 +5,9 @@ import Operations
 ///
 /// A cell is a small code rather than a `Character`: below 0x80 it is that ASCII byte, 0x80...
 /// are ``Glyph``s, ``wideTail`` marks the second column of a wide grapheme, and 0x100... index
-/// the graphemes of text kept in a table. Each code's UTF-8 is looked up once per cell written.
+/// the graphemes of text kept in a table. Each code's UTF-8 is packed into one word (its length,
+/// then up to seven bytes), so writing a cell out is a lookup and a few appends; a longer
+/// grapheme (a family emoji) keeps its bytes in a side table.
 ///
 /// The painter never goes back to the rows of a finished step, so it calls ``flush()`` after
 /// each step: those rows are written out and dropped. The canvas holds a step's rows, not the
@@ -16,6 +18,8 @@ struct TextCanvas {
     static let wideTail: UInt32 = 0xFF
     private static let glyphBase: UInt32 = 0x80
     private static let textBase: UInt32 = 0x100
+    /// The length byte of a spelling longer than seven bytes: its bytes are in `longSpellings`.
+    private static let longSpelling: UInt64 = 0xFF
 
     let width: Int
     let charset: DiagramCharset
@@ -25,12 +29,23 @@ struct TextCanvas {
     private var firstRow = 0
     /// The code of each grapheme of text seen so far.
     private var textCodes: [Character: UInt32] = [:]
-    /// The UTF-8 of every code, indexed by code.
-    private var spellings: [[UInt8]]
+    /// The UTF-8 of every code, indexed by code: its length in the low byte and its bytes
+    /// above, in order, or ``longSpelling``.
+    private var spellings: [UInt64]
+    private var longSpellings: [UInt32: [UInt8]] = [:]
     /// One blank row, copied for every new row.
     private let blankRow: [UInt32]
     /// A row most rows start as (the lifelines and bars of the moment).
     private var template: [UInt32]?
+    /// The template's UTF-8, untrimmed, and where each of its columns starts in it (`width + 1`
+    /// offsets), once a flush needs them: a row is written out as the template's bytes up to
+    /// its first cell that differs, its own cells, and the template's bytes after its last.
+    private var templateBytes: [UInt8] = []
+    private var templateOffsets: [Int] = []
+    /// The template's last non-blank column plus one.
+    private var templateEnd = 0
+    /// Whether `templateBytes` spell the current template.
+    private var templateSpelled = false
     /// The rows written out so far, as UTF-8.
     private var written: [UInt8] = []
     /// The drawing before `written`: rows move into it a chunk at a time, so `written` stays
@@ -41,14 +56,23 @@ struct TextCanvas {
         self.width = width
         self.charset = charset
         blankRow = Array(repeating: Self.blank, count: width)
-        spellings = Array(repeating: [], count: Int(Self.textBase))
-        for byte in 0..<0x80 { spellings[byte] = [UInt8(byte)] }
+        spellings = Array(repeating: 0, count: Int(Self.textBase))
+        for byte in 0..<0x80 { spellings[byte] = Self.packed([UInt8(byte)]) }
         for glyph in Glyph.allCases {
-            spellings[Int(Self.glyphBase) + Int(glyph.rawValue)] = Array(glyph.spelled(in: charset).utf8)
+            spellings[Int(Self.glyphBase) + Int(glyph.rawValue)] = Self.packed(Array(glyph.spelled(in: charset).utf8))
         }
         // The wide tail spells nothing; it sits above the glyphs' codes.
         assert(Int(Self.glyphBase) + Glyph.allCases.count <= Int(Self.wideTail))
-        spellings[Int(Self.wideTail)] = []
+        spellings[Int(Self.wideTail)] = 0
+        written.reserveCapacity(Self.chunkSize + 4_096)
+    }
+
+    /// A spelling of at most seven bytes as one word: the length, then the bytes.
+    private static func packed(_ bytes: [UInt8]) -> UInt64 {
+        guard bytes.count <= 7 else { return longSpelling }
+        var word = UInt64(bytes.count)
+        for (offset, byte) in bytes.enumerated() { word |= UInt64(byte) << (8 * (offset + 1)) }
+        return word
     }
 
     /// Makes room for about `rows` rows of output: a row's lifelines and box drawing take
@@ -77,6 +101,7 @@ struct TextCanvas {
     mutating func makeTemplate(of row: Int) {
         let start = (row - firstRow) * width
         template = Array(cells[start..<start + width])
+        templateSpelled = false
     }
 
     /// What the template shows has changed: the next base row is drawn anew.
@@ -143,7 +168,10 @@ struct TextCanvas {
     private mutating func code(for character: Character) -> UInt32 {
         if let code = textCodes[character] { return code }
         let code = UInt32(spellings.count)
-        spellings.append(Array(String(character).utf8))
+        let bytes = Array(String(character).utf8)
+        let spelling = Self.packed(bytes)
+        spellings.append(spelling)
+        if spelling == Self.longSpelling { longSpellings[code] = bytes }
         textCodes[character] = code
         return code
     }
@@ -153,16 +181,80 @@ struct TextCanvas {
     mutating func flush() {
         let rows = cells.count / max(width, 1)
         guard rows > 0 else { return }
+        if let template, !templateSpelled { spellTemplate(template) }
         for row in 0..<rows {
             let start = row * width
-            var end = start + width
-            while end > start && cells[end - 1] == Self.blank { end -= 1 }
-            for index in start..<end { written.append(contentsOf: spellings[Int(cells[index])]) }
+            if let template {
+                writeAgainstTemplate(start, template)
+            } else {
+                var end = width
+                while end > 0 && cells[start + end - 1] == Self.blank { end -= 1 }
+                for index in start..<start + end { spell(cells[index]) }
+            }
             written.append(0x0A)
         }
         firstRow += rows
         cells.removeAll(keepingCapacity: true)
         if written.count >= Self.chunkSize { moveWritten() }
+    }
+
+    /// Spells the template: its bytes, untrimmed, and where each column starts in them.
+    private mutating func spellTemplate(_ template: [UInt32]) {
+        let rows = written
+        written = []
+        templateOffsets.removeAll(keepingCapacity: true)
+        templateEnd = 0
+        for (column, code) in template.enumerated() {
+            templateOffsets.append(written.count)
+            if code != Self.blank { templateEnd = column + 1 }
+            spell(code)
+        }
+        templateOffsets.append(written.count)
+        templateBytes = written
+        written = rows
+        templateSpelled = true
+    }
+
+    /// Writes out the row starting at cell `start`: the template's bytes where the row is the
+    /// template, its own cells between the first and the last that differ, trimmed.
+    private mutating func writeAgainstTemplate(_ start: Int, _ template: [UInt32]) {
+        var low = 0
+        while low < width && cells[start + low] == template[low] { low += 1 }
+        guard low < width else {
+            written.append(contentsOf: templateBytes[0..<templateOffsets[templateEnd]])
+            return
+        }
+        var high = width - 1
+        while cells[start + high] == template[high] { high -= 1 }
+        var end = max(templateEnd, high + 1)
+        while end > 0 && cells[start + end - 1] == Self.blank { end -= 1 }
+        guard low < end else {
+            written.append(contentsOf: templateBytes[0..<templateOffsets[end]])
+            return
+        }
+        written.append(contentsOf: templateBytes[0..<templateOffsets[low]])
+        for index in start + low..<start + min(high + 1, end) { spell(cells[index]) }
+        if high + 1 < end {
+            written.append(contentsOf: templateBytes[templateOffsets[high + 1]..<templateOffsets[end]])
+        }
+    }
+
+    /// Appends the UTF-8 of a cell's code to the rows written out.
+    private mutating func spell(_ code: UInt32) {
+        if code < 0x80 {
+            written.append(UInt8(code))
+            return
+        }
+        let spelling = spellings[Int(code)]
+        if spelling == Self.longSpelling {
+            written.append(contentsOf: longSpellings[code] ?? [])
+            return
+        }
+        var bytes = spelling >> 8
+        for _ in 0..<Int(spelling & 0xFF) {
+            written.append(UInt8(truncatingIfNeeded: bytes))
+            bytes >>= 8
+        }
     }
 
     /// How many bytes of rows ``flush()`` gathers before moving them into the drawing: large
