@@ -138,5 +138,13 @@ struct StepTraceNoteTests {
         #expect(TraceLabel.valueName(of: [String].self) == "array")
         #expect(TraceLabel.valueName(of: Result<Int, any Error>.self) == "result")
         #expect(TraceLabel.valueName(of: StepFailure.self) == "stepFailure")
+        // A leading acronym stays whole (issue 28: `OTPPrompt` drew as `oTPPrompt`).
+        #expect(TraceLabel.valueName(of: OTPPrompt.self) == "otpPrompt")
+        #expect(TraceLabel.valueName(of: SMSCodeEntry.self) == "smsCodeEntry")
+        #expect(TraceLabel.valueName(of: ID?.self) == "id")
     }
 }
+
+private struct OTPPrompt {}
+private struct SMSCodeEntry {}
+private struct ID {}

@@ -49,7 +49,8 @@ public enum TraceLabel {
 
     /// The name a value of `type` goes by in a note: the type's name in lower camel case, with
     /// an optional unwrapped and generic arguments dropped (`Optional<PhoneNumber>` is
-    /// `phoneNumber`, `PhoneToken` is `phoneToken`).
+    /// `phoneNumber`, `PhoneToken` is `phoneToken`). A leading acronym is lowered whole, as a
+    /// Swift name spells it: `OTPPrompt` is `otpPrompt`, `URL` is `url`.
     ///
     /// - Parameter type: The value's static type.
     /// - Returns: Its name.
@@ -59,7 +60,11 @@ public enum TraceLabel {
             name = name.dropFirst("Optional<".count).dropLast()
         }
         name = name.prefix { $0 != "<" && $0 != "?" }
-        return name.prefix(1).lowercased() + name.dropFirst()
+        let capitals = name.prefix { $0.isUppercase }
+        // In `OTPPrompt` the last capital of the run starts the next word: `otp` + `Prompt`.
+        let lowered =
+            capitals.count == name.count ? capitals : capitals.count > 1 ? capitals.dropLast() : capitals.prefix(1)
+        return lowered.lowercased() + name.dropFirst(lowered.count)
     }
 
     private static func lowerCamelTypeName(of value: Any) -> String {
