@@ -12,7 +12,7 @@ public enum CheckRuns<Program: RunnerProgram>: Command {
     /// The text of `PROGRAM help check`.
     public static var help: String {
         """
-        USAGE: \(Program.name) check [--state-dir DIR] [--json]
+        USAGE: \(Program.configuration.name) check [--state-dir DIR] [--json]
 
         Reads every journal and checks it against this build's scenarios, launching and
         writing nothing. A run can be resumed when its scenario still has the same steps up to
@@ -21,7 +21,7 @@ public enum CheckRuns<Program: RunnerProgram>: Command {
         so a CI job can stop a release that would strand runs.
 
         OPTIONS:
-        \(Program.stateDirHelp)
+        \(Program.configuration.stateDir.helpLine)
           --json                 Print a JSON array of objects: id, scenario, status, resumable, reason
         """
     }
@@ -30,11 +30,11 @@ public enum CheckRuns<Program: RunnerProgram>: Command {
 
     /// Checks every run; exits 1 when one cannot be resumed by this build.
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-        let stateDirectory = Program.stateDirectory(arguments, console)
+        let stateDirectory = Program.configuration.stateDirectory(arguments, console)
         let checks: [ResumeCheck]
         do {
-            checks = try Program.runStore(stateDirectory)
-                .checkResumable(by: Program.shapes(stateDirectory: stateDirectory, console: console))
+            checks = try Program.configuration.runStore(stateDirectory)
+                .checkResumable(by: Program.configuration.shapes(stateDirectory, console))
         } catch {
             throw CLIError.message("cannot check runs: \(error)")
         }

@@ -14,9 +14,9 @@ public enum ListRuns<Program: RunnerProgram>: Command {
     public static var defaultLimit: Int { 20 }
     /// The text of `PROGRAM help runs`.
     public static var help: String {
-        let indent = String(repeating: " ", count: "USAGE: \(Program.name) runs ".count)
+        let indent = String(repeating: " ", count: "USAGE: \(Program.configuration.name) runs ".count)
         return """
-            USAGE: \(Program.name) runs [--limit N] [--status STATUS] [--scenario NAME] [--since WHEN]
+            USAGE: \(Program.configuration.name) runs [--limit N] [--status STATUS] [--scenario NAME] [--since WHEN]
             \(indent)[--state-dir DIR] [--json]
 
             Lists the runs, newest first, with their id, scenario, status (succeeded, failed, cancelled,
@@ -29,10 +29,10 @@ public enum ListRuns<Program: RunnerProgram>: Command {
               --limit N              Show the newest N matching runs (default: \(defaultLimit); with --json: all); 0 for all
               --status STATUS        Only runs with this status: succeeded, failed, cancelled, interrupted,
                                      running or damaged; repeat the option or separate statuses with commas
-              --scenario NAME        Only runs of this scenario (\(Program.scenarioNamesHelp))
+              --scenario NAME        Only runs of this scenario (\(Program.configuration.scenarioNamesHelp))
               --since WHEN           Only runs started since then: a duration ago (30m, 2h, 7d) or an ISO-8601
                                      date (2025-01-31, 2025-01-31T12:00:00Z)
-            \(Program.stateDirHelp)
+            \(Program.configuration.stateDir.helpLine)
               --json                 Print a JSON array of objects, newest first: id, scenario, status, failedStep,
                                      startedAt, finishedAt
             """
@@ -44,13 +44,13 @@ public enum ListRuns<Program: RunnerProgram>: Command {
 
     /// Prints the table, or the JSON array with `--json`.
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-        let stateDirectory = Program.stateDirectory(arguments, console)
+        let stateDirectory = Program.configuration.stateDirectory(arguments, console)
         let json = arguments.has("--json")
         let filter = try RunFilter(arguments, command: name, now: Date())
         let limit = try limit(arguments.value("--limit"), json: json)
         let all: [RunStore.SummaryEntry]
         do {
-            all = try Program.runStore(stateDirectory).summaries()
+            all = try Program.configuration.runStore(stateDirectory).summaries()
         } catch {
             throw CLIError.message("cannot list runs: \(error)")
         }
@@ -61,7 +61,7 @@ public enum ListRuns<Program: RunnerProgram>: Command {
             printJSON(shown, console: console)
         } else if all.isEmpty {
             console.note(
-                "No runs yet in \(stateDirectory.path). Start one with '\(Program.name) run \(Program.scenarios.first?.name ?? "NAME")'."
+                "No runs yet in \(stateDirectory.path). Start one with '\(Program.configuration.name) run \(Program.configuration.scenarios.first?.name ?? "NAME")'."
             )
         } else if matching.isEmpty {
             console.note("No runs match (\(CountText.runs(all.count)) in \(stateDirectory.path)).")
@@ -94,7 +94,8 @@ public enum ListRuns<Program: RunnerProgram>: Command {
             case .success(let summary):
                 return RunListingJSON.Run(summary, id: entry.id)
             case .failure(let error):
-                console.note("\(Program.name): left out run \(entry.id), its journal cannot be read: \(error)")
+                console.note(
+                    "\(Program.configuration.name): left out run \(entry.id), its journal cannot be read: \(error)")
                 return nil
             }
         }

@@ -11,10 +11,10 @@ public enum ShowRun<Program: RunnerProgram>: Command {
     /// The text of `PROGRAM help show`.
     public static var help: String {
         """
-        USAGE: \(Program.name) show RUN_ID [--state-dir DIR] [--json]
+        USAGE: \(Program.configuration.name) show RUN_ID [--state-dir DIR] [--json]
 
         OPTIONS:
-        \(Program.stateDirHelp)
+        \(Program.configuration.stateDir.helpLine)
         \(CommonOptions.jsonHelp)
         """
     }
@@ -26,11 +26,12 @@ public enum ShowRun<Program: RunnerProgram>: Command {
     /// Prints the run's steps, or its JSON object with `--json`.
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
         guard let id = arguments.positionals.first else {
-            throw UsageError("missing the run id (see '\(Program.name) runs')", command: name)
+            throw UsageError("missing the run id (see '\(Program.configuration.name) runs')", command: name)
         }
-        let stateDirectory = Program.stateDirectory(arguments, console)
-        let runID = try RunLookup.id(id, program: Program.name)
-        let record = try RunLookup.record(runID, in: Program.runStore(stateDirectory), program: Program.name)
+        let stateDirectory = Program.configuration.stateDirectory(arguments, console)
+        let runID = try RunLookup.id(id, program: Program.configuration.name)
+        let record = try RunLookup.record(
+            runID, in: Program.configuration.runStore(stateDirectory), program: Program.configuration.name)
         if arguments.has("--json") {
             let steps: [[String: Any]] = record.steps.map { step in
                 var object: [String: Any] = [
@@ -79,7 +80,7 @@ public enum ShowRun<Program: RunnerProgram>: Command {
         }
         if record.status != .succeeded && record.status != .running {
             let stateDir = arguments.value("--state-dir").map { " --state-dir \($0)" } ?? ""
-            console.print("To resume: \(Program.name) rerun \(runID)\(stateDir)")
+            console.print("To resume: \(Program.configuration.name) rerun \(runID)\(stateDir)")
         }
         return ExitStatus.success
     }
