@@ -2,7 +2,7 @@ import Foundation
 import Operations
 
 /// `PROGRAM check`: whether this build could resume every run waiting in the state directory,
-/// before it replaces the build that started them. The program's ``RunnerProgram/shapes(stateDirectory:console:)``
+/// before it replaces the build that started them. The program's ``RunnerConfiguration/shapes``
 /// are what the journals are compared with.
 public enum CheckRuns<Program: RunnerProgram>: Command {
     /// `check`.

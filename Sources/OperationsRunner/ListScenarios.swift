@@ -1,5 +1,5 @@
 /// `PROGRAM ops`: the scenarios and operations the program can run, one line each, from its
-/// ``RunnerProgram/scenarios``.
+/// ``RunnerConfiguration/scenarios``.
 public enum ListScenarios<Program: RunnerProgram>: Command {
     /// `ops`.
     public static var name: String { "ops" }
