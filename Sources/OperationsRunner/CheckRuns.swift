@@ -12,7 +12,7 @@ public enum CheckRuns<Program: RunnerProgram>: Command {
     /// The text of `PROGRAM help check`.
     public static var help: String {
         """
-        USAGE: \(Program.configuration.name) check [--state-dir DIR] [--json]
+        \(HelpText.usage("\(Program.configuration.name) check", CommandOption.usage(of: options)))
 
         Reads every journal and checks it against this build's scenarios, launching and
         writing nothing. A run can be resumed when its scenario still has the same steps up to
@@ -21,12 +21,18 @@ public enum CheckRuns<Program: RunnerProgram>: Command {
         so a CI job can stop a release that would strand runs.
 
         OPTIONS:
-        \(Program.configuration.stateDir.helpLine)
-          --json                 Print a JSON array of objects: id, scenario, status, resumable, reason
+        \(options.map(\.helpLine).joined(separator: "\n"))
         """
     }
-    /// `--state-dir`, `--json`.
-    public static var spec: ArgumentSpec { ArgumentSpec(flags: ["--json"], options: ["--state-dir"]) }
+    /// `--state-dir`, `--json`, each declared once for the parser, the usage line and the help.
+    public static var options: [CommandOption] {
+        [
+            Program.configuration.stateDir,
+            CommandOption("--json", "Print a JSON array of objects: id, scenario, status, resumable, reason"),
+        ]
+    }
+    /// ``options``.
+    public static var spec: ArgumentSpec { ArgumentSpec(options) }
 
     /// Checks every run; exits 1 when one cannot be resumed by this build.
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {

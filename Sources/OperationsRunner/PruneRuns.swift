@@ -10,10 +10,9 @@ public enum PruneRuns<Program: RunnerProgram>: Command {
     public static var abstract: String { "Remove old finished runs and their files" }
     /// The text of `PROGRAM help prune`.
     public static var help: String {
-        let indent = String(repeating: " ", count: "USAGE: \(Program.configuration.name) prune ".count)
+        let usage = CommandOption.usage(of: options)
         return """
-            USAGE: \(Program.configuration.name) prune --older-than WHEN [--status STATUS] [--include-interrupted] [--dry-run]
-            \(indent)[--state-dir DIR] [--json]
+            \(HelpText.usage("\(Program.configuration.name) prune", lines: [Array(usage.prefix(4)), Array(usage.dropFirst(4))]))
 
             Removes the finished runs (succeeded, failed, cancelled) last active before WHEN, each with
             its files: journal, trace and settings. Interrupted runs can still be resumed with '\(Program.configuration.name)
@@ -22,15 +21,7 @@ public enum PruneRuns<Program: RunnerProgram>: Command {
             It also removes the hidden drafts of runs a killed process never finished creating.
 
             OPTIONS:
-              --older-than WHEN      Remove runs last active before then: a duration ago (30m, 2h, 7d) or an
-                                     ISO-8601 date (2025-01-31, 2025-01-31T12:00:00Z)
-              --status STATUS        Only runs with this status: succeeded, failed, cancelled, or interrupted
-                                     (with --include-interrupted); repeat the option or separate statuses with commas
-              --include-interrupted  Also remove interrupted runs; they can no longer be rerun
-              --dry-run              List the runs that would be removed and remove nothing
-            \(Program.configuration.stateDir.helpLine)
-              --json                 Print one JSON object: dryRun, olderThan, removed (id, scenario, status,
-                                     lastActivityAt), kept (interrupted, running, damaged), abandonedDrafts
+            \(options.map(\.helpLine).joined(separator: "\n"))
 
             EXAMPLES:
               \(Program.configuration.name) prune --older-than 7d --dry-run
@@ -38,12 +29,30 @@ public enum PruneRuns<Program: RunnerProgram>: Command {
               \(Program.configuration.name) prune --older-than 2025-01-31 --include-interrupted
             """
     }
-    /// `--older-than`, the status filters, `--dry-run`, `--state-dir`, `--json`.
-    public static var spec: ArgumentSpec {
-        ArgumentSpec(
-            flags: ["--json", "--dry-run", "--include-interrupted"],
-            options: ["--state-dir", "--older-than", "--status"])
+    /// `--older-than`, the status filters, `--dry-run`, `--state-dir`, `--json`, each declared
+    /// once for the parser, the usage line and the help.
+    public static var options: [CommandOption] {
+        [
+            CommandOption(
+                "--older-than", value: "WHEN",
+                "Remove runs last active before then: a duration ago (30m, 2h, 7d) or an\n"
+                    + "ISO-8601 date (2025-01-31, 2025-01-31T12:00:00Z)",
+                isRequired: true),
+            CommandOption(
+                "--status", value: "STATUS",
+                "Only runs with this status: succeeded, failed, cancelled, or interrupted\n"
+                    + "(with --include-interrupted); repeat the option or separate statuses with commas"),
+            CommandOption("--include-interrupted", "Also remove interrupted runs; they can no longer be rerun"),
+            CommandOption("--dry-run", "List the runs that would be removed and remove nothing"),
+            Program.configuration.stateDir,
+            CommandOption(
+                "--json",
+                "Print one JSON object: dryRun, olderThan, removed (id, scenario, status,\n"
+                    + "lastActivityAt), kept (interrupted, running, damaged), abandonedDrafts"),
+        ]
     }
+    /// ``options``.
+    public static var spec: ArgumentSpec { ArgumentSpec(options) }
 
     /// Removes the runs, or lists them with `--dry-run`, and says what it removed and kept.
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {

@@ -11,17 +11,16 @@ public enum ShowRun<Program: RunnerProgram>: Command {
     /// The text of `PROGRAM help show`.
     public static var help: String {
         """
-        USAGE: \(Program.configuration.name) show RUN_ID [--state-dir DIR] [--json]
+        \(HelpText.usage("\(Program.configuration.name) show", ["RUN_ID"] + CommandOption.usage(of: options)))
 
         OPTIONS:
-        \(Program.configuration.stateDir.helpLine)
-        \(CommonOptions.jsonHelp)
+        \(options.map(\.helpLine).joined(separator: "\n"))
         """
     }
-    /// A run id, `--state-dir`, `--json`.
-    public static var spec: ArgumentSpec {
-        ArgumentSpec(flags: ["--json"], options: ["--state-dir"], maxPositionals: 1)
-    }
+    /// `--state-dir`, `--json`, each declared once for the parser, the usage line and the help.
+    public static var options: [CommandOption] { [Program.configuration.stateDir, CommonOptions.json] }
+    /// A run id and ``options``.
+    public static var spec: ArgumentSpec { ArgumentSpec(options, maxPositionals: 1) }
 
     /// Prints the run's steps, or its JSON object with `--json`.
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
