@@ -3,7 +3,7 @@ import Operations
 import OperationsJournal
 
 /// `PROGRAM check`: whether this build could resume every run waiting in the state directory,
-/// before it replaces the build that started them. The program's ``RunnerProgram/shapes(stateDirectory:console:)``
+/// before it replaces the build that started them. The program's ``RunnerConfiguration/shapes``
 /// are what the journals are compared with.
 public enum CheckRuns<Program: RunnerProgram>: Command {
     /// `check`.
@@ -13,7 +13,7 @@ public enum CheckRuns<Program: RunnerProgram>: Command {
     /// The text of `PROGRAM help check`.
     public static var help: String {
         """
-        USAGE: \(Program.name) check [--state-dir DIR] [--json]
+        \(HelpText.usage("\(Program.configuration.name) check", CommandOption.usage(of: options)))
 
         Reads every journal and checks it against this build's scenarios, launching and
         writing nothing. A run can be resumed when its scenario still has the same steps up to
@@ -22,20 +22,26 @@ public enum CheckRuns<Program: RunnerProgram>: Command {
         so a CI job can stop a release that would strand runs.
 
         OPTIONS:
-        \(Program.stateDirHelp)
-          --json                 Print a JSON array of objects: id, scenario, status, resumable, reason
+        \(options.map(\.helpLine).joined(separator: "\n"))
         """
     }
-    /// `--state-dir`, `--json`.
-    public static var spec: ArgumentSpec { ArgumentSpec(flags: ["--json"], options: ["--state-dir"]) }
+    /// `--state-dir`, `--json`, each declared once for the parser, the usage line and the help.
+    public static var options: [CommandOption] {
+        [
+            Program.configuration.stateDir,
+            CommandOption("--json", "Print a JSON array of objects: id, scenario, status, resumable, reason"),
+        ]
+    }
+    /// ``options``.
+    public static var spec: ArgumentSpec { ArgumentSpec(options) }
 
     /// Checks every run; exits 1 when one cannot be resumed by this build.
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-        let stateDirectory = Program.stateDirectory(arguments, console)
+        let stateDirectory = Program.configuration.stateDirectory(arguments, console)
         let checks: [ResumeCheck]
         do {
-            checks = try Program.runStore(stateDirectory)
-                .checkResumable(by: Program.shapes(stateDirectory: stateDirectory, console: console))
+            checks = try Program.configuration.runStore(stateDirectory)
+                .checkResumable(by: Program.configuration.shapes(stateDirectory, console))
         } catch {
             throw CLIError.message("cannot check runs: \(error)")
         }

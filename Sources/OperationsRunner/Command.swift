@@ -1,7 +1,8 @@
 /// One command of a runner program, shaped like an argument-parser command written by hand: a
 /// name, a one-line abstract, its help text, what arguments it takes, and how it runs. Public so
-/// that a program's own commands (opctl's `run`, `serve`) sit in one table with the runner's.
-public protocol Command {
+/// that a program's own commands (opctl's `serve`) sit in one table with the runner's; the table
+/// is part of a ``RunnerConfiguration`` value, so a command's metatype is sendable.
+public protocol Command: SendableMetatype {
     /// The word after the program's name.
     static var name: String { get }
     /// One line for the program's `--help`.

@@ -11,12 +11,17 @@ public struct DiagramOptions: Sendable {
     /// terminal's columns, 100 when standard output is not a terminal.
     public var width: Int
 
-    /// The help lines of `--format` and `--width`, as every drawing command lists them.
-    public static let help = """
-          --format FORMAT        unicode (default), ascii, plantuml or mermaid
-          --width N|auto         Maximum line width of text diagrams, at least 40 (default auto:
-                                 the terminal's columns, 100 when output is not a terminal)
-        """
+    /// `--format` and `--width`, declared once for every drawing command's parser and help.
+    public static let options = [
+        CommandOption("--format", value: "FORMAT", "unicode (default), ascii, plantuml or mermaid"),
+        CommandOption(
+            "--width", value: "N|auto",
+            "Maximum line width of text diagrams, at least 40 (default auto:\n"
+                + "the terminal's columns, 100 when output is not a terminal)"),
+    ]
+
+    /// The help lines of ``options``, as every drawing command lists them.
+    public static var help: String { options.map(\.helpLine).joined(separator: "\n") }
 
     /// The paragraph of a drawing command's help that says how a text diagram fits its width.
     public static let fittingHelp = """

@@ -24,9 +24,9 @@ public enum DrawRun<Program: RunnerProgram>: Command {
     /// The text of `PROGRAM help diagram`.
     public static var help: String {
         """
-        \(HelpText.usage("\(Program.name) diagram", usageArguments))
+        \(HelpText.usage("\(Program.configuration.name) diagram", usageArguments))
 
-        Draws the trace recorded by a real '\(Program.name) run' (and each of its reruns): every
+        Draws the trace recorded by a real '\(Program.configuration.name) run' (and each of its reruns): every
         step, retry and nested scenario the run went through, its values as they are traced
         (a Redactable value by its redacted label). A run stopped by Ctrl-C ends in a 'cut off'
         note.
@@ -34,11 +34,11 @@ public enum DrawRun<Program: RunnerProgram>: Command {
         \(DiagramOptions.fittingHelp)
 
         OPTIONS:
-          --run RUN_ID           The run to draw (see '\(Program.name) runs')
+          --run RUN_ID           The run to draw (see '\(Program.configuration.name) runs')
           --depth N              Levels of launches drawn with their insides (default 2)
           --step NAME            Draw only the launches of this step, also inside nested scenarios
         \(DiagramOptions.help)
-        \(Program.stateDirHelp)
+        \(Program.configuration.stateDir.helpLine)
         """
     }
     /// `--run`, `--depth`, `--step`, `--format`, `--width`, `--state-dir`.
@@ -49,7 +49,8 @@ public enum DrawRun<Program: RunnerProgram>: Command {
     /// Draws the run `--run` names.
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
         guard let id = arguments.value("--run") else {
-            throw UsageError("missing the run to draw: --run RUN_ID (see '\(Program.name) runs')", command: name)
+            throw UsageError(
+                "missing the run to draw: --run RUN_ID (see '\(Program.configuration.name) runs')", command: name)
         }
         return try draw(id, arguments: arguments, console: console)
     }
@@ -69,10 +70,10 @@ public enum DrawRun<Program: RunnerProgram>: Command {
         let options = try DiagramOptions(arguments, console: console, command: name)
         let depth = try DiagramOptions.number(
             arguments.value("--depth"), option: "--depth", default: 2, minimum: 1, command: name)
-        let store = Program.runStore(Program.stateDirectory(arguments, console))
-        let runID = try RunLookup.id(id, program: Program.name)
+        let store = Program.configuration.runStore(Program.configuration.stateDirectory(arguments, console))
+        let runID = try RunLookup.id(id, program: Program.configuration.name)
         var trace = try RunTrace.load(for: store.url(for: runID), runID: runID) {
-            _ = try RunLookup.record(runID, in: store, program: Program.name)
+            _ = try RunLookup.record(runID, in: store, program: Program.configuration.name)
         }
         // A run stopped by Ctrl-C unwinds cleanly, so its trace is balanced; the drawing still
         // says where it stopped.

@@ -37,7 +37,7 @@ public enum ExitStatus {
     /// Every status above with its meaning, in order: the table the help is printed from.
     ///
     /// - Parameter cancelled: What ends a run as cancelled, in the program's words
-    ///   (``RunnerProgram/cancelledStatusHelp``); opctl's is "terms declined or the run cancelled".
+    ///   (`cancelledStatusHelp:` of ``RunnerConfiguration``); opctl's is "terms declined or the run cancelled".
     public static func meanings(cancelled: String = "the run cancelled") -> [Meaning] {
         [
             Meaning(success, "success"),
@@ -50,7 +50,7 @@ public enum ExitStatus {
 
     /// The lines under `EXIT STATUS:`, one per meaning, the codes in a column.
     ///
-    /// - Parameter meanings: The table to print (``RunnerProgram/exitStatuses``).
+    /// - Parameter meanings: The table to print (``RunnerConfiguration/exitStatuses``).
     public static func helpLines(_ meanings: [Meaning]) -> [String] {
         let width = meanings.map { String($0.code).count }.max() ?? 0
         return meanings.map {

@@ -11,9 +11,9 @@ public enum ExploreFlows<Program: RunnerProgram>: Command {
     public static var abstract: String { "Run a flow under every failure sequence and check it never acts twice" }
     /// The text of `PROGRAM help explore`.
     public static var help: String {
-        let names = Program.explorations.map(\.name).joined(separator: "|")
+        let names = Program.configuration.explorations.map(\.name).joined(separator: "|")
         return """
-            USAGE: \(Program.name) explore <\(names)> [--max-faults N] [--random N] [--seed S] [--json]
+            USAGE: \(Program.configuration.name) explore <\(names)> [--max-faults N] [--random N] [--seed S] [--json]
 
             Runs the flow in process, over its simulated services, under every schedule of up
             to N faults: requests that fail before acting, act and lose their answer, time
@@ -43,11 +43,11 @@ public enum ExploreFlows<Program: RunnerProgram>: Command {
 
     /// Explores the flow; exits 1 when a violation was found.
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-        let names = Program.explorations.map(\.name)
+        let names = Program.configuration.explorations.map(\.name)
         guard let typed = arguments.positionals.first else {
             throw UsageError("missing the flow to explore (one of: \(names.joined(separator: ", ")))", command: name)
         }
-        guard let exploration = Program.explorations.first(where: { $0.name == typed }) else {
+        guard let exploration = Program.configuration.explorations.first(where: { $0.name == typed }) else {
             throw UsageError(
                 "no flow '\(typed)' to explore (one of: \(names.joined(separator: ", ")))", command: name)
         }

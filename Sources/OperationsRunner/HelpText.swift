@@ -38,6 +38,20 @@ public enum HelpText {
         return lines.joined(separator: "\n")
     }
 
+    /// A `USAGE:` line laid out in the lines given, each continuation aligned under the first
+    /// argument: for a command whose usage reads best broken where it says.
+    ///
+    /// - Parameters:
+    ///   - command: The program's name and the command's, as typed.
+    ///   - lines: The arguments of each line, in order.
+    /// - Returns: The lines, without a final newline.
+    public static func usage(_ command: String, lines: [[String]]) -> String {
+        let head = "USAGE: \(command) "
+        let indent = String(repeating: " ", count: head.count)
+        return lines.enumerated().map { ($0.offset == 0 ? head : indent) + $0.element.joined(separator: " ") }
+            .joined(separator: "\n")
+    }
+
     /// An option's line under `OPTIONS:`: the option in its column, the description after it.
     ///
     /// - Parameters:

@@ -15,10 +15,9 @@ public enum ListRuns<Program: RunnerProgram>: Command {
     public static var defaultLimit: Int { 20 }
     /// The text of `PROGRAM help runs`.
     public static var help: String {
-        let indent = String(repeating: " ", count: "USAGE: \(Program.name) runs ".count)
+        let usage = CommandOption.usage(of: options)
         return """
-            USAGE: \(Program.name) runs [--limit N] [--status STATUS] [--scenario NAME] [--since WHEN]
-            \(indent)[--state-dir DIR] [--json]
+            \(HelpText.usage("\(Program.configuration.name) runs", lines: [Array(usage.prefix(4)), Array(usage.dropFirst(4))]))
 
             Lists the runs, newest first, with their id, scenario, status (succeeded, failed, cancelled,
             interrupted, running), failed step and start time. A journal that cannot be read is listed as
@@ -27,31 +26,45 @@ public enum ListRuns<Program: RunnerProgram>: Command {
             ones were left out.
 
             OPTIONS:
-              --limit N              Show the newest N matching runs (default: \(defaultLimit); with --json: all); 0 for all
-              --status STATUS        Only runs with this status: succeeded, failed, cancelled, interrupted,
-                                     running or damaged; repeat the option or separate statuses with commas
-              --scenario NAME        Only runs of this scenario (\(Program.scenarioNamesHelp))
-              --since WHEN           Only runs started since then: a duration ago (30m, 2h, 7d) or an ISO-8601
-                                     date (2025-01-31, 2025-01-31T12:00:00Z)
-            \(Program.stateDirHelp)
-              --json                 Print a JSON array of objects, newest first: id, scenario, status, failedStep,
-                                     startedAt, finishedAt
+            \(options.map(\.helpLine).joined(separator: "\n"))
             """
     }
-    /// The filters, `--limit`, `--state-dir`, `--json`.
-    public static var spec: ArgumentSpec {
-        ArgumentSpec(flags: ["--json"], options: ["--state-dir", "--limit", "--status", "--scenario", "--since"])
+    /// The filters, `--limit`, `--state-dir`, `--json`, each declared once for the parser, the
+    /// usage line and the help.
+    public static var options: [CommandOption] {
+        [
+            CommandOption(
+                "--limit", value: "N",
+                "Show the newest N matching runs (default: \(defaultLimit); with --json: all); 0 for all"),
+            CommandOption(
+                "--status", value: "STATUS",
+                "Only runs with this status: succeeded, failed, cancelled, interrupted,\n"
+                    + "running or damaged; repeat the option or separate statuses with commas"),
+            CommandOption(
+                "--scenario", value: "NAME", "Only runs of this scenario (\(Program.configuration.scenarioNamesHelp))"),
+            CommandOption(
+                "--since", value: "WHEN",
+                "Only runs started since then: a duration ago (30m, 2h, 7d) or an ISO-8601\n"
+                    + "date (2025-01-31, 2025-01-31T12:00:00Z)"),
+            Program.configuration.stateDir,
+            CommandOption(
+                "--json",
+                "Print a JSON array of objects, newest first: id, scenario, status, failedStep,\n"
+                    + "startedAt, finishedAt"),
+        ]
     }
+    /// ``options``.
+    public static var spec: ArgumentSpec { ArgumentSpec(options) }
 
     /// Prints the table, or the JSON array with `--json`.
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-        let stateDirectory = Program.stateDirectory(arguments, console)
+        let stateDirectory = Program.configuration.stateDirectory(arguments, console)
         let json = arguments.has("--json")
         let filter = try RunFilter(arguments, command: name, now: Date())
         let limit = try limit(arguments.value("--limit"), json: json)
         let all: [RunStore.SummaryEntry]
         do {
-            all = try Program.runStore(stateDirectory).summaries()
+            all = try Program.configuration.runStore(stateDirectory).summaries()
         } catch {
             throw CLIError.message("cannot list runs: \(error)")
         }
@@ -62,7 +75,7 @@ public enum ListRuns<Program: RunnerProgram>: Command {
             printJSON(shown, console: console)
         } else if all.isEmpty {
             console.note(
-                "No runs yet in \(stateDirectory.path). Start one with '\(Program.name) run \(Program.scenarios.first?.name ?? "NAME")'."
+                "No runs yet in \(stateDirectory.path). Start one with '\(Program.configuration.name) run \(Program.configuration.scenarios.first?.name ?? "NAME")'."
             )
         } else if matching.isEmpty {
             console.note("No runs match (\(CountText.runs(all.count)) in \(stateDirectory.path)).")
@@ -95,7 +108,8 @@ public enum ListRuns<Program: RunnerProgram>: Command {
             case .success(let summary):
                 return RunListingJSON.Run(summary, id: entry.id)
             case .failure(let error):
-                console.note("\(Program.name): left out run \(entry.id), its journal cannot be read: \(error)")
+                console.note(
+                    "\(Program.configuration.name): left out run \(entry.id), its journal cannot be read: \(error)")
                 return nil
             }
         }

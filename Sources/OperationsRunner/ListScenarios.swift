@@ -1,5 +1,5 @@
 /// `PROGRAM ops`: the scenarios and operations the program can run, one line each, from its
-/// ``RunnerProgram/scenarios``.
+/// ``RunnerConfiguration/scenarios``.
 public enum ListScenarios<Program: RunnerProgram>: Command {
     /// `ops`.
     public static var name: String { "ops" }
@@ -8,9 +8,9 @@ public enum ListScenarios<Program: RunnerProgram>: Command {
     /// The text of `PROGRAM help ops`.
     public static var help: String {
         """
-        USAGE: \(Program.name) ops
+        USAGE: \(Program.configuration.name) ops
 
-        \(Program.scenariosHelp)
+        \(Program.configuration.scenariosHelp)
         """
     }
     /// No arguments.
@@ -18,7 +18,9 @@ public enum ListScenarios<Program: RunnerProgram>: Command {
 
     /// Prints the name, kind and summary of each.
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-        let rows = Program.scenarios.map { [$0.name, $0.isScenario ? "scenario" : "operation", $0.summary] }
+        let rows = Program.configuration.scenarios.map {
+            [$0.name, $0.isScenario ? "scenario" : "operation", $0.summary]
+        }
         for line in Table.render(rows) { console.print(line) }
         return ExitStatus.success
     }

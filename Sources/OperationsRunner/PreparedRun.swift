@@ -2,9 +2,8 @@ public import Foundation
 public import Operations
 
 /// What a program prepared for one run or rerun of one of its runnables, from the command line:
-/// everything the runner needs to journal, launch and report it. Made by
-/// ``LaunchingProgram/prepareRun(_:arguments:console:stateDirectory:)`` and
-/// ``LaunchingProgram/prepareRerun(_:record:arguments:console:stateDirectory:)``.
+/// everything the runner needs to journal, launch and report it. Made by the program's
+/// ``RunnerConfiguration/prepareRun`` and ``RunnerConfiguration/prepareRerun``.
 ///
 /// The runner calls ``launch`` and blocks the calling thread — the process's main thread — until
 /// the run finishes. So whatever the launched scenario shows must answer without the main actor:
@@ -19,10 +18,10 @@ public struct PreparedRun<Input: Codable & Sendable>: Sendable {
     /// The run's input, made once the state directory is ready (a rerun reads it from the
     /// journal); `nil` when a screen will ask for it.
     public var makeInput: @Sendable () throws -> Input?
-    /// What a failed run left behind, said under its error.
-    public var failureHint: String?
-    /// What the program says about the run (``ExecutionHooks``).
-    public var hooks: ExecutionHooks
+    /// How a run that did not succeed reads: given the runner's reading of it
+    /// (``RunFailure/reading``), the reading to print — the same, or one in the program's
+    /// words (a hint, a failure a rerun cannot help, the words a rerun will need).
+    public var explain: @Sendable (_ failure: RunFailure) -> FailureReading
     /// Called with a rerun's journal once it is resumed, before the launch (opctl saves the
     /// settings given again beside it).
     public var resumed: @Sendable (_ journal: URL) -> Void
@@ -35,21 +34,20 @@ public struct PreparedRun<Input: Codable & Sendable>: Sendable {
     /// - Parameters:
     ///   - shape: The shape of what it launches.
     ///   - settings: The settings a new run's journal header records.
-    ///   - failureHint: What a failed run left behind.
-    ///   - hooks: What the program says about the run.
+    ///   - explain: How a run that did not succeed reads; the runner's reading by default.
     ///   - makeInput: The run's input, made once the state directory is ready.
     ///   - resumed: Called with a rerun's resumed journal before the launch.
     ///   - launch: Launches it and reports its outcome.
     public init(
-        shape: ScenarioShape, settings: [String: String] = [:], failureHint: String? = nil,
-        hooks: ExecutionHooks = ExecutionHooks(), makeInput: @escaping @Sendable () throws -> Input?,
+        shape: ScenarioShape, settings: [String: String] = [:],
+        explain: @escaping @Sendable (_ failure: RunFailure) -> FailureReading = { $0.reading },
+        makeInput: @escaping @Sendable () throws -> Input?,
         resumed: @escaping @Sendable (_ journal: URL) -> Void = { _ in },
         launch: @escaping @Sendable (OpContext<Input?>, @escaping OnFinish<RunOutcome>) -> Void
     ) {
         self.shape = shape
         self.settings = settings
-        self.failureHint = failureHint
-        self.hooks = hooks
+        self.explain = explain
         self.makeInput = makeInput
         self.resumed = resumed
         self.launch = launch

@@ -11,46 +11,55 @@ public enum PruneRuns<Program: RunnerProgram>: Command {
     public static var abstract: String { "Remove old finished runs and their files" }
     /// The text of `PROGRAM help prune`.
     public static var help: String {
-        let indent = String(repeating: " ", count: "USAGE: \(Program.name) prune ".count)
+        let usage = CommandOption.usage(of: options)
         return """
-            USAGE: \(Program.name) prune --older-than WHEN [--status STATUS] [--include-interrupted] [--dry-run]
-            \(indent)[--state-dir DIR] [--json]
+            \(HelpText.usage("\(Program.configuration.name) prune", lines: [Array(usage.prefix(4)), Array(usage.dropFirst(4))]))
 
             Removes the finished runs (succeeded, failed, cancelled) last active before WHEN, each with
-            its files: journal, trace and settings. Interrupted runs can still be resumed with '\(Program.name)
+            its files: journal, trace and settings. Interrupted runs can still be resumed with '\(Program.configuration.name)
             rerun', so they are kept unless --include-interrupted is given. A running run is never
             removed, nor a damaged journal. Says how many runs it removed, by status, and what it kept.
             It also removes the hidden drafts of runs a killed process never finished creating.
 
             OPTIONS:
-              --older-than WHEN      Remove runs last active before then: a duration ago (30m, 2h, 7d) or an
-                                     ISO-8601 date (2025-01-31, 2025-01-31T12:00:00Z)
-              --status STATUS        Only runs with this status: succeeded, failed, cancelled, or interrupted
-                                     (with --include-interrupted); repeat the option or separate statuses with commas
-              --include-interrupted  Also remove interrupted runs; they can no longer be rerun
-              --dry-run              List the runs that would be removed and remove nothing
-            \(Program.stateDirHelp)
-              --json                 Print one JSON object: dryRun, olderThan, removed (id, scenario, status,
-                                     lastActivityAt), kept (interrupted, running, damaged), abandonedDrafts
+            \(options.map(\.helpLine).joined(separator: "\n"))
 
             EXAMPLES:
-              \(Program.name) prune --older-than 7d --dry-run
-              \(Program.name) prune --older-than 30d --status failed,cancelled
-              \(Program.name) prune --older-than 2025-01-31 --include-interrupted
+              \(Program.configuration.name) prune --older-than 7d --dry-run
+              \(Program.configuration.name) prune --older-than 30d --status failed,cancelled
+              \(Program.configuration.name) prune --older-than 2025-01-31 --include-interrupted
             """
     }
-    /// `--older-than`, the status filters, `--dry-run`, `--state-dir`, `--json`.
-    public static var spec: ArgumentSpec {
-        ArgumentSpec(
-            flags: ["--json", "--dry-run", "--include-interrupted"],
-            options: ["--state-dir", "--older-than", "--status"])
+    /// `--older-than`, the status filters, `--dry-run`, `--state-dir`, `--json`, each declared
+    /// once for the parser, the usage line and the help.
+    public static var options: [CommandOption] {
+        [
+            CommandOption(
+                "--older-than", value: "WHEN",
+                "Remove runs last active before then: a duration ago (30m, 2h, 7d) or an\n"
+                    + "ISO-8601 date (2025-01-31, 2025-01-31T12:00:00Z)",
+                isRequired: true),
+            CommandOption(
+                "--status", value: "STATUS",
+                "Only runs with this status: succeeded, failed, cancelled, or interrupted\n"
+                    + "(with --include-interrupted); repeat the option or separate statuses with commas"),
+            CommandOption("--include-interrupted", "Also remove interrupted runs; they can no longer be rerun"),
+            CommandOption("--dry-run", "List the runs that would be removed and remove nothing"),
+            Program.configuration.stateDir,
+            CommandOption(
+                "--json",
+                "Print one JSON object: dryRun, olderThan, removed (id, scenario, status,\n"
+                    + "lastActivityAt), kept (interrupted, running, damaged), abandonedDrafts"),
+        ]
     }
+    /// ``options``.
+    public static var spec: ArgumentSpec { ArgumentSpec(options) }
 
     /// Removes the runs, or lists them with `--dry-run`, and says what it removed and kept.
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-        let request = try PruneRequest(arguments, command: name, program: Program.name, now: Date())
-        let stateDirectory = Program.stateDirectory(arguments, console)
-        let store = Program.runStore(stateDirectory)
+        let request = try PruneRequest(arguments, command: name, program: Program.configuration.name, now: Date())
+        let stateDirectory = Program.configuration.stateDirectory(arguments, console)
+        let store = Program.configuration.runStore(stateDirectory)
         var outcome = PruneOutcome(request: request)
         do {
             let entries = try store.summaries()
@@ -75,7 +84,7 @@ public enum PruneRuns<Program: RunnerProgram>: Command {
             if request.dryRun, !outcome.removed.isEmpty { printTable(outcome.removed, console: console) }
             console.print(outcome.sentence)
         }
-        for failure in outcome.failures { console.note("\(Program.name): \(failure)") }
+        for failure in outcome.failures { console.note("\(Program.configuration.name): \(failure)") }
         return outcome.failures.isEmpty ? ExitStatus.success : ExitStatus.failure
     }
 

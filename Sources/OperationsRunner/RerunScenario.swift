@@ -4,26 +4,33 @@ import OperationsJournal
 
 /// `PROGRAM rerun RUN_ID`: resumes a failed or interrupted run from its journal: completed steps
 /// are replayed, the failed or interrupted one is launched again.
-public enum RerunScenario<Program: LaunchingProgram>: Command {
+public enum RerunScenario<Program: RunnerProgram>: Command {
     /// `rerun`.
     public static var name: String { "rerun" }
     /// The program's line for `rerun`.
-    public static var abstract: String { Program.rerunAbstract }
-    /// The program's `help rerun` text.
-    public static var help: String { Program.rerunHelp }
+    public static var abstract: String {
+        Program.configuration.rerun.abstract
+            ?? "Resume a failed or interrupted run: completed steps are replayed, the failed one runs again"
+    }
+    /// The program's `help rerun` text, laid out as `help run` is, after `RUN_ID`; its
+    /// discussion is ``replayParagraph`` unless the program says more.
+    public static var help: String {
+        let program = Program.configuration
+        return LaunchHelp.text(
+            program, command: name, operands: ["RUN_ID"], discussion: program.rerun.discussion ?? replayParagraph,
+            options: program.rerun.options + runnerOptions)
+    }
     /// The program's options, the runner's (``runnerOptions``), and the run id.
     public static var spec: ArgumentSpec {
-        var spec = Program.rerunOptions.adding(runnerOptions)
-        spec.maxPositionals = 1
-        return spec
+        ArgumentSpec(Program.configuration.rerun.options + runnerOptions, maxPositionals: 1)
     }
     /// The options the runner gives every program's `rerun`: `--relaunch-in-doubt`,
     /// `--state-dir` and `--json`; its usage line and help list them after the program's own.
     public static var runnerOptions: [CommandOption] {
-        [CommonOptions.relaunchInDoubt, CommonOptions.stateDir(program: Program.name), CommonOptions.json]
+        [CommonOptions.relaunchInDoubt, Program.configuration.stateDir, CommonOptions.json]
     }
     /// What every rerun does, the first paragraph of `help rerun` unless the program replaces
-    /// it (``LaunchingProgram/rerunDiscussion``).
+    /// it (``RunnerConfiguration/Launch/discussion``).
     public static var replayParagraph: String {
         """
         Steps that completed are replayed from the run's journal — their operations are not
@@ -34,29 +41,33 @@ public enum RerunScenario<Program: LaunchingProgram>: Command {
 
     /// Finds the run, prepares its rerun with the program, resumes its journal and runs it.
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+        let program = Program.configuration
         guard let id = arguments.positionals.first else {
-            throw UsageError("missing the run id (see '\(Program.name) runs')", command: name)
+            throw UsageError("missing the run id (see '\(program.name) runs')", command: name)
         }
-        let stateDirectory = Program.stateDirectory(arguments, console)
-        let store = Program.runStore(stateDirectory)
-        let runID = try RunLookup.id(id, program: Program.name)
+        let stateDirectory = program.stateDirectory(arguments, console)
+        let store = program.runStore(stateDirectory)
+        let runID = try RunLookup.id(id, program: program.name)
         // Damaged lines are skipped, as the resume will: the run goes on from what is intact,
         // and a step with side effects the damage could hide stops it (exit 2).
-        let record = try RunLookup.recordToResume(runID, in: store, program: Program.name)
+        let record = try RunLookup.recordToResume(runID, in: store, program: program.name)
         for damaged in record.damagedLines {
-            console.note("\(Program.name): run \(runID): skipping damaged \(damaged)")
+            console.note("\(program.name): run \(runID): skipping damaged \(damaged)")
         }
         // In the order `check` judges a run: finished first, then whether this build has its scenario.
         if record.status == .succeeded {
-            let runnable = Program.runnableName(record.scenario) ?? record.scenario
+            let runnable = program.runnableName(record.scenario) ?? record.scenario
             return alreadySucceeded(record, runID: runID, runnable: runnable, arguments: arguments, console: console)
         }
-        guard let runnable = Program.runnableName(record.scenario) else {
+        guard let runnable = program.runnableName(record.scenario) else {
             throw CLIError.message(
                 "cannot resume run \(runID): \(ResumeCheck.reason(forUnknownScenario: record.scenario))")
         }
-        let prepared = try Program.prepareRerun(
-            runnable, record: record, arguments: arguments, console: console, stateDirectory: stateDirectory)
+        let prepared = try program.prepareRerun(
+            LaunchRequest(
+                runnable: runnable, arguments: arguments, console: console, stateDirectory: stateDirectory,
+                sealer: program.journalSealer),
+            record)
         try StateDirectory.prepare(stateDirectory)
         let input = try prepared.makeInput()
         let journal: ScenarioJournal
@@ -74,10 +85,10 @@ public enum RerunScenario<Program: LaunchingProgram>: Command {
                 throw UsageError(
                     refusal,
                     hint:
-                        "Resume it with the \(Program.name) build that started it, or start a new run: \(Program.name) run \(runnable)"
+                        "Resume it with the \(program.name) build that started it, or start a new run: \(program.name) run \(runnable)"
                 )
             case .resumeRefused:
-                let relaunch = "\(Program.name) rerun \(runID) --relaunch-in-doubt"
+                let relaunch = "\(program.name) rerun \(runID) --relaunch-in-doubt"
                 throw UsageError(refusal, hint: "If you know it did not take effect: \(relaunch)")
             default:
                 throw CLIError.message("cannot resume run \(runID): \(error)")
@@ -85,10 +96,9 @@ public enum RerunScenario<Program: LaunchingProgram>: Command {
         }
         prepared.resumed(journal.url)
         return ScenarioExecution(
-            program: Program.name, scenario: runnable, failureHint: prepared.failureHint, journal: journal,
-            replay: journal.replay,
+            program: program.name, scenario: runnable, journal: journal, replay: journal.replay,
             stateDirectoryOption: arguments.value("--state-dir"), console: console, json: arguments.has("--json"),
-            hooks: prepared.hooks, launch: prepared.launch
+            explain: prepared.explain, launch: prepared.launch
         ).run(input: input)
     }
 

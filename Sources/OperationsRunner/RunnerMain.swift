@@ -11,13 +11,29 @@ import Foundation
 /// status 2, and any other error one line and exit status 1. Written once so that every program
 /// answers alike; a program's `main.swift` is one call to ``runProcess()``.
 public enum RunnerMain<Program: RunnerProgram> {
+    /// The runner's commands specialised to the program, in the order its help lists them: the
+    /// table of a program that has no commands of its own (``RunnerConfiguration/commands``).
+    public static var standardCommands: [any Command.Type] {
+        [
+            RunScenario<Program>.self, RerunScenario<Program>.self, ListRuns<Program>.self, ShowRun<Program>.self,
+            CheckRuns<Program>.self, PruneRuns<Program>.self, DrawRun<Program>.self, ListScenarios<Program>.self,
+            ExploreFlows<Program>.self,
+        ]
+    }
+
+    /// The program's command table: its own, or ``standardCommands``.
+    static var commands: [any Command.Type] { Program.configuration.commands ?? standardCommands }
+
     /// The top-level help: overview, commands, options, examples, exit statuses, environment.
     public static var help: String {
-        let entries = Program.commands.map { ($0.name, $0.abstract) } + [("help", "Show help for a command")]
+        let entries = commands.map { ($0.name, $0.abstract) } + [("help", "Show help for a command")]
         let width = entries.map(\.0.count).max() ?? 0
         let list = entries.map { "  \($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1)" }
         let variables = [
-            ("\(StateDirectory.environmentVariable(program: Program.name)), XDG_STATE_HOME", "where runs are kept"),
+            (
+                "\(StateDirectory.environmentVariable(program: Program.configuration.name)), XDG_STATE_HOME",
+                "where runs are kept"
+            ),
             ("NO_COLOR", "no colour, even on a terminal"),
         ]
         let variableWidth = variables.map(\.0.count).max() ?? 0
@@ -25,22 +41,22 @@ public enum RunnerMain<Program: RunnerProgram> {
             "  \($0.0.padding(toLength: variableWidth, withPad: " ", startingAt: 0))  \($0.1)"
         }
         return """
-            OVERVIEW: \(Program.overview)
+            OVERVIEW: \(Program.configuration.overview)
 
-            USAGE: \(Program.name) <command> [options]
+            USAGE: \(Program.configuration.name) <command> [options]
 
             COMMANDS:
             \(list.joined(separator: "\n"))
 
             OPTIONS:
-              -h, --help   Show help; '\(Program.name) help COMMAND' or '\(Program.name) COMMAND --help' for a command
+              -h, --help   Show help; '\(Program.configuration.name) help COMMAND' or '\(Program.configuration.name) COMMAND --help' for a command
               --version    Show the version
 
             EXAMPLES:
-            \(Program.examples.map { "  " + $0 }.joined(separator: "\n"))
+            \(Program.configuration.examples.map { "  " + $0 }.joined(separator: "\n"))
 
             EXIT STATUS:
-            \(ExitStatus.helpLines(Program.exitStatuses).joined(separator: "\n"))
+            \(ExitStatus.helpLines(Program.configuration.exitStatuses).joined(separator: "\n"))
 
             ENVIRONMENT:
             \(environment.joined(separator: "\n"))
@@ -64,20 +80,20 @@ public enum RunnerMain<Program: RunnerProgram> {
             console.out(help)
             return ExitStatus.success
         case "--version":
-            console.print("\(Program.name) \(Program.version)")
+            console.print("\(Program.configuration.name) \(Program.configuration.version)")
             return ExitStatus.success
         case "help":
             guard let topic = arguments.dropFirst().first else {
                 console.out(help)
                 return ExitStatus.success
             }
-            guard let command = Program.commands.first(where: { $0.name == topic }) else {
+            guard let command = commands.first(where: { $0.name == topic }) else {
                 return fail(UsageError("unknown command '\(ParsedArguments.clip(topic))'"), console)
             }
             console.print(command.help)
             return ExitStatus.success
         default:
-            guard let command = Program.commands.first(where: { $0.name == first }) else {
+            guard let command = commands.first(where: { $0.name == first }) else {
                 let kind = first.hasPrefix("-") && first != "-" ? "option" : "command"
                 return fail(UsageError("unknown \(kind) '\(ParsedArguments.clip(first))'"), console)
             }
@@ -107,14 +123,14 @@ public enum RunnerMain<Program: RunnerProgram> {
         } catch let error as UsageError {
             return fail(error.within(command.name), console)
         } catch {
-            console.note("\(Program.name): \(error)")
+            console.note("\(Program.configuration.name): \(error)")
             return ExitStatus.failure
         }
     }
 
     private static func fail(_ error: UsageError, _ console: Console) -> Int32 {
-        console.note("\(Program.name): \(error.message)")
-        console.note(error.hint(program: Program.name))
+        console.note("\(Program.configuration.name): \(error.message)")
+        console.note(error.hint(program: Program.configuration.name))
         return ExitStatus.usage
     }
 }

@@ -19,15 +19,13 @@ public struct ScenarioExecution<Input: Sendable> {
     let program: String
     /// The runnable's name on the command line and in the journal.
     let scenario: String
-    /// What a failed run left behind, said under the error when the state is not obvious.
-    let failureHint: String?
     let journal: ScenarioJournal
     let replay: (any StepReplaying)?
     /// The `--state-dir` given on the command line, repeated in the rerun hint.
     let stateDirectoryOption: String?
     let console: Console
     let json: Bool
-    let hooks: ExecutionHooks
+    let explain: @Sendable (RunFailure) -> FailureReading
     let launch: @Sendable (OpContext<Input>, @escaping OnFinish<RunOutcome>) -> Void
 
     /// Creates the execution of one run.
@@ -35,29 +33,27 @@ public struct ScenarioExecution<Input: Sendable> {
     /// - Parameters:
     ///   - program: The program's name.
     ///   - scenario: The runnable's name on the command line and in the journal.
-    ///   - failureHint: What a failed run left behind, said under its error.
     ///   - journal: The run's journal, created or resumed.
     ///   - replay: The journal's replay for a rerun; `nil` for a new run.
     ///   - stateDirectoryOption: The `--state-dir` given, repeated in the rerun command.
     ///   - console: The streams.
     ///   - json: Whether `--json` was given.
-    ///   - hooks: What the program says about its runs.
+    ///   - explain: How a run that did not succeed reads (``PreparedRun/explain``).
     ///   - launch: Launches the scenario with the context and reports its outcome.
     public init(
-        program: String, scenario: String, failureHint: String?, journal: ScenarioJournal,
-        replay: (any StepReplaying)?, stateDirectoryOption: String?, console: Console, json: Bool,
-        hooks: ExecutionHooks = ExecutionHooks(),
+        program: String, scenario: String, journal: ScenarioJournal, replay: (any StepReplaying)?,
+        stateDirectoryOption: String?, console: Console, json: Bool,
+        explain: @escaping @Sendable (RunFailure) -> FailureReading = { $0.reading },
         launch: @escaping @Sendable (OpContext<Input>, @escaping OnFinish<RunOutcome>) -> Void
     ) {
         self.program = program
         self.scenario = scenario
-        self.failureHint = failureHint
         self.journal = journal
         self.replay = replay
         self.stateDirectoryOption = stateDirectoryOption
         self.console = console
         self.json = json
-        self.hooks = hooks
+        self.explain = explain
         self.launch = launch
     }
 
@@ -97,7 +93,9 @@ public struct ScenarioExecution<Input: Sendable> {
         }
 
         if interrupted.load(ordering: .relaxed) {
-            return report(status: "interrupted", message: "interrupted", exit: ExitStatus.interrupted, failedStep: nil)
+            let reading = FailureReading(
+                status: "interrupted", message: "interrupted", exitStatus: ExitStatus.interrupted, failedStep: nil)
+            return report(.interrupted, cause: nil, step: scenario, attempts: 1, reading)
         }
         switch result {
         case .success(let outcome):
@@ -115,51 +113,46 @@ public struct ScenarioExecution<Input: Sendable> {
     /// is not on disk). One sentence with the file and the system's error; a rerun goes on from
     /// the journal's last good line once the disk is fixed.
     private func failJournal(_ error: any Error, failedStep: String?) -> Int32 {
-        report(
+        let reading = FailureReading(
             status: "failed", message: "the run's journal failed, so the run stopped: \(error)",
-            exit: ExitStatus.failure, failedStep: failedStep,
-            hint: "Nothing was sent whose key is not in the journal. Free space or fix the disk, then rerun.")
+            hint: "Nothing was sent whose key is not in the journal. Free space or fix the disk, then rerun.",
+            exitStatus: ExitStatus.failure, failedStep: failedStep)
+        return report(.journalFailed, cause: error, step: failedStep ?? scenario, attempts: 1, reading)
     }
 
+    /// The runner's reading of a failed or cancelled run, then the program's
+    /// (``PreparedRun/explain``).
     private func fail(_ error: any Error) -> Int32 {
-        if let inputError = hooks.inputError() {
-            return report(
-                status: "cancelled", message: inputError.message, exit: ExitStatus.usage, failedStep: nil,
-                hint: inputError.hint(program: program))
-        }
         let failure = error as? StepFailure
+        let attempts = failure?.attempt ?? 1
         // The journal, not the step, stopped the rerun: a step in doubt without a key, or a
         // recorded value this build cannot read. Rerunning the same way would stop again.
         if let cause = failure?.rootCause, cause is ResumeError || cause is JournalError {
             let hint =
                 cause is ResumeError
                 ? "If you know it did not take effect: \(program) rerun \(journal.runID) --relaunch-in-doubt" : nil
+            let reading = FailureReading(
+                status: "failed", message: "cannot resume run \(journal.runID): \(cause)", hint: hint,
+                exitStatus: ExitStatus.usage, failedStep: failure?.failedOperation, rerunnable: false)
             return report(
-                status: "failed", message: "cannot resume run \(journal.runID): \(cause)", exit: ExitStatus.usage,
-                failedStep: failure?.failedOperation, hint: hint, rerunnable: false)
+                .cannotResume, cause: cause, step: failure?.failedOperation ?? scenario, attempts: attempts, reading)
         }
         if error.isCancellation {
-            let reason = (failure?.rootCause ?? error)
-            if let reading = hooks.explainCancellation(reason) {
-                return report(
-                    status: "cancelled", message: reading.message, exit: ExitStatus.cancelled,
-                    failedStep: failure?.failedOperation, hint: reading.hint, rerunnable: reading.rerunnable)
-            }
+            let cause = failure?.rootCause ?? error
+            // A run the user declined is finished business: rerunning it would decline again.
+            let reading = FailureReading(
+                status: "cancelled", message: "run cancelled: \(cause)", exitStatus: ExitStatus.cancelled,
+                failedStep: failure?.failedOperation, rerunnable: failure?.failedOperation == nil)
             return report(
-                status: "cancelled", message: hooks.cancellationMessage(reason), exit: ExitStatus.cancelled,
-                failedStep: failure?.failedOperation)
+                .cancelled, cause: cause, step: failure?.failedOperation ?? scenario, attempts: attempts, reading)
         }
         let step = failure?.failedOperation ?? scenario
         let cause = failure?.rootCause ?? error
-        let attempts = (failure?.attempt ?? 1) > 1 ? " after \(failure?.attempt ?? 1) attempts" : ""
-        if let reading = hooks.explainFailure(cause, step, attempts) {
-            return report(
-                status: "failed", message: reading.message, exit: ExitStatus.failure, failedStep: step,
-                hint: reading.hint, rerunnable: reading.rerunnable)
-        }
-        return report(
-            status: "failed", message: "\(step) failed\(attempts): \(cause)", exit: ExitStatus.failure,
-            failedStep: step, hint: failureHint)
+        let after = attempts > 1 ? " after \(attempts) attempts" : ""
+        let reading = FailureReading(
+            status: "failed", message: "\(step) failed\(after): \(cause)", exitStatus: ExitStatus.failure,
+            failedStep: step)
+        return report(.failed, cause: cause, step: step, attempts: attempts, reading)
     }
 
     /// Opens the run's trace next to its journal for `diagram --run`: every event is appended
@@ -189,25 +182,28 @@ public struct ScenarioExecution<Input: Sendable> {
         return ExitStatus.success
     }
 
+    /// Prints the program's reading of a run that did not succeed and returns its exit status.
     private func report(
-        status: String, message: String, exit: Int32, failedStep: String?, hint: String? = nil,
-        rerunnable: Bool = true
+        _ kind: RunFailure.Kind, cause: (any Error)?, step: String, attempts: Int, _ reading: FailureReading
     ) -> Int32 {
-        // A run the user declined is finished business: rerunning it would decline again.
-        let declined = exit == ExitStatus.cancelled && failedStep != nil
-        let rerun = declined || !rerunnable ? nil : rerunCommand(failedStep: failedStep)
+        let url = journal.url
+        let reading = explain(
+            RunFailure(
+                kind: kind, cause: cause, step: step, attempts: attempts, runID: journal.runID, reading: reading,
+                record: { try? ScenarioJournal.load(url) }))
+        let rerun = reading.rerunnable ? rerunCommand(reading.rerunArguments) : nil
         if json {
-            var object = runObject(status: status, failedStep: failedStep)
-            object["error"] = message
+            var object = runObject(status: reading.status, failedStep: reading.failedStep)
+            object["error"] = reading.message
             object["rerun"] = rerun
             console.print(JSONText.encode(object))
         } else {
-            console.note("\(program): " + console.styled(message, .red))
-            if let hint { console.note(hint) }
+            console.note("\(program): " + console.styled(reading.message, .red))
+            if let hint = reading.hint { console.note(hint) }
         }
         console.note("run id: \(journal.runID)")
         if let rerun { console.note("to rerun: \(rerun)") }
-        return exit
+        return reading.exitStatus
     }
 
     /// The keys `runs --json` gives a run (`id`, `scenario`, `status`, `failedStep`, `startedAt`),
@@ -222,9 +218,8 @@ public struct ScenarioExecution<Input: Sendable> {
         return object
     }
 
-    private func rerunCommand(failedStep: String?) -> String {
-        var words = [program, "rerun", journal.runID.description]
-        words += hooks.rerunArguments(try? ScenarioJournal.load(journal.url), failedStep)
+    private func rerunCommand(_ arguments: [String]) -> String {
+        var words = [program, "rerun", journal.runID.description] + arguments
         if let stateDirectoryOption { words.append("--state-dir \(Self.shellQuoted(stateDirectoryOption))") }
         return words.joined(separator: " ")
     }

@@ -12,26 +12,26 @@ public enum ShowRun<Program: RunnerProgram>: Command {
     /// The text of `PROGRAM help show`.
     public static var help: String {
         """
-        USAGE: \(Program.name) show RUN_ID [--state-dir DIR] [--json]
+        \(HelpText.usage("\(Program.configuration.name) show", ["RUN_ID"] + CommandOption.usage(of: options)))
 
         OPTIONS:
-        \(Program.stateDirHelp)
-        \(CommonOptions.jsonHelp)
+        \(options.map(\.helpLine).joined(separator: "\n"))
         """
     }
-    /// A run id, `--state-dir`, `--json`.
-    public static var spec: ArgumentSpec {
-        ArgumentSpec(flags: ["--json"], options: ["--state-dir"], maxPositionals: 1)
-    }
+    /// `--state-dir`, `--json`, each declared once for the parser, the usage line and the help.
+    public static var options: [CommandOption] { [Program.configuration.stateDir, CommonOptions.json] }
+    /// A run id and ``options``.
+    public static var spec: ArgumentSpec { ArgumentSpec(options, maxPositionals: 1) }
 
     /// Prints the run's steps, or its JSON object with `--json`.
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
         guard let id = arguments.positionals.first else {
-            throw UsageError("missing the run id (see '\(Program.name) runs')", command: name)
+            throw UsageError("missing the run id (see '\(Program.configuration.name) runs')", command: name)
         }
-        let stateDirectory = Program.stateDirectory(arguments, console)
-        let runID = try RunLookup.id(id, program: Program.name)
-        let record = try RunLookup.record(runID, in: Program.runStore(stateDirectory), program: Program.name)
+        let stateDirectory = Program.configuration.stateDirectory(arguments, console)
+        let runID = try RunLookup.id(id, program: Program.configuration.name)
+        let record = try RunLookup.record(
+            runID, in: Program.configuration.runStore(stateDirectory), program: Program.configuration.name)
         if arguments.has("--json") {
             let steps: [[String: Any]] = record.steps.map { step in
                 var object: [String: Any] = [
@@ -80,7 +80,7 @@ public enum ShowRun<Program: RunnerProgram>: Command {
         }
         if record.status != .succeeded && record.status != .running {
             let stateDir = arguments.value("--state-dir").map { " --state-dir \($0)" } ?? ""
-            console.print("To resume: \(Program.name) rerun \(runID)\(stateDir)")
+            console.print("To resume: \(Program.configuration.name) rerun \(runID)\(stateDir)")
         }
         return ExitStatus.success
     }

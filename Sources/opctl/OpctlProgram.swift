@@ -4,45 +4,51 @@ import Foundation
 import Operations
 import OperationsRunner
 
-/// opctl as the runner knows it: its name (``Opctl/name``), the sign-in catalog, the shapes
-/// `check` compares journals with (made by a factory whose operations are never launched), and
-/// the phone number every runnable is launched with; `run` and `rerun` prepare their runs in
-/// RunCommand.swift and RerunCommand.swift.
-extension Opctl: LaunchingProgram {
-    typealias Input = PhoneNumber
-
-    static let runnablesInWords = "auth, app or an operation"
-
-    static func runnableName(_ typed: String) -> String? { RunnableScenario.named(typed)?.name }
-
-    static var scenarios: [ScenarioListing] {
-        RunnableScenario.all.map { ScenarioListing(name: $0.name, summary: $0.summary, isScenario: $0.isScenario) }
-    }
-
-    static let scenarioNamesHelp = "auth, app, or an operation's name"
-
-    /// The sign-in's flows over the simulator, for `opctl explore`.
-    static var explorations: [Exploration] {
-        [
+/// opctl as the runner knows it, said once: its command table and help, the sign-in catalog,
+/// the shapes `check` compares journals with (made by a factory whose operations are never
+/// launched), the flows `explore` runs, and the phone number every runnable is launched with;
+/// `run` and `rerun` prepare their runs in RunCommand.swift and RerunCommand.swift.
+extension Opctl: RunnerProgram {
+    static let configuration = RunnerConfiguration(
+        name: name, version: version,
+        overview: """
+            Run operations and scenarios of the Operations engine: the phone sign-in
+            against an embedded simulated backend or a real server, journaled and resumable.
+            """,
+        examples: [
+            "opctl run auth --phone '+7 999 123-45-67' --accept-terms --code 123456",
+            "opctl run auth --phone +79991234567 --accept-terms --code 000000 --backend 'sim:?fail=phone:1'",
+            "opctl rerun RUN_ID --code 123456",
+            "opctl explore auth --max-faults 2",
+            "opctl serve --port 8080        # then: opctl run auth ... --backend http://127.0.0.1:8080",
+        ],
+        commands: [
+            RunCommand.self, RerunCommand.self, RunsCommand.self, ShowCommand.self, PruneCommand.self,
+            CheckCommand.self, ExploreCommand.self, DiagramCommand.self, OpsCommand.self, ServeCommand.self,
+        ],
+        // A sign-in also ends as cancelled when the terms are declined.
+        cancelledStatusHelp: "terms declined or the run cancelled",
+        scenarios: RunnableScenario.all.map {
+            ScenarioListing(name: $0.name, summary: $0.summary, isScenario: $0.isScenario)
+        },
+        // opctl also draws what it runs.
+        scenariosHelp: "Lists what 'opctl run' launches and 'opctl diagram' draws, one line each.",
+        scenarioNamesHelp: "auth, app, or an operation's name", runnablesInWords: "auth, app or an operation",
+        runnableName: { RunnableScenario.named($0)?.name },
+        shapes: { stateDirectory, console in
+            let factory = SignInServices.shapeOnlyFactory(stateDirectory: stateDirectory, console: console)
+            return RunnableScenario.all.map { $0.shape(factory) }
+        },
+        // The sign-in's flows over the simulator.
+        explorations: [
             Exploration("auth", summary: "AuthScenario: phone, terms, code", flow: SignInExploration.signIn),
             Exploration("app", summary: "AppScenario from a cold start", flow: SignInExploration.app),
             Exploration("sign-out", summary: "SignOutOp with a saved sign-in", flow: SignInExploration.signOut),
-        ]
-    }
-
-    /// opctl also draws what it runs.
-    static let scenariosHelp = "Lists what 'opctl run' launches and 'opctl diagram' draws, one line each."
-
-    static func shapes(stateDirectory: URL, console: Console) -> [ScenarioShape] {
-        let factory = SignInServices.shapeOnlyFactory(stateDirectory: stateDirectory, console: console)
-        return RunnableScenario.all.map { $0.shape(factory) }
-    }
-
-    /// The drafts of the saved sign-in a process killed while saving it left: each may hold a
-    /// live access token. Opening the storage removes them, and keeps one a live process writes.
-    static func removeAbandonedDrafts(in stateDirectory: URL) {
-        FileLocalStorage(fileURL: SignInServices.tokenFile(in: stateDirectory)).removeAbandonedDrafts()
-    }
+        ],
+        // The drafts of the saved sign-in a process killed while saving it left: each may hold a
+        // live access token. Opening the storage removes them, and keeps one a live process writes.
+        removeAbandonedDrafts: { FileLocalStorage(fileURL: SignInServices.tokenFile(in: $0)).removeAbandonedDrafts() },
+        run: runLaunch, rerun: rerunLaunch, prepareRun: prepareRun, prepareRerun: prepareRerun)
 }
 
 // The runner's commands for any program, specialised to opctl under the names its command table

@@ -11,47 +11,35 @@ import Testing
 /// all from one table (``ExitStatus``) and one layout (``HelpText``).
 struct RunnerHelpDefaultsTests {
     /// A program with no help of its own.
-    enum Minimal: LaunchingProgram {
-        typealias Input = String
-        static let name = "tool"
-        static let version = "1"
-        static let overview = "A tool."
-        static let examples = ["tool run a"]
-        static var commands: [any Command.Type] { [RunScenario<Self>.self, RerunScenario<Self>.self] }
-        static let scenarios = [
-            ScenarioListing(name: "a", summary: "A", isScenario: true),
-            ScenarioListing(name: "b", summary: "B", isScenario: true),
-        ]
-        static let scenarioNamesHelp = "a or b"
-        static let runnablesInWords = "a or b"
-        static func runnableName(_ typed: String) -> String? { ["a", "b"].contains(typed) ? typed : nil }
-        static func shapes(stateDirectory: URL, console: Console) -> [ScenarioShape] { [] }
-        static func prepareRun(_ runnable: String, arguments: ParsedArguments, console: Console, stateDirectory: URL)
-            throws -> PreparedRun<String>
-        { throw CLIError.message("not in this test") }
-        static func prepareRerun(
-            _ runnable: String, record: JournalRecord, arguments: ParsedArguments, console: Console,
-            stateDirectory: URL
-        ) throws -> PreparedRun<String> { throw CLIError.message("not in this test") }
+    enum Minimal: RunnerProgram {
+        static let configuration = RunnerConfiguration<String>(
+            name: "tool", version: "1", overview: "A tool.", examples: ["tool run a"],
+            commands: [RunScenario<Self>.self, RerunScenario<Self>.self],
+            scenarios: [
+                ScenarioListing(name: "a", summary: "A", isScenario: true),
+                ScenarioListing(name: "b", summary: "B", isScenario: true),
+            ],
+            shapes: { _, _ in [] }, prepareRun: { _ in throw CLIError.message("not in this test") },
+            prepareRerun: { _, _ in throw CLIError.message("not in this test") })
     }
 
     @Test func aProgramThatDeclaresNoHelpGetsWholeRunAndRerunHelp() {
-        let run = Minimal.runHelp
+        let run = RunScenario<Minimal>.help
         #expect(run.hasPrefix("USAGE: tool run <a|b> [--state-dir DIR] [--json]\n\nRuns one of what 'tool ops' lists."))
         #expect(run.contains("  --json                 Print one JSON object on standard output"))
         #expect(run.hasSuffix(ExitStatus.helpSection(ExitStatus.meanings())))
-        let rerun = Minimal.rerunHelp
+        let rerun = RerunScenario<Minimal>.help
         #expect(rerun.hasPrefix("USAGE: tool rerun RUN_ID [--relaunch-in-doubt] [--state-dir DIR] [--json]\n"))
         #expect(rerun.contains(RerunScenario<Minimal>.replayParagraph))
         #expect(rerun.contains("  --relaunch-in-doubt    Launch a step with side effects left in doubt"))
         #expect(RerunScenario<Minimal>.spec.flags == ["--relaunch-in-doubt", "--json"])
-        #expect(Minimal.rerunAbstract.hasPrefix("Resume a failed or interrupted run"))
+        #expect(RerunScenario<Minimal>.abstract.hasPrefix("Resume a failed or interrupted run"))
     }
 
     /// opctl's `help run`, `help rerun` and top-level help print the same exit-status lines:
     /// the table is declared once, with opctl's words for status 3.
     @Test func everyHelpPrintsTheOneExitStatusTable() {
-        let lines = ExitStatus.helpLines(Opctl.exitStatuses)
+        let lines = ExitStatus.helpLines(Opctl.configuration.exitStatuses)
         #expect(lines[3] == "  3    terms declined or the run cancelled")
         #expect(lines.last == "  130  interrupted (Ctrl-C); the run can be rerun")
         let section = (["EXIT STATUS:"] + lines).joined(separator: "\n")

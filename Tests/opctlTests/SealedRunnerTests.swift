@@ -5,7 +5,7 @@ import OperationsRunner
 import Synchronization
 import Testing
 
-/// Issue 26, point 4: a runner program that gives a sealer (``RunnerProgram/journalSealer``)
+/// Issue 26, point 4: a runner program that gives a sealer (``RunnerConfiguration/journalSealer``)
 /// seals the confidential field of a value in every run the runner creates, and every command
 /// that opens the journal — `rerun`, `check`, `show` — opens it with the same sealer: the
 /// rerun replays the value, so the screen that made it is not shown again.
@@ -62,25 +62,19 @@ struct SealedRunnerTests {
     enum TestError: Error { case broken }
 
     /// A program whose runs hold a confidential field, with a sealer.
-    enum SealingProgram: LaunchingProgram {
-        typealias Input = String
+    enum SealingProgram: RunnerProgram {
         static let counts = Mutex(Counts())
-        static let name = "payout"
-        static let version = "1"
-        static let overview = "Pays out."
-        static let examples = ["payout run payout"]
-        static var commands: [any Command.Type] {
-            [RunScenario<Self>.self, RerunScenario<Self>.self, ShowRun<Self>.self, CheckRuns<Self>.self]
-        }
-        static let scenarios = [ScenarioListing(name: "payout", summary: "Payout", isScenario: true)]
-        static let scenarioNamesHelp = "payout"
-        static let runnablesInWords = "payout"
-        static let declaredRunOptions = [CommandOption("--fail-send", "Sending fails")]
-        static var journalSealer: (any JournalSealer)? { XORSealer(key: 0x2C) }
-        static func runnableName(_ typed: String) -> String? { ["payout", "Payout"].contains(typed) ? "Payout" : nil }
-        static func shapes(stateDirectory: URL, console: Console) -> [ScenarioShape] {
-            [scenario(failing: false).shape]
-        }
+        static let configuration = RunnerConfiguration(
+            name: "payout", version: "1", overview: "Pays out.", examples: ["payout run payout"],
+            commands: [RunScenario<Self>.self, RerunScenario<Self>.self, ShowRun<Self>.self, CheckRuns<Self>.self],
+            scenarios: [ScenarioListing(name: "payout", summary: "Payout", isScenario: true)],
+            runnableName: { ["payout", "Payout"].contains($0) ? "Payout" : nil },
+            shapes: { _, _ in [scenario(failing: false).shape] }, journalSealer: XORSealer(key: 0x2C),
+            run: RunnerConfiguration.Launch(options: [CommandOption("--fail-send", "Sending fails")]),
+            prepareRun: { request in prepared(failing: request.arguments.has("--fail-send")) { "7" } },
+            prepareRerun: { request, record in
+                prepared(failing: false) { try record.input(as: String.self, sealer: request.sealer) }
+            })
 
         static func scenario(failing: Bool) -> Scenario<String, String> {
             Scenario("Payout") { chain in
@@ -88,17 +82,6 @@ struct SealedRunnerTests {
                     .then(Step("AskAccount") { AskAccountOp() })
                     .then(Step("Send") { SendOp(failing: failing) })
             }
-        }
-
-        static func prepareRun(_ runnable: String, arguments: ParsedArguments, console: Console, stateDirectory: URL)
-            throws -> PreparedRun<String>
-        { prepared(failing: arguments.has("--fail-send")) { "7" } }
-
-        static func prepareRerun(
-            _ runnable: String, record: JournalRecord, arguments: ParsedArguments, console: Console,
-            stateDirectory: URL
-        ) throws -> PreparedRun<String> {
-            prepared(failing: false) { try record.input(as: String.self, sealer: journalSealer) }
         }
 
         private static func prepared(failing: Bool, input: @escaping @Sendable () throws -> String?)
@@ -139,14 +122,14 @@ struct SealedRunnerTests {
         #expect(run.status == ExitStatus.failure, "\(run.stdout)")
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         let id = try RunID(validating: try #require(object?["id"] as? String))
-        let store = RunStore(stateDirectory: directory, sealer: SealingProgram.journalSealer)
+        let store = RunStore(stateDirectory: directory, sealer: SealingProgram.configuration.journalSealer)
         let text = try String(contentsOf: store.url(for: id), encoding: .utf8)
         #expect(!text.contains(Self.iban), "the account never reaches the journal in clear")
         #expect(text.contains(#""reference":"p-7","account":{"sealed":"#), "\(text)")
 
         #expect(payout(["check", "--state-dir", directory.path]).status == ExitStatus.success)
         let otherKey = try RunStore(stateDirectory: directory, sealer: XORSealer(key: 0x01))
-            .checkResumable(by: SealingProgram.shapes(stateDirectory: directory, console: console()))
+            .checkResumable(by: SealingProgram.configuration.shapes(directory, console()))
         #expect(otherKey.map(\.isStranded) == [true], "a build with another key could not replay the account")
 
         let rerun = payout(["rerun", id.rawValue, "--state-dir", directory.path])

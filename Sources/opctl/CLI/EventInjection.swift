@@ -12,11 +12,11 @@ struct EventInjection: Sendable, Equatable {
     /// The step whose launch posts it; `nil`: posted before the run starts.
     let step: String?
 
-    /// The option's help line.
-    static let help = """
-          --event NAME[@STEP]    app only: post an event from outside when STEP launches (or
-                                 before the first step): terms-changed or signed-out-elsewhere
-        """
+    /// `--event NAME[@STEP]`, an option of `opctl run`.
+    static let option = CommandOption(
+        "--event", value: "NAME[@STEP]",
+        "app only: post an event from outside when STEP launches (or\nbefore the first step): "
+            + "terms-changed or signed-out-elsewhere")
 
     /// Parses `NAME[@STEP]`.
     ///

@@ -12,7 +12,7 @@ struct RunnableScenario {
     let isScenario: Bool
     /// Launches it with the factory's services; the result is the saved token, if any, and a
     /// sentence saying what happened.
-    let launch: @Sendable (AuthFlowFactory, OpContext<PhoneNumber?>, @escaping OnFinish<RunOutcome>) -> Void
+    let launch: @Sendable (AuthFlowFactory, OpContext<PhoneNumber?>, @escaping OnFinish<Success>) -> Void
     /// The shape of what it launches, recorded in its journals and checked by `rerun` and
     /// `check`; named after the runnable (its name on the command line), so a journal finds its
     /// runnable again.
@@ -23,7 +23,7 @@ struct RunnableScenario {
     init(
         name: String, summary: String, isScenario: Bool, failureHint: String? = nil,
         shape: @escaping @Sendable (AuthFlowFactory) -> any ScenarioShapeProviding,
-        launch: @escaping @Sendable (AuthFlowFactory, OpContext<PhoneNumber?>, @escaping OnFinish<RunOutcome>) -> Void
+        launch: @escaping @Sendable (AuthFlowFactory, OpContext<PhoneNumber?>, @escaping OnFinish<Success>) -> Void
     ) {
         self.name = name
         self.summary = summary
@@ -39,8 +39,9 @@ struct RunnableScenario {
     /// The shape of what it launches with `factory`'s operations.
     func shape(_ factory: AuthFlowFactory) -> ScenarioShape { makeShape(factory) }
 
-    /// What a successful run produced.
-    struct RunOutcome: Sendable {
+    /// What a successful run produced, before ``SignInExecution`` turns it into the runner's
+    /// `RunOutcome` (with where the token was saved).
+    struct Success: Sendable {
         let sentence: String
         let token: AuthToken?
     }
@@ -53,7 +54,7 @@ struct RunnableScenario {
             isScenario: true, shape: { $0.makeAuthScenario() },
             launch: { factory, context, onFinish in
                 factory.makeAuthScenario().launch(context) { result in
-                    onFinish(result.map { RunOutcome(sentence: "Signed in.", token: $0) })
+                    onFinish(result.map { Success(sentence: "Signed in.", token: $0) })
                 }
             }
         ),
@@ -62,7 +63,7 @@ struct RunnableScenario {
             isScenario: true, shape: { $0.makeAppScenario() },
             launch: { factory, context, onFinish in
                 factory.makeAppScenario().launch(context) { result in
-                    onFinish(result.map { RunOutcome(sentence: sentence(for: $0), token: $0.token) })
+                    onFinish(result.map { Success(sentence: sentence(for: $0), token: $0.token) })
                 }
             }
         ),
@@ -74,7 +75,7 @@ struct RunnableScenario {
                     .launch(context) { result in
                         onFinish(
                             result.map {
-                                RunOutcome(
+                                Success(
                                     sentence:
                                         "Phone accepted; phone token \($0.phoneToken), terms required: \($0.termsRequired ? "yes" : "no").",
                                     token: nil)
@@ -91,9 +92,9 @@ struct RunnableScenario {
                         result.map { outcome in
                             switch outcome {
                             case .alreadySignedIn(let token):
-                                RunOutcome(sentence: "The current terms of use are already accepted.", token: token)
+                                Success(sentence: "The current terms of use are already accepted.", token: token)
                             default:
-                                RunOutcome(sentence: sentence(for: outcome), token: outcome.token)
+                                Success(sentence: sentence(for: outcome), token: outcome.token)
                             }
                         })
                 }
@@ -106,7 +107,7 @@ struct RunnableScenario {
             shape: { signOutScenario($0) },
             launch: { factory, context, onFinish in
                 signOutScenario(factory).launch(context) { result in
-                    onFinish(result.map { RunOutcome(sentence: sentence(for: $0), token: nil) })
+                    onFinish(result.map { Success(sentence: sentence(for: $0), token: nil) })
                 }
             }
         ),

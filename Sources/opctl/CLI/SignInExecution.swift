@@ -24,10 +24,13 @@ enum SignInExecution {
     ) -> PreparedRun<PhoneNumber> {
         let savedTo = SignInServices.tokenFile(in: stateDirectory).path
         let factory = services.factory
+        let (screens, inputIsTerminal) = (services.screens, console.inputIsTerminal)
+        let reading: @Sendable (RunFailure) -> FailureReading = {
+            explain($0, runnable: runnable, screens: screens, inputIsTerminal: inputIsTerminal)
+        }
         return PreparedRun(
-            shape: runnable.shape(factory), settings: settings, failureHint: runnable.failureHint,
-            hooks: hooks(runnable: runnable.name, screens: services.screens, inputIsTerminal: console.inputIsTerminal),
-            makeInput: makeInput, resumed: resumed
+            shape: runnable.shape(factory), settings: settings, explain: reading, makeInput: makeInput,
+            resumed: resumed
         ) { context, onFinish in
             let context = injection?.injecting(into: context, factory: factory, services: services) ?? context
             runnable.launch(factory, context) { result in
@@ -37,70 +40,92 @@ enum SignInExecution {
     }
 
     /// The sentence, and the token saved with where it was saved.
-    private static func outcome(_ outcome: RunnableScenario.RunOutcome, savedTo: String) -> RunOutcome {
+    private static func outcome(_ outcome: RunnableScenario.Success, savedTo: String) -> RunOutcome {
         guard let token = outcome.token else { return RunOutcome(sentence: outcome.sentence) }
         return RunOutcome(
             sentence: outcome.sentence, lines: ["Auth token \(token.redacted) saved to \(savedTo)"],
             jsonFields: ["token": token.redacted, "savedTo": savedTo])
     }
 
-    private static func hooks(runnable name: String, screens: TerminalScreens, inputIsTerminal: Bool)
-        -> ExecutionHooks
+    /// How a sign-in that did not succeed reads: input the screens could not get is a usage
+    /// error; a cancellation is the sign-in's; some failures outlive the run, so the hint says
+    /// what to do instead of rerunning; a rerun is offered with the phone and code it will need.
+    private static func explain(
+        _ failure: RunFailure, runnable: RunnableScenario, screens: TerminalScreens, inputIsTerminal: Bool
+    ) -> FailureReading {
+        var reading = reading(of: failure, runnable: runnable, screens: screens)
+        var words: [String] = []
+        let record = failure.record
+        if phoneMissing(record, runnable: runnable.name, inputIsTerminal: inputIsTerminal) {
+            words.append("--phone NUMBER")
+        }
+        if reading.failedStep == "CodeOp" || codeStepStillToRun(record, runnable: runnable.name) {
+            words.append("--code CODE")
+        }
+        reading.rerunArguments = words
+        return reading
+    }
+
+    /// The reading of `failure` in the sign-in's words, before the rerun's arguments.
+    private static func reading(of failure: RunFailure, runnable: RunnableScenario, screens: TerminalScreens)
+        -> FailureReading
     {
-        ExecutionHooks(
-            inputError: { screens.inputError },
-            cancellationMessage: { "sign-in cancelled: \($0)" },
+        let name = runnable.name
+        var reading = failure.reading
+        guard failure.kind != .interrupted && failure.kind != .journalFailed else { return reading }
+        // A screen that could not ask (no terminal) is what ended the run, whatever the step says.
+        if let inputError = screens.inputError { return .missingInput(inputError, program: Opctl.name) }
+        guard let cause = failure.cause else { return reading }
+        switch failure.kind {
+        case .cancelled:
             // Signed out elsewhere ends the flow for good: a rerun would replay a session check
             // that found someone signed in.
-            explainCancellation: { cause in
-                guard cause is SignedOutElsewhere else { return nil }
-                return FailureReading(
-                    message: "signed out: \(cause); the saved sign-in was deleted",
-                    hint: "Sign in again: opctl run \(name)", rerunnable: false)
-            },
-            explainFailure: { cause, step, attempts in
-                Self.explain(cause, step: step, attempts: attempts, runnable: name)
-            },
-            rerunArguments: { record, failedStep in
-                var words: [String] = []
-                if Self.phoneMissing(record, runnable: name, inputIsTerminal: inputIsTerminal) {
-                    words.append("--phone NUMBER")
-                }
-                if failedStep == "CodeOp" || Self.codeStepStillToRun(record, runnable: name) {
-                    words.append("--code CODE")
-                }
-                return words
-            })
+            if cause is SignedOutElsewhere {
+                reading.message = "signed out: \(cause); the saved sign-in was deleted"
+                reading.hint = "Sign in again: opctl run \(name)"
+                reading.rerunnable = false
+            } else {
+                reading.message = "sign-in cancelled: \(cause)"
+            }
+        case .failed:
+            if let final = explain(cause, step: failure.step, attempts: failure.afterAttempts, runnable: name) {
+                reading.message = final.message
+                reading.hint = final.hint
+                reading.rerunnable = false
+            } else {
+                reading.hint = runnable.failureHint
+            }
+        case .cannotResume, .interrupted, .journalFailed:
+            break
+        }
+        return reading
     }
 
     /// Some failures outlive the run: the number was rejected, or the sign-in attempt itself
     /// expired or was locked, so replaying its tokens cannot help and a new run is the way on.
     private static func explain(_ cause: any Error, step: String, attempts: String, runnable: String)
-        -> FailureReading?
+        -> (message: String, hint: String)?
     {
         guard let authError = cause as? AuthError else { return nil }
         // A rejected number: a rerun keeps the number the run started with, so it would be
         // rejected again; nobody at a terminal could be asked, so a new run with another
         // number is the way on.
         if case .invalidPhone = authError {
-            return FailureReading(
-                message: "\(step) failed: \(cause)",
-                hint: "Check the number and start a new sign-in: opctl run \(runnable) --phone NUMBER",
-                rerunnable: false)
+            return (
+                "\(step) failed: \(cause)",
+                "Check the number and start a new sign-in: opctl run \(runnable) --phone NUMBER"
+            )
         }
         // The terms changed during the run: a rerun would replay the old acceptance, and nobody
         // at a terminal could be shown the new terms, so a new run that accepts them is the way on.
         if case .termsOutdated = authError {
-            return FailureReading(
-                message: "\(step) failed: \(cause)",
-                hint:
-                    "Start a new sign-in to read and accept them: opctl run \(runnable) --phone NUMBER --accept-terms",
-                rerunnable: false)
+            return (
+                "\(step) failed: \(cause)",
+                "Start a new sign-in to read and accept them: opctl run \(runnable) --phone NUMBER --accept-terms"
+            )
         }
         if authError.endsTheAttempt {
-            return FailureReading(
-                message: "\(step) failed\(attempts): \(cause)", hint: "Start a new sign-in: opctl run \(runnable)",
-                rerunnable: false)
+            return ("\(step) failed\(attempts): \(cause)", "Start a new sign-in: opctl run \(runnable)")
         }
         return nil
     }

@@ -25,16 +25,19 @@ enum DiagramCommand: Command {
         \(DiagramOptions.fittingHelp)
 
         OPTIONS:
-        \(DiagramOptions.help)
-          --run RUN_ID           Draw a recorded run instead
-          --depth N              With --run: levels of launches drawn with their insides (default 2)
-          --step NAME            With --run: draw only the launches of this step (e.g. CodeOp)
-        \(CommonOptions.stateDirHelp)
-          --all                  Write every diagram in every format to --output (how Diagrams/ is made)
-          --output DIR           The directory for --all
+        \(options.map(\.helpLine).joined(separator: "\n"))
         """
-    static let spec = ArgumentSpec(
-        flags: ["--all"], options: DrawRun<Opctl>.spec.options.union(["--output"]), maxPositionals: 1)
+    /// Its options, each declared once: the parser and the help lines are made from them.
+    static let options =
+        DiagramOptions.options + [
+            CommandOption("--run", value: "RUN_ID", "Draw a recorded run instead"),
+            CommandOption("--depth", value: "N", "With --run: levels of launches drawn with their insides (default 2)"),
+            CommandOption("--step", value: "NAME", "With --run: draw only the launches of this step (e.g. CodeOp)"),
+            Opctl.configuration.stateDir,
+            CommandOption("--all", "Write every diagram in every format to --output (how Diagrams/ is made)"),
+            CommandOption("--output", value: "DIR", "The directory for --all"),
+        ]
+    static let spec = ArgumentSpec(options, maxPositionals: 1)
 
     static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
         let options = try DiagramOptions(arguments, console: console, command: name)

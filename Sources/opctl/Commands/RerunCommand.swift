@@ -8,34 +8,38 @@ import OperationsRunner
 /// rerun may need, the phone a run stopped before recording, the backend — and the settings the
 /// run started with.
 extension Opctl {
-    static let rerunUsage = [
-        "[--code CODE | --code-stdin]", "[--accept-terms | --decline-terms]", "[--phone NUMBER]", "[--backend SPEC]",
-    ]
-    static let rerunDiscussion = """
-        \(RerunCommand.replayParagraph)
+    /// `rerun`'s discussion and options, each option declared once.
+    static let rerunLaunch = RunnerConfiguration<PhoneNumber>.Launch(
+        discussion: """
+            \(RerunCommand.replayParagraph)
 
-        A step that makes the backend act (sends the SMS, verifies the code, accepts the terms)
-        and was in flight when the run stopped is repeated with the idempotency key of that
-        attempt, so the backend answers the repeat instead of acting twice. Saving the token is
-        always done again (the file may have been deleted since).
-        """
-    static let rerunOptionsHelp = [
-        """
-          --code CODE            The SMS code, when the code step runs again
-          --code-stdin           Read the SMS code from the first line of standard input
-          --accept-terms         Accept the terms of use if they are shown
-          --decline-terms        Decline them
-          --phone NUMBER         The phone number, when the run's journal has none (a run
-                                 stopped before it recorded one); a run keeps the number it has
-        """,
-        CommonOptions.backendHelp + "\n" + HelpText.option("", "(default: the backend the run used)"),
-    ]
-    static let rerunOptions = ArgumentSpec(
-        flags: ["--accept-terms", "--decline-terms", "--code-stdin"], options: ["--code", "--phone", "--backend"])
+            A step that makes the backend act (sends the SMS, verifies the code, accepts the terms)
+            and was in flight when the run stopped is repeated with the idempotency key of that
+            attempt, so the backend answers the repeat instead of acting twice. Saving the token is
+            always done again (the file may have been deleted since).
+            """,
+        options: [
+            CommandOption("--code", value: "CODE", "The SMS code, when the code step runs again"),
+            SignInOptions.codeStdin, SignInOptions.acceptTerms,
+            CommandOption("--decline-terms", "Decline them", or: "--accept-terms"),
+            CommandOption(
+                "--phone", value: "NUMBER",
+                """
+                The phone number, when the run's journal has none (a run
+                stopped before it recorded one); a run keeps the number it has
+                """),
+            CommandOption(
+                "--backend", value: "SPEC", SignInOptions.backend.description + "\n(default: the backend the run used)"),
+        ])
 
-    static func prepareRerun(
-        _ name: String, record: JournalRecord, arguments: ParsedArguments, console: Console, stateDirectory: URL
-    ) throws -> PreparedRun<PhoneNumber> {
+    /// Prepares `opctl rerun RUN_ID` from the run's journal, the settings it started with, and
+    /// the options given again.
+    @Sendable static func prepareRerun(_ request: LaunchRequest, record: JournalRecord) throws
+        -> PreparedRun<PhoneNumber>
+    {
+        let (name, arguments, console, stateDirectory) = (
+            request.runnable, request.arguments, request.console, request.stateDirectory
+        )
         let command = RerunCommand.name
         guard let runnable = RunnableScenario.named(name) else { throw CLIError.message("no runnable '\(name)'") }
         let runID = record.runID

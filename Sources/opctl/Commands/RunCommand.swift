@@ -6,36 +6,34 @@ import OperationsRunner
 /// `opctl run auth|app|OPNAME`: the sign-in options of the runner's ``RunScenario`` — the phone,
 /// the screens' answers and the backend — and how they make a run.
 extension Opctl {
-    static let runAbstract = "Run the sign-in scenario, the app scenario, or one operation"
-    static let runUsage = [
-        "<auth|app|sign-out|OPNAME>", "[--phone NUMBER]", "[--accept-terms | --decline-terms]",
-        "[--code CODE | --code-stdin]", "[--backend SPEC]", "[--event NAME[@STEP]]",
-    ]
-    static let runDiscussion = """
-        Runs AuthScenario (auth), AppScenario (app), SignOutOp (sign-out) or one operation (see
-        'opctl ops') against the embedded simulated backend or a real server. Every run is journaled and gets an id; a run
-        that fails or is interrupted can be resumed with 'opctl rerun ID'.
+    /// `run`'s line, usage operand, discussion and options, each option declared once.
+    static let runLaunch = RunnerConfiguration<PhoneNumber>.Launch(
+        abstract: "Run the sign-in scenario, the app scenario, or one operation",
+        operand: "<auth|app|sign-out|OPNAME>",
+        discussion: """
+            Runs AuthScenario (auth), AppScenario (app), SignOutOp (sign-out) or one operation (see
+            'opctl ops') against the embedded simulated backend or a real server. Every run is journaled and gets an id; a run
+            that fails or is interrupted can be resumed with 'opctl rerun ID'.
 
-        Where a value is missing and standard input is a terminal, opctl asks for it. Otherwise it
-        never prompts, and a missing value is a usage error.
-        """
-    static let runOptionsHelp = [
-        """
-          --phone NUMBER         The phone number, e.g. '+7 999 123-45-67'
-          --accept-terms         Accept the terms of use if they are shown
-          --decline-terms        Decline them (the run ends as cancelled, exit \(ExitStatus.cancelled))
-          --code CODE            The SMS code
-          --code-stdin           Read the SMS code from the first line of standard input
-        """,
-        CommonOptions.backendHelp, EventInjection.help,
-    ]
-    static let runOptions = ArgumentSpec(
-        flags: ["--accept-terms", "--decline-terms", "--code-stdin"],
-        options: ["--phone", "--code", "--backend", "--event"])
+            Where a value is missing and standard input is a terminal, opctl asks for it. Otherwise it
+            never prompts, and a missing value is a usage error.
+            """,
+        options: [
+            CommandOption("--phone", value: "NUMBER", "The phone number, e.g. '+7 999 123-45-67'"),
+            SignInOptions.acceptTerms,
+            CommandOption(
+                "--decline-terms", "Decline them (the run ends as cancelled, exit \(ExitStatus.cancelled))",
+                or: "--accept-terms"),
+            CommandOption("--code", value: "CODE", "The SMS code"), SignInOptions.codeStdin, SignInOptions.backend,
+            EventInjection.option,
+        ])
 
-    static func prepareRun(_ name: String, arguments: ParsedArguments, console: Console, stateDirectory: URL) throws
-        -> PreparedRun<PhoneNumber>
-    {
+    /// Prepares `opctl run NAME` from its options: a usage error before anything starts for
+    /// what the run could not use or ask for.
+    @Sendable static func prepareRun(_ request: LaunchRequest) throws -> PreparedRun<PhoneNumber> {
+        let (name, arguments, console, stateDirectory) = (
+            request.runnable, request.arguments, request.console, request.stateDirectory
+        )
         let command = RunCommand.name
         guard let runnable = RunnableScenario.named(name) else { throw CLIError.message("no runnable '\(name)'") }
         let phone = try arguments.value("--phone").map { try parsePhone($0, command: command) }

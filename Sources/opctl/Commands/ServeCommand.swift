@@ -19,20 +19,30 @@ enum ServeCommand: Command {
     /// bookmarks keep working.
     static let defaultPort: UInt16 = 8080
     static let defaultHost = "127.0.0.1"
+    /// Its options, each declared once: the parser, the usage line and the help lines.
+    static let options = [
+        CommandOption(
+            "--port", value: "N", "The TCP port (default \(defaultPort)); 0 picks a free one, shown on start"),
+        CommandOption(
+            "--host", value: "ADDRESS",
+            """
+            The IP address to listen on (default \(defaultHost): this machine only).
+            Another address, such as 0.0.0.0, lets other machines sign in
+            with the simulator's well-known code; opctl warns
+            """),
+        CommandOption(
+            "--backend", value: "SPEC",
+            "sim: (default) — the simulator's options, as for 'opctl run':\n\(SignInOptions.simulatorExample)"),
+    ]
     static let help = """
-        USAGE: opctl serve [--port N] [--host ADDRESS] [--backend SPEC]
+        \(HelpText.usage("opctl serve", CommandOption.usage(of: options)))
 
         Serves the embedded simulated backend as an HTTP/1.1 server that answers the contract of
         Docs/HTTP-API.md, so curl, an app under development or another opctl can sign in against
         it ('opctl run auth ... --backend http://127.0.0.1:8080'). It runs until Ctrl-C or SIGTERM.
 
         OPTIONS:
-          --port N               The TCP port (default \(defaultPort)); 0 picks a free one, shown on start
-          --host ADDRESS         The IP address to listen on (default \(defaultHost): this machine only).
-                                 Another address, such as 0.0.0.0, lets other machines sign in
-                                 with the simulator's well-known code; opctl warns
-          --backend SPEC         sim: (default) — the simulator's options, as for 'opctl run':
-                                 \(CommonOptions.simulatorExample)
+        \(options.map(\.helpLine).joined(separator: "\n"))
 
         OUTPUT: the first line, on standard output, is 'serving the simulated sign-in backend on
         http://127.0.0.1:PORT (Ctrl-C to stop)'. Then standard error gets one line per request —
@@ -47,7 +57,7 @@ enum ServeCommand: Command {
         ExitStatus.Meaning(ExitStatus.failure, "the address cannot be listened on (the port is in use, say)"),
         ExitStatus.Meaning(ExitStatus.usage, "usage error"),
     ]
-    static let spec = ArgumentSpec(options: ["--port", "--host", "--backend"])
+    static let spec = ArgumentSpec(options)
 
     static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
         let port = try parsePort(arguments.value("--port"))

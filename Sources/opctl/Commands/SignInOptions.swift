@@ -1,17 +1,23 @@
 import OperationsRunner
 
-/// Help lines several of opctl's commands share: the state directory's with opctl's name, and
-/// the sign-in backend's, which only opctl has.
-extension CommonOptions {
-    /// `--state-dir DIR` with `$OPCTL_STATE_DIR` and the opctl folder.
-    static var stateDirHelp: String { stateDirHelp(program: Opctl.name) }
+/// The options of the sign-in that more than one of opctl's commands takes, each declared once
+/// (``CommandOption``): `run` and `rerun` parse them, list them in their usage lines and print
+/// their help lines from these values.
+enum SignInOptions {
     /// The simulator's options by example; `run`, `rerun` and `serve` parse them alike (``BackendSpec``).
     static let simulatorExample = "sim:?code=123456&terms=1&termsVersion=2&latency=50&fail=code.verify:2,phone:1"
-    /// `--backend SPEC`.
-    static let backendHelp = """
-          --backend SPEC         sim: (default) — the embedded simulator, with options
-                                 \(simulatorExample)
-                                 (termsChange=code.send: the terms change mid-run)
-                                 or an http:// / https:// base URL of a real server
+    /// `--accept-terms`.
+    static let acceptTerms = CommandOption("--accept-terms", "Accept the terms of use if they are shown")
+    /// `--code-stdin`, the alternative to `--code CODE`.
+    static let codeStdin = CommandOption(
+        "--code-stdin", "Read the SMS code from the first line of standard input", or: "--code")
+    /// `--backend SPEC`: the simulator with options, or a real server.
+    static let backend = CommandOption(
+        "--backend", value: "SPEC",
         """
+        sim: (default) — the embedded simulator, with options
+        \(simulatorExample)
+        (termsChange=code.send: the terms change mid-run)
+        or an http:// / https:// base URL of a real server
+        """)
 }

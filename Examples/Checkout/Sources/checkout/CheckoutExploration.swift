@@ -20,13 +20,7 @@ struct WorldLink: StoreLink {
 }
 
 extension CheckoutProgram {
-    /// `checkout explore checkout`: the checkout with a coupon, over a store behind the
-    /// explorer's line.
-    static var explorations: [Exploration] {
-        [Exploration("checkout", summary: "CheckoutScenario with a coupon", flow: checkoutFlow)]
-    }
-
-    /// The flow the explorer runs: a fresh store per schedule, a cart, a coupon, a card.
+    /// The flow `checkout explore checkout` runs: a fresh store per schedule, a cart, a coupon, a card.
     @Sendable static func checkoutFlow(_ world: FaultWorld) -> ExploredFlow<CheckoutRequest, Confirmation> {
         let store = Store(link: WorldLink(world: world))
         return ExploredFlow(

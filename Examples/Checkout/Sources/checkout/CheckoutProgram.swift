@@ -4,63 +4,46 @@ import Operations
 import OperationsJournal
 import OperationsRunner
 
-/// `checkout`: the checkout scenario on the runner, against a fake store made per process.
-enum CheckoutProgram: LaunchingProgram {
-    typealias Input = CheckoutRequest
-
-    static let name = "checkout"
-    static let version = "0.1.0"
-    static let overview = "Check out a cart against a fake in-memory store, journaled and resumable."
-    static let examples = ["checkout run checkout --card tok_visa --coupon SAVE5", "checkout rerun RUN_ID"]
-    static var commands: [any Command.Type] {
-        [
-            RunScenario<Self>.self, RerunScenario<Self>.self, ListRuns<Self>.self, ShowRun<Self>.self,
-            CheckRuns<Self>.self, PruneRuns<Self>.self, DrawRun<Self>.self, ListScenarios<Self>.self,
-            ExploreFlows<Self>.self,
-        ]
-    }
-    static let scenarios = [ScenarioListing(name: "checkout", summary: "CheckoutScenario", isScenario: true)]
-    static let scenarioNamesHelp = "checkout"
-    static let runnablesInWords = "checkout"
-    /// Journals name a run by its shape's name, so a rerun looks up "CheckoutScenario".
-    static func runnableName(_ typed: String) -> String? {
-        ["checkout", "CheckoutScenario"].contains(typed) ? "CheckoutScenario" : nil
-    }
-    static func shapes(stateDirectory: URL, console: Console) -> [ScenarioShape] {
-        [CheckoutFactory(store: Store()).checkoutScenario.shape]
-    }
-
-    static let runAbstract = "Check out a cart"
-    static let declaredRunOptions = [
-        CommandOption("--cart", value: "ID", "The cart to check out (default: the sample cart)"),
-        CommandOption("--card", value: "TOKEN", "The card to pay with (default: tok_visa)"),
-        CommandOption("--coupon", value: "CODE", "A coupon to apply, e.g. SAVE5"),
-        CommandOption("--decline", value: "CARD", "The fake store declines this card"),
-        CommandOption("--reserve-failures", value: "N", "The stock service is busy N times first (retried)"),
-        CommandOption("--confirm-failures", value: "N", "Confirming the order fails N times (then rerun)"),
-    ]
-
-    static func prepareRun(_ name: String, arguments: ParsedArguments, console: Console, stateDirectory: URL) throws
-        -> PreparedRun<CheckoutRequest>
-    {
-        let count = { (option: String) in Int(arguments.value(option) ?? "0") ?? 0 }
-        let faults = Store.Faults(
-            reserveFailures: count("--reserve-failures"),
-            declinedCards: Set([arguments.value("--decline")].compactMap { $0 }),
-            confirmFailures: count("--confirm-failures"))
-        let request = CheckoutRequest(
-            cartID: arguments.value("--cart") ?? Store.sampleCart.id, card: arguments.value("--card") ?? "tok_visa",
-            coupon: arguments.value("--coupon"))
-        return prepared(Store(faults: faults)) { request }
-    }
-
-    static func prepareRerun(
-        _ name: String, record: JournalRecord, arguments: ParsedArguments, console: Console, stateDirectory: URL
-    ) throws -> PreparedRun<CheckoutRequest> {
-        // With the program's sealer (none: a checkout carries payment tokens, never card
-        // numbers), so that a sealer given later opens a sealed request too.
-        prepared(Store()) { try record.input(as: CheckoutRequest?.self, sealer: journalSealer) ?? nil }
-    }
+/// `checkout`: the checkout scenario on the runner, against a fake store made per process. The
+/// whole program is one ``RunnerConfiguration``; the runner gives it its commands, help, journal,
+/// exit statuses and failure messages.
+enum CheckoutProgram: RunnerProgram {
+    static let configuration = RunnerConfiguration(
+        name: "checkout", version: "0.1.0",
+        overview: "Check out a cart against a fake in-memory store, journaled and resumable.",
+        examples: ["checkout run checkout --card tok_visa --coupon SAVE5", "checkout rerun RUN_ID"],
+        scenarios: [ScenarioListing(name: "checkout", summary: "CheckoutScenario", isScenario: true)],
+        // Journals name a run by its shape's name, so a rerun looks up "CheckoutScenario".
+        runnableName: { ["checkout", "CheckoutScenario"].contains($0) ? "CheckoutScenario" : nil },
+        shapes: { _, _ in [CheckoutFactory(store: Store()).checkoutScenario.shape] },
+        explorations: [Exploration("checkout", summary: "CheckoutScenario with a coupon", flow: checkoutFlow)],
+        run: RunnerConfiguration.Launch(
+            abstract: "Check out a cart",
+            options: [
+                CommandOption("--cart", value: "ID", "The cart to check out (default: the sample cart)"),
+                CommandOption("--card", value: "TOKEN", "The card to pay with (default: tok_visa)"),
+                CommandOption("--coupon", value: "CODE", "A coupon to apply, e.g. SAVE5"),
+                CommandOption("--decline", value: "CARD", "The fake store declines this card"),
+                CommandOption("--reserve-failures", value: "N", "The stock service is busy N times first (retried)"),
+                CommandOption("--confirm-failures", value: "N", "Confirming the order fails N times (then rerun)"),
+            ]),
+        prepareRun: { request in
+            let arguments = request.arguments
+            let count = { (option: String) in Int(arguments.value(option) ?? "0") ?? 0 }
+            let faults = Store.Faults(
+                reserveFailures: count("--reserve-failures"),
+                declinedCards: Set([arguments.value("--decline")].compactMap { $0 }),
+                confirmFailures: count("--confirm-failures"))
+            let order = CheckoutRequest(
+                cartID: arguments.value("--cart") ?? Store.sampleCart.id, card: arguments.value("--card") ?? "tok_visa",
+                coupon: arguments.value("--coupon"))
+            return prepared(Store(faults: faults)) { order }
+        },
+        prepareRerun: { request, record in
+            // With the program's sealer (none: a checkout carries payment tokens, never card
+            // numbers), so that a sealer given later opens a sealed request too.
+            prepared(Store()) { try record.input(as: CheckoutRequest?.self, sealer: request.sealer) ?? nil }
+        })
 
     /// A run of the checkout against `store`.
     private static func prepared(_ store: Store, input: @escaping @Sendable () throws -> CheckoutRequest?)
