@@ -4,17 +4,11 @@ public import OperationsJournal
 
 /// Where a run's trace is kept, for `run`/`rerun` (which write it) and `diagram --run` (which
 /// draws it): next to its journal, as `<run-id>.trace.jsonl`, appended to
-/// as the run goes (see ``FileTracer``); runs of older builds saved `<run-id>.trace.json` at their
-/// end. Labels are redacted, so neither holds a secret.
+/// as the run goes (see ``FileTracer``). Labels are redacted, so it holds no secret.
 public enum RunTrace {
     /// The trace file of the run whose journal is `journal`.
     public static func url(for journal: URL) -> URL {
         journal.deletingPathExtension().appendingPathExtension("trace.jsonl")
-    }
-
-    /// The trace file of a run of an older build, saved whole at its end.
-    public static func legacyURL(for journal: URL) -> URL {
-        journal.deletingPathExtension().appendingPathExtension("trace.json")
     }
 
     /// `trace` with a `cut off` note over the outermost operation at its end, unless a cut-off
@@ -38,14 +32,7 @@ public enum RunTrace {
                 throw CLIError.message("the trace of run \(runID) cannot be read: \(error)")
             }
         }
-        guard let data = FileManager.default.contents(atPath: legacyURL(for: journal).path) else {
-            try missing()
-            throw CLIError.message("run \(runID) has no recorded trace")
-        }
-        do {
-            return try Trace(jsonData: data)
-        } catch {
-            throw CLIError.message("the trace of run \(runID) cannot be read: \(error)")
-        }
+        try missing()
+        throw CLIError.message("run \(runID) has no recorded trace")
     }
 }
