@@ -108,7 +108,7 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
     ) -> Int32 {
         if arguments.has("--json") {
             let object: [String: Any] = [
-                "id": runID.description, "runId": runID.description, "scenario": runnable, "status": "succeeded",
+                "id": runID.description, "scenario": runnable, "status": "succeeded",
                 "failedStep": NSNull(), "startedAt": RunTimestamp.text(record.startedAt ?? record.createdAt),
                 "rerun": false,
             ]

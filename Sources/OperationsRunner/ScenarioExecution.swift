@@ -206,12 +206,12 @@ public struct ScenarioExecution<Input: Sendable> {
         return reading.exitStatus
     }
 
-    /// The keys `runs --json` gives a run (`id`, `scenario`, `status`, `failedStep`, `startedAt`),
-    /// plus `runId`, its first name here.
+    /// The keys `runs --json` gives a run (`id`, `scenario`, `status`, `failedStep`, `startedAt`):
+    /// one name for one fact, whichever command printed it.
     private func runObject(status: String, failedStep: String?) -> [String: Any] {
         let record = try? ScenarioJournal.load(journal.url)
         var object: [String: Any] = [
-            "id": journal.runID.description, "runId": journal.runID.description, "scenario": scenario,
+            "id": journal.runID.description, "scenario": scenario,
             "status": status, "failedStep": failedStep ?? record?.failedStep?.name ?? NSNull(),
         ]
         object["startedAt"] = record.map { RunTimestamp.text($0.startedAt ?? $0.createdAt) }

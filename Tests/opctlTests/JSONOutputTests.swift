@@ -77,5 +77,7 @@ struct JSONOutputTests {
         #expect(
             (try? Date(startedAt, strategy: .iso8601)) != nil, "startedAt \(startedAt)", sourceLocation: sourceLocation)
         #expect(object["failedStep"] is String || object["failedStep"] is NSNull, sourceLocation: sourceLocation)
+        // One name for the run's id (issue 28: `run --json` gave it as `id` and again as `runId`).
+        #expect(object["runId"] == nil, "runId repeats id in \(object)", sourceLocation: sourceLocation)
     }
 }
