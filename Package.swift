@@ -23,6 +23,9 @@ let package = Package(
         // which knows nothing of terminals.
         .library(name: "OperationsRunner", targets: ["OperationsRunner"]),
         .library(name: "AuthFlow", targets: ["AuthFlow"]),
+        // The sign-in backend simulated in process (SimulatedBackend), apart from AuthFlow so that
+        // an app signing in links no simulator; AuthFlowTesting's doubles are built on it.
+        .library(name: "AuthSimulator", targets: ["AuthSimulator"]),
         // AuthAPI test doubles (StubAuthAPI, UnimplementedAuthAPI), kept out of AuthFlow for the
         // same reason.
         .library(name: "AuthFlowTesting", targets: ["AuthFlowTesting"]),
@@ -36,11 +39,20 @@ let package = Package(
         .target(
             name: "OperationsRunner", dependencies: ["Operations", "OperationsTesting"], swiftSettings: swiftSettings),
         .target(name: "AuthFlow", dependencies: ["Operations"], swiftSettings: swiftSettings),
+        .target(name: "AuthSimulator", dependencies: ["AuthFlow", "Operations"], swiftSettings: swiftSettings),
         .target(
-            name: "AuthFlowTesting", dependencies: ["AuthFlow", "Operations", "OperationsTesting"],
+            name: "AuthFlowTesting", dependencies: ["AuthFlow", "AuthSimulator", "Operations", "OperationsTesting"],
+            swiftSettings: swiftSettings),
+        // The committed Diagrams/ and `opctl diagram`, traced from runs against the simulator; not
+        // a product: only opctl and the drift tests draw them.
+        .target(
+            name: "AuthFlowDiagrams", dependencies: ["AuthFlow", "AuthSimulator", "Operations"],
             swiftSettings: swiftSettings),
         .executableTarget(
-            name: "opctl", dependencies: ["AuthFlow", "AuthFlowTesting", "Operations", "OperationsRunner"],
+            name: "opctl",
+            dependencies: [
+                "AuthFlow", "AuthFlowDiagrams", "AuthFlowTesting", "AuthSimulator", "Operations", "OperationsRunner",
+            ],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "opctl-bench", dependencies: ["Operations", "OperationsTesting", "AuthFlowTesting"],
@@ -48,19 +60,22 @@ let package = Package(
         // Loopback HTTP server and raw connection shared by AuthFlowTests and opctlTests; not a
         // product: an app tests its own networking, not this package's.
         .target(
-            name: "HTTPTestSupport", dependencies: ["AuthFlow"], path: "Tests/HTTPTestSupport",
+            name: "HTTPTestSupport", dependencies: ["AuthFlow", "AuthSimulator"], path: "Tests/HTTPTestSupport",
             swiftSettings: swiftSettings),
         .testTarget(
             name: "OperationsTests", dependencies: ["Operations", "OperationsTesting"], swiftSettings: swiftSettings),
         .testTarget(
             name: "AuthFlowTests",
-            dependencies: ["AuthFlow", "AuthFlowTesting", "HTTPTestSupport", "Operations", "OperationsTesting"],
+            dependencies: [
+                "AuthFlow", "AuthFlowDiagrams", "AuthFlowTesting", "AuthSimulator", "HTTPTestSupport", "Operations",
+                "OperationsTesting",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "opctlTests",
             dependencies: [
-                "opctl", "opctl-bench", "OperationsRunner", "AuthFlow", "HTTPTestSupport", "Operations",
-                "OperationsTesting",
+                "opctl", "opctl-bench", "OperationsRunner", "AuthFlow", "AuthFlowDiagrams", "AuthSimulator",
+                "HTTPTestSupport", "Operations", "OperationsTesting",
             ],
             swiftSettings: swiftSettings
         ),

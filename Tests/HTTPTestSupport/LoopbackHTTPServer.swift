@@ -1,4 +1,5 @@
 package import AuthFlow
+import AuthSimulator
 package import Foundation
 
 #if canImport(Glibc)

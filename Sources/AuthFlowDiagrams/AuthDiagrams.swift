@@ -1,3 +1,5 @@
+import AuthFlow
+import AuthSimulator
 import Dispatch
 import Foundation
 public import Operations
