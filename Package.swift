@@ -39,7 +39,13 @@ let package = Package(
         .target(
             name: "OperationsRunner", dependencies: ["Operations", "OperationsTesting"], swiftSettings: swiftSettings),
         .target(name: "AuthFlow", dependencies: ["Operations"], swiftSettings: swiftSettings),
-        .target(name: "AuthSimulator", dependencies: ["AuthFlow", "Operations"], swiftSettings: swiftSettings),
+        // The one HTTP server of the package, for `opctl serve` and the tests' real sockets:
+        // Foundation only, knows nothing of sign-in; not a product, and apart from AuthFlow so that
+        // an app signing in links no server.
+        .target(name: "LoopbackHTTP", swiftSettings: swiftSettings),
+        .target(
+            name: "AuthSimulator", dependencies: ["AuthFlow", "LoopbackHTTP", "Operations"],
+            swiftSettings: swiftSettings),
         .target(
             name: "AuthFlowTesting", dependencies: ["AuthFlow", "AuthSimulator", "Operations", "OperationsTesting"],
             swiftSettings: swiftSettings),
@@ -51,24 +57,27 @@ let package = Package(
         .executableTarget(
             name: "opctl",
             dependencies: [
-                "AuthFlow", "AuthFlowDiagrams", "AuthFlowTesting", "AuthSimulator", "Operations", "OperationsRunner",
+                "AuthFlow", "AuthFlowDiagrams", "AuthFlowTesting", "AuthSimulator", "LoopbackHTTP", "Operations",
+                "OperationsRunner",
             ],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "opctl-bench", dependencies: ["Operations", "OperationsTesting", "AuthFlowTesting"],
             swiftSettings: swiftSettings),
-        // Loopback HTTP server and raw connection shared by AuthFlowTests and opctlTests; not a
-        // product: an app tests its own networking, not this package's.
+        // What AuthFlowTests and opctlTests add to LoopbackHTTP's server (recording and holding
+        // requests) and a raw connection for malformed bytes; not a product: an app tests its own
+        // networking, not this package's.
         .target(
-            name: "HTTPTestSupport", dependencies: ["AuthFlow", "AuthSimulator"], path: "Tests/HTTPTestSupport",
+            name: "HTTPTestSupport", dependencies: ["AuthFlow", "AuthSimulator", "LoopbackHTTP"],
+            path: "Tests/HTTPTestSupport",
             swiftSettings: swiftSettings),
         .testTarget(
             name: "OperationsTests", dependencies: ["Operations", "OperationsTesting"], swiftSettings: swiftSettings),
         .testTarget(
             name: "AuthFlowTests",
             dependencies: [
-                "AuthFlow", "AuthFlowDiagrams", "AuthFlowTesting", "AuthSimulator", "HTTPTestSupport", "Operations",
-                "OperationsTesting",
+                "AuthFlow", "AuthFlowDiagrams", "AuthFlowTesting", "AuthSimulator", "HTTPTestSupport", "LoopbackHTTP",
+                "Operations", "OperationsTesting",
             ],
             swiftSettings: swiftSettings),
         .testTarget(

@@ -3,6 +3,7 @@ import AuthSimulator
 import Dispatch
 import Foundation
 import HTTPTestSupport
+import LoopbackHTTP
 import Operations
 import Testing
 
