@@ -49,10 +49,13 @@ let package = Package(
         .target(
             name: "AuthFlowTesting", dependencies: ["AuthFlow", "AuthSimulator", "Operations", "OperationsTesting"],
             swiftSettings: swiftSettings),
+        // The article's stateful sign-in operations, kept only to be compared with the pure ones
+        // (diagrams, tests); not a product, so no app links them.
+        .target(name: "StatefulAuthFlow", dependencies: ["AuthFlow", "Operations"], swiftSettings: swiftSettings),
         // The committed Diagrams/ and `opctl diagram`, traced from runs against the simulator; not
         // a product: only opctl and the drift tests draw them.
         .target(
-            name: "AuthFlowDiagrams", dependencies: ["AuthFlow", "AuthSimulator", "Operations"],
+            name: "AuthFlowDiagrams", dependencies: ["AuthFlow", "AuthSimulator", "Operations", "StatefulAuthFlow"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "opctl",
@@ -77,7 +80,7 @@ let package = Package(
             name: "AuthFlowTests",
             dependencies: [
                 "AuthFlow", "AuthFlowDiagrams", "AuthFlowTesting", "AuthSimulator", "HTTPTestSupport", "LoopbackHTTP",
-                "Operations", "OperationsTesting",
+                "Operations", "OperationsTesting", "StatefulAuthFlow",
             ],
             swiftSettings: swiftSettings),
         .testTarget(

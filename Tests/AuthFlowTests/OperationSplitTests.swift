@@ -3,6 +3,7 @@ import AuthSimulator
 import Foundation
 import Operations
 import OperationsTesting
+import StatefulAuthFlow
 import Testing
 
 /// The comparisons the article makes, runnable: AuthOp before the split, and the stateful
