@@ -30,6 +30,9 @@ let package = Package(
         // which knows nothing of terminals.
         .library(name: "OperationsRunner", targets: ["OperationsRunner"]),
         .library(name: "AuthFlow", targets: ["AuthFlow"]),
+        // The sign-in backend simulated in process (SimulatedBackend), apart from AuthFlow so that
+        // an app signing in links no simulator; AuthFlowTesting's doubles are built on it.
+        .library(name: "AuthSimulator", targets: ["AuthSimulator"]),
         // AuthAPI test doubles (StubAuthAPI, UnimplementedAuthAPI), kept out of AuthFlow for the
         // same reason.
         .library(name: "AuthFlowTesting", targets: ["AuthFlowTesting"]),
@@ -48,16 +51,31 @@ let package = Package(
             name: "OperationsRunner",
             dependencies: ["Operations", "OperationsJournal", "OperationsDiagrams", "OperationsTesting"],
             swiftSettings: swiftSettings),
+        .target(name: "AuthFlow", dependencies: ["Operations", "OperationsJournal"], swiftSettings: swiftSettings),
+        // The one HTTP server of the package, for `opctl serve` and the tests' real sockets:
+        // Foundation only, knows nothing of sign-in; not a product, and apart from AuthFlow so that
+        // an app signing in links no server.
+        .target(name: "LoopbackHTTP", swiftSettings: swiftSettings),
         .target(
-            name: "AuthFlow", dependencies: ["Operations", "OperationsJournal", "OperationsDiagrams"],
+            name: "AuthSimulator", dependencies: ["AuthFlow", "LoopbackHTTP", "Operations"],
             swiftSettings: swiftSettings),
         .target(
-            name: "AuthFlowTesting", dependencies: ["AuthFlow", "Operations", "OperationsTesting"],
+            name: "AuthFlowTesting", dependencies: ["AuthFlow", "AuthSimulator", "Operations", "OperationsTesting"],
+            swiftSettings: swiftSettings),
+        // The article's stateful sign-in operations, kept only to be compared with the pure ones
+        // (diagrams, tests); not a product, so no app links them.
+        .target(name: "StatefulAuthFlow", dependencies: ["AuthFlow", "Operations"], swiftSettings: swiftSettings),
+        // The committed Diagrams/ and `opctl diagram`, traced from runs against the simulator; not
+        // a product: only opctl and the drift tests draw them.
+        .target(
+            name: "AuthFlowDiagrams",
+            dependencies: ["AuthFlow", "AuthSimulator", "Operations", "OperationsDiagrams", "StatefulAuthFlow"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "opctl",
             dependencies: [
-                "AuthFlow", "AuthFlowTesting", "Operations", "OperationsJournal", "OperationsDiagrams",
+                "AuthFlow", "AuthFlowDiagrams", "AuthFlowTesting", "AuthSimulator", "LoopbackHTTP", "Operations",
+                "OperationsJournal", "OperationsDiagrams",
                 "OperationsRunner",
             ],
             swiftSettings: swiftSettings),
@@ -67,10 +85,12 @@ let package = Package(
                 "Operations", "OperationsJournal", "OperationsDiagrams", "OperationsTesting", "AuthFlowTesting",
             ],
             swiftSettings: swiftSettings),
-        // Loopback HTTP server and raw connection shared by AuthFlowTests and opctlTests; not a
-        // product: an app tests its own networking, not this package's.
+        // What AuthFlowTests and opctlTests add to LoopbackHTTP's server (recording and holding
+        // requests) and a raw connection for malformed bytes; not a product: an app tests its own
+        // networking, not this package's.
         .target(
-            name: "HTTPTestSupport", dependencies: ["AuthFlow"], path: "Tests/HTTPTestSupport",
+            name: "HTTPTestSupport", dependencies: ["AuthFlow", "AuthSimulator", "LoopbackHTTP"],
+            path: "Tests/HTTPTestSupport",
             swiftSettings: swiftSettings),
         .testTarget(
             name: "OperationsTests",
@@ -79,16 +99,15 @@ let package = Package(
         .testTarget(
             name: "AuthFlowTests",
             dependencies: [
-                "AuthFlow", "AuthFlowTesting", "HTTPTestSupport", "Operations", "OperationsJournal",
-                "OperationsDiagrams",
-                "OperationsTesting",
+                "AuthFlow", "AuthFlowDiagrams", "AuthFlowTesting", "AuthSimulator", "HTTPTestSupport", "LoopbackHTTP",
+                "Operations", "OperationsJournal", "OperationsDiagrams", "OperationsTesting", "StatefulAuthFlow",
             ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "opctlTests",
             dependencies: [
-                "opctl", "opctl-bench", "OperationsRunner", "AuthFlow", "HTTPTestSupport", "Operations",
-                "OperationsJournal", "OperationsDiagrams", "OperationsTesting",
+                "opctl", "opctl-bench", "OperationsRunner", "AuthFlow", "AuthFlowDiagrams", "AuthSimulator",
+                "HTTPTestSupport", "Operations", "OperationsJournal", "OperationsDiagrams", "OperationsTesting",
             ],
             swiftSettings: swiftSettings
         ),

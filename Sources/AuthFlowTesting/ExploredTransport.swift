@@ -1,4 +1,5 @@
 public import AuthFlow
+public import AuthSimulator
 import Dispatch
 public import Operations
 public import OperationsTesting

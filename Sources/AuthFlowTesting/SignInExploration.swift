@@ -1,4 +1,5 @@
 public import AuthFlow
+import AuthSimulator
 import Operations
 public import OperationsTesting
 

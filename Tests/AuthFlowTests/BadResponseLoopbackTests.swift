@@ -11,7 +11,7 @@ struct BadResponseLoopbackTests {
     /// The phone answer the simulator gives, 61 bytes.
     private static let phoneAnswer = #"{"codeLength":6,"phoneToken":"sim1.token","termsRequired":true}"#
 
-    private func started(_ start: () throws -> LoopbackHTTPServer) throws -> LoopbackHTTPServer {
+    private func started(_ start: () throws -> RecordingServer) throws -> RecordingServer {
         do {
             return try start()
         } catch {
@@ -20,15 +20,15 @@ struct BadResponseLoopbackTests {
     }
 
     /// A server answering every request with the phone answer's JSON under `contentType`.
-    private func servingPhoneAnswer(as contentType: String) throws -> LoopbackHTTPServer {
+    private func servingPhoneAnswer(as contentType: String) throws -> RecordingServer {
         try started {
-            try LoopbackHTTPServer { _ in
+            try RecordingServer { _ in
                 HTTPResponse(status: 200, headers: ["Content-Type": contentType], body: Data(Self.phoneAnswer.utf8))
             }
         }
     }
 
-    private func api(_ server: LoopbackHTTPServer) -> HTTPAuthAPI {
+    private func api(_ server: RecordingServer) -> HTTPAuthAPI {
         HTTPAuthAPI(transport: URLSessionTransport(baseURL: server.baseURL), timeout: .seconds(5))
     }
 
@@ -43,7 +43,7 @@ struct BadResponseLoopbackTests {
 
     @Test func aBodyCutOffMidwaySaysHowMuchArrived() async throws {
         let expected = Self.phoneAnswer.utf8.count
-        let server = try started { try LoopbackHTTPServer(rawHandler: { _ in Self.cutOff(after: 12) }) }
+        let server = try started { try RecordingServer(rawHandler: { _ in Self.cutOff(after: 12) }) }
         defer { server.stop() }
 
         let result = try await api(server).submitPhone(Fixtures.phone)
@@ -60,7 +60,7 @@ struct BadResponseLoopbackTests {
     /// An error answer cut off is read by its status: a refusal, never a lost answer to repeat.
     @Test func anErrorAnswerCutOffMidwayIsReadByItsStatus() async throws {
         let server = try started {
-            try LoopbackHTTPServer(rawHandler: { _ in Self.cutOff(after: 20, status: "401 Unauthorized") })
+            try RecordingServer(rawHandler: { _ in Self.cutOff(after: 20, status: "401 Unauthorized") })
         }
         defer { server.stop() }
 
@@ -72,7 +72,7 @@ struct BadResponseLoopbackTests {
 
     @Test func aRedirectToItselfIsReportedOnceNotFollowedRoundAndRound() async throws {
         let server = try started {
-            try LoopbackHTTPServer { request in HTTPResponse(status: 302, headers: ["Location": request.path]) }
+            try RecordingServer { request in HTTPResponse(status: 302, headers: ["Location": request.path]) }
         }
         defer { server.stop() }
 

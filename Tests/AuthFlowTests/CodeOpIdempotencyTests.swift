@@ -1,5 +1,6 @@
 import AuthFlow
 import AuthFlowTesting
+import AuthSimulator
 import Foundation
 import Operations
 import OperationsTesting

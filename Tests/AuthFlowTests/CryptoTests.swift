@@ -1,4 +1,4 @@
-import AuthFlow
+import AuthSimulator
 import Testing
 
 struct CryptoTests {

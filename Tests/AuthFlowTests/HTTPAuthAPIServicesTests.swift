@@ -44,7 +44,7 @@ struct HTTPAuthAPIServicesTests {
         }
     }
 
-    private func started(_ start: () throws -> LoopbackHTTPServer) throws -> LoopbackHTTPServer {
+    private func started(_ start: () throws -> RecordingServer) throws -> RecordingServer {
         do {
             return try start()
         } catch {
@@ -55,7 +55,7 @@ struct HTTPAuthAPIServicesTests {
     // MARK: - Request builder
 
     @Test func aBuildersHeaderArrivesAtTheServer() async throws {
-        let server = try started { try LoopbackHTTPServer(serving: Fixtures.backend()) }
+        let server = try started { try RecordingServer(serving: Fixtures.backend()) }
         defer { server.stop() }
         let api = HTTPAuthAPI(
             transport: URLSessionTransport(baseURL: server.baseURL), timeout: .seconds(5),

@@ -1,7 +1,9 @@
 import AuthFlow
+import AuthSimulator
 import Dispatch
 import Foundation
 import HTTPTestSupport
+import LoopbackHTTP
 import Operations
 import Testing
 

@@ -1,7 +1,9 @@
 import AuthFlow
+import AuthSimulator
 import Foundation
 import Operations
 import OperationsTesting
+import StatefulAuthFlow
 import Testing
 
 /// The comparisons the article makes, runnable: AuthOp before the split, and the stateful

@@ -1,4 +1,5 @@
 import AuthFlow
+import AuthSimulator
 import Foundation
 import Operations
 import Testing

@@ -2,6 +2,7 @@ import AuthFlow
 import AuthFlowTesting
 import Operations
 import OperationsTesting
+import StatefulAuthFlow
 import Testing
 
 struct StatefulPhoneOpTests {

@@ -1,4 +1,5 @@
 import AuthFlow
+import AuthSimulator
 import Foundation
 import HTTPTestSupport
 import Operations
@@ -10,18 +11,18 @@ import Testing
 struct URLSessionTransportTests {
     /// Starts a server serving `backend`, or cancels (skips) the test with the reason it could
     /// not start.
-    private func startServer(_ backend: SimulatedBackend) throws -> LoopbackHTTPServer {
-        try started { try LoopbackHTTPServer(serving: backend) }
+    private func startServer(_ backend: SimulatedBackend) throws -> RecordingServer {
+        try started { try RecordingServer(serving: backend) }
     }
 
     /// Starts a server that holds every request unanswered and sees the client close.
-    private func startHoldingServer() throws -> LoopbackHTTPServer {
+    private func startHoldingServer() throws -> RecordingServer {
         let server = try startServer(Fixtures.backend())
         server.hold()
         return server
     }
 
-    private func started(_ start: () throws -> LoopbackHTTPServer) throws -> LoopbackHTTPServer {
+    private func started(_ start: () throws -> RecordingServer) throws -> RecordingServer {
         do {
             return try start()
         } catch {
@@ -137,7 +138,7 @@ struct URLSessionTransportTests {
 
     @Test func aRedirectIsNotFollowed() async throws {
         let redirect = HTTPResponse(status: 301, headers: ["Location": "/v1/auth/phone"])
-        let server = try started { try LoopbackHTTPServer { _ in redirect } }
+        let server = try started { try RecordingServer { _ in redirect } }
         defer { server.stop() }
         let api = HTTPAuthAPI(transport: URLSessionTransport(baseURL: server.baseURL), timeout: .seconds(5))
 

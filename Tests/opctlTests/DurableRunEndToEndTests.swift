@@ -1,4 +1,5 @@
 import AuthFlow
+import AuthSimulator
 import Foundation
 import HTTPTestSupport
 import Operations
@@ -17,7 +18,7 @@ struct DurableRunEndToEndTests {
     static let phone = "+79991234567"
 
     @Test func ctrlCWhileARequestHangsExits130AtOnceAndTheServerSeesTheClose() throws {
-        let server = try LoopbackHTTPServer()
+        let server = try RecordingServer()
         defer { server.stop() }
         server.hold(pathEndingWith: "code/send")
         let sandbox = try Sandbox()
@@ -77,7 +78,7 @@ struct DurableRunEndToEndTests {
         let sms = LockedState(0)
         var configuration = SimulatedBackend.Configuration()
         configuration.onSMS = { _ in sms.withLock { $0 += 1 } }
-        let server = try LoopbackHTTPServer(serving: SimulatedBackend(configuration: configuration))
+        let server = try RecordingServer(serving: SimulatedBackend(configuration: configuration))
         defer { server.stop() }
         server.hold(pathEndingWith: "code/send")
         let sandbox = try Sandbox()

@@ -1,4 +1,5 @@
 import AuthFlow
+import AuthSimulator
 import Foundation
 import HTTPTestSupport
 import Operations
@@ -39,7 +40,7 @@ struct FailingJournalEndToEndTests {
             return
         }
         let backend = SimulatedBackend()
-        let server = try LoopbackHTTPServer(serving: backend)
+        let server = try RecordingServer(serving: backend)
         defer { server.stop() }
         let result = try sandbox.run(
             "run", "auth", "--phone", "+79991234567", "--accept-terms", "--code", "123456", "--backend",

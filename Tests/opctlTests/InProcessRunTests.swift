@@ -1,3 +1,4 @@
+import AuthSimulator
 import Foundation
 import OperationsRunner
 import Testing

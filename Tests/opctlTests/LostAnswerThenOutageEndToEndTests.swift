@@ -1,4 +1,5 @@
 import AuthFlow
+import AuthSimulator
 import Foundation
 import HTTPTestSupport
 import Operations
@@ -22,7 +23,7 @@ struct LostAnswerThenOutageEndToEndTests {
         return SimulatedBackend(configuration: configuration)
     }
 
-    private func expectOneActionEach(_ backend: SimulatedBackend, _ server: LoopbackHTTPServer) {
+    private func expectOneActionEach(_ backend: SimulatedBackend, _ server: RecordingServer) {
         #expect(backend.sentSMS.count == 1, "one SMS")
         for endpoint in Self.acting {
             #expect(
@@ -42,7 +43,7 @@ struct LostAnswerThenOutageEndToEndTests {
     func aLostAnswerThenA503ActsOnceInOneRun(faulted: [SimulatedBackend.Endpoint]) throws {
         // Three attempts a step: the lost answer, the 503, then the answer kept under the key.
         let backend = backend(unavailableTimes: 1, on: faulted)
-        let server = try LoopbackHTTPServer(serving: backend)
+        let server = try RecordingServer(serving: backend)
         defer { server.stop() }
         let sandbox = try Sandbox()
         let result = try sandbox.run(
@@ -55,7 +56,7 @@ struct LostAnswerThenOutageEndToEndTests {
 
     @Test func aRunThatFailsThatWayAndItsRerunActOnceInAll() throws {
         let backend = backend(unavailableTimes: 2)
-        let server = try LoopbackHTTPServer(serving: backend)
+        let server = try RecordingServer(serving: backend)
         defer { server.stop() }
         let sandbox = try Sandbox()
         // Three attempts a step: the lost answer, then two 503s; the run fails at the first

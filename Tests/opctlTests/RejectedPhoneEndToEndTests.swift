@@ -11,7 +11,7 @@ import Testing
 @Suite(.serialized)
 struct RejectedPhoneEndToEndTests {
     @Test func aScriptedRunEndsWithTheReasonAndAHintToStartAgain() throws {
-        let server = try LoopbackHTTPServer { _ in
+        let server = try RecordingServer { _ in
             HTTPResponse(
                 status: 400, headers: ["Content-Type": "application/json"],
                 body: Data(#"{"error":{"code":"invalid_phone","message":"Not a number we serve."}}"#.utf8))

@@ -1,7 +1,7 @@
 /// The sign-in backend, one method per step: the key service of the sign-in operations.
 ///
 /// Callback-based because the operations that use it are. ``HTTPAuthAPI`` implements it over HTTP
-/// against a real server or the ``SimulatedBackend``.
+/// against a real server or the `SimulatedBackend` (AuthSimulator).
 ///
 /// ## Contract
 /// - Every call completes exactly once, on any thread, with a value or an ``AuthError``.

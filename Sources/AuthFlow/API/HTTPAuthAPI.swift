@@ -2,7 +2,7 @@ public import Foundation
 import Operations
 
 /// ``AuthAPI`` as an HTTP/JSON client over an ``HTTPTransport``: the same code path against a real
-/// server (``URLSessionTransport``) and the embedded ``SimulatedBackend``.
+/// server (``URLSessionTransport``) and the embedded `SimulatedBackend` (AuthSimulator).
 ///
 /// The client only chooses endpoints, sends, times out and decodes; the parts of HTTP around that
 /// are services it is given, each swappable on its own:

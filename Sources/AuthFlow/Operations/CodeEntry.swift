@@ -1,6 +1,7 @@
-import Operations
+package import Operations
 
-/// The part the code operations share: send the SMS (unless it was sent already), show the code
+/// The part the code operations share (`StatefulCodeOp` is in Sources/StatefulAuthFlow, hence
+/// `package`): send the SMS (unless it was sent already), show the code
 /// screen, verify what the person enters, resend when asked, and close the screen — recording
 /// each message when tracing is on. ``CodeOp`` finishes with the token; ``AuthOp`` (the article's
 /// operation before the split) runs it after its own phone screen.
@@ -8,9 +9,15 @@ import Operations
 /// The launch's own first send and each verification carry keys of their own, derived from the
 /// launch's (``AuthCall/request(_:)``); a resend the person asks for carries none: it must send a
 /// new SMS.
-struct CodeEntry {
+package struct CodeEntry {
     let api: any AuthAPI
     let screens: any AuthScreens
+
+    /// Creates the entry.
+    package init(api: any AuthAPI, screens: any AuthScreens) {
+        self.api = api
+        self.screens = screens
+    }
 
     /// Runs the entry and calls `finished` once with the token or the failure; the screen is
     /// already closed then.
@@ -20,7 +27,7 @@ struct CodeEntry {
     ///   - call: The launch's call options.
     ///   - trace: The operation's trace scope.
     ///   - finished: Called once.
-    func run(
+    package func run(
         _ request: CodeRequest, call: AuthCall, trace: TraceScope?,
         finished: @escaping @Sendable (Result<AuthToken, any Error>) -> Void
     ) {

@@ -1,6 +1,7 @@
-import Operations
+package import Operations
 
-/// The part both phone operations share: show the phone screen, submit the number the user
+/// The part both phone operations share (`StatefulPhoneOp` is in Sources/StatefulAuthFlow, hence
+/// `package`): show the phone screen, submit the number the user
 /// confirms, and close the screen — recording each message when tracing is on. What to do with
 /// the answer (return it, or store it) is the operation's own business.
 ///
@@ -16,7 +17,7 @@ import Operations
 /// The request never carries an idempotency key, whatever the launch's context holds (a pure
 /// step inside a keyed nested scenario inherits one): it opens an attempt and acts on nothing,
 /// and a second number on the same screen is a different request.
-struct PhoneEntry {
+package struct PhoneEntry {
     let api: any AuthAPI
     let screens: any AuthScreens
     /// How the request is retried after a transient failure; ``RetryPolicy/never`` sends it once.
@@ -30,6 +31,24 @@ struct PhoneEntry {
     /// Places the backoff's jitter (the launch environment's ``OpEnvironment/random``).
     var random: @Sendable () -> Double = { 0.5 }
 
+    /// An entry that sends the number once and gives a rejection to the caller.
+    package init(api: any AuthAPI, screens: any AuthScreens) {
+        self.api = api
+        self.screens = screens
+    }
+
+    /// An entry with every setting.
+    init(
+        api: any AuthAPI, screens: any AuthScreens, retry: RetryPolicy, asksAgain: Bool,
+        random: @escaping @Sendable () -> Double
+    ) {
+        self.api = api
+        self.screens = screens
+        self.retry = retry
+        self.asksAgain = asksAgain
+        self.random = random
+    }
+
     /// Runs the entry and calls `answered` once with the submitted phone and the backend's answer.
     ///
     /// - Parameters:
@@ -38,7 +57,7 @@ struct PhoneEntry {
     ///   - call: The launch's call options: its cancellation closes the screen (so it does not
     ///     outlive the launch) and abandons the request.
     ///   - answered: Called once; the screen is already closed.
-    func run(
+    package func run(
         prefill: PhoneNumber?, call: AuthCall, trace: TraceScope?,
         answered: @escaping @Sendable (Result<(PhoneNumber, PhoneSession), any Error>) -> Void
     ) {

@@ -7,7 +7,8 @@ public import Operations
 public struct AuthFlowFactory: Sendable {
     /// The backend.
     public let api: any AuthAPI
-    /// Where the auth token is kept (and the phone token, by the stateful variant).
+    /// Where the auth token is kept (and the phone token, by the stateful variants in
+    /// Sources/StatefulAuthFlow).
     public let storage: any LocalStorage
     /// The screens the operations show.
     public let screens: any AuthScreens
@@ -49,25 +50,9 @@ public struct AuthFlowFactory: Sendable {
     /// again for a rejected number when ``asksAgain``; pure.
     public func makePhoneOp() -> PhoneOp { PhoneOp(api: api, screens: screens, retry: retry, asksAgain: asksAgain) }
 
-    /// Sends the phone number and writes the phone token into storage: the article's stateful
-    /// variant of ``makePhoneOp()``, for the diagram comparison; has a side effect.
-    public func makeStatefulPhoneOp() -> StatefulPhoneOp {
-        StatefulPhoneOp(api: api, storage: storage, screens: screens)
-    }
-
     /// Phone and code in one operation: the article's "before" the split, for the comparison;
     /// side effects, keyed.
     public func makeAuthOp() -> AuthOp { AuthOp(api: api, screens: screens) }
-
-    /// Shows and accepts the terms for the phone token in storage and saves the new one: the
-    /// article's stateful variant of ``makeTermsOfUseOp()``, for the comparison; side effects.
-    public func makeStatefulTermsOfUseOp() -> StatefulTermsOfUseOp {
-        StatefulTermsOfUseOp(api: api, storage: storage, screens: screens)
-    }
-
-    /// Verifies the code for the phone token in storage and saves the auth token: the article's
-    /// stateful variant of ``makeCodeOp()``, for the comparison; side effects.
-    public func makeStatefulCodeOp() -> StatefulCodeOp { StatefulCodeOp(api: api, storage: storage, screens: screens) }
 
     /// Fetches, shows and accepts the terms of use; side effects (the acceptance), keyed.
     public func makeTermsOfUseOp() -> TermsOfUseOp { TermsOfUseOp(api: api, screens: screens) }

@@ -1,7 +1,8 @@
 /// Where the app keeps the auth token between launches: the other key service of sign-in.
 ///
-/// It also keeps a phone token, for the stateful sign-in variant only (``StatefulPhoneOp``), which
-/// passes the token to later steps through storage instead of by value.
+/// It also keeps a phone token, for the stateful sign-in variant only (`StatefulPhoneOp`, in
+/// Sources/StatefulAuthFlow), which passes the token to later steps through storage instead of by
+/// value.
 ///
 /// Synchronous and throwing, because the medium is a small local file or memory and a callback
 /// would only add a thread hop; an implementation over a slow medium should be called off the
@@ -35,7 +36,7 @@ public protocol LocalStorage: Sendable {
 
     /// Saves the phone token of a sign-in attempt, replacing any saved before.
     ///
-    /// Only ``StatefulPhoneOp`` writes it: the pure operations pass the phone token by value and
+    /// Only `StatefulPhoneOp` writes it: the pure operations pass the phone token by value and
     /// never touch storage.
     ///
     /// - Parameter token: The phone token.

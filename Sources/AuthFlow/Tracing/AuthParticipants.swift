@@ -46,8 +46,9 @@ extension TermsAcceptance: TraceLabelConvertible {
 }
 
 extension Result {
-    /// A reply label: the value's trace label, or the error's description.
-    func replyLabel(_ success: (Success) -> String) -> String {
+    /// A reply label: the value's trace label, or the error's description; `package` for the
+    /// stateful operations of Sources/StatefulAuthFlow.
+    package func replyLabel(_ success: (Success) -> String) -> String {
         switch self {
         case .success(let value): success(value)
         case .failure(let error): "error: \(error)"

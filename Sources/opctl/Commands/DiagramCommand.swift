@@ -1,4 +1,5 @@
 import AuthFlow
+import AuthFlowDiagrams
 import Foundation
 import Operations
 import OperationsDiagrams

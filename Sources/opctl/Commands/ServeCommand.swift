@@ -1,5 +1,7 @@
 import AuthFlow
+import AuthSimulator
 import Dispatch
+import LoopbackHTTP
 import Operations
 import OperationsRunner
 

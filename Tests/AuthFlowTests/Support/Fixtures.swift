@@ -1,4 +1,5 @@
 import AuthFlow
+import AuthSimulator
 import Foundation
 
 /// Shared values and small steps, so each test states only what it is about.

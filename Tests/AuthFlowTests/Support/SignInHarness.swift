@@ -1,4 +1,5 @@
 import AuthFlow
+import AuthSimulator
 import Dispatch
 import Foundation
 import Operations

@@ -1,3 +1,4 @@
+import AuthFlow
 import Foundation
 
 /// The backend's side of the contract. It deliberately does not reuse the client's wire-format

@@ -1,3 +1,4 @@
+public import AuthFlow
 public import Operations
 
 /// Requests and verifies the SMS code for the phone token saved in ``LocalStorage``, and saves

@@ -1,3 +1,4 @@
+import AuthFlow
 import Foundation
 
 /// The simulator's self-validating tokens: `sim1.<claims>.<signature>`, where claims are base64url

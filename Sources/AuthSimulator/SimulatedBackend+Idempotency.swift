@@ -1,3 +1,4 @@
+import AuthFlow
 import Foundation
 
 /// The `Idempotency-Key` side of the contract (Docs/HTTP-API.md): the first answer to a key is

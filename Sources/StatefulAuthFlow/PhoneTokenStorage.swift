@@ -1,3 +1,4 @@
+import AuthFlow
 import Operations
 
 /// Reading and writing the phone token of the stateful operations, with their messages.

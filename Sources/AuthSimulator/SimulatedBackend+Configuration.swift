@@ -1,3 +1,4 @@
+import AuthFlow
 public import Foundation
 
 extension SimulatedBackend {

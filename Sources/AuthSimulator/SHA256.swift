@@ -1,8 +1,14 @@
 /// SHA-256 (FIPS 180-4), written out because Foundation on Linux has neither CryptoKit nor
 /// CommonCrypto and the package takes no dependencies.
 ///
-/// Used only to sign the simulator's development tokens; it is correct (tested against the NIST
-/// vectors) but not hardened against timing attacks, so it is not public API.
+/// Used only by the simulator: to sign its development tokens (``HMACSHA256``) and to fingerprint
+/// a keyed request's body. It is correct (tested against the NIST vectors) but not hardened
+/// against timing attacks, so it is not public API.
+///
+/// Why not random tokens the simulator remembers: a rerun is a new process with a new simulator,
+/// which must accept the tokens an earlier one issued and reject changed or foreign ones
+/// (Tests/AuthFlowTests/SimulatorTokenTests.swift); without shared state that takes a keyed MAC,
+/// and the toolchain offers none on Linux.
 package struct SHA256 {
     private var state: [UInt32] = [
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,

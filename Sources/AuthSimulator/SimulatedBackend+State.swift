@@ -1,3 +1,4 @@
+import AuthFlow
 import Foundation
 
 extension SimulatedBackend {

@@ -1,3 +1,4 @@
+public import AuthFlow
 public import Foundation
 
 /// An SMS the simulated backend "sent": to whom, which code and when.

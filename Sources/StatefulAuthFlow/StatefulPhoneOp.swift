@@ -1,3 +1,4 @@
+public import AuthFlow
 public import Operations
 
 /// Sends the phone number and writes the phone token into ``LocalStorage`` — the article's

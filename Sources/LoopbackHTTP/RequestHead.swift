@@ -1,5 +1,5 @@
 /// A request's head as ``HTTPServer`` reads it: request line and header fields, checked against
-/// RFC 9112 strictly enough that nothing ambiguous reaches the transport (two lengths, a folded
+/// RFC 9112 strictly enough that nothing ambiguous reaches the handler (two lengths, a folded
 /// line, a name with a space before its colon are all refused: they are how requests get smuggled
 /// past a proxy).
 struct RequestHead {
@@ -9,20 +9,16 @@ struct RequestHead {
     var target: String
     /// The minor version of HTTP/1.x.
     var minorVersion: Int
-    var headers: HTTPHeaders
+    /// The fields, keyed by lowercased name.
+    var headers: [String: String]
     /// The body's length from `Content-Length`; 0 without one.
     var contentLength: Int
     /// Whether the client waits for `100 Continue` before sending the body (curl does for bodies
     /// over 1 KiB).
     var expectsContinue: Bool
-
-    /// The method the transport is asked for: `HEAD` is answered as a `GET` without its body.
-    var transportMethod: HTTPMethod? {
-        method == "HEAD" ? .get : HTTPMethod(rawValue: method)
-    }
 }
 
-/// A request refused before it reaches the transport: the status and the error envelope's code
+/// A request refused before it reaches the handler: the status and the error envelope's code
 /// and message (Docs/HTTP-API.md: every non-2xx answer carries one).
 struct RequestRejection: Error {
     let status: Int
@@ -141,8 +137,8 @@ enum RequestHeadParser {
 
     /// Parses header lines; duplicates are joined with `, ` as RFC 9110 allows, except the two
     /// whose duplicates make a request ambiguous.
-    private static func fields(_ lines: [ArraySlice<UInt8>]) throws(RequestRejection) -> HTTPHeaders {
-        var headers = HTTPHeaders()
+    private static func fields(_ lines: [ArraySlice<UInt8>]) throws(RequestRejection) -> [String: String] {
+        var headers: [String: String] = [:]
         for line in lines {
             guard let first = line.first, first != UInt8(ascii: " "), first != UInt8(ascii: "\t") else {
                 throw RequestRejection(

@@ -11,7 +11,7 @@ extension HTTPServer {
             case answered(status: Int)
             /// The client closed the connection before the answer was ready.
             case clientLeft
-            /// The transport gave no answer to send (the simulator's lost-response fault), so
+            /// The handler gave no answer to send (``HTTPServer/Exchange/closeWithoutAnswer()``), so
             /// the connection was closed without one, as when a real answer is lost on the way.
             case answerLost
         }

@@ -1,7 +1,10 @@
+import AuthFlow
+import AuthSimulator
 import Dispatch
 import Foundation
 public import Operations
 public import OperationsDiagrams
+import StatefulAuthFlow
 
 /// The message diagrams of the sign-in operations and scenarios, traced from real runs against
 /// a deterministic simulator — the source of the committed `Diagrams/` and of `opctl diagram`.

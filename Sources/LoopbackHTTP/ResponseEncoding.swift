@@ -6,11 +6,11 @@ import Foundation
     import Darwin
 #endif
 
-/// Writes ``HTTPResponse``s as HTTP/1.1 bytes for ``HTTPServer``: status line, the transport's
+/// Writes ``HTTPServer/Response``s as HTTP/1.1 bytes for ``HTTPServer``: status line, the handler's
 /// headers with the framing ones replaced by the server's own, `Content-Length`, `Date`,
 /// `Connection: close`, then the body.
 enum ResponseEncoding {
-    /// Headers the server sets itself: a transport's values for them would contradict the bytes
+    /// Headers the server sets itself: a handler's values for them would contradict the bytes
     /// actually written.
     private static let framing: Set<String> = [
         "content-length", "transfer-encoding", "connection", "keep-alive", "date", "upgrade",
@@ -19,10 +19,10 @@ enum ResponseEncoding {
     /// The bytes of a response.
     ///
     /// - Parameters:
-    ///   - response: The response; a status outside 200...599 becomes `502`, because a transport
+    ///   - response: The response; a status outside 200...599 becomes `502`, because a handler
     ///     that invents statuses is broken and the client must not guess at its answer.
     ///   - includeBody: `false` for `HEAD`: the headers describe the body that is not sent.
-    static func encode(_ response: HTTPResponse, includeBody: Bool) -> [UInt8] {
+    static func encode(_ response: HTTPServer.Response, includeBody: Bool) -> [UInt8] {
         guard (200...599).contains(response.status) else {
             return encode(
                 error(502, code: "bad_gateway", message: "The backend gave an invalid answer."),
@@ -30,11 +30,14 @@ enum ResponseEncoding {
         }
         let bodiless = response.status == 204 || response.status == 304
         var head = "HTTP/1.1 \(response.status) \(reason(response.status))\r\n"
-        for name in response.headers.fields.keys.sorted() where !framing.contains(name) {
-            guard let value = response.headers[name], isSafe(name), isSafe(value) else { continue }
+        // Lowercased like HTTP/2 sends them, so `Content-Type` and `content-type` are one field.
+        var headers: [String: String] = [:]
+        for (name, value) in response.headers { headers[name.lowercased()] = value }
+        for name in headers.keys.sorted() where !framing.contains(name) {
+            guard let value = headers[name], isSafe(name), isSafe(value) else { continue }
             head += "\(canonical(name)): \(value)\r\n"
         }
-        if !bodiless, !response.body.isEmpty, response.headers["content-type"] == nil {
+        if !bodiless, !response.body.isEmpty, headers["content-type"] == nil {
             head += "Content-Type: application/octet-stream\r\n"
         }
         if !bodiless { head += "Content-Length: \(response.body.count)\r\n" }
@@ -46,7 +49,7 @@ enum ResponseEncoding {
 
     /// The server's own error answer, in the contract's envelope (Docs/HTTP-API.md, Errors) so a
     /// client decodes it like any other.
-    static func error(_ status: Int, code: String, message: String) -> HTTPResponse {
+    static func error(_ status: Int, code: String, message: String) -> HTTPServer.Response {
         struct Envelope: Encodable {
             struct Body: Encodable {
                 let code: String
@@ -57,7 +60,17 @@ enum ResponseEncoding {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(Envelope(error: .init(code: code, message: message)))) ?? Data("{}".utf8)
-        return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: data)
+        return HTTPServer.Response(status: status, headers: ["Content-Type": "application/json"], body: data)
+    }
+
+    /// The status of raw answer bytes (`HTTP/1.1 200 OK…`) for the log; 0 when they do not start
+    /// with a status line.
+    static func status(in bytes: [UInt8]) -> Int {
+        let line = bytes.prefix(12)
+        guard line.count == 12, line.starts(with: Array("HTTP/1.".utf8)),
+            let status = Int(String(decoding: line.suffix(3), as: UTF8.self))
+        else { return 0 }
+        return status
     }
 
     /// The interim answer that tells a client waiting on `Expect: 100-continue` to send its body.
@@ -100,14 +113,14 @@ enum ResponseEncoding {
         }
     }
 
-    /// `content-type` → `Content-Type`: ``HTTPHeaders`` keeps names lowercased; the usual
+    /// `content-type` → `Content-Type`: names are compared lowercased; the usual
     /// spelling is kinder to a person reading `curl -i`.
     private static func canonical(_ name: String) -> String {
         name.split(separator: "-", omittingEmptySubsequences: false).map { $0.prefix(1).uppercased() + $0.dropFirst() }
             .joined(separator: "-")
     }
 
-    /// No CR, LF or other control character: a header from the transport must not be able to
+    /// No CR, LF or other control character: a header from the handler must not be able to
     /// end the head early and inject another response.
     private static func isSafe(_ text: String) -> Bool {
         !text.utf8.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }

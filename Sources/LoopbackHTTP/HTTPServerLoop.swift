@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Operations
 
 #if canImport(Glibc)
     import Glibc
@@ -11,7 +10,7 @@ import Operations
 /// The thread behind ``HTTPServer``: one `poll` loop over the listener, a wake-up pipe and every
 /// connection, all non-blocking, so no client can block it and the thread count never grows.
 ///
-/// Other threads reach the loop only through ``Mailbox`` (transport answers and the stop
+/// Other threads reach the loop only through ``Mailbox`` (handlers' answers and the stop
 /// request) and a byte written to the wake-up pipe; everything else is the loop thread's alone.
 final class HTTPServerLoop: @unchecked Sendable {
     // @unchecked: `connections`, `nextID` and `acceptPausedUntil` are touched only by `run()` on
@@ -19,7 +18,7 @@ final class HTTPServerLoop: @unchecked Sendable {
 
     /// What other threads hand the loop.
     private struct Mailbox {
-        var answers: [(id: UInt64, result: Result<HTTPResponse, TransportError>)] = []
+        var answers: [(id: UInt64, reply: HTTPServer.Exchange.Reply)] = []
         var stopRequested = false
         /// The pipe's write end; -1 once the loop has ended and closed it, so a late answer is
         /// dropped instead of written to a descriptor number that may belong to someone else.
@@ -28,11 +27,11 @@ final class HTTPServerLoop: @unchecked Sendable {
 
     private let listener: Int32
     private let wakeRead: Int32
-    private let transport: any HTTPTransport
+    private let handler: HTTPServer.Handler
     private let limits: HTTPServer.Limits
     private let log: (@Sendable (HTTPServer.LogEntry) -> Void)?
-    private let mailbox: LockedState<Mailbox>
-    private let loopThread = LockedState<pthread_t?>(nil)
+    private let mailbox: Locked<Mailbox>
+    private let loopThread = Locked<pthread_t?>(nil)
     private let finished = DispatchSemaphore(value: 0)
     private let clock = ContinuousClock()
 
@@ -42,7 +41,7 @@ final class HTTPServerLoop: @unchecked Sendable {
 
     /// Takes ownership of `listener` (closed here if the loop cannot be set up).
     init(
-        listener: Int32, transport: any HTTPTransport, limits: HTTPServer.Limits,
+        listener: Int32, handler: @escaping HTTPServer.Handler, limits: HTTPServer.Limits,
         log: (@Sendable (HTTPServer.LogEntry) -> Void)?
     ) throws(HTTPServerError) {
         var ends: [Int32] = [-1, -1]
@@ -60,8 +59,8 @@ final class HTTPServerLoop: @unchecked Sendable {
         }
         self.listener = listener
         self.wakeRead = ends[0]
-        self.mailbox = LockedState(Mailbox(wakeWrite: ends[1]))
-        self.transport = transport
+        self.mailbox = Locked(Mailbox(wakeWrite: ends[1]))
+        self.handler = handler
         self.limits = limits
         self.log = log
     }
@@ -115,7 +114,7 @@ final class HTTPServerLoop: @unchecked Sendable {
                 return (mailbox.answers, mailbox.stopRequested)
             }
             if stopping { break }
-            for answer in answers { deliver(answer.result, to: answer.id) }
+            for answer in answers { deliver(answer.reply, to: answer.id) }
             for (offset, connection) in polled.enumerated() {
                 let revents = descriptors[first + offset].revents
                 // A connection closed earlier in this pass (its number possibly reused) is skipped.
@@ -133,7 +132,8 @@ final class HTTPServerLoop: @unchecked Sendable {
         var nearest = connections.values.map(\.deadline).min()
         if let paused = acceptPausedUntil { nearest = min(nearest ?? paused, paused) }
         guard let nearest else { return -1 }
-        let milliseconds = (nearest - now).inMilliseconds.rounded(.up)
+        let (seconds, attoseconds) = (nearest - now).components
+        let milliseconds = (Double(seconds) * 1_000 + Double(attoseconds) / 1e15).rounded(.up)
         return Int32(max(0, min(milliseconds, 60_000)))
     }
 
@@ -223,7 +223,7 @@ final class HTTPServerLoop: @unchecked Sendable {
     }
 
     /// Moves a connection on as far as the bytes it has allow: head parsed, body complete,
-    /// request handed to the transport — or rejected.
+    /// request handed to the handler — or rejected.
     private func advance(_ connection: Connection) {
         if case .readingHead = connection.phase {
             if connection.scanned == 0 {
@@ -299,46 +299,39 @@ final class HTTPServerLoop: @unchecked Sendable {
     // MARK: - Answering
 
     private func dispatch(_ connection: Connection, _ head: RequestHead, body: Data) {
-        guard let method = head.transportMethod else {
-            reject(connection, RequestRejection(status: 501, code: "not_implemented", message: "Unsupported method."))
-            return
-        }
-        let request = HTTPRequest(
-            method: method, path: head.target, headers: head.headers, body: body, timeout: limits.answerTimeout)
-        let cancellation = CancellationToken()
-        connection.phase = .awaitingAnswer(head, cancellation)
+        // HEAD is answered as GET; respond(_:_:includeBody:) drops the body.
+        let request = HTTPServer.Request(
+            method: head.method == "HEAD" ? "GET" : head.method, target: head.target, headers: head.headers,
+            body: body)
+        let id = connection.id
+        let exchange = HTTPServer.Exchange(request: request) { [self] reply in post(reply, for: id) }
+        connection.phase = .awaitingAnswer(head, exchange)
         connection.input = []
         connection.deadline = clock.now + limits.answerTimeout
-        let id = connection.id
-        transport.send(request, cancellation: cancellation) { [self] result in post(result, for: id) }
+        handler(exchange)
     }
 
-    /// Hands a transport's answer to the loop, from whatever thread the transport answers on.
-    private func post(_ result: Result<HTTPResponse, TransportError>, for id: UInt64) {
+    /// Hands a handler's answer to the loop, from whatever thread the handler answers on.
+    private func post(_ reply: HTTPServer.Exchange.Reply, for id: UInt64) {
         mailbox.withLock { mailbox in
             guard mailbox.wakeWrite >= 0 else { return }
-            mailbox.answers.append((id, result))
+            mailbox.answers.append((id, reply))
             Self.wake(mailbox.wakeWrite)
         }
     }
 
-    private func deliver(_ result: Result<HTTPResponse, TransportError>, to id: UInt64) {
+    private func deliver(_ reply: HTTPServer.Exchange.Reply, to id: UInt64) {
         guard let connection = connections[id], case .awaitingAnswer(let head, _) = connection.phase else { return }
-        switch result {
-        case .success(let response):
+        switch reply {
+        case .response(let response):
             respond(connection, response, includeBody: head.method != "HEAD")
-        case .failure(.connectionLost):
+        case .raw(let bytes):
+            send(connection, bytes, status: ResponseEncoding.status(in: bytes))
+        case .closeWithoutAnswer:
             // The backend acted but its answer was lost (a simulated fault): the client sees the
             // connection close without an answer, as it would on a real network.
             record(connection, .answerLost)
             discard(connection)
-        case .failure(.timeout):
-            respond(
-                connection,
-                ResponseEncoding.error(504, code: "gateway_timeout", message: "The backend did not answer in time."))
-        case .failure(.unreachable), .failure(.cancelled), .failure(.invalidResponse):
-            respond(
-                connection, ResponseEncoding.error(502, code: "bad_gateway", message: "The backend could not answer."))
         }
     }
 
@@ -346,13 +339,20 @@ final class HTTPServerLoop: @unchecked Sendable {
         respond(connection, ResponseEncoding.error(rejection.status, code: rejection.code, message: rejection.message))
     }
 
-    private func respond(_ connection: Connection, _ response: HTTPResponse, includeBody: Bool = true) {
-        connection.output = ResponseEncoding.encode(response, includeBody: includeBody)
+    private func respond(_ connection: Connection, _ response: HTTPServer.Response, includeBody: Bool = true) {
+        send(
+            connection, ResponseEncoding.encode(response, includeBody: includeBody),
+            status: (200...599).contains(response.status) ? response.status : 502)
+    }
+
+    /// Starts writing an answer's bytes; `status` is what the log says was sent.
+    private func send(_ connection: Connection, _ bytes: [UInt8], status: Int) {
+        connection.output = bytes
         connection.written = 0
         connection.input = []
         connection.phase = .writing
         connection.deadline = clock.now + limits.readTimeout
-        record(connection, .answered(status: (200...599).contains(response.status) ? response.status : 502))
+        record(connection, .answered(status: status))
         write(connection)
     }
 
@@ -396,8 +396,8 @@ final class HTTPServerLoop: @unchecked Sendable {
                             status: 408, code: "request_timeout",
                             message: "The request did not arrive completely in time."))
                 }
-            case .awaitingAnswer(_, let cancellation):
-                cancellation.cancel()
+            case .awaitingAnswer(_, let exchange):
+                exchange.abandon()
                 respond(
                     connection,
                     ResponseEncoding.error(504, code: "gateway_timeout", message: "The backend did not answer in time.")
@@ -419,9 +419,9 @@ final class HTTPServerLoop: @unchecked Sendable {
                 method: connection.method, target: connection.target, outcome: outcome, duration: clock.now - start))
     }
 
-    /// Closes a connection at once, cancelling a request still waiting on the transport.
+    /// Closes a connection at once, abandoning a request still waiting on the handler.
     private func discard(_ connection: Connection) {
-        if case .awaitingAnswer(_, let cancellation) = connection.phase { cancellation.cancel() }
+        if case .awaitingAnswer(_, let exchange) = connection.phase { exchange.abandon() }
         close(connection.fd)
         connections[connection.id] = nil
     }
@@ -454,7 +454,7 @@ extension HTTPServerLoop {
         enum Phase {
             case readingHead
             case readingBody(RequestHead)
-            case awaitingAnswer(RequestHead, CancellationToken)
+            case awaitingAnswer(RequestHead, HTTPServer.Exchange)
             case writing
             /// Answer sent and write side shut; reading until the client closes.
             case lingering

@@ -1,3 +1,4 @@
+public import AuthFlow
 public import Operations
 
 /// Shows and accepts the terms for the phone token saved in ``LocalStorage``, and saves the token

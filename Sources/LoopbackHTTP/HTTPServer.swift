@@ -1,6 +1,8 @@
-/// A small HTTP/1.1 server that answers every request through an ``HTTPTransport``: serving a
-/// ``SimulatedBackend`` on a real port lets curl, another process or an app under development
-/// sign in against the contract of Docs/HTTP-API.md without a real backend.
+/// A small HTTP/1.1 server for development and tests, answering every request through a
+/// ``Handler``: serving the simulated sign-in backend on a real port (`opctl serve`) lets curl,
+/// another process or an app under development sign in against the contract of Docs/HTTP-API.md
+/// without a real backend, and the tests send real HTTP over 127.0.0.1 through the same server.
+/// It knows nothing of sign-in; `AuthSimulator` adapts a transport to it.
 ///
 /// It listens as soon as it is created and until ``stop()``. One request per connection: every
 /// answer says `Connection: close`, which every client handles and keeps the server simple.
@@ -16,12 +18,15 @@
 ///   ``Limits/maxBodyBytes`` `413`, chunked body `411`, another transfer coding or method `501`,
 ///   HTTP/2 and beyond `505`; all in the contract's error envelope. Nothing a client sends can
 ///   crash it.
-/// - A transport that does not answer within ``Limits/answerTimeout`` is cancelled and the
-///   client gets `504`; a client that leaves while its answer is pending cancels the request.
+/// - A handler that does not answer within ``Limits/answerTimeout`` is told to stop
+///   (``Exchange/onAbandon(_:)``) and the client gets `504`; a client that leaves while its
+///   answer is pending abandons the request the same way.
 ///
 /// ```swift
-/// let server = try HTTPServer(serving: SimulatedBackend(), port: 0) { print($0) }
-/// print("http://127.0.0.1:\(server.port)")      // POST /v1/auth/phone 200 0.8 ms …
+/// let server = try HTTPServer(port: 0) { exchange in
+///     exchange.respond(HTTPServer.Response(status: 200, body: Data("hello".utf8)))
+/// }
+/// print(server.baseURL)      // http://127.0.0.1:41234
 /// server.stop()
 /// ```
 public final class HTTPServer: Sendable {
@@ -30,7 +35,7 @@ public final class HTTPServer: Sendable {
         /// How long a client has from connecting to sending its whole request, and to reading the
         /// answer; after that its connection is closed.
         public var readTimeout: Duration
-        /// How long the transport may take to answer before the client gets `504`.
+        /// How long the handler may take to answer before the client gets `504`.
         public var answerTimeout: Duration
         /// The largest request head (request line and headers) accepted; larger is `431`.
         public var maxHeaderBytes: Int
@@ -44,7 +49,7 @@ public final class HTTPServer: Sendable {
         ///
         /// - Parameters:
         ///   - readTimeout: Time to send the whole request (and to read the answer).
-        ///   - answerTimeout: Time the transport has to answer.
+        ///   - answerTimeout: Time the handler has to answer.
         ///   - maxHeaderBytes: The largest head.
         ///   - maxBodyBytes: The largest body.
         ///   - maxConnections: Connections open at once.
@@ -72,26 +77,26 @@ public final class HTTPServer: Sendable {
     /// Starts listening and serving.
     ///
     /// - Parameters:
-    ///   - transport: Answers every request that passes the server's checks; called from the
-    ///     server's thread, and its completion may run on any thread.
     ///   - host: The IP address to listen on: `127.0.0.1` (this machine only) unless the caller
     ///     means to serve the network; `localhost` is 127.0.0.1. Names are not resolved.
     ///   - port: The port; 0 lets the system pick a free one (read it from ``port``).
     ///   - limits: Timeouts and sizes.
     ///   - log: Called once per request, on the server's thread, after its outcome is known; keep
     ///     it quick. Entries never hold bodies, header values or queries.
+    ///   - handler: Answers every request that passes the server's checks; called on the
+    ///     server's thread, and may answer from any thread.
     /// - Throws: ``HTTPServerError`` when the address cannot be listened on (in use, not an
     ///   address of this machine, not permitted).
     public init(
-        serving transport: any HTTPTransport, host: String = "127.0.0.1", port: UInt16 = 0,
-        limits: Limits = Limits(), log: (@Sendable (LogEntry) -> Void)? = nil
+        host: String = "127.0.0.1", port: UInt16 = 0, limits: Limits = Limits(),
+        log: (@Sendable (LogEntry) -> Void)? = nil, answering handler: @escaping Handler
     ) throws(HTTPServerError) {
         guard let address = ServerSocket.Address(host: host, port: port) else { throw .invalidHost(host) }
         let (listener, bound) = try ServerSocket.listen(on: address, backlog: 511)
         self.host = bound.host
         self.port = bound.port
         self.isLoopback = bound.isLoopback
-        loop = try HTTPServerLoop(listener: listener, transport: transport, limits: limits, log: log)
+        loop = try HTTPServerLoop(listener: listener, handler: handler, limits: limits, log: log)
         loop.start()
     }
 
@@ -102,7 +107,7 @@ public final class HTTPServer: Sendable {
     /// Whether an address is one only this machine can reach, so a front end can warn before
     /// serving the network.
     ///
-    /// - Parameter host: An IP literal or `localhost`, as ``init(serving:host:port:limits:log:)`` takes.
+    /// - Parameter host: An IP literal or `localhost`, as ``init(host:port:limits:log:answering:)`` takes.
     /// - Returns: `nil` when `host` is not an address the server would accept.
     public static func isLoopback(host: String) -> Bool? {
         ServerSocket.Address(host: host, port: 0)?.isLoopback
@@ -114,7 +119,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// Stops serving: closes the listener, so the port is free when this returns, and every open
-    /// connection, cancelling requests still waiting on the transport. Returns within
+    /// connection, abandoning requests still waiting on the handler. Returns within
     /// milliseconds; calling it again does nothing.
     public func stop() {
         loop.stop()

@@ -1,3 +1,4 @@
+public import AuthFlow
 import Foundation
 public import Operations
 
