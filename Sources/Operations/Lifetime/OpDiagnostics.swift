@@ -12,7 +12,7 @@ public protocol OpDiagnostics: Sendable {
     func report(_ diagnostic: OpDiagnostic)
 }
 
-/// A contract violation observed by ``Completion``.
+/// A contract violation observed by ``Completion`` or a ``ScreenPrompt``.
 public struct OpDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// The kinds of violation.
     public enum Kind: String, Sendable, Hashable {
@@ -24,6 +24,9 @@ public struct OpDiagnostic: Sendable, Hashable, CustomStringConvertible {
         /// The real work finished after cancellation or the deadline had already finished the
         /// launch; expected, and ignored.
         case lateFinishDropped
+        /// A screen answered a ``ScreenPrompt`` a second time (a double tap); the second answer
+        /// was ignored.
+        case answeredTwice
     }
 
     /// What happened.
@@ -43,6 +46,7 @@ public struct OpDiagnostic: Sendable, Hashable, CustomStringConvertible {
         case .finishedTwice: "\(operation) finished twice; the second finish was ignored"
         case .abandoned: "\(operation) was released without finishing"
         case .lateFinishDropped: "\(operation) finished after it was cancelled or timed out"
+        case .answeredTwice: "\(operation) was answered twice; the second answer was ignored"
         }
     }
 }

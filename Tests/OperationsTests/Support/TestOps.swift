@@ -181,6 +181,7 @@ final class CountingDiagnostics: OpDiagnostics {
         case .finishedTwice: twice.add(1, ordering: .relaxed)
         case .lateFinishDropped: late.add(1, ordering: .relaxed)
         case .abandoned: abandoned.add(1, ordering: .relaxed)
+        case .answeredTwice: break
         }
     }
 

@@ -1,0 +1,192 @@
+public import Dispatch
+import Synchronization
+
+/// A question an operation puts to a person through a screen, answered once.
+///
+/// An operation that needs the person (the phone number, another card) makes a prompt for its
+/// launch and hands it to its screen; the screen shows the question and calls ``answer(_:)``
+/// when the person answers. The prompt keeps the rules every screen would otherwise piece
+/// together:
+///
+/// - **Once.** The first answer goes to the operation; a second one (a double tap) is dropped
+///   and reported to the environment's ``OpDiagnostics`` as ``OpDiagnostic/Kind/answeredTwice``.
+/// - **Off the caller's actor.** The answer is delivered on the prompt's queue, never inline:
+///   a `@MainActor` view model that answers returns at once, and the rest of the flow (the next
+///   request, the journal's synced line) runs off the main actor.
+/// - **Closed when the launch ends.** When the launch's token is cancelled or its deadline
+///   passes, the screen's ``onClose(_:)`` handlers run, so the question disappears with the
+///   launch; an answer after that is dropped quietly.
+///
+/// ```swift
+/// func launch(_ context: OpContext<Order>, onFinish: @escaping OnFinish<Card>) {
+///     let completion = Completion(retaining: self, context: context, onFinish: onFinish)
+///     screen.askForCard(ScreenPrompt(for: context) { completion.finish($0) })
+/// }
+/// ```
+///
+/// The ``Completion`` still owns the launch's finish: it finishes with ``OpError/cancelled`` or
+/// ``OpError/timedOut`` on its own, and the prompt only tells the screen to go away.
+public final class ScreenPrompt<Answer: Sendable>: Sendable {
+    /// Why a prompt closed before it was answered.
+    public enum CloseReason: Sendable, Hashable, CustomStringConvertible {
+        /// The launch was cancelled.
+        case cancelled
+        /// The launch's deadline passed.
+        case timedOut
+
+        /// A sentence for people.
+        public var description: String {
+            switch self {
+            case .cancelled: "cancelled"
+            case .timedOut: "timed out"
+            }
+        }
+    }
+
+    private struct State {
+        var isOpen = true
+        var answered = false
+        var closeHandlers: [@Sendable (CloseReason) -> Void] = []
+        var closedBecause: CloseReason?
+        var registration: CancellationRegistration?
+        var timer: (any ScheduledWork)?
+    }
+
+    private let state = Mutex(State())
+    private let deliver: @Sendable (Result<Answer, any Error>) -> Void
+    private let queue: DispatchQueue
+    private let diagnostics: any OpDiagnostics
+    private let operation: String
+
+    /// Opens a prompt for one launch.
+    ///
+    /// - Parameters:
+    ///   - context: The launch's context: its token and deadline close the prompt.
+    ///   - operation: The name diagnostics give the asking operation.
+    ///   - queue: Where the answer is delivered; a global queue unless given.
+    ///   - onAnswer: Receives the person's answer (or the screen's error) once, on `queue`.
+    public convenience init<Input: Sendable>(
+        for context: OpContext<Input>, operation: String = "\(Answer.self) prompt",
+        deliverOn queue: DispatchQueue = .global(qos: .userInitiated),
+        _ onAnswer: @escaping @Sendable (Result<Answer, any Error>) -> Void
+    ) {
+        self.init(
+            cancellation: context.cancellation, deadline: context.deadline, environment: context.environment,
+            operation: operation, deliverOn: queue, onAnswer)
+    }
+
+    /// Opens a prompt watched by a token and a deadline of its own: for a failure handler,
+    /// which has the step's token (``StepFailureInfo/cancellation``) but no context.
+    ///
+    /// - Parameters:
+    ///   - cancellation: Closes the prompt when cancelled.
+    ///   - deadline: Closes the prompt when it passes, by `environment`'s scheduler.
+    ///   - environment: Its diagnostics hear of a second answer.
+    ///   - operation: The name diagnostics give the asking operation.
+    ///   - queue: Where the answer is delivered; a global queue unless given.
+    ///   - onAnswer: Receives the person's answer (or the screen's error) once, on `queue`.
+    public init(
+        cancellation: CancellationToken?, deadline: ContinuousClock.Instant? = nil,
+        environment: OpEnvironment = .default, operation: String = "\(Answer.self) prompt",
+        deliverOn queue: DispatchQueue = .global(qos: .userInitiated),
+        _ onAnswer: @escaping @Sendable (Result<Answer, any Error>) -> Void
+    ) {
+        deliver = onAnswer
+        self.queue = queue
+        diagnostics = environment.diagnostics
+        self.operation = operation
+        let registration = cancellation?.onCancel { [weak self] in self?.close(.cancelled) }
+        let timer = deadline.map { deadline in
+            environment.scheduler.schedule(at: deadline) { [weak self] in self?.close(.timedOut) }
+        }
+        let closedAlready = state.withLock { state -> Bool in
+            state.registration = registration
+            state.timer = timer
+            return !state.isOpen
+        }
+        // A token cancelled before this prompt existed fires its handler at once, inside
+        // `onCancel`: the registration and timer stored above are let go of here instead.
+        if closedAlready { stopWatching() }
+    }
+
+    /// Whether the prompt still waits for an answer.
+    public var isOpen: Bool { state.withLock { $0.isOpen } }
+
+    /// The person's answer: delivered to the operation once, on the prompt's queue.
+    ///
+    /// - Parameter value: The answer.
+    public func answer(_ value: Answer) {
+        respond(.success(value))
+    }
+
+    /// The screen could not get an answer (the person backed out): the operation receives
+    /// `error` instead, once.
+    ///
+    /// - Parameter error: Why there is no answer.
+    public func decline(_ error: any Error) {
+        respond(.failure(error))
+    }
+
+    /// Runs `handler` when the launch ends before an answer: cancelled or past its deadline. A
+    /// screen dismisses its question here. Registered after the prompt closed, it runs at once.
+    ///
+    /// - Parameter handler: Called once, on the thread that cancelled or on the scheduler's.
+    public func onClose(_ handler: @escaping @Sendable (CloseReason) -> Void) {
+        let closed = state.withLock { state -> CloseReason? in
+            if state.isOpen { state.closeHandlers.append(handler) }
+            return state.closedBecause
+        }
+        if let closed { handler(closed) }
+    }
+
+    private func respond(_ result: Result<Answer, any Error>) {
+        let outcome = state.withLock { state -> PromptResponse in
+            if state.answered { return .twice }
+            guard state.isOpen else { return .late }
+            state.answered = true
+            state.isOpen = false
+            state.closeHandlers = []
+            return .deliver
+        }
+        switch outcome {
+        case .deliver:
+            stopWatching()
+            let deliver = deliver
+            queue.async { deliver(result) }
+        case .twice:
+            diagnostics.report(OpDiagnostic(kind: .answeredTwice, operation: operation))
+        case .late:
+            break
+        }
+    }
+
+    private func close(_ reason: CloseReason) {
+        let handlers = state.withLock { state -> [@Sendable (CloseReason) -> Void] in
+            guard state.isOpen else { return [] }
+            state.isOpen = false
+            state.closedBecause = reason
+            defer { state.closeHandlers = [] }
+            return state.closeHandlers
+        }
+        stopWatching()
+        for handler in handlers { handler(reason) }
+    }
+
+    /// Lets go of the token's registration and the deadline's timer once the prompt is done.
+    private func stopWatching() {
+        let (registration, timer) = state.withLock { state in
+            defer {
+                state.registration = nil
+                state.timer = nil
+            }
+            return (state.registration, state.timer)
+        }
+        registration?.cancel()
+        timer?.cancel()
+    }
+}
+
+/// What becomes of an answer to a ``ScreenPrompt``.
+private enum PromptResponse {
+    case deliver, twice, late
+}
