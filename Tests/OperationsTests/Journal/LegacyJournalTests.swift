@@ -3,11 +3,11 @@ import Operations
 import OperationsJournal
 import Testing
 
-/// Journals written by an earlier build of the journal (the files in `Fixtures/`) still read
-/// and resume as they did: a run that succeeded, one that failed, one with a step with side
-/// effects left in doubt, one with confidential values sealed and one with them withheld, and
-/// one with a line damaged on disk. Changing how the journal writes must never strand a run
-/// already on disk.
+/// Journals written by an earlier build of the journal still read and resume as they did: a
+/// run that succeeded, one that failed, one with a step with side effects left in doubt, one
+/// with confidential values sealed and one with them withheld, and one with a line damaged on
+/// disk. The files are in `Fixtures.docc/` (SwiftPM builds nothing from a `.docc` directory).
+/// Changing how the journal writes must never strand a run already on disk.
 extension JournalTests {
     @Suite struct LegacyJournalTests {
         // MARK: - The scenarios the fixtures were written by
@@ -164,7 +164,7 @@ extension JournalTests {
             RunStore, RunID
         ) {
             let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .appendingPathComponent("Fixtures/\(name).jsonl")
+                .appendingPathComponent("Fixtures.docc/\(name).jsonl")
             let bytes = try Data(contentsOf: fixture)
             let header = try #require(bytes.split(separator: UInt8(ascii: "\n")).first)
             let object = try #require(try JSONSerialization.jsonObject(with: Data(header)) as? [String: Any])
