@@ -56,15 +56,21 @@ struct JournalLine {
         bytes += LineChecksum.suffix(for: bytes)
     }
 
+    /// `"key":`, after a comma unless it is the first; the journal's keys need no escaping.
     private mutating func name(_ key: String) {
         if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
-        Self.appendString(key, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: "\""))
+        bytes += key.utf8
+        bytes += [UInt8(ascii: "\""), UInt8(ascii: ":")]
     }
 
     /// A JSON string: quotes, backslashes and control characters escaped, the rest as UTF-8.
     static func appendString(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            bytes += text.utf8
+            return bytes.append(UInt8(ascii: "\""))
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]

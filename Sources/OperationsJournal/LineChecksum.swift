@@ -18,21 +18,35 @@ enum LineChecksum {
     /// The marker, 8 digits, and `"}`.
     static let suffixLength = marker.count + 8 + 2
 
-    /// Adler-32 of `bytes`, as its definition computes it.
+    /// Adler-32 of `bytes`.
     static func adler32(_ bytes: some Sequence<UInt8>) -> UInt32 {
         var a: UInt32 = 1
         var b: UInt32 = 0
+        var unreduced = 0
         for byte in bytes {
-            a = (a + UInt32(byte)) % 65521
-            b = (b + a) % 65521
+            a += UInt32(byte)
+            b += a
+            unreduced += 1
+            // 5552 bytes is the most that can be summed before `b` could overflow 32 bits.
+            if unreduced == 5552 {
+                a %= 65521
+                b %= 65521
+                unreduced = 0
+            }
         }
-        return b << 16 | a
+        return (b % 65521) << 16 | (a % 65521)
     }
 
     /// The line's checksum field and its end: `,"sum":"0a1b2c3d"}` and the newline.
     static func suffix(for line: some Sequence<UInt8>) -> [UInt8] {
-        let digits = String(adler32(line), radix: 16)
-        return Array(",\"\(key)\":\"\(String(repeating: "0", count: 8 - digits.count))\(digits)\"}\n".utf8)
+        let sum = adler32(line)
+        var suffix = marker
+        for shift in stride(from: 28, through: 0, by: -4) {
+            let digit = UInt8(truncatingIfNeeded: sum >> UInt32(shift)) & 0xF
+            suffix.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+        }
+        suffix += [UInt8(ascii: "\""), UInt8(ascii: "}"), UInt8(ascii: "\n")]
+        return suffix
     }
 
     /// What a line's checksum says about it.

@@ -547,7 +547,8 @@ public final class ScenarioJournal: ScenarioObserver {
         case let flag as Bool: return line.field(fields.clear, bool: flag)
         default: break
         }
-        let typeName = "\(type(of: value))"
+        // Spelled out only when a line needs it: naming a type is not free.
+        var typeName: String { "\(type(of: value))" }
         let confidential = value is any JournalConfidential
         guard let encodable = value as? any Encodable else {
             if value is Void { return line.field(fields.clear, json: "null".utf8) }

@@ -66,7 +66,7 @@ enum BenchCases {
             targets: [.atMost(nanoseconds: 100)], TraceCases.recordedMessages),
         .timed(
             "journal.buffered", "one stepLaunched event with a small Codable struct appended to a buffered journal",
-            targets: [.atMost(nanoseconds: 2_000)], JournalCases.bufferedEvents),
+            targets: [.atMost(nanoseconds: 10_000)], JournalCases.bufferedEvents),
         .timed(
             "fsync.floor", "the floor of a durable step: one line appended to a file, then fdatasync",
             JournalCases.appendAndSync),
