@@ -4,18 +4,21 @@ import Operations
 extension ConfidentialFields {
     /// A value with confidential fields as a journal line holds it: the clear value with its
     /// markers, and the places of the markers.
-    struct Recorded: Sendable, Hashable, Decodable {
-        /// The value, a marker at each place of ``confidential``.
-        let value: JSONValue
+    struct Recorded: Sendable, Hashable {
+        /// The value, a marker at each place of ``confidential``, as JSON with its keys sorted.
+        let value: Data
         /// The JSON Pointers of the confidential values inside ``value``.
         let confidential: [String]
 
         /// Why the value cannot be rebuilt whatever the sealer: the first withheld field, in a
         /// sentence; `nil` when every field was sealed.
         var withheld: String? {
+            guard let tree = try? JSONSerialization.jsonObject(with: value, options: .fragmentsAllowed) else {
+                return nil
+            }
             for place in confidential {
-                guard case .object(let marker)? = Self.value(at: place, in: value),
-                    case .string(let reason)? = marker[Key.withheld]
+                guard let marker = Self.value(at: place, in: tree) as? [String: Any],
+                    let reason = marker[Key.withheld] as? String
                 else { continue }
                 return "its confidential field \(place) was withheld (\(reason)), so the value cannot be rebuilt"
             }
@@ -24,30 +27,33 @@ extension ConfidentialFields {
 
         /// The value with every sealed field opened by `sealer` and put back in its place.
         ///
-        /// - Returns: The whole value; `nil` when a field was withheld or no sealer is given
-        ///   (the step is launched again).
+        /// - Returns: The whole value's JSON; `nil` when a field was withheld or no sealer is
+        ///   given (the step is launched again).
         /// - Throws: ``JournalError/valueNotReadable(step:type:reason:)`` when a field does not
         ///   open with `sealer`, or a listed place holds no marker (the line is damaged).
         func opened(with sealer: (any JournalSealer)?, step: StepAddress, type: String) throws(JournalError)
-            -> JSONValue?
+            -> Data?
         {
-            var rebuilt = value
+            guard var rebuilt = try? JSONSerialization.jsonObject(with: value, options: .fragmentsAllowed) else {
+                throw .valueNotReadable(step: step, type: type, reason: "not valid JSON")
+            }
+            let tree = rebuilt
             for place in confidential {
-                guard case .object(let marker)? = Self.value(at: place, in: value) else {
+                guard let marker = Self.value(at: place, in: tree) as? [String: Any] else {
                     throw .valueNotReadable(
                         step: step, type: type,
                         reason: "the journal lists \(place) as confidential but has no value there")
                 }
                 if marker[Key.withheld] != nil { return nil }
-                guard case .string(let text)? = marker[Key.sealed] else {
+                guard let text = marker[Key.sealed] as? String else {
                     throw .valueNotReadable(
                         step: step, type: type,
                         reason: "the confidential field \(place) is neither sealed nor withheld")
                 }
                 guard let sealer else { return nil }
                 guard let sealed = Data(base64Encoded: text), let opened = try? sealer.open(Array(sealed)),
-                    let field = try? JSONDecoder().decode(JSONValue.self, from: Data(opened)),
-                    let replaced = Self.replacing(at: Self.tokens(place)[...], in: rebuilt, with: field)
+                    let field = try? JSONSerialization.jsonObject(with: Data(opened), options: .fragmentsAllowed),
+                    let replaced = ConfidentialFields.replacing(at: Self.tokens(place)[...], in: rebuilt, with: field)
                 else {
                     throw .valueNotReadable(
                         step: step, type: type,
@@ -55,7 +61,10 @@ extension ConfidentialFields {
                 }
                 rebuilt = replaced
             }
-            return rebuilt
+            guard let json = try? ConfidentialFields.canonicalJSON(rebuilt) else {
+                throw .valueNotReadable(step: step, type: type, reason: "not valid JSON")
+            }
+            return json
         }
 
         /// The tokens of a JSON Pointer (`/a~1b/0` is `a/b`, `0`); none for `""`, the whole value.
@@ -65,45 +74,21 @@ extension ConfidentialFields {
             }
         }
 
-        /// What the pointer names in `json`, if it names anything.
-        static func value(at pointer: String, in json: JSONValue) -> JSONValue? {
+        /// What the pointer names in `json` (as `JSONSerialization` parses it), if anything.
+        static func value(at pointer: String, in json: Any) -> Any? {
             var current = json
             for token in tokens(pointer) {
-                switch current {
-                case .object(let members):
+                if let members = current as? [String: Any] {
                     guard let member = members[token] else { return nil }
                     current = member
-                case .array(let items):
+                } else if let items = current as? [Any] {
                     guard let index = Int(token), items.indices.contains(index) else { return nil }
                     current = items[index]
-                default:
+                } else {
                     return nil
                 }
             }
             return current
-        }
-
-        /// `json` with the value at `tokens` replaced by `field`; `nil` when nothing is there.
-        private static func replacing(at tokens: ArraySlice<String>, in json: JSONValue, with field: JSONValue)
-            -> JSONValue?
-        {
-            guard let token = tokens.first else { return field }
-            switch json {
-            case .object(var members):
-                guard let member = members[token],
-                    let replaced = replacing(at: tokens.dropFirst(), in: member, with: field)
-                else { return nil }
-                members[token] = replaced
-                return .object(members)
-            case .array(var items):
-                guard let index = Int(token), items.indices.contains(index),
-                    let replaced = replacing(at: tokens.dropFirst(), in: items[index], with: field)
-                else { return nil }
-                items[index] = replaced
-                return .array(items)
-            default:
-                return nil
-            }
         }
     }
 }

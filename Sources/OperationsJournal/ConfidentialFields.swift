@@ -43,31 +43,92 @@ enum ConfidentialFields {
         static let withheld = "withheld"
     }
 
-    /// Writes `node` — a tree made with ``JSONValueEncoder/encode(_:separatingSecrets:)`` —
-    /// as the `{"value":…,"confidential":[…]}` object, each secret sealed by `sealer` or
-    /// withheld without one. The secrets' clear JSON is overwritten once written.
+    /// A confidential value inside another, and where it sits.
+    struct Place {
+        /// The JSON Pointer's tokens, as `JSONEncoder` lays the value out.
+        let tokens: [String]
+        /// The confidential value itself, to be sealed alone.
+        let value: any Encodable
+
+        var pointer: String { tokens.map { "/" + ConfidentialFields.pointerToken($0) }.joined() }
+    }
+
+    /// The confidential values `value` holds, in the order its conformance encodes them; `value`
+    /// itself is not one of them, and what a confidential value holds is sealed with it.
     ///
-    /// - Returns: The object's JSON.
+    /// Found by walking the conformance with an encoder that writes nothing (``PlaceFinder``):
+    /// `JSONEncoder` hands no hook to a user type's synthesized `encode(to:)`.
+    ///
+    /// - Throws: What the value's conformance throws.
+    static func places(in value: any Encodable) throws -> [Place] {
+        let found = PlaceFinder.Found()
+        try value.encode(to: PlaceFinder(path: [], found: found))
+        return found.places
+    }
+
+    /// `{"value":…,"confidential":[…]}`: the value's JSON (from `JSONEncoder`) with each place
+    /// holding its marker, each secret sealed by `sealer` (its own JSON from `encode`) or
+    /// withheld without one.
+    ///
+    /// - Returns: The object's JSON; `nil` when a place is not in the JSON (a conformance that
+    ///   encodes differently from one encoder to another), so nothing is written in clear.
     /// - Throws: ``SealingFailure`` when the sealer throws; nothing of the value is returned.
-    static func write(_ node: JSONValueEncoder.Node, sealer: (any JournalSealer)?) throws(SealingFailure)
-        -> JSONLineWriter
-    {
-        var writer = Writer(sealer: sealer)
-        try writer.write(node)
-        var object = JSONLineWriter(capacity: writer.value.count + 64)
-        object.byte(UInt8(ascii: "{"))
-        object.string(Key.value)
-        object.byte(UInt8(ascii: ":"))
-        writer.value.withBytes { object.write($0) }
-        object.byte(UInt8(ascii: ","))
-        object.string(Key.confidential)
-        object.append(":[")
-        for (position, place) in writer.places.enumerated() {
-            if position > 0 { object.byte(UInt8(ascii: ",")) }
-            object.string(place)
+    static func write(
+        _ json: Data, places: [Place], sealer: (any JournalSealer)?, encode: (any Encodable) throws -> Data
+    ) throws(SealingFailure) -> [UInt8]? {
+        guard var tree = try? JSONSerialization.jsonObject(with: json, options: .fragmentsAllowed) else { return nil }
+        for place in places {
+            let typeName = "\(type(of: place.value))"
+            let marker: [String: Any]
+            if let sealer {
+                guard let plaintext = try? encode(place.value) else { return nil }
+                do {
+                    marker = [Key.sealed: Data(try sealer.seal(Array(plaintext))).base64EncodedString()]
+                } catch {
+                    throw SealingFailure(typeName: typeName, reason: "the sealer threw \(type(of: error))")
+                }
+            } else {
+                marker = [Key.withheld: withheldReason(typeName)]
+            }
+            guard let replaced = replacing(at: place.tokens[...], in: tree, with: marker) else { return nil }
+            tree = replaced
         }
-        object.append("]}")
-        return object
+        guard let value = try? canonicalJSON(tree),
+            let pointers = try? JSONSerialization.data(withJSONObject: places.map(\.pointer), options: jsonOptions)
+        else { return nil }
+        return Array(#"{"\#(Key.value)":"#.utf8) + value + Array(#","\#(Key.confidential)":"#.utf8) + pointers + [
+            UInt8(ascii: "}")
+        ]
+    }
+
+    /// How the journal writes JSON it rebuilds: keys sorted, so equal values have equal bytes.
+    static let jsonOptions: JSONSerialization.WritingOptions = [
+        .fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes,
+    ]
+
+    /// A value parsed by `JSONSerialization` as JSON again, keys sorted.
+    static func canonicalJSON(_ tree: Any) throws -> Data {
+        try JSONSerialization.data(withJSONObject: tree, options: jsonOptions)
+    }
+
+    /// `json` (as `JSONSerialization` parses it) with the value at `tokens` replaced by `field`;
+    /// `nil` when nothing is there.
+    static func replacing(at tokens: ArraySlice<String>, in json: Any, with field: Any) -> Any? {
+        guard let token = tokens.first else { return field }
+        if var members = json as? [String: Any] {
+            guard let member = members[token], let replaced = replacing(at: tokens.dropFirst(), in: member, with: field)
+            else { return nil }
+            members[token] = replaced
+            return members
+        }
+        if var items = json as? [Any] {
+            guard let index = Int(token), items.indices.contains(index),
+                let replaced = replacing(at: tokens.dropFirst(), in: items[index], with: field)
+            else { return nil }
+            items[index] = replaced
+            return items
+        }
+        return nil
     }
 
     /// The reason a withheld value's marker gives.
@@ -78,67 +139,5 @@ enum ConfidentialFields {
     /// One token of a JSON Pointer: `~` as `~0`, `/` as `~1`.
     static func pointerToken(_ key: String) -> String {
         key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-    }
-
-    /// Walks the tree, writing the clear parts and a marker at each secret.
-    private struct Writer {
-        let sealer: (any JournalSealer)?
-        var value = JSONLineWriter(capacity: 256)
-        /// The JSON Pointers of the secrets, in order.
-        var places: [String] = []
-        /// The pointer's tokens down to where the walk is.
-        private var path: [String] = []
-
-        init(sealer: (any JournalSealer)?) {
-            self.sealer = sealer
-        }
-
-        mutating func write(_ node: JSONValueEncoder.Node) throws(SealingFailure) {
-            switch node {
-            case .array(let box):
-                value.byte(UInt8(ascii: "["))
-                for (position, item) in box.items.enumerated() {
-                    if position > 0 { value.byte(UInt8(ascii: ",")) }
-                    path.append(String(position))
-                    try write(item)
-                    path.removeLast()
-                }
-                value.byte(UInt8(ascii: "]"))
-            case .object(let box):
-                value.byte(UInt8(ascii: "{"))
-                for position in box.keys.indices {
-                    if position > 0 { value.byte(UInt8(ascii: ",")) }
-                    value.string(box.keys[position])
-                    value.byte(UInt8(ascii: ":"))
-                    path.append(ConfidentialFields.pointerToken(box.keys[position]))
-                    try write(box.values[position])
-                    path.removeLast()
-                }
-                value.byte(UInt8(ascii: "}"))
-            case .secret(let secret):
-                defer { secret.erase() }
-                places.append(path.map { "/" + $0 }.joined())
-                value.byte(UInt8(ascii: "{"))
-                if let sealer {
-                    let sealed: [UInt8]
-                    do {
-                        sealed = try sealer.seal(secret.plaintext)
-                    } catch {
-                        throw SealingFailure(
-                            typeName: secret.typeName, reason: "the sealer threw \(type(of: error))")
-                    }
-                    value.string(Key.sealed)
-                    value.byte(UInt8(ascii: ":"))
-                    value.string(Data(sealed).base64EncodedString())
-                } else {
-                    value.string(Key.withheld)
-                    value.byte(UInt8(ascii: ":"))
-                    value.string(ConfidentialFields.withheldReason(secret.typeName))
-                }
-                value.byte(UInt8(ascii: "}"))
-            case .null, .bool, .integer, .string, .raw:
-                value.write(node)
-            }
-        }
     }
 }

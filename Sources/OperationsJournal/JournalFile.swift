@@ -102,13 +102,6 @@ enum JournalFile {
         }
     }
 
-    /// Writes all of the lines' bytes, continuing after partial writes and interruptions.
-    static func writeAll(_ lines: JSONLineWriter, to descriptor: Int32, url: URL) throws(JournalError) {
-        if let code = lines.withBytes({ DescriptorWrite.all($0, to: descriptor) }) {
-            throw .io(url, operation: "write to", reason: String(cString: strerror(code)))
-        }
-    }
-
     /// Cuts the file to `length` bytes: drops a torn last line before appending after it.
     static func truncate(_ descriptor: Int32, to length: Int, url: URL) throws(JournalError) {
         if ftruncate(descriptor, off_t(length)) != 0 {

@@ -1,3 +1,4 @@
+import Foundation
 import Operations
 
 /// The journal's on-disk format: names and the shapes of its lines as read back.
@@ -17,6 +18,15 @@ import Operations
 /// {"event":"resumed","at":…,"session":2}
 /// {"event":"resumed","at":…,"session":3,"fingerprint":"…","shape":{…}}
 /// ```
+///
+/// `runFinished` has `status` `succeeded` (with `output`), `failed`, `cancelled` or
+/// `interrupted`. A `stepLaunched` line carries the step's `purity` and, for a step with side
+/// effects, the attempt's `idempotencyKey`; that line is written and synced before the operation
+/// launches, in buffered mode too (write-ahead), so a process killed at any moment after the
+/// launch leaves the key for the rerun. An error's `uncertain` says its request may have taken
+/// effect (`OutcomeUncertainError`). Every line ends with its checksum, `"sum"`
+/// (``LineChecksum``). Step values are written by `JSONEncoder`, keys sorted; the envelope's
+/// fields in the order shown.
 ///
 /// A `resumed` line carries `fingerprint` and `shape` (and `scenarioVersion`) when the build
 /// that resumed the run has another shape than the journal's, changed only after the steps the
@@ -57,7 +67,8 @@ import Operations
 /// `{"withheld":…}` marker; nowhere else is such an object a marker (``ConfidentialFields``).
 /// Readers that predate the form see no value there and launch the step again. A value with
 /// a withheld field cannot be rebuilt, so its step is launched again on resume, and
-/// ``StepRecord/outputNotKept`` says why.
+/// ``StepRecord/outputNotKept`` says why. A sealer that throws leaves the value out and becomes
+/// the journal's error (``JournalError/sealingFailed(_:type:reason:)``).
 /// Unknown event names are skipped by readers, so version 1 can gain events without breaking
 /// older readers; anything else changes ``version``.
 enum JournalFormat {
@@ -73,17 +84,25 @@ enum JournalFormat {
         case stepSkipped
         case stepReplayed
         case runFinished
+
+        /// Whether lines of this event may record a step's or the run's input or output.
+        var carriesValues: Bool {
+            switch self {
+            case .runStarted, .stepLaunched, .stepSucceeded, .runFinished: true
+            case .resumed, .stepFailed, .stepSkipped, .stepReplayed: false
+            }
+        }
     }
 
     /// The fields a recorded value goes into: in clear, sealed (base64 of what the
     /// ``JournalSealer`` made), or the reason it is not there.
     struct ValueFields {
-        let clear: StaticString
-        let sealed: StaticString
+        let clear: String
+        let sealed: String
         /// A clear value with confidential values inside sealed or withheld alone
         /// (``ConfidentialFields``).
-        let withConfidentialFields: StaticString
-        let notRecorded: StaticString
+        let withConfidentialFields: String
+        let notRecorded: String
 
         static let input = ValueFields(
             clear: "input", sealed: "inputSealed", withConfidentialFields: "inputWithConfidentialFields",
@@ -104,18 +123,6 @@ enum JournalFormat {
         let fingerprint: String?
         let shape: ScenarioShape?
         let settings: [String: String]?
-        /// The run's input, when the host knew it as the run was created.
-        let input: JSONValue?
-        let inputSealed: String?
-        let inputWithConfidentialFields: ConfidentialFields.Recorded?
-        let inputNotRecorded: String?
-
-        /// The run's input, if the header carries one.
-        var recordedInput: RecordedValue? {
-            RecordedValue(
-                clear: input, sealed: inputSealed, withConfidentialFields: inputWithConfidentialFields,
-                notRecorded: inputNotRecorded)
-        }
     }
 
     /// Just enough of the first line to tell a journal from another JSON file.
@@ -131,14 +138,10 @@ enum JournalFormat {
         let address: StepAddress?
         let attempt: Int?
         let durationMs: Double?
-        let input: JSONValue?
-        let inputSealed: String?
-        let inputWithConfidentialFields: ConfidentialFields.Recorded?
-        let inputNotRecorded: String?
-        let output: JSONValue?
-        let outputSealed: String?
-        let outputWithConfidentialFields: ConfidentialFields.Recorded?
-        let outputNotRecorded: String?
+        /// The recorded input, if the line carries one (read apart: ``values(in:)``).
+        var recordedInput: RecordedValue?
+        /// The recorded output, if the line carries one.
+        var recordedOutput: RecordedValue?
         let error: RecordedError?
         let willRetry: Bool?
         let status: String?
@@ -153,8 +156,7 @@ enum JournalFormat {
         let skippedLines: [Int]?
 
         private enum CodingKeys: String, CodingKey {
-            case event, at, address, attempt, durationMs, input, inputSealed, inputNotRecorded, output, outputSealed
-            case outputNotRecorded, inputWithConfidentialFields, outputWithConfidentialFields
+            case event, at, address, attempt, durationMs
             case error, willRetry, status, session, purity, idempotencyKey, shape, fingerprint, skippedLines
         }
 
@@ -166,18 +168,6 @@ enum JournalFormat {
                 .map(StepAddress.init(path:))
             attempt = try container.decodeIfPresent(Int.self, forKey: .attempt)
             durationMs = try container.decodeIfPresent(Double.self, forKey: .durationMs)
-            // `decodeIfPresent` reads a JSON null as absent; a recorded value may be null
-            // (`Void`, `nil`), so presence is checked on the key.
-            input = container.contains(.input) ? try container.decode(JSONValue.self, forKey: .input) : nil
-            inputSealed = try container.decodeIfPresent(String.self, forKey: .inputSealed)
-            inputWithConfidentialFields = try container.decodeIfPresent(
-                ConfidentialFields.Recorded.self, forKey: .inputWithConfidentialFields)
-            inputNotRecorded = try container.decodeIfPresent(String.self, forKey: .inputNotRecorded)
-            output = container.contains(.output) ? try container.decode(JSONValue.self, forKey: .output) : nil
-            outputSealed = try container.decodeIfPresent(String.self, forKey: .outputSealed)
-            outputWithConfidentialFields = try container.decodeIfPresent(
-                ConfidentialFields.Recorded.self, forKey: .outputWithConfidentialFields)
-            outputNotRecorded = try container.decodeIfPresent(String.self, forKey: .outputNotRecorded)
             error = try container.decodeIfPresent(RecordedError.self, forKey: .error)
             willRetry = try container.decodeIfPresent(Bool.self, forKey: .willRetry)
             status = try container.decodeIfPresent(String.self, forKey: .status)
@@ -188,19 +178,19 @@ enum JournalFormat {
             fingerprint = try container.decodeIfPresent(String.self, forKey: .fingerprint)
             skippedLines = try container.decodeIfPresent([Int].self, forKey: .skippedLines)
         }
+    }
 
-        /// The recorded input, if the line carries one.
-        var recordedInput: RecordedValue? {
-            RecordedValue(
-                clear: input, sealed: inputSealed, withConfidentialFields: inputWithConfidentialFields,
-                notRecorded: inputNotRecorded)
+    /// The input and output a line records: step values have any shape, so they are read from
+    /// the line as `JSONSerialization` parses it, apart from the envelope's `Decodable` fields.
+    ///
+    /// - Throws: ``JournalReader/Inconsistency`` when the line is not an object, or a value's
+    ///   field is not of its form.
+    static func values(in line: ArraySlice<UInt8>) throws(JournalReader.Inconsistency) -> (
+        input: RecordedValue?, output: RecordedValue?
+    ) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
+            throw .init(text: "not a JSON object")
         }
-
-        /// The recorded output, if the line carries one.
-        var recordedOutput: RecordedValue? {
-            RecordedValue(
-                clear: output, sealed: outputSealed, withConfidentialFields: outputWithConfidentialFields,
-                notRecorded: outputNotRecorded)
-        }
+        return (try RecordedValue(.input, in: object), try RecordedValue(.output, in: object))
     }
 }

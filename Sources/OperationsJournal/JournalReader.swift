@@ -46,7 +46,7 @@ enum JournalReader {
                 damaged.append(.init(line: number, reason: Self.checksumMismatch))
                 continue
             }
-            let event: JournalFormat.EventLine
+            var event: JournalFormat.EventLine
             do {
                 event = try decoder.decode(JournalFormat.EventLine.self, from: Data(line))
             } catch {
@@ -55,6 +55,9 @@ enum JournalReader {
             }
             guard let kind = JournalFormat.Event(rawValue: event.event) else { continue }
             do {
+                if kind.carriesValues {
+                    (event.recordedInput, event.recordedOutput) = try JournalFormat.values(in: line)
+                }
                 try builder.apply(kind, event)
             } catch let reason {
                 damaged.append(.init(line: number, reason: reason.text))
@@ -122,10 +125,15 @@ enum JournalReader {
         if header.shape == nil, header.fingerprint != nil {
             throw .damaged(url, line: 1, reason: "the header has a fingerprint but no readable shape")
         }
+        let input: RecordedValue?
+        do {
+            input = try JournalFormat.values(in: line).input
+        } catch {
+            throw .damaged(url, line: 1, reason: error.text)
+        }
         return Header(
             runID: runID, scenario: scenario, createdAt: createdAt, shape: header.shape,
-            settings: header.settings ?? [:],
-            input: header.recordedInput)
+            settings: header.settings ?? [:], input: input)
     }
 
     struct Header {

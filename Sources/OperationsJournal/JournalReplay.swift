@@ -186,30 +186,15 @@ public struct JournalReplay: StepReplaying {
         return (try? latest.decode(as: T.self, step: address, sealer: sealer)) ?? nil
     }
 
-    /// A value as the journal would record it in clear, read back as JSON; `nil` for a value it
-    /// would seal, withhold or could not encode.
-    private static func json(of value: Any) -> JSONValue? {
-        switch value {
-        case let text as String: return .string(text)
-        case let number as Int: return .integer(Int64(number))
-        case let flag as Bool: return .bool(flag)
-        default: break
-        }
-        guard let encodable = value as? any Encodable, let encoded = JSONValueEncoder.encode(encodable),
-            !encoded.holdsSecret
+    /// A value as the journal would record it in clear, as ``RecordedValue/json(_:)`` holds
+    /// it once read back; `nil` for a value it would seal, withhold or could not encode.
+    private static func json(of value: Any) -> Data? {
+        guard let encodable = value as? any Encodable, !(value is any JournalConfidential),
+            (try? ConfidentialFields.places(in: encodable))?.isEmpty == true,
+            let json = try? JSONEncoder().encode(encodable),
+            let tree = try? JSONSerialization.jsonObject(with: json, options: .fragmentsAllowed)
         else { return nil }
-        let bytes: [UInt8]
-        if let node = encoded.node {
-            var writer = JSONLineWriter(capacity: 256)
-            writer.write(node)
-            bytes = writer.bytes
-        } else {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.withoutEscapingSlashes]
-            guard let data = try? encoder.encode(encodable) else { return nil }
-            bytes = Array(data)
-        }
-        return try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        return try? ConfidentialFields.canonicalJSON(tree)
     }
 }
 

@@ -4,26 +4,40 @@ import Operations
 /// A step input or output as the journal holds it: JSON, sealed JSON, JSON with confidential
 /// fields sealed or withheld alone, or the reason it could not be recorded.
 enum RecordedValue: Sendable, Hashable {
-    case json(JSONValue)
+    /// The value's JSON, keys sorted (``ConfidentialFields/canonicalJSON(_:)``), so that equal
+    /// values are equal here.
+    case json(Data)
     /// The base64 of what a ``JournalSealer`` made of the value's JSON.
     case sealed(String)
     /// The value in clear with markers where its confidential values are (``ConfidentialFields``).
     case withConfidentialFields(ConfidentialFields.Recorded)
     case notRecorded(String)
 
-    /// The value of a line's fields for it, if any is present.
-    init?(
-        clear: JSONValue?, sealed: String?, withConfidentialFields: ConfidentialFields.Recorded? = nil,
-        notRecorded: String?
-    ) {
-        if let clear {
-            self = .json(clear)
-        } else if let sealed {
-            self = .sealed(sealed)
-        } else if let withConfidentialFields {
-            self = .withConfidentialFields(withConfidentialFields)
-        } else if let notRecorded {
-            self = .notRecorded(notRecorded)
+    /// The value that `fields` name in a line as `JSONSerialization` parsed it; `nil` when the
+    /// line has none of them.
+    ///
+    /// - Throws: ``JournalReader/Inconsistency`` when a field is there but not of its form.
+    init?(_ fields: JournalFormat.ValueFields, in line: [String: Any]) throws(JournalReader.Inconsistency) {
+        // A recorded value may be null (`Void`, `nil`): presence is the key's.
+        if let clear = line[fields.clear] {
+            guard let json = try? ConfidentialFields.canonicalJSON(clear) else {
+                throw .init(text: "the field \"\(fields.clear)\" is not valid")
+            }
+            self = .json(json)
+        } else if let sealed = line[fields.sealed] {
+            guard let text = sealed as? String else { throw .init(text: "the field \"\(fields.sealed)\" is not valid") }
+            self = .sealed(text)
+        } else if let object = line[fields.withConfidentialFields] {
+            guard let object = object as? [String: Any], let value = object[ConfidentialFields.Key.value],
+                let places = object[ConfidentialFields.Key.confidential] as? [String],
+                let json = try? ConfidentialFields.canonicalJSON(value)
+            else { throw .init(text: "the field \"\(fields.withConfidentialFields)\" is not valid") }
+            self = .withConfidentialFields(ConfidentialFields.Recorded(value: json, confidential: places))
+        } else if let reason = line[fields.notRecorded] {
+            guard let text = reason as? String else {
+                throw .init(text: "the field \"\(fields.notRecorded)\" is not valid")
+            }
+            self = .notRecorded(text)
         } else {
             return nil
         }
@@ -73,7 +87,7 @@ enum RecordedValue: Sendable, Hashable {
         switch self {
         case .notRecorded: return nil
         case .json(let json):
-            do { data = try JSONEncoder().encode(json) } catch { return nil }
+            data = json
         case .sealed(let text):
             guard let sealer else { return nil }
             guard let sealed = Data(base64Encoded: text), let opened = try? sealer.open(Array(sealed)) else {
@@ -86,7 +100,7 @@ enum RecordedValue: Sendable, Hashable {
             guard let json = try recorded.opened(with: sealer, step: step, type: String(describing: T.self)) else {
                 return nil
             }
-            do { data = try JSONEncoder().encode(json) } catch { return nil }
+            data = json
         }
         do {
             return try Self.decode(decodable, from: data) as? T

@@ -11,47 +11,12 @@ public import Operations
 ///
 /// ## Format
 ///
-/// JSON Lines: a header line, then one event per line (`at` is milliseconds since 1970; step
-/// addresses are lists of `{"index","name"}` from the outermost scenario down):
-///
-/// ```
-/// {"format":"operations.journal","version":1,"run":"20250101-120000-000-1a2b3c4d","scenario":"AuthScenario","createdAt":"2025-01-01T12:00:00.000Z"}
-/// {"event":"runStarted","at":1735732800000,"input":"+15551234567"}
-/// {"event":"stepLaunched","at":…,"address":[{"index":0,"name":"PhoneOp"}],"attempt":1,"purity":"pure","input":"+15551234567"}
-/// {"event":"stepLaunched","at":…,"address":[{"index":2,"name":"CodeOp"}],"attempt":1,"purity":"sideEffects","idempotencyKey":"9f…","input":{…}}
-/// {"event":"stepSucceeded","at":…,"address":[…],"attempt":1,"durationMs":49.120,"output":{"token":"…"}}
-/// {"event":"stepFailed","at":…,"address":[…],"attempt":1,"durationMs":3.000,"error":{"description":"…","type":"AuthError","transient":false,"cancelled":false,"uncertain":false},"willRetry":false}
-/// {"event":"stepSkipped","at":…,"address":[…]}
-/// {"event":"stepReplayed","at":…,"address":[…]}
-/// {"event":"runFinished","at":…,"status":"failed","durationMs":52.000,"error":{…,"stepPath":["CodeOp"]}}
-/// {"event":"resumed","at":…,"session":2}
-/// ```
-///
-/// `runFinished` has `status` `succeeded` (with `output`), `failed`, `cancelled` or
-/// `interrupted`. A `stepLaunched` line carries the step's `purity` and, for a step with side
-/// effects, the attempt's `idempotencyKey`; that line is written and synced before the operation
-/// launches, in buffered mode too (write-ahead), so a process killed at any moment after the
-/// launch leaves the key for the rerun. An error's `uncertain` says its request may have taken
-/// effect (`OutcomeUncertainError`). A value that could not be encoded appears as `inputNotRecorded` /
-/// `outputNotRecorded` with the reason. A ``JournalConfidential`` value never appears in clear:
-/// one that is confidential itself is `inputSealed` / `outputSealed` (or not recorded, without a
-/// ``JournalSealer``); one that holds confidential fields is written in clear with each of them
-/// sealed or withheld alone, as `inputWithConfidentialFields` / `outputWithConfidentialFields`:
-///
-/// ```
-/// {"event":"stepSucceeded",…,"outputWithConfidentialFields":{"value":{"order":"o-1","account":{"sealed":"q83v…"}},"confidential":["/account"]}}
-/// {"event":"stepSucceeded",…,"outputWithConfidentialFields":{"value":{"order":"o-1","account":{"withheld":"Account is confidential and the run has no sealer: not kept"}},"confidential":["/account"]}}
-/// ```
-///
-/// `confidential` lists, as JSON Pointers (RFC 6901: `/items/0/card`; `~0` is `~` and `~1` is
-/// `/` in a key), the places of `value` that hold a confidential value; only there is an object
-/// read as a marker, `{"sealed":…}` (base64 of what the sealer made of that value's JSON) or
-/// `{"withheld":…}` (why it is not kept), so a real value of that shape elsewhere is the value's
-/// own. Readers that predate the form see no value and launch the step again.
-///
-/// A sealer that throws leaves the value out and becomes the journal's error (``flush()``,
-/// ``close()``, ``JournalError/sealingFailed(_:type:reason:)``). Readers skip event names and
-/// fields they do not know, so version 1 can gain them; any other change raises the version.
+/// JSON Lines: a header line, then one event per line, each ending with its checksum. The
+/// format is described once, where it is defined: `JournalFormat` (Sources/OperationsJournal/JournalFormat.swift).
+/// A ``JournalConfidential`` value never appears in clear: it is sealed by the run's
+/// ``JournalSealer``, or withheld without one. A sealer that throws leaves the value out and
+/// becomes the journal's error (``flush()``, ``close()``,
+/// ``JournalError/sealingFailed(_:type:reason:)``).
 ///
 /// ```swift
 /// let store = RunStore(stateDirectory: stateDirectory)
@@ -100,10 +65,9 @@ public final class ScenarioJournal: ScenarioObserver {
 
     private struct State {
         var descriptor: Int32?
-        var lines = JSONLineWriter(capacity: 4096)
-        /// Writes step values in order, reusing its buffers from one value to the next.
-        let stream = JSONStreamEncoder()
-        var valueTypes = StepValueTypes()
+        /// Complete lines not yet written to the file.
+        var lines: [UInt8] = []
+        /// Writes step values.
         let encoder: JSONEncoder
         /// The address of the journaled scenario, learned from its start event.
         var root: StepAddress?
@@ -127,7 +91,7 @@ public final class ScenarioJournal: ScenarioObserver {
         self.durability = durability
         self.resumedFrom = resumedFrom
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         self.state = LockedState(State(descriptor: descriptor, encoder: encoder))
     }
 
@@ -136,7 +100,7 @@ public final class ScenarioJournal: ScenarioObserver {
         // file; the run then reads as interrupted (no end event, no live lock).
         state.withLock { state in
             guard let descriptor = state.descriptor else { return }
-            if !state.lines.isEmpty, state.error == nil { _ = state.lines.withBytes { io.write($0, descriptor) } }
+            if !state.lines.isEmpty, state.error == nil { _ = state.lines.withUnsafeBytes { io.write($0, descriptor) } }
             JournalFile.closeDescriptor(descriptor)
             state.descriptor = nil
         }
@@ -243,19 +207,22 @@ public final class ScenarioJournal: ScenarioObserver {
                 durability: durability, sealer: sealer, resumedFrom: record, relaunchingInDoubt: relaunchingInDoubt,
                 io: io)
             try journal.state.withLock { state throws(JournalError) in
-                state.lines.beginLine()
-                state.lines.field("event", string: JournalFormat.Event.resumed.rawValue)
-                state.lines.field("at", int: Self.nowMilliseconds())
-                state.lines.field("session", int: record.sessions + 1)
+                var line = JournalLine()
+                line.field("event", string: JournalFormat.Event.resumed.rawValue)
+                line.field("at", int: Self.nowMilliseconds())
+                line.field("session", int: record.sessions + 1)
                 if !record.damagedLines.isEmpty {
-                    state.lines.field("skippedLines", ints: record.damagedLines.map(\.line))
+                    line.field(
+                        "skippedLines",
+                        json: "[\(record.damagedLines.map { String($0.line) }.joined(separator: ","))]".utf8)
                 }
                 if let reshaped, let reshapedJSON {
-                    if let version = reshaped.version { state.lines.field("scenarioVersion", int: version) }
-                    state.lines.field("fingerprint", string: reshaped.fingerprint)
-                    state.lines.field("shape", json: reshapedJSON)
+                    if let version = reshaped.version { line.field("scenarioVersion", int: version) }
+                    line.field("fingerprint", string: reshaped.fingerprint)
+                    line.field("shape", json: reshapedJSON)
                 }
-                state.lines.endLine()
+                line.end()
+                state.lines += line.bytes
                 journal.commit(&state, sync: true)
                 if let error = state.error { throw error }
             }
@@ -361,11 +328,12 @@ public final class ScenarioJournal: ScenarioObserver {
             guard let descriptor = state.descriptor else { return }
             if state.runInFlight {
                 state.runInFlight = false
-                state.lines.beginLine()
-                state.lines.field("event", string: JournalFormat.Event.runFinished.rawValue)
-                state.lines.field("at", int: Self.nowMilliseconds())
-                state.lines.field("status", string: RunStatus.interrupted.rawValue)
-                state.lines.endLine()
+                var line = JournalLine()
+                line.field("event", string: JournalFormat.Event.runFinished.rawValue)
+                line.field("at", int: Self.nowMilliseconds())
+                line.field("status", string: RunStatus.interrupted.rawValue)
+                line.end()
+                state.lines += line.bytes
             }
             commit(&state, sync: true)
             JournalFile.closeDescriptor(descriptor)
@@ -422,21 +390,21 @@ public final class ScenarioJournal: ScenarioObserver {
             url: url, runID: runID, scenario: scenario, descriptor: draft.descriptor, durability: durability,
             sealer: sealer, resumedFrom: nil, io: io)
         let failure = journal.state.withLock { state -> JournalError? in
-            state.lines.beginLine()
-            state.lines.field("format", string: JournalFormat.name)
-            state.lines.field("version", int: JournalFormat.version)
-            state.lines.field("run", string: runID.rawValue)
-            state.lines.field("scenario", string: scenario)
-            state.lines.field(
-                "createdAt", string: Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(createdAt))
+            var line = JournalLine()
+            line.field("format", string: JournalFormat.name)
+            line.field("version", int: JournalFormat.version)
+            line.field("run", string: runID.rawValue)
+            line.field("scenario", string: scenario)
+            line.field("createdAt", string: Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(createdAt))
             if let shape, let shapeJSON {
-                if let version = shape.version { state.lines.field("scenarioVersion", int: version) }
-                state.lines.field("fingerprint", string: shape.fingerprint)
-                state.lines.field("shape", json: shapeJSON)
+                if let version = shape.version { line.field("scenarioVersion", int: version) }
+                line.field("fingerprint", string: shape.fingerprint)
+                line.field("shape", json: shapeJSON)
             }
-            if let settingsJSON { state.lines.field("settings", json: settingsJSON) }
-            journal.value(input, .input, &state)
-            state.lines.endLine()
+            if let settingsJSON { line.field("settings", json: settingsJSON) }
+            journal.value(input, .input, &line, &state)
+            line.end()
+            state.lines += line.bytes
             journal.commit(&state, sync: true)
             return state.error
         }
@@ -480,12 +448,14 @@ public final class ScenarioJournal: ScenarioObserver {
     private func detachDraft() {
         state.withLock { state in
             state.descriptor = nil
-            state.lines.removeAll()
+            state.lines.removeAll(keepingCapacity: true)
         }
     }
 
     /// Appends one event's line to the buffer.
     private func record(_ event: ScenarioEvent, into state: inout State) -> Commit {
+        var line = JournalLine()
+        let commit: Commit
         switch event.kind {
         case .scenarioStarted:
             // The first scenario to start is the journaled one; later starts at other
@@ -493,219 +463,143 @@ public final class ScenarioJournal: ScenarioObserver {
             if let root = state.root, root != event.address { return .none }
             state.root = event.address
             state.runInFlight = true
-            begin(.runStarted, event, &state, address: false)
-            value(event.value, .input, &state)
-            state.lines.endLine()
-            return .write
+            begin(.runStarted, event, &line, address: false)
+            value(event.value, .input, &line, &state)
+            commit = .write
         case .scenarioSucceeded:
             guard state.root == event.address else { return .none }
             state.runInFlight = false
-            begin(.runFinished, event, &state, address: false)
-            state.lines.field("status", string: RunStatus.succeeded.rawValue)
-            duration(event, &state)
-            value(event.value, .output, &state)
-            state.lines.endLine()
-            return .writeAndSync
+            begin(.runFinished, event, &line, address: false)
+            line.field("status", string: RunStatus.succeeded.rawValue)
+            duration(event, &line)
+            value(event.value, .output, &line, &state)
+            commit = .writeAndSync
         case .scenarioFailed(let error):
             guard state.root == event.address else { return .none }
             state.runInFlight = false
             let status: RunStatus =
                 error.isCancellation ? (state.interruptionNoted ? .interrupted : .cancelled) : .failed
-            begin(.runFinished, event, &state, address: false)
-            state.lines.field("status", string: status.rawValue)
-            duration(event, &state)
-            recordError(error, &state)
-            state.lines.endLine()
-            return .writeAndSync
+            begin(.runFinished, event, &line, address: false)
+            line.field("status", string: status.rawValue)
+            duration(event, &line)
+            recordError(error, &line, state)
+            commit = .writeAndSync
         case .stepLaunched:
-            begin(.stepLaunched, event, &state)
-            state.lines.field("attempt", int: event.attempt)
-            if let purity = event.purity { state.lines.field("purity", string: purity.rawValue) }
-            if let key = event.idempotencyKey { state.lines.field("idempotencyKey", string: key.rawValue) }
-            value(event.value, .input, &state)
-            state.lines.endLine()
+            begin(.stepLaunched, event, &line)
+            line.field("attempt", int: event.attempt)
+            if let purity = event.purity { line.field("purity", string: purity.rawValue) }
+            if let key = event.idempotencyKey { line.field("idempotencyKey", string: key.rawValue) }
+            value(event.value, .input, &line, &state)
             // Write-ahead: a step with side effects may act as soon as it launches, so its launch
             // line — with its key — is on disk before the operation runs, whatever the durability.
-            return event.purity == .sideEffects ? .writeAhead : .none
+            commit = event.purity == .sideEffects ? .writeAhead : .none
         case .stepSucceeded:
-            begin(.stepSucceeded, event, &state)
-            state.lines.field("attempt", int: event.attempt)
-            duration(event, &state)
-            value(event.value, .output, &state)
-            state.lines.endLine()
-            return .writeAndSync
+            begin(.stepSucceeded, event, &line)
+            line.field("attempt", int: event.attempt)
+            duration(event, &line)
+            value(event.value, .output, &line, &state)
+            commit = .writeAndSync
         case .stepFailed(let error, let willRetry, let delay):
-            begin(.stepFailed, event, &state)
-            state.lines.field("attempt", int: event.attempt)
-            duration(event, &state)
-            recordError(error, &state)
-            state.lines.field("willRetry", bool: willRetry)
-            if let delay { state.lines.field("retryInMs", milliseconds: delay) }
-            state.lines.endLine()
-            return willRetry ? .write : .writeAndSync
+            begin(.stepFailed, event, &line)
+            line.field("attempt", int: event.attempt)
+            duration(event, &line)
+            recordError(error, &line, state)
+            line.field("willRetry", bool: willRetry)
+            if let delay { line.field("retryInMs", milliseconds: delay) }
+            commit = willRetry ? .write : .writeAndSync
         case .stepSkipped:
-            begin(.stepSkipped, event, &state)
-            state.lines.endLine()
-            return .none
+            begin(.stepSkipped, event, &line)
+            commit = .none
         case .stepReplayed:
-            begin(.stepReplayed, event, &state)
-            state.lines.endLine()
-            return .none
+            begin(.stepReplayed, event, &line)
+            commit = .none
         }
+        line.end()
+        state.lines += line.bytes
+        return commit
     }
 
     private func begin(
-        _ kind: JournalFormat.Event, _ event: ScenarioEvent, _ state: inout State, address: Bool = true
+        _ kind: JournalFormat.Event, _ event: ScenarioEvent, _ line: inout JournalLine, address: Bool = true
     ) {
-        state.lines.beginLine()
-        state.lines.field("event", string: kind.rawValue)
-        state.lines.field("at", int: Self.nowMilliseconds())
-        if address { state.lines.field("address", address: event.address) }
+        line.field("event", string: kind.rawValue)
+        line.field("at", int: Self.nowMilliseconds())
+        if address { line.field("address", address: event.address) }
     }
 
-    private func duration(_ event: ScenarioEvent, _ state: inout State) {
-        if let duration = event.duration { state.lines.field("durationMs", milliseconds: duration) }
+    private func duration(_ event: ScenarioEvent, _ line: inout JournalLine) {
+        if let duration = event.duration { line.field("durationMs", milliseconds: duration) }
     }
 
-    /// Encodes a value through its `Encodable` conformance, opened from the existential; one
-    /// that is or holds a ``JournalConfidential`` one is sealed, or withheld without a sealer.
-    private func value(_ value: (any Sendable)?, _ fields: JournalFormat.ValueFields, _ state: inout State) {
+    /// Writes a value with `JSONEncoder`, through its `Encodable` conformance opened from the
+    /// existential. One that is ``JournalConfidential`` is sealed whole, one that holds such
+    /// values has each of them sealed alone (``ConfidentialFields``); without a sealer they are
+    /// withheld.
+    private func value(
+        _ value: (any Sendable)?, _ fields: JournalFormat.ValueFields, _ line: inout JournalLine,
+        _ state: inout State
+    ) {
         guard let value else { return }
-        // A type met before skips the casts that sort it (see `StepValueTypes`).
-        if let known = state.valueTypes.lookUp(type(of: value)) {
-            return encode(
-                value, known.traits, fields, &state, streaming: { try known.encode(value, $0) },
-                encodable: { known.encodable(value) })
-        }
-        // Plain strings, integers and booleans are written directly: `JSONEncoder` costs about
-        // a microsecond per value, most of a buffered append's budget. Everything else goes
-        // through its `Encodable` conformance, opened from the existential.
+        // Plain values hold no secret: written directly, without an encoder's round.
         switch value {
-        case let text as String: return state.lines.field(fields.clear, string: text)
-        case let number as Int: return state.lines.field(fields.clear, int: number)
-        case let flag as Bool: return state.lines.field(fields.clear, bool: flag)
+        case let text as String: return line.field(fields.clear, string: text)
+        case let number as Int: return line.field(fields.clear, int: number)
+        case let flag as Bool: return line.field(fields.clear, bool: flag)
         default: break
         }
+        // Spelled out only when a line needs it: naming a type is not free.
+        var typeName: String { "\(type(of: value))" }
+        let confidential = value is any JournalConfidential
         guard let encodable = value as? any Encodable else {
-            if value is Void { return state.lines.field(fields.clear, literal: "null") }
-            let secret = value is any JournalConfidential ? " (and is confidential)" : ""
-            return state.lines.field(fields.notRecorded, string: "\(type(of: value)) is not Encodable\(secret)")
+            if value is Void { return line.field(fields.clear, json: "null".utf8) }
+            let secret = confidential ? " (and is confidential)" : ""
+            return line.field(fields.notRecorded, string: "\(typeName) is not Encodable\(secret)")
         }
-        let traits = StepValueTypes.Traits(
-            confidential: encodable is any JournalConfidential,
-            writtenByFoundation: encodable is Date || encodable is Data || encodable is URL || encodable is Decimal)
-        state.valueTypes.learn(encodable, traits)
-        encode(
-            value, traits, fields, &state, streaming: { try encodable.encode(to: $0) }, encodable: { encodable })
-    }
-
-    /// Encodes a value that is `Encodable`: most are written as their conformance runs, with no
-    /// tree in between; the others go through `JSONValueEncoder`, and what only `JSONEncoder`
-    /// writes through it.
-    ///
-    /// - Parameters:
-    ///   - streaming: Encodes the value with the encoder it is given.
-    ///   - encodable: The value as `Encodable`, for the other encoders.
-    private func encode(
-        _ value: any Sendable, _ traits: StepValueTypes.Traits, _ fields: JournalFormat.ValueFields,
-        _ state: inout State, streaming: (any Encoder) throws -> Void, encodable: () -> any Encodable
-    ) {
-        if !traits.writtenByFoundation,
-            case .written(let holdsSecret) = state.stream.encode(confidential: traits.confidential, streaming)
-        {
-            guard holdsSecret else { return state.lines.field(fields.clear, json: state.stream.output) }
-            defer { state.stream.erase() }
-            guard traits.confidential else { return sealFields(value, encodable(), fields, &state) }
-            return seal(value, fields, &state) { state in state.stream.bytes }
+        if confidential, sealer == nil {
+            return line.field(fields.notRecorded, string: ConfidentialFields.withheldReason(typeName))
         }
-        let encodable = encodable()
-        let encoded = JSONValueEncoder.encode(encodable)
-        if encoded?.holdsSecret == true, !traits.confidential { return sealFields(value, encodable, fields, &state) }
-        guard encoded?.holdsSecret == true else {
-            if let node = encoded?.node { return state.lines.field(fields.clear, node: node) }
-            do {
-                state.lines.field(fields.clear, json: try state.encoder.encode(encodable))
-            } catch {
-                state.lines.field(
-                    fields.notRecorded,
-                    string: "\(type(of: value)) could not be encoded: \(Self.explainEncoding(error))")
-            }
-            return
-        }
-        seal(value, fields, &state) { state in
-            if let node = encoded?.node {
-                var writer = JSONLineWriter(capacity: 256)
-                writer.write(node)
-                return writer.bytes
-            }
-            return Array(try state.encoder.encode(encodable))
-        }
-    }
-
-    /// Writes a value that is itself confidential sealed whole by the run's sealer, or the
-    /// reason it is not kept; `plaintext` gives its JSON.
-    private func seal(
-        _ value: any Sendable, _ fields: JournalFormat.ValueFields, _ state: inout State,
-        plaintext: (State) throws -> [UInt8]
-    ) {
-        let typeName = "\(type(of: value))"
-        guard let sealer else {
-            return state.lines.field(fields.notRecorded, string: ConfidentialFields.withheldReason(typeName))
-        }
-        let json: [UInt8]
+        let encoder = state.encoder
+        let json: Data
+        let places: [ConfidentialFields.Place]
         do {
-            json = try plaintext(state)
+            json = try encoder.encode(encodable)
+            places = confidential ? [] : try ConfidentialFields.places(in: encodable)
         } catch {
-            return state.lines.field(
-                fields.notRecorded, string: "\(typeName) could not be encoded: \(Self.explainEncoding(error))")
-        }
-        do {
-            let sealed = try sealer.seal(json)
-            state.lines.field(fields.sealed, string: Data(sealed).base64EncodedString())
-        } catch {
-            sealingFailed(
-                ConfidentialFields.SealingFailure(typeName: typeName, reason: "the sealer threw \(type(of: error))"),
-                fields, &state)
-        }
-    }
-
-    /// Writes a value that holds confidential values below its top level in clear, each of
-    /// them sealed alone or withheld (see ``ConfidentialFields``).
-    private func sealFields(
-        _ value: any Sendable, _ encodable: any Encodable, _ fields: JournalFormat.ValueFields, _ state: inout State
-    ) {
-        guard let separated = JSONValueEncoder.encode(encodable, separatingSecrets: true), let node = separated.node
-        else {
-            let reason = "\(type(of: value)) could not be encoded with its confidential fields apart"
-            return state.lines.field(fields.notRecorded, string: reason)
+            let reason = "\(typeName) could not be encoded: \(Self.explainEncoding(error))"
+            return line.field(fields.notRecorded, string: reason)
         }
         do throws(ConfidentialFields.SealingFailure) {
-            state.lines.field(fields.withConfidentialFields, json: try ConfidentialFields.write(node, sealer: sealer))
+            if confidential, let sealer {
+                let sealed: [UInt8]
+                do {
+                    sealed = try sealer.seal(Array(json))
+                } catch {
+                    throw .init(typeName: typeName, reason: "the sealer threw \(type(of: error))")
+                }
+                return line.field(fields.sealed, string: Data(sealed).base64EncodedString())
+            }
+            guard !places.isEmpty else { return line.field(fields.clear, json: json) }
+            guard
+                let object = try ConfidentialFields.write(
+                    json, places: places, sealer: sealer, encode: { try encoder.encode($0) })
+            else {
+                let reason = "\(typeName) could not be encoded with its confidential fields apart"
+                return line.field(fields.notRecorded, string: reason)
+            }
+            line.field(fields.withConfidentialFields, json: object)
         } catch {
-            sealingFailed(error, fields, &state)
+            // The value is not written (the line says so, without it), and the journal keeps the
+            // failure as its error, which stops the run before it acts on an event the journal
+            // cannot stand for.
+            line.field(fields.notRecorded, string: "\(error.typeName) could not be sealed: \(error.reason)")
+            if state.error == nil { state.error = .sealingFailed(url, type: error.typeName, reason: error.reason) }
         }
     }
 
-    /// A sealer that throws: the value is not written (the line says so, without it), and the
-    /// journal keeps the failure as its error, which stops the run before it acts on an event
-    /// the journal cannot stand for.
-    private func sealingFailed(
-        _ failure: ConfidentialFields.SealingFailure, _ fields: JournalFormat.ValueFields, _ state: inout State
-    ) {
-        state.lines.field(fields.notRecorded, string: "\(failure.typeName) could not be sealed: \(failure.reason)")
-        if state.error == nil { state.error = .sealingFailed(url, type: failure.typeName, reason: failure.reason) }
-    }
-
-    private func recordError(_ error: any Error, _ state: inout State) {
+    private func recordError(_ error: any Error, _ line: inout JournalLine, _ state: State) {
         let recorded = RecordedError(error)
-        state.lines.beginObject("error")
-        state.lines.field("description", string: recorded.description)
-        state.lines.field("type", string: recorded.type)
-        state.lines.field("transient", bool: recorded.isTransient)
-        state.lines.field("cancelled", bool: recorded.isCancellation)
-        if let path = recorded.stepPath { state.lines.field("stepPath", strings: path) }
-        state.lines.field("uncertain", bool: recorded.isOutcomeUncertain)
-        state.lines.endObject()
+        // `RecordedError`'s own `Codable` form; it has nothing `JSONEncoder` can refuse.
+        line.field("error", json: (try? state.encoder.encode(recorded)) ?? Data("null".utf8))
     }
 
     /// Writes the buffer; syncs too when asked and the journal is durable. Errors are kept for
@@ -716,14 +610,14 @@ public final class ScenarioJournal: ScenarioObserver {
     /// run stops (``RunHalted``).
     private func commit(_ state: inout State, sync: Bool, evenIfBuffered: Bool = false) {
         guard let descriptor = state.descriptor else { return }
-        guard state.error == nil else { return state.lines.removeAll() }
+        guard state.error == nil else { return state.lines.removeAll(keepingCapacity: true) }
         if !state.lines.isEmpty {
-            if let code = state.lines.withBytes({ io.write($0, descriptor) }) {
+            if let code = state.lines.withUnsafeBytes({ io.write($0, descriptor) }) {
                 state.error = .io(url, operation: "write to", reason: String(cString: strerror(code)))
             } else {
                 state.unsynced = true
             }
-            state.lines.removeAll()
+            state.lines.removeAll(keepingCapacity: true)
         }
         if sync, state.unsynced, state.error == nil, let syncer = durability.sync {
             state.unsynced = false

@@ -125,7 +125,8 @@ struct SealedRunnerTests {
         let store = RunStore(stateDirectory: directory, sealer: SealingProgram.configuration.journalSealer)
         let text = try String(contentsOf: store.url(for: id), encoding: .utf8)
         #expect(!text.contains(Self.iban), "the account never reaches the journal in clear")
-        #expect(text.contains(#""reference":"p-7","account":{"sealed":"#), "\(text)")
+        #expect(text.contains(#"{"value":{"account":{"sealed":"#), "\(text)")
+        #expect(text.contains(#""reference":"p-7"}"#), "values are written with their keys sorted: \(text)")
 
         #expect(payout(["check", "--state-dir", directory.path]).status == ExitStatus.success)
         let otherKey = try RunStore(stateDirectory: directory, sealer: XORSealer(key: 0x01))

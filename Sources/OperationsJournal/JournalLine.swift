@@ -1,0 +1,85 @@
+import Foundation
+import Operations
+
+/// One journal line as it is written: a JSON object whose members are appended in order, closed
+/// by its checksum (``LineChecksum``).
+///
+/// The envelope's fields are strings, integers and booleans, written here; a value of the
+/// caller's shape comes as JSON already made by `JSONEncoder` (``field(_:json:)``).
+struct JournalLine {
+    /// The line so far; complete, newline included, after ``end()``.
+    private(set) var bytes: [UInt8] = [UInt8(ascii: "{")]
+
+    mutating func field(_ key: String, string value: String) {
+        name(key)
+        Self.appendString(value, to: &bytes)
+    }
+
+    mutating func field(_ key: String, int value: Int) {
+        name(key)
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    mutating func field(_ key: String, bool value: Bool) {
+        name(key)
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    /// A value that is already JSON.
+    mutating func field(_ key: String, json: some Sequence<UInt8>) {
+        name(key)
+        bytes.append(contentsOf: json)
+    }
+
+    /// A duration in milliseconds, to the microsecond.
+    mutating func field(_ key: String, milliseconds duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        let microseconds = max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
+        field(key, json: String(Double(microseconds) / 1000).utf8)
+    }
+
+    /// `[{"index":0,"name":"AuthScenario"},…]`, as ``StepAddress/Component`` reads back.
+    mutating func field(_ key: String, address: StepAddress) {
+        name(key)
+        bytes.append(UInt8(ascii: "["))
+        for (position, component) in address.path.enumerated() {
+            if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(contentsOf: #"{"index":\#(component.index),"name":"#.utf8)
+            Self.appendString(component.name, to: &bytes)
+            bytes.append(UInt8(ascii: "}"))
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// Closes the line with its checksum and newline.
+    mutating func end() {
+        bytes += LineChecksum.suffix(for: bytes)
+    }
+
+    /// `"key":`, after a comma unless it is the first; the journal's keys need no escaping.
+    private mutating func name(_ key: String) {
+        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes += key.utf8
+        bytes += [UInt8(ascii: "\""), UInt8(ascii: ":")]
+    }
+
+    /// A JSON string: quotes, backslashes and control characters escaped, the rest as UTF-8.
+    static func appendString(_ text: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            bytes += text.utf8
+            return bytes.append(UInt8(ascii: "\""))
+        }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case UInt8(ascii: "\n"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0..<0x20: bytes += Array(String(format: "\\u%04x", byte).utf8)
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
