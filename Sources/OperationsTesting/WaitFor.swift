@@ -36,8 +36,11 @@ public func waitFor<Value>(
     _ read: @escaping @MainActor () -> Value, timeout: Duration = .seconds(5),
     until done: (Value) -> Bool
 ) async throws(WaitTimedOut) -> Value {
-    let deadline = DispatchTime.now() + .nanoseconds(Int(timeout.components.seconds) * 1_000_000_000
-        + Int(timeout.components.attoseconds / 1_000_000_000))
+    let deadline =
+        DispatchTime.now()
+        + .nanoseconds(
+            Int(timeout.components.seconds) * 1_000_000_000
+                + Int(timeout.components.attoseconds / 1_000_000_000))
     while true {
         let value = read()
         if done(value) { return value }
