@@ -3,14 +3,15 @@ public import Operations
 /// Asks the customer for another card after one was declined.
 ///
 /// Called from any thread by the payment step's failure handler; an app's screen hops to the
-/// main actor itself (``CheckoutViewModel``), a terminal's reads a line.
+/// main actor itself (``CheckoutViewModel``), a terminal's reads a line. The prompt delivers the
+/// answer once and off the screen's actor, and closes when the checkout is cancelled.
 public protocol PaymentScreen: Sendable {
     /// Asks for another card.
     ///
     /// - Parameters:
     ///   - reason: Why the last card did not work, for the customer.
-    ///   - answer: Called once with the new card's payment token, or `nil` when the customer gives up.
-    func askForAnotherCard(_ reason: String, answer: @escaping @Sendable (String?) -> Void)
+    ///   - prompt: Answer it with the new card's payment token, or `nil` when the customer gives up.
+    func askForAnotherCard(_ reason: String, _ prompt: ScreenPrompt<String?>)
 }
 
 /// A screen that never has another card: a declined card ends the checkout.
@@ -19,7 +20,7 @@ public struct NoOtherCard: PaymentScreen {
     public init() {}
 
     /// Answers `nil`.
-    public func askForAnotherCard(_ reason: String, answer: @escaping @Sendable (String?) -> Void) { answer(nil) }
+    public func askForAnotherCard(_ reason: String, _ prompt: ScreenPrompt<String?>) { prompt.answer(nil) }
 }
 
 /// Makes the checkout's operations with their services, and the scenario that chains them.
@@ -81,10 +82,11 @@ public struct CheckoutFactory: Sendable {
         let screen = paymentScreen
         return { failure, decide in
             guard case .cardDeclined = failure.error as? StoreError else { return decide(.fail) }
-            screen.askForAnotherCard("\(failure.error)") { card in
-                guard let card else { return decide(.fail) }
+            let prompt = ScreenPrompt<String?>(cancellation: failure.cancellation, operation: "PayOp") { answer in
+                guard case .success(let card?) = answer else { return decide(.fail) }
                 decide(.relaunch(failure.input.with(card: card), because: "card declined"))
             }
+            screen.askForAnotherCard("\(failure.error)", prompt)
         }
     }
 }

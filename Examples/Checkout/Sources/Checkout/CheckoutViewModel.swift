@@ -1,11 +1,15 @@
+public import Observation
 public import Operations
 
 /// The checkout screen's model: launches the scenario, asks for another card when one is
 /// declined, and shows the outcome — all on the main actor, with no UI framework.
 ///
 /// It is the scenario's ``PaymentScreen``: the failure handler calls it from any thread, and it
-/// hops to the main actor to show the question.
+/// hops to the main actor to show the question. The customer's answer goes back through the
+/// `ScreenPrompt`, which hands it to the flow off the main actor: ``enterCard(_:)`` returns at
+/// once, and the payment request runs elsewhere. A view observes ``state`` (Observation).
 @MainActor
+@Observable
 public final class CheckoutViewModel: PaymentScreen {
     /// What the screen shows.
     public enum State: Sendable, Equatable {
@@ -22,16 +26,12 @@ public final class CheckoutViewModel: PaymentScreen {
     }
 
     /// What the screen shows now.
-    public private(set) var state = State.idle {
-        didSet { onChange?(state) }
-    }
-    /// Called on the main actor each time ``state`` changes (a view re-renders here).
-    public var onChange: (@MainActor (State) -> Void)?
+    public private(set) var state = State.idle
 
-    private let store: Store
-    private let environment: OpEnvironment
-    private var pendingCard: (@Sendable (String?) -> Void)?
-    private var task: Task<Void, Never>?
+    @ObservationIgnored private let store: Store
+    @ObservationIgnored private let environment: OpEnvironment
+    @ObservationIgnored private var pendingCard: ScreenPrompt<String?>?
+    @ObservationIgnored private var task: Task<Void, Never>?
 
     /// Creates the model.
     ///
@@ -66,17 +66,23 @@ public final class CheckoutViewModel: PaymentScreen {
 
     /// The customer's answer to ``State/needsAnotherCard(reason:)``: a new card, or `nil` to give up.
     public func enterCard(_ card: String?) {
-        guard let answer = pendingCard else { return }
+        guard let prompt = pendingCard else { return }
         pendingCard = nil
         state = .inProgress
-        answer(card)
+        prompt.answer(card)
     }
 
-    /// Shows the question on the main actor.
-    nonisolated public func askForAnotherCard(_ reason: String, answer: @escaping @Sendable (String?) -> Void) {
+    /// Shows the question on the main actor, and takes it away if the checkout ends first.
+    nonisolated public func askForAnotherCard(_ reason: String, _ prompt: ScreenPrompt<String?>) {
         Task { @MainActor in
-            self.pendingCard = answer
+            self.pendingCard = prompt
             self.state = .needsAnotherCard(reason: reason)
+        }
+        prompt.onClose { _ in
+            Task { @MainActor in
+                guard self.pendingCard === prompt else { return }
+                self.pendingCard = nil
+            }
         }
     }
 }

@@ -15,9 +15,9 @@ final class ScriptedPaymentScreen: PaymentScreen {
     /// The reasons it was shown, in order.
     var reasons: [String] { asked.withLock { $0 } }
 
-    func askForAnotherCard(_ reason: String, answer: @escaping @Sendable (String?) -> Void) {
+    func askForAnotherCard(_ reason: String, _ prompt: ScreenPrompt<String?>) {
         asked.withLock { $0.append(reason) }
-        answer(answers.withLock { $0.isEmpty ? nil : $0.removeFirst() })
+        prompt.answer(answers.withLock { $0.isEmpty ? nil : $0.removeFirst() })
     }
 }
 

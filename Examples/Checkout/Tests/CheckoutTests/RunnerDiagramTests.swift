@@ -1,4 +1,5 @@
 import Foundation
+import OperationsRunner
 import Testing
 
 /// The `checkout` runner draws its own recorded runs with the runner's `diagram --run`: the
@@ -59,7 +60,7 @@ import Testing
     }
 
     /// Runs `checkout ARGUMENTS --state-dir DIR` in this process.
-    private func checkout(_ arguments: String...) -> InProcessCheckout.Printed {
+    private func checkout(_ arguments: String...) -> CapturedRun {
         InProcessCheckout.run(arguments + ["--state-dir", stateDirectory.path])
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OperationsRunner
 import Testing
 
 /// The checkout runner declares only its own options; the runner adds its own to the usage
