@@ -16,7 +16,6 @@ extension Op {
     /// - Returns: The operation's output.
     /// - Throws: The operation's error, ``OpError/cancelled``, ``OpError/timedOut`` or
     ///   ``OpError/abandoned(operation:)``.
-    @inlinable  // specialised for the operation type at the call site: no generic metadata lookups
     public func launch(_ context: OpContext<Input>) async throws -> Output {
         let token = CancellationToken(linkedTo: context.cancellation)
         var launched = context
@@ -54,16 +53,14 @@ extension Op {
 /// checked continuation only logs that leak, and cost a canary allocation and three metadata
 /// lookups per call). One object holds the flag, the continuation and what a report needs, so
 /// the `onFinish` closure captures one reference and the bridge allocates nothing else for it.
-@usableFromInline
 final class BridgeResumption<Output: Sendable>: Sendable {
     private let taken = Atomic<Bool>(false)
     // A frozen struct of one pointer: destroying it needs no metadata in this generic class's
     // unspecialised deinit (a CheckedContinuation field looked its type up on every call).
-    @usableFromInline let continuation: UnsafeContinuation<Output, any Error>
-    @usableFromInline let environment: OpEnvironment
-    @usableFromInline let operation: any Any.Type
+    let continuation: UnsafeContinuation<Output, any Error>
+    let environment: OpEnvironment
+    let operation: any Any.Type
 
-    @inlinable
     init(_ continuation: UnsafeContinuation<Output, any Error>, environment: OpEnvironment, operation: any Any.Type) {
         self.continuation = continuation
         self.environment = environment
@@ -76,19 +73,16 @@ final class BridgeResumption<Output: Sendable>: Sendable {
     }
 
     /// Resumes the awaiting task; a second call is reported, not delivered.
-    @inlinable
     func resume(with result: Result<Output, any Error>) {
         guard claim() else { return reportSecondFinish() }
         continuation.resume(with: result)
     }
 
     /// `true` for the first finish only.
-    @usableFromInline
     func claim() -> Bool {
         !taken.exchange(true, ordering: .acquiringAndReleasing)
     }
 
-    @usableFromInline
     func reportSecondFinish() {
         environment.diagnostics.report(OpDiagnostic(kind: .finishedTwice, operation: String(describing: operation)))
     }

@@ -7,22 +7,19 @@ public struct OpContext<Input: Sendable>: Sendable {
     /// The launch's input value.
     public var input: Input
     /// Host-wide services: scheduler, diagnostics, in-flight registry, observers.
-    @inlinable
     public var environment: OpEnvironment {
         get { OpEnvironment.resolved(storedEnvironment) }
         set { storedEnvironment = OpEnvironment.stored(newValue) }
     }
     /// The environment, `nil` for ``OpEnvironment/default``: the default lives as long as the
     /// process, so a context made without an environment neither retains nor releases one, nor
-    /// does the ``Completion`` of its launch (two atomic increments and two decrements per launch).
-    @usableFromInline var storedEnvironment: OpEnvironment?
-    /// The token, deadline, scenario scope and trace scope, behind one reference: `nil` for the
-    /// usual launch that has none, so a context is its input, its environment and one null
-    /// pointer, copied and destroyed field by field (see ``ContextExtras``).
-    @usableFromInline var extras: ContextExtras?
+    /// does the ``Completion`` of its launch.
+    var storedEnvironment: OpEnvironment?
+    /// The token, deadline, scenario scope, trace scope and key, behind one reference: `nil` for
+    /// the usual launch that has none (see ``ContextExtras``).
+    var extras: ContextExtras?
 
     /// Fired by the caller to cancel the launch; `nil` when the launch cannot be cancelled.
-    @inlinable
     public var cancellation: CancellationToken? {
         get { extras?.cancellation }
         set {
@@ -37,7 +34,6 @@ public struct OpContext<Input: Sendable>: Sendable {
         set { storedDeadline = newValue.map(FrozenInstant.init) }
     }
     /// The deadline in a layout known at compile time (see ``FrozenInstant``).
-    @inlinable
     var storedDeadline: FrozenInstant? {
         get { extras?.deadline }
         set {
@@ -47,7 +43,6 @@ public struct OpContext<Input: Sendable>: Sendable {
         }
     }
     /// Where this launch sits inside scenarios, outermost first; empty for a launch made by hand.
-    @inlinable
     public var scope: ScenarioScope? {
         get { extras?.scope }
         set {
@@ -65,7 +60,6 @@ public struct OpContext<Input: Sendable>: Sendable {
         set { storedTrace = newValue.map(TraceScopeBox.init) }
     }
     /// The trace scope behind one reference (see ``TraceScopeBox``).
-    @inlinable
     var storedTrace: TraceScopeBox? {
         get { extras?.trace }
         set {
@@ -81,7 +75,6 @@ public struct OpContext<Input: Sendable>: Sendable {
     /// A scenario sets it before launching such a step, the same for every retry and rerun with
     /// the same value. An operation that sends one request may send it as it is; one that sends
     /// several asks ``idempotencyKey(for:)`` for each.
-    @inlinable
     public var idempotencyKey: IdempotencyKey? {
         get { extras?.idempotencyKey }
         set {
@@ -112,7 +105,6 @@ public struct OpContext<Input: Sendable>: Sendable {
     ///   - cancellation: A token the caller may fire to cancel the launch.
     ///   - deadline: When the launch times out.
     ///   - environment: Host-wide services; ``OpEnvironment/default`` when omitted.
-    @inlinable
     public init(
         _ input: Input,
         cancellation: CancellationToken? = nil,
@@ -136,7 +128,6 @@ public struct OpContext<Input: Sendable>: Sendable {
     ///   - cancellation: A token the caller may fire to cancel the launch.
     ///   - environment: Host-wide services (``init(_:cancellation:)`` when there are none to
     ///     pass).
-    @inlinable
     public init(_ input: Input, cancellation: CancellationToken? = nil, environment: OpEnvironment) {
         self.init(input: input, storedEnvironment: OpEnvironment.stored(environment), cancellation: cancellation)
     }
@@ -150,12 +141,10 @@ public struct OpContext<Input: Sendable>: Sendable {
     /// - Parameters:
     ///   - input: The launch's input value.
     ///   - cancellation: A token the caller may fire to cancel the launch.
-    @inlinable
     public init(_ input: Input, cancellation: CancellationToken? = nil) {
         self.init(input: input, storedEnvironment: nil, cancellation: cancellation)
     }
 
-    @inlinable
     init(input: Input, storedEnvironment: OpEnvironment?, cancellation: CancellationToken?) {
         self.input = input
         self.storedEnvironment = storedEnvironment
@@ -166,7 +155,6 @@ public struct OpContext<Input: Sendable>: Sendable {
     ///
     /// - Parameter input: The input of the next launch.
     /// - Returns: A context with `input` and everything else unchanged.
-    @inlinable
     public func with<Next: Sendable>(input: Next) -> OpContext<Next> {
         OpContext<Next>(input: input, storedEnvironment: storedEnvironment, extras: extras)
     }
@@ -182,14 +170,12 @@ public struct OpContext<Input: Sendable>: Sendable {
         return copy
     }
 
-    @inlinable
     init(input: Input, environment: OpEnvironment, extras: ContextExtras?) {
         self.input = input
         self.storedEnvironment = OpEnvironment.stored(environment)
         self.extras = extras
     }
 
-    @inlinable
     init(input: Input, storedEnvironment: OpEnvironment?, extras: ContextExtras?) {
         self.input = input
         self.storedEnvironment = storedEnvironment
@@ -198,39 +184,30 @@ public struct OpContext<Input: Sendable>: Sendable {
 }
 
 /// The parts of a context most launches do not have: a token, a deadline, a scenario scope, a
-/// trace scope. Immutable; a context that changes one of them gets a new one.
+/// trace scope, an idempotency key. Immutable; a context that changes one of them gets a new one.
 ///
-/// Held inline, these four made `OpContext` too big for the compiler to copy and destroy field
-/// by field: every copy and destroy of a context went through its value witnesses (~100 Ir per
-/// destroy on `op.sync`), and each field cost a release even when `nil`.
-///
-/// Not final: a scenario's step is the extras of its operation's context (``StepRun``), which
-/// spares every step an allocation. `@unchecked Sendable` because a non-final class cannot be
-/// checked; every field is an immutable `let` of a `Sendable` type.
-@usableFromInline
-class ContextExtras: @unchecked Sendable {
-    @usableFromInline let cancellation: CancellationToken?
-    @usableFromInline let deadline: FrozenInstant?
-    /// Where the launch sits in scenarios; a step computes its own (see ``StepRun``).
-    @usableFromInline var scope: ScenarioScope? { storedScope }
-    @usableFromInline let storedScope: ScenarioScope?
-    @usableFromInline let trace: TraceScopeBox?
-    @usableFromInline let idempotencyKey: IdempotencyKey?
+/// Behind one reference so that the usual launch, which has none of them, carries one null
+/// pointer, and a context stays small to copy.
+final class ContextExtras: Sendable {
+    let cancellation: CancellationToken?
+    let deadline: FrozenInstant?
+    /// Where the launch sits in scenarios.
+    let scope: ScenarioScope?
+    let trace: TraceScopeBox?
+    let idempotencyKey: IdempotencyKey?
 
-    @usableFromInline
     init(
         cancellation: CancellationToken?, deadline: FrozenInstant?, scope: ScenarioScope?, trace: TraceScopeBox?,
         idempotencyKey: IdempotencyKey? = nil
     ) {
         self.cancellation = cancellation
         self.deadline = deadline
-        self.storedScope = scope
+        self.scope = scope
         self.trace = trace
         self.idempotencyKey = idempotencyKey
     }
 
     /// The extras holding these parts, or `nil` when there are none.
-    @inlinable
     static func make(
         cancellation: CancellationToken?, deadline: FrozenInstant?, scope: ScenarioScope?, trace: TraceScopeBox?,
         idempotencyKey: IdempotencyKey? = nil
@@ -246,16 +223,11 @@ class ContextExtras: @unchecked Sendable {
 /// A ``TraceScope`` behind one reference, as a context and a completion hold it.
 ///
 /// A scope is an existential tracer, a participant and a launcher id: a dozen words with
-/// strings in them. Held inline, it made every `OpContext` too big for the compiler to copy
-/// and destroy field by field, so each copy of a context went through its value witnesses
-/// (about a thousand instructions per `op.sync` launch, tracing off). Boxed, an untraced
-/// context carries one null pointer; a traced launch pays one allocation, as it already
-/// records events.
-@usableFromInline
+/// strings in them. Boxed, an untraced context carries one null pointer; a traced launch pays
+/// one allocation, as it already records events.
 final class TraceScopeBox: Sendable {
-    @usableFromInline let scope: TraceScope
+    let scope: TraceScope
 
-    @usableFromInline
     init(_ scope: TraceScope) {
         self.scope = scope
     }
@@ -269,18 +241,15 @@ final class TraceScopeBox: Sendable {
 /// of any input type becomes address-only; an optional one captured by a closure is copied
 /// through them too, with a metadata lookup. `Duration` is frozen; `Instant` arithmetic is exact
 /// (it is a `Duration` inside), so the round trip gives back the same instant.
-@usableFromInline
 struct FrozenInstant: Sendable, Hashable {
     private static let reference = ContinuousClock.Instant.now
 
-    @usableFromInline let sinceReference: Duration
+    let sinceReference: Duration
 
-    @usableFromInline
     init(_ instant: ContinuousClock.Instant) {
         sinceReference = Self.reference.duration(to: instant)
     }
 
-    @usableFromInline
     var instant: ContinuousClock.Instant {
         Self.reference.advanced(by: sinceReference)
     }
@@ -288,7 +257,6 @@ struct FrozenInstant: Sendable, Hashable {
 
 extension OpContext where Input == Void {
     /// A context for an operation that takes no input.
-    @inlinable
     public init(
         cancellation: CancellationToken? = nil,
         deadline: ContinuousClock.Instant? = nil,
@@ -299,14 +267,12 @@ extension OpContext where Input == Void {
 
     /// A context for an operation that takes no input, without a deadline (see
     /// ``init(_:cancellation:environment:)``).
-    @inlinable
     public init(cancellation: CancellationToken? = nil, environment: OpEnvironment) {
         self.init((), cancellation: cancellation, environment: environment)
     }
 
     /// A context for an operation that takes no input, with the default environment and no
     /// deadline (see ``init(_:cancellation:)``).
-    @inlinable
     public init(cancellation: CancellationToken? = nil) {
         self.init((), cancellation: cancellation)
     }
