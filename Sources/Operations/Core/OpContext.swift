@@ -4,6 +4,15 @@
 /// keeps the cancellation token, the deadline and the environment, so they reach nested
 /// operations and scenarios without any shared store.
 public struct OpContext<Input: Sendable>: Sendable {
+    // The two references come first, at offsets that do not depend on `Input`, so code generic
+    // over the input type reads them without looking up this type's metadata.
+    /// The environment, `nil` for ``OpEnvironment/default``: the default lives as long as the
+    /// process, so a context made without an environment neither retains nor releases one, nor
+    /// does the ``Completion`` of its launch.
+    @usableFromInline var storedEnvironment: OpEnvironment?
+    /// The token, deadline, scenario scope, trace scope and key, behind one reference: `nil` for
+    /// the usual launch that has none (see ``ContextExtras``).
+    @usableFromInline var extras: ContextExtras?
     /// The launch's input value.
     public var input: Input
     /// Host-wide services: scheduler, diagnostics, in-flight registry, observers.
@@ -11,13 +20,6 @@ public struct OpContext<Input: Sendable>: Sendable {
         get { OpEnvironment.resolved(storedEnvironment) }
         set { storedEnvironment = OpEnvironment.stored(newValue) }
     }
-    /// The environment, `nil` for ``OpEnvironment/default``: the default lives as long as the
-    /// process, so a context made without an environment neither retains nor releases one, nor
-    /// does the ``Completion`` of its launch.
-    var storedEnvironment: OpEnvironment?
-    /// The token, deadline, scenario scope, trace scope and key, behind one reference: `nil` for
-    /// the usual launch that has none (see ``ContextExtras``).
-    var extras: ContextExtras?
 
     /// Fired by the caller to cancel the launch; `nil` when the launch cannot be cancelled.
     public var cancellation: CancellationToken? {
@@ -105,6 +107,11 @@ public struct OpContext<Input: Sendable>: Sendable {
     ///   - cancellation: A token the caller may fire to cancel the launch.
     ///   - deadline: When the launch times out.
     ///   - environment: Host-wide services; ``OpEnvironment/default`` when omitted.
+    // The initialisers and `with(input:)` are inlinable: specialised for the input type where a
+    // launch is made, which generic code in this module cannot be. Without it every context
+    // made looked its type's metadata up (the `op.sync` case of
+    // Sources/opctl-bench/BenchCases.swift).
+    @inlinable
     public init(
         _ input: Input,
         cancellation: CancellationToken? = nil,
@@ -128,6 +135,7 @@ public struct OpContext<Input: Sendable>: Sendable {
     ///   - cancellation: A token the caller may fire to cancel the launch.
     ///   - environment: Host-wide services (``init(_:cancellation:)`` when there are none to
     ///     pass).
+    @inlinable
     public init(_ input: Input, cancellation: CancellationToken? = nil, environment: OpEnvironment) {
         self.init(input: input, storedEnvironment: OpEnvironment.stored(environment), cancellation: cancellation)
     }
@@ -141,10 +149,12 @@ public struct OpContext<Input: Sendable>: Sendable {
     /// - Parameters:
     ///   - input: The launch's input value.
     ///   - cancellation: A token the caller may fire to cancel the launch.
+    @inlinable
     public init(_ input: Input, cancellation: CancellationToken? = nil) {
         self.init(input: input, storedEnvironment: nil, cancellation: cancellation)
     }
 
+    @inlinable
     init(input: Input, storedEnvironment: OpEnvironment?, cancellation: CancellationToken?) {
         self.input = input
         self.storedEnvironment = storedEnvironment
@@ -155,6 +165,7 @@ public struct OpContext<Input: Sendable>: Sendable {
     ///
     /// - Parameter input: The input of the next launch.
     /// - Returns: A context with `input` and everything else unchanged.
+    @inlinable
     public func with<Next: Sendable>(input: Next) -> OpContext<Next> {
         OpContext<Next>(input: input, storedEnvironment: storedEnvironment, extras: extras)
     }
@@ -176,6 +187,7 @@ public struct OpContext<Input: Sendable>: Sendable {
         self.extras = extras
     }
 
+    @inlinable
     init(input: Input, storedEnvironment: OpEnvironment?, extras: ContextExtras?) {
         self.input = input
         self.storedEnvironment = storedEnvironment
@@ -188,14 +200,16 @@ public struct OpContext<Input: Sendable>: Sendable {
 ///
 /// Behind one reference so that the usual launch, which has none of them, carries one null
 /// pointer, and a context stays small to copy.
+@usableFromInline
 final class ContextExtras: Sendable {
     let cancellation: CancellationToken?
     let deadline: FrozenInstant?
     /// Where the launch sits in scenarios.
     let scope: ScenarioScope?
-    let trace: TraceScopeBox?
+    @usableFromInline let trace: TraceScopeBox?
     let idempotencyKey: IdempotencyKey?
 
+    @usableFromInline
     init(
         cancellation: CancellationToken?, deadline: FrozenInstant?, scope: ScenarioScope?, trace: TraceScopeBox?,
         idempotencyKey: IdempotencyKey? = nil
@@ -208,6 +222,7 @@ final class ContextExtras: Sendable {
     }
 
     /// The extras holding these parts, or `nil` when there are none.
+    @usableFromInline
     static func make(
         cancellation: CancellationToken?, deadline: FrozenInstant?, scope: ScenarioScope?, trace: TraceScopeBox?,
         idempotencyKey: IdempotencyKey? = nil
@@ -225,8 +240,9 @@ final class ContextExtras: Sendable {
 /// A scope is an existential tracer, a participant and a launcher id: a dozen words with
 /// strings in them. Boxed, an untraced context carries one null pointer; a traced launch pays
 /// one allocation, as it already records events.
+@usableFromInline
 final class TraceScopeBox: Sendable {
-    let scope: TraceScope
+    @usableFromInline let scope: TraceScope
 
     init(_ scope: TraceScope) {
         self.scope = scope
@@ -241,11 +257,13 @@ final class TraceScopeBox: Sendable {
 /// of any input type becomes address-only; an optional one captured by a closure is copied
 /// through them too, with a metadata lookup. `Duration` is frozen; `Instant` arithmetic is exact
 /// (it is a `Duration` inside), so the round trip gives back the same instant.
+@usableFromInline
 struct FrozenInstant: Sendable, Hashable {
     private static let reference = ContinuousClock.Instant.now
 
     let sinceReference: Duration
 
+    @usableFromInline
     init(_ instant: ContinuousClock.Instant) {
         sinceReference = Self.reference.duration(to: instant)
     }
@@ -257,6 +275,7 @@ struct FrozenInstant: Sendable, Hashable {
 
 extension OpContext where Input == Void {
     /// A context for an operation that takes no input.
+    @inlinable
     public init(
         cancellation: CancellationToken? = nil,
         deadline: ContinuousClock.Instant? = nil,
@@ -267,12 +286,14 @@ extension OpContext where Input == Void {
 
     /// A context for an operation that takes no input, without a deadline (see
     /// ``init(_:cancellation:environment:)``).
+    @inlinable
     public init(cancellation: CancellationToken? = nil, environment: OpEnvironment) {
         self.init((), cancellation: cancellation, environment: environment)
     }
 
     /// A context for an operation that takes no input, with the default environment and no
     /// deadline (see ``init(_:cancellation:)``).
+    @inlinable
     public init(cancellation: CancellationToken? = nil) {
         self.init((), cancellation: cancellation)
     }

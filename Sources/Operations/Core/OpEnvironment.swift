@@ -90,6 +90,7 @@ public final class OpEnvironment: Sendable {
 
     /// What a context or a completion stores for `environment`: `nil` for ``default``, which
     /// outlives every launch, so holding it costs no reference counting.
+    @usableFromInline
     static func stored(_ environment: OpEnvironment) -> OpEnvironment? {
         environment === OpEnvironment.default ? nil : environment
     }

@@ -29,7 +29,7 @@ public final class Completion<Output: Sendable>: Sendable {
     /// The operation, held from launch until the finish that wins `state` takes it out. Only
     /// that finish (or `deinit`, for an abandoned launch) touches it after `init`, so the lock
     /// is never contended: it only makes handing the reference over safe.
-    private let operation: Mutex<AnyObject?>
+    private let operation: Mutex<(any AnyObject & Sendable)?>
     private let operationType: any Any.Type
     /// The launch's environment, `nil` for ``OpEnvironment/default`` (see
     /// ``OpContext/storedEnvironment``); read only to report, to register and to schedule.
@@ -44,18 +44,26 @@ public final class Completion<Output: Sendable>: Sendable {
     /// The operation's own trace scope, `nil` when tracing is off.
     public var trace: TraceScope? { watch?.trace?.scope }
 
+    // The two public initialisers are inlinable: specialised for the operation's input type
+    // where it launches, they read the context's parts without looking up its type's metadata
+    // (measured by the `op.sync` case of Sources/opctl-bench/BenchCases.swift); what they call
+    // is not generic over it.
+
     /// Starts the finish of a launch.
     ///
     /// - Parameters:
     ///   - operation: The operation being launched; retained until the launch finishes.
     ///   - context: The launch's context; its token and deadline are watched.
     ///   - onFinish: The caller's completion, called exactly once.
+    @inlinable
     public convenience init<O: Op, Input: Sendable>(
         retaining operation: O,
         context: OpContext<Input>,
         onFinish: @escaping OnFinish<Output>
     ) where O.Output == Output {
-        self.init(retaining: operation, context: context, name: nil, onFinish: onFinish)
+        self.init(
+            operation: operation, type: O.self, storedEnvironment: context.storedEnvironment, extras: context.extras,
+            trace: Self.recordLaunch(of: operation, context), name: nil, onFinish: onFinish)
     }
 
     /// Starts the finish of a launch of an operation with a name of its own (a ``Scenario``):
@@ -67,30 +75,36 @@ public final class Completion<Output: Sendable>: Sendable {
     ///   - operation: The operation being launched; retained until the launch finishes.
     ///   - context: The launch's context; its token and deadline are watched.
     ///   - onFinish: The caller's completion, called exactly once.
+    @inlinable
     public convenience init<O: NamedOp, Input: Sendable>(
         retaining operation: O,
         context: OpContext<Input>,
         onFinish: @escaping OnFinish<Output>
     ) where O.Output == Output {
-        self.init(retaining: operation, context: context, name: operation.name, onFinish: onFinish)
+        self.init(
+            operation: operation, type: O.self, storedEnvironment: context.storedEnvironment, extras: context.extras,
+            trace: Self.recordLaunch(of: operation, context), name: operation.name, onFinish: onFinish)
     }
 
-    /// What both public initialisers do, with the name diagnostics use.
-    init<O: Op, Input: Sendable>(
-        retaining operation: O,
-        context: OpContext<Input>,
+    /// What both public initialisers do, given the context's parts and the operation's own
+    /// trace scope, and the name diagnostics use.
+    @usableFromInline
+    init(
+        operation: any AnyObject & Sendable,
+        type: any Any.Type,
+        storedEnvironment: OpEnvironment?,
+        extras: ContextExtras?,
+        trace: TraceScopeBox?,
         name: String?,
         onFinish: @escaping OnFinish<Output>
-    ) where O.Output == Output {
-        let trace = context.storedTrace.map { Self.recordLaunch(of: operation, input: context.input, in: $0.scope) }
+    ) {
         self.operation = Mutex(operation)
-        self.operationType = O.self
-        self.storedEnvironment = context.storedEnvironment
+        self.operationType = type
+        self.storedEnvironment = storedEnvironment
         self.onFinish = onFinish
-        let extras = context.extras
         self.token = extras?.cancellation
         let deadline = extras?.deadline
-        let isTimed = deadline != nil || context.storedEnvironment?.inFlight != nil
+        let isTimed = deadline != nil || storedEnvironment?.inFlight != nil
         if trace != nil || isTimed || name != nil {
             self.watch = Watch(trace: trace, name: name, isTimed: isTimed)
         } else {
@@ -99,18 +113,17 @@ public final class Completion<Output: Sendable>: Sendable {
         if isTimed || token != nil { attach(deadline: deadline) }
     }
 
-    /// Whether a launch with `context` may be finished by the engine (a token, a deadline) or
-    /// registered in flight, so that its completion may have to name the operation after
-    /// releasing it: a late finish is dropped with a diagnostic, and the registry lists names.
-    /// A ``NamedOp`` that never finishes twice (a ``Scenario``) needs its name kept only then.
-    static func mayNameAfterRelease(_ context: OpContext<some Sendable>) -> Bool {
-        context.cancellation != nil || context.storedDeadline != nil || context.environment.inFlight != nil
+    /// Records the launch into the caller's scope when the context is traced, and returns the
+    /// operation's own scope; `nil` when tracing is off.
+    @inlinable
+    static func recordLaunch<Input>(of operation: some Op, _ context: OpContext<Input>) -> TraceScopeBox? {
+        guard let launcher = context.extras?.trace else { return nil }
+        return recordLaunch(of: operation, input: context.input, in: launcher.scope)
     }
 
     /// Records the launch into the caller's scope and returns the operation's own scope.
-    private static func recordLaunch<Input>(of operation: some Op, input: Input, in scope: TraceScope)
-        -> TraceScopeBox
-    {
+    @usableFromInline
+    static func recordLaunch<Input>(of operation: some Op, input: Input, in scope: TraceScope) -> TraceScopeBox {
         let name = (operation as? any NamedOp)?.name ?? String(describing: type(of: operation))
         return TraceScopeBox(scope.launch(.operation(name), TraceLabel.call("launch", input)))
     }
@@ -160,10 +173,18 @@ public final class Completion<Output: Sendable>: Sendable {
     /// - Parameter context: The nested launch's context.
     /// - Returns: The context, recording into this operation's trace scope.
     public func nested<Input: Sendable>(_ context: OpContext<Input>) -> OpContext<Input> {
-        guard let trace = watch?.trace else { return context }
+        guard watch?.trace != nil else { return context }
         var nested = context
-        nested.storedTrace = trace
+        nested.extras = self.nested(context.extras)
         return nested
+    }
+
+    /// The extras of a context ``nested(_:)`` makes.
+    func nested(_ extras: ContextExtras?) -> ContextExtras? {
+        guard let trace = watch?.trace else { return extras }
+        return ContextExtras.make(
+            cancellation: extras?.cancellation, deadline: extras?.deadline, scope: extras?.scope, trace: trace,
+            idempotencyKey: extras?.idempotencyKey)
     }
 
     // MARK: - Internals

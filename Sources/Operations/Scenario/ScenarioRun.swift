@@ -39,17 +39,18 @@ final class ScenarioRun: Sendable {
         var pending: (@Sendable () -> Void)?
     }
 
-    /// Creates the run of a launch of scenario `name` with `context`, at `base`, observed since
-    /// `startedAt`, walking `links` and ending through `ending`.
+    /// Creates the run of a launch of scenario `name` with the context parts `storedEnvironment`
+    /// and `extras`, at `base`, observed since `startedAt`, walking `links` and ending through
+    /// `ending`.
     init(
-        name: String, context: OpContext<some Sendable>, base: StepAddress, startedAt: FrozenInstant?,
-        links: [ChainLink], ending: any ScenarioEnding, gate: (any BoundaryGate)?
+        name: String, storedEnvironment: OpEnvironment?, extras: ContextExtras?, base: StepAddress,
+        startedAt: FrozenInstant?, links: [ChainLink], ending: any ScenarioEnding, gate: (any BoundaryGate)?
     ) {
         self.name = name
         self.base = base
-        self.environment = context.environment
-        self.storedEnvironment = context.storedEnvironment
-        self.extras = context.extras
+        self.environment = OpEnvironment.resolved(storedEnvironment)
+        self.storedEnvironment = storedEnvironment
+        self.extras = extras
         self.startedAt = startedAt
         self.ending = ending
         self.links = links
