@@ -16,6 +16,10 @@ extension Op {
     /// - Returns: The operation's output.
     /// - Throws: The operation's error, ``OpError/cancelled``, ``OpError/timedOut`` or
     ///   ``OpError/abandoned(operation:)``.
+    // Inlinable, with the resumption it makes: specialised for the operation type at the call
+    // site, it looks up no generic metadata; unspecialised, it did so on every call (the
+    // `bridge.await` and `scenario.3steps.await` cases of Sources/opctl-bench/BenchCases.swift).
+    @inlinable
     public func launch(_ context: OpContext<Input>) async throws -> Output {
         let token = CancellationToken(linkedTo: context.cancellation)
         var launched = context
@@ -53,14 +57,16 @@ extension Op {
 /// checked continuation only logs that leak, and cost a canary allocation and three metadata
 /// lookups per call). One object holds the flag, the continuation and what a report needs, so
 /// the `onFinish` closure captures one reference and the bridge allocates nothing else for it.
+@usableFromInline
 final class BridgeResumption<Output: Sendable>: Sendable {
     private let taken = Atomic<Bool>(false)
     // A frozen struct of one pointer: destroying it needs no metadata in this generic class's
     // unspecialised deinit (a CheckedContinuation field looked its type up on every call).
-    let continuation: UnsafeContinuation<Output, any Error>
-    let environment: OpEnvironment
-    let operation: any Any.Type
+    @usableFromInline let continuation: UnsafeContinuation<Output, any Error>
+    @usableFromInline let environment: OpEnvironment
+    @usableFromInline let operation: any Any.Type
 
+    @inlinable
     init(_ continuation: UnsafeContinuation<Output, any Error>, environment: OpEnvironment, operation: any Any.Type) {
         self.continuation = continuation
         self.environment = environment
@@ -73,16 +79,19 @@ final class BridgeResumption<Output: Sendable>: Sendable {
     }
 
     /// Resumes the awaiting task; a second call is reported, not delivered.
+    @inlinable
     func resume(with result: Result<Output, any Error>) {
         guard claim() else { return reportSecondFinish() }
         continuation.resume(with: result)
     }
 
     /// `true` for the first finish only.
+    @usableFromInline
     func claim() -> Bool {
         !taken.exchange(true, ordering: .acquiringAndReleasing)
     }
 
+    @usableFromInline
     func reportSecondFinish() {
         environment.diagnostics.report(OpDiagnostic(kind: .finishedTwice, operation: String(describing: operation)))
     }
