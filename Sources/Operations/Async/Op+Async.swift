@@ -16,7 +16,10 @@ extension Op {
     /// - Returns: The operation's output.
     /// - Throws: The operation's error, ``OpError/cancelled``, ``OpError/timedOut`` or
     ///   ``OpError/abandoned(operation:)``.
-    @inlinable  // specialised for the operation type at the call site: no generic metadata lookups
+    // Inlinable, with the resumption it makes: specialised for the operation type at the call
+    // site, it looks up no generic metadata; unspecialised, it did so on every call (the
+    // `bridge.await` and `scenario.3steps.await` cases of Sources/opctl-bench/BenchCases.swift).
+    @inlinable
     public func launch(_ context: OpContext<Input>) async throws -> Output {
         let token = CancellationToken(linkedTo: context.cancellation)
         var launched = context

@@ -1,46 +1,39 @@
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A one-way switch the caller fires to cancel launches that carry it.
 ///
 /// Operations never poll it in a loop: ``Completion`` registers for it and finishes the launch
 /// with ``OpError/cancelled`` the moment it fires. Work that can stop early (a network request)
 /// registers its own handler with ``onCancel(_:)``.
 ///
-/// A token is one allocation: its handlers sit behind a lock of one atomic word inside the
-/// object, not a `LockedState` and an `NSLock` (three more allocations and a `pthread` mutex per
-/// token, which the async bridge paid on every call). The lock is held only to add, remove or
+/// The handlers sit behind the package's lock (``LockedState``), held only to add, remove or
 /// take handlers, never while one runs.
 public final class CancellationToken: Sendable {
-    /// One registered handler: a closure, or a launch's ``Completion`` held without a reference
-    /// count (see ``CancellationTarget``).
+    /// One registered handler: a closure, or a launch's ``Completion`` held weakly (see
+    /// ``CancellationTarget``).
     private struct Entry {
         var id: UInt64
         var handler: (@Sendable () -> Void)?
-        /// Not retained: reached only under the lock (see ``CancellationTarget``).
-        unowned(unsafe) var target: (any CancellationTarget)?
+        /// Weak: a token that outlives a launch must not keep an abandoned one alive.
+        weak var target: (any CancellationTarget)?
     }
 
-    /// Set while a thread adds, removes or takes handlers.
-    private let locked = Atomic<Bool>(false)
+    /// The handlers and the ids, touched only under the lock.
+    private struct Handlers {
+        var cancelled = false
+        var nextID: UInt64 = 0
+        /// The first handler still registered, kept inline: most tokens carry one (the launch's
+        /// completion), and a dictionary would allocate and hash for it.
+        var first: Entry?
+        /// Any further handlers, by registration id.
+        var more: [UInt64: Entry] = [:]
+        /// The handler a linked token keeps in its parent; removed when this token goes away,
+        /// so a long-lived parent does not collect handlers of dead children.
+        var parentRegistration: CancellationRegistration?
+    }
+
+    private let handlers = LockedState(Handlers())
     private let fired = Atomic<Bool>(false)
-    // Touched only under `locked`; the lock makes every access exclusive, so the run-time
-    // exclusivity check would only add cost.
-    @exclusivity(unchecked) private nonisolated(unsafe) var cancelled = false
-    @exclusivity(unchecked) private nonisolated(unsafe) var nextID: UInt64 = 0
-    /// The first handler still registered, kept inline: most tokens carry one (the launch's
-    /// completion), and a dictionary would allocate and hash for it.
-    @exclusivity(unchecked) private nonisolated(unsafe) var first: Entry?
-    /// Any further handlers, by registration id.
-    @exclusivity(unchecked) private nonisolated(unsafe) var more: [UInt64: Entry] = [:]
-    /// The handler a linked token keeps in its parent; written once during `init`, removed when
-    /// this token goes away, so a long-lived parent does not collect handlers of dead children.
-    private nonisolated(unsafe) var parentRegistration: CancellationRegistration?
 
     /// Creates a token that has not fired.
     public init() {}
@@ -53,17 +46,18 @@ public final class CancellationToken: Sendable {
         guard let parent else { return }
         // The registration keeps only a weak reference so a finished child is not kept alive
         // by a long-lived parent.
-        parentRegistration = parent.onCancel { [weak self] in self?.cancel() }
+        let registration = parent.onCancel { [weak self] in self?.cancel() }
+        handlers.withLock { $0.parentRegistration = registration }
     }
 
     deinit {
-        parentRegistration?.cancel()
+        handlers.withLock { $0.parentRegistration }?.cancel()
     }
 
     /// How many handlers wait for this token; lets tests prove that finished launches and dead
     /// linked children leave nothing behind.
     package var pendingHandlerCount: Int {
-        withLock { (first == nil ? 0 : 1) + more.count }
+        handlers.withLock { ($0.first == nil ? 0 : 1) + $0.more.count }
     }
 
     /// Whether the token has fired.
@@ -73,10 +67,10 @@ public final class CancellationToken: Sendable {
     ///
     /// Firing twice is harmless; the second call does nothing.
     public func cancel() {
-        let pending: [Pending]? = withLock {
-            guard !cancelled else { return nil }
-            cancelled = true
-            return takeAll()
+        let pending: [Pending]? = handlers.withLock { state in
+            guard !state.cancelled else { return nil }
+            state.cancelled = true
+            return Self.takeAll(&state)
         }
         guard let pending else { return }
         fired.store(true, ordering: .releasing)
@@ -85,9 +79,10 @@ public final class CancellationToken: Sendable {
             case .handler(let handler):
                 handler()
             case .target(let id):
-                // Claimed only now, in its turn: a launch finished by an earlier handler (a step
-                // whose cancellation ended its scenario) has removed itself by then.
-                withLock { takeTarget(id) }?()
+                // Taken only now, in its turn: a launch finished by an earlier handler (a step
+                // whose cancellation ended its scenario) has removed itself by then. Called
+                // outside the lock, holding the target, which may then finish and go away.
+                handlers.withLock { Self.takeTarget(id, from: &$0) }?.tokenFired()
             }
         }
     }
@@ -106,9 +101,8 @@ public final class CancellationToken: Sendable {
         return CancellationRegistration(token: self, id: id)
     }
 
-    /// Registers a launch without retaining it: the target removes itself (``remove(_:)``)
-    /// before it goes away, and the token reaches it only under its lock (see
-    /// ``CancellationTarget``), so neither a closure nor a weak reference is allocated.
+    /// Registers a launch, held weakly, without a closure: the target removes itself
+    /// (``remove(_:)``) when it finishes.
     ///
     /// - Returns: The registration id, or `nil` when the token has already fired (nothing was
     ///   registered; the caller cancels itself).
@@ -117,29 +111,32 @@ public final class CancellationToken: Sendable {
     }
 
     /// Removes the handler registered under `id`; does nothing when it is gone (fired or
-    /// removed). Taking the lock also waits out a firing that is reaching the target.
+    /// removed).
     func remove(_ id: UInt64) {
-        withLock {
-            if first?.id == id {
-                first = nil
-            } else if !more.isEmpty {
-                more.removeValue(forKey: id)
+        // Taken out under the lock, released after it: a handler's captures may hold the last
+        // reference to something whose `deinit` reaches this token.
+        let removed = handlers.withLock { state -> Entry? in
+            if state.first?.id == id {
+                defer { state.first = nil }
+                return state.first
             }
+            return state.more.isEmpty ? nil : state.more.removeValue(forKey: id)
         }
+        withExtendedLifetime(removed) {}
     }
 
     // MARK: - Internals
 
     private func add(_ entry: Entry) -> UInt64? {
-        withLock {
-            guard !cancelled else { return nil }
+        handlers.withLock { state in
+            guard !state.cancelled else { return nil }
             var entry = entry
-            entry.id = nextID
-            nextID += 1
-            if first == nil && more.isEmpty {
-                first = entry
+            entry.id = state.nextID
+            state.nextID += 1
+            if state.first == nil && state.more.isEmpty {
+                state.first = entry
             } else {
-                more[entry.id] = entry
+                state.more[entry.id] = entry
             }
             return entry.id
         }
@@ -153,64 +150,39 @@ public final class CancellationToken: Sendable {
     }
 
     /// Every handler, in registration order reversed; closures are taken out, targets stay
-    /// registered until ``takeTarget(_:)`` reaches them.
-    private func takeAll() -> [Pending] {
+    /// registered until ``takeTarget(_:from:)`` reaches them.
+    private static func takeAll(_ state: inout Handlers) -> [Pending] {
         // Newest first: launches nested inside others registered later, so they finish (and
         // record their finish) before the scenario around them — the order of unwinding.
-        var entries = more.values.sorted { $0.id > $1.id }
-        if let first { entries.append(first) }
-        if first?.handler != nil { first = nil }
-        if !more.isEmpty { more = more.filter { $0.value.handler == nil } }
+        var entries = state.more.values.sorted { $0.id > $1.id }
+        if let first = state.first { entries.append(first) }
+        if state.first?.handler != nil { state.first = nil }
+        if !state.more.isEmpty { state.more = state.more.filter { $0.value.handler == nil } }
         return entries.map { entry in
             if let handler = entry.handler { return .handler(handler) }
             return .target(entry.id)
         }
     }
 
-    /// Removes the target registered under `id` and claims its cancellation, under the lock,
-    /// while the target is sure to be alive; `nil` when it removed itself first.
-    private func takeTarget(_ id: UInt64) -> (@Sendable () -> Void)? {
+    /// Removes the target registered under `id` and returns it, held strongly; `nil` when it
+    /// removed itself first or is already going away.
+    private static func takeTarget(_ id: UInt64, from state: inout Handlers) -> (any CancellationTarget)? {
         let entry: Entry?
-        if first?.id == id {
-            entry = first
-            first = nil
+        if state.first?.id == id {
+            entry = state.first
+            state.first = nil
         } else {
-            entry = more.removeValue(forKey: id)
+            entry = state.more.removeValue(forKey: id)
         }
-        return entry?.target?.claimCancellation()
-    }
-
-    private func withLock<Result>(_ body: () -> Result) -> Result {
-        lock()
-        defer { locked.store(false, ordering: .releasing) }
-        return body()
-    }
-
-    /// Takes the lock: one compare-and-swap when free. Held for a few dozen instructions, so a
-    /// waiter retries, giving up the processor between tries rather than spinning against a
-    /// holder that may be descheduled.
-    private func lock() {
-        while !locked.compareExchange(
-            expected: false, desired: true, successOrdering: .acquiring, failureOrdering: .relaxed
-        )
-        .exchanged {
-            sched_yield()
-        }
+        return entry?.target
     }
 }
 
-/// A launch registered with a token without a reference count (``Completion``).
-///
-/// The token calls ``claimCancellation()`` under its lock, and the target removes itself under
-/// the same lock before its memory goes, so the call never reaches a freed object. (It may reach
-/// one whose `deinit` has begun and waits for the lock: the call's balanced retain and release,
-/// both under the lock, leave such an object as they found it, and its claim then wins over the
-/// abandonment.) The method
-/// claims the launch and returns the delivery to run once the lock is released; that delivery
-/// must not touch the target, which may be deinitialised by then.
+/// A launch registered with a token without a closure (``Completion``), held weakly: a target
+/// that is going away reads as `nil`, and its own `deinit` reports it abandoned instead.
 protocol CancellationTarget: AnyObject, Sendable {
-    /// Claims the launch's finish for the cancellation; `nil` when it already finished.
-    func claimCancellation() -> (@Sendable () -> Void)?
+    /// Finishes the launch as cancelled, unless it already finished.
+    func tokenFired()
 }
 
 /// A handler registered with ``CancellationToken/onCancel(_:)``.

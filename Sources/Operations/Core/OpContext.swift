@@ -4,25 +4,24 @@
 /// keeps the cancellation token, the deadline and the environment, so they reach nested
 /// operations and scenarios without any shared store.
 public struct OpContext<Input: Sendable>: Sendable {
+    // The two references come first, at offsets that do not depend on `Input`, so code generic
+    // over the input type reads them without looking up this type's metadata.
+    /// The environment, `nil` for ``OpEnvironment/default``: the default lives as long as the
+    /// process, so a context made without an environment neither retains nor releases one, nor
+    /// does the ``Completion`` of its launch.
+    @usableFromInline var storedEnvironment: OpEnvironment?
+    /// The token, deadline, scenario scope, trace scope and key, behind one reference: `nil` for
+    /// the usual launch that has none (see ``ContextExtras``).
+    @usableFromInline var extras: ContextExtras?
     /// The launch's input value.
     public var input: Input
     /// Host-wide services: scheduler, diagnostics, in-flight registry, observers.
-    @inlinable
     public var environment: OpEnvironment {
         get { OpEnvironment.resolved(storedEnvironment) }
         set { storedEnvironment = OpEnvironment.stored(newValue) }
     }
-    /// The environment, `nil` for ``OpEnvironment/default``: the default lives as long as the
-    /// process, so a context made without an environment neither retains nor releases one, nor
-    /// does the ``Completion`` of its launch (two atomic increments and two decrements per launch).
-    @usableFromInline var storedEnvironment: OpEnvironment?
-    /// The token, deadline, scenario scope and trace scope, behind one reference: `nil` for the
-    /// usual launch that has none, so a context is its input, its environment and one null
-    /// pointer, copied and destroyed field by field (see ``ContextExtras``).
-    @usableFromInline var extras: ContextExtras?
 
     /// Fired by the caller to cancel the launch; `nil` when the launch cannot be cancelled.
-    @inlinable
     public var cancellation: CancellationToken? {
         get { extras?.cancellation }
         set {
@@ -37,7 +36,6 @@ public struct OpContext<Input: Sendable>: Sendable {
         set { storedDeadline = newValue.map(FrozenInstant.init) }
     }
     /// The deadline in a layout known at compile time (see ``FrozenInstant``).
-    @inlinable
     var storedDeadline: FrozenInstant? {
         get { extras?.deadline }
         set {
@@ -47,7 +45,6 @@ public struct OpContext<Input: Sendable>: Sendable {
         }
     }
     /// Where this launch sits inside scenarios, outermost first; empty for a launch made by hand.
-    @inlinable
     public var scope: ScenarioScope? {
         get { extras?.scope }
         set {
@@ -65,7 +62,6 @@ public struct OpContext<Input: Sendable>: Sendable {
         set { storedTrace = newValue.map(TraceScopeBox.init) }
     }
     /// The trace scope behind one reference (see ``TraceScopeBox``).
-    @inlinable
     var storedTrace: TraceScopeBox? {
         get { extras?.trace }
         set {
@@ -81,7 +77,6 @@ public struct OpContext<Input: Sendable>: Sendable {
     /// A scenario sets it before launching such a step, the same for every retry and rerun with
     /// the same value. An operation that sends one request may send it as it is; one that sends
     /// several asks ``idempotencyKey(for:)`` for each.
-    @inlinable
     public var idempotencyKey: IdempotencyKey? {
         get { extras?.idempotencyKey }
         set {
@@ -112,6 +107,10 @@ public struct OpContext<Input: Sendable>: Sendable {
     ///   - cancellation: A token the caller may fire to cancel the launch.
     ///   - deadline: When the launch times out.
     ///   - environment: Host-wide services; ``OpEnvironment/default`` when omitted.
+    // The initialisers and `with(input:)` are inlinable: specialised for the input type where a
+    // launch is made, which generic code in this module cannot be. Without it every context
+    // made looked its type's metadata up (the `op.sync` case of
+    // Sources/opctl-bench/BenchCases.swift).
     @inlinable
     public init(
         _ input: Input,
@@ -182,7 +181,6 @@ public struct OpContext<Input: Sendable>: Sendable {
         return copy
     }
 
-    @inlinable
     init(input: Input, environment: OpEnvironment, extras: ContextExtras?) {
         self.input = input
         self.storedEnvironment = OpEnvironment.stored(environment)
@@ -198,24 +196,18 @@ public struct OpContext<Input: Sendable>: Sendable {
 }
 
 /// The parts of a context most launches do not have: a token, a deadline, a scenario scope, a
-/// trace scope. Immutable; a context that changes one of them gets a new one.
+/// trace scope, an idempotency key. Immutable; a context that changes one of them gets a new one.
 ///
-/// Held inline, these four made `OpContext` too big for the compiler to copy and destroy field
-/// by field: every copy and destroy of a context went through its value witnesses (~100 Ir per
-/// destroy on `op.sync`), and each field cost a release even when `nil`.
-///
-/// Not final: a scenario's step is the extras of its operation's context (``StepRun``), which
-/// spares every step an allocation. `@unchecked Sendable` because a non-final class cannot be
-/// checked; every field is an immutable `let` of a `Sendable` type.
+/// Behind one reference so that the usual launch, which has none of them, carries one null
+/// pointer, and a context stays small to copy.
 @usableFromInline
-class ContextExtras: @unchecked Sendable {
-    @usableFromInline let cancellation: CancellationToken?
-    @usableFromInline let deadline: FrozenInstant?
-    /// Where the launch sits in scenarios; a step computes its own (see ``StepRun``).
-    @usableFromInline var scope: ScenarioScope? { storedScope }
-    @usableFromInline let storedScope: ScenarioScope?
+final class ContextExtras: Sendable {
+    let cancellation: CancellationToken?
+    let deadline: FrozenInstant?
+    /// Where the launch sits in scenarios.
+    let scope: ScenarioScope?
     @usableFromInline let trace: TraceScopeBox?
-    @usableFromInline let idempotencyKey: IdempotencyKey?
+    let idempotencyKey: IdempotencyKey?
 
     @usableFromInline
     init(
@@ -224,13 +216,13 @@ class ContextExtras: @unchecked Sendable {
     ) {
         self.cancellation = cancellation
         self.deadline = deadline
-        self.storedScope = scope
+        self.scope = scope
         self.trace = trace
         self.idempotencyKey = idempotencyKey
     }
 
     /// The extras holding these parts, or `nil` when there are none.
-    @inlinable
+    @usableFromInline
     static func make(
         cancellation: CancellationToken?, deadline: FrozenInstant?, scope: ScenarioScope?, trace: TraceScopeBox?,
         idempotencyKey: IdempotencyKey? = nil
@@ -246,16 +238,12 @@ class ContextExtras: @unchecked Sendable {
 /// A ``TraceScope`` behind one reference, as a context and a completion hold it.
 ///
 /// A scope is an existential tracer, a participant and a launcher id: a dozen words with
-/// strings in them. Held inline, it made every `OpContext` too big for the compiler to copy
-/// and destroy field by field, so each copy of a context went through its value witnesses
-/// (about a thousand instructions per `op.sync` launch, tracing off). Boxed, an untraced
-/// context carries one null pointer; a traced launch pays one allocation, as it already
-/// records events.
+/// strings in them. Boxed, an untraced context carries one null pointer; a traced launch pays
+/// one allocation, as it already records events.
 @usableFromInline
 final class TraceScopeBox: Sendable {
     @usableFromInline let scope: TraceScope
 
-    @usableFromInline
     init(_ scope: TraceScope) {
         self.scope = scope
     }
@@ -273,14 +261,13 @@ final class TraceScopeBox: Sendable {
 struct FrozenInstant: Sendable, Hashable {
     private static let reference = ContinuousClock.Instant.now
 
-    @usableFromInline let sinceReference: Duration
+    let sinceReference: Duration
 
     @usableFromInline
     init(_ instant: ContinuousClock.Instant) {
         sinceReference = Self.reference.duration(to: instant)
     }
 
-    @usableFromInline
     var instant: ContinuousClock.Instant {
         Self.reference.advanced(by: sinceReference)
     }

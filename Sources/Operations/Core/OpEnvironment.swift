@@ -16,11 +16,11 @@ public final class OpEnvironment: Sendable {
     public let observer: (any ScenarioObserver)?
     /// Whether ``observer`` is set: read on every scenario launch and step, where reading the
     /// optional existential itself would copy it through its value witnesses.
-    @usableFromInline let isObserved: Bool
+    let isObserved: Bool
     /// Supplies outputs of steps that already completed in an earlier run (journal resume).
     public let replay: (any StepReplaying)?
     /// Whether ``replay`` is set: read on every step, like ``isObserved``.
-    @usableFromInline let isReplaying: Bool
+    let isReplaying: Bool
     /// A uniform random number in `0..<1`, used for backoff jitter.
     public let random: @Sendable () -> Double
     /// Names each attempt of a step with side effects (see ``IdempotencyKey``); random by
@@ -90,13 +90,12 @@ public final class OpEnvironment: Sendable {
 
     /// What a context or a completion stores for `environment`: `nil` for ``default``, which
     /// outlives every launch, so holding it costs no reference counting.
-    @inlinable
+    @usableFromInline
     static func stored(_ environment: OpEnvironment) -> OpEnvironment? {
         environment === OpEnvironment.default ? nil : environment
     }
 
     /// The environment a stored one stands for: the inverse of ``stored(_:)``.
-    @inlinable
     static func resolved(_ stored: OpEnvironment?) -> OpEnvironment {
         stored ?? OpEnvironment.default
     }

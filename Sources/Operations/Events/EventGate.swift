@@ -2,37 +2,30 @@ import Synchronization
 
 /// The check a scenario's chain makes at each step boundary; `nil` in a launch of a scenario
 /// built without an inbox, so a scenario that takes no events pays one `nil` check per step.
-@usableFromInline
 protocol BoundaryGate: AnyObject, Sendable {
     /// Hands the waiting events to the handler, then calls `proceed` — or ends the run through
     /// the launch's completion when the handler says so.
-    func pass<Input: Sendable>(
-        before nextStep: String?, in launch: ChainLaunch<Input>, proceed: @escaping @Sendable () -> Void)
+    func pass(before nextStep: String?, in run: ScenarioRun, proceed: @escaping @Sendable () -> Void)
 }
 
 /// An inbox and its handler: a scenario's way of taking events from outside.
-@usableFromInline
 final class EventGate<Event: Sendable>: BoundaryGate {
     private let inbox: EventInbox<Event>
     private let handler: EventHandler<Event>
 
-    @usableFromInline
     init(inbox: EventInbox<Event>, handler: @escaping EventHandler<Event>) {
         self.inbox = inbox
         self.handler = handler
     }
 
-    @usableFromInline
-    func pass<Input: Sendable>(
-        before nextStep: String?, in launch: ChainLaunch<Input>, proceed: @escaping @Sendable () -> Void
-    ) {
+    func pass(before nextStep: String?, in run: ScenarioRun, proceed: @escaping @Sendable () -> Void) {
         // The common case: nothing waiting, nothing allocated, the chain goes straight on. A
         // launch that has already finished (cancelled, timed out) leaves the events for the
         // next run rather than reacting on behalf of a run nobody waits for.
-        guard !inbox.isEmpty, !launch.completion.isFinished else { return proceed() }
-        let boundary = StepBoundary(scenario: launch.run.name, nextStep: nextStep, context: launch.boundaryContext)
+        guard !inbox.isEmpty, !run.ending.isFinished else { return proceed() }
+        let boundary = StepBoundary(scenario: run.name, nextStep: nextStep, context: run.boundaryContext)
         EventRound(
-            events: inbox.takeAll(), boundary: boundary, handler: handler, inbox: inbox, ending: launch.completion,
+            events: inbox.takeAll(), boundary: boundary, handler: handler, inbox: inbox, ending: run.ending,
             proceed: proceed
         ).run(from: 0)
     }

@@ -16,36 +16,38 @@ import Synchronization
 ///   it without finishing, so a caller is never left waiting by a bug.
 ///
 /// With no cancellation token, deadline, trace or in-flight registry in the context, a launch
-/// costs one allocation (this object), one retain and one release of the operation and one
-/// atomic compare-and-swap; the default environment adds nothing to that, another one a retain
-/// and a release.
+/// allocates nothing but this object.
 public final class Completion<Output: Sendable>: Sendable {
-    // The state types live outside the generic class (see `CompletionState`): nested in it they
-    // would be generic too, and every launch would look their metadata up at run time.
+    // The state type lives outside the generic class (see `CompletionState`): nested in it, it
+    // would be generic too, and every launch would look its metadata up at run time.
     private typealias State = CompletionState
     private typealias Watch = CompletionWatch
 
+    /// Who finished the launch: the contract's one atomic, which lets exactly one finish through.
     private let state = Atomic<State>(.running)
     private let onFinish: OnFinish<Output>
-    private nonisolated(unsafe) let retention: Unmanaged<AnyObject>
+    /// The operation, held from launch until the finish that wins `state` takes it out. Only
+    /// that finish (or `deinit`, for an abandoned launch) touches it after `init`, so the lock
+    /// is never contended: it only makes handing the reference over safe.
+    private let operation: Mutex<(any AnyObject & Sendable)?>
     private let operationType: any Any.Type
-    // The two optional references below are held unmanaged, retained when set and released by
-    // `deinit` only when set: as optional stored properties, each cost every launch a call to
-    // release a null pointer, a few nanoseconds apiece on `op.sync`.
     /// The launch's environment, `nil` for ``OpEnvironment/default`` (see
     /// ``OpContext/storedEnvironment``); read only to report, to register and to schedule.
-    private let environmentReference: Unmanaged<OpEnvironment>?
-    /// The token this launch is registered with, as a ``CancellationTarget`` (no closure, no
-    /// weak reference, no box); `nil` when it has none.
-    private let tokenReference: Unmanaged<CancellationToken>?
-    /// The registration's id; written once in `init`, before the operation can reach this
-    /// completion, and read by its finish and `deinit` (a firing token does not read it).
-    @exclusivity(unchecked) private nonisolated(unsafe) var registrationID = UInt64.max
-    /// The timer, registry entry, trace scope and own name of the launch, behind one reference;
-    /// `nil` for the usual launch that has none.
-    private let watchReference: Unmanaged<Watch>?
+    private let storedEnvironment: OpEnvironment?
+    /// The token this launch is registered with, if its context has one.
+    private let token: CancellationToken?
+    /// The registration's id with ``token``; `UInt64.max` until registered.
+    private let registrationID = Atomic<UInt64>(.max)
+    /// The timer, registry entry, trace scope and own name of the launch; `nil` for the usual
+    /// launch that has none.
+    private let watch: Watch?
     /// The operation's own trace scope, `nil` when tracing is off.
     public var trace: TraceScope? { watch?.trace?.scope }
+
+    // The two public initialisers are inlinable: specialised for the operation's input type
+    // where it launches, they read the context's parts without looking up its type's metadata
+    // (measured by the `op.sync` case of Sources/opctl-bench/BenchCases.swift); what they call
+    // is not generic over it.
 
     /// Starts the finish of a launch.
     ///
@@ -55,18 +57,19 @@ public final class Completion<Output: Sendable>: Sendable {
     ///   - onFinish: The caller's completion, called exactly once.
     @inlinable
     public convenience init<O: Op, Input: Sendable>(
-        retaining operation: __shared O,
-        context: __shared OpContext<Input>,
+        retaining operation: O,
+        context: OpContext<Input>,
         onFinish: @escaping OnFinish<Output>
     ) where O.Output == Output {
-        self.init(retaining: operation, context: context, name: nil, onFinish: onFinish)
+        self.init(
+            operation: operation, type: O.self, storedEnvironment: context.storedEnvironment, extras: context.extras,
+            trace: Self.recordLaunch(of: operation, context), name: nil, onFinish: onFinish)
     }
 
     /// Starts the finish of a launch of an operation with a name of its own (a ``Scenario``):
     /// its diagnostics — a second finish, a late one, an in-flight registration — then name the
     /// scenario (`AuthScenario`), not its generic type (`Scenario<Optional<PhoneNumber>, …>`).
-    /// Chosen by overload resolution where the operation's type is known to be named, so other
-    /// launches pay nothing for it.
+    /// Chosen by overload resolution where the operation's type is known to be named.
     ///
     /// - Parameters:
     ///   - operation: The operation being launched; retained until the launch finishes.
@@ -74,127 +77,61 @@ public final class Completion<Output: Sendable>: Sendable {
     ///   - onFinish: The caller's completion, called exactly once.
     @inlinable
     public convenience init<O: NamedOp, Input: Sendable>(
-        retaining operation: __shared O,
-        context: __shared OpContext<Input>,
+        retaining operation: O,
+        context: OpContext<Input>,
         onFinish: @escaping OnFinish<Output>
     ) where O.Output == Output {
-        self.init(retaining: operation, context: context, name: operation.name, onFinish: onFinish)
+        self.init(
+            operation: operation, type: O.self, storedEnvironment: context.storedEnvironment, extras: context.extras,
+            trace: Self.recordLaunch(of: operation, context), name: operation.name, onFinish: onFinish)
     }
 
-    /// What both public initialisers do, with the name diagnostics use.
-    @inlinable @inline(__always)
-    convenience init<O: Op, Input: Sendable>(
-        retaining operation: __shared O,
-        context: __shared OpContext<Input>,
+    /// What both public initialisers do, given the context's parts and the operation's own
+    /// trace scope, and the name diagnostics use.
+    @usableFromInline
+    init(
+        operation: any AnyObject & Sendable,
+        type: any Any.Type,
+        storedEnvironment: OpEnvironment?,
+        extras: ContextExtras?,
+        trace: TraceScopeBox?,
         name: String?,
         onFinish: @escaping OnFinish<Output>
-    ) where O.Output == Output {
-        // Inlined into the operation's `launch`, so the context is read where its input type is
-        // known; the designated initialiser below does not depend on it. No closure reads the
-        // context: capturing it would copy the whole context per launch.
-        let trace: TraceScopeBox?
-        if let launcher = context.storedTrace {
-            trace = Self.recordLaunch(of: operation, input: context.input, in: launcher.scope)
+    ) {
+        self.operation = Mutex(operation)
+        self.operationType = type
+        self.storedEnvironment = storedEnvironment
+        self.onFinish = onFinish
+        self.token = extras?.cancellation
+        let deadline = extras?.deadline
+        let isTimed = deadline != nil || storedEnvironment?.inFlight != nil
+        if trace != nil || isTimed || name != nil {
+            self.watch = Watch(trace: trace, name: name, isTimed: isTimed)
         } else {
-            trace = nil
+            self.watch = nil
         }
-        // The operation is borrowed and retained here, once: taken as an owned argument, it cost
-        // the caller a retain and a release around the call.
-        let retention = Unmanaged<AnyObject>.passRetained(operation)
-        let environment = context.storedEnvironment.map(Unmanaged.passRetained)
-        if context.extras == nil && name == nil {
-            self.init(retention: retention, type: O.self, environment: environment, onFinish: onFinish)
-        } else {
-            self.init(
-                retention: retention, type: O.self, extras: context.extras, environment: environment, trace: trace,
-                name: name, onFinish: onFinish)
-        }
+        if isTimed || token != nil { attach(deadline: deadline) }
     }
 
-    /// Whether a launch with `context` may be finished by the engine (a token, a deadline) or
-    /// registered in flight, so that its completion may have to name the operation after
-    /// releasing it: a late finish is dropped with a diagnostic, and the registry lists names.
-    /// A ``NamedOp`` that never finishes twice (a ``Scenario``) needs its name kept only then.
+    /// Records the launch into the caller's scope when the context is traced, and returns the
+    /// operation's own scope; `nil` when tracing is off.
     @inlinable
-    static func mayNameAfterRelease(_ context: OpContext<some Sendable>) -> Bool {
-        context.cancellation != nil || context.storedDeadline != nil || context.environment.inFlight != nil
+    static func recordLaunch<Input>(of operation: some Op, _ context: OpContext<Input>) -> TraceScopeBox? {
+        guard let launcher = context.extras?.trace else { return nil }
+        return recordLaunch(of: operation, input: context.input, in: launcher.scope)
     }
 
-    /// Records the launch into the caller's scope and returns the operation's own scope; kept
-    /// out of line so the untraced path stays small.
+    /// Records the launch into the caller's scope and returns the operation's own scope.
     @usableFromInline
     static func recordLaunch<Input>(of operation: some Op, input: Input, in scope: TraceScope) -> TraceScopeBox {
         let name = (operation as? any NamedOp)?.name ?? String(describing: type(of: operation))
         return TraceScopeBox(scope.launch(.operation(name), TraceLabel.call("launch", input)))
     }
 
-    /// The launch of a context with no token, deadline, scope or trace: takes over the
-    /// operation's retention and the environment's, if any.
-    @usableFromInline
-    init(
-        retention: Unmanaged<AnyObject>,
-        type: any Any.Type,
-        environment: Unmanaged<OpEnvironment>?,
-        onFinish: @escaping OnFinish<Output>
-    ) {
-        self.retention = retention
-        self.operationType = type
-        self.environmentReference = environment
-        self.onFinish = onFinish
-        self.tokenReference = nil
-        // The default environment has no registry.
-        guard environment?.takeUnretainedValue().inFlight != nil else {
-            self.watchReference = nil
-            return
-        }
-        self.watchReference = .passRetained(Watch(trace: nil, name: nil, isTimed: true))
-        attach(deadline: nil)
-    }
-
-    /// Any other launch: takes over the operation's retention and the environment's, if any,
-    /// and reads the token and the deadline from the context's extras, which the caller only
-    /// lends.
-    @usableFromInline
-    init(
-        retention: Unmanaged<AnyObject>,
-        type: any Any.Type,
-        extras: __shared ContextExtras?,
-        environment: Unmanaged<OpEnvironment>?,
-        trace: TraceScopeBox?,
-        name: String?,
-        onFinish: @escaping OnFinish<Output>
-    ) {
-        self.retention = retention
-        self.operationType = type
-        self.environmentReference = environment
-        self.onFinish = onFinish
-        let token = extras?.cancellation
-        self.tokenReference = token.map(Unmanaged.passRetained)
-        let deadline = extras?.deadline
-        let isTimed = deadline != nil || environment?.takeUnretainedValue().inFlight != nil
-        if trace != nil || isTimed || name != nil {
-            self.watchReference = .passRetained(Watch(trace: trace, name: name, isTimed: isTimed))
-        } else {
-            self.watchReference = nil
-        }
-        if isTimed || token != nil { attach(deadline: deadline) }
-    }
-
     deinit {
-        // Reached only when nobody can finish any more: the operation dropped its completion.
-        // Nobody else holds the object now, so a plain load spares the finished launch a second
-        // atomic read-modify-write; the claim still guards the abandoned one.
-        let finisher = state.load(ordering: .acquiring)
-        if finisher != .finishedByOperation {
-            // Unfinished, or finished by the engine: a token may be firing and reaching this
-            // object right now. Leaving it takes the token's lock, which waits for that firing to
-            // be done with this object and keeps any later one away.
-            leaveToken()
-            if finisher == .running, state.load(ordering: .acquiring) == .running { finishAbandoned() }
-        }
-        tokenReference?.release()
-        watchReference?.release()
-        environmentReference?.release()
+        // Reached only when nobody can finish any more: the operation dropped its completion,
+        // and neither the token (which holds it weakly) nor the timer can reach it now.
+        if state.load(ordering: .acquiring) == .running { finishAbandoned() }
     }
 
     /// Whether the launch has finished, by the operation or by cancellation, deadline.
@@ -230,14 +167,29 @@ public final class Completion<Output: Sendable>: Sendable {
         finish(.failure(error))
     }
 
+    /// A context for an operation or scenario this launch starts itself, so the nested launch is
+    /// drawn as a message from this operation.
+    ///
+    /// - Parameter context: The nested launch's context.
+    /// - Returns: The context, recording into this operation's trace scope.
+    public func nested<Input: Sendable>(_ context: OpContext<Input>) -> OpContext<Input> {
+        guard watch?.trace != nil else { return context }
+        var nested = context
+        nested.extras = self.nested(context.extras)
+        return nested
+    }
+
+    /// The extras of a context ``nested(_:)`` makes.
+    func nested(_ extras: ContextExtras?) -> ContextExtras? {
+        guard let trace = watch?.trace else { return extras }
+        return ContextExtras.make(
+            cancellation: extras?.cancellation, deadline: extras?.deadline, scope: extras?.scope, trace: trace,
+            idempotencyKey: extras?.idempotencyKey)
+    }
+
     // MARK: - Internals
 
-    private var environment: OpEnvironment { OpEnvironment.resolved(environmentReference?.takeUnretainedValue()) }
-
-    private var watch: Watch? { watchReference?.takeUnretainedValue() }
-
-    /// The operation's own trace scope, as contexts hold it (see ``nested(_:)``).
-    @usableFromInline var ownTrace: TraceScopeBox? { watch?.trace }
+    private var environment: OpEnvironment { OpEnvironment.resolved(storedEnvironment) }
 
     private var operationName: String { watch?.name ?? String(describing: operationType) }
 
@@ -252,12 +204,9 @@ public final class Completion<Output: Sendable>: Sendable {
     private func finishAbandoned() {
         guard claim(by: .finishedByEngine) else { return }
         // Still retained here, so the operation can give its own name (a scenario's).
-        let name = (retention.takeUnretainedValue() as? any NamedOp)?.name ?? operationName
+        let name = operation.withLock { ($0 as? any NamedOp)?.name } ?? operationName
         environment.diagnostics.report(OpDiagnostic(kind: .abandoned, operation: name))
-        detach()
-        watch?.trace?.scope.finish("onFinish(abandoned)")
-        release()
-        onFinish(.failure(OpError.abandoned(operation: name)))
+        deliver(.failure(OpError.abandoned(operation: name)), trace: "onFinish(abandoned)")
     }
 
     @inline(never)
@@ -266,45 +215,34 @@ public final class Completion<Output: Sendable>: Sendable {
         deliver(.failure(error))
     }
 
-    /// A context for an operation or scenario this launch starts itself, so the nested launch is
-    /// drawn as a message from this operation.
-    ///
-    /// - Parameter context: The nested launch's context.
-    /// - Returns: The context, recording into this operation's trace scope.
-    @inlinable  // where the input type is known: a generic call looked up the context's metadata
-    public func nested<Input: Sendable>(_ context: OpContext<Input>) -> OpContext<Input> {
-        guard let trace = ownTrace else { return context }
-        var nested = context
-        nested.storedTrace = trace
-        return nested
-    }
-
-    @inline(__always)
-    private func deliver(_ result: Result<Output, any Error>) {
-        if tokenReference != nil || watchReference != nil {
+    /// Delivers the finish this caller claimed: stops watching, records it, releases the
+    /// operation, then calls `onFinish`.
+    private func deliver(_ result: Result<Output, any Error>, trace label: String? = nil) {
+        if token != nil || watch != nil {
             detach()
-            if let trace = watch?.trace { trace.scope.finish(TraceLabel.finish(result)) }
+            if let trace = watch?.trace { trace.scope.finish(label ?? TraceLabel.finish(result)) }
         }
-        release()
+        releaseOperation()
         onFinish(result)
     }
 
-    private func release() {
-        retention.release()
+    /// Drops the operation, before `onFinish` runs, so the caller sees it gone.
+    private func releaseOperation() {
+        let released = operation.withLock { $0.take() }
+        withExtendedLifetime(released) {}
     }
 
     private func attach(deadline: FrozenInstant?) {
         // Nothing attached holds the completion strongly: a long-lived token or timer must not
         // keep an abandoned launch alive, or its abandonment would never be reported. The timer
-        // holds it weakly; the token not at all (see `CancellationTarget`).
+        // and the token hold it weakly.
         if let registry = environment.inFlight {
             let id = registry.register(operation: operationName)
             watch?.slots?.withLock { $0.inFlightID = id }
         }
-        if let token = tokenReference?.takeUnretainedValue() {
-            // Written once, here, before the operation can reach this completion.
+        if let token {
             guard let id = token.register(self) else { return finishByEngine(.cancelled) }
-            registrationID = id
+            registrationID.store(id, ordering: .releasing)
         }
         if let deadline {
             let timer = environment.scheduler.schedule(at: deadline.instant) { [weak self] in
@@ -323,28 +261,18 @@ public final class Completion<Output: Sendable>: Sendable {
 
     /// Removes the launch from its token; does nothing when it is not registered.
     private func leaveToken() {
-        guard let token = tokenReference?.takeUnretainedValue(), registrationID != .max else { return }
-        token.remove(registrationID)
+        let id = registrationID.load(ordering: .acquiring)
+        guard let token, id != .max else { return }
+        token.remove(id)
     }
 }
 
 extension Completion: CancellationTarget {
-    /// Called by a firing token under its lock, while this object is sure to be alive (its
-    /// `deinit` leaves the token under the same lock first). Claims the finish and hands back
-    /// a delivery made of copies, which runs after the lock is released even if this object is
-    /// gone by then. The token has already dropped the registration.
-    func claimCancellation() -> (@Sendable () -> Void)? {
-        guard claim(by: .finishedByEngine) else { return nil }
-        let (watch, inFlight, onFinish) = (self.watch, environment.inFlight, self.onFinish)
-        // Unmanaged is not Sendable; this +1 moves to the delivery, which releases it once.
-        nonisolated(unsafe) let retention = self.retention
-        return {
-            watch?.stopTimerAndLeaveRegistry(inFlight)
-            let result = Result<Output, any Error>.failure(OpError.cancelled)
-            if let trace = watch?.trace { trace.scope.finish(TraceLabel.finish(result)) }
-            retention.release()
-            onFinish(result)
-        }
+    /// Called by a firing token, outside its lock, holding this completion strongly: finishes
+    /// the launch as cancelled unless it already finished. The token has already dropped the
+    /// registration.
+    func tokenFired() {
+        finishByEngine(.cancelled)
     }
 }
 

@@ -7,8 +7,7 @@
 #endif
 
 /// A value guarded by a `pthread` mutex, for state that threads contend for; the lock of the
-/// package (engine, domain, CLI and tests). The one exception is ``CancellationToken``, which
-/// guards its few handlers with one atomic word of its own to stay a single allocation.
+/// package (engine, domain, CLI and tests).
 ///
 /// Why not `Synchronization.Mutex`: with Swift 6.3.1 on Linux its contended path waits on a futex
 /// inside the uninstrumented standard library, so Thread Sanitizer (which CI runs) cannot see
@@ -21,10 +20,7 @@ package final class LockedState<Value>: @unchecked Sendable {
     /// Allocated apart from the object: a `pthread_mutex_t` must not move once initialised, and
     /// a stored property of a class has no stable address Swift promises.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    // Unchecked exclusivity: the lock already makes every access exclusive, and the run-time
-    // check (swift_beginAccess/endAccess, a thread-local access set) cost about as much as the
-    // lock itself on a recorded trace message.
-    @exclusivity(unchecked) private var value: Value
+    private var value: Value
 
     package init(_ value: Value) {
         self.value = value

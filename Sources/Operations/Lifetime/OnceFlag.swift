@@ -1,16 +1,13 @@
 import Synchronization
 
 /// A flag that lets exactly one caller through, for callbacks that may be called twice.
-@usableFromInline
 package final class OnceFlag: Sendable {
     private let taken = Atomic<Bool>(false)
 
     /// A flag nobody has claimed yet.
-    @usableFromInline
     package init() {}
 
     /// `true` for the first caller only.
-    @usableFromInline
     package func claim() -> Bool {
         !taken.exchange(true, ordering: .acquiringAndReleasing)
     }

@@ -5,20 +5,20 @@
 enum ConditionalStepTrace {
     /// Opens the `opt` frame of a step whose condition held and returns the step's `onFinish`,
     /// closing the frame before the scenario hears of the result. Tracing off: `onFinish` as is.
-    static func running<ScenarioInput, Output>(
-        _ step: String, description: String?, context: OpContext<some Sendable>,
-        onFinish: @escaping StepFinish<ScenarioInput, Output>
-    ) -> StepFinish<ScenarioInput, Output> {
-        guard let trace = context.trace, trace.isEnabled else { return onFinish }
+    static func running<Output>(
+        _ step: String, description: String?, trace: TraceScope?,
+        onFinish: @escaping StepFinish<Output>
+    ) -> StepFinish<Output> {
+        guard let trace, trace.isEnabled else { return onFinish }
         trace.openFrame(.opt, description ?? "\(step)'s condition holds")
-        return { result, launch in
+        return { result in
             trace.closeFrame()
-            onFinish(result, launch)
+            onFinish(result)
         }
     }
 
     /// Notes a skipped step on the scenario's lifeline.
-    static func skipped(_ step: String, description: String?, context: OpContext<some Sendable>) {
-        context.trace?.note("skipped \(step): \(description ?? "its condition") is false")
+    static func skipped(_ step: String, description: String?, trace: TraceScope?) {
+        trace?.note("skipped \(step): \(description ?? "its condition") is false")
     }
 }

@@ -27,30 +27,23 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
     /// The version its author gives it, recorded in journals with its shape.
     public let version: Int?
     private let outlines: [StepOutline]
-    /// The chain's first link; a launch walks from it to the end.
-    @usableFromInline let first: ChainLink<Input, Input>
-    /// Every link of the chain: they refer to one another unowned, so they live here and in
-    /// each launch (``ChainLaunch/links``).
-    @usableFromInline let links: [any AnyObject & Sendable]
+    /// The chain's links, in order; every launch walks them from the first (see ``ScenarioRun``).
+    private let links: [ChainLink]
     /// Where it takes events from outside at its step boundaries; `nil` when it takes none.
-    @usableFromInline let gate: (any BoundaryGate)?
+    private let gate: (any BoundaryGate)?
 
     /// Creates a scenario.
-    ///
-    /// Inlinable, like ``launch(_:onFinish:)``: the link that ends each launch is made where the
-    /// scenario's types are known, so finishing looks up no generic metadata.
     ///
     /// - Parameters:
     ///   - name: The scenario's name.
     ///   - version: The author's version of the scenario, recorded in journals with its shape;
     ///     `nil` when the author does not version it.
     ///   - build: Chains the steps, starting from the scenario's input.
-    @inlinable
     public convenience init(
         _ name: String, version: Int? = nil,
         _ build: (ScenarioBuilder<Input, Input>) -> ScenarioBuilder<Input, Output>
     ) {
-        self.init(name: name, version: version, chain: build(.start), end: Self.endLink(), gate: nil)
+        self.init(name: name, version: version, chain: build(.start), gate: nil)
     }
 
     /// Creates a scenario that reacts to events from outside while it runs.
@@ -68,37 +61,21 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
     ///   - events: Where the app posts the events.
     ///   - onEvent: Reacts to each event at a boundary.
     ///   - build: Chains the steps, starting from the scenario's input.
-    @inlinable
     public convenience init<Event: Sendable>(
         _ name: String, version: Int? = nil, events: EventInbox<Event>, onEvent: @escaping EventHandler<Event>,
         _ build: (ScenarioBuilder<Input, Input>) -> ScenarioBuilder<Input, Output>
     ) {
         self.init(
-            name: name, version: version, chain: build(.start), end: Self.endLink(),
-            gate: EventGate(inbox: events, handler: onEvent))
+            name: name, version: version, chain: build(.start), gate: EventGate(inbox: events, handler: onEvent))
     }
 
-    @usableFromInline
-    init(
-        name: String, version: Int?, chain: ScenarioBuilder<Input, Output>, end: ChainLink<Input, Output>,
-        gate: (any BoundaryGate)?
-    ) {
+    private init(name: String, version: Int?, chain: ScenarioBuilder<Input, Output>, gate: (any BoundaryGate)?) {
         self.name = name
         self.version = version
         self.outlines = chain.outlines
         self.stepNames = chain.stepNames
-        (first, links) = chain.links(endingIn: end)
+        self.links = chain.links
         self.gate = gate
-    }
-
-    /// The link that ends a launch: it delivers the chain's output through the launch's
-    /// completion.
-    @inlinable
-    static func endLink() -> ChainLink<Input, Output> {
-        ChainLink<Input, Output>(position: 0) { output, launch in
-            // The end link is only ever given a launch this scenario made, with its completion.
-            unsafeDowncast(launch.completion, to: Completion<Output>.self).succeed(output)
-        }
     }
 
     /// The scenario's steps in order, with their types, purity and nested scenarios.
@@ -113,18 +90,18 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
 
     /// Launches the operation: records its messages when tracing is on and finishes exactly once.
     ///
-    /// Inlinable so that a caller who knows the scenario's types (awaiting it, launching it from
-    /// a test or an app) gets a launch specialised to them, which looks up no generic metadata.
-    @inlinable
+    /// One ``ScenarioRun`` walks the steps; the launch's ``Completion`` delivers its end.
     public func launch(_ context: OpContext<Input>, onFinish: @escaping OnFinish<Output>) {
-        let environment = context.environment
-        let base = ScenarioRun.base(of: context.scope)
+        // The context's parts, read once: this code is generic over the input type.
+        let (storedEnvironment, extras) = (context.storedEnvironment, context.extras)
+        let environment = OpEnvironment.resolved(storedEnvironment)
+        let base = ScenarioRun.base(of: extras?.scope)
         let startedAt = ScenarioRun.start(in: environment)
         // The end is reported from what the caller is actually given — the body's result, or the
         // cancellation or timeout that beat it — so journals and callers never disagree.
         // A scenario that is a step of another is drawn inside a group with its name, from its
         // launch through its finish; the group closes before the parent hears of the result.
-        let parentTrace = context.scope == nil ? nil : context.trace
+        let parentTrace = extras?.scope == nil ? nil : extras?.trace?.scope
         let delivered: OnFinish<Output>
         if let parentTrace, parentTrace.isEnabled {
             parentTrace.openFrame(.group, name)
@@ -157,14 +134,15 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
             ScenarioRun.report(.scenarioStarted, scenario: name, in: environment, address: base, value: context.input)
         }
         // The chain finishes its launch once, and an abandoned launch is named while the
-        // scenario is still held: the name is read after its release only by what
-        // `mayNameAfterRelease` lists, and keeping it otherwise would cost every launch an
-        // allocation.
-        let keepsName = Completion<Output>.mayNameAfterRelease(context)
-        let completion = Completion(retaining: self, context: context, name: keepsName ? name : nil, onFinish: finish)
-        let launch = ChainLaunch(
-            name: name, context: completion.nested(context), base: base, startedAt: startedAt, links: links,
-            completion: completion, gate: gate)
-        first.proceed(context.input, launch)
+        // scenario is still held: the name is read after its release only by a late finish
+        // (dropped after a token or a deadline finished the launch) and by the in-flight registry.
+        let keepsName = extras?.cancellation != nil || extras?.deadline != nil || environment.inFlight != nil
+        let completion = Completion(
+            operation: self, type: Self.self, storedEnvironment: storedEnvironment, extras: extras,
+            trace: Completion<Output>.recordLaunch(of: self, context), name: keepsName ? name : nil, onFinish: finish)
+        let run = ScenarioRun(
+            name: name, storedEnvironment: storedEnvironment, extras: completion.nested(extras), base: base,
+            startedAt: startedAt, links: links, ending: completion, gate: gate)
+        run.start(with: context.input)
     }
 }

@@ -3,41 +3,26 @@
 /// The chain is checked by the compiler: ``then(_:)`` accepts only a step whose input type is
 /// the current output type. A builder is a value; every method returns a longer chain.
 public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
-    /// Makes one link, given the link after it (type-erased, since a maker is stored beside
-    /// makers of other types). A scenario calls the makers once, from the last to the first.
-    @usableFromInline typealias Maker = @Sendable (_ next: any AnyObject & Sendable) -> any AnyObject & Sendable
-    /// What a link does with the chain's value so far, given the link after it.
-    @usableFromInline typealias Link<Next: Sendable> =
-        @Sendable (Current, ChainLaunch<Input>, ChainLink<Input, Next>) -> Void
-    /// What a built link does with the chain's value so far.
-    @usableFromInline typealias LinkBody = ChainLink<Input, Current>.Body
-
     /// The names of the steps so far, in order.
     public var stepNames: [String] { outlines.map(\.name) }
     /// The steps so far, as their scenario's shape needs them.
-    @usableFromInline let outlines: [StepOutline]
+    let outlines: [StepOutline]
     /// The chain's links so far (steps and maps), in order.
-    @usableFromInline let makers: [Maker]
+    let links: [ChainLink]
 
-    @usableFromInline
-    init(outlines: [StepOutline], makers: [Maker]) {
+    init(outlines: [StepOutline], links: [ChainLink]) {
         self.outlines = outlines
-        self.makers = makers
+        self.links = links
     }
 
     /// Appends a step that takes the current value and produces the next one.
     ///
     /// - Parameter step: The step; its input type must be the current output type.
     /// - Returns: The chain, now producing the step's output.
-    @inlinable  // the step's closure is specialised where the scenario is built: no metadata lookups per launch
     public func then<Next: Sendable>(_ step: Step<Current, Next>) -> ScenarioBuilder<Input, Next> {
         let index = outlines.count
-        return extended(with: step.outline(conditional: false)) { next in
-            // Made once, with the link, not per launch: the step's result goes on to `next`.
-            let handOn = Self.handOn(to: next)
-            return { value, launch in
-                StepRun.start(step, index: index, input: value, launch: launch, onFinish: handOn)
-            }
+        return appending(step.outline(conditional: false), step: step.name) { value, run, position in
+            StepLife(run: run, step: step, index: index) { run.pass($0, after: position) }.start(value)
         }
     }
 
@@ -55,8 +40,8 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         describedAs description: String? = nil
     ) -> ScenarioBuilder<Input, Current> {
         conditional(step.name, step.outline(conditional: true), when: condition, describedAs: description) {
-            value, index, launch, finish in
-            StepRun.start(step, index: index, input: value, launch: launch, onFinish: finish)
+            value, index, run, finish in
+            StepLife(run: run, step: step, index: index, then: finish).start(value)
         }
     }
 
@@ -91,13 +76,13 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         // A step given a condition is conditional in the shape; one without (the default
         // `{ _ in true }`) cannot be told apart here, so every step of this form is.
         conditional(step.name, step.outline(conditional: true), when: condition, describedAs: description) {
-            value, index, launch, finish in
-            StepRun.start(step, index: index, input: input(value), launch: launch) { stepResult, launch in
+            value, index, run, finish in
+            StepLife(run: run, step: step, index: index) { stepResult in
                 if case .success = stepResult {
-                    ValueTrace.computed(Current.self, from: Current.self, StepOutput.self, in: launch.context)
+                    ValueTrace.computed(Current.self, from: Current.self, StepOutput.self, trace: run.trace)
                 }
-                finish(stepResult.map { merge(value, $0) }, launch)
-            }
+                finish(stepResult.map { merge(value, $0) })
+            }.start(input(value))
         }
     }
 
@@ -125,13 +110,13 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         combine: @escaping @Sendable (Current, StepOutput) -> Next
     ) -> ScenarioBuilder<Input, Next> {
         let index = outlines.count
-        return extended(with: step.outline(conditional: false)) { value, launch, next in
-            StepRun.start(step, index: index, input: input(value), launch: launch) { stepResult, launch in
+        return appending(step.outline(conditional: false), step: step.name) { value, run, position in
+            StepLife(run: run, step: step, index: index) { stepResult in
                 if case .success = stepResult {
-                    ValueTrace.computed(Next.self, from: Current.self, StepOutput.self, in: launch.context)
+                    ValueTrace.computed(Next.self, from: Current.self, StepOutput.self, trace: run.trace)
                 }
-                launch.pass(stepResult.map { combine(value, $0) }, to: next)
-            }
+                run.pass(stepResult.map { combine(value, $0) }, after: position)
+            }.start(input(value))
         }
     }
 
@@ -143,102 +128,55 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     public func map<Next: Sendable>(_ transform: @escaping @Sendable (Current) throws -> Next)
         -> ScenarioBuilder<Input, Next>
     {
-        extended(with: nil) { value, launch, next in
-            ValueTrace.computed(Next.self, from: Current.self, in: launch.context)
-            launch.pass(Result { try transform(value) }, to: next)
+        appending(nil, step: nil) { value, run, position in
+            ValueTrace.computed(Next.self, from: Current.self, trace: run.trace)
+            run.pass(Result { try transform(value) }, after: position)
         }
     }
 
-    /// The chain with one more link, which gets the chain's value so far and the link after it.
-    @inlinable
-    func extended<Next: Sendable>(with outline: StepOutline?, _ link: @escaping Link<Next>)
-        -> ScenarioBuilder<Input, Next>
-    {
-        extended(with: outline) { (next: ChainLink<Input, Next>) in
-            { [unowned(unsafe) next] value, launch in link(value, launch, next) }
-        }
-    }
-
-    /// The chain with one more link, whose body `makeBody` makes once, when the scenario is
-    /// built, from the link after it: what a link needs per launch can be made there, once.
-    @inlinable
-    func extended<Next: Sendable>(
-        with outline: StepOutline?, _ makeBody: @escaping @Sendable (ChainLink<Input, Next>) -> LinkBody
+    /// The chain with one more link, which gets the chain's value so far, the run and its own
+    /// position, and hands a value of type `Next` on (see ``ChainLink``).
+    private func appending<Next: Sendable>(
+        _ outline: StepOutline?, step: String?,
+        _ body: @escaping @Sendable (_ value: Current, _ run: ScenarioRun, _ position: Int) -> Void
     ) -> ScenarioBuilder<Input, Next> {
-        let position = makers.count + 1
-        let maker: Maker = { next in
-            // The makers of one chain are called in order, so `next` is always the link of the
-            // maker after this one, whose value type is this link's `Next`.
-            let next = unsafeDowncast(next, to: ChainLink<Input, Next>.self)
-            return ChainLink<Input, Current>(position: position, step: outline?.name, body: makeBody(next))
+        let link = ChainLink(step: step) { value, run, position in
+            // The link before this one handed on a `Current`: the builder's types chain them.
+            guard let value = value as? Current else {
+                preconditionFailure("a scenario's link was handed \(type(of: value)), not \(Current.self)")
+            }
+            body(value, run, position)
         }
         return ScenarioBuilder<Input, Next>(
-            outlines: outline.map { outlines + [$0] } ?? outlines, makers: makers + [maker])
-    }
-
-    /// A step's finish that hands its result on to `next`: its output to the next link, its
-    /// failure to the scenario's end.
-    @inlinable
-    static func handOn<Next: Sendable>(to next: ChainLink<Input, Next>) -> StepFinish<Input, Next> {
-        // The link is held by every launch (``ChainLaunch/links``), as long as anything calls this.
-        { [unowned(unsafe) next] result, launch in launch.pass(result, to: next) }
+            outlines: outline.map { outlines + [$0] } ?? outlines, links: links + [link])
     }
 
     /// The link of a conditional step, shared by both conditional forms of `then`: skipped,
     /// with its note, when `condition` fails for the value; otherwise run inside its `opt`
-    /// frame by `start`, given the value, the step's index and the finish that hands its
-    /// result on.
+    /// frame by `start`, given the value, the step's index, the run and the finish that hands
+    /// its result on.
     private func conditional(
         _ name: String, _ outline: StepOutline, when condition: @escaping @Sendable (Current) -> Bool,
         describedAs description: String?,
-        _ start: @escaping @Sendable (Current, Int, ChainLaunch<Input>, @escaping StepFinish<Input, Current>) -> Void
+        _ start: @escaping @Sendable (Current, Int, ScenarioRun, @escaping StepFinish<Current>) -> Void
     ) -> ScenarioBuilder<Input, Current> {
         let index = outlines.count
-        return extended(with: outline) { next in
-            // Made once, with the link, not per launch (see ``then(_:)``).
-            let handOn = Self.handOn(to: next)
-            return { [unowned(unsafe) next] value, launch in
-                guard condition(value) else {
-                    return Self.skip(name, index: index, value: value, description: description, launch, next)
-                }
-                start(
-                    value, index, launch,
-                    ConditionalStepTrace.running(
-                        name, description: description, context: launch.context, onFinish: handOn))
+        return appending(outline, step: name) { value, run, position in
+            guard condition(value) else {
+                // Reported and drawn, so a reader sees every step of the scenario, run or not.
+                run.report(.stepSkipped, address: run.address(index: index, name: name), value: value)
+                ConditionalStepTrace.skipped(name, description: description, trace: run.trace)
+                return run.pass(.success(value), after: position)
             }
+            let finish = ConditionalStepTrace.running(name, description: description, trace: run.trace) {
+                (result: Result<Current, any Error>) in run.pass(result, after: position)
+            }
+            start(value, index, run, finish)
         }
-    }
-
-    /// Reports and draws a conditional step that does not run, and passes the value on.
-    @usableFromInline
-    static func skip(
-        _ name: String, index: Int, value: Current, description: String?, _ launch: ChainLaunch<Input>,
-        _ next: ChainLink<Input, Current>
-    ) {
-        launch.run.report(.stepSkipped, address: launch.run.address(index: index, name: name), value: value)
-        ConditionalStepTrace.skipped(name, description: description, context: launch.context)
-        next.proceed(value, launch)
-    }
-
-    /// Builds the chain's links, ending in `end`; returns the first link and every link, which
-    /// the caller keeps (links refer to their successors unowned).
-    @usableFromInline
-    func links(endingIn end: ChainLink<Input, Current>) -> (
-        first: ChainLink<Input, Input>, all: [any AnyObject & Sendable]
-    ) {
-        var all: [any AnyObject & Sendable] = [end]
-        all.reserveCapacity(makers.count + 1)
-        var next: any AnyObject & Sendable = end
-        for maker in makers.reversed() {
-            next = maker(next)
-            all.append(next)
-        }
-        return (unsafeDowncast(next, to: ChainLink<Input, Input>.self), all)
     }
 }
 
 extension ScenarioBuilder where Current == Input {
     /// The empty chain: its output is the scenario's input.
-    @inlinable
-    static var start: ScenarioBuilder { ScenarioBuilder(outlines: [], makers: []) }
+    static var start: ScenarioBuilder { ScenarioBuilder(outlines: [], links: []) }
 }

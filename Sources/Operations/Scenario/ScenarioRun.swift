@@ -1,73 +1,108 @@
 import Synchronization
 
-/// What one launch of a scenario shares between its steps: its name, where it sits, the host's
-/// observer, and the loop that keeps a long chain from growing the stack. The values between
-/// steps travel through closures, not here.
+/// One launch of a scenario: the one object a launch makes for itself, which walks the chain's
+/// links in a loop, holds what its steps share (the scenario's context, where it sits, the
+/// host's observer) and guards each step's attempts against a second finish.
 ///
-/// Only ever the base of a launch's ``ChainLaunch``: one object per launch, not two. Not final
-/// for that reason, and `@unchecked Sendable` because a non-final class cannot be checked; its
-/// one mutable field is ordered by the atomic beside it.
-@usableFromInline
-class ScenarioRun: @unchecked Sendable {
-    @usableFromInline let name: String
-    @usableFromInline let base: StepAddress
-    @usableFromInline let environment: OpEnvironment
-    @usableFromInline let startedAt: FrozenInstant?
-    /// Whether an observer receives events: without one, nothing reads step addresses or times.
-    @usableFromInline var isObserved: Bool { environment.isObserved }
+/// Constant stack depth: every hand-on from a link to the next, and every relaunch of a step,
+/// goes through ``schedule(_:)``. When the loop of this run is already further down the stack
+/// (the step finished inside its own launch), the work is left to it and the call returns,
+/// unwinding everything between; otherwise the caller becomes the loop. A chain whose
+/// operations all finish inside their launch therefore still finishes before the scenario's
+/// launch returns, whatever its length and however often its steps are retried.
+final class ScenarioRun: Sendable {
+    let name: String
+    /// Where the launch sits: the step it is in its parent, or the root.
+    let base: StepAddress
+    let environment: OpEnvironment
+    /// The scenario's context, as its parts: the environment as a context stores it, and the
+    /// token, deadline, trace scope and key.
+    let storedEnvironment: OpEnvironment?
+    let extras: ContextExtras?
+    /// When the launch started, for the durations an observer reads; `nil` when nobody observes.
+    let startedAt: FrozenInstant?
+    /// The scenario's completion: a failure ends the launch from wherever it happens.
+    let ending: any ScenarioEnding
+    private let links: [ChainLink]
+    private let gate: (any BoundaryGate)?
+    /// The loop's state: whether a loop of this run is running, and the work left for it.
+    private let loop = LockedState(Loop())
+    /// How many attempts of this run's steps have finished; an attempt's finish is accepted
+    /// only when it is the next one, so an operation that calls `onFinish` twice cannot
+    /// advance the scenario twice.
+    private let finishedAttempts = Atomic<Int>(0)
 
-    /// How many links of a chain run nested before one hands off through ``handOff(_:)``. Small
-    /// enough that 32 links of nested frames fit easily in a 512 KiB stack (a secondary thread
-    /// on iOS) in a debug build; large enough that a usual scenario never pays for a hand-off.
-    @usableFromInline static let handOffInterval = 32
-    /// The hand-off loop: 0 idle, 1 a loop is running a piece of work, 2 that work handed off
-    /// another piece (in ``pendingWork``) before returning.
-    private let loop = Atomic<Int>(0)
-    /// The work a hand-off left for the running loop; written before `loop` turns 2 and read
-    /// after, so the atomic orders every access. One slot is enough: a run's links follow one
-    /// another, so at most one hand-off is waiting at any time.
-    private nonisolated(unsafe) var pendingWork: (@Sendable () -> Void)?
+    private struct Loop {
+        var isRunning = false
+        /// One slot is enough: a run's links and attempts follow one another, so at most one
+        /// piece of work waits at any time.
+        var pending: (@Sendable () -> Void)?
+    }
 
-    /// Creates the run of a launch at `base` (the root for a scenario launched on its own),
-    /// observed since `startedAt` when an observer reads durations.
-    @usableFromInline
-    init(name: String, base: StepAddress, startedAt: FrozenInstant?, environment: OpEnvironment) {
+    /// Creates the run of a launch of scenario `name` with the context parts `storedEnvironment`
+    /// and `extras`, at `base`, observed since `startedAt`, walking `links` and ending through
+    /// `ending`.
+    init(
+        name: String, storedEnvironment: OpEnvironment?, extras: ContextExtras?, base: StepAddress,
+        startedAt: FrozenInstant?, links: [ChainLink], ending: any ScenarioEnding, gate: (any BoundaryGate)?
+    ) {
         self.name = name
         self.base = base
-        self.environment = environment
+        self.environment = OpEnvironment.resolved(storedEnvironment)
+        self.storedEnvironment = storedEnvironment
+        self.extras = extras
         self.startedAt = startedAt
+        self.ending = ending
+        self.links = links
+        self.gate = gate
     }
+
+    /// Whether an observer receives events: without one, nothing reads step addresses or times.
+    var isObserved: Bool { environment.isObserved }
+    var cancellation: CancellationToken? { extras?.cancellation }
+    /// The scenario's own trace scope, `nil` when tracing is off.
+    var trace: TraceScope? { extras?.trace?.scope }
+    /// Now, for a duration an observer reads; `nil` when nobody observes.
+    var now: FrozenInstant? { Self.start(in: environment) }
 
     /// Where a launch whose context has `scope` sits: the step it is, or the root for a
     /// scenario launched on its own.
-    @usableFromInline
     static func base(of scope: ScenarioScope?) -> StepAddress {
         scope?.address ?? StepAddress(path: [])
     }
 
     /// When a launch in `environment` starts, for the durations its observer reads; `nil`
     /// (the clock not read) when nobody observes.
-    @usableFromInline
     static func start(in environment: OpEnvironment) -> FrozenInstant? {
         environment.isObserved ? FrozenInstant(environment.scheduler.now) : nil
     }
 
-    @usableFromInline
     func address(index: Int, name: String) -> StepAddress {
         base.appending(index: index, name: name)
     }
 
-    /// The scope of a step of this run; its address is built when first read.
-    @usableFromInline
-    func scope(index: Int, name: String) -> ScenarioScope {
-        ScenarioScope(base: base, index: index, name: name)
+    /// The context of an attempt of step `index`, called `name`: the scenario's token, deadline
+    /// and trace, with the step's own scope and `key`.
+    func context<Input: Sendable>(_ input: Input, step index: Int, name: String, key: IdempotencyKey?)
+        -> OpContext<Input>
+    {
+        let extras = ContextExtras(
+            cancellation: extras?.cancellation, deadline: extras?.deadline,
+            scope: ScenarioScope(base: base, index: index, name: name), trace: extras?.trace, idempotencyKey: key)
+        return OpContext(input: input, storedEnvironment: storedEnvironment, extras: extras)
     }
 
-    /// Now, for a duration an observer reads; `nil` when nobody observes.
-    @usableFromInline
-    var now: FrozenInstant? { Self.start(in: environment) }
+    /// The scenario's context for what an event handler launches: its trace, cancellation and
+    /// services, but neither its observer nor its replay nor its place in the run — the
+    /// reaction is not a step, so it must not be journaled (or replayed) as one.
+    var boundaryContext: OpContext<Void> {
+        var context = OpContext(input: (), environment: environment.with(observer: nil, replay: nil), extras: extras)
+        context.scope = nil
+        // The scenario's own key belongs to its requests as a step; a reaction is none of them.
+        context.idempotencyKey = nil
+        return context
+    }
 
-    @usableFromInline
     func report(
         _ kind: ScenarioEvent.Kind, address: StepAddress, attempt: Int = 0, value: (any Sendable)? = nil,
         since start: FrozenInstant? = nil, purity: Purity? = nil, idempotencyKey: IdempotencyKey? = nil
@@ -81,7 +116,6 @@ class ScenarioRun: @unchecked Sendable {
     /// ``report(_:address:attempt:value:since:purity:idempotencyKey:)`` does, for a caller that
     /// holds the run's parts rather than the run (the scenario's own finish, which is made
     /// before its run).
-    @usableFromInline
     static func report(
         _ kind: ScenarioEvent.Kind, scenario: String, in environment: OpEnvironment, address: StepAddress,
         attempt: Int = 0, value: (any Sendable)? = nil, since start: FrozenInstant? = nil, purity: Purity? = nil,
@@ -95,22 +129,76 @@ class ScenarioRun: @unchecked Sendable {
                 purity: purity, idempotencyKey: idempotencyKey))
     }
 
-    /// Runs `work` in constant stack depth across the run: when a loop of this run is already
-    /// further down some stack (the chain got here synchronously from it), the work is left to
-    /// that loop and this call returns, unwinding everything between; otherwise this call
-    /// becomes the loop. A chain whose operations all finish inside their launch therefore still
-    /// finishes before the scenario's launch returns.
-    @usableFromInline
-    func handOff(_ work: @escaping @Sendable () -> Void) {
-        pendingWork = work
-        if loop.compareExchange(expected: 1, desired: 2, ordering: .acquiringAndReleasing).exchanged { return }
-        while let next = pendingWork {
-            pendingWork = nil
-            loop.store(1, ordering: .releasing)
-            next()
-            // Still 1: nothing was handed off while it ran; the chain goes on elsewhere, later.
-            if loop.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged { return }
-            loop.store(0, ordering: .releasing)
+    // MARK: - Walking the chain
+
+    /// Starts the walk with the scenario's input.
+    func start(with input: some Sendable) {
+        schedule { self.proceed(at: 0, with: input) }
+    }
+
+    /// Hands the result of the link at `position` on: its value to the next link, its failure
+    /// to the scenario's end.
+    func pass<Value: Sendable>(_ result: Result<Value, any Error>, after position: Int) {
+        switch result {
+        case .success(let value): schedule { self.proceed(at: position + 1, with: value) }
+        case .failure(let error): ending.fail(error)
         }
+    }
+
+    /// Runs the link at `position` (or finishes, past the last one), after the events waiting
+    /// at a step boundary.
+    private func proceed(at position: Int, with value: any Sendable) {
+        let isEnd = position == links.count
+        if let gate, isEnd || links[position].step != nil {
+            gate.pass(before: isEnd ? nil : links[position].step, in: self) { self.enter(position, value) }
+        } else {
+            enter(position, value)
+        }
+    }
+
+    private func enter(_ position: Int, _ value: any Sendable) {
+        guard position < links.count else { return ending.succeed(erased: value) }
+        links[position].body(value, self, position)
+    }
+
+    /// Runs `work` in constant stack depth across the run: leaves it to the loop when one is
+    /// running, otherwise becomes the loop until no work is left.
+    func schedule(_ work: @escaping @Sendable () -> Void) {
+        let becomesLoop = loop.withLock { loop in
+            guard !loop.isRunning else {
+                assert(loop.pending == nil, "a scenario run was handed two pieces of work at once")
+                loop.pending = work
+                return false
+            }
+            loop.isRunning = true
+            return true
+        }
+        guard becomesLoop else { return }
+        var next: (@Sendable () -> Void)? = work
+        while let current = next {
+            current()
+            next = loop.withLock { loop in
+                guard let pending = loop.pending else {
+                    loop.isRunning = false
+                    return nil
+                }
+                loop.pending = nil
+                return pending
+            }
+        }
+    }
+
+    // MARK: - Attempts
+
+    /// The number the next attempt of a step of this run gets; attempts follow one another,
+    /// each launched after the one before has finished.
+    func nextAttempt() -> Int {
+        finishedAttempts.load(ordering: .acquiring) + 1
+    }
+
+    /// Whether this is the first finish of attempt `number`.
+    func accept(attempt number: Int) -> Bool {
+        finishedAttempts.compareExchange(expected: number - 1, desired: number, ordering: .acquiringAndReleasing)
+            .exchanged
     }
 }

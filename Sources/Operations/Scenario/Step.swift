@@ -12,19 +12,17 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
     /// The step's parts behind one reference: a scenario copies its steps into every launch,
     /// and a step inline (a name, a policy, two closures) was copied and destroyed through its
     /// value witnesses, with generic metadata lookups, each time.
-    @usableFromInline
     final class Storage: Sendable {
         let name: String
         let purity: Purity
-        @usableFromInline let retry: RetryPolicy
+        let retry: RetryPolicy
         let failureHandler: FailureHandler<Input, Output>?
         /// The shape of the scenario the step launches, made only when asked for (it builds one
         /// operation from the factory, launching nothing); `nil` when the operation is not a
         /// ``ScenarioShapeProviding`` scenario.
         let nestedShape: @Sendable () -> ScenarioShape?
-        @usableFromInline let launchNew: @Sendable (OpContext<Input>, @escaping OnFinish<Output>) -> Void
+        let launchNew: @Sendable (OpContext<Input>, @escaping OnFinish<Output>) -> Void
 
-        @usableFromInline
         init(
             name: String, purity: Purity, retry: RetryPolicy, failureHandler: FailureHandler<Input, Output>?,
             nestedShape: @escaping @Sendable () -> ScenarioShape?,
@@ -39,7 +37,7 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
         }
     }
 
-    @usableFromInline let storage: Storage
+    let storage: Storage
 
     /// The name shown in progress, journals and diagrams; the operation's type name by default.
     public var name: String { storage.name }
@@ -49,19 +47,18 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
     public var retry: RetryPolicy { storage.retry }
     /// How many attempts the retry policy allows: read on every launch, in place, where
     /// ``retry`` would copy the whole policy out (a closure and a backoff inside).
-    @usableFromInline var maxAttempts: Int { storage.retry.maxAttempts }
+    var maxAttempts: Int { storage.retry.maxAttempts }
     /// What the scenario does when the step failed and will not be retried.
     public var failureHandler: FailureHandler<Input, Output>? { storage.failureHandler }
 
     /// The step's line in its scenario's shape.
-    @usableFromInline
     func outline(conditional: Bool) -> StepOutline {
         StepOutline(
             name: name, input: String(describing: Input.self), output: String(describing: Output.self),
             purity: purity, conditional: conditional, nested: storage.nestedShape)
     }
 
-    @usableFromInline var launchNew: @Sendable (OpContext<Input>, @escaping OnFinish<Output>) -> Void {
+    var launchNew: @Sendable (OpContext<Input>, @escaping OnFinish<Output>) -> Void {
         storage.launchNew
     }
 
@@ -81,7 +78,6 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
     ///   - name: The step's name in progress, journals and diagrams.
     ///   - purity: Overrides the purity the operation type declares (see ``PureOp``).
     ///   - make: Makes a new operation for every launch.
-    @inlinable
     public init<O: Op>(_ name: String, purity: Purity? = nil, _ make: @escaping @Sendable () -> O)
     where O.Input == Input, O.Output == Output {
         storage = Storage(
@@ -92,7 +88,6 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
 
     /// Reads a nested scenario's shape from one operation of the factory, only when the
     /// operation type provides one.
-    @usableFromInline
     static func nestedShape<O: Op>(of type: O.Type, _ make: @escaping @Sendable () -> O)
         -> @Sendable () -> ScenarioShape?
     {

@@ -29,7 +29,6 @@ public struct StepAddress: Sendable, Hashable, Codable, CustomStringConvertible 
     public var name: String { path.last?.name ?? "" }
 
     /// The address of a step of a scenario launched at this address.
-    @usableFromInline
     func appending(index: Int, name: String) -> StepAddress {
         StepAddress(path: path + [Component(index: index, name: name)])
     }
@@ -54,12 +53,12 @@ public struct ScenarioScope: Sendable, Hashable {
         }
     }
 
-    @usableFromInline enum Storage: Sendable {
+    enum Storage: Sendable {
         case built(StepAddress)
         case step(base: StepAddress, index: Int, name: String)
     }
 
-    @usableFromInline let storage: Storage
+    let storage: Storage
 
     /// Creates a scope.
     public init(address: StepAddress) {

@@ -1,8 +1,7 @@
 /// What a scenario's builder keeps of each step to describe its shape: the step's names and
 /// types now, the nested scenario's shape only when a shape is asked for.
-@usableFromInline
 struct StepOutline: Sendable {
-    @usableFromInline let name: String
+    let name: String
     let input: String
     let output: String
     let purity: Purity

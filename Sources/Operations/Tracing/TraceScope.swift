@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The recording handle operation code uses: an optional tracer plus the participant the code
 /// speaks for.
 ///
@@ -231,12 +229,6 @@ extension TraceScope {
 private final class TracerSink: Sendable {
     let tracer: any Tracer
     private let declared = LockedState(DeclaredParticipants())
-    /// The first ids declared, as an immutable ``DeclaredIDs`` list, for a message to check its
-    /// target without taking the lock (an `NSLock` pair per message, besides the tracer's own).
-    /// Replaced, never changed, under the lock; every list stays alive in `declared` until
-    /// the sink goes, so a reader that loaded an older one reads it safely without retaining.
-    /// Held as its address (0 for none): a pointer is not `Sendable`.
-    private let published = Atomic<UInt>(0)
 
     init(_ tracer: any Tracer) {
         self.tracer = tracer
@@ -245,68 +237,32 @@ private final class TracerSink: Sendable {
     /// Records a declaration, as every explicit one is recorded (a context service created
     /// again is declared again).
     func declare(_ participant: Participant) {
-        declared.withLock { _ = insert(participant.id, into: &$0) }
+        declared.withLock { _ = $0.insert(participant.id) }
         tracer.record(.declare(participant))
     }
 
     /// Declares a participant a message names before its first message, unless it already was.
     func declareIfNew(_ participant: Participant) {
-        if let list = UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring)),
-            Unmanaged<DeclaredIDs>.fromOpaque(list)._withUnsafeGuaranteedRef({ $0.contains(participant.id) })
-        {
-            return
-        }
-        guard declared.withLock({ insert(participant.id, into: &$0) }) else { return }
+        guard declared.withLock({ $0.insert(participant.id) }) else { return }
         tracer.record(.declare(participant))
     }
-
-    /// Adds `id` under the lock, publishing the new list of first ids; `true` when it is new.
-    private func insert(_ id: Participant.ID, into state: inout DeclaredParticipants) -> Bool {
-        guard state.insert(id) else { return false }
-        if let list = state.lists.last, list.ids.last == id {
-            published.store(UInt(bitPattern: Unmanaged.passUnretained(list).toOpaque()), ordering: .releasing)
-        }
-        return true
-    }
 }
 
-/// An immutable list of declared ids, published to readers without a lock.
-private final class DeclaredIDs: Sendable {
-    let ids: [Participant.ID]
-
-    init(_ ids: [Participant.ID]) {
-        self.ids = ids
-    }
-
-    /// Whether `id` is on the list. Equal short ids are equal bit for bit (their UTF-8 is held
-    /// inline), so the bits are compared first, two words per id; `String` comparison, which
-    /// takes a slower path whenever the bits differ, runs only when no bits matched.
-    func contains(_ id: Participant.ID) -> Bool {
-        let bits = unsafeBitCast(id.rawValue, to: (UInt, UInt).self)
-        for other in ids where unsafeBitCast(other.rawValue, to: (UInt, UInt).self) == bits { return true }
-        return ids.contains(id)
-    }
-}
-
-/// The ids a sink has declared: the first few in short immutable lists, the rest in a set.
+/// The ids a sink has declared: the first few in a short array, the rest in a set.
 ///
 /// Every recorded message asks whether its target is declared. A run names a handful of
-/// participants, and comparing a short id (stored inline in its `String`) is two word
-/// comparisons, where a set hashes the whole string on every message (~360 instructions, a
-/// third of a recorded message). Each of the first ids makes a new list one longer (at most
-/// `inlineCount` lists of at most `inlineCount` ids), so a published list never changes.
+/// participants, and comparing a few short ids (stored inline in their `String`s) costs less
+/// than hashing the whole string on every message, as a set does.
 private struct DeclaredParticipants {
     private static let inlineCount = 16
-    /// Every list published so far, the current one last.
-    private(set) var lists: [DeclaredIDs] = []
+    private var first: [Participant.ID] = []
     private var rest: Set<Participant.ID> = []
 
     /// Adds `id`; `true` when it was not there yet.
     mutating func insert(_ id: Participant.ID) -> Bool {
-        let recent = lists.last?.ids ?? []
-        if recent.contains(id) { return false }
-        if recent.count < Self.inlineCount {
-            lists.append(DeclaredIDs(recent + [id]))
+        if first.contains(id) { return false }
+        if first.count < Self.inlineCount {
+            first.append(id)
             return true
         }
         return rest.insert(id).inserted

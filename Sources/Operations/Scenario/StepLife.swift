@@ -1,0 +1,239 @@
+/// Where a step's result goes, exactly once: the hand-on to the next link of its chain.
+typealias StepFinish<Output: Sendable> = @Sendable (Result<Output, any Error>) -> Void
+
+/// One step's life within one scenario run: its attempts, retries and failure handling.
+///
+/// A value, not an object: what stays the same over the step's attempts (the run, the step, its
+/// position and where its result goes) is copied into the closures that need it, and what an
+/// attempt needs beyond that travels as arguments. The run guards each attempt's finish
+/// (``ScenarioRun/accept(attempt:)``) and runs each relaunch from its loop
+/// (``ScenarioRun/schedule(_:)``), so any number of attempts takes constant stack depth.
+struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
+    let run: ScenarioRun
+    let step: Step<Input, Output>
+    /// The step's position in its scenario.
+    let index: Int
+    /// Where the step's result goes, exactly once: the hand-on to the next link.
+    let finish: StepFinish<Output>
+
+    init(
+        run: ScenarioRun, step: Step<Input, Output>, index: Int,
+        then finish: @escaping StepFinish<Output>
+    ) {
+        self.run = run
+        self.step = step
+        self.index = index
+        self.finish = finish
+    }
+
+    var address: StepAddress { run.address(index: index, name: step.name) }
+
+    /// Starts the step with `input`: launches its first attempt, or in a resumed run finishes
+    /// it from its record.
+    func start(_ input: Input) {
+        // The flag first: reading the optional existential copies it through its value witnesses.
+        if run.environment.isReplaying, let replay = run.environment.replay {
+            return resume(input, replay: replay)
+        }
+        launch(attempt: 1, retriesLeft: step.maxAttempts - 1, input: input)
+    }
+
+    /// Starts the step in a resumed run: finishes it from its record (a replayed output, or the
+    /// error that keeps it from launching), or launches it with the input its record gives,
+    /// repeating the key of an attempt left in doubt.
+    private func resume(_ input: Input, replay: any StepReplaying) {
+        let address = address
+        let key: IdempotencyKey?
+        do {
+            switch try replay.resumption(at: address, as: Output.self, purity: step.purity) {
+            case .replay(let output):
+                run.report(.stepReplayed, address: address, value: output)
+                return finish(.success(output))
+            case .launch(let resumedKey):
+                key = resumedKey
+            }
+        } catch {
+            return finish(.failure(StepFailure(scenario: run.name, step: step.name, attempt: 1, error: error)))
+        }
+        let input = replay.resumedInput(at: address, current: input) ?? input
+        // The recorded key names the request of the recorded value; another value is another
+        // request (its chain handed it something new), with a new key.
+        let resumedKey = key.flatMap { replay.repeatsRecordedRequest(at: address, input: input) ? $0 : nil }
+        launch(attempt: 1, retriesLeft: step.maxAttempts - 1, input: input, key: resumedKey)
+    }
+
+    /// Launches one attempt. A step with side effects gets an idempotency key for it: `key`
+    /// when the attempt repeats one whose outcome is unknown (a resumed attempt in doubt, a
+    /// retry after a lost answer), a new one otherwise.
+    ///
+    /// A retry or a relaunch passes `frame`, the reason it happens: the attempt is traced inside
+    /// a `loop` frame with that label, closed when the attempt finishes.
+    private func launch(attempt: Int, retriesLeft: Int, input: Input, key: IdempotencyKey? = nil, frame: String? = nil)
+    {
+        if run.cancellation?.isCancelled == true {
+            return fail(OpError.cancelled, attempt: attempt)
+        }
+        let framed = frame.map { openFrame($0) } ?? false
+        let purity = step.purity
+        let attemptKey: IdempotencyKey? = purity == .sideEffects ? (key ?? run.environment.makeIdempotencyKey()) : nil
+        if let trace = run.trace, trace.isEnabled {
+            trace.note(StepTraceNotes.launching(input, purity: purity, key: attemptKey))
+        }
+        if run.isObserved {
+            run.report(
+                .stepLaunched, address: address, attempt: attempt, value: input, purity: purity,
+                idempotencyKey: attemptKey)
+            // The launch line with its key is on disk, or the run stops here (`RunHalted`).
+            if let halt = run.environment.observer?.haltingError {
+                if framed { run.trace?.closeFrame() }
+                return fail(RunHalted(halt), attempt: attempt)
+            }
+        }
+        let startedAt = run.now
+        let number = run.nextAttempt()
+        // The first attempt of a step without a key of its own keeps the scenario's key, if it
+        // has one; a retry, a relaunch or an attempt with a key carries its own.
+        let contextKey = attempt == 1 && attemptKey == nil ? run.extras?.idempotencyKey : attemptKey
+        let context = run.context(input, step: index, name: step.name, key: contextKey)
+        step.launchNew(context) { result in
+            guard run.accept(attempt: number) else {
+                run.environment.diagnostics.report(OpDiagnostic(kind: .finishedTwice, operation: step.name))
+                return
+            }
+            if framed { run.trace?.closeFrame() }
+            switch result {
+            case .success(let output):
+                if run.isObserved {
+                    run.report(.stepSucceeded, address: address, attempt: attempt, value: output, since: startedAt)
+                }
+                finish(.success(output))
+            case .failure(let error):
+                handle(
+                    error, attempt: attempt, retriesLeft: retriesLeft, input: input, startedAt: startedAt,
+                    key: attemptKey)
+            }
+        }
+    }
+
+    /// Opens the frame of a retried or relaunched attempt; whether one was opened (tracing on).
+    private func openFrame(_ label: String) -> Bool {
+        guard let trace = run.trace, trace.isEnabled else { return false }
+        trace.openFrame(.loop, label)
+        return true
+    }
+
+    /// Takes a failed attempt to the retry policy, then to the failure handler.
+    private func handle(
+        _ error: any Error, attempt: Int, retriesLeft: Int, input: Input, startedAt: FrozenInstant?,
+        key: IdempotencyKey?
+    ) {
+        // A halted run launches nothing more: no retry, no handler's relaunch or recovery.
+        if error.haltsRun { return fail(error, attempt: attempt) }
+        let policy = step.retry
+        let attemptsSoFar = policy.maxAttempts - retriesLeft
+        if retriesLeft > 0, run.cancellation?.isCancelled != true,
+            policy.allowsRetry(after: attemptsSoFar, of: error, purity: step.purity)
+        {
+            let delay = policy.backoff.delay(beforeRetry: attemptsSoFar, random: run.environment.random())
+            run.report(
+                .stepFailed(error, willRetry: true, delay: delay), address: address, attempt: attempt, since: startedAt)
+            // The same input: the same request, whatever this attempt's error said. An earlier
+            // attempt may have acted and lost its answer, so the key is never freed here.
+            let frame = "retry \(attempt + 1) of \(policy.maxAttempts): \(TraceLabel.describe(error) ?? "error")"
+            let next: @Sendable () -> Void = {
+                relaunch(attempt: attempt + 1, retriesLeft: retriesLeft - 1, input: input, key: key, frame: frame)
+            }
+            if delay <= .zero {
+                next()
+            } else {
+                waitForRetry(delay, attempt: attempt, then: next)
+            }
+            return
+        }
+        let note = declinedRetryNote(error, attemptsSoFar: attemptsSoFar)
+        run.report(
+            .stepFailed(error, willRetry: false, delay: nil), address: address, attempt: attempt, since: startedAt)
+        guard let handler = step.failureHandler, !error.isCancellation else {
+            return fail(error, attempt: attempt, note: note)
+        }
+        let token = run.cancellation
+        let info = StepFailureInfo(step: step.name, attempt: attempt, error: error, input: input, cancellation: token)
+        let decided = OnceFlag()
+        // Cancellation while the handler decides (asking the person) ends the step at once; the
+        // handler learns of it through `info.cancellation` and closes its screen, and its late
+        // decision is dropped.
+        let registration = LockedState<CancellationRegistration?>(nil)
+        if let token {
+            let cancelled = token.onCancel {
+                guard decided.claim() else { return }
+                fail(OpError.cancelled, attempt: attempt)
+            }
+            registration.withLock { $0 = cancelled }
+        }
+        handler(info) { decision in
+            guard decided.claim() else { return }
+            registration.withLock { $0 }?.cancel()
+            switch decision {
+            case .relaunch(let newInput, let reason):
+                // A handler's relaunch is a fresh start for the retry budget, and with a new value
+                // a new request with a new key; with the same value, the same request.
+                let frame = reason ?? "relaunched after \(TraceLabel.describe(error) ?? "error")"
+                let sameRequest = SameValue.holds(newInput, input)
+                relaunch(
+                    attempt: attempt + 1, retriesLeft: policy.maxAttempts - 1, input: newInput,
+                    key: sameRequest ? key : nil, frame: frame)
+            case .recover(let output):
+                run.report(.stepSucceeded, address: address, attempt: attempt, value: output)
+                finish(.success(output))
+            case .fail:
+                fail(error, attempt: attempt, note: note)
+            }
+        }
+    }
+
+    /// Ends the step with `error`, noted on the scenario's lifeline.
+    private func fail(_ error: any Error, attempt: Int, note: String? = nil) {
+        if let trace = run.trace, trace.isEnabled {
+            trace.note(StepTraceNotes.stopped(step: step.name, attempt: attempt, error: error, note: note))
+        }
+        finish(.failure(StepFailure(scenario: run.name, step: step.name, attempt: attempt, error: error, note: note)))
+    }
+
+    /// Why the policy did not retry a transient error it would otherwise have retried: the step
+    /// has side effects and the policy does not relaunch them. `nil` when that is not the reason.
+    private func declinedRetryNote(_ error: any Error, attemptsSoFar: Int) -> String? {
+        let policy = step.retry
+        guard policy.declinesOnlyForSideEffects(after: attemptsSoFar, of: error, purity: step.purity) else {
+            return nil
+        }
+        return "not retried: \(step.name) has side effects and its retry policy does not relaunch them"
+    }
+
+    /// Launches another attempt from the run's loop: an attempt that finished inside its own
+    /// launch and asks for another (an immediate retry, a handler's synchronous relaunch) leaves
+    /// it to the loop further down the stack instead of nesting a launch per attempt.
+    private func relaunch(attempt: Int, retriesLeft: Int, input: Input, key: IdempotencyKey?, frame: String) {
+        run.schedule {
+            launch(attempt: attempt, retriesLeft: retriesLeft, input: input, key: key, frame: frame)
+        }
+    }
+
+    /// Waits out a backoff without holding the run hostage: cancellation ends the wait at once,
+    /// drops the scheduled retry and finishes the step as cancelled.
+    private func waitForRetry(_ delay: Duration, attempt: Int, then next: @escaping @Sendable () -> Void) {
+        let once = OnceFlag()
+        let registration = LockedState<CancellationRegistration?>(nil)
+        let work = run.environment.scheduler.schedule(after: delay) {
+            guard once.claim() else { return }
+            registration.withLock { $0 }?.cancel()
+            next()
+        }
+        guard let token = run.cancellation else { return }
+        let cancelled = token.onCancel {
+            guard once.claim() else { return }
+            work.cancel()
+            fail(OpError.cancelled, attempt: attempt + 1)
+        }
+        registration.withLock { $0 = cancelled }
+    }
+}
