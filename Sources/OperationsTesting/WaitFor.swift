@@ -22,7 +22,7 @@ public struct WaitTimedOut: Error, CustomStringConvertible {
 /// hanging.
 ///
 /// ```swift
-/// let state = try await waitFor({ model.state }) { $0 == .needsAnotherCard }
+/// let state = try await waitFor({ model.state }, until: { $0 == .needsAnotherCard })
 /// ```
 ///
 /// - Parameters:

@@ -32,7 +32,10 @@ enum SignUp {
     @Observable
     final class ViewModel: NicknameScreen {
         enum State: Equatable {
-            case idle, askingForNickname, signedUp(String), failed(String)
+            case idle
+            case askingForNickname
+            case signedUp(String)
+            case failed(String)
         }
 
         private(set) var state = State.idle
@@ -79,18 +82,18 @@ struct ScreensExampleTests {
     @Test func theAnswerFinishesTheFlow() async throws {
         let model = SignUp.ViewModel()
         model.start()
-        _ = try await waitFor({ model.state }) { $0 == .askingForNickname }
+        _ = try await waitFor({ model.state }, timeout: .seconds(60), until: { $0 == .askingForNickname })
         model.submit("ada")
-        let state = try await waitFor({ model.state }) { if case .signedUp = $0 { true } else { false } }
+        let state = try await waitFor({ model.state }, timeout: .seconds(60), until: { if case .signedUp = $0 { true } else { false } })
         #expect(state == .signedUp("ada"))
     }
 
     @Test func cancellingTakesTheQuestionAway() async throws {
         let model = SignUp.ViewModel()
         model.start()
-        _ = try await waitFor({ model.state }) { $0 == .askingForNickname }
+        _ = try await waitFor({ model.state }, timeout: .seconds(60), until: { $0 == .askingForNickname })
         model.cancel()
-        let state = try await waitFor({ model.state }) { if case .failed = $0 { true } else { false } }
+        let state = try await waitFor({ model.state }, timeout: .seconds(60), until: { if case .failed = $0 { true } else { false } })
         #expect(state == .failed("\(OpError.cancelled)"))
         model.submit("too late")
         #expect(model.state == state)
