@@ -84,7 +84,8 @@ struct ScreensExampleTests {
         model.start()
         _ = try await waitFor({ model.state }, timeout: .seconds(60), until: { $0 == .askingForNickname })
         model.submit("ada")
-        let state = try await waitFor({ model.state }, timeout: .seconds(60), until: { if case .signedUp = $0 { true } else { false } })
+        let state = try await waitFor(
+            { model.state }, timeout: .seconds(60), until: { if case .signedUp = $0 { true } else { false } })
         #expect(state == .signedUp("ada"))
     }
 
@@ -93,7 +94,8 @@ struct ScreensExampleTests {
         model.start()
         _ = try await waitFor({ model.state }, timeout: .seconds(60), until: { $0 == .askingForNickname })
         model.cancel()
-        let state = try await waitFor({ model.state }, timeout: .seconds(60), until: { if case .failed = $0 { true } else { false } })
+        let state = try await waitFor(
+            { model.state }, timeout: .seconds(60), until: { if case .failed = $0 { true } else { false } })
         #expect(state == .failed("\(OpError.cancelled)"))
         model.submit("too late")
         #expect(model.state == state)
