@@ -1,4 +1,5 @@
 import Foundation
+import OperationsJournal
 
 #if canImport(Glibc)
     import Glibc
@@ -7,7 +8,6 @@ import Foundation
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import OperationsJournal
 
 /// Whole-process cases: the built `opctl` beside this benchmark, started and waited for, as a
 /// user meets it. What a user feels of the engine is these figures, not the nanoseconds of the
@@ -92,7 +92,9 @@ enum ProcessCases {
     /// Calls `body` with a NULL-terminated C array of `strings`, valid for the call.
     private static func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
         let copies = strings.map { strdup($0) }
-        defer { copies.forEach { free($0) } }
+        defer {
+            for copy in copies { free(copy) }
+        }
         return body(copies + [nil])
     }
 }
