@@ -46,6 +46,8 @@ struct DiagramModel {
         case frameBranch(level: Int)
         /// The frame at `level` closes.
         case frameClose(level: Int)
+        /// A labelled rule across the drawing (a session's start), inside `level` open frames.
+        case divider(level: Int)
 
         /// Whether the step is a frame's edge rather than something between participants.
         var isFrame: Bool {
@@ -91,7 +93,7 @@ struct DiagramModel {
             case .launch(let launcher, _): return launcher
             case .finish(let operation, _): return .column(operation)
             case .note(let column): return .column(column)
-            case .frameOpen, .frameBranch, .frameClose: return .edge
+            case .frameOpen, .frameBranch, .frameClose, .divider: return .edge
             }
         }
 
@@ -102,7 +104,7 @@ struct DiagramModel {
             case .launch(_, let operation): return .column(operation)
             case .finish(_, let launcher): return launcher
             case .note(let column): return .column(column)
-            case .frameOpen, .frameBranch, .frameClose: return .edge
+            case .frameOpen, .frameBranch, .frameClose, .divider: return .edge
             }
         }
     }
@@ -259,7 +261,7 @@ extension DiagramModel {
                 for event in trace.events {
                     if columns.count == placeable { break }
                     switch event.kind {
-                    case .declare, .release, .frameOpen, .frameBranch, .frameClose: continue
+                    case .declare, .release, .frameOpen, .frameBranch, .frameClose, .divider: continue
                     case .create(let service, let creator, _):
                         place(creator)
                         place(service)
@@ -412,6 +414,10 @@ extension DiagramModel {
                 guard let open = frames.last else { throw .frameNotOpen(event: index) }
                 guard open.kind == .alt else { throw .branchOutsideAlt(open.kind, event: index) }
                 steps.append(Step(action: .frameBranch(level: frames.count - 1), event: index))
+
+            case .divider(let label):
+                labels[index] = label
+                steps.append(Step(action: .divider(level: frames.count), event: index))
 
             case .frameClose:
                 guard let open = frames.popLast() else { throw .frameNotOpen(event: index) }

@@ -8,6 +8,8 @@ public import Operations
 /// - calls `->>`, replies `-->>`, async messages `-)`; notes as `Note over`;
 /// - frames as `loop`, `alt`/`else` and `opt` blocks closed by `end`; a group, which Mermaid
 ///   cannot label, as a shaded `rect` whose first line is a note with its label;
+/// - a divider (a session's start), which Mermaid lacks, as a note across the lifelines
+///   declared so far, its label between `══` rules;
 /// - activation bars and context services' existence bars as `activate`/`deactivate`;
 /// - a context service appears where it is created with `create participant` and ends with
 ///   `destroy` before its last message. Both need **Mermaid 10.3 or later** (GitHub has it).
@@ -73,6 +75,18 @@ public struct MermaidRenderer: DiagramRenderer {
             return result
         }
 
+        /// Mermaid has no divider (PlantUML's `==`): a note across every lifeline declared so far
+        /// stands for it. Declaring the others here would move them out of their order of first
+        /// use, or spoil a later `create participant`.
+        func divider(_ label: String) -> String {
+            let text = Self.text(label)
+            let spanned =
+                [edgeAlias].compactMap { $0 }
+                + model.columns.indices.filter { declared[$0] }.map { aliases.columns[$0] }
+            let over = spanned.count > 1 ? "\(spanned[0]),\(spanned[spanned.count - 1])" : spanned.first ?? "Caller"
+            return "    Note over \(over): ══ \(text.isEmpty ? "…" : text) ══"
+        }
+
         for step in model.steps {
             func name(_ end: DiagramModel.End) -> String {
                 end.column.map { aliases.columns[$0] } ?? edgeAlias ?? "Caller"
@@ -128,6 +142,8 @@ public struct MermaidRenderer: DiagramRenderer {
                 lines.append(Self.frameLine("else", label))
             case .frameClose:
                 lines.append("    end")
+            case .divider:
+                lines.append(divider(label))
             }
 
             if step.opensBar, let receiver = step.receiver.column {
@@ -155,7 +171,7 @@ public struct MermaidRenderer: DiagramRenderer {
     /// the participant, and a creating message already answers the pending `create`.
     private static func canDestroy(_ column: Int, in step: DiagramModel.Step) -> Bool {
         switch step.action {
-        case .note, .create, .frameOpen, .frameBranch, .frameClose: return false
+        case .note, .create, .frameOpen, .frameBranch, .frameClose, .divider: return false
         case .message, .launch, .finish:
             return step.sender.column == column || step.receiver.column == column
         }

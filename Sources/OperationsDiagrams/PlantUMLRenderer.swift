@@ -10,7 +10,8 @@ public import Operations
 /// - a context service gets `create` before the message that creates it, `activate` for its
 ///   existence bar, `deactivate` after its last message and `destroy` when it was released;
 /// - activation bars as `activate`/`deactivate`; notes as `note over`;
-/// - frames as `loop`, `alt`/`else`, `opt` and `group` blocks closed by `end`.
+/// - frames as `loop`, `alt`/`else`, `opt` and `group` blocks closed by `end`;
+/// - a divider (a session's start) as `== label ==`.
 ///
 /// Backslashes in labels are doubled so PlantUML does not read `\n` as a line break; creole
 /// markup (`**`, `//`, `--`) in labels is passed through.
@@ -67,6 +68,9 @@ public struct PlantUMLRenderer: DiagramRenderer {
                 lines.append(Self.frameLine("else", label))
             case .frameClose:
                 lines.append("end")
+            case .divider:
+                let text = Self.escaped(LabelWrapper.sanitize(label))
+                lines.append("== \(text.isEmpty ? "…" : text) ==")
             }
             if step.opensBar, let receiver = name(step.receiver) { lines.append("activate \(receiver)") }
             if case .create(_, let created) = step.action, step.createdHasLife {

@@ -92,8 +92,14 @@ public struct TextDiagramRenderer: DiagramRenderer {
                 throw .diagramTooNarrow(required: required, available: available)
             }
             var parts: [String] = []
-            for (number, section) in sections.enumerated() {
-                let title = fitted(Self.title(of: section, number: number + 1, of: sections.count))
+            var session: String?
+            for section in sections {
+                // Each session's start, as the whole drawing would show it.
+                if let divider = section.session, divider != session {
+                    parts.append(fitted("══ \(divider) ══") + "\n")
+                    session = divider
+                }
+                let title = fitted(Self.title(of: section))
                 var drawing = try fitted(section.trace, hardBreaks: false)
                 if drawing == nil { drawing = try fitted(section.trace, hardBreaks: true) }
                 // Even abbreviated and broken, this step does not fit: say what would.
@@ -152,10 +158,11 @@ public struct TextDiagramRenderer: DiagramRenderer {
             .map { "  " + fitted($0) }
     }
 
-    /// A section's heading: its number, its operation, and the frames it ran inside.
-    private static func title(of section: TraceSection, number: Int, of count: Int) -> String {
+    /// A section's heading: its step's place among the scenario's steps (1-based, as a rerun's
+    /// refusal counts them: `TraceSection.position`), its operation, and the frames it ran inside.
+    private static func title(of section: TraceSection) -> String {
         let frames = section.frames.isEmpty ? "" : " in " + section.frames.joined(separator: " / ")
-        return "step \(number) of \(count): \(section.operation.name)\(frames)"
+        return "step \(section.position) of \(section.stepCount): \(section.operation.name)\(frames)"
     }
 
     /// A line of text for the drawing: in the charset, cut with `…` to the width.

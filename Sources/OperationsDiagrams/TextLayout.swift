@@ -101,6 +101,8 @@ struct TextLayout {
                 return LabelLines(Self.tab("else", model.label(of: step)))
             case .frameClose:
                 return .none
+            case .divider:
+                return LabelLines(LabelWrapper.sanitize(model.label(of: step)))
             }
         }
         placements = model.steps.map { Self.placement(of: $0) }
@@ -132,6 +134,13 @@ struct TextLayout {
             return position
         }
         width = position + fit.sizes[columns.count] + 1 + rightInset
+        // A divider names a session: its rule widens the drawing, up to the page, to say it whole.
+        for (step, placement) in placements.enumerated() {
+            guard case .frame(let level) = placement, case .divider = model.steps[step].action,
+                let text = texts[step].first
+            else { continue }
+            width = max(width, min(maxWidth, text.displayWidth + 2 * level + 6))
+        }
         lines = fit.lines
 
         // A frame's tab takes its rule, between the borders; a reason too long for it ends in `…`.
@@ -418,7 +427,7 @@ struct TextLayout {
         switch step.action {
         case .note(let column):
             return .note(column: column)
-        case .frameOpen(_, let level, _), .frameBranch(let level), .frameClose(let level):
+        case .frameOpen(_, let level, _), .frameBranch(let level), .frameClose(let level), .divider(let level):
             return .frame(level: level)
         default:
             break

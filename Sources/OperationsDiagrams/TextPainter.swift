@@ -164,6 +164,11 @@ struct TextPainter {
         case .frameClose(let level):
             paintFrameEdge(level: level, corners: (.bottomLeft, .bottomRight), fill: .horizontal, lines: .none)
             openFrames -= 1
+        case .divider(let level):
+            // A session's start: a double rule, as PlantUML draws `== label ==`.
+            paintFrameEdge(
+                level: level, corners: (.noteHorizontal, .noteHorizontal), fill: .noteHorizontal,
+                lines: layout.lines[index])
         case .message(let from, let to, let style) where from == to:
             if let column = from.column { paintLoop(column: column, style: style, lines: layout.lines[index]) }
         default:
@@ -239,7 +244,7 @@ struct TextPainter {
         case .message(_, _, let messageStyle): style = messageStyle
         case .create(_, let column): created = column
         case .finish: style = .reply
-        case .launch, .note, .frameOpen, .frameBranch, .frameClose: break
+        case .launch, .note, .frameOpen, .frameBranch, .frameClose, .divider: break
         }
 
         // Label rows; the receiver's bar and a created head box start on the last one.

@@ -7,7 +7,9 @@ import OperationsJournal
 /// runs by listing this command.
 ///
 /// `--depth N` draws N levels of launches with their insides, `--step NAME` one step wherever it
-/// ran (nested scenarios included), `--format` and `--width` as ``DiagramOptions`` reads them.
+/// ran (nested scenarios included; N then counts from the step), `--format` and `--width` as
+/// ``DiagramOptions`` reads them. Each session of the run (the run, each rerun) starts at a
+/// divider naming its scenario (``RunTrace/load(for:runID:missing:)``).
 /// A program with diagrams of its own under the same command name (opctl draws its catalog with
 /// `diagram NAME`) hands `--run` to ``draw(_:arguments:console:)``.
 public enum DrawRun<Program: RunnerProgram>: Command {
@@ -78,33 +80,29 @@ public enum DrawRun<Program: RunnerProgram>: Command {
         // A run stopped by Ctrl-C unwinds cleanly, so its trace is balanced; the drawing still
         // says where it stopped.
         if (try? store.load(runID))?.status == .interrupted { trace = RunTrace.markingInterrupted(trace) }
-        trace = trace.limited(toDepth: depth)
         guard let step = arguments.value("--step") else {
-            console.out(try options.draw(trace))
+            console.out(try options.draw(trace.limited(toDepth: depth)))
             return ExitStatus.success
         }
-        return try drawStep(step, of: trace, options: options, console: console)
+        return try drawStep(step, of: trace, depth: depth, options: options, console: console)
     }
 
-    /// `--step NAME`: every launch of that step, at any depth of nested scenarios, each drawn
-    /// on its own, in order.
-    private static func drawStep(_ step: String, of trace: Trace, options: DiagramOptions, console: Console) throws
-        -> Int32
-    {
-        let matching = trace.sections(named: step)
+    /// `--step NAME`: every launch of that step, at any depth of nested scenarios, found in the
+    /// whole trace and drawn `depth` levels deep counted from the step
+    /// (``TraceSection/limited(toDepth:)``). Every launch (a failed run's and its rerun's) is in
+    /// one document, after a divider naming its scenario and session (``TraceSection/joined(_:)``),
+    /// in every format.
+    private static func drawStep(
+        _ step: String, of trace: Trace, depth: Int, options: DiagramOptions, console: Console
+    ) throws -> Int32 {
+        let matching = trace.sections(named: step).map { $0.limited(toDepth: depth) }
         guard !matching.isEmpty else {
             throw UsageError(
                 "the run has no step '\(ParsedArguments.clip(step))' "
                     + "(its steps: \(trace.stepNames.joined(separator: ", ")))",
                 command: name)
         }
-        for (number, section) in matching.enumerated() {
-            if matching.count > 1 {
-                let frames = section.frames.isEmpty ? "" : " in " + section.frames.joined(separator: " / ")
-                console.print("\(number == 0 ? "" : "\n")launch \(number + 1) of \(matching.count)\(frames)")
-            }
-            console.out(try options.draw(section))
-        }
+        console.out(try options.draw(TraceSection.joined(matching)))
         return ExitStatus.success
     }
 }

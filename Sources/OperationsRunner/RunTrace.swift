@@ -22,12 +22,14 @@ public enum RunTrace {
         return Trace(events: trace.events + [.note(over: root, Trace.cutOffLabel)])
     }
 
-    /// The run's trace, every session of it, each cut-off session closed with a `cut off` note.
+    /// The run's trace, every session of it, each cut-off session closed with a `cut off` note
+    /// and each marked where it starts by a divider naming its scenario
+    /// (`RecordedTrace.markingSessions()`), so a rerun is seen where it begins.
     /// - Parameter missing: Called when there is no trace, to throw "no such run" first.
     public static func load(for journal: URL, runID: RunID, missing: () throws -> Void) throws -> Trace {
         if let data = FileManager.default.contents(atPath: url(for: journal).path) {
             do {
-                return try Trace.recorded(jsonLines: data).trace
+                return try Trace.recorded(jsonLines: data).markingSessions()
             } catch {
                 throw CLIError.message("the trace of run \(runID) cannot be read: \(error)")
             }

@@ -49,7 +49,7 @@ struct CheckCommandTests {
         #expect(
             result.stdout.contains("2 runs checked: 0 can be resumed, 1 finished, 1 cannot be resumed by this build"))
         #expect(
-            result.stdout.contains("\(stranded) (auth, interrupted): cannot be resumed: step 0: PhoneOp takes X -> X"))
+            result.stdout.contains("\(stranded) (auth, interrupted): cannot be resumed: step 1: PhoneOp takes X -> X"))
 
         let json = opctl.run("check", "--json")
         #expect(json.status == 1)
@@ -57,7 +57,7 @@ struct CheckCommandTests {
             try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         let entry = try #require(objects.first { $0["id"] as? String == stranded.description })
         #expect(entry["resumable"] as? Bool == false)
-        #expect((entry["reason"] as? String)?.hasPrefix("step 0:") == true)
+        #expect((entry["reason"] as? String)?.hasPrefix("step 1:") == true)
     }
 
     @Test func rerunOfARunThisBuildCannotResumeExitsTwoAndWritesNothing() throws {
@@ -71,7 +71,7 @@ struct CheckCommandTests {
         let result = opctl.run("rerun", id.description, "--code=123456")
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains("cannot resume run \(id)"), "\(result.stderr)")
-        #expect(result.stderr.contains("step 0: PhoneOp takes X -> X in the journal"), "\(result.stderr)")
+        #expect(result.stderr.contains("step 1: PhoneOp takes X -> X in the journal"), "\(result.stderr)")
         #expect(result.stderr.contains("Resume it with the opctl build that started it"))
         #expect(!result.stderr.contains("PhoneOp: attempt"), "a step was launched")
         #expect(try Data(contentsOf: url) == before)

@@ -161,7 +161,8 @@ public struct ScenarioShape: Sendable, Hashable, Codable, CustomStringConvertibl
         for index in 0..<max(steps.count, journal.steps.count) {
             // Past the last recorded step nothing can be misplaced: this build's steps run on.
             if let progress, index > progress.last ?? -1 { return nil }
-            let here = path + ["step \(index)"]
+            // 1-based, as a run's diagram numbers its steps (`TraceSection.position`).
+            let here = path + ["step \(index + 1)"]
             guard index < journal.steps.count else {
                 return ShapeMismatch(
                     path: here, reason: "the journal has no such step, this build has \(steps[index].name)")
@@ -223,8 +224,9 @@ public struct ScenarioShape: Sendable, Hashable, Codable, CustomStringConvertibl
 
 /// The first way a journal's scenario differs from the scenario a build would resume it with.
 public struct ShapeMismatch: Sendable, Hashable, CustomStringConvertible {
-    /// Where the difference is, outermost first (`["step 1", "step 0"]` for the first step of a
-    /// scenario nested as step 1); empty when the scenarios differ as a whole.
+    /// Where the difference is, outermost first and counted from 1 as a run's diagram counts
+    /// (`["step 2", "step 1"]` for the first step of a scenario nested as the second step);
+    /// empty when the scenarios differ as a whole.
     public let path: [String]
     /// How the step differs, as a clause for people.
     public let reason: String

@@ -8,6 +8,11 @@ extension Trace {
     /// the operation that created it. `limited(toDepth: 2)` of a scenario's trace shows the
     /// scenario launching its operations without their insides: the scenario's own diagram.
     ///
+    /// An operation drawn as a black box that retried inside itself (a `retry 2 of 3: …` note
+    /// or loop frame of its own, as `PhoneEntry.swift` in AuthFlow writes) gets a
+    /// `took 2 attempts` note just before its finish: the retry is gone with its insides, and
+    /// without the note the drawing would say the step went through at the first try.
+    ///
     /// - Parameter depth: How many levels keep their insides; participants no kept event
     ///   mentions are dropped.
     /// - Returns: The reduced trace; the same trace when nothing is deeper.
@@ -26,6 +31,12 @@ extension Trace {
         var mentioned: Set<Participant.ID> = []
         /// Whether each open frame is kept: a frame belongs to the insides of its opener.
         var frames: [Bool] = []
+        /// The attempts each black-boxed operation made, as its own dropped retry notes say.
+        var attempts: [Participant.ID: Int] = [:]
+        func countAttempt(_ text: String, by id: Participant.ID) {
+            guard kind[id] == .operation, levelOf(id) == depth, let attempt = Self.retryAttempt(text) else { return }
+            attempts[id] = max(attempts[id] ?? 1, attempt)
+        }
         for event in events {
             let keep: Bool
             switch event.kind {
@@ -39,6 +50,9 @@ extension Trace {
             case .finish(let op, let launcher, _):
                 keep = levelOf(launcher) < depth
                 if keep { mentioned.formUnion([op, operation(of: launcher)]) }
+                if keep, let count = attempts.removeValue(forKey: op) {
+                    kept.append(.note(over: op, "took \(count) attempts"))
+                }
             case .create(let service, let creator, _):
                 owner[service] = operation(of: creator)
                 keep = levelOf(creator) < depth
@@ -49,17 +63,20 @@ extension Trace {
                 let inside = [from, to].filter { !isKeyService($0) }.map(levelOf).max() ?? 0
                 keep = inside < depth
                 if keep { mentioned.formUnion([from, to]) }
-            case .note(let over, _):
+            case .note(let over, let text):
                 keep = isKeyService(over) || levelOf(over) < depth
-                if keep { mentioned.insert(over) }
-            case .frameOpen(_, _, let opener):
+                if keep { mentioned.insert(over) } else { countAttempt(text, by: over) }
+            case .frameOpen(let frameKind, let label, let opener):
                 keep = levelOf(opener) < depth
                 frames.append(keep)
                 if keep { mentioned.insert(operation(of: opener)) }
+                if !keep, frameKind == .loop { countAttempt(label, by: opener) }
             case .frameBranch:
                 keep = frames.last ?? true
             case .frameClose:
                 keep = frames.popLast() ?? true
+            case .divider:
+                keep = true
             }
             if keep { kept.append(event) }
         }
@@ -69,5 +86,15 @@ extension Trace {
         }
         // Declarations first keeps every participant declared before its first use.
         return Trace(events: declarations + kept)
+    }
+
+    /// The attempt a retry note or frame announces: 2 for `retry 2 of 3: unavailable`.
+    static func retryAttempt(_ text: String) -> Int? {
+        guard text.hasPrefix("retry ") else { return nil }
+        let number = text.dropFirst("retry ".count).prefix { $0.isNumber }
+        guard let attempt = Int(number), attempt > 1,
+            text.dropFirst("retry ".count + number.count).hasPrefix(" of ")
+        else { return nil }
+        return attempt
     }
 }

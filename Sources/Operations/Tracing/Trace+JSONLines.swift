@@ -21,6 +21,45 @@ public struct RecordedTrace: Hashable, Sendable {
     /// Whether any session stopped before its operations finished (killed, interrupted, or a
     /// torn last line).
     public let isCutOff: Bool
+    /// Where each session starts in ``trace``'s events, in order.
+    public let sessionStarts: [Int]
+
+    /// The trace with a divider (``TraceEvent/Kind/divider(label:)``) where each session
+    /// starts, naming the scenario the session launched and which session it is:
+    /// `AuthScenario: run` for a run of one session; `AuthScenario: run (session 1 of 2)`, then
+    /// `AuthScenario: rerun 1 (session 2 of 2)` for a run and its rerun. Without them a
+    /// rerun's session is found only through the notes of its steps, and the drawing of a
+    /// step names no scenario.
+    public func markingSessions() -> Trace {
+        guard let first = sessionStarts.first else { return trace }
+        var events: [TraceEvent] = []
+        events.reserveCapacity(trace.events.count + sessionStarts.count)
+        var callers = Set<Participant.ID>()
+        var names: [Participant.ID: String] = [:]
+        for participant in trace.participants {
+            names[participant.id] = participant.name
+            if participant.kind == .caller { callers.insert(participant.id) }
+        }
+        for (session, start) in sessionStarts.enumerated() {
+            let end = session + 1 < sessionStarts.count ? sessionStarts[session + 1] : trace.events.count
+            let part = trace.events[start..<end]
+            let root = part.lazy.compactMap { event -> String? in
+                guard case .launch(let operation, let launcher, _) = event.kind, callers.contains(launcher) else {
+                    return nil
+                }
+                return names[operation] ?? operation.rawValue
+            }.first
+            let which = session == 0 ? "run" : "rerun \(session)"
+            let count = sessionStarts.count > 1 ? " (session \(session + 1) of \(sessionStarts.count))" : ""
+            // A session's declarations come first, so every participant is declared above the rule.
+            let declarations = part.prefix { $0.isDeclaration }
+            events.append(contentsOf: declarations)
+            events.append(.divider((root.map { "\($0): " } ?? "") + which + count))
+            events.append(contentsOf: part.dropFirst(declarations.count))
+        }
+        events.insert(contentsOf: trace.events[..<first], at: 0)
+        return Trace(events: events)
+    }
 }
 
 extension Trace {
@@ -43,6 +82,7 @@ extension Trace {
         var closer = SessionCloser()
         var events: [TraceEvent] = []
         var sessions = 0
+        var sessionStarts: [Int] = []
         var cutOff = false
         let decoder = JSONDecoder()
         for (index, line) in lines.enumerated() {
@@ -53,6 +93,7 @@ extension Trace {
                 }
                 if closer.close(into: &events) { cutOff = true }
                 sessions += 1
+                sessionStarts.append(events.count)
                 continue
             }
             let event: TraceEvent
@@ -71,7 +112,8 @@ extension Trace {
             events.append(event)
         }
         if closer.close(into: &events) { cutOff = true }
-        return RecordedTrace(trace: Trace(events: events), sessions: sessions, isCutOff: cutOff)
+        return RecordedTrace(
+            trace: Trace(events: events), sessions: sessions, isCutOff: cutOff, sessionStarts: sessionStarts)
     }
 }
 
@@ -108,7 +150,7 @@ private struct SessionCloser {
             openFrames += 1
         case .frameClose:
             openFrames = max(openFrames - 1, 0)
-        case .declare, .note, .frameBranch:
+        case .declare, .note, .frameBranch, .divider:
             break
         }
     }

@@ -14,6 +14,27 @@ public struct TraceSection: Hashable, Sendable {
     public let notesBefore: [String]
     /// The notes it wrote after this step finished, when no step follows: why the run stopped.
     public let notesAfter: [String]
+    /// The step's place among the outermost operation's steps, from 1: steps are counted in the
+    /// order the trace first meets them — launched, or skipped by a scenario's condition (the
+    /// `skipped NAME: …` note of `ConditionalStepTrace.swift`) — once each, however often they
+    /// were launched and in whichever session. That is how a scenario's shape counts its steps
+    /// (`ScenarioShape.swift`), so a diagram's `step 3 of 3` and a rerun's refusal at `step 3`
+    /// name the same step.
+    public let position: Int
+    /// How many steps the trace shows the outermost operation having, counted as ``position``.
+    public let stepCount: Int
+    /// The label of the last divider before the step (``TraceEvent/Kind/divider(label:)``): the
+    /// session of the run it was launched in; `nil` when the trace has no dividers.
+    public let session: String?
+
+    /// The same section, in `session` when it knows none of its own: a step found inside a
+    /// nested scenario's section ran in the session of that section.
+    func inSession(_ outer: String?) -> TraceSection {
+        guard session == nil, let outer else { return self }
+        return TraceSection(
+            operation: operation, frames: frames, trace: trace, notesBefore: notesBefore, notesAfter: notesAfter,
+            position: position, stepCount: stepCount, session: outer)
+    }
 }
 
 extension Trace {
@@ -24,7 +45,10 @@ extension Trace {
     /// - Parameter name: The step's (operation's) name.
     /// - Returns: The sections; empty when no step has that name.
     public func sections(named name: String) -> [TraceSection] {
-        sections().flatMap { $0.operation.name == name ? [$0] : $0.trace.sections(named: name) }
+        sections().flatMap { section in
+            section.operation.name == name
+                ? [section] : section.trace.sections(named: name).map { $0.inSession(section.session) }
+        }
     }
 
     /// The names of the steps at every depth of nested scenarios, each once, in the order they
@@ -61,6 +85,10 @@ extension Trace {
         var sections: [TraceSection] = []
         var openFrames: [String] = []
         var pendingNotes: [String] = []
+        var session: String?
+        /// The steps' names in the order the trace first meets them, for ``TraceSection/position``.
+        var steps: [String] = []
+        func meet(_ step: String) { if !steps.contains(step) { steps.append(step) } }
         var index = events.startIndex
         while index < events.endIndex {
             switch events[index].kind {
@@ -70,6 +98,9 @@ extension Trace {
                 _ = openFrames.popLast()
             case .note(root, let text):
                 pendingNotes.append(text)
+                if let skipped = Self.skippedStep(text) { meet(skipped) }
+            case .divider(let label):
+                session = label
             case .launch(let operation, let launcher, _) where launcher == root:
                 let end =
                     events[index...].firstIndex {
@@ -89,11 +120,12 @@ extension Trace {
                     return .declare(participant)
                 }
                 if let operationParticipant = declared[operation] {
+                    meet(operationParticipant.name)
                     sections.append(
                         TraceSection(
                             operation: operationParticipant, frames: openFrames,
                             trace: Trace(events: declarations + span.filter { !$0.isDeclaration }),
-                            notesBefore: pendingNotes, notesAfter: []))
+                            notesBefore: pendingNotes, notesAfter: [], position: 0, stepCount: 0, session: session))
                     pendingNotes = []
                 }
                 index = end
@@ -102,13 +134,22 @@ extension Trace {
             }
             index = events.index(after: index)
         }
-        if let last = sections.popLast() {
-            sections.append(
-                TraceSection(
-                    operation: last.operation, frames: last.frames, trace: last.trace, notesBefore: last.notesBefore,
-                    notesAfter: pendingNotes))
+        return sections.indices.map { index in
+            let section = sections[index]
+            return TraceSection(
+                operation: section.operation, frames: section.frames, trace: section.trace,
+                notesBefore: section.notesBefore,
+                notesAfter: index == sections.count - 1 ? pendingNotes : section.notesAfter,
+                position: (steps.firstIndex(of: section.operation.name) ?? 0) + 1, stepCount: steps.count,
+                session: section.session)
         }
-        return sections
+    }
+
+    /// The step a scenario's `skipped NAME: … is false` note names (`ConditionalStepTrace.swift`).
+    private static func skippedStep(_ note: String) -> String? {
+        guard note.hasPrefix("skipped "), let colon = note.firstIndex(of: ":") else { return nil }
+        let name = note[note.index(note.startIndex, offsetBy: "skipped ".count)..<colon]
+        return name.isEmpty || name.contains(" ") ? nil : String(name)
     }
 }
 
@@ -116,7 +157,7 @@ extension TraceEvent {
     /// The participants the event involves, in the order a diagram meets them.
     var participantIDs: [Participant.ID] {
         switch kind {
-        case .declare, .frameBranch, .frameClose: return []
+        case .declare, .frameBranch, .frameClose, .divider: return []
         case .create(let service, let creator, _): return [creator, service]
         case .release(let service): return [service]
         case .message(let from, let to, _, _): return [from, to]
@@ -130,5 +171,48 @@ extension TraceEvent {
     var isDeclaration: Bool {
         if case .declare = kind { return true }
         return false
+    }
+}
+
+extension TraceSection {
+    /// The step as seen from `depth` levels of launches, counted from the step's launcher (the
+    /// caller edge, level 0; the step is level 1): ``Trace/limited(toDepth:)`` of its trace.
+    ///
+    /// Counting from the step rather than from the run is what lets a step of a nested scenario
+    /// be drawn at the default depth: counted from the run, `CodeOp` inside
+    /// `VerificationScenario` sits at level 3 and a depth of 2 would leave nothing of it.
+    ///
+    /// - Parameter depth: How many levels keep their insides.
+    /// - Returns: The section with its trace limited; its notes and place unchanged.
+    public func limited(toDepth depth: Int) -> TraceSection {
+        TraceSection(
+            operation: operation, frames: frames, trace: trace.limited(toDepth: depth), notesBefore: notesBefore,
+            notesAfter: notesAfter, position: position, stepCount: stepCount, session: session)
+    }
+
+    /// Several launches of a step as one trace, to draw as one document: each launch after a
+    /// divider naming its session (``session``), its number and the frames it ran in, the
+    /// scenario's notes about it (which the launcher edge cannot hold) as notes over the step.
+    ///
+    /// One document rather than one per launch is what a source format needs: two Mermaid
+    /// `sequenceDiagram`s in one output are not one diagram any tool reads.
+    ///
+    /// - Parameter sections: The launches, in order.
+    /// - Returns: The trace; empty for no sections.
+    public static func joined(_ sections: [TraceSection]) -> Trace {
+        var events: [TraceEvent] = []
+        for (number, section) in sections.enumerated() {
+            let declarations = section.trace.events.prefix { $0.isDeclaration }
+            events.append(contentsOf: declarations)
+            let frames = section.frames.isEmpty ? "" : " in " + section.frames.joined(separator: " / ")
+            let launch =
+                sections.count == 1 ? String(frames.dropFirst()) : "launch \(number + 1) of \(sections.count)\(frames)"
+            let parts = [section.session, launch].compactMap { $0 }.filter { !$0.isEmpty }
+            if !parts.isEmpty { events.append(.divider(parts.joined(separator: ", "))) }
+            events.append(contentsOf: section.notesBefore.map { .note(over: section.operation.id, $0) })
+            events.append(contentsOf: section.trace.events.dropFirst(declarations.count))
+            events.append(contentsOf: section.notesAfter.map { .note(over: section.operation.id, $0) })
+        }
+        return Trace(events: events)
     }
 }

@@ -7,7 +7,7 @@ extension TraceEvent: Codable {
     }
 
     private enum KindName: String {
-        case declare, create, release, message, note, launch, finish, frame, branch, end
+        case declare, create, release, message, note, launch, finish, frame, branch, end, divider
     }
 
     /// Decodes an event from its flat JSON form.
@@ -58,6 +58,8 @@ extension TraceEvent: Codable {
             kind = .frameBranch(label: try container.decode(String.self, forKey: .label))
         case .end:
             kind = .frameClose
+        case .divider:
+            kind = .divider(label: try container.decode(String.self, forKey: .label))
         }
     }
 
@@ -106,6 +108,9 @@ extension TraceEvent: Codable {
             try container.encode(label, forKey: .label)
         case .frameClose:
             try container.encode(KindName.end.rawValue, forKey: .kind)
+        case .divider(let label):
+            try container.encode(KindName.divider.rawValue, forKey: .kind)
+            try container.encode(label, forKey: .label)
         }
     }
 }

@@ -35,6 +35,11 @@ public struct TraceEvent: Hashable, Sendable {
         case frameBranch(label: String)
         /// The innermost open frame closes.
         case frameClose
+        /// A rule across the whole diagram with a label, between two parts that are one drawing
+        /// but not one piece of work: where each session of a run (the run, then each rerun)
+        /// starts, or between the launches of one step drawn together. PlantUML draws it as
+        /// `== label ==`; it involves no participant.
+        case divider(label: String)
     }
 
     /// What happened.
@@ -145,4 +150,10 @@ extension TraceEvent {
 
     /// The innermost open frame closes.
     public static let closeFrame = TraceEvent(.frameClose)
+
+    /// A labelled rule across the whole diagram (``Kind/divider(label:)``).
+    /// - Parameter label: What starts below it, e.g. `AuthScenario: rerun 1 (session 2 of 2)`.
+    public static func divider(_ label: String) -> TraceEvent {
+        TraceEvent(.divider(label: label))
+    }
 }

@@ -109,7 +109,7 @@ extension TraceEvent {
     /// The event as a message, or `nil` for declarations, releases, notes and frames.
     public var message: TraceMessage? {
         switch kind {
-        case .declare, .release, .note, .frameOpen, .frameBranch, .frameClose:
+        case .declare, .release, .note, .frameOpen, .frameBranch, .frameClose, .divider:
             return nil
         case .create(let service, let creator, let label):
             return .create(service, by: creator, label)

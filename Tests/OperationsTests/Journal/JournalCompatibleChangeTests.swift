@@ -59,7 +59,7 @@ extension JournalTests {
                     try store.resume(id, scenario: chain(["A", "B", "C"], ops: [:]))
                 } throws: { error in
                     guard case .shapeMismatch(_, let mismatch) = error as? JournalError else { return false }
-                    return mismatch.description == "step 2: the journal has Promo, this build has C"
+                    return mismatch.description == "step 3: the journal has Promo, this build has C"
                 }
             }
         }
@@ -85,8 +85,8 @@ extension JournalTests {
                 let url = store.url(for: id)
                 let before = try Data(contentsOf: url)
                 for (build, sentence) in [
-                    (["Login", "B", "C"], "step 0: the journal has A, this build has Login"),
-                    (["A", "Promo", "B", "C"], "step 1: the journal has B, this build has Promo"),
+                    (["Login", "B", "C"], "step 1: the journal has A, this build has Login"),
+                    (["A", "Promo", "B", "C"], "step 2: the journal has B, this build has Promo"),
                 ] {
                     #expect {
                         try store.resume(id, scenario: chain(build, ops: [:]))
@@ -117,7 +117,7 @@ extension JournalTests {
             let reachedY = stoppedInX + [StepAddress(path: [inner, .init(index: 1, name: "Y")])]
             #expect(
                 v2.mismatch(journal: v1, recordedSteps: reachedY)?.description
-                    == "step 0, step 1: the journal has Y, this build has Z")
+                    == "step 1, step 2: the journal has Y, this build has Z")
             // A run that recorded nothing resumes under anything of the same name.
             #expect(v2.mismatch(journal: v1, recordedSteps: []) == nil)
             #expect(

@@ -61,10 +61,10 @@ extension JournalTests {
         @Test(arguments: [
             (
                 ["A", "B", "CodeOp"], ["A", "B", "PromoCodeOp"],
-                "step 2: the journal has CodeOp, this build has PromoCodeOp"
+                "step 3: the journal has CodeOp, this build has PromoCodeOp"
             ),
-            (["A", "B"], ["A", "B", "C"], "step 2: the journal has no such step, this build has C"),
-            (["A", "B", "C"], ["A", "B"], "step 2: the journal has C, this build has no such step"),
+            (["A", "B"], ["A", "B", "C"], "step 3: the journal has no such step, this build has C"),
+            (["A", "B", "C"], ["A", "B"], "step 3: the journal has C, this build has no such step"),
         ])
         func aMismatchNamesTheFirstStepThatDiffersAndHow(journal: [String], build: [String], sentence: String) {
             let recorded = ScenarioShape(name: "S", steps: journal.enumerated().map { step($0, $1) })
@@ -78,7 +78,7 @@ extension JournalTests {
             let impure = ScenarioShape(name: "S", steps: [step(0, "CodeOp", purity: "side effects")])
             #expect(
                 impure.mismatch(journal: recorded)?.description
-                    == "step 0: CodeOp is pure in the journal, side effects in this build")
+                    == "step 1: CodeOp is pure in the journal, side effects in this build")
             let retyped = ScenarioShape(
                 name: "S",
                 steps: [
@@ -86,7 +86,7 @@ extension JournalTests {
                 ])
             #expect(
                 retyped.mismatch(journal: recorded)?.description
-                    == "step 0: CodeOp takes Int -> Int in the journal, Int -> String in this build")
+                    == "step 1: CodeOp takes Int -> Int in the journal, Int -> String in this build")
             let innerOld = ScenarioShape(name: "Inner", steps: [step(0, "X")])
             let innerNew = ScenarioShape(name: "Inner", steps: [step(0, "Y")])
             let nest = { (inner: ScenarioShape) in
@@ -100,7 +100,7 @@ extension JournalTests {
             }
             #expect(
                 nest(innerNew).mismatch(journal: nest(innerOld))?.description
-                    == "step 0, step 0: the journal has X, this build has Y")
+                    == "step 1, step 1: the journal has X, this build has Y")
             #expect(
                 ScenarioShape(name: "T", steps: []).mismatch(journal: recorded)?.description
                     == "the journal is of scenario S, this build resumes T")
@@ -140,8 +140,8 @@ extension JournalTests {
                         Issue.record("expected a shape mismatch, got \(error)")
                         return
                     }
-                    #expect(mismatch.description == "step 1: the journal has CodeOp, this build has PromoCodeOp")
-                    #expect(error.description.hasSuffix("step 1: the journal has CodeOp, this build has PromoCodeOp"))
+                    #expect(mismatch.description == "step 2: the journal has CodeOp, this build has PromoCodeOp")
+                    #expect(error.description.hasSuffix("step 2: the journal has CodeOp, this build has PromoCodeOp"))
                 }
                 #expect(try Data(contentsOf: journal.url) == before)
                 #expect(ops.launches.count == 2)
