@@ -38,14 +38,18 @@ extension SimulatedBackend {
             return .answered(
                 Reply.error(400, "invalid_request", "The Idempotency-Key header must have 1 to 255 characters."))
         }
-        state.keptAnswers = state.keptAnswers.filter { $0.value.expiresAt > now }
+        state.expireKeptAnswers(now: now)
         let id = KeptAnswerID(endpoint: endpoint, key: key)
         var digest = SHA256()
         digest.update(Array((request.headers["Authorization"] ?? "").utf8))
         digest.update([0])
         digest.update(Array(request.body))
         let fingerprint = digest.finalize()
-        guard let kept = state.keptAnswers[id] else { return .first(id, fingerprint: fingerprint) }
+        // Expiry is checked here too: an answer the sweep has not reached yet (kept while the
+        // clock read later than now, as an injected clock may) is gone all the same.
+        guard let kept = state.keptAnswers[id], kept.expiresAt > now else {
+            return .first(id, fingerprint: fingerprint)
+        }
         guard kept.fingerprint == fingerprint else {
             return .answered(
                 Reply.error(
@@ -59,8 +63,31 @@ extension SimulatedBackend {
     /// repeat may succeed (a 5xx or a `429`): those are answered afresh.
     func keep(_ response: HTTPResponse, as id: KeptAnswerID, fingerprint: [UInt8], state: inout State, now: Date) {
         guard response.status < 500, response.status != 429 else { return }
-        state.keptAnswers[id] = KeptAnswer(
-            fingerprint: fingerprint, response: response,
-            expiresAt: now.addingTimeInterval(configuration.phoneTokenLifetime))
+        let expiresAt = now.addingTimeInterval(configuration.phoneTokenLifetime)
+        state.keptAnswers[id] = KeptAnswer(fingerprint: fingerprint, response: response, expiresAt: expiresAt)
+        state.keptInOrder.append((expiresAt, id))
+    }
+}
+
+extension SimulatedBackend.State {
+    /// Forgets the kept answers that have expired by `now`, from the front of ``keptInOrder``.
+    ///
+    /// Every answer lives the same ``SimulatedBackend/Configuration/phoneTokenLifetime``, so
+    /// the order they were kept in is the order they expire in, and the sweep stops at the first
+    /// that has not: a keyed request costs the answers that expired since the last one, not a
+    /// pass over all of them (which, filtering the whole dictionary per request, more than
+    /// halved keyed throughput between 10k and 60k kept answers).
+    mutating func expireKeptAnswers(now: Date) {
+        while keptSwept < keptInOrder.count, keptInOrder[keptSwept].expiresAt <= now {
+            let id = keptInOrder[keptSwept].id
+            // The key may have been kept again since, under a later expiry: that one stays.
+            if let kept = keptAnswers[id], kept.expiresAt <= now { keptAnswers[id] = nil }
+            keptSwept += 1
+        }
+        // Drop the swept prefix once it is most of the array, so each entry is moved O(1) times.
+        if keptSwept >= 1_024, keptSwept * 2 >= keptInOrder.count {
+            keptInOrder.removeFirst(keptSwept)
+            keptSwept = 0
+        }
     }
 }

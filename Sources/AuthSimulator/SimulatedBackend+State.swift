@@ -31,6 +31,11 @@ extension SimulatedBackend {
         var revokedSessions: Set<String> = []
         /// The first answer to each idempotency key, per endpoint (see ``keyedRequest``).
         var keptAnswers: [KeptAnswerID: KeptAnswer] = [:]
+        /// Each kept answer's expiry and id, in the order they were kept, which is the order they
+        /// expire in (``expireKeptAnswers(now:)``); entries before ``keptSwept`` are done with.
+        var keptInOrder: [(expiresAt: Date, id: KeptAnswerID)] = []
+        /// How far ``expireKeptAnswers(now:)`` has gone through ``keptInOrder``.
+        var keptSwept = 0
 
         /// Publishes the next terms version (`2` after `1`; a version that is not a number gets
         /// `.1` appended), as ``Fault/termsChanged(times:)`` does.

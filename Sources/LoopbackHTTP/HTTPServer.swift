@@ -9,8 +9,10 @@
 ///
 /// Robust against any client, not only well-behaved ones:
 /// - One thread multiplexes every connection with `poll`, so slow or silent clients cost a
-///   descriptor each, never a thread; at most ``Limits/maxConnections`` are open at once, the
-///   rest wait in the kernel's backlog.
+///   descriptor each, never a thread; at most ``Limits/maxConnections`` are open at once. When
+///   all are taken, a new connection closes the oldest idle one (connected and silent, or
+///   answered and lingering), so clients that connect and say nothing cannot keep a request
+///   waiting; only when none is idle do newcomers wait in the kernel's backlog.
 /// - A request must arrive completely within ``Limits/readTimeout`` of its connection opening, or
 ///   the connection is closed (with `408` if part of a request came): a client sending a byte a
 ///   second cannot hold it open.
@@ -41,7 +43,9 @@ public final class HTTPServer: Sendable {
         public var maxHeaderBytes: Int
         /// The largest body accepted; larger is `413`.
         public var maxBodyBytes: Int
-        /// How many connections may be open at once; more wait to be accepted.
+        /// How many connections may be open at once. Past it, each new connection closes the
+        /// oldest idle one (one that has sent nothing, or whose answer is sent); when none is
+        /// idle, new ones wait to be accepted.
         public var maxConnections: Int
 
         /// Limits fit for a development server: 10 s to send a request, 60 s for an answer,

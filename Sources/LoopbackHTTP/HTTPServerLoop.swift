@@ -96,7 +96,8 @@ final class HTTPServerLoop: @unchecked Sendable {
             let now = clock.now
             var descriptors = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
             var accepting = false
-            if connections.count < limits.maxConnections, acceptPausedUntil.map({ now >= $0 }) ?? true {
+            let roomForMore = connections.count < limits.maxConnections || connections.values.contains { $0.isIdle }
+            if roomForMore, acceptPausedUntil.map({ now >= $0 }) ?? true {
                 acceptPausedUntil = nil
                 accepting = true
                 descriptors.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
@@ -151,8 +152,21 @@ final class HTTPServerLoop: @unchecked Sendable {
 
     // MARK: - Accepting
 
+    /// Accepts what waits in the backlog, up to ``acceptBurst`` per pass so that the connections
+    /// already open are read in between. At ``HTTPServer/Limits/maxConnections`` each newcomer
+    /// closes the idle connection that has waited longest (see ``Connection/isIdle``): otherwise
+    /// a crowd of clients that connect and say nothing — reconnecting as soon as they are
+    /// dropped — holds every slot until the read timeout, and a client with a request waits
+    /// behind them in the backlog for that long.
     private func acceptPending() {
-        while connections.count < limits.maxConnections {
+        // Taken once per pass, idlest first: what arrives in this pass is not among them.
+        var evictable: [Connection]?
+        var nextVictim = 0
+        for _ in 0..<Self.acceptBurst {
+            if connections.count >= limits.maxConnections {
+                if evictable == nil { evictable = evictionOrder() }
+                guard nextVictim < evictable?.count ?? 0 else { return }
+            }
             guard let fd = ServerSocket.accept(listener) else {
                 switch errno {
                 case EAGAIN, EWOULDBLOCK:
@@ -169,7 +183,21 @@ final class HTTPServerLoop: @unchecked Sendable {
             nextID += 1
             let now = clock.now
             connections[nextID] = Connection(id: nextID, fd: fd, openedAt: now, deadline: now + limits.readTimeout)
+            if connections.count > limits.maxConnections, let victims = evictable {
+                // Accepted first, so a spurious wake-up of the listener closes nobody.
+                discard(victims[nextVictim])
+                nextVictim += 1
+            }
         }
+    }
+
+    /// The connections that may be closed to make room, the first to go first: those that
+    /// connected and have sent nothing, oldest first, then those whose answer is already sent
+    /// (lingering only to read what the client still sends). A request being read, handled or
+    /// answered is never among them.
+    private func evictionOrder() -> [Connection] {
+        let idle = connections.values.filter(\.isIdle)
+        return idle.sorted { ($0.phase.isLingering ? 1 : 0, $0.id) < ($1.phase.isLingering ? 1 : 0, $1.id) }
     }
 
     // MARK: - Events
@@ -446,6 +474,9 @@ final class HTTPServerLoop: @unchecked Sendable {
 
     /// How much a client may still send after its answer before the connection is cut.
     private static let lingerLimit = 1 << 20
+
+    /// The most connections accepted in one pass of the loop.
+    private static let acceptBurst = 64
 }
 
 extension HTTPServerLoop {
@@ -458,6 +489,10 @@ extension HTTPServerLoop {
             case writing
             /// Answer sent and write side shut; reading until the client closes.
             case lingering
+
+            var isLingering: Bool {
+                if case .lingering = self { true } else { false }
+            }
         }
 
         let id: UInt64
@@ -482,6 +517,17 @@ extension HTTPServerLoop {
             self.fd = fd
             self.openedAt = openedAt
             self.deadline = deadline
+        }
+
+        /// Whether closing this connection loses no request: it connected and has sent nothing
+        /// yet, or its answer is sent and it only lingers. Such connections make room for new
+        /// ones when the server is full (``HTTPServerLoop/acceptPending()``).
+        var isIdle: Bool {
+            switch phase {
+            case .readingHead: firstByteAt == nil
+            case .lingering: true
+            case .readingBody, .awaitingAnswer, .writing: false
+            }
         }
 
         /// What to wait for in this phase.

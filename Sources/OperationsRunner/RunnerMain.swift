@@ -103,12 +103,15 @@ public enum RunnerMain<Program: RunnerProgram> {
 
     /// The whole process: Ctrl-C ends it with ``ExitStatus/interrupted`` until a run traps the
     /// signal itself, then ``main(_:console:)`` runs the command line on the real streams.
+    ///
+    /// On Linux the same handler is already in place before `main` (``exitOnEarlyInterrupt``);
+    /// installing it again here covers the platforms without `.preinit_array`.
     public static func runProcess() -> Never {
-        // First thing: Ctrl-C before a run installs its own handler (while the program loads its
-        // libraries or parses arguments) ends it with the interrupted status instead of the
-        // signal's default death. A run replaces this with a handler that cancels and journals,
-        // then puts it back.
-        signal(SIGINT) { _ in _exit(ExitStatus.interrupted) }
+        // First thing: Ctrl-C before a run installs its own handler (while the program parses
+        // arguments or loads the state directory) ends it with the interrupted status instead of
+        // the signal's default death. A run replaces this with a handler that cancels and
+        // journals, then puts it back.
+        exitOnInterrupt()
         exit(main(Array(CommandLine.arguments.dropFirst()), console: .standard))
     }
 
@@ -133,4 +136,40 @@ public enum RunnerMain<Program: RunnerProgram> {
         console.note(error.hint(program: Program.configuration.name))
         return ExitStatus.usage
     }
+}
+
+/// SIGINT's handler until a run traps it: exit at once with ``ExitStatus/interrupted``. The
+/// literal, not the constant, because it may run before the Swift runtime has initialised the
+/// module's globals (from ``exitOnEarlyInterrupt``); `opctlTests/InterruptAtStartTests.swift`
+/// checks the two agree.
+private func exitInterrupted(_: Int32) { _exit(130) }
+
+#if os(Linux)
+    /// Installs SIGINT's exit-130 handler from the executable's `.preinit_array`: the dynamic
+    /// loader calls it as soon as it has mapped and relocated the libraries, before any of their
+    /// initialisers (the Swift runtime's and Foundation's among them) and long before `main`.
+    /// A Ctrl-C in the first milliseconds of a runner program, while those load, used to kill
+    /// it by the signal rather than exit with the documented ``ExitStatus/interrupted``; only the
+    /// loader's own work is left before this, and no code of the process can run sooner.
+    ///
+    /// Any executable linking this module gets it, as every runner program calls
+    /// ``RunnerMain/runProcess()`` (`Sources/opctl/main.swift`); a test bundle linking it exits
+    /// 130 on Ctrl-C instead of dying by the signal, the same end for whoever pressed it.
+    @used @section(".preinit_array")
+    let exitOnEarlyInterrupt: @convention(c) () -> Void = installEarlyInterruptExit
+
+    /// What ``exitOnEarlyInterrupt`` calls; a plain function, as a `.preinit_array` entry must be
+    /// a constant.
+    private func installEarlyInterruptExit() { exitOnInterrupt() }
+#endif
+
+/// Makes SIGINT exit with ``ExitStatus/interrupted`` on the calling (main) thread. SIGINT is
+/// also unblocked: a process spawned from a Dispatch worker thread, which blocks every signal,
+/// inherits that mask, and its Ctrl-C would otherwise stay pending forever.
+private func exitOnInterrupt() {
+    _ = signal(SIGINT, exitInterrupted)
+    var interrupt = sigset_t()
+    sigemptyset(&interrupt)
+    sigaddset(&interrupt, SIGINT)
+    pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
 }

@@ -111,6 +111,44 @@ struct SimulatedBackendIdempotencyTests {
         #expect(try first.get().phoneToken != later.get().phoneToken, "an expired key is a new request")
     }
 
+    /// Expiry pinned key by key, the clock moved by hand: a key acts again once its answer has
+    /// expired and not before, whatever expired around it — including an answer kept while the
+    /// clock read later, so that the keys were not kept in the order they expire in.
+    @Test func eachKeptAnswerExpiresOnItsOwnTime() async throws {
+        let clock = TestClock()
+        let backend = Fixtures.backend(clock: clock)
+        let lifetime = backend.configuration.phoneTokenLifetime
+        func submit(_ key: String) async throws -> String {
+            let request = HTTPRequest(
+                method: .post, path: "/v1/auth/phone",
+                headers: ["Idempotency-Key": key, "Content-Type": "application/json"],
+                body: Data(#"{"phone":"+79991234567"}"#.utf8))
+            let response = try await awaitCompletion { done in backend.send(request, completion: done) }.get()
+            #expect(response.status == 200)
+            return String(decoding: response.body, as: UTF8.self)  // a new phone token each time it acts
+        }
+
+        let early = try await submit("early")
+        clock.advance(by: 100)
+        let late = try await submit("late")
+        clock.advance(by: lifetime - 100)  // exactly early's expiry
+        #expect(try await submit("early") != early, "expired at its expiry: acts again")
+        #expect(try await submit("late") == late, "100 s left: the first answer")
+        clock.advance(by: 99)
+        #expect(try await submit("late") == late, "1 s left: still the first answer")
+        clock.advance(by: 1)
+        let lateAgain = try await submit("late")
+        #expect(lateAgain != late, "expired: acts again")
+        #expect(backend.actionCount(for: .phone) == 4, "early, late, early again, late again")
+
+        // The clock goes back an hour: an answer kept now expires before those kept earlier.
+        clock.advance(by: -3_600)
+        let back = try await submit("back")
+        clock.advance(by: lifetime)
+        #expect(try await submit("back") != back, "expired, though older answers have not")
+        #expect(try await submit("late") == lateAgain, "kept later, still the first answer")
+    }
+
     @Test(arguments: ["", String(repeating: "k", count: 256), String(repeating: "é", count: 128)])
     func anEmptyOrOversizedKeyIsAnInvalidRequest(key: String) async throws {
         let backend = Fixtures.backend()
