@@ -16,7 +16,7 @@ import Operations
 /// only grow (an append changes the size even within one tick of a coarse clock), a resume
 /// that cuts a torn line appends a line right after, and a file deleted and created again under
 /// the same name gets a new inode; so an equal stamp means the summary is still the file's.
-struct FileStamp: Hashable {
+struct FileStamp: Hashable, Codable {
     /// The size in bytes.
     var size: Int64
     /// The modification time, in nanoseconds since 1970.

@@ -4,7 +4,7 @@ import Operations
 extension RunIndex {
     /// What the index keeps about one journal file: the stamp it was read at, and either the
     /// run's summary or why the journal cannot be read.
-    struct Entry: Equatable {
+    struct Entry: Equatable, Codable {
         /// The journal's stamp when it was read; the entry is used only while it is unchanged.
         var stamp: FileStamp
         /// The run, for a journal that reads.
@@ -30,7 +30,7 @@ extension RunIndex {
     /// A run's summary as cached, with what depends on a live process left out: a run with no
     /// recorded end is stored as unfinished, and only its lock, asked at listing time, says
     /// whether it is running or interrupted.
-    struct CachedRun: Equatable {
+    struct CachedRun: Equatable, Codable {
         var scenario: String
         /// How the run's last session ended, as recorded; `nil` when no end is recorded.
         var finished: RunStatus?
@@ -85,8 +85,8 @@ extension RunIndex {
 
     /// A ``JournalError`` that says something lasting about a file's content, as cached. Errors
     /// of the moment (a file that could not be opened) are never cached.
-    struct CachedFailure: Equatable {
-        enum Kind: String {
+    struct CachedFailure: Equatable, Codable {
+        enum Kind: String, Codable {
             case notAJournal, unsupportedVersion, damaged
         }
 

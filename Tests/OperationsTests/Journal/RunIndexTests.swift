@@ -138,11 +138,11 @@ struct RunIndexTests {
             case "wrong checksum":
                 // Every run said to have succeeded: valid JSON, but not what was written.
                 let text = String(decoding: index, as: UTF8.self)
-                damaged = Data(text.replacingOccurrences(of: "\tfailed\t", with: "\tsucceeded\t").utf8)
+                damaged = Data(text.replacingOccurrences(of: "\"failed\"", with: "\"succeeded\"").utf8)
             default:
                 let text = String(decoding: index, as: UTF8.self)
                 damaged = Data(
-                    text.replacingOccurrences(of: "operations.run-index\t1\t", with: "operations.run-index\t99\t").utf8)
+                    text.replacingOccurrences(of: "\"version\":2", with: "\"version\":99").utf8)
             }
             #expect(damaged != index)
             try damaged.write(to: indexURL(store))
