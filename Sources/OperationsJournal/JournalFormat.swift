@@ -1,76 +1,13 @@
 import Foundation
 import Operations
 
-/// The journal's on-disk format: names and the shapes of its lines as read back.
+/// The journal's on-disk format: the names of its fields and events, declared once for the
+/// writer and the reader, and the shapes of its lines as read back.
 ///
-/// A journal is JSON Lines. The first line is a header; every other line is one event:
-///
-/// ```
-/// {"format":"operations.journal","version":1,"run":"20250101-120000-000-1a2b3c4d","scenario":"AuthScenario","createdAt":"2025-01-01T12:00:00.000Z"}
-/// {"event":"runStarted","at":1735732800000,"input":"+15551234567"}
-/// {"event":"stepLaunched","at":1735732800001,"address":[{"index":0,"name":"PhoneOp"}],"attempt":1,"purity":"pure","input":"+15551234567"}
-/// {"event":"stepLaunched","at":…,"address":[…],"attempt":1,"purity":"sideEffects","idempotencyKey":"…","input":{…}}
-/// {"event":"stepSucceeded","at":1735732800050,"address":[{"index":0,"name":"PhoneOp"}],"attempt":1,"durationMs":49.120,"output":{"token":"…"}}
-/// {"event":"stepFailed","at":…,"address":[…],"attempt":1,"durationMs":3.000,"error":{"description":"…","type":"AuthError","transient":false,"cancelled":false},"willRetry":false}
-/// {"event":"stepSkipped","at":…,"address":[…]}
-/// {"event":"stepReplayed","at":…,"address":[…]}
-/// {"event":"runFinished","at":…,"status":"failed","durationMs":52.000,"error":{…,"stepPath":["CodeOp"]}}
-/// {"event":"resumed","at":…,"session":2}
-/// {"event":"resumed","at":…,"session":3,"fingerprint":"…","shape":{…}}
-/// ```
-///
-/// `runFinished` has `status` `succeeded` (with `output`), `failed`, `cancelled` or
-/// `interrupted`. A `stepLaunched` line carries the step's `purity` and, for a step with side
-/// effects, the attempt's `idempotencyKey`; that line is written and synced before the operation
-/// launches, in buffered mode too (write-ahead), so a process killed at any moment after the
-/// launch leaves the key for the rerun. An error's `uncertain` says its request may have taken
-/// effect (`OutcomeUncertainError`). Every line ends with its checksum, `"sum"`
-/// (``LineChecksum``). Step values are written by `JSONEncoder`, keys sorted; the envelope's
-/// fields in the order shown.
-///
-/// A `resumed` line carries `fingerprint` and `shape` (and `scenarioVersion`) when the build
-/// that resumed the run has another shape than the journal's, changed only after the steps the
-/// run reached (`ScenarioShape/mismatch(journal:recordedSteps:)`): from that line on, the
-/// journal's shape is that one.
-///
-/// A header written by ``RunStore/create(scenario:settings:durability:)`` also carries the
-/// scenario's shape (`ScenarioShape`, as JSON), its `ScenarioShape/fingerprint`, the
-/// author's `scenarioVersion` when there is one, and the host's `settings` (a string→string
-/// object), all in the one line written and synced when the file is created:
-///
-/// ```
-/// {"format":…,"createdAt":…,"scenarioVersion":2,"fingerprint":"3f1c…","shape":{"name":"AuthScenario","steps":[…],"version":2},"settings":{"backend":"simulated"},"input":"+15551234567"}
-/// ```
-///
-/// `input` (or `inputNotRecorded`) is there when the host passed the run's input to
-/// ``RunStore/create(scenario:settings:input:durability:)``: the header, the input and the
-/// settings are then durable together, so a run killed before it started can be resumed.
-///
-/// These fields are optional, so version 1 readers read such headers and journals written
-/// before them still list and show; resuming one without a shape against a scenario is refused
-/// (``JournalError/missingShape(_:scenario:)``). A fingerprint that does not match the shape
-/// beside it is damage (``JournalError/damaged(_:line:reason:)``, line 1).
-///
-/// `at` is milliseconds since 1970. A value that could not be encoded is written as
-/// `"inputNotRecorded"`/`"outputNotRecorded"` with the reason instead of `"input"`/`"output"`.
-/// A ``JournalConfidential`` value is never written in clear. One that is confidential itself
-/// is `"inputSealed"`/`"outputSealed"` (base64 of what the run's ``JournalSealer`` made) or,
-/// without a sealer, not recorded with the reason. One that holds confidential values below its
-/// top level is written in clear with each of them sealed alone, or withheld alone without a
-/// sealer, as `"inputWithConfidentialFields"`/`"outputWithConfidentialFields"`:
-///
-/// ```
-/// "outputWithConfidentialFields":{"value":{"order":"o-1","account":{"sealed":"q83v…"}},"confidential":["/account"]}
-/// ```
-///
-/// `confidential` lists the places (JSON Pointers) that hold a `{"sealed":…}` or
-/// `{"withheld":…}` marker; nowhere else is such an object a marker (``ConfidentialFields``).
-/// Readers that predate the form see no value there and launch the step again. A value with
-/// a withheld field cannot be rebuilt, so its step is launched again on resume, and
-/// ``StepRecord/outputNotKept`` says why. A sealer that throws leaves the value out and becomes
-/// the journal's error (``JournalError/sealingFailed(_:type:reason:)``).
-/// Unknown event names are skipped by readers, so version 1 can gain events without breaking
-/// older readers; anything else changes ``version``.
+/// The format itself — the header, each event's line, values in clear, sealed or withheld, the
+/// line checksum and what a reader skips — is described once, in Docs/Architecture.md ("The
+/// journal format"). Unknown event names are skipped by readers, so version 1 can gain events
+/// without breaking older readers; anything else changes ``version``.
 enum JournalFormat {
     static let name = "operations.journal"
     static let version = 1

@@ -12,7 +12,7 @@ public import Operations
 /// ## Format
 ///
 /// JSON Lines: a header line, then one event per line, each ending with its checksum. The
-/// format is described once, where it is defined: `JournalFormat` (Sources/OperationsJournal/JournalFormat.swift).
+/// format is described once, in Docs/Architecture.md ("The journal format"); its field names are declared in `JournalFormat`.
 /// A ``JournalConfidential`` value never appears in clear: it is sealed by the run's
 /// ``JournalSealer``, or withheld without one. A sealer that throws leaves the value out and
 /// becomes the journal's error (``flush()``, ``close()``,
