@@ -52,6 +52,22 @@ struct CodeOpTests {
         #expect(screens.records == [.code(model), .dismissed])
     }
 
+    @Test func aRerunAsksAfreshWithoutTheEarlierRunsNotice() throws {
+        // Issue 28: a step relaunched from the journal showed "Wrong code." for a fresh ask.
+        let api = api()
+        let screens = ScriptedScreens(code: [.submitted(Fixtures.code)])
+        let request = CodeRequest(attempt: Fixtures.attempt, sendsCode: false, notice: "Wrong code.", attemptsLeft: 2)
+        var context = OpContext(request)
+        context.scope = ScenarioScope(
+            address: StepAddress(path: [StepAddress.Component(index: 2, name: "CodeOp")]), resumesEarlierRun: true)
+        let report = LaunchProbe.launch(Fixtures.factory(api: api, screens: screens).makeCodeOp(), context: context)
+
+        expectKeptContract(report)
+        #expect(try report.value() == Fixtures.authToken)
+        let model = CodeViewModel(phone: Fixtures.phone, codeLength: 6, attemptsLeft: 2, errorMessage: nil)
+        #expect(screens.records == [.code(model), .dismissed])
+    }
+
     @Test func aResendSendsAnotherSMSAndAsksAgain() throws {
         let api = api()
         let screens = ScriptedScreens(code: [.resendRequested, .submitted(Fixtures.code)])

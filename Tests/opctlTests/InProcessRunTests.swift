@@ -51,6 +51,30 @@ struct InProcessRunTests {
         #expect(result.stdout.hasPrefix("Signed in."))
     }
 
+    @Test func aRerunAsksForTheCodeAfreshWithoutTheEarlierRunsReason() throws {
+        // Issue 28: the rerun of a run that ended while the code was asked again showed the
+        // earlier attempt's "Wrong code." for a fresh ask.
+        let directory = Self.stateDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var opctl = InProcessOpctl(stateDirectory: directory)
+        opctl.inputIsTerminal = true
+        opctl.errorIsTerminal = true
+        opctl.stdinLines = ["+7 999 123-45-67", "y", "000000"]
+        let first = opctl.run("run", "auth")
+        #expect(first.status != 0, "\(first)")
+        #expect(first.stderr.contains("Wrong code."), "the run itself asked again with the reason: \(first.stderr)")
+        let id = try #require(
+            first.stderr.split(separator: "\n").first { $0.hasPrefix("run id: ") }.map { String($0.dropFirst(8)) },
+            "\(first)")
+
+        // The simulator of this second process no longer knows the first one's code, so the
+        // answer is refused; what matters is how the question was put.
+        opctl.stdinLines = ["123456"]
+        let rerun = opctl.run("rerun", id)
+        #expect(rerun.stderr.contains("Enter the 6-digit code"), "the code was asked again: \(rerun)")
+        #expect(!rerun.stderr.contains("Wrong code."), "\(rerun.stderr)")
+    }
+
     @Test func theSimulatedSMSStaysOutOfRedirectedErrorOutput() throws {
         let directory = Self.stateDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -54,6 +54,12 @@ public struct CodeRequest: Sendable, Hashable, Codable {
         self.notice = notice
         self.attemptsLeft = attemptsLeft
     }
+
+    /// The same request without its notice: for an ask that starts afresh (a rerun), where the
+    /// reason of an earlier attempt would mislead.
+    public var withoutNotice: CodeRequest {
+        CodeRequest(attempt: attempt, sendsCode: sendsCode, notice: nil, attemptsLeft: attemptsLeft)
+    }
 }
 
 /// The user stopped the sign-in: closed a screen or declined the terms. The engine treats it as a

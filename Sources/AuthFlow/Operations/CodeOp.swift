@@ -25,7 +25,9 @@ public final class CodeOp: Op {
     /// Launches the operation: records its messages when tracing is on and finishes exactly once.
     public func launch(_ context: OpContext<CodeRequest>, onFinish: @escaping OnFinish<AuthToken>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
-        CodeEntry(api: api, screens: screens).run(context.input, call: AuthCall(context), trace: completion.trace) {
+        // A rerun asks afresh: the earlier run's reason ("Wrong code.") is not this ask's.
+        let request = context.scope?.resumesEarlierRun == true ? context.input.withoutNotice : context.input
+        CodeEntry(api: api, screens: screens).run(request, call: AuthCall(context), trace: completion.trace) {
             completion.finish($0)
         }
     }

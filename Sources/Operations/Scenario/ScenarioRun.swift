@@ -83,12 +83,13 @@ final class ScenarioRun: Sendable {
 
     /// The context of an attempt of step `index`, called `name`: the scenario's token, deadline
     /// and trace, with the step's own scope and `key`.
-    func context<Input: Sendable>(_ input: Input, step index: Int, name: String, key: IdempotencyKey?)
-        -> OpContext<Input>
-    {
+    func context<Input: Sendable>(
+        _ input: Input, step index: Int, name: String, key: IdempotencyKey?, resumesEarlierRun: Bool = false
+    ) -> OpContext<Input> {
+        let scope = ScenarioScope(base: base, index: index, name: name, resumesEarlierRun: resumesEarlierRun)
         let extras = ContextExtras(
-            cancellation: extras?.cancellation, deadline: extras?.deadline,
-            scope: ScenarioScope(base: base, index: index, name: name), trace: extras?.trace, idempotencyKey: key)
+            cancellation: extras?.cancellation, deadline: extras?.deadline, scope: scope, trace: extras?.trace,
+            idempotencyKey: key)
         return OpContext(input: input, storedEnvironment: storedEnvironment, extras: extras)
     }
 

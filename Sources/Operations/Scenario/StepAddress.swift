@@ -60,14 +60,25 @@ public struct ScenarioScope: Sendable, Hashable {
 
     let storage: Storage
 
+    /// Whether this launch starts a step again in a rerun, with the input a journal recorded
+    /// for an attempt of an earlier run that did not finish: the person is asked afresh, so a
+    /// screen shows no reason that belonged to the earlier attempt ("the code is wrong").
+    public let resumesEarlierRun: Bool
+
     /// Creates a scope.
-    public init(address: StepAddress) {
+    ///
+    /// - Parameters:
+    ///   - address: The step this launch is.
+    ///   - resumesEarlierRun: Whether the launch starts the step again in a rerun.
+    public init(address: StepAddress, resumesEarlierRun: Bool = false) {
         storage = .built(address)
+        self.resumesEarlierRun = resumesEarlierRun
     }
 
     /// The scope of step `index`, called `name`, of a scenario launched at `base`.
-    init(base: StepAddress, index: Int, name: String) {
+    init(base: StepAddress, index: Int, name: String, resumesEarlierRun: Bool = false) {
         storage = .step(base: base, index: index, name: name)
+        self.resumesEarlierRun = resumesEarlierRun
     }
 
     public static func == (lhs: ScenarioScope, rhs: ScenarioScope) -> Bool {

@@ -55,11 +55,12 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
         } catch {
             return finish(.failure(StepFailure(scenario: run.name, step: step.name, attempt: 1, error: error)))
         }
-        let input = replay.resumedInput(at: address, current: input) ?? input
+        let recorded = replay.resumedInput(at: address, current: input)
+        let input = recorded ?? input
         // The recorded key names the request of the recorded value; another value is another
         // request (its chain handed it something new), with a new key.
         let resumedKey = key.flatMap { replay.repeatsRecordedRequest(at: address, input: input) ? $0 : nil }
-        launch(attempt: 1, retriesLeft: step.maxAttempts - 1, input: input, key: resumedKey)
+        launch(attempt: 1, retriesLeft: step.maxAttempts - 1, input: input, key: resumedKey, resumed: recorded != nil)
     }
 
     /// Launches one attempt. A step with side effects gets an idempotency key for it: `key`
@@ -68,8 +69,12 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
     ///
     /// A retry or a relaunch passes `frame`, the reason it happens: the attempt is traced inside
     /// a `loop` frame with that label, closed when the attempt finishes.
-    private func launch(attempt: Int, retriesLeft: Int, input: Input, key: IdempotencyKey? = nil, frame: String? = nil)
-    {
+    /// `resumed` marks the first attempt of a step started again in a rerun
+    /// (``ScenarioScope/resumesEarlierRun``).
+    private func launch(
+        attempt: Int, retriesLeft: Int, input: Input, key: IdempotencyKey? = nil, frame: String? = nil,
+        resumed: Bool = false
+    ) {
         if run.cancellation?.isCancelled == true {
             return fail(OpError.cancelled, attempt: attempt)
         }
@@ -94,7 +99,7 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
         // The first attempt of a step without a key of its own keeps the scenario's key, if it
         // has one; a retry, a relaunch or an attempt with a key carries its own.
         let contextKey = attempt == 1 && attemptKey == nil ? run.extras?.idempotencyKey : attemptKey
-        let context = run.context(input, step: index, name: step.name, key: contextKey)
+        let context = run.context(input, step: index, name: step.name, key: contextKey, resumesEarlierRun: resumed)
         step.launchNew(context) { result in
             guard run.accept(attempt: number) else {
                 run.environment.diagnostics.report(OpDiagnostic(kind: .finishedTwice, operation: step.name))
