@@ -6,7 +6,7 @@ import Synchronization
 /// with ``OpError/cancelled`` the moment it fires. Work that can stop early (a network request)
 /// registers its own handler with ``onCancel(_:)``.
 ///
-/// The handlers sit behind the package's lock (``LockedState``), held only to add, remove or
+/// The handlers sit behind the package's lock (`LockedState`), held only to add, remove or
 /// take handlers, never while one runs.
 public final class CancellationToken: Sendable {
     /// One registered handler: a closure, or a launch's ``Completion`` held weakly (see

@@ -90,7 +90,7 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
 
     /// Launches the operation: records its messages when tracing is on and finishes exactly once.
     ///
-    /// One ``ScenarioRun`` walks the steps; the launch's ``Completion`` delivers its end.
+    /// One `ScenarioRun` walks the steps; the launch's ``Completion`` delivers its end.
     public func launch(_ context: OpContext<Input>, onFinish: @escaping OnFinish<Output>) {
         // The context's parts, read once: this code is generic over the input type.
         let (storedEnvironment, extras) = (context.storedEnvironment, context.extras)
