@@ -200,18 +200,16 @@ struct TextCanvas {
 
     /// Spells the template: its bytes, untrimmed, and where each column starts in them.
     private mutating func spellTemplate(_ template: [UInt32]) {
-        let rows = written
-        written = []
+        var bytes: [UInt8] = []
         templateOffsets.removeAll(keepingCapacity: true)
         templateEnd = 0
         for (column, code) in template.enumerated() {
-            templateOffsets.append(written.count)
+            templateOffsets.append(bytes.count)
             if code != Self.blank { templateEnd = column + 1 }
-            spell(code)
+            Self.spell(code, spellings, longSpellings, into: &bytes)
         }
-        templateOffsets.append(written.count)
-        templateBytes = written
-        written = rows
+        templateOffsets.append(bytes.count)
+        templateBytes = bytes
         templateSpelled = true
     }
 
@@ -241,19 +239,26 @@ struct TextCanvas {
 
     /// Appends the UTF-8 of a cell's code to the rows written out.
     private mutating func spell(_ code: UInt32) {
+        Self.spell(code, spellings, longSpellings, into: &written)
+    }
+
+    /// Appends the UTF-8 of `code`, spelled by the tables given, to `bytes`.
+    private static func spell(
+        _ code: UInt32, _ spellings: [UInt64], _ longSpellings: [UInt32: [UInt8]], into bytes: inout [UInt8]
+    ) {
         if code < 0x80 {
-            written.append(UInt8(code))
+            bytes.append(UInt8(code))
             return
         }
         let spelling = spellings[Int(code)]
-        if spelling == Self.longSpelling {
-            written.append(contentsOf: longSpellings[code] ?? [])
+        if spelling == longSpelling {
+            bytes.append(contentsOf: longSpellings[code] ?? [])
             return
         }
-        var bytes = spelling >> 8
+        var packed = spelling >> 8
         for _ in 0..<Int(spelling & 0xFF) {
-            written.append(UInt8(truncatingIfNeeded: bytes))
-            bytes >>= 8
+            bytes.append(UInt8(truncatingIfNeeded: packed))
+            packed >>= 8
         }
     }
 

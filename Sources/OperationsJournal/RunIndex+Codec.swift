@@ -44,14 +44,7 @@ extension RunIndex {
         }
 
         private static func sum(of body: Data) -> String {
-            let value = LineChecksum.adler32(body)
-            return String(value, radix: 16).leftPadded(to: 8)
+            String(format: "%08x", LineChecksum.adler32(body))
         }
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: Swift.max(0, width - count)) + self
     }
 }

@@ -56,10 +56,19 @@ public struct InProcessRunner<Program: RunnerProgram>: Sendable {
     /// Runs one command line (the arguments after the program's name).
     public func run(_ arguments: String...) -> CapturedRun { run(arguments) }
 
+    /// Runs `body` while no in-process run of any program is under way: for a test that checks
+    /// process-wide state a run changes and restores (its SIGINT handling). Runs `body` may
+    /// start itself take their turn inside it.
+    public static func alone<T>(_ body: () throws -> T) rethrows -> T {
+        InProcessRuns.oneAtATime.lock()
+        defer { InProcessRuns.oneAtATime.unlock() }
+        return try body()
+    }
+
     /// Runs one command line (the arguments after the program's name).
     public func run(_ arguments: [String]) -> CapturedRun {
         // A run installs its SIGINT handling for its length and restores it after: process-wide
-        // state, so in-process runs take turns.
+        // state, so in-process runs take turns (a recursive lock: ``alone(_:)`` may hold it).
         InProcessRuns.oneAtATime.lock()
         defer { InProcessRuns.oneAtATime.unlock() }
         let stdout = Mutex("")

@@ -1,5 +1,6 @@
 import Dispatch
 import Observation
+import Operations
 import Synchronization
 
 /// A wait that ran out: what ``waitFor(_:timeout:until:)`` throws when the state never matched.
@@ -36,11 +37,7 @@ public func waitFor<Value>(
     _ read: @escaping @MainActor () -> Value, timeout: Duration = .seconds(5),
     until done: (Value) -> Bool
 ) async throws(WaitTimedOut) -> Value {
-    let deadline =
-        DispatchTime.now()
-        + .nanoseconds(
-            Int(timeout.components.seconds) * 1_000_000_000
-                + Int(timeout.components.attoseconds / 1_000_000_000))
+    let deadline = DispatchTime.now() + timeout.dispatchInterval
     while true {
         let value = read()
         if done(value) { return value }

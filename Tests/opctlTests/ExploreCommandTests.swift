@@ -1,4 +1,5 @@
 import Foundation
+import OperationsRunner
 import Testing
 
 /// `opctl explore`: its JSON object, its exit statuses, and bad arguments as usage errors.

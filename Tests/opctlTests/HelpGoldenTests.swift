@@ -1,4 +1,5 @@
 import Foundation
+import OperationsRunner
 import Testing
 
 /// Every help text opctl prints, byte for byte, against `Tests/HelpTexts/opctl/`: the runner

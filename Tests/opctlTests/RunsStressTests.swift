@@ -1,6 +1,7 @@
 import Foundation
 import Operations
 import OperationsJournal
+import OperationsRunner
 import Testing
 
 @testable import opctl

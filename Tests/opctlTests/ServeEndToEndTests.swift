@@ -1,4 +1,5 @@
 import Foundation
+import OperationsRunner
 import Testing
 
 @testable import opctl

@@ -5,15 +5,12 @@ import Testing
 
 @testable import opctl
 
-/// Runs opctl in this process through ``Opctl/main(_:console:)`` with a ``Console`` whose streams
-/// are captured, standard input scripted, and environment given (never the test process's own).
+/// Runs opctl in this process through the runner's own harness (``InProcessRunner``), with its
+/// streams captured, standard input scripted, and environment given (never the test process's
+/// own).
 struct InProcessOpctl {
     /// What one in-process command line produced.
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
+    typealias Result = CapturedRun
 
     var environment: [String: String] = ["NO_COLOR": "1"]
     var stdinLines: [String] = []
@@ -24,35 +21,19 @@ struct InProcessOpctl {
     /// Runs one command line.
     func run(_ arguments: String...) -> Result { run(arguments) }
 
-    /// One in-process run at a time across the whole test process: a run installs its own
-    /// SIGINT handling and restores it, which is process-wide state; a test that checks it was
-    /// restored holds this around its run (``alone(_:)``). Recursive, so that test's own run
-    /// takes it again on the same thread.
-    private static let processWide = NSRecursiveLock()
-
-    /// Runs `body` with no other in-process run under way.
+    /// Runs `body` with no other in-process run under way (``InProcessRunner/alone(_:)``): for a
+    /// test that checks a run restored the process's SIGINT handling.
     static func alone<T>(_ body: () throws -> T) rethrows -> T {
-        processWide.lock()
-        defer { processWide.unlock() }
-        return try body()
+        try InProcessRunner<Opctl>.alone(body)
     }
 
     /// Runs one command line.
     func run(_ arguments: [String]) -> Result {
-        Self.processWide.lock()
-        defer { Self.processWide.unlock() }
-        let stdout = LockedState("")
-        let stderr = LockedState("")
-        let input = LockedState(stdinLines[...])
-        let console = Console(
-            out: { text in stdout.withLock { $0 += text } },
-            err: { text in stderr.withLock { $0 += text } },
-            readLine: { input.withLock { $0.popFirst() } },
-            inputIsTerminal: inputIsTerminal,
-            errorIsTerminal: errorIsTerminal,
-            environment: environment)
-        let status = Opctl.main(arguments, console: console)
-        return Result(status: status, stdout: stdout.withLock { $0 }, stderr: stderr.withLock { $0 })
+        var runner = InProcessRunner<Opctl>(
+            input: stdinLines, inputIsTerminal: inputIsTerminal, errorIsTerminal: errorIsTerminal)
+        // Exactly the environment given: a test that leaves NO_COLOR out sees colour.
+        runner.environment = environment
+        return runner.run(arguments)
     }
 }
 
