@@ -20,13 +20,15 @@ enum JournalFormat {
         case stepFailed
         case stepSkipped
         case stepReplayed
+        /// A step failed for good and the run began undoing its finished steps.
+        case compensating
         case runFinished
 
         /// Whether lines of this event may record a step's or the run's input or output.
         var carriesValues: Bool {
             switch self {
             case .runStarted, .stepLaunched, .stepSucceeded, .runFinished: true
-            case .resumed, .stepFailed, .stepSkipped, .stepReplayed: false
+            case .resumed, .stepFailed, .stepSkipped, .stepReplayed, .compensating: false
             }
         }
     }

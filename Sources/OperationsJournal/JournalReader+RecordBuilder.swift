@@ -24,6 +24,12 @@ extension JournalReader {
         /// The innermost step of the latest chain of final failures (a nested step fails, then
         /// the scenario step that contains it), or `nil` once anything else happened.
         private var failureOrigin: StepAddress?
+        /// The steps whose failure for good started an undoing, with their error: a rerun fails
+        /// them again and goes on undoing (``JournalReplay``).
+        private var compensating: [StepAddress: RecordedError] = [:]
+        /// Whether the current session is undoing: the failures of compensations do not move
+        /// ``failureOrigin`` off the step that failed.
+        private var undoing = false
         private var lastWasFinalFailure = false
         /// The header's shape, or the latest a `resumed` line recorded (a compatible change).
         private var shape: ScenarioShape?
@@ -65,6 +71,7 @@ extension JournalReader {
                 session = line.session ?? session + 1
                 finished = nil
                 failureOrigin = nil
+                undoing = false
             case .stepLaunched:
                 let address = try require(line.address, "address")
                 let attempt = try require(line.attempt, "attempt")
@@ -104,13 +111,18 @@ extension JournalReader {
                 finishAttempt(
                     address, index: index, outcome: .failed(error, willRetry: willRetry), durationMs: line.durationMs)
                 steps[index].outcome = willRetry ? .running : (error.isCancellation ? .cancelled : .failed)
-                if !willRetry && !lastWasFinalFailure { failureOrigin = address }
+                if !willRetry && !lastWasFinalFailure && !undoing { failureOrigin = address }
             case .stepSkipped:
                 let index = stepPosition(try require(line.address, "address"), outcome: .skipped)
                 steps[index].outcome = .skipped
             case .stepReplayed:
                 let index = stepPosition(try require(line.address, "address"), outcome: .replayed)
                 steps[index].outcome = .replayed
+            case .compensating:
+                let address = try require(line.address, "address")
+                compensating[address] = try require(line.error, "error")
+                failureOrigin = address
+                undoing = true
             case .runFinished:
                 let text = try require(line.status, "status")
                 guard let status = RunStatus(rawValue: text), status != .running else {
@@ -148,6 +160,7 @@ extension JournalReader {
                 error: finished?.error, steps: steps, sessions: session, ignoredTornLine: ignoredTornLine,
                 damagedLines: damagedLines,
                 input: input, output: finished?.output, outputs: outputs, launchInputs: launchInputs,
+                compensating: compensating,
                 intactLength: intactLength,
                 shape: shape, settings: header.settings)
         }

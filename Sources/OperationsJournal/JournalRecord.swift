@@ -56,6 +56,9 @@ public struct JournalRecord: Sendable {
     let outputs: [StepAddress: RecordedValue]
     /// What each step was launched with (see ``LaunchInputs``).
     let launchInputs: [StepAddress: LaunchInputs]
+    /// The steps whose failure for good started an undoing of the run's finished steps, with
+    /// the error each failed with.
+    let compensating: [StepAddress: RecordedError]
 
     /// The inputs of a step's launches that a resume needs: the value its chain started it with,
     /// and the input of its latest attempt — the same after a retry, the handler's new input
@@ -228,7 +231,10 @@ public struct AttemptRecord: Sendable, Hashable {
 ///
 /// The error value itself cannot be stored (errors are not `Codable`), so a journal keeps its
 /// description, its type name and its classification.
-public struct RecordedError: Sendable, Hashable, Codable, CustomStringConvertible {
+///
+/// It is an `Error` too: a rerun fails a step that failed for good before with its recorded
+/// error (see ``JournalReplay``).
+public struct RecordedError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// The error's description (for a `StepFailure`, the whole failure sentence).
     public let description: String
     /// The type name of the innermost error (the root cause of a `StepFailure`).
@@ -248,14 +254,21 @@ public struct RecordedError: Sendable, Hashable, Codable, CustomStringConvertibl
     ///
     /// - Parameter error: Any error a step or scenario finished with.
     public init(_ error: any Error) {
+        // A step failed again with its recorded error (a rerun going on undoing) keeps it as
+        // it was, and so does a failure that wraps it.
+        if let recorded = error as? RecordedError {
+            self = recorded
+            return
+        }
         let failure = error as? StepFailure
         let root = failure?.rootCause ?? error
+        let recordedRoot = root as? RecordedError
         self.description = String(describing: error)
-        self.type = String(describing: Swift.type(of: root))
-        self.isTransient = (root as? any RetryableError)?.isTransient ?? false
+        self.type = recordedRoot?.type ?? String(describing: Swift.type(of: root))
+        self.isTransient = recordedRoot?.isTransient ?? (root as? any RetryableError)?.isTransient ?? false
         self.isCancellation = error.isCancellation
         self.stepPath = failure?.stepPath
-        self.isOutcomeUncertain = error.outcomeIsUncertain
+        self.isOutcomeUncertain = recordedRoot?.isOutcomeUncertain ?? error.outcomeIsUncertain
     }
 
     /// Decodes a recorded error; journals written before uncertainty was recorded read as

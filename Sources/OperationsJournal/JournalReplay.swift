@@ -32,6 +32,10 @@ import Synchronization
 ///   started it then (``resumedInput(at:current:)``). A step in doubt is thereby repeated with
 ///   the request its key was sent with.
 ///
+/// - A step whose failure for good started an **undoing** of the run's finished steps
+///   (``ScenarioEvent/Kind/compensationStarted(_:)``) fails again with its recorded error,
+///   launching nothing, so the rerun goes on undoing: compensations that finished are replayed,
+///   one in doubt is repeated with its key, the rest are launched.
 /// - The journal answers for a step **once** in a resumed process: a step launched again there
 ///   (a nested scenario relaunched by its failure handler, the terms to be shown anew) runs as a
 ///   new launch, never from the journal's record of the attempt it replaces.
@@ -43,6 +47,8 @@ import Synchronization
 public struct JournalReplay: StepReplaying {
     private let outputs: [StepAddress: RecordedValue]
     private let launchInputs: [StepAddress: JournalRecord.LaunchInputs]
+    /// The steps whose failure for good started an undoing, with their error.
+    private let compensating: [StepAddress: RecordedError]
     /// The steps this process has asked about, each answered from the journal once.
     private let asked = AskedAddresses()
     /// The steps whose latest attempt may have acted without the journal knowing.
@@ -70,6 +76,7 @@ public struct JournalReplay: StepReplaying {
     public init(_ record: JournalRecord, relaunchingInDoubt: Bool = false, sealer: (any JournalSealer)? = nil) {
         self.outputs = record.outputs
         self.launchInputs = record.launchInputs
+        self.compensating = record.compensating
         self.sealer = sealer
         self.damagedLines = record.damagedLines.map(\.line)
         var latestKeys: [StepAddress: IdempotencyKey] = [:]
@@ -111,6 +118,9 @@ public struct JournalReplay: StepReplaying {
     {
         // Asked again: the step is launched anew in this process (a relaunched nested scenario).
         guard asked.first(address) else { return .launch(idempotencyKey: nil) }
+        // The run was undoing after this step failed for good: the undoing goes on, the step
+        // is not tried again.
+        if let error = compensating[address] { return .failAgain(error) }
         if purity != .idempotent, let output = try recordedOutput(at: address, as: type) {
             return .replay(output)
         }

@@ -513,6 +513,12 @@ public final class ScenarioJournal: ScenarioObserver {
         case .stepReplayed:
             begin(.stepReplayed, event, &line)
             commit = .none
+        case .compensationStarted(let error):
+            // At the step whose failure started the undoing; on disk before the first
+            // compensation launches, so that a rerun fails the step again and goes on undoing.
+            begin(.compensating, event, &line)
+            recordError(error, &line, state)
+            commit = .writeAndSync
         }
         line.end()
         state.lines += line.bytes

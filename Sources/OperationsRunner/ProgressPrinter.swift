@@ -40,7 +40,7 @@ public struct ProgressPrinter: ScenarioObserver {
     }
 
     private func line(for event: ScenarioEvent) -> String? {
-        let step = console.styled(event.step, .bold)
+        let step = console.styled((event.address.isCompensation ? "undo " : "") + event.step, .bold)
         let took = event.duration.map { " (\(Self.format($0)))" } ?? ""
         switch event.kind {
         case .stepSucceeded:
@@ -54,6 +54,8 @@ public struct ProgressPrinter: ScenarioObserver {
             return "\(step): \(console.styled("skipped", .dim)) (not needed)"
         case .stepReplayed:
             return "\(step): \(console.styled("replayed", .dim)) from the journal"
+        case .compensationStarted:
+            return "\(step): \(console.styled("failed for good", .red)) — undoing the steps before it"
         case .stepLaunched, .scenarioStarted, .scenarioSucceeded, .scenarioFailed:
             return nil
         }

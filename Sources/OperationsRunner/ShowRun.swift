@@ -70,7 +70,8 @@ public enum ShowRun<Program: RunnerProgram>: Command {
                 step.isInDoubt && step.purity == .sideEffects
                 ? " — in doubt: it may have acted; a rerun repeats it with the same idempotency key"
                     + (step.keyInDoubt.map { " (\($0.redacted))" } ?? "") : ""
-            console.print("\(indent)\(step.name): \(step.outcome)\(doubt)")
+            let name = (step.address.isCompensation ? "undo " : "") + step.name
+            console.print("\(indent)\(name): \(step.outcome)\(doubt)")
             for attempt in step.attempts {
                 let took = attempt.duration.map { " (\(ProgressPrinter.format($0)))" } ?? ""
                 let session = record.sessions > 1 ? " (session \(attempt.session))" : ""

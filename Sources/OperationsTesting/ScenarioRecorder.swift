@@ -37,6 +37,7 @@ public final class ScenarioRecorder: ScenarioObserver {
             return "\(step) failed #\(event.attempt)\(retry): \(error)"
         case .stepSkipped: return "\(step) skipped"
         case .stepReplayed: return "\(step) replayed"
+        case .compensationStarted(let error): return "\(step) failed for good, undoing: \(error)"
         }
     }
 }

@@ -31,6 +31,9 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
     private let links: [ChainLink]
     /// Where it takes events from outside at its step boundaries; `nil` when it takes none.
     private let gate: (any BoundaryGate)?
+    /// What is wrong with the scenario as built, if anything: every launch fails with it
+    /// before a step launches.
+    private let definitionError: ScenarioDefinitionError?
 
     /// Creates a scenario.
     ///
@@ -76,6 +79,7 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
         self.stepNames = chain.stepNames
         self.links = chain.links
         self.gate = gate
+        self.definitionError = chain.outlines.lazy.compactMap(\.problem).first
     }
 
     /// The scenario's steps in order, with their types, purity and nested scenarios.
@@ -140,6 +144,7 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
         let completion = Completion(
             operation: self, type: Self.self, storedEnvironment: storedEnvironment, extras: extras,
             trace: Completion<Output>.recordLaunch(of: self, context), name: keepsName ? name : nil, onFinish: finish)
+        if let definitionError { return completion.fail(definitionError) }
         let run = ScenarioRun(
             name: name, storedEnvironment: storedEnvironment, extras: completion.nested(extras), base: base,
             startedAt: startedAt, links: links, ending: completion, gate: gate)

@@ -23,6 +23,10 @@ public struct ScenarioEvent: Sendable {
         case scenarioSucceeded
         /// The scenario finished with an error (a ``StepFailure``, or a cancellation).
         case scenarioFailed(any Error)
+        /// The step at ``ScenarioEvent/address`` failed for good with this error, and the
+        /// scenario is undoing the steps it finished, last first (``Step/compensated(by:input:)``).
+        /// A journal records it so that a rerun goes on undoing instead of trying the step again.
+        case compensationStarted(any Error)
     }
 
     /// What happened.
@@ -149,6 +153,9 @@ public enum StepResumption<Output: Sendable>: Sendable {
     /// Launch the step; with `idempotencyKey` when it repeats a recorded request, so the service
     /// recognises the repeat.
     case launch(idempotencyKey: IdempotencyKey?)
+    /// The step failed for good with this error and the run was undoing its finished steps:
+    /// fail it again, launching nothing, so that the undoing goes on.
+    case failAgain(any Error)
 }
 
 // MARK: - Default implementations

@@ -31,6 +31,9 @@ final class ScenarioRun: Sendable {
     /// only when it is the next one, so an operation that calls `onFinish` twice cannot
     /// advance the scenario twice.
     private let finishedAttempts = Atomic<Int>(0)
+    /// The finished steps to undo should a later one fail for good, and which one did
+    /// (see ScenarioRun+Compensation.swift).
+    let undoing = Mutex(Undoing())
 
     private struct Loop {
         var isRunning = false
@@ -142,7 +145,7 @@ final class ScenarioRun: Sendable {
     func pass<Value: Sendable>(_ result: Result<Value, any Error>, after position: Int) {
         switch result {
         case .success(let value): schedule { self.proceed(at: position + 1, with: value) }
-        case .failure(let error): ending.fail(error)
+        case .failure(let error): end(failing: error)
         }
     }
 

@@ -51,12 +51,16 @@ public struct ScenarioShape: Sendable, Hashable, Codable, CustomStringConvertibl
         public let conditional: Bool
         /// The shape of the scenario the step launches, when its operation is a ``Scenario``.
         public let nested: ScenarioShape?
+        /// The name of the step that undoes this one when a later step fails for good
+        /// (``Step/compensated(by:input:)``); `nil` when nothing undoes it.
+        public let undoneBy: String?
 
         /// Creates a step shape.
         public init(
             index: Int, name: String, input: String, output: String, purity: String, conditional: Bool,
-            nested: ScenarioShape? = nil
+            nested: ScenarioShape? = nil, undoneBy: String? = nil
         ) {
+            self.undoneBy = undoneBy
             self.index = index
             self.name = name
             self.input = input
@@ -216,7 +220,8 @@ public struct ScenarioShape: Sendable, Hashable, Codable, CustomStringConvertibl
         for step in steps {
             lines.append(
                 "\(indent)  \(step.index) \(step.name): \(step.input) -> \(step.output), \(step.purity)"
-                    + (step.conditional ? ", conditional" : ""))
+                    + (step.conditional ? ", conditional" : "")
+                    + (step.undoneBy.map { ", undone by \($0)" } ?? ""))
             step.nested?.append(to: &lines, indent: indent + "    ")
         }
     }

@@ -22,11 +22,15 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
         /// ``ScenarioShapeProviding`` scenario.
         let nestedShape: @Sendable () -> ScenarioShape?
         let launchNew: @Sendable (OpContext<Input>, @escaping OnFinish<Output>) -> Void
+        /// How a finished launch of the step is undone when a later step fails for good; `nil`
+        /// when it is not (see ``Step/compensated(by:input:)``).
+        let undo: StepUndo<Input, Output>?
 
         init(
             name: String, purity: Purity, retry: RetryPolicy, failureHandler: FailureHandler<Input, Output>?,
             nestedShape: @escaping @Sendable () -> ScenarioShape?,
-            launchNew: @escaping @Sendable (OpContext<Input>, @escaping OnFinish<Output>) -> Void
+            launchNew: @escaping @Sendable (OpContext<Input>, @escaping OnFinish<Output>) -> Void,
+            undo: StepUndo<Input, Output>? = nil
         ) {
             self.name = name
             self.purity = purity
@@ -34,6 +38,18 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
             self.failureHandler = failureHandler
             self.nestedShape = nestedShape
             self.launchNew = launchNew
+            self.undo = undo
+        }
+
+        /// The same parts with some replaced: how each modifier makes its new step.
+        func with(
+            retry: RetryPolicy? = nil, failureHandler: FailureHandler<Input, Output>? = nil,
+            undo: StepUndo<Input, Output>? = nil
+        ) -> Storage {
+            Storage(
+                name: name, purity: purity, retry: retry ?? self.retry,
+                failureHandler: failureHandler ?? self.failureHandler, nestedShape: nestedShape, launchNew: launchNew,
+                undo: undo ?? self.undo)
         }
     }
 
@@ -55,7 +71,7 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
     func outline(conditional: Bool) -> StepOutline {
         StepOutline(
             name: name, input: String(describing: Input.self), output: String(describing: Output.self),
-            purity: purity, conditional: conditional, nested: storage.nestedShape)
+            purity: purity, conditional: conditional, nested: storage.nestedShape, undoneBy: storage.undo?.name)
     }
 
     var launchNew: @Sendable (OpContext<Input>, @escaping OnFinish<Output>) -> Void {
@@ -98,7 +114,7 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
         }
     }
 
-    private init(storage: Storage) {
+    init(storage: Storage) {
         self.storage = storage
     }
 
@@ -107,11 +123,7 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
     /// - Parameter policy: When to launch the step again after a failure.
     /// - Returns: The step with `policy`.
     public func retrying(_ policy: RetryPolicy) -> Step {
-        Step(
-            storage: Storage(
-                name: name, purity: purity, retry: policy, failureHandler: failureHandler,
-                nestedShape: storage.nestedShape,
-                launchNew: storage.launchNew))
+        Step(storage: storage.with(retry: policy))
     }
 
     /// The same step with a failure handler, consulted when the retry policy gives up.
@@ -119,9 +131,6 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
     /// - Parameter handler: Decides to relaunch with new input, recover, or fail.
     /// - Returns: The step with `handler`.
     public func onFailure(_ handler: @escaping FailureHandler<Input, Output>) -> Step {
-        Step(
-            storage: Storage(
-                name: name, purity: purity, retry: retry, failureHandler: handler, nestedShape: storage.nestedShape,
-                launchNew: storage.launchNew))
+        Step(storage: storage.with(failureHandler: handler))
     }
 }

@@ -28,14 +28,25 @@ public struct StepAddress: Sendable, Hashable, Codable, CustomStringConvertible 
     /// The step's own name.
     public var name: String { path.last?.name ?? "" }
 
+    /// The position a compensation takes below the step it undoes: no step of a chain has it,
+    /// so a compensation's address never meets a nested scenario's steps.
+    static let compensationIndex = -1
+
+    /// Whether this is the address of a compensation: the step that undid the step above it
+    /// (see ``Step/compensated(by:input:)``).
+    public var isCompensation: Bool { path.last?.index == Self.compensationIndex }
+
     /// The address of a step of a scenario launched at this address.
     func appending(index: Int, name: String) -> StepAddress {
         StepAddress(path: path + [Component(index: index, name: name)])
     }
 
-    /// `0.AuthScenario/2.CodeOp`.
+    /// `0.AuthScenario/2.CodeOp`; a compensation reads `2.ReserveStockOp/undo.ReleaseStockOp`.
     public var description: String {
-        path.map { "\($0.index).\($0.name)" }.joined(separator: "/")
+        path.map { component in
+            let position = component.index == Self.compensationIndex ? "undo" : "\(component.index)"
+            return "\(position).\(component.name)"
+        }.joined(separator: "/")
     }
 }
 

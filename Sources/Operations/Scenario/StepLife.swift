@@ -48,9 +48,11 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
             switch try replay.resumption(at: address, as: Output.self, purity: step.purity) {
             case .replay(let output):
                 run.report(.stepReplayed, address: address, value: output)
-                return finish(.success(output))
+                return succeed(output, input: input)
             case .launch(let resumedKey):
                 key = resumedKey
+            case .failAgain(let error):
+                return fail(error, attempt: 1)
             }
         } catch {
             return finish(.failure(StepFailure(scenario: run.name, step: step.name, attempt: 1, error: error)))
@@ -111,7 +113,7 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
                 if run.isObserved {
                     run.report(.stepSucceeded, address: address, attempt: attempt, value: output, since: startedAt)
                 }
-                finish(.success(output))
+                succeed(output, input: input)
             case .failure(let error):
                 handle(
                     error, attempt: attempt, retriesLeft: retriesLeft, input: input, startedAt: startedAt,
@@ -196,11 +198,22 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
         }
     }
 
+    /// Ends the step with `output`, which its launch with `input` produced (or its record
+    /// replays): a step with a compensation joins the run's steps to undo should a later one
+    /// fail for good.
+    private func succeed(_ output: Output, input: Input) {
+        if let undo = step.pendingUndo(input: input, output: output, address: address) {
+            run.remember(undo)
+        }
+        finish(.success(output))
+    }
+
     /// Ends the step with `error`, noted on the scenario's lifeline.
     private func fail(_ error: any Error, attempt: Int, note: String? = nil) {
         if let trace = run.trace, trace.isEnabled {
             trace.note(StepTraceNotes.stopped(step: step.name, attempt: attempt, error: error, note: note))
         }
+        run.noteFailure(at: address)
         finish(.failure(StepFailure(scenario: run.name, step: step.name, attempt: attempt, error: error, note: note)))
     }
 

@@ -7,10 +7,21 @@ struct StepOutline: Sendable {
     let purity: Purity
     let conditional: Bool
     let nested: @Sendable () -> ScenarioShape?
+    /// The name of the step that undoes this one (``Step/compensated(by:input:)``), if any.
+    var undoneBy: String? = nil
 
     func shape(index: Int) -> ScenarioShape.StepShape {
         ScenarioShape.StepShape(
             index: index, name: name, input: input, output: output, purity: purity.description,
-            conditional: conditional, nested: nested())
+            conditional: conditional, nested: nested(), undoneBy: undoneBy)
+    }
+
+    /// Why the step cannot be part of a scenario, found when the scenario is built; `nil` when
+    /// it can.
+    var problem: ScenarioDefinitionError? {
+        if let undoneBy, purity == .pure {
+            return .compensationOnPureStep(step: name, compensation: undoneBy)
+        }
+        return nil
     }
 }

@@ -1,0 +1,20 @@
+/// Why a scenario cannot run as it was built: found when it is built, reported when it is
+/// launched, before any step launches.
+///
+/// The compiler checks a chain's types; what it cannot see — a step's purity is a value —
+/// is checked here, so a mistake in a scenario's definition stops its first launch with a
+/// sentence instead of misbehaving in the field.
+public enum ScenarioDefinitionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A pure step was given a compensation: it acts on nothing outside, so there is nothing
+    /// to undo, and an undo step that does act would act for nothing.
+    case compensationOnPureStep(step: String, compensation: String)
+
+    /// A sentence for people.
+    public var description: String {
+        switch self {
+        case .compensationOnPureStep(let step, let compensation):
+            "\(step) is pure, so it has nothing to undo: remove its compensation \(compensation), "
+                + "or declare the step's side effects (Step(…, purity: .sideEffects))"
+        }
+    }
+}

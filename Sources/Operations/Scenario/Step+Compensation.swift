@@ -1,0 +1,77 @@
+/// How a finished step is undone: the compensation's name, and how to start it for the step's
+/// input and output in the run that undoes it.
+struct StepUndo<Input: Sendable, Output: Sendable>: Sendable {
+    let name: String
+    let start:
+        @Sendable (_ input: Input, _ output: Output, _ run: ScenarioRun, _ then: @escaping StepFinish<Void>) -> Void
+}
+
+/// A finished step waiting to be undone should a later step of its run fail for good.
+struct PendingUndo: Sendable {
+    /// The finished step's name.
+    let step: String
+    /// Its compensation's name.
+    let compensation: String
+    /// Where the finished step sits; its compensation is journaled just below it.
+    let address: StepAddress
+    /// Starts the compensation in `run`, a run at ``address``.
+    let start: @Sendable (_ run: ScenarioRun, _ then: @escaping StepFinish<Void>) -> Void
+}
+
+extension Step {
+    /// The same step, undone by `compensation` when a later step of its scenario fails for good.
+    ///
+    /// A scenario that fails for good — its retries spent, its failure handler given up —
+    /// undoes the steps it finished that declare a compensation, last finished first: the
+    /// checkout releases the stock it reserved when the card is declined. Each compensation is
+    /// a step like any other: journaled, retried by its own policy, launched with an
+    /// idempotency key, and resumed after a kill. A run killed while undoing goes on undoing
+    /// when it is rerun; it does not try its failed step again. A cancelled run undoes nothing:
+    /// it is interrupted, not failed, and may be resumed.
+    ///
+    /// ```swift
+    /// Step(factory.makeReserveStockOp)
+    ///     .compensated(by: Step(factory.makeReleaseStockOp)) { order, reservation in reservation }
+    /// ```
+    ///
+    /// A pure step has nothing to undo; giving it a compensation stops the scenario's launch
+    /// with ``ScenarioDefinitionError/compensationOnPureStep(step:compensation:)``.
+    ///
+    /// - Parameters:
+    ///   - compensation: The step that undoes this one; its output is ignored.
+    ///   - input: The compensation's input, from this step's input and output.
+    /// - Returns: The step with its compensation.
+    public func compensated<UndoInput: Sendable, UndoOutput: Sendable>(
+        by compensation: Step<UndoInput, UndoOutput>,
+        input: @escaping @Sendable (Input, Output) -> UndoInput
+    ) -> Step {
+        let undo = StepUndo<Input, Output>(name: compensation.name) { stepInput, stepOutput, run, then in
+            StepLife(run: run, step: compensation, index: StepAddress.compensationIndex) { result in
+                then(result.map { _ in () })
+            }.start(input(stepInput, stepOutput))
+        }
+        return Step(storage: storage.with(undo: undo))
+    }
+
+    /// The same step, undone by `compensation` launched with this step's output when a later
+    /// step of its scenario fails for good (see ``compensated(by:input:)``).
+    ///
+    /// ```swift
+    /// Step(factory.makeReserveStockOp).compensated(by: Step(factory.makeReleaseStockOp))
+    /// ```
+    ///
+    /// - Parameter compensation: The step that undoes this one, launched with its output.
+    /// - Returns: The step with its compensation.
+    public func compensated<UndoOutput: Sendable>(by compensation: Step<Output, UndoOutput>) -> Step {
+        compensated(by: compensation) { _, output in output }
+    }
+
+    /// The undo of this step's launch with `input` that finished with `output` in `run`, at
+    /// `address`; `nil` when the step has no compensation.
+    func pendingUndo(input: Input, output: Output, address: StepAddress) -> PendingUndo? {
+        guard let undo = storage.undo else { return nil }
+        return PendingUndo(step: name, compensation: undo.name, address: address) { run, then in
+            undo.start(input, output, run, then)
+        }
+    }
+}
