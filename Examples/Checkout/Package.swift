@@ -37,6 +37,7 @@ let package = Package(
             name: "CheckoutTests",
             dependencies: [
                 "Checkout", "checkout", .product(name: "Operations", package: "Operations"),
+                .product(name: "OperationsDiagrams", package: "Operations"),
                 .product(name: "OperationsJournal", package: "Operations"),
                 .product(name: "OperationsRunner", package: "Operations"),
                 .product(name: "OperationsTesting", package: "Operations"),

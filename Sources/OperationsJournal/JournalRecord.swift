@@ -99,6 +99,22 @@ public struct JournalRecord: Sendable {
         try output?.decode(as: type, step: StepAddress(path: []))
     }
 
+    /// The steps whose effect was undone after a later step failed for good (their
+    /// compensations succeeded), in the order they were undone; empty when nothing was.
+    public var undoneSteps: [StepAddress] {
+        steps.filter { $0.address.isCompensation && $0.outcome.isDone }
+            .map { StepAddress(path: Array($0.address.path.dropLast())) }
+    }
+
+    /// Whether the run failed for good and undid every finished step that declares a
+    /// compensation: it is over, and a rerun would only fail the same way. A run whose undoing
+    /// left something undone fails with a `CompensationFailure` instead, and a rerun tries
+    /// those compensations again.
+    public var isUndone: Bool {
+        status == .failed && !compensating.isEmpty && error?.type != String(describing: CompensationFailure.self)
+            && steps.allSatisfy { !$0.address.isCompensation || $0.outcome.isDone }
+    }
+
     /// The step at `address`, if the journal mentions it.
     ///
     /// - Parameter address: The step's address.
@@ -146,6 +162,9 @@ public struct StepRecord: Sendable, Hashable {
 
         /// A sentence for people: logs, CLI messages, test failures.
         public var description: String { rawValue }
+
+        /// Whether the step's work is done: it succeeded in this session or an earlier one.
+        public var isDone: Bool { self == .succeeded || self == .replayed }
     }
 
     /// Where the step sits.

@@ -224,7 +224,12 @@ public final class ScenarioJournal: ScenarioObserver {
                 line.end()
                 state.lines += line.bytes
                 journal.commit(&state, sync: true)
-                if let error = state.error { throw error }
+                if let error = state.error {
+                    // The descriptor is closed once, below: a journal dropped with it would
+                    // close it again when it goes, perhaps after the number went to another file.
+                    state.descriptor = nil
+                    throw error
+                }
             }
             return journal
         } catch {

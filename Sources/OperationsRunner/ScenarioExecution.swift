@@ -146,13 +146,33 @@ public struct ScenarioExecution<Input: Sendable> {
             return report(
                 .cancelled, cause: cause, step: failure?.failedOperation ?? scenario, attempts: attempts, reading)
         }
+        if let undoing = error as? CompensationFailure { return failLeavingUndone(undoing) }
         let step = failure?.failedOperation ?? scenario
         let cause = failure?.rootCause ?? error
         let after = attempts > 1 ? " after \(attempts) attempts" : ""
+        // A failure for good whose finished steps were undone is over: a rerun would fail the
+        // same way and undo nothing more.
+        let record = try? ScenarioJournal.load(journal.url)
+        let undone = record?.isUndone == true ? record?.undoneSteps ?? [] : []
         let reading = FailureReading(
-            status: "failed", message: "\(step) failed\(after): \(cause)", exitStatus: ExitStatus.failure,
-            failedStep: step)
+            status: "failed", message: "\(step) failed\(after): \(cause)",
+            hint: undone.isEmpty ? nil : "Undone: \(undone.map(\.name).joined(separator: ", ")).",
+            exitStatus: ExitStatus.failure, failedStep: step, rerunnable: undone.isEmpty)
         return report(.failed, cause: cause, step: step, attempts: attempts, reading)
+    }
+
+    /// A failure for good whose undoing left something undone: a rerun tries the compensations
+    /// left undone again (and only those).
+    private func failLeavingUndone(_ undoing: CompensationFailure) -> Int32 {
+        let failure = undoing.failure as? StepFailure
+        let step = failure?.failedOperation ?? scenario
+        let cause = failure?.rootCause ?? undoing.failure
+        let left = undoing.leftUndone.map(\.description).joined(separator: ", ")
+        let reading = FailureReading(
+            status: "failed", message: "\(step) failed: \(cause); left undone: \(left)",
+            hint: "A rerun tries again to undo what is left undone.", exitStatus: ExitStatus.failure,
+            failedStep: step)
+        return report(.failed, cause: undoing, step: step, attempts: failure?.attempt ?? 1, reading)
     }
 
     /// Opens the run's trace next to its journal for `diagram --run`: every event is appended

@@ -65,12 +65,15 @@ public enum ShowRun<Program: RunnerProgram>: Command {
                 + (record.sessions > 1 ? " · \(record.sessions) sessions (resumed)" : ""))
         if let error = record.error { console.print("Error: \(error)") }
         for step in record.steps {
-            let indent = String(repeating: "  ", count: step.address.path.count)
+            // A compensation stands at the level of the step it undoes, and says which.
+            let level = step.address.path.count - (step.address.isCompensation ? 1 : 0)
+            let indent = String(repeating: "  ", count: level)
             let doubt =
                 step.isInDoubt && step.purity == .sideEffects
                 ? " — in doubt: it may have acted; a rerun repeats it with the same idempotency key"
                     + (step.keyInDoubt.map { " (\($0.redacted))" } ?? "") : ""
-            let name = (step.address.isCompensation ? "undo " : "") + step.name
+            let undone = step.address.path.dropLast().last?.name ?? ""
+            let name = step.address.isCompensation ? "\(step.name) (undoes \(undone))" : step.name
             console.print("\(indent)\(name): \(step.outcome)\(doubt)")
             for attempt in step.attempts {
                 let took = attempt.duration.map { " (\(ProgressPrinter.format($0)))" } ?? ""
@@ -79,7 +82,10 @@ public enum ShowRun<Program: RunnerProgram>: Command {
                     "\(indent)  attempt \(attempt.attempt)\(session): \(Self.outcome(attempt.outcome))\(took)")
             }
         }
-        if record.status != .succeeded && record.status != .running {
+        if record.isUndone {
+            console.print(
+                "Undone: \(record.undoneSteps.map(\.name).joined(separator: ", ")). Nothing is left to rerun.")
+        } else if record.status != .succeeded && record.status != .running {
             let stateDir = arguments.value("--state-dir").map { " --state-dir \($0)" } ?? ""
             console.print("To resume: \(Program.configuration.name) rerun \(runID)\(stateDir)")
         }

@@ -26,15 +26,15 @@ extension ScenarioRun {
     /// Ends the run with `error`, after undoing the finished steps that declare a compensation,
     /// last finished first.
     ///
-    /// Nothing is undone for a cancellation (the run is interrupted, and may be resumed) or for
-    /// a run that must launch nothing more (``RunHalted``): the compensations stay owed, and a
-    /// rerun goes on from there.
+    /// Only a failure for good is undone. A failure a rerun may get past — a cancellation, a
+    /// transient error, a lost answer, a run that must launch nothing more (``RunHalted``) —
+    /// leaves the run resumable instead: undoing it would throw away work a rerun can finish.
     func end(failing error: any Error) {
         let (undos, failedStep) = undoing.withLock { state in
             defer { state.finished = [] }
             return (state.finished, state.failedStep)
         }
-        guard !undos.isEmpty, !error.haltsRun, !error.isCancellation else { return ending.fail(error) }
+        guard !undos.isEmpty, !error.mayPassOnRerun else { return ending.fail(error) }
         // On disk before the first compensation launches: a rerun then fails the step again
         // and goes on undoing, instead of trying it once more.
         report(.compensationStarted((error as? StepFailure)?.error ?? error), address: failedStep ?? base)
@@ -111,5 +111,15 @@ private final class UndoWalk: Sendable {
         let (undone, leftUndone) = outcome.withLock { ($0.undone, $0.leftUndone) }
         guard !leftUndone.isEmpty else { return run.ending.fail(failure) }
         run.ending.fail(CompensationFailure(failure: failure, undone: undone, leftUndone: leftUndone))
+    }
+}
+
+extension Error {
+    /// Whether a rerun may get past this failure: it was a cancellation, a transient error, a
+    /// lost answer, or a halt of the run — none of them a failure for good.
+    var mayPassOnRerun: Bool {
+        if isCancellation || haltsRun || outcomeIsUncertain { return true }
+        let root = (self as? StepFailure)?.rootCause ?? self
+        return (root as? any RetryableError)?.isTransient == true
     }
 }

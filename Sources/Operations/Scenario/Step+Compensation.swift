@@ -21,8 +21,10 @@ struct PendingUndo: Sendable {
 extension Step {
     /// The same step, undone by `compensation` when a later step of its scenario fails for good.
     ///
-    /// A scenario that fails for good — its retries spent, its failure handler given up —
-    /// undoes the steps it finished that declare a compensation, last finished first: the
+    /// A scenario that fails for good — its retries spent, its failure handler given up, and
+    /// the error neither transient nor a lost answer (``RetryableError``,
+    /// ``OutcomeUncertainError``), which a rerun may get past — undoes the steps it finished
+    /// that declare a compensation, last finished first: the
     /// checkout releases the stock it reserved when the card is declined. Each compensation is
     /// a step like any other: journaled, retried by its own policy, launched with an
     /// idempotency key, and resumed after a kill. A run killed while undoing goes on undoing

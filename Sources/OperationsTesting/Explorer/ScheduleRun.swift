@@ -97,7 +97,7 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
                 let names = inFlight.entries.map(\.operation).joined(separator: ", ")
                 problems.append("session \(session) finished with launches still in flight: \(names)")
             }
-            if case .success = result, !world.isDead {
+            if flow.finishedWhen(result), !world.isDead {
                 succeeded = true
                 break
             }
@@ -108,6 +108,7 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
             problems.append(
                 "the run did not finish after \(sessionLimit) sessions with the faults over: \(lastFailure)")
         }
+        if succeeded, let problem = flow.finalCheck() { problems.append(problem) }
         for (effect, count) in world.effects.sorted(by: { $0.key < $1.key }) where count > 1 {
             problems.append("\(effect) acted \(count) times")
         }

@@ -146,3 +146,12 @@ struct CompensationTests {
         #expect(ledger.launches.count == 2 * count + 1)
     }
 }
+
+extension CompensationTests {
+    @Test func aFailureARerunMayGetPastUndoesNothing() throws {
+        let ledger = EffectLedger(["Confirm": [.fail(.flaky)]])
+        let failure = try #require(run(saga(ledger), 1, environment: OpEnvironment())?.failure as? StepFailure)
+        #expect(failure.step == "Confirm")
+        #expect(ledger.names == ["Reserve", "Charge", "Confirm"], "a transient failure leaves the run to a rerun")
+    }
+}

@@ -62,12 +62,13 @@ public struct CheckoutFactory: Sendable {
 
     /// The checkout: load the cart, apply the coupon when there is one, reserve the stock
     /// (retried while the stock service is busy), pay (another card when one is declined), confirm.
+    /// A checkout that fails for good after the reservation releases it.
     public var checkoutScenario: Scenario<CheckoutRequest, Confirmation> {
         Scenario("CheckoutScenario", version: 1) { chain in
             chain
                 .then(Step(makeLoadCartOp), input: \.cartID) { request, cart in Order(request: request, cart: cart) }
                 .then(Step(makeApplyCouponOp), when: \.hasCoupon, describedAs: "coupon given")
-                .then(Step(makeReserveStockOp).retrying(reserveRetry), input: { $0 }) { order, reservation in
+                .then(reserveStock, input: { $0 }) { order, reservation in
                     ReservedOrder(order: order, reservation: reservation)
                 }
                 .then(Step(makePayOp).onFailure(askForAnotherCard), input: \.payment) { reserved, receipt in
@@ -75,6 +76,15 @@ public struct CheckoutFactory: Sendable {
                 }
                 .then(Step(makeConfirmOrderOp))
         }
+    }
+
+    /// A new ``ReleaseStockOp``.
+    public func makeReleaseStockOp() -> ReleaseStockOp { ReleaseStockOp(store: store) }
+
+    /// The reservation, retried while the stock service is busy, and released again when the
+    /// checkout fails for good after it (a card declined with no other card).
+    private var reserveStock: Step<Order, Reservation> {
+        Step(makeReserveStockOp).retrying(reserveRetry).compensated(by: Step(makeReleaseStockOp))
     }
 
     /// A declined card: the screen asks for another, and the payment is launched again with it.

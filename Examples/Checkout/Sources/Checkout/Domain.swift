@@ -164,9 +164,11 @@ public enum StoreError: Error, Sendable, Hashable, RetryableError, CustomStringC
     /// The store's answer was lost on the way back: it may have acted.
     case answerLost
 
-    /// A busy stock service and a failed line are worth another attempt of the same request
+    /// A busy stock or order service and a failed line are worth another attempt of the same request
     /// (with the same key, so a lost answer is handed back rather than acted on again).
-    public var isTransient: Bool { [.stockUnavailable, .unreachable, .answerLost].contains(self) }
+    public var isTransient: Bool {
+        [.stockUnavailable, .confirmationFailed, .unreachable, .answerLost].contains(self)
+    }
 
     /// A sentence for people.
     public var description: String {

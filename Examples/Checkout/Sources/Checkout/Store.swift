@@ -33,6 +33,9 @@ public final class Store: Sendable {
         var chargeRequests: [IdempotencyKey?] = []
         var charges: [Receipt] = []
         var reservations = 0
+        /// Reservations made and neither released nor confirmed into an order.
+        var held: Set<String> = []
+        var releases = 0
         var confirmations: [Confirmation] = []
     }
 
@@ -69,6 +72,10 @@ public final class Store: Sendable {
     public var charges: [Receipt] { state.withLock { $0.charges } }
     /// The orders confirmed.
     public var confirmations: [Confirmation] { state.withLock { $0.confirmations } }
+    /// The reservations that hold stock: made, and neither released nor confirmed into an order.
+    public var heldReservations: Set<String> { state.withLock { $0.held } }
+    /// How many reservations were released.
+    public var releases: Int { state.withLock { $0.releases } }
 
     /// The cart with this id.
     public func cart(_ id: String) throws -> Cart {
@@ -90,7 +97,17 @@ public final class Store: Sendable {
                 throw StoreError.stockUnavailable
             }
             state.reservations += 1
-            return Reservation(id: "res-\(state.reservations)")
+            let reservation = Reservation(id: "res-\(state.reservations)")
+            state.held.insert(reservation.id)
+            return reservation
+        }
+    }
+
+    /// Releases a reservation's stock: how a checkout that cannot be paid undoes its reservation.
+    /// Releasing one already released (or never made) changes nothing.
+    public func release(_ reservation: Reservation, key: IdempotencyKey?) throws {
+        try answer("release", key) { state in
+            if state.held.remove(reservation.id) != nil { state.releases += 1 }
         }
     }
 
@@ -116,6 +133,7 @@ public final class Store: Sendable {
                 orderNumber: "order-\(state.confirmations.count + 1)", amount: order.receipt.amount,
                 chargeID: order.receipt.chargeID)
             state.confirmations.append(confirmation)
+            state.held.remove(order.reserved.reservation.id)
             return confirmation
         }
     }

@@ -4,11 +4,11 @@
 public protocol StoreLink: Sendable {
     /// What happens to a request before it reaches the store; `nil` to deliver it.
     ///
-    /// - Parameter request: `reserve`, `charge` or `confirm`.
+    /// - Parameter request: `reserve`, `charge`, `confirm` or `release`.
     func fault(for request: String) -> StoreLinkFault?
-    /// The store acted on a request (reserved, charged, confirmed), not answered it from a key.
+    /// The store acted on a request (reserved, charged, confirmed, released), not answered it from a key.
     ///
-    /// - Parameter request: `reserve`, `charge` or `confirm`.
+    /// - Parameter request: `reserve`, `charge`, `confirm` or `release`.
     func acted(_ request: String)
 }
 

@@ -1,5 +1,6 @@
 import Checkout
 import Operations
+import OperationsJournal
 import OperationsRunner
 import OperationsTesting
 
@@ -26,5 +27,30 @@ extension CheckoutProgram {
         return ExploredFlow(
             scenario: CheckoutFactory(store: store).checkoutScenario,
             input: CheckoutRequest(cartID: Store.sampleCart.id, card: "tok_visa", coupon: "SAVE5"))
+    }
+}
+
+extension CheckoutProgram {
+    /// The flow `checkout explore declined` runs: the card is declined for good, so the run
+    /// must end declined with its reservation released — once, whatever the faults did to the
+    /// release on its way.
+    @Sendable static func declinedFlow(_ world: FaultWorld) -> ExploredFlow<CheckoutRequest, Confirmation> {
+        let store = Store(faults: Store.Faults(declinedCards: ["tok_declined"]), link: WorldLink(world: world))
+        return ExploredFlow(
+            scenario: CheckoutFactory(store: store).checkoutScenario,
+            input: CheckoutRequest(cartID: Store.sampleCart.id, card: "tok_declined", coupon: nil),
+            finishedWhen: { result in
+                guard case .failure(let error) = result, let cause = (error as? StepFailure)?.rootCause else {
+                    return false
+                }
+                if case .cardDeclined? = cause as? StoreError { return true }
+                // A rerun fails the payment again with the error its journal recorded.
+                return (cause as? RecordedError).map { $0.type == "StoreError" && $0.description.hasSuffix("declined") }
+                    ?? false
+            },
+            finalCheck: {
+                let held = store.heldReservations
+                return held.isEmpty ? nil : "the declined checkout left stock reserved: \(held.sorted())"
+            })
     }
 }

@@ -16,7 +16,12 @@ enum CheckoutProgram: RunnerProgram {
         // Journals name a run by its shape's name, so a rerun looks up "CheckoutScenario".
         runnableName: { ["checkout", "CheckoutScenario"].contains($0) ? "CheckoutScenario" : nil },
         shapes: { _, _ in [CheckoutFactory(store: Store()).checkoutScenario.shape] },
-        explorations: [Exploration("checkout", summary: "CheckoutScenario with a coupon", flow: checkoutFlow)],
+        explorations: [
+            Exploration("checkout", summary: "CheckoutScenario with a coupon", flow: checkoutFlow),
+            Exploration(
+                "declined", summary: "CheckoutScenario with a declined card: the reservation is released",
+                flow: declinedFlow),
+        ],
         run: RunnerConfiguration.Launch(
             abstract: "Check out a cart",
             options: [

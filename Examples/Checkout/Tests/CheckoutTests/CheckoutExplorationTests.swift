@@ -19,4 +19,10 @@ struct CheckoutExplorationTests {
         #expect(report.schedules > 1_000, "\(report.schedules) schedules")
         #expect(report.violations.isEmpty, "\(report)")
     }
+
+    @Test func aDeclinedCheckoutReleasesItsReservationOnceUnderAnyScheduleOfTwoFaults() {
+        let report = FaultExplorer(maxFaults: 2, flow: CheckoutProgram.declinedFlow).explore()
+        #expect(report.schedules > 100, "\(report.schedules) schedules")
+        #expect(report.violations.isEmpty, "\(report)")
+    }
 }

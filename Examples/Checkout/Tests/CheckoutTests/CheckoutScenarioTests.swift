@@ -69,6 +69,32 @@ final class ScriptedPaymentScreen: PaymentScreen {
         }
         #expect(error?.rootCause as? StoreError == .cardDeclined(card: "tok_visa"))
         #expect(store.confirmations.isEmpty)
+        #expect(store.heldReservations.isEmpty, "the declined checkout releases its reservation")
+        #expect(store.releases == 1)
+    }
+
+    @Test func aReleaseThatFailsIsReportedAsLeftUndone() async throws {
+        let store = Store(faults: Store.Faults(declinedCards: ["tok_visa"]), link: FailingRelease())
+        let scenario = CheckoutFactory(store: store).checkoutScenario
+        let error = await #expect(throws: CompensationFailure.self) {
+            try await scenario.launchAndAwait(OpContext(request))
+        }
+        #expect(error?.leftUndone.map(\.step) == ["ReserveStockOp"])
+        #expect(
+            error?.description
+                == "PayOp failed: card tok_visa declined; "
+                + "left undone: ReserveStockOp (ReleaseStockOp failed: the store cannot be reached)")
+        #expect(store.heldReservations == ["res-1"])
+    }
+
+    @Test func aPaymentThatMayPassLaterReleasesNothing() async throws {
+        let store = Store(link: UnreachableCharge())
+        let scenario = CheckoutFactory(store: store).checkoutScenario
+        let error = await #expect(throws: StepFailure.self) {
+            try await scenario.launchAndAwait(OpContext(request))
+        }
+        #expect(error?.rootCause as? StoreError == .unreachable)
+        #expect(store.heldReservations == ["res-1"], "a rerun pays and confirms with the reservation it holds")
     }
 
     @Test(arguments: [(nil, 3400), ("SAVE5", 2900)] as [(String?, Int)])
@@ -83,4 +109,16 @@ final class ScriptedPaymentScreen: PaymentScreen {
         let couponLines = recorder.stepLines.filter { $0.contains("ApplyCouponOp") }
         #expect(couponLines.contains { $0.contains("skipped") } == (coupon == nil), "\(couponLines)")
     }
+}
+
+/// A store line on which every release fails to arrive.
+struct FailingRelease: StoreLink {
+    func fault(for request: String) -> StoreLinkFault? { request == "release" ? .unreachable : nil }
+    func acted(_ request: String) {}
+}
+
+/// A store line on which every charge fails to arrive.
+struct UnreachableCharge: StoreLink {
+    func fault(for request: String) -> StoreLinkFault? { request == "charge" ? .unreachable : nil }
+    func acted(_ request: String) {}
 }
