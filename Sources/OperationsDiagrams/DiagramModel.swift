@@ -42,8 +42,9 @@ struct DiagramModel {
         case note(column: Int)
         /// A frame opens at nesting `level` (0 = outermost), opened by `opener`.
         case frameOpen(kind: FrameKind, level: Int, opener: End)
-        /// The next branch of the frame at `level`.
-        case frameBranch(level: Int)
+        /// The next branch of the frame at `level`, a frame of `kind` (``FrameKind/alt`` or
+        /// ``FrameKind/par``).
+        case frameBranch(kind: FrameKind, level: Int)
         /// The frame at `level` closes.
         case frameClose(level: Int)
         /// A labelled rule across the drawing (a session's start), inside `level` open frames.
@@ -412,8 +413,8 @@ extension DiagramModel {
             case .frameBranch(let label):
                 labels[index] = label
                 guard let open = frames.last else { throw .frameNotOpen(event: index) }
-                guard open.kind == .alt else { throw .branchOutsideAlt(open.kind, event: index) }
-                steps.append(Step(action: .frameBranch(level: frames.count - 1), event: index))
+                guard open.kind.hasBranches else { throw .branchOutsideAlt(open.kind, event: index) }
+                steps.append(Step(action: .frameBranch(kind: open.kind, level: frames.count - 1), event: index))
 
             case .divider(let label):
                 labels[index] = label

@@ -6,7 +6,7 @@ public import Operations
 /// ``TextDiagramRenderer``; Mermaid has no left border, so the (first) caller is declared as the
 /// first participant and launches and onFinish are messages to and from it.
 /// - calls `->>`, replies `-->>`, async messages `-)`; notes as `Note over`;
-/// - frames as `loop`, `alt`/`else` and `opt` blocks closed by `end`; a group, which Mermaid
+/// - frames as `loop`, `alt`/`else`, `par`/`and` and `opt` blocks closed by `end`; a group, which Mermaid
 ///   cannot label, as a shaded `rect` whose first line is a note with its label;
 /// - a divider (a session's start), which Mermaid lacks, as a note across the lifelines
 ///   declared so far, its label between `══` rules;
@@ -138,8 +138,8 @@ public struct MermaidRenderer: DiagramRenderer {
                 lines.append("    Note over \(aliases.columns[column]): \(body)")
             case .frameOpen(let kind, _, let opener):
                 lines.append(contentsOf: frameOpening(kind, label, opener: opener))
-            case .frameBranch:
-                lines.append(Self.frameLine("else", label))
+            case .frameBranch(let kind, _):
+                lines.append(Self.frameLine(kind == .par ? "and" : "else", label))
             case .frameClose:
                 lines.append("    end")
             case .divider:

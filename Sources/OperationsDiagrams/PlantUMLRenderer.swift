@@ -10,7 +10,7 @@ public import Operations
 /// - a context service gets `create` before the message that creates it, `activate` for its
 ///   existence bar, `deactivate` after its last message and `destroy` when it was released;
 /// - activation bars as `activate`/`deactivate`; notes as `note over`;
-/// - frames as `loop`, `alt`/`else`, `opt` and `group` blocks closed by `end`;
+/// - frames as `loop`, `alt`/`else`, `par`/`else`, `opt` and `group` blocks closed by `end`;
 /// - a divider (a session's start) as `== label ==`.
 ///
 /// Backslashes in labels are doubled so PlantUML does not read `\n` as a line break; creole

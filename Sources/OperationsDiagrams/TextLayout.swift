@@ -97,8 +97,8 @@ struct TextLayout {
                 return LabelLines(LabelWrapper.paragraphs(model.label(of: step)))
             case .frameOpen(let kind, _, _):
                 return LabelLines(Self.tab(kind.rawValue, model.label(of: step)))
-            case .frameBranch:
-                return LabelLines(Self.tab("else", model.label(of: step)))
+            case .frameBranch(let kind, _):
+                return LabelLines(Self.tab(kind == .par ? "and" : "else", model.label(of: step)))
             case .frameClose:
                 return .none
             case .divider:
@@ -427,7 +427,7 @@ struct TextLayout {
         switch step.action {
         case .note(let column):
             return .note(column: column)
-        case .frameOpen(_, let level, _), .frameBranch(let level), .frameClose(let level), .divider(let level):
+        case .frameOpen(_, let level, _), .frameBranch(_, let level), .frameClose(let level), .divider(let level):
             return .frame(level: level)
         default:
             break

@@ -159,7 +159,7 @@ struct TextPainter {
         case .frameOpen(_, let level, _):
             paintFrameEdge(level: level, corners: (.topLeft, .topRight), fill: .horizontal, lines: layout.lines[index])
             openFrames += 1
-        case .frameBranch(let level):
+        case .frameBranch(_, let level):
             paintFrameEdge(level: level, corners: (.teeRight, .teeLeft), fill: .frameDash, lines: layout.lines[index])
         case .frameClose(let level):
             paintFrameEdge(level: level, corners: (.bottomLeft, .bottomRight), fill: .horizontal, lines: .none)

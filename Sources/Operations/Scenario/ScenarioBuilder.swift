@@ -136,7 +136,7 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
 
     /// The chain with one more link, which gets the chain's value so far, the run and its own
     /// position, and hands a value of type `Next` on (see ``ChainLink``).
-    private func appending<Next: Sendable>(
+    func appending<Next: Sendable>(
         _ outline: StepOutline?, step: String?,
         _ body: @escaping @Sendable (_ value: Current, _ run: ScenarioRun, _ position: Int) -> Void
     ) -> ScenarioBuilder<Input, Next> {

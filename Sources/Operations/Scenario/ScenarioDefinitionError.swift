@@ -8,6 +8,8 @@ public enum ScenarioDefinitionError: Error, Sendable, Hashable, CustomStringConv
     /// A pure step was given a compensation: it acts on nothing outside, so there is nothing
     /// to undo, and an undo step that does act would act for nothing.
     case compensationOnPureStep(step: String, compensation: String)
+    /// A parallel step was given no branch: it would finish with nothing, having run nothing.
+    case parallelWithoutBranches(step: String)
 
     /// A sentence for people.
     public var description: String {
@@ -15,6 +17,8 @@ public enum ScenarioDefinitionError: Error, Sendable, Hashable, CustomStringConv
         case .compensationOnPureStep(let step, let compensation):
             "\(step) is pure, so it has nothing to undo: remove its compensation \(compensation), "
                 + "or declare the step's side effects (Step(…, purity: .sideEffects))"
+        case .parallelWithoutBranches(let step):
+            "the parallel step \(step) has no branches: give it at least one step"
         }
     }
 }

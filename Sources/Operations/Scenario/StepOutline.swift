@@ -9,6 +9,8 @@ struct StepOutline: Sendable {
     let nested: @Sendable () -> ScenarioShape?
     /// The name of the step that undoes this one (``Step/compensated(by:input:)``), if any.
     var undoneBy: String? = nil
+    /// What is wrong with the step beyond its purity, found when it was built.
+    var definitionProblem: ScenarioDefinitionError? = nil
 
     func shape(index: Int) -> ScenarioShape.StepShape {
         ScenarioShape.StepShape(
@@ -19,6 +21,7 @@ struct StepOutline: Sendable {
     /// Why the step cannot be part of a scenario, found when the scenario is built; `nil` when
     /// it can.
     var problem: ScenarioDefinitionError? {
+        if let definitionProblem { return definitionProblem }
         if let undoneBy, purity == .pure {
             return .compensationOnPureStep(step: name, compensation: undoneBy)
         }

@@ -15,4 +15,10 @@ public enum FrameKind: String, CaseIterable, Codable, Hashable, Sendable {
     case opt
     /// Messages that belong together, e.g. a nested scenario.
     case group
+    /// Branches that ran at the same time, e.g. a parallel step's: each branch's messages are
+    /// drawn together, and ``TraceEvent/Kind/frameBranch(label:)`` starts each next one.
+    case par
+
+    /// Whether the frame is divided into branches (``TraceEvent/Kind/frameBranch(label:)``).
+    public var hasBranches: Bool { self == .alt || self == .par }
 }

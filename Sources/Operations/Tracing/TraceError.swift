@@ -42,7 +42,8 @@ public enum TraceError: Error, Hashable, Sendable, CustomStringConvertible {
     case diagramTooNarrow(required: Int, available: Int)
     /// A frame is closed, or given a branch, while no frame is open.
     case frameNotOpen(event: Int)
-    /// A branch (`else`) is started in a frame that is not an ``FrameKind/alt``.
+    /// A branch (`else`, `and`) is started in a frame that has none: not an ``FrameKind/alt``
+    /// or a ``FrameKind/par``.
     case branchOutsideAlt(FrameKind, event: Int)
     /// A frame was opened and never closed.
     case frameNeverClosed(FrameKind, label: String)
@@ -92,7 +93,7 @@ public enum TraceError: Error, Hashable, Sendable, CustomStringConvertible {
             return "event[\(event)] closes or branches a frame, but no frame is open."
         case .branchOutsideAlt(let kind, let event):
             return
-                "event[\(event)] starts an else branch in a '\(kind.rawValue)' frame; only 'alt' frames have branches."
+                "event[\(event)] starts a branch in a '\(kind.rawValue)' frame; only 'alt' and 'par' frames have branches."
         case .frameNeverClosed(let kind, let label):
             return "The '\(kind.rawValue)' frame '\(label)' was opened and never closed."
         }

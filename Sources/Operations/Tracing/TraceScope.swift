@@ -204,7 +204,8 @@ extension TraceScope {
         sink?.tracer.record(.openFrame(kind, label(), by: participant.id))
     }
 
-    /// Starts the next branch (`else`) of the innermost open ``FrameKind/alt`` frame.
+    /// Starts the next branch of the innermost open ``FrameKind/alt`` frame (`else`) or
+    /// ``FrameKind/par`` frame (`and`).
     /// - Parameter label: The branch's condition; evaluated only when tracing is on.
     public func nextBranch(_ label: @autoclosure () -> String) {
         sink?.tracer.record(.branch(label()))

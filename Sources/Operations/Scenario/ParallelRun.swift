@@ -1,0 +1,193 @@
+import Synchronization
+
+/// How a parallel step ends: when every branch has succeeded, or when the first one has.
+enum ParallelMode: Sendable {
+    /// Every branch's output, in branch order; the first failure cancels the others.
+    case all
+    /// The first branch to succeed; it cancels the others, and only all failing fails.
+    case race
+}
+
+/// One launch of a parallel step: its branches, each a one-step run of its own below the
+/// step's address (so each has its attempts, retries, keys and journal lines), launched at
+/// once and joined.
+///
+/// The branches share a cancellation token of their own, linked to the scenario's: the first
+/// failure (or a race's first success) fires it, so the other branches' operations see the
+/// cancellation and their screens close. The step finishes only when every branch has
+/// finished, so nothing is left in flight behind it.
+///
+/// Each branch records its trace apart; when the step finishes, the branches are drawn one
+/// after another inside a `par` frame, so a reader sees each branch whole rather than their
+/// messages interleaved by the clock.
+final class ParallelRun<Input: Sendable>: Sendable {
+    private let parent: ScenarioRun
+    private let index: Int
+    private let name: String
+    private let mode: ParallelMode
+    private let branches: [ParallelBranch<Input>]
+    /// Hears the outputs in branch order (all), or the winner's alone (race).
+    private let finish: StepFinish<[any Sendable]>
+    private let token = CancellationToken()
+    private let traces: [BranchTrace]?
+    private let state: Mutex<State>
+
+    private struct State {
+        var results: [Result<any Sendable, any Error>?]
+        var remaining: Int
+        /// The branch whose failure (all) or success (race) decided the step.
+        var decidedBy: Int?
+        var parentRegistration: CancellationRegistration?
+    }
+
+    init(
+        parent: ScenarioRun, index: Int, name: String, mode: ParallelMode, branches: [ParallelBranch<Input>],
+        then finish: @escaping StepFinish<[any Sendable]>
+    ) {
+        self.parent = parent
+        self.index = index
+        self.name = name
+        self.mode = mode
+        self.branches = branches
+        self.finish = finish
+        self.traces = parent.trace?.isEnabled == true ? branches.map { _ in BranchTrace() } : nil
+        self.state = Mutex(State(results: Array(repeating: nil, count: branches.count), remaining: branches.count))
+    }
+
+    private var address: StepAddress { parent.address(index: index, name: name) }
+
+    /// Launches every branch with `input`.
+    func start(_ input: Input) {
+        if parent.isObserved {
+            parent.report(.stepLaunched, address: address, attempt: 1, value: input, purity: .pure)
+            if let halt = parent.environment.observer?.haltingError {
+                return finish(
+                    .failure(StepFailure(scenario: parent.name, step: name, attempt: 1, error: RunHalted(halt))))
+            }
+        }
+        if let scenarioToken = parent.cancellation {
+            let registration = scenarioToken.onCancel { [token] in token.cancel() }
+            state.withLock { $0.parentRegistration = registration }
+        }
+        let base = address
+        for branch in branches.indices {
+            let run = ScenarioRun(
+                name: name, storedEnvironment: parent.storedEnvironment, extras: extras(of: branch), base: base,
+                startedAt: parent.startedAt, links: [], ending: parent.ending, gate: nil)
+            branches[branch].start(input, run, branch) { result in self.finished(branch, result) }
+        }
+    }
+
+    /// A branch's context parts: the shared token, the scenario's deadline, and its own trace.
+    private func extras(of branch: Int) -> ContextExtras {
+        let trace = traces.flatMap { traces in
+            parent.trace.map { scope in
+                TraceScopeBox(
+                    TraceScope(tracer: traces[branch], participant: scope.participant, launcherID: scope.launcherID))
+            }
+        }
+        return ContextExtras(
+            cancellation: token, deadline: parent.extras?.deadline, scope: nil, trace: trace, idempotencyKey: nil)
+    }
+
+    private func finished(_ branch: Int, _ result: Result<any Sendable, any Error>) {
+        let (isLast, decides) = state.withLock { state -> (Bool, Bool) in
+            state.results[branch] = result
+            state.remaining -= 1
+            var decides = false
+            if state.decidedBy == nil {
+                switch (mode, result) {
+                case (.all, .failure), (.race, .success): decides = true
+                default: break
+                }
+                if decides { state.decidedBy = branch }
+            }
+            return (state.remaining == 0, decides)
+        }
+        if decides { token.cancel() }
+        if isLast { end() }
+    }
+
+    /// Every branch has finished: draws them, reports the step and hands its result on.
+    private func end() {
+        let (results, decidedBy, registration) = state.withLock { state in
+            (state.results.map { $0! }, state.decidedBy, state.parentRegistration)
+        }
+        registration?.cancel()
+        drawBranches()
+        let result = outcome(results, decidedBy: decidedBy)
+        switch result {
+        case .success(let outputs):
+            if parent.isObserved {
+                let value: any Sendable = mode == .race ? outputs[0] : outputs
+                parent.report(.stepSucceeded, address: address, attempt: 1, value: value)
+            }
+        case .failure(let error):
+            parent.report(.stepFailed(error, willRetry: false, delay: nil), address: address, attempt: 1)
+        }
+        finish(result)
+    }
+
+    private func outcome(_ results: [Result<any Sendable, any Error>], decidedBy: Int?)
+        -> Result<[any Sendable], any Error>
+    {
+        switch mode {
+        case .all:
+            guard let failed = decidedBy, case .failure(let error) = results[failed] else {
+                return .success(
+                    results.map { result in
+                        guard case .success(let value) = result else {
+                            preconditionFailure("a branch neither failed nor succeeded")
+                        }
+                        return value
+                    })
+            }
+            // The scenario undoing its finished steps learns which branch failed, so that a
+            // rerun fails that branch again instead of launching it.
+            parent.noteFailure(at: address.appending(index: failed, name: branches[failed].name))
+            return .failure(StepFailure(scenario: parent.name, step: name, attempt: 1, error: error))
+        case .race:
+            if let winner = decidedBy, case .success(let value) = results[winner] { return .success([value]) }
+            if parent.cancellation?.isCancelled == true {
+                return .failure(StepFailure(scenario: parent.name, step: name, attempt: 1, error: OpError.cancelled))
+            }
+            let failures = results.compactMap { result -> StepFailure? in
+                guard case .failure(let error) = result else { return nil }
+                return error as? StepFailure
+            }
+            return .failure(
+                StepFailure(
+                    scenario: parent.name, step: name, attempt: 1,
+                    error: ParallelFailure(step: name, failures: failures)))
+        }
+    }
+
+    /// The branches' recorded events, one branch after another inside a `par` frame.
+    private func drawBranches() {
+        guard let traces, let scope = parent.trace, let tracer = scope.tracer else { return }
+        scope.openFrame(.par, name)
+        for (branch, trace) in traces.enumerated() {
+            if branch > 0 { scope.nextBranch(branches[branch].name) }
+            for event in trace.drain() { tracer.record(event) }
+        }
+        scope.closeFrame()
+    }
+}
+
+/// Where a branch of a parallel step records its trace until the step draws it.
+final class BranchTrace: Tracer {
+    private let events = Mutex<[TraceEvent]>([])
+
+    func record(_ event: consuming TraceEvent) {
+        let event = event
+        events.withLock { $0.append(event) }
+    }
+
+    /// The events so far, taken out.
+    func drain() -> [TraceEvent] {
+        events.withLock { events in
+            defer { events = [] }
+            return events
+        }
+    }
+}

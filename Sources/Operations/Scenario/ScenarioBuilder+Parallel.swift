@@ -1,0 +1,111 @@
+extension ScenarioBuilder {
+    /// Appends a step that launches its branches at once and goes on with all their outputs,
+    /// typed as a tuple in branch order — checked by the compiler like a chain.
+    ///
+    /// ```swift
+    /// .parallel("StockAndPrice", Step(factory.makeCheckStockOp), Step(factory.makePriceOrderOp))
+    /// .map { stock, price in PricedOrder(stock: stock, price: price) }
+    /// ```
+    ///
+    /// Each branch is a step of its own, journaled at its address below the parallel step's
+    /// (`2.StockAndPrice/1.PriceOrderOp`), with its retries and its idempotency keys: a rerun
+    /// replays the branches that finished and launches only the others. The first branch to
+    /// fail cancels the others (their operations see the context's token fire) and, once they
+    /// have all finished, fails the step with a ``StepFailure`` that names it. A run's diagram
+    /// draws the branches one after another in a `par` frame.
+    ///
+    /// - Parameters:
+    ///   - name: The parallel step's name in progress, journals and diagrams.
+    ///   - first: The first branch; a parallel step has at least one.
+    ///   - rest: The other branches, each taking the current value.
+    /// - Returns: The chain, producing the branches' outputs as a tuple.
+    public func parallel<First: Sendable, each Rest: Sendable>(
+        _ name: String, _ first: Step<Current, First>, _ rest: repeat Step<Current, each Rest>
+    ) -> ScenarioBuilder<Input, (First, repeat each Rest)> {
+        var branches = [ParallelBranch(first)]
+        for step in repeat each rest { branches.append(ParallelBranch(step)) }
+        return joining(name, branches, mode: .all) { values in
+            var outputs = BranchOutputs(values)
+            return (outputs.next(First.self), repeat outputs.next((each Rest).self))
+        }
+    }
+
+    /// Appends a step that launches any number of branches of one type at once and goes on with
+    /// their outputs in branch order (see ``parallel(_:_:_:)``): a fan-out over a list.
+    ///
+    /// ```swift
+    /// .parallel("PriceEachLine", order.lines.map { line in Step("Price \(line.sku)") { PriceLineOp(line) } })
+    /// ```
+    ///
+    /// An empty list is refused: every launch of the scenario fails with
+    /// ``ScenarioDefinitionError/parallelWithoutBranches(step:)`` before a step launches.
+    ///
+    /// - Parameters:
+    ///   - name: The parallel step's name in progress, journals and diagrams.
+    ///   - branches: The branches, each taking the current value.
+    /// - Returns: The chain, producing the branches' outputs in branch order.
+    public func parallel<Output: Sendable>(_ name: String, _ branches: [Step<Current, Output>])
+        -> ScenarioBuilder<Input, [Output]>
+    {
+        joining(name, branches.map(ParallelBranch.init), mode: .all) { values in
+            var outputs = BranchOutputs(values)
+            return values.indices.map { _ in outputs.next(Output.self) }
+        }
+    }
+
+    /// Appends a step that launches its branches at once and goes on with the output of the
+    /// first to succeed; it cancels the others. It fails only when every branch fails, with a
+    /// ``ParallelFailure`` naming each.
+    ///
+    /// ```swift
+    /// .race("FastestQuote", [Step(factory.makeQuoteFromAOp), Step(factory.makeQuoteFromBOp)])
+    /// ```
+    ///
+    /// A rerun replays the race's recorded winner when its output type is `Codable`; otherwise
+    /// it runs the race again, replaying the branches that had finished.
+    ///
+    /// - Parameters:
+    ///   - name: The race's name in progress, journals and diagrams.
+    ///   - branches: The branches, each taking the current value; at least one.
+    /// - Returns: The chain, producing the winner's output.
+    public func race<Output: Sendable>(_ name: String, _ branches: [Step<Current, Output>])
+        -> ScenarioBuilder<Input, Output>
+    {
+        joining(name, branches.map(ParallelBranch.init), mode: .race) { values in
+            var outputs = BranchOutputs(values)
+            return outputs.next(Output.self)
+        }
+    }
+
+    /// The link of a parallel step: replays its recorded output in a rerun when it can,
+    /// otherwise launches its branches and hands on what `assemble` makes of their outputs.
+    private func joining<Next: Sendable>(
+        _ name: String, _ branches: [ParallelBranch<Current>], mode: ParallelMode,
+        assemble: @escaping @Sendable ([any Sendable]) -> Next
+    ) -> ScenarioBuilder<Input, Next> {
+        let index = outlines.count
+        let branchOutlines = branches.map(\.outline)
+        // Pure as a step: it acts only through its branches, which the journal judges one by one.
+        var outline = StepOutline(
+            name: name, input: String(describing: Current.self), output: String(describing: Next.self), purity: .pure,
+            conditional: false,
+            nested: {
+                ScenarioShape(
+                    name: name, steps: branchOutlines.enumerated().map { index, outline in outline.shape(index: index) }
+                )
+            })
+        if branches.isEmpty { outline.definitionProblem = .parallelWithoutBranches(step: name) }
+        return appending(outline, step: name) { value, run, position in
+            if run.environment.isReplaying, let replay = run.environment.replay,
+                case .replay(let output)? = try? replay.resumption(
+                    at: run.address(index: index, name: name), as: Next.self, purity: .pure)
+            {
+                run.report(.stepReplayed, address: run.address(index: index, name: name), value: output)
+                return run.pass(.success(output), after: position)
+            }
+            ParallelRun(parent: run, index: index, name: name, mode: mode, branches: branches) { result in
+                run.pass(result.map(assemble), after: position)
+            }.start(value)
+        }
+    }
+}
