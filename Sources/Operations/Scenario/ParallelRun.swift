@@ -38,6 +38,8 @@ final class ParallelRun<Input: Sendable>: Sendable {
         /// The branch whose failure (all) or success (race) decided the step.
         var decidedBy: Int?
         var parentRegistration: CancellationRegistration?
+        /// The branches' runs, which keep what their finished steps would need to undo.
+        var runs: [ScenarioRun] = []
     }
 
     init(
@@ -70,11 +72,14 @@ final class ParallelRun<Input: Sendable>: Sendable {
             state.withLock { $0.parentRegistration = registration }
         }
         let base = address
-        for branch in branches.indices {
-            let run = ScenarioRun(
+        let runs = branches.indices.map { branch in
+            ScenarioRun(
                 name: name, storedEnvironment: parent.storedEnvironment, extras: extras(of: branch), base: base,
                 startedAt: parent.startedAt, links: [], ending: parent.ending, gate: nil)
-            branches[branch].start(input, run, branch) { result in self.finished(branch, result) }
+        }
+        state.withLock { $0.runs = runs }
+        for branch in branches.indices {
+            branches[branch].start(input, runs[branch], branch) { result in self.finished(branch, result) }
         }
     }
 
@@ -110,10 +115,15 @@ final class ParallelRun<Input: Sendable>: Sendable {
 
     /// Every branch has finished: draws them, reports the step and hands its result on.
     private func end() {
-        let (results, decidedBy, registration) = state.withLock { state in
-            (state.results.map { $0! }, state.decidedBy, state.parentRegistration)
+        let (results, decidedBy, registration, runs) = state.withLock { state in
+            (state.results.map { $0! }, state.decidedBy, state.parentRegistration, state.runs)
         }
         registration?.cancel()
+        // What the branches finished is the scenario's to undo, with its other finished steps,
+        // should this step or a later one fail for good.
+        for run in runs {
+            for undo in run.undoing.withLock({ $0.finished }) { parent.remember(undo) }
+        }
         drawBranches()
         let result = outcome(results, decidedBy: decidedBy)
         switch result {

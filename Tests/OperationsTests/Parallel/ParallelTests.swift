@@ -125,3 +125,32 @@ struct ParallelTests {
         #expect(open < branch && branch < close)
     }
 }
+
+extension ParallelTests {
+    @Test func aBranchThatFinishedIsUndoneWhenAnotherFailsForGood() throws {
+        let ledger = EffectLedger(["Charge": [.fail(.broken)]])
+        let scenario = Scenario<Int, (Int, Int)>("Order") { chain in
+            chain.parallel(
+                "ReserveAndCharge", ledger.step("Reserve").compensated(by: ledger.step("Release")),
+                ledger.step("Charge"))
+        }
+        let failure = try #require(run(scenario, 1, environment: OpEnvironment())?.failure as? StepFailure)
+        #expect(failure.stepPath == ["ReserveAndCharge", "Charge"])
+        #expect(ledger.names == ["Reserve", "Charge", "Release"])
+    }
+
+    @Test func aBranchFinishedEarlierIsUndoneWhenALaterStepFailsForGood() throws {
+        let ledger = EffectLedger(["Confirm": [.fail(.broken)]])
+        let scenario = Scenario<Int, Int>("Order") { chain in
+            chain
+                .parallel(
+                    "ReserveAndCheck", ledger.step("Reserve").compensated(by: ledger.step("Release")),
+                    ledger.step("Check")
+                )
+                .map { reserved, _ in reserved }
+                .then(ledger.step("Confirm"))
+        }
+        _ = run(scenario, 1, environment: OpEnvironment())
+        #expect(ledger.names.suffix(2) == ["Confirm", "Release"])
+    }
+}
