@@ -68,6 +68,9 @@ extension Step {
         compensated(by: compensation) { _, output in output }
     }
 
+    /// Whether the step declares a compensation.
+    var hasUndo: Bool { storage.undo != nil }
+
     /// The undo of this step's launch with `input` that finished with `output` in `run`, at
     /// `address`; `nil` when the step has no compensation.
     func pendingUndo(input: Input, output: Output, address: StepAddress) -> PendingUndo? {

@@ -202,7 +202,8 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
     /// replays): a step with a compensation joins the run's steps to undo should a later one
     /// fail for good.
     private func succeed(_ output: Output, input: Input) {
-        if let undo = step.pendingUndo(input: input, output: output, address: address) {
+        // The address is built only for a step that has a compensation.
+        if step.hasUndo, let undo = step.pendingUndo(input: input, output: output, address: address) {
             run.remember(undo)
         }
         finish(.success(output))
