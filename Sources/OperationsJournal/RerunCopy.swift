@@ -61,6 +61,16 @@ enum RerunCopy {
         var runField = Array(#""run":"#.utf8)
         JournalLine.appendString(oldRun.rawValue, to: &runField)
         guard let runRange = body.firstRange(of: runField) else { return nil }
+        // A rerun of a rerun: the old origin, written right after the run's id and before the
+        // scenario's name, gives way to the new one. A quote inside a name is escaped, so
+        // `,"scenario":` cannot occur inside the origin.
+        let oldOrigin = Array(#","rerunOf":"#.utf8)
+        if body[runRange.upperBound...].starts(with: oldOrigin) {
+            guard let scenario = body[runRange.upperBound...].firstRange(of: Array(#","scenario":"#.utf8)) else {
+                return nil
+            }
+            body.removeSubrange(runRange.upperBound..<scenario.lowerBound)
+        }
         var replacement = Array(#""run":"#.utf8)
         JournalLine.appendString(newRun.rawValue, to: &replacement)
         replacement += Array(#","rerunOf":{"run":"#.utf8)

@@ -109,6 +109,12 @@ extension JournalTests {
                 #expect(ops.verify.keys.count == 1, "Verify, before Save, was replayed")
                 let record = try store.load(new)
                 #expect(record.sessions == 3 && record.rerunOf?.run == old)
+
+                // A rerun of the rerun names the run it came from, not the first one.
+                let third = try store.rerun(new, from: StepAddress((0, "Send")), scenario: ops.scenario)
+                #expect(try store.load(third).rerunOf == RerunOrigin(run: new, step: StepAddress((0, "Send"))))
+                #expect(try resume(third, ops, in: store)?.success == 15)
+                #expect(ops.send.keys.count == 2, "Send went out again as a new request")
             }
         }
 
