@@ -25,7 +25,7 @@ struct RunLinks {
         self.init((try? store.summaries()) ?? [])
     }
 
-    /// `rerun of ID at STEP`.
+    /// `rerun of ID from STEP`, as `runs` and `show` say where a run came from.
     static func text(_ origin: RerunOrigin) -> String { "rerun of \(origin.run) from \(origin.step.namePath)" }
 
     /// `{"run": ID, "step": "VerificationScenario/CodeOp"}`, as `show --json` and `runs --json`

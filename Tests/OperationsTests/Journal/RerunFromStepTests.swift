@@ -118,6 +118,24 @@ extension JournalTests {
             }
         }
 
+        @Test func anIndexOfVersion2IsRebuiltAndTheLinkReadFromTheJournals() throws {
+            try withTemporaryDirectory { directory in
+                let store = RunStore(stateDirectory: directory)
+                let ops = Ops()
+                let old = try firstRun(ops, in: store)
+                let new = try store.rerun(old, from: StepAddress((0, "Send")), scenario: ops.scenario)
+                _ = try store.summaries()
+                // The index as a build before `rerunOf` wrote it: version 2, no links.
+                let index = store.directory.appendingPathComponent("index.cache")
+                let text = try String(contentsOf: index, encoding: .utf8)
+                #expect(text.contains("\"version\":3"))
+                try Data(text.replacingOccurrences(of: "\"version\":3", with: "\"version\":2").utf8).write(to: index)
+                let summaries = try store.summaries().compactMap { try? $0.summary.get() }
+                #expect(summaries.first { $0.id == new }?.rerunOf?.run == old)
+                #expect(try String(contentsOf: index, encoding: .utf8).contains("\"version\":3"), "rebuilt")
+            }
+        }
+
         @Test func aStepTheOldRunNeverReachedIsRefusedBeforeAnythingIsWritten() throws {
             try withTemporaryDirectory { directory in
                 let store = RunStore(stateDirectory: directory)
