@@ -21,7 +21,9 @@ enum RerunCopy {
     ///   - lines: The old journal's complete lines, header first.
     ///   - step: The step launched anew.
     /// - Returns: The kept lines, or `nil` when the old run never reached `step`.
-    static func keptLines(_ lines: [ArraySlice<UInt8>], from step: StepAddress) -> [ArraySlice<UInt8>]? {
+    static func keptLines(_ lines: [ArraySlice<UInt8>], from step: StepAddress, startedAt: Date = Date())
+        -> [ArraySlice<UInt8>]?
+    {
         let decoder = JSONDecoder()
         var events: [(line: ArraySlice<UInt8>, kind: JournalFormat.Event, address: StepAddress?)] = []
         var firstReached: [StepAddress: Int] = [:]
@@ -37,7 +39,9 @@ enum RerunCopy {
         guard let stepReached = firstReached[step] else { return nil }
         return events.enumerated().compactMap { position, event -> ArraySlice<UInt8>? in
             switch event.kind {
-            case .runStarted: return position < stepReached ? event.line : nil
+            // The start keeps the run's input; it is stamped with the new run's start, so the
+            // new run lists as started when it was made.
+            case .runStarted: return position < stepReached ? restamped(event.line, at: startedAt) : nil
             case .resumed, .compensating, .runFinished: return nil
             case .stepLaunched, .stepSucceeded, .stepFailed, .stepSkipped, .stepReplayed:
                 guard let address = event.address, let reached = firstReached[address], reached < stepReached,
@@ -87,6 +91,20 @@ enum RerunCopy {
             body.replaceSubrange(start..<end, with: Array(text.utf8))
         }
         return body + LineChecksum.suffix(for: body)
+    }
+
+    /// `line` with its `at` set to `date` and its checksum made again; as it was when it has
+    /// no `at` where a journal writes it (right after the event's name).
+    private static func restamped(_ line: ArraySlice<UInt8>, at date: Date) -> ArraySlice<UInt8> {
+        var body = Array(
+            LineChecksum.verify(line) == .intact ? line.dropLast(LineChecksum.suffixLength) : line.dropLast())
+        guard let field = body.firstRange(of: Array(#","at":"#.utf8)) else { return line }
+        let digits = body[field.upperBound...].prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        guard !digits.isEmpty else { return line }
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        body.replaceSubrange(field.upperBound..<digits.endIndex, with: Array(String(milliseconds).utf8))
+        // Without the newline, which the copy adds after each line.
+        return ArraySlice((body + LineChecksum.suffix(for: body)).dropLast())
     }
 
     private static func isPrefix(_ prefix: StepAddress, of address: StepAddress) -> Bool {

@@ -4,9 +4,10 @@ public import Operations
 ///
 /// A step is named by its name (`CodeOp`, found inside `VerificationScenario` inside the run's
 /// scenario). When that is ambiguous, a path of names from any level down to the step is
-/// accepted (`VerificationScenario/CodeOp`), and a component may carry its position in its
-/// scenario (`2.CodeOp`, as ``StepAddress/description`` prints it) for two steps of one name in
-/// one scenario.
+/// accepted (`VerificationScenario/CodeOp`); a leading `/` anchors the path at the run's
+/// scenario (`/PhoneOp` is the top-level PhoneOp, not the one inside `VerificationScenario`);
+/// and a component may carry its position in its scenario (`2.CodeOp`, as
+/// ``StepAddress/description`` prints it) for two steps of one name in one scenario.
 public enum StepSelector {
     /// The address of the step `text` names in `shape`.
     ///
@@ -23,8 +24,10 @@ public enum StepSelector {
     ///   ``RerunFromError/ambiguousStep(_:candidates:)`` listing the paths to tell them apart.
     public static func address(named text: String, in shape: ScenarioShape) throws(RerunFromError) -> StepAddress {
         let all = addresses(in: shape)
-        let wanted = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        let matches = all.filter { Self.matches($0, wanted) }
+        let anchored = text.hasPrefix("/")
+        let wanted = text.dropFirst(anchored ? 1 : 0).split(separator: "/", omittingEmptySubsequences: false)
+            .map(String.init)
+        let matches = all.filter { Self.matches($0, wanted) && (!anchored || $0.path.count == wanted.count) }
         switch matches.count {
         case 1: return matches[0]
         case 0: throw .unknownStep(text, choices: names(of: all))
@@ -40,15 +43,21 @@ public enum StepSelector {
         addresses(in: shape, under: [])
     }
 
-    /// How `--from` shows `addresses`: their name paths, with positions where two would read alike.
+    /// How `--from` shows `addresses`: their name paths; anchored with `/` where another step's
+    /// path ends the same way, and with positions where two read alike.
     ///
     /// - Parameter addresses: The steps.
-    /// - Returns: One text per step, each one ``address(named:in:)`` takes back.
+    /// - Returns: One text per step, each one ``address(named:in:)`` takes back to it.
     public static func names(of addresses: [StepAddress]) -> [String] {
-        let plain = addresses.map(\.namePath)
+        let names = addresses.map { $0.path.map(\.name) }
         return addresses.enumerated().map { offset, address in
-            plain.filter { $0 == plain[offset] }.count == 1
-                ? plain[offset] : address.path.map { "\($0.index).\($0.name)" }.joined(separator: "/")
+            let own = names[offset]
+            let others = names.enumerated().filter { $0.offset != offset }.map(\.element)
+            if others.contains(own) {
+                return "/" + address.path.map { "\($0.index).\($0.name)" }.joined(separator: "/")
+            }
+            return others.contains { $0.count > own.count && Array($0.suffix(own.count)) == own }
+                ? "/" + address.namePath : address.namePath
         }
     }
 

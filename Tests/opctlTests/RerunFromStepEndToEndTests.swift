@@ -115,12 +115,12 @@ struct RerunFromStepEndToEndTests {
         #expect(unknown.status == 2, "\(unknown)")
         #expect(
             unknown.stderr.contains(
-                "the run has no step 'Nope'; its steps are: PhoneOp, VerificationScenario, VerificationScenario/PhoneOp"
+                "the run has no step 'Nope'; its steps are: /PhoneOp, VerificationScenario, VerificationScenario/PhoneOp"
             ),
             "\(unknown)")
         let ambiguous = try sandbox.run("rerun", old, "--from", "PhoneOp")
         #expect(ambiguous.status == 2, "\(ambiguous)")
-        #expect(ambiguous.stderr.contains("give one of: PhoneOp, VerificationScenario/PhoneOp"), "\(ambiguous)")
+        #expect(ambiguous.stderr.contains("give one of: /PhoneOp, VerificationScenario/PhoneOp"), "\(ambiguous)")
         let unreached = try sandbox.run("rerun", old, "--from", "SaveTokenOp", "--code", "123456")
         #expect(unreached.status == 2, "\(unreached)")
         #expect(unreached.stderr.contains("never reached SaveTokenOp"), "\(unreached)")

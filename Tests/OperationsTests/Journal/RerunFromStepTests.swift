@@ -80,6 +80,10 @@ extension JournalTests {
                 let record = try store.load(new)
                 #expect(record.status == .succeeded)
                 #expect(record.rerunOf == RerunOrigin(run: old, step: verify))
+                // Started when it was made, not when the old run was.
+                let oldStart = try #require(try store.load(old).startedAt)
+                #expect(try #require(record.startedAt) >= oldStart)
+                #expect(record.damagedLines.isEmpty)
                 #expect(record.step(at: StepAddress((0, "Send")))?.outcome == .replayed)
                 #expect(record.step(at: StepAddress((1, "Maybe")))?.outcome == .skipped)
                 #expect(record.step(at: StepAddress((2, "Flaky")))?.outcome == .replayed)
@@ -190,9 +194,10 @@ extension JournalTests {
                 try StepSelector.address(named: "Check", in: shape)
             } throws: { error in
                 guard case .ambiguousStep(_, let candidates) = error as? RerunFromError else { return false }
-                return candidates == ["Check", "Inner/Check"]
+                return candidates == ["/Check", "Inner/Check"]
             }
             #expect(try StepSelector.address(named: "Inner/Check", in: shape).path.map(\.index) == [1, 0])
+            #expect(try StepSelector.address(named: "/Check", in: shape) == StepAddress((0, "Check")))
             #expect(
                 try StepSelector.address(named: "1.Inner/0.Check", in: shape) == StepAddress((1, "Inner"), (0, "Check"))
             )
@@ -200,7 +205,7 @@ extension JournalTests {
                 try StepSelector.address(named: "Nope", in: shape)
             } throws: { error in
                 guard case .unknownStep(_, let choices) = error as? RerunFromError else { return false }
-                return choices == ["Check", "Inner", "Inner/Check"]
+                return choices == ["/Check", "Inner", "Inner/Check"]
             }
             let message = RerunFromError.unknownStep("Nope", choices: ["Check", "Inner"]).description
             #expect(message == "the run has no step 'Nope'; its steps are: Check, Inner")
