@@ -1,10 +1,6 @@
 /// One branch of a parallel step with its output type erased, so branches of different types
 /// run side by side: what the step is, and how to start it in its own run.
-///
-/// A class: a launch reads each branch out of the step's list, and a struct holding the step's
-/// outline (its names and types as strings) was copied and destroyed through its value witnesses
-/// once per branch and launch (about 6% of a wide fan-out's instructions).
-final class ParallelBranch<Input: Sendable>: Sendable {
+struct ParallelBranch<Input: Sendable>: Sendable {
     let name: String
     let purity: Purity
     let outline: StepOutline
