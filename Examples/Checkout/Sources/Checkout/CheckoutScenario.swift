@@ -69,8 +69,8 @@ public struct CheckoutFactory: Sendable {
             chain
                 .then(Step(makeLoadCartOp), input: \.cartID) { request, cart in Order(request: request, cart: cart) }
                 .then(Step(makeApplyCouponOp), when: \.hasCoupon, describedAs: "coupon given")
-                .parallel("PriceAndStock", Step(makeCheckStockOp), Step(makePriceOrderOp))
-                .map { order, price in order.priced(price) }
+                .parallel("PriceAndStock", Step(makePriceOrderOp), Step(makeCheckStockOp))
+                .map { price, order in order.priced(price) }
                 .then(reserveStock, input: { $0 }) { order, reservation in
                     ReservedOrder(order: order, reservation: reservation)
                 }
