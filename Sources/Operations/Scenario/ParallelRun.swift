@@ -180,25 +180,43 @@ final class ParallelRun<Input: Sendable>: Sendable {
         scope.openFrame(.par, name)
         for (branch, trace) in traces.enumerated() {
             if branch > 0 { scope.nextBranch(branches[branch].name) }
-            for event in trace.drain() { tracer.record(event) }
+            for event in trace.drain(forwardingTo: tracer) { tracer.record(event) }
         }
         scope.closeFrame()
     }
 }
 
-/// Where a branch of a parallel step records its trace until the step draws it.
+/// Where a branch of a parallel step records its trace until the step draws it; an event that
+/// comes after (a screen closing late) goes straight on to the run's tracer.
 final class BranchTrace: Tracer {
-    private let events = Mutex<[TraceEvent]>([])
+    private enum Sink {
+        case buffering([TraceEvent])
+        case forwarding(any Tracer)
+    }
+
+    private let sink = Mutex(Sink.buffering([]))
 
     func record(_ event: consuming TraceEvent) {
         let event = event
-        events.withLock { $0.append(event) }
+        let forward = sink.withLock { sink -> (any Tracer)? in
+            switch sink {
+            case .buffering(var events):
+                sink = .buffering([])  // the array's one owner, appended in place
+                events.append(event)
+                sink = .buffering(events)
+                return nil
+            case .forwarding(let tracer):
+                return tracer
+            }
+        }
+        forward?.record(event)
     }
 
-    /// The events so far, taken out.
-    func drain() -> [TraceEvent] {
-        events.withLock { events in
-            defer { events = [] }
+    /// The events so far, taken out; later ones go to `tracer` as they come.
+    func drain(forwardingTo tracer: any Tracer) -> [TraceEvent] {
+        sink.withLock { sink in
+            defer { sink = .forwarding(tracer) }
+            guard case .buffering(let events) = sink else { return [] }
             return events
         }
     }

@@ -72,14 +72,18 @@ struct ParallelExplorerTests {
         }
     }
 
-    @Test func faultsInsideTheBranchesNeverMakeABranchActTwice() {
-        let report = Self.explorer(chargeSendsKey: true).explore()
+    // Each exploration runs on a thread of its own: a long one on the test pool would starve
+    // the async tests.
+    @Test func faultsInsideTheBranchesNeverMakeABranchActTwice() async {
+        let explorer = Self.explorer(chargeSendsKey: true)
+        let report = await OwnThread.run { explorer.explore() }
         #expect(report.schedules > 100, "\(report.schedules)")
         #expect(report.violations.isEmpty, "\(report)")
     }
 
-    @Test func aBranchThatDropsItsKeyIsCaught() throws {
-        let report = Self.explorer(chargeSendsKey: false).explore()
+    @Test func aBranchThatDropsItsKeyIsCaught() async throws {
+        let explorer = Self.explorer(chargeSendsKey: false)
+        let report = await OwnThread.run { explorer.explore() }
         let violation = try #require(report.violations.first, "the planted defect in a branch went unnoticed")
         #expect(violation.problems.contains { $0.contains("charge acted 2 times") }, "\(violation)")
         #expect(violation.diagram.contains("Charge"), "the run is drawn:\n\(violation.diagram)")
