@@ -3,12 +3,12 @@ extension ScenarioBuilder {
     /// typed as a tuple in branch order — checked by the compiler like a chain.
     ///
     /// ```swift
-    /// .parallel("StockAndPrice", Step(factory.makeCheckStockOp), Step(factory.makePriceOrderOp))
-    /// .map { stock, price in PricedOrder(stock: stock, price: price) }
+    /// .parallel("PriceAndStock", Step(factory.makePriceOrderOp), Step(factory.makeCheckStockOp))
+    /// .map { price, order in order.priced(price) }
     /// ```
     ///
     /// Each branch is a step of its own, journaled at its address below the parallel step's
-    /// (`2.StockAndPrice/1.PriceOrderOp`), with its retries and its idempotency keys: a rerun
+    /// (`2.PriceAndStock/1.CheckStockOp`), with its retries and its idempotency keys: a rerun
     /// replays the branches that finished and launches only the others. The first branch to
     /// fail cancels the others (their operations see the context's token fire) and, once they
     /// have all finished, fails the step with a ``StepFailure`` that names it. A run's diagram
