@@ -16,12 +16,19 @@ public final class Store: Sendable {
         public var declinedCards: Set<String>
         /// How many confirmations fail with ``StoreError/confirmationFailed`` before one succeeds.
         public var confirmFailures: Int
+        /// How many times a charge's settlement is asked about and answers "pending" before it
+        /// answers "settled" (``Store/settlement(of:)``).
+        public var pendingSettlementPolls: Int
 
         /// Creates faults; none by default.
-        public init(reserveFailures: Int = 0, declinedCards: Set<String> = [], confirmFailures: Int = 0) {
+        public init(
+            reserveFailures: Int = 0, declinedCards: Set<String> = [], confirmFailures: Int = 0,
+            pendingSettlementPolls: Int = 0
+        ) {
             self.reserveFailures = reserveFailures
             self.declinedCards = declinedCards
             self.confirmFailures = confirmFailures
+            self.pendingSettlementPolls = pendingSettlementPolls
         }
     }
 
@@ -37,6 +44,8 @@ public final class Store: Sendable {
         var held: Set<String> = []
         var releases = 0
         var confirmations: [Confirmation] = []
+        /// How many times each charge's settlement was asked about.
+        var settlementPolls: [String: Int] = [:]
     }
 
     private let state: Mutex<State>
@@ -135,6 +144,18 @@ public final class Store: Sendable {
             state.confirmations.append(confirmation)
             state.held.remove(order.reserved.reservation.id)
             return confirmation
+        }
+    }
+
+    /// Whether a charge has settled: a read, answered "pending" for the first
+    /// ``Faults/pendingSettlementPolls`` questions about it. It meets the line's faults like any
+    /// request but acts on nothing, so asking again is always safe.
+    public func settlement(of receipt: Receipt) throws -> Bool {
+        if link?.fault(for: "settlement") != nil { throw StoreError.unreachable }
+        return state.withLock { state in
+            let polls = state.settlementPolls[receipt.chargeID, default: 0] + 1
+            state.settlementPolls[receipt.chargeID] = polls
+            return polls > state.faults.pendingSettlementPolls
         }
     }
 
