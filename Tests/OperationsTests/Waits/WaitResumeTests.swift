@@ -96,4 +96,34 @@ import Testing
             #expect(ops.launches == [1, 1])
         }
     }
+
+    @Test func aPollingKilledBetweenPollsGoesOnFromItsLastAnswer() throws {
+        try withTemporaryDirectory { directory in
+            let store = RunStore(stateDirectory: directory)
+            let board = SettlementBoard(pendingPolls: 2)
+            let scenario = Scenario<Int, Settlement>("Settle") { chain in
+                chain.then(Step(board.makeOp), repeatingEvery: .seconds(2), until: \.isSettled, atMost: 5)
+            }
+            let journal = try store.create(scenario: "Settle")
+            let first = TestScheduler()
+            let box = FinishBox<Settlement>()
+            scenario.launch(
+                OpContext(1, environment: OpEnvironment(scheduler: first, observer: journal)), onFinish: box.onFinish)
+            first.advance(by: .seconds(2))
+            #expect(board.polls == 2, "killed waiting after the second poll")
+            try journal.close()
+
+            let resumed = try store.resume(journal.runID)
+            let second = TestScheduler(wallClock: TestScheduler.defaultWallClock.addingTimeInterval(3))
+            let again = FinishBox<Settlement>()
+            scenario.launch(
+                OpContext(1, environment: OpEnvironment(scheduler: second, observer: resumed, replay: resumed.replay)),
+                onFinish: again.onFinish)
+            #expect(board.polls == 2, "the last answer is replayed, not asked again")
+            second.advance(by: .seconds(2))
+            #expect(again.wait()?.success == Settlement(polls: 3, isSettled: true))
+            try resumed.close()
+            #expect(try store.load(journal.runID).status == .succeeded)
+        }
+    }
 }
