@@ -4,9 +4,9 @@ import OperationsTesting
 
 extension CheckoutProgram {
     /// The checkout of a payment that settles later: the store answers "pending" to the first
-    /// two polls, so faults land on the polls and in the waits between them too.
+    /// poll, so faults land on both polls and in the wait between them too.
     @Sendable static func settlementFlow(_ world: FaultWorld) -> ExploredFlow<CheckoutRequest, Confirmation> {
-        let store = Store(faults: Store.Faults(pendingSettlementPolls: 2), link: WorldLink(world: world))
+        let store = Store(faults: Store.Faults(pendingSettlementPolls: 1), link: WorldLink(world: world))
         return ExploredFlow(
             scenario: CheckoutFactory(store: store, settlement: SettlementPolling(interval: .seconds(2), polls: 10))
                 .checkoutScenario,

@@ -3,8 +3,6 @@ import Operations
 import OperationsTesting
 import Testing
 
-@testable import checkout
-
 /// A payment that settles later is polled, with durable waits between polls, before the order
 /// is confirmed.
 @Suite struct SettlementPollingTests {
@@ -50,11 +48,5 @@ import Testing
         #expect(!plain.steps.map(\.name).contains("SettlePaymentOp"))
         let polled = CheckoutFactory(store: Store(), settlement: SettlementPolling()).checkoutScenario.shape
         #expect(polled.steps.map(\.name).contains("SettlePaymentOp"))
-    }
-
-    @Test func aSettlingCheckoutNeverActsTwiceUnderAnyScheduleOfTwoFaults() {
-        let report = FaultExplorer(maxFaults: 2, flow: CheckoutProgram.settlementFlow).explore()
-        #expect(report.schedules > 1_000, "\(report.schedules) schedules")
-        #expect(report.violations.isEmpty, "\(report)")
     }
 }
