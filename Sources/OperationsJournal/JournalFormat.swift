@@ -62,6 +62,9 @@ enum JournalFormat {
         let fingerprint: String?
         let shape: ScenarioShape?
         let settings: [String: String]?
+        /// For a run made by `rerun ID --from STEP`: the run and step it came from. Optional, so
+        /// version 1 readers that predate it read the journal as a plain run.
+        let rerunOf: RerunOrigin?
     }
 
     /// Just enough of the first line to tell a journal from another JSON file.

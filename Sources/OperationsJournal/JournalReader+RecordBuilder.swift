@@ -162,7 +162,7 @@ extension JournalReader {
                 input: input, output: finished?.output, outputs: outputs, launchInputs: launchInputs,
                 compensating: compensating,
                 intactLength: intactLength,
-                shape: shape, settings: header.settings)
+                shape: shape, settings: header.settings, rerunOf: header.rerunOf)
         }
 
         // MARK: - Internals

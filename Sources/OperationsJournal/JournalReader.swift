@@ -133,7 +133,7 @@ enum JournalReader {
         }
         return Header(
             runID: runID, scenario: scenario, createdAt: createdAt, shape: header.shape,
-            settings: header.settings ?? [:], input: input)
+            settings: header.settings ?? [:], input: input, rerunOf: header.rerunOf)
     }
 
     struct Header {
@@ -144,6 +144,8 @@ enum JournalReader {
         let settings: [String: String]
         /// The run's input as the header recorded it, before the scenario started.
         let input: RecordedValue?
+        /// The run and step a `rerun --from` made this run from.
+        let rerunOf: RerunOrigin?
     }
 
     /// Why an event line, valid JSON, makes no sense as a journal event.

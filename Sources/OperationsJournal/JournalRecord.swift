@@ -76,6 +76,9 @@ public struct JournalRecord: Sendable {
     public let shape: ScenarioShape?
     /// The host's settings recorded with the header (a CLI's backend, say); empty when none.
     public let settings: [String: String]
+    /// For a run made by `rerun ID --from STEP`, the run and step it came from (its header
+    /// says so); `nil` for every other run.
+    public internal(set) var rerunOf: RerunOrigin? = nil
 
     /// The input the run was first launched with, for launching it again on resume.
     ///

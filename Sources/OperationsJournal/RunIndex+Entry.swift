@@ -41,10 +41,12 @@ extension RunIndex {
         var finishedAt: Int64?
         var lastActivityAt: Int64
         var sessions: Int
+        /// The run and step a `rerun --from` made the run from (index version 3).
+        var rerunOf: RerunOrigin?
 
         init(
             scenario: String, finished: RunStatus?, failedStep: StepAddress?, createdAt: Int64, startedAt: Int64?,
-            finishedAt: Int64?, lastActivityAt: Int64, sessions: Int
+            finishedAt: Int64?, lastActivityAt: Int64, sessions: Int, rerunOf: RerunOrigin? = nil
         ) {
             self.scenario = scenario
             self.finished = finished
@@ -54,6 +56,7 @@ extension RunIndex {
             self.finishedAt = finishedAt
             self.lastActivityAt = lastActivityAt
             self.sessions = sessions
+            self.rerunOf = rerunOf
         }
 
         init(_ summary: RunSummary) {
@@ -65,13 +68,15 @@ extension RunIndex {
             finishedAt = summary.finishedAt.map(Self.milliseconds)
             lastActivityAt = Self.milliseconds(summary.lastActivityAt)
             sessions = summary.sessions
+            rerunOf = summary.rerunOf
         }
 
         func summary(id: RunID, isBeingWritten: () -> Bool) -> RunSummary {
             RunSummary(
                 id: id, scenario: scenario, status: finished ?? (isBeingWritten() ? .running : .interrupted),
                 failedStep: failedStep, createdAt: Self.date(createdAt), startedAt: startedAt.map(Self.date),
-                finishedAt: finishedAt.map(Self.date), lastActivityAt: Self.date(lastActivityAt), sessions: sessions)
+                finishedAt: finishedAt.map(Self.date), lastActivityAt: Self.date(lastActivityAt), sessions: sessions,
+                rerunOf: rerunOf)
         }
 
         private static func milliseconds(_ date: Date) -> Int64 {

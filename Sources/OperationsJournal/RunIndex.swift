@@ -26,7 +26,8 @@ struct RunIndex {
     static let fileName = "index.cache"
     static let format = "operations.run-index"
     /// Raised whenever what a summary holds, or how it is derived from a journal, changes.
-    static let version = 2
+    /// Version 3 added each run's `rerunOf`; an index of an older version is rebuilt.
+    static let version = 3
     /// A temporary older than this was left by a killed process, not one about to rename it.
     static let abandonedTemporaryAge: Int64 = 10 * 60 * 1_000_000_000
 

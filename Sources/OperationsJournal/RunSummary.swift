@@ -30,6 +30,9 @@ public struct RunSummary: Sendable, Hashable {
     public let lastActivityAt: Date
     /// How many processes worked on the run: 1, plus one per resume.
     public let sessions: Int
+    /// For a run made by `rerun ID --from STEP`, the run and step it came from; the runs made
+    /// from a run are the summaries whose origin names it.
+    public let rerunOf: RerunOrigin?
 
     /// Summarises a record read from a journal.
     ///
@@ -53,12 +56,12 @@ public struct RunSummary: Sendable, Hashable {
         self.init(
             id: id, scenario: record.scenario, status: record.status, failedStep: record.failedStep,
             createdAt: record.createdAt, startedAt: record.startedAt, finishedAt: record.finishedAt,
-            lastActivityAt: latest, sessions: record.sessions)
+            lastActivityAt: latest, sessions: record.sessions, rerunOf: record.rerunOf)
     }
 
     init(
         id: RunID, scenario: String, status: RunStatus, failedStep: StepAddress?, createdAt: Date, startedAt: Date?,
-        finishedAt: Date?, lastActivityAt: Date, sessions: Int
+        finishedAt: Date?, lastActivityAt: Date, sessions: Int, rerunOf: RerunOrigin? = nil
     ) {
         self.id = id
         self.scenario = scenario
@@ -69,6 +72,7 @@ public struct RunSummary: Sendable, Hashable {
         self.finishedAt = finishedAt
         self.lastActivityAt = lastActivityAt
         self.sessions = sessions
+        self.rerunOf = rerunOf
     }
 }
 

@@ -20,6 +20,13 @@ public enum CommonOptions {
         "Launch a step with side effects left in doubt even though the\njournal has no idempotency key for it (it may act twice)"
     )
 
+    /// `--from STEP`, `rerun`'s choice of the step to launch anew in a new run
+    /// (``RerunFromStep``).
+    public static let rerunFrom = CommandOption(
+        "--from", value: "STEP",
+        "Start a new run that replays the steps before STEP and launches\nSTEP and the steps after it anew (a nested step by its name,\nor a path such as VerificationScenario/CodeOp)"
+    )
+
     /// The help line of `--state-dir DIR` (``stateDir(program:)``).
     ///
     /// - Parameter program: The program's name, which names the variable and the folder.

@@ -71,8 +71,10 @@ public enum ListRuns<Program: RunnerProgram>: Command {
         let matching = Array(all.reversed().filter(filter.matches))
         let shown = limit.map { Array(matching.prefix($0)) } ?? matching
         let leftOut = matching.count - shown.count
+        // The links of `rerun --from`, from every run, not only those shown.
+        let links = RunLinks(all)
         if json {
-            printJSON(shown, console: console)
+            printJSON(shown, links: links, console: console)
         } else if all.isEmpty {
             console.note(
                 "No runs yet in \(stateDirectory.path). Start one with '\(Program.configuration.name) run \(Program.configuration.scenarios.first?.name ?? "NAME")'."
@@ -80,7 +82,7 @@ public enum ListRuns<Program: RunnerProgram>: Command {
         } else if matching.isEmpty {
             console.note("No runs match (\(CountText.runs(all.count)) in \(stateDirectory.path)).")
         } else {
-            printTable(shown, console: console)
+            printTable(shown, links: links, console: console)
         }
         if leftOut > 0 {
             let older = filter.isActive ? "older matching" : "older"
@@ -100,13 +102,13 @@ public enum ListRuns<Program: RunnerProgram>: Command {
         return limit == 0 ? nil : limit
     }
 
-    private static func printJSON(_ entries: [RunStore.SummaryEntry], console: Console) {
+    private static func printJSON(_ entries: [RunStore.SummaryEntry], links: RunLinks, console: Console) {
         // Every object keeps the promised keys and statuses; a damaged journal has neither a
         // scenario nor a start time, so it is reported beside the array, not in it.
         let runs: [RunListingJSON.Run] = entries.compactMap { entry in
             switch entry.summary {
             case .success(let summary):
-                return RunListingJSON.Run(summary, id: entry.id)
+                return RunListingJSON.Run(summary, id: entry.id, reruns: links.reruns[entry.id] ?? [])
             case .failure(let error):
                 console.note(
                     "\(Program.configuration.name): left out run \(entry.id), its journal cannot be read: \(error)")
@@ -116,17 +118,27 @@ public enum ListRuns<Program: RunnerProgram>: Command {
         console.print(RunListingJSON.encode(runs))
     }
 
-    private static func printTable(_ entries: [RunStore.SummaryEntry], console: Console) {
-        var rows = [["RUN", "SCENARIO", "STATUS", "FAILED STEP", "STARTED"]]
-        for entry in entries {
+    /// The table; a `LINKS` column only when a shown run was rerun from a step or made so,
+    /// so a listing without such runs reads as it always has.
+    private static func printTable(_ entries: [RunStore.SummaryEntry], links: RunLinks, console: Console) {
+        let linkTexts = entries.map { entry -> String? in
+            guard case .success(let summary) = entry.summary else { return nil }
+            let texts = [summary.rerunOf.map(RunLinks.text), links.text(of: entry.id)].compactMap { $0 }
+            return texts.isEmpty ? nil : texts.joined(separator: "; ")
+        }
+        let linked = linkTexts.contains { $0 != nil }
+        var rows = [["RUN", "SCENARIO", "STATUS", "FAILED STEP", "STARTED"] + (linked ? ["LINKS"] : [])]
+        for (entry, link) in zip(entries, linkTexts) {
+            let linkColumn = linked ? [link ?? "-"] : []
             switch entry.summary {
             case .success(let summary):
-                rows.append([
-                    entry.id.description, summary.scenario, summary.status.rawValue, summary.failedStep?.name ?? "-",
-                    RunTimestamp.text(summary.startedAt ?? summary.createdAt),
-                ])
+                rows.append(
+                    [
+                        entry.id.description, summary.scenario, summary.status.rawValue,
+                        summary.failedStep?.name ?? "-", RunTimestamp.text(summary.startedAt ?? summary.createdAt),
+                    ] + linkColumn)
             case .failure:
-                rows.append([entry.id.description, "?", ListedStatus.damaged.rawValue, "-", "-"])
+                rows.append([entry.id.description, "?", ListedStatus.damaged.rawValue, "-", "-"] + linkColumn)
             }
         }
         for line in Table.render(rows) { console.print(line) }

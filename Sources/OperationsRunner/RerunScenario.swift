@@ -24,10 +24,10 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
     public static var spec: ArgumentSpec {
         ArgumentSpec(Program.configuration.rerun.options + runnerOptions, maxPositionals: 1)
     }
-    /// The options the runner gives every program's `rerun`: `--relaunch-in-doubt`,
+    /// The options the runner gives every program's `rerun`: `--from`, `--relaunch-in-doubt`,
     /// `--state-dir` and `--json`; its usage line and help list them after the program's own.
     public static var runnerOptions: [CommandOption] {
-        [CommonOptions.relaunchInDoubt, Program.configuration.stateDir, CommonOptions.json]
+        [CommonOptions.rerunFrom, CommonOptions.relaunchInDoubt, Program.configuration.stateDir, CommonOptions.json]
     }
     /// What every rerun does, the first paragraph of `help rerun` unless the program replaces
     /// it (``RunnerConfiguration/Launch/discussion``).
@@ -54,6 +54,11 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
         for damaged in record.damagedLines {
             console.note("\(program.name): run \(runID): skipping damaged \(damaged)")
         }
+        if let step = arguments.value("--from") {
+            return try RerunFromStep<Program>.run(
+                record, runID: runID, step: step, store: store, stateDirectory: stateDirectory, arguments: arguments,
+                console: console)
+        }
         // In the order `check` judges a run: finished first, then whether this build has its scenario.
         if record.status == .succeeded {
             let runnable = program.runnableName(record.scenario) ?? record.scenario
@@ -76,23 +81,7 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
             journal = try store.resume(
                 runID, scenario: prepared.shape, relaunchingInDoubt: arguments.has("--relaunch-in-doubt"))
         } catch {
-            // Nothing was launched or written in any of these cases; the reason is the sentence
-            // `check` gives for the run.
-            let refusal = "cannot resume run \(runID): \(ResumeCheck.reason(for: error))"
-            switch error {
-            case .shapeMismatch, .missingShape:
-                // The run waits for a build that matches it.
-                throw UsageError(
-                    refusal,
-                    hint:
-                        "Resume it with the \(program.name) build that started it, or start a new run: \(program.name) run \(runnable)"
-                )
-            case .resumeRefused:
-                let relaunch = "\(program.name) rerun \(runID) --relaunch-in-doubt"
-                throw UsageError(refusal, hint: "If you know it did not take effect: \(relaunch)")
-            default:
-                throw CLIError.message("cannot resume run \(runID): \(error)")
-            }
+            throw refusal(error, runID: runID, runnable: runnable)
         }
         prepared.resumed(journal.url)
         return ScenarioExecution(
@@ -100,6 +89,27 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
             stateDirectoryOption: arguments.value("--state-dir"), console: console, json: arguments.has("--json"),
             explain: prepared.explain, launch: prepared.launch
         ).run(input: input)
+    }
+
+    /// Why a run cannot be resumed, as the error the command exits with: nothing was launched
+    /// or written in any of these cases, and the reason is the sentence `check` gives for it.
+    static func refusal(_ error: JournalError, runID: RunID, runnable: String) -> any Error {
+        let program = Program.configuration
+        let refusal = "cannot resume run \(runID): \(ResumeCheck.reason(for: error))"
+        switch error {
+        case .shapeMismatch, .missingShape:
+            // The run waits for a build that matches it.
+            return UsageError(
+                refusal,
+                hint:
+                    "Resume it with the \(program.name) build that started it, or start a new run: \(program.name) run \(runnable)"
+            )
+        case .resumeRefused:
+            let relaunch = "\(program.name) rerun \(runID) --relaunch-in-doubt"
+            return UsageError(refusal, hint: "If you know it did not take effect: \(relaunch)")
+        default:
+            return CLIError.message("cannot resume run \(runID): \(error)")
+        }
     }
 
     /// A run that already succeeded is left alone, and says so.

@@ -15,15 +15,34 @@ public enum RunListingJSON {
         let failedStep: String?
         let startedAt: String
         let finishedAt: String?
+        /// The run and step it was rerun from; left out for other runs.
+        var rerunOf: [String: String]?
+        /// The runs made from it by `rerun --from`; left out when there are none.
+        var reruns: [[String: String]]?
 
-        /// The object of a readable run.
+        /// The object of a readable run, without links.
         public init(_ summary: RunSummary, id: RunID) {
+            self.init(summary, id: id, reruns: [])
+        }
+
+        /// The object of a readable run, with the runs made from it (`rerun --from`).
+        ///
+        /// - Parameters:
+        ///   - summary: The run.
+        ///   - id: Its id (its file name).
+        ///   - reruns: The runs made from it, oldest first.
+        public init(_ summary: RunSummary, id: RunID, reruns: [RunSummary]) {
             self.id = id.description
             scenario = summary.scenario
             status = summary.status.rawValue
             failedStep = summary.failedStep?.name
             startedAt = RunTimestamp.text(summary.startedAt ?? summary.createdAt)
             finishedAt = summary.finishedAt.map(RunTimestamp.text)
+            rerunOf = summary.rerunOf.map { ["run": $0.run.description, "step": $0.step.namePath] }
+            let made = reruns.compactMap { rerun in
+                rerun.rerunOf.map { ["run": rerun.id.description, "step": $0.step.namePath] }
+            }
+            self.reruns = made.isEmpty ? nil : made
         }
 
         /// Encodes the keys in their promised form: `failedStep` null, `finishedAt` left out.
@@ -35,10 +54,12 @@ public enum RunListingJSON {
             try container.encode(failedStep, forKey: .failedStep)
             try container.encode(startedAt, forKey: .startedAt)
             try container.encodeIfPresent(finishedAt, forKey: .finishedAt)
+            try container.encodeIfPresent(rerunOf, forKey: .rerunOf)
+            try container.encodeIfPresent(reruns, forKey: .reruns)
         }
 
         private enum CodingKeys: String, CodingKey {
-            case id, scenario, status, failedStep, startedAt, finishedAt
+            case id, scenario, status, failedStep, startedAt, finishedAt, rerunOf, reruns
         }
     }
 

@@ -30,8 +30,9 @@ public enum ShowRun<Program: RunnerProgram>: Command {
         }
         let stateDirectory = Program.configuration.stateDirectory(arguments, console)
         let runID = try RunLookup.id(id, program: Program.configuration.name)
-        let record = try RunLookup.record(
-            runID, in: Program.configuration.runStore(stateDirectory), program: Program.configuration.name)
+        let store = Program.configuration.runStore(stateDirectory)
+        let record = try RunLookup.record(runID, in: store, program: Program.configuration.name)
+        let links = RunLinks(store: store)
         if arguments.has("--json") {
             let steps: [[String: Any]] = record.steps.map { step in
                 var object: [String: Any] = [
@@ -56,6 +57,9 @@ public enum ShowRun<Program: RunnerProgram>: Command {
                 "failedStep": record.failedStep?.name ?? NSNull(),
             ]
             object["error"] = record.error?.description
+            // Present only for linked runs, so the object of every other run is as it was.
+            if let origin = record.rerunOf { object["rerunOf"] = RunLinks.object(run: origin.run, step: origin.step) }
+            if !links.objects(of: runID).isEmpty { object["reruns"] = links.objects(of: runID) }
             console.print(JSONText.encode(object))
             return ExitStatus.success
         }
@@ -63,6 +67,10 @@ public enum ShowRun<Program: RunnerProgram>: Command {
         console.print(
             "Started \(RunTimestamp.text(record.startedAt ?? record.createdAt))"
                 + (record.sessions > 1 ? " · \(record.sessions) sessions (resumed)" : ""))
+        if let origin = record.rerunOf {
+            console.print("This run is a \(RunLinks.text(origin)): the steps before it were replayed")
+        }
+        if let reruns = links.text(of: runID) { console.print("This run was \(reruns)") }
         if let error = record.error { console.print("Error: \(error)") }
         for step in record.steps {
             // A compensation stands at the level of the step it undoes, and says which.

@@ -54,6 +54,11 @@ enum BenchCases {
             "scenario.3steps", "a 3-step scenario of the same operations", reference: "opqueue.batch",
             targets: [.ratioAtMost(1)], EngineCases.threeStepScenario),
         .timed(
+            "scenario.chain1k", "a scenario of 1,000 synchronous steps chained", ParallelCases.chainedSteps),
+        .timed(
+            "parallel.fanout1k", "the same 1,000 steps as the branches of one parallel step",
+            reference: "scenario.chain1k", targets: [.ratioAtMost(1.5)], ParallelCases.fannedOutSteps),
+        .timed(
             "asyncawait.3steps", "three async functions awaited in a row, each a callback step behind a continuation",
             ReferenceCases.threeAsyncFunctions),
         .timed(
@@ -113,6 +118,10 @@ enum BenchCases {
             summary: "resident-size growth over a million sequential op.sync launches with a 60 s deadline",
             reference: nil, targets: [.bytesBelow(1_000_000)],
             measure: .residentGrowth(EngineCases.deadlineResidentGrowth)),
+        BenchCase(
+            id: "memory.parallel",
+            summary: "resident-size growth over 100,000 sequential launches of a 4-branch parallel step",
+            reference: nil, targets: [.bytesBelow(1_000_000)], measure: .residentGrowth(ParallelCases.residentGrowth)),
     ]
 
     /// A whole-process case, unavailable when no `opctl` was built beside this program.

@@ -32,11 +32,11 @@ struct BenchTests {
         let expected = [
             "baseline.selfRetain", "op.sync", "op.async", "opqueue.batch", "opqueue.wait", "dispatch.async",
             "continuation.checked", "bridge.await", "bridge.floor", "task.await", "ops.3byHand", "ops.3viaProtocol",
-            "scenario.3steps",
+            "scenario.3steps", "scenario.chain1k", "parallel.fanout1k",
             "asyncawait.3steps", "scenario.3steps.await", "trace.off", "trace.message", "journal.buffered",
             "fsync.floor", "journal.fsync", "render.1k", "render.10k", "render.10k.frames", "render.100k",
             "explore.auth", "explore.memory", "process.version", "process.signIn", "process.runs2k", "memory.1M",
-            "memory.deadline",
+            "memory.deadline", "memory.parallel",
         ]
         #expect(BenchCases.all.map(\.id) == expected)
         // The whole-process cases need the opctl built beside opctl-bench, which a test bundle

@@ -29,7 +29,9 @@ struct RunnerHelpDefaultsTests {
         #expect(run.contains("  --json                 Print one JSON object on standard output"))
         #expect(run.hasSuffix(ExitStatus.helpSection(ExitStatus.meanings())))
         let rerun = RerunScenario<Minimal>.help
-        #expect(rerun.hasPrefix("USAGE: tool rerun RUN_ID [--relaunch-in-doubt] [--state-dir DIR] [--json]\n"))
+        #expect(
+            rerun.hasPrefix("USAGE: tool rerun RUN_ID [--from STEP] [--relaunch-in-doubt] [--state-dir DIR] [--json]\n")
+        )
         #expect(rerun.contains(RerunScenario<Minimal>.replayParagraph))
         #expect(rerun.contains("  --relaunch-in-doubt    Launch a step with side effects left in doubt"))
         #expect(RerunScenario<Minimal>.spec.flags == ["--relaunch-in-doubt", "--json"])

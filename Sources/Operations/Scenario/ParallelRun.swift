@@ -72,10 +72,12 @@ final class ParallelRun<Input: Sendable>: Sendable {
             state.withLock { $0.parentRegistration = registration }
         }
         let base = address
+        // Untraced, every branch has the same context parts: made once, not once per branch.
+        let shared = traces == nil ? extras(of: nil) : nil
         let runs = branches.indices.map { branch in
             ScenarioRun(
-                name: name, storedEnvironment: parent.storedEnvironment, extras: extras(of: branch), base: base,
-                startedAt: parent.startedAt, links: [], ending: parent.ending, gate: nil)
+                name: name, storedEnvironment: parent.storedEnvironment, extras: shared ?? extras(of: branch),
+                base: base, startedAt: parent.startedAt, links: [], ending: parent.ending, gate: nil)
         }
         state.withLock { $0.runs = runs }
         for branch in branches.indices {
@@ -83,13 +85,13 @@ final class ParallelRun<Input: Sendable>: Sendable {
         }
     }
 
-    /// A branch's context parts: the shared token, the scenario's deadline, and its own trace.
-    private func extras(of branch: Int) -> ContextExtras {
-        let trace = traces.flatMap { traces in
-            parent.trace.map { scope in
-                TraceScopeBox(
-                    TraceScope(tracer: traces[branch], participant: scope.participant, launcherID: scope.launcherID))
-            }
+    /// A branch's context parts: the shared token, the scenario's deadline, and its own trace
+    /// (none for `nil`, when tracing is off).
+    private func extras(of branch: Int?) -> ContextExtras {
+        var trace: TraceScopeBox?
+        if let traces, let branch, let scope = parent.trace {
+            trace = TraceScopeBox(
+                TraceScope(tracer: traces[branch], participant: scope.participant, launcherID: scope.launcherID))
         }
         return ContextExtras(
             cancellation: token, deadline: parent.extras?.deadline, scope: nil, trace: trace, idempotencyKey: nil)

@@ -142,7 +142,7 @@ struct RunIndexTests {
             default:
                 let text = String(decoding: index, as: UTF8.self)
                 damaged = Data(
-                    text.replacingOccurrences(of: "\"version\":2", with: "\"version\":99").utf8)
+                    text.replacingOccurrences(of: "\"version\":3", with: "\"version\":99").utf8)
             }
             #expect(damaged != index)
             try damaged.write(to: indexURL(store))

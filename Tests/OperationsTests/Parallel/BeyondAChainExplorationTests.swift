@@ -74,8 +74,8 @@ struct BeyondAChainExplorationTests {
         Step(kind) { RequestOp(kind, service) }.retrying(retry)
     }
 
-    @Test func parallelBranchesActOnceUnderEveryScheduleOfTwoFaults() {
-        let report = FaultExplorer(maxFaults: 2) { world in
+    @Test func parallelBranchesActOnceUnderEveryScheduleOfTwoFaults() async {
+        let explorer = FaultExplorer(maxFaults: 2) { world in
             let service = KeyedService(world: world)
             let scenario = Scenario<Int, Int>("Fan") { chain in
                 chain
@@ -84,13 +84,15 @@ struct BeyondAChainExplorationTests {
                     .then(Self.step("confirm", service))
             }
             return ExploredFlow(scenario: scenario, input: 1)
-        }.explore()
+        }
+        // On a thread of its own: a long exploration on the test pool would starve the async tests.
+        let report = await OwnThread.run { explorer.explore() }
         #expect(report.schedules > 500, "\(report.schedules) schedules")
         #expect(report.violations.isEmpty, "\(report)")
     }
 
-    @Test func anUndoingReleasesOnceUnderEveryScheduleOfTwoFaults() {
-        let report = FaultExplorer(maxFaults: 2) { world in
+    @Test func anUndoingReleasesOnceUnderEveryScheduleOfTwoFaults() async {
+        let explorer = FaultExplorer(maxFaults: 2) { world in
             let service = KeyedService(world: world)
             let scenario = Scenario<Int, Int>("Undone") { chain in
                 chain
@@ -109,7 +111,9 @@ struct BeyondAChainExplorationTests {
                 finalCheck: {
                     service.holdings.isEmpty ? nil : "left reserved: \(service.holdings.sorted())"
                 })
-        }.explore()
+        }
+        // On a thread of its own: a long exploration on the test pool would starve the async tests.
+        let report = await OwnThread.run { explorer.explore() }
         #expect(report.schedules > 100, "\(report.schedules) schedules")
         #expect(report.violations.isEmpty, "\(report)")
     }

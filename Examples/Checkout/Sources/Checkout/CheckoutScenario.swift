@@ -66,7 +66,8 @@ public struct CheckoutFactory: Sendable {
     /// A new ``ConfirmOrderOp``.
     public func makeConfirmOrderOp() -> ConfirmOrderOp { ConfirmOrderOp(store: store) }
 
-    /// The checkout: load the cart, apply the coupon when there is one, reserve the stock
+    /// The checkout: load the cart, apply the coupon when there is one, check the stock and price
+    /// the order at once, reserve the stock
     /// (retried while the stock service is busy), pay (another card when one is declined), confirm.
     /// A checkout that fails for good after the reservation releases it.
     public var checkoutScenario: Scenario<CheckoutRequest, Confirmation> {
@@ -74,6 +75,8 @@ public struct CheckoutFactory: Sendable {
             chain
                 .then(Step(makeLoadCartOp), input: \.cartID) { request, cart in Order(request: request, cart: cart) }
                 .then(Step(makeApplyCouponOp), when: \.hasCoupon, describedAs: "coupon given")
+                .parallel("PriceAndStock", Step(makePriceOrderOp), Step(makeCheckStockOp))
+                .map { price, order in order.priced(price) }
                 .then(reserveStock, input: { $0 }) { order, reservation in
                     ReservedOrder(order: order, reservation: reservation)
                 }
@@ -84,6 +87,11 @@ public struct CheckoutFactory: Sendable {
                 .then(Step(makeConfirmOrderOp))
         }
     }
+
+    /// A new ``CheckStockOp``.
+    public func makeCheckStockOp() -> CheckStockOp { CheckStockOp(store: store) }
+    /// A new ``PriceOrderOp``.
+    public func makePriceOrderOp() -> PriceOrderOp { PriceOrderOp(store: store) }
 
     /// A new ``ReleaseStockOp``.
     public func makeReleaseStockOp() -> ReleaseStockOp { ReleaseStockOp(store: store) }

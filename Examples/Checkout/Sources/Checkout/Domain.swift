@@ -61,6 +61,8 @@ public struct Order: Codable, Sendable, Hashable {
     public var coupon: String?
     /// The discount the coupon gives, in cents; 0 until it is applied.
     public var discount: Int
+    /// What the store priced the order at, once it has (``PriceOrderOp``).
+    public var price: Price?
 
     /// The order of `cart` as `request` asks for it.
     public init(request: CheckoutRequest, cart: Cart) {
@@ -72,8 +74,15 @@ public struct Order: Codable, Sendable, Hashable {
 
     /// Whether a coupon was given.
     public var hasCoupon: Bool { coupon != nil }
-    /// What the customer pays, in cents.
-    public var total: Int { max(0, cart.subtotal - discount) }
+    /// What the customer pays, in cents: the store's price once it has priced the order.
+    public var total: Int { price?.total ?? max(0, cart.subtotal - discount) }
+
+    /// The same order at the store's price.
+    public func priced(_ price: Price) -> Order {
+        var copy = self
+        copy.price = price
+        return copy
+    }
 }
 
 /// Stock held for an order until it is confirmed.
@@ -159,6 +168,8 @@ public enum StoreError: Error, Sendable, Hashable, RetryableError, CustomStringC
     case cardDeclined(card: String)
     /// The order service could not confirm the order.
     case confirmationFailed
+    /// A product of the cart is sold out.
+    case soldOut(sku: String)
     /// The request never reached the store.
     case unreachable
     /// The store's answer was lost on the way back: it may have acted.
@@ -178,6 +189,7 @@ public enum StoreError: Error, Sendable, Hashable, RetryableError, CustomStringC
         case .stockUnavailable: "the stock service is unavailable"
         case .cardDeclined(let card): "card \(card) declined"
         case .confirmationFailed: "the order could not be confirmed"
+        case .soldOut(let sku): "\(sku) is sold out"
         case .unreachable: "the store cannot be reached"
         case .answerLost: "the store's answer was lost"
         }

@@ -16,6 +16,8 @@ public final class Store: Sendable {
         public var declinedCards: Set<String>
         /// How many confirmations fail with ``StoreError/confirmationFailed`` before one succeeds.
         public var confirmFailures: Int
+        /// Products the stock check finds sold out (``StoreError/soldOut(sku:)``).
+        public var soldOut: Set<String>
         /// How many times a charge's settlement is asked about and answers "pending" before it
         /// answers "settled" (``Store/settlement(of:)``).
         public var pendingSettlementPolls: Int
@@ -23,11 +25,13 @@ public final class Store: Sendable {
         /// Creates faults; none by default.
         public init(
             reserveFailures: Int = 0, declinedCards: Set<String> = [], confirmFailures: Int = 0,
+            soldOut: Set<String> = [],
             pendingSettlementPolls: Int = 0
         ) {
             self.reserveFailures = reserveFailures
             self.declinedCards = declinedCards
             self.confirmFailures = confirmFailures
+            self.soldOut = soldOut
             self.pendingSettlementPolls = pendingSettlementPolls
         }
     }
@@ -145,6 +149,31 @@ public final class Store: Sendable {
             state.held.remove(order.reserved.reservation.id)
             return confirmation
         }
+    }
+
+    /// Checks that every product of the cart is in stock; reserves nothing.
+    public func checkStock(_ cart: Cart) throws {
+        try read("stock") { state in
+            if let line = cart.lines.first(where: { state.faults.soldOut.contains($0.sku) }) {
+                throw StoreError.soldOut(sku: line.sku)
+            }
+        }
+    }
+
+    /// The price of an order, its coupon's discount applied; changes nothing. Worked out beside
+    /// the store's catalogue, so no request goes over the link.
+    public func price(_ order: Order) -> Price {
+        Price(subtotal: order.cart.subtotal, discount: order.discount)
+    }
+
+    /// What `look` reads, through the link's fault for the request: a read acts on nothing, so a
+    /// lost answer only costs the caller the answer.
+    private func read<T: Sendable>(_ kind: String, _ look: (State) throws -> T) throws -> T {
+        let fault = link?.fault(for: kind)
+        if fault == .unreachable { throw StoreError.unreachable }
+        let value = try state.withLock { try look($0) }
+        if fault == .answerLost { throw StoreError.answerLost }
+        return value
     }
 
     /// Whether a charge has settled: a read, answered "pending" for the first

@@ -4,7 +4,7 @@
 public protocol StoreLink: Sendable {
     /// What happens to a request before it reaches the store; `nil` to deliver it.
     ///
-    /// - Parameter request: `reserve`, `charge`, `confirm` or `release`.
+    /// - Parameter request: `stock`, `reserve`, `charge`, `confirm` or `release`.
     func fault(for request: String) -> StoreLinkFault?
     /// The store acted on a request (reserved, charged, confirmed, released), not answered it from a key.
     ///

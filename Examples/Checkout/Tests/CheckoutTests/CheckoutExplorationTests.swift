@@ -9,28 +9,30 @@ import Testing
 /// schedule of up to two faults (lost answers, outages, full disks, kills, Ctrl-C) over a store
 /// whose line fails as the schedule says (`WorldLink` in Sources/checkout/CheckoutExploration.swift,
 /// the whole adapter a team writes), and finds no reservation, charge or confirmation made twice.
-///
-/// Serialized: each exploration keeps a core busy for a minute or more, and run side by side
-/// they starved the timing-bound tests of the other suites past their timeouts.
-@Suite(.serialized) struct CheckoutExplorationTests {
-    @Test func theCheckoutNeverActsTwiceUnderAnyScheduleOfTwoFaults() {
-        let report = FaultExplorer(maxFaults: 2) { world in
+struct CheckoutExplorationTests {
+    // Each exploration runs on a thread of its own: a long one on the test pool would starve
+    // the async tests beside it.
+    @Test func theCheckoutNeverActsTwiceUnderAnyScheduleOfTwoFaults() async {
+        let explorer = FaultExplorer(maxFaults: 2) { world in
             ExploredFlow(
                 scenario: CheckoutFactory(store: Store(link: WorldLink(world: world))).checkoutScenario,
                 input: CheckoutRequest(cartID: Store.sampleCart.id, card: "tok_visa", coupon: "SAVE5"))
-        }.explore()
+        }
+        let report = await OwnThread.run { explorer.explore() }
         #expect(report.schedules > 1_000, "\(report.schedules) schedules")
         #expect(report.violations.isEmpty, "\(report)")
     }
 
-    @Test func aDeclinedCheckoutReleasesItsReservationOnceUnderAnyScheduleOfTwoFaults() {
-        let report = FaultExplorer(maxFaults: 2, flow: CheckoutProgram.declinedFlow).explore()
+    @Test func aDeclinedCheckoutReleasesItsReservationOnceUnderAnyScheduleOfTwoFaults() async {
+        let explorer = FaultExplorer(maxFaults: 2, flow: CheckoutProgram.declinedFlow)
+        let report = await OwnThread.run { explorer.explore() }
         #expect(report.schedules > 100, "\(report.schedules) schedules")
         #expect(report.violations.isEmpty, "\(report)")
     }
 
-    @Test func aSettlingCheckoutNeverActsTwiceUnderAnyScheduleOfTwoFaults() {
-        let report = FaultExplorer(maxFaults: 2, flow: CheckoutProgram.settlementFlow).explore()
+    @Test func aSettlingCheckoutNeverActsTwiceUnderAnyScheduleOfTwoFaults() async {
+        let explorer = FaultExplorer(maxFaults: 2, flow: CheckoutProgram.settlementFlow)
+        let report = await OwnThread.run { explorer.explore() }
         #expect(report.schedules > 1_000, "\(report.schedules) schedules")
         #expect(report.violations.isEmpty, "\(report)")
     }

@@ -21,7 +21,8 @@ import Testing
         let help = InProcessCheckout.run(["rerun", "--help"])
         #expect(help.status == 0, "\(help)")
         #expect(
-            help.stdout.hasPrefix("USAGE: checkout rerun RUN_ID [--relaunch-in-doubt] [--state-dir DIR] [--json]\n"))
+            help.stdout.hasPrefix(
+                "USAGE: checkout rerun RUN_ID [--from STEP] [--relaunch-in-doubt] [--state-dir DIR] [--json]\n"))
         #expect(help.stdout.contains("  --relaunch-in-doubt "), "\(help)")
         #expect(InProcessCheckout.run(["--help"]).stdout.contains("  rerun    Resume a failed or interrupted run"))
     }

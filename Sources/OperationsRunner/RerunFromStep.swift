@@ -1,0 +1,73 @@
+import Foundation
+import Operations
+import OperationsJournal
+
+/// `PROGRAM rerun RUN_ID --from STEP`: a new run, linked to the old one, that replays the
+/// steps before STEP from the old journal and launches STEP and everything after it anew, as
+/// new requests. The old journal is left byte for byte as it was; the new run's header names
+/// it (``RunStore/rerun(_:from:scenario:)``), and `runs` and `show` show the link both ways.
+///
+/// Every refusal comes before anything is written or launched: a step the scenario does not
+/// have, or a name several steps share, is a usage error listing the choices (exit 2); so is a
+/// step the old run never reached, and a run whose scenario's shape this build no longer
+/// matches (as for a plain rerun).
+enum RerunFromStep<Program: RunnerProgram> {
+    /// Makes the new run and runs it.
+    ///
+    /// - Parameters:
+    ///   - record: The old run, as a resume reads it.
+    ///   - step: The text after `--from`.
+    static func run(
+        _ record: JournalRecord, runID: RunID, step text: String, store: RunStore, stateDirectory: URL,
+        arguments: ParsedArguments, console: Console
+    ) throws -> Int32 {
+        let program = Program.configuration
+        let command = RerunScenario<Program>.name
+        guard let runnable = program.runnableName(record.scenario) else {
+            throw CLIError.message(
+                "cannot rerun run \(runID): \(ResumeCheck.reason(forUnknownScenario: record.scenario))")
+        }
+        // Prepared from the old run: its input, the settings it started with, and the options given now.
+        let prepared = try program.prepareRerun(
+            LaunchRequest(
+                runnable: runnable, arguments: arguments, console: console, stateDirectory: stateDirectory,
+                sealer: program.journalSealer),
+            record)
+        let address: StepAddress
+        do throws(RerunFromError) {
+            address = try StepSelector.address(named: text, in: prepared.shape)
+        } catch {
+            throw UsageError("--from: \(error)", command: command)
+        }
+        try StateDirectory.prepare(stateDirectory)
+        let input = try prepared.makeInput()
+        let newID: RunID
+        do throws(RerunFromError) {
+            newID = try store.rerun(runID, from: address, scenario: prepared.shape)
+        } catch {
+            switch error {
+            case .journal(let cause):
+                throw RerunScenario<Program>.refusal(cause, runID: runID, runnable: runnable)
+            case .stepNotReached:
+                throw UsageError(
+                    "--from: \(error)", hint: "See '\(program.name) show \(runID)' for the steps it reached.")
+            case .unknownStep, .ambiguousStep:
+                throw UsageError("--from: \(error)", command: command)
+            }
+        }
+        console.note("\(program.name): run \(newID) reruns \(runID) from \(address.namePath)")
+        let journal: ScenarioJournal
+        do throws(JournalError) {
+            journal = try store.resume(
+                newID, scenario: prepared.shape, relaunchingInDoubt: arguments.has("--relaunch-in-doubt"))
+        } catch {
+            throw RerunScenario<Program>.refusal(error, runID: newID, runnable: runnable)
+        }
+        prepared.resumed(journal.url)
+        return ScenarioExecution(
+            program: program.name, scenario: runnable, journal: journal, replay: journal.replay,
+            stateDirectoryOption: arguments.value("--state-dir"), console: console, json: arguments.has("--json"),
+            explain: prepared.explain, launch: prepared.launch
+        ).run(input: input)
+    }
+}
