@@ -1,4 +1,5 @@
 import Dispatch
+public import Foundation
 public import Operations
 
 /// A ``Scheduler`` whose time moves only when a test says so.
@@ -32,14 +33,31 @@ public final class TestScheduler: Scheduler {
     }
 
     private let state: LockedState<State>
+    /// The instant the clock started at, and the wall-clock time it stood for: ``wallClock``
+    /// moves with ``now`` from there.
+    private let origin: (instant: ContinuousClock.Instant, wallClock: Date)
+
+    /// The wall-clock time a test scheduler starts at unless told otherwise: a fixed time, so
+    /// that a durable wait's journaled deadline is the same on every run of a test.
+    public static let defaultWallClock = Date(timeIntervalSince1970: 1_800_000_000)
 
     /// Creates a scheduler whose clock starts at the current instant and stands still.
-    public init() {
-        state = LockedState(State(now: .now))
+    ///
+    /// - Parameter wallClock: The wall-clock time the clock starts at. A test that resumes a
+    ///   run "killed" during a durable wait starts the resuming scheduler later than the first.
+    public init(wallClock: Date = TestScheduler.defaultWallClock) {
+        let start = ContinuousClock.Instant.now
+        state = LockedState(State(now: start))
+        origin = (start, wallClock)
     }
 
     /// The current instant of this scheduler's clock.
     public var now: ContinuousClock.Instant { state.withLock { $0.now } }
+
+    /// The wall-clock time: the starting time moved on as far as ``now`` has moved.
+    public var wallClock: Date {
+        origin.wallClock.addingTimeInterval(origin.instant.duration(to: now).inSeconds)
+    }
 
     /// The delays of all work scheduled so far, in the order it was scheduled: what a backoff
     /// test compares with its policy.

@@ -10,6 +10,11 @@ public enum ScenarioDefinitionError: Error, Sendable, Hashable, CustomStringConv
     case compensationOnPureStep(step: String, compensation: String)
     /// A parallel step was given no branch: it would finish with nothing, having run nothing.
     case parallelWithoutBranches(step: String)
+    /// A wait was given a negative duration (or a polled step a negative interval): time does
+    /// not run backwards, and waiting zero instead would hide the mistake.
+    case negativeWait(step: String, seconds: Double)
+    /// A polled step was allowed fewer than one poll, so it could never be done.
+    case noPolls(step: String, polls: Int)
 
     /// A sentence for people.
     public var description: String {
@@ -19,6 +24,10 @@ public enum ScenarioDefinitionError: Error, Sendable, Hashable, CustomStringConv
                 + "or declare the step's side effects (Step(…, purity: .sideEffects))"
         case .parallelWithoutBranches(let step):
             "the parallel step \(step) has no branches: give it at least one step"
+        case .negativeWait(let step, let seconds):
+            "\(step) waits a negative time (\(seconds) s): give it a duration of zero or more"
+        case .noPolls(let step, let polls):
+            "\(step) is polled at most \(polls) times: allow it at least one poll"
         }
     }
 }

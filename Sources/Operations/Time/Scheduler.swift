@@ -1,3 +1,5 @@
+public import Foundation
+
 /// The time source of the engine: what time it is, and running work later.
 ///
 /// Deadlines and retry backoff go through a scheduler, never through `sleep`, so tests replace
@@ -5,6 +7,12 @@
 public protocol Scheduler: Sendable {
     /// The current instant.
     var now: ContinuousClock.Instant { get }
+
+    /// The current wall-clock time: what a durable wait journals as its deadline, because the
+    /// instants of ``now`` mean nothing to another process that resumes the run.
+    ///
+    /// Defaults to the system's clock; a test scheduler moves it with its own ``now``.
+    var wallClock: Date { get }
 
     /// Runs `work` once at or after `instant`, on any thread.
     ///
@@ -25,6 +33,9 @@ public protocol ScheduledWork: Sendable {
 // MARK: - API
 
 extension Scheduler {
+    /// The system's wall clock, for a scheduler that keeps no clock of its own.
+    public var wallClock: Date { Date() }
+
     /// Runs `work` once after `delay`.
     ///
     /// - Parameters:

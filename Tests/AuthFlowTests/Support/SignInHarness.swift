@@ -112,6 +112,8 @@ private struct SignalingScheduler: Scheduler {
 
     var now: ContinuousClock.Instant { base.now }
 
+    var wallClock: Date { base.wallClock }
+
     /// Schedules on the test scheduler; signals for anything but a request's timeout, which
     /// every HTTP call schedules (and cancels when the answer comes).
     func schedule(at instant: ContinuousClock.Instant, _ work: @escaping @Sendable () -> Void) -> any ScheduledWork {

@@ -33,6 +33,9 @@ public struct CheckoutFactory: Sendable {
     /// effects, so the policy must say it may relaunch them; the store's idempotency keys make
     /// that safe.
     public let reserveRetry: RetryPolicy
+    /// How a payment that settles later is polled before the order is confirmed; `nil` (the
+    /// default) confirms at once.
+    public let settlement: SettlementPolling?
 
     /// Creates a factory.
     ///
@@ -40,13 +43,16 @@ public struct CheckoutFactory: Sendable {
     ///   - store: The store every operation calls.
     ///   - paymentScreen: Where a declined card is replaced.
     ///   - reserveRetry: The reservation's retries; 4 attempts, 200 ms apart and doubling, by default.
+    ///   - settlement: How a payment that settles later is polled; `nil` confirms at once.
     public init(
         store: Store, paymentScreen: any PaymentScreen = NoOtherCard(),
-        reserveRetry: RetryPolicy = RetryPolicy(maxAttempts: 4, relaunchesSideEffects: true)
+        reserveRetry: RetryPolicy = RetryPolicy(maxAttempts: 4, relaunchesSideEffects: true),
+        settlement: SettlementPolling? = nil
     ) {
         self.store = store
         self.paymentScreen = paymentScreen
         self.reserveRetry = reserveRetry
+        self.settlement = settlement
     }
 
     /// A new ``LoadCartOp``.
@@ -77,6 +83,7 @@ public struct CheckoutFactory: Sendable {
                 .then(Step(makePayOp).onFailure(askForAnotherCard), input: \.payment) { reserved, receipt in
                     PaidOrder(reserved: reserved, receipt: receipt)
                 }
+                .settled(by: self)
                 .then(Step(makeConfirmOrderOp))
         }
     }

@@ -18,16 +18,21 @@ public final class Store: Sendable {
         public var confirmFailures: Int
         /// Products the stock check finds sold out (``StoreError/soldOut(sku:)``).
         public var soldOut: Set<String>
+        /// How many times a charge's settlement is asked about and answers "pending" before it
+        /// answers "settled" (``Store/settlement(of:)``).
+        public var pendingSettlementPolls: Int
 
         /// Creates faults; none by default.
         public init(
             reserveFailures: Int = 0, declinedCards: Set<String> = [], confirmFailures: Int = 0,
-            soldOut: Set<String> = []
+            soldOut: Set<String> = [],
+            pendingSettlementPolls: Int = 0
         ) {
             self.reserveFailures = reserveFailures
             self.declinedCards = declinedCards
             self.confirmFailures = confirmFailures
             self.soldOut = soldOut
+            self.pendingSettlementPolls = pendingSettlementPolls
         }
     }
 
@@ -43,6 +48,8 @@ public final class Store: Sendable {
         var held: Set<String> = []
         var releases = 0
         var confirmations: [Confirmation] = []
+        /// How many times each charge's settlement was asked about.
+        var settlementPolls: [String: Int] = [:]
     }
 
     private let state: Mutex<State>
@@ -167,6 +174,18 @@ public final class Store: Sendable {
         let value = try state.withLock { try look($0) }
         if fault == .answerLost { throw StoreError.answerLost }
         return value
+    }
+
+    /// Whether a charge has settled: a read, answered "pending" for the first
+    /// ``Faults/pendingSettlementPolls`` questions about it. It meets the line's faults like any
+    /// request but acts on nothing, so asking again is always safe.
+    public func settlement(of receipt: Receipt) throws -> Bool {
+        if link?.fault(for: "settlement") != nil { throw StoreError.unreachable }
+        return state.withLock { state in
+            let polls = state.settlementPolls[receipt.chargeID, default: 0] + 1
+            state.settlementPolls[receipt.chargeID] = polls
+            return polls > state.faults.pendingSettlementPolls
+        }
     }
 
     /// The first successful answer to `key` for this kind of request, or `act`'s (kept under the

@@ -29,4 +29,11 @@ struct CheckoutExplorationTests {
         #expect(report.schedules > 100, "\(report.schedules) schedules")
         #expect(report.violations.isEmpty, "\(report)")
     }
+
+    @Test func aSettlingCheckoutNeverActsTwiceUnderAnyScheduleOfTwoFaults() async {
+        let explorer = FaultExplorer(maxFaults: 2, flow: CheckoutProgram.settlementFlow)
+        let report = await OwnThread.run { explorer.explore() }
+        #expect(report.schedules > 1_000, "\(report.schedules) schedules")
+        #expect(report.violations.isEmpty, "\(report)")
+    }
 }

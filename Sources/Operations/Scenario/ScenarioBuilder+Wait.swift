@@ -1,0 +1,106 @@
+/// Durable waits: a scenario that waits for a time between steps, and a step polled until its
+/// output says it is done.
+///
+/// A wait is a step of its own, named by the scenario: its output is its deadline on the wall
+/// clock (``WaitDeadline``), journaled before the wait begins. A run killed during the wait and
+/// resumed from its journal replays that deadline and waits only what is left; a deadline
+/// already passed is not waited for again. The time goes by on the environment's scheduler
+/// (``OpEnvironment/scheduler``), so tests drive it with `OperationsTesting`'s `TestScheduler`.
+extension ScenarioBuilder {
+    /// Appends a wait of a fixed time; the value passes on unchanged.
+    ///
+    /// ```swift
+    /// chain.then(Step(makeSendOp)).wait("CoolDown", for: .seconds(30)).then(Step(makeNextOp))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The wait's step name in progress, journals and diagrams.
+    ///   - duration: How long to wait; a negative duration is a ``ScenarioDefinitionError``,
+    ///     reported when the scenario is launched, before any step launches.
+    /// - Returns: The chain, producing the same value after the wait.
+    public func wait(_ name: String, for duration: Duration) -> ScenarioBuilder<Input, Current> {
+        let problem: ScenarioDefinitionError? =
+            duration < .zero ? .negativeWait(step: name, seconds: duration.inSeconds) : nil
+        return waiting(name, problem: problem) { _ in duration }
+    }
+
+    /// Appends a wait whose time is computed from the current value, e.g. the delay a backend
+    /// asks for before an SMS code may be sent again; the value passes on unchanged.
+    ///
+    /// ```swift
+    /// chain.wait("ResendDelay", for: \.resendDelay)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The wait's step name in progress, journals and diagrams.
+    ///   - duration: How long to wait, from the current value; a negative one fails the step with
+    ///     ``WaitError/negativeDuration(step:seconds:)`` before it waits.
+    /// - Returns: The chain, producing the same value after the wait.
+    public func wait(_ name: String, for duration: @escaping @Sendable (Current) -> Duration)
+        -> ScenarioBuilder<Input, Current>
+    {
+        waiting(name, problem: nil, duration)
+    }
+
+    /// Appends a step that is launched again, after a wait of `interval`, until its output says
+    /// it is done: a payment that settles later, a job that finishes on its own time.
+    ///
+    /// ```swift
+    /// .then(Step(makePaymentStatusOp), repeatingEvery: .seconds(2), until: \.isSettled, atMost: 10)
+    /// ```
+    ///
+    /// Each poll is an attempt of the step, journaled like any; a resumed run replays the last
+    /// poll's answer and goes on polling from there. The step must be free to relaunch (pure
+    /// or idempotent: a poll asks, it does not act).
+    ///
+    /// - Parameters:
+    ///   - step: The step to poll; its input is the current value.
+    ///   - interval: The wait between two polls; a negative one is a
+    ///     ``ScenarioDefinitionError``.
+    ///   - done: Whether an output is the final one.
+    ///   - polls: The most polls; when the last is still not done the step fails with
+    ///     ``WaitError/stillNotDone(step:polls:)``. Fewer than one is a
+    ///     ``ScenarioDefinitionError``.
+    /// - Returns: The chain, producing the step's final output.
+    public func then<Next: Sendable>(
+        _ step: Step<Current, Next>, repeatingEvery interval: Duration, until done: @escaping @Sendable (Next) -> Bool,
+        atMost polls: Int
+    ) -> ScenarioBuilder<Input, Next> {
+        let index = outlines.count
+        var outline = step.outline(conditional: false)
+        if interval < .zero {
+            outline.definitionProblem = .negativeWait(step: step.name, seconds: interval.inSeconds)
+        } else if polls < 1 {
+            outline.definitionProblem = .noPolls(step: step.name, polls: polls)
+        }
+        let seconds = interval.inSeconds
+        return appending(outline, step: step.name) { value, run, position in
+            Polling(run: run, step: step, index: index, input: value, interval: seconds, done: done, polls: polls) {
+                run.pass($0, after: position)
+            }.poll(1)
+        }
+    }
+
+    /// The link of a wait: the deadline's step, then the wait until it.
+    private func waiting(
+        _ name: String, problem: ScenarioDefinitionError?, _ duration: @escaping @Sendable (Current) -> Duration
+    ) -> ScenarioBuilder<Input, Current> {
+        let index = outlines.count
+        let step = Step<Current, WaitDeadline>(name) { WaitDeadlineOp(step: name, duration: duration) }
+        var outline = step.outline(conditional: false)
+        outline.definitionProblem = problem
+        return appending(outline, step: name) { value, run, position in
+            StepLife(run: run, step: step, index: index) { result in
+                switch result {
+                case .success(let deadline):
+                    let address = run.address(index: index, name: name)
+                    DurableSleep.wait(until: deadline, step: name, address: address, run: run) { waited in
+                        run.pass(waited.map { value }, after: position)
+                    }
+                case .failure(let error):
+                    run.pass(Result<Current, any Error>.failure(error), after: position)
+                }
+            }.start(value)
+        }
+    }
+}

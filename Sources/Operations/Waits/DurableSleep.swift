@@ -1,0 +1,58 @@
+/// The second half of a durable wait: waits, on the run's scheduler, until a journaled
+/// deadline — only what is left of it, and not at all once it has passed.
+///
+/// Cancellation ends the wait at once and the step fails as cancelled, as a retry's backoff does
+/// (``StepLife``). The wait is drawn as a note on the scenario's lifeline.
+enum DurableSleep {
+    /// Waits until `deadline`, then calls `finish` with success; with the step's failure when the
+    /// run is cancelled first.
+    ///
+    /// - Parameters:
+    ///   - deadline: The deadline the wait's step set or its journal replayed.
+    ///   - step: The wait's step, named in the note and in a failure.
+    ///   - address: The step's address, for the run's undoing of a failure.
+    ///   - run: The run that waits.
+    ///   - finish: Where the wait's end goes, exactly once.
+    static func wait(
+        until deadline: WaitDeadline, step: String, address: StepAddress, run: ScenarioRun,
+        then finish: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
+        let scheduler = run.environment.scheduler
+        let remaining = deadline.remaining(at: scheduler.wallClock)
+        if let trace = run.trace, trace.isEnabled {
+            trace.note(note(step: step, deadline: deadline, remaining: remaining))
+        }
+        guard remaining > .zero else { return finish(.success(())) }
+        let cancelled: @Sendable () -> Void = {
+            if let trace = run.trace, trace.isEnabled { trace.note("stopped: cancelled during \(step)") }
+            run.noteFailure(at: address)
+            finish(.failure(StepFailure(scenario: run.name, step: step, attempt: 1, error: OpError.cancelled)))
+        }
+        if run.cancellation?.isCancelled == true { return cancelled() }
+        let once = OnceFlag()
+        let registration = LockedState<CancellationRegistration?>(nil)
+        let work = scheduler.schedule(after: remaining) {
+            guard once.claim() else { return }
+            registration.withLock { $0 }?.cancel()
+            finish(.success(()))
+        }
+        guard let token = run.cancellation else { return }
+        let onCancel = token.onCancel {
+            guard once.claim() else { return }
+            work.cancel()
+            cancelled()
+        }
+        registration.withLock { $0 = onCancel }
+    }
+
+    /// The wait's note, e.g. `ResendDelay: wait 30 s`, `ResendDelay: wait 12 s (of 30 s)` in a
+    /// resumed run, `ResendDelay: no wait, its deadline has passed`.
+    static func note(step: String, deadline: WaitDeadline, remaining: Duration) -> String {
+        guard remaining > .zero else {
+            return deadline.seconds == 0 ? "\(step): no wait" : "\(step): no wait, its deadline has passed"
+        }
+        let left = WaitDeadline.describe(seconds: remaining.inSeconds)
+        let whole = WaitDeadline.describe(seconds: deadline.seconds)
+        return left == whole ? "\(step): wait \(left)" : "\(step): wait \(left) (of \(whole))"
+    }
+}
