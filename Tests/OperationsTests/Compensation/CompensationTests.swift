@@ -126,7 +126,7 @@ struct CompensationTests {
         #expect(shape.text.contains("0 Reserve: Int -> Int, side effects, undone by Release"))
     }
 
-    @Test func manyCompensationsFinishingInsideTheirLaunchKeepTheStackFlat() throws {
+    @Test func manyCompensationsFinishingInsideTheirLaunchKeepTheStackFlat() async throws {
         let ledger = EffectLedger(["Last": [.fail(.broken)]])
         let count = 2_000
         let scenario = Scenario<Int, Int>("Long") { start in
@@ -140,7 +140,8 @@ struct CompensationTests {
         let thread = Thread { scenario.launch(OpContext(0), onFinish: box.onFinish) }
         thread.stackSize = 512 * 1024
         thread.start()
-        let result = box.wait(timeout: .seconds(120))
+        // Waited for on a thread of its own, not on the test pool.
+        let result = await OwnThread.run { box.wait(timeout: .seconds(120)) }
         #expect((result?.failure as? StepFailure)?.step == "Last")
         #expect(ledger.names.last == "Undo0")
         #expect(ledger.launches.count == 2 * count + 1)

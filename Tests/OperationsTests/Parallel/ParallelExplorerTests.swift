@@ -2,7 +2,8 @@ import Operations
 import OperationsTesting
 import Testing
 
-/// The fault explorer reaches inside a parallel step: every schedule of up to two faults over
+/// The fault explorer reaches inside a parallel step: every schedule of one fault and random ones
+/// of two (every one of two with OPCTL_STRESS=1, see ExplorationDepth) over
 /// two branches that act (lost answers, outages, kills, Ctrl-C, full disks), each rerun
 /// replaying the branch that finished, and no branch acts twice — while a branch that drops
 /// its key is caught.
@@ -53,7 +54,7 @@ struct ParallelExplorerTests {
 
     /// Reserve and charge at once, each retried; `chargeSendsKey` plants the defect.
     private static func explorer(chargeSendsKey: Bool) -> FaultExplorer<Int, Int> {
-        FaultExplorer(maxFaults: 2) { world in
+        ExplorationDepth.explorer { world in
             let reserve = Service(world: world, effect: "reserve")
             let charge = Service(world: world, effect: "charge")
             let policy = RetryPolicy(maxAttempts: 3, backoff: .immediate, relaunchesSideEffects: true) { _ in true }
