@@ -44,7 +44,10 @@ package final class RawHTTPConnection {
     /// - Parameter receiveTimeout: The longest a read waits for data.
     /// - Throws: ``SocketFailure``.
     package init(port: UInt16, receiveTimeout: Duration = .seconds(5)) throws(SocketFailure) {
-        fd = try LoopbackSocket.make()
+        // Connected before `self.fd` is set: an initialiser that throws once every property is
+        // set runs `deinit`, which would close the descriptor a second time — by then perhaps
+        // another thread's file under the same number.
+        let fd = try LoopbackSocket.make()
         var timeout = timeval(
             tv_sec: Int(receiveTimeout.components.seconds),
             tv_usec: .init(receiveTimeout.components.attoseconds / 1_000_000_000_000))
@@ -55,6 +58,7 @@ package final class RawHTTPConnection {
             close(fd)
             throw error
         }
+        self.fd = fd
     }
 
     deinit {

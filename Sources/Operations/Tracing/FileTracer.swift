@@ -45,13 +45,16 @@ public final class FileTracer: Tracer {
         guard descriptor >= 0 else {
             throw TraceFileError(path: url.path, reason: String(cString: strerror(errno)))
         }
-        self.descriptor = descriptor
-        self.url = url
+        // Written before the properties are set: an initialiser that throws once they all are
+        // runs `deinit`, which would close the descriptor a second time — by then perhaps
+        // another thread's file under the same number.
         if !Self.write(Data(TraceLines.sessionHeader.utf8), to: descriptor) {
             let reason = String(cString: strerror(errno))
             close(descriptor)
             throw TraceFileError(path: url.path, reason: reason)
         }
+        self.descriptor = descriptor
+        self.url = url
     }
 
     deinit {
