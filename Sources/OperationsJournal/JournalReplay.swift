@@ -33,7 +33,7 @@ import Synchronization
 ///   the request its key was sent with.
 ///
 /// - A step whose failure for good started an **undoing** of the run's finished steps
-///   (``ScenarioEvent/Kind/compensationStarted(_:)``) fails again with its recorded error,
+///   (`ScenarioEvent.Kind.compensationStarted`) fails again with its recorded error,
 ///   launching nothing, so the rerun goes on undoing: compensations that finished are replayed,
 ///   one in doubt is repeated with its key, the rest are launched.
 /// - The journal answers for a step **once** in a resumed process: a step launched again there

@@ -7,7 +7,7 @@ public import Operations
 /// accepted (`VerificationScenario/CodeOp`); a leading `/` anchors the path at the run's
 /// scenario (`/PhoneOp` is the top-level PhoneOp, not the one inside `VerificationScenario`);
 /// and a component may carry its position in its scenario (`2.CodeOp`, as
-/// ``StepAddress/description`` prints it) for two steps of one name in one scenario.
+/// `StepAddress.description` prints it) for two steps of one name in one scenario.
 public enum StepSelector {
     /// The address of the step `text` names in `shape`.
     ///
