@@ -18,6 +18,18 @@ struct FileTracerTests {
         tracer.record(.call(from: "PhoneOp", to: "AuthAPI", "requestCode(phone)"))
     }
 
+    /// A disk that refuses the session's header is the tracer's error, with the system's reason;
+    /// the descriptor is closed once, before the tracer exists (a tracer that failed after
+    /// setting its properties closed it again from `deinit`).
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full"))
+    func aFileThatRefusesTheSessionHeaderIsTheTracersError() {
+        let error = #expect(throws: TraceFileError.self) {
+            try FileTracer(appendingTo: URL(fileURLWithPath: "/dev/full"))
+        }
+        #expect(error?.path == "/dev/full")
+        #expect(error?.reason == String(cString: strerror(ENOSPC)))
+    }
+
     @Test func eventsAreOnDiskAsRecordedOwnerOnly() throws {
         let url = Self.temporaryFile()
         defer { try? FileManager.default.removeItem(at: url) }
