@@ -17,7 +17,9 @@ public enum LaunchProbe {
     /// Launches a freshly made operation, waits for its finish and its release, and reports.
     ///
     /// The probe keeps only a weak reference to the operation, so `released` tells whether the
-    /// operation let go of itself after finishing.
+    /// operation let go of itself after finishing. An operation someone else holds too (a
+    /// scenario kept in a variable and probed as `LaunchProbe.launch(scenario, input: 1)`) is
+    /// its holder's to release: the probe does not wait for it, and counts it as released.
     ///
     /// - Parameters:
     ///   - make: Makes the operation; the probe holds it only for the launch call.
@@ -25,7 +27,7 @@ public enum LaunchProbe {
     ///   - timeout: How long to wait for the finish and then for the release.
     /// - Returns: What happened.
     public static func launch<O: Op>(
-        _ make: @autoclosure () -> O, context: OpContext<O.Input>, timeout: Duration = .seconds(5)
+        _ make: @autoclosure () -> O, context: OpContext<O.Input>, timeout: Duration = TestTimeout.standard
     ) -> LaunchReport<O.Output> {
         let recorder = DiagnosticsRecorder()
         let environment = context.environment.with(
@@ -37,8 +39,12 @@ public enum LaunchProbe {
         let finished = DispatchSemaphore(value: 0)
         weak var weakOperation: O?
         var name = String(describing: O.self)
+        var heldElsewhere = false
         do {
-            let operation = make()
+            var operation = make()
+            // A scenario kept in a variable is launched again and again, and its holder, not the
+            // launch, decides when it goes: waiting for its release would only wait out the timeout.
+            heldElsewhere = !isKnownUniquelyReferenced(&operation)
             weakOperation = operation
             if let named = operation as? any NamedOp { name = named.name }
             operation.launch(probed) { result in
@@ -50,7 +56,7 @@ public enum LaunchProbe {
             }
         }
         let didFinish = finished.wait(timeout: .now() + timeout.dispatchInterval) == .success
-        let released = didFinish && waitUntil(timeout: timeout) { weakOperation == nil }
+        let released = didFinish && (heldElsewhere || waitUntil(timeout: timeout) { weakOperation == nil })
         let results = deliveries.withLock { $0 }
         return LaunchReport(
             operation: name, results: results, timedOut: !didFinish, released: released,
@@ -65,7 +71,7 @@ public enum LaunchProbe {
     ///   - timeout: How long to wait for the finish and then for the release.
     /// - Returns: What happened.
     public static func launch<O: Op>(
-        _ make: @autoclosure () -> O, input: O.Input, timeout: Duration = .seconds(5)
+        _ make: @autoclosure () -> O, input: O.Input, timeout: Duration = TestTimeout.standard
     ) -> LaunchReport<O.Output> {
         launch(make(), context: OpContext(input), timeout: timeout)
     }
@@ -86,7 +92,7 @@ public enum LaunchProbe {
     ///   - timeout: How long to wait for the finish and then for the release.
     /// - Returns: What happened.
     public static func awaitLaunch<O: Op>(
-        _ make: @escaping @Sendable () -> O, context: OpContext<O.Input>, timeout: Duration = .seconds(5)
+        _ make: @escaping @Sendable () -> O, context: OpContext<O.Input>, timeout: Duration = TestTimeout.standard
     ) async -> LaunchReport<O.Output> {
         await OwnThread.run { launch(make(), context: context, timeout: timeout) }
     }
@@ -111,7 +117,8 @@ public struct LaunchReport<Output: Sendable>: Sendable {
     public let results: [Result<Output, any Error>]
     /// Whether the wait for the first finish ran out.
     public let timedOut: Bool
-    /// Whether the operation was deallocated after finishing.
+    /// Whether the operation was deallocated after finishing; `true` as well for an operation
+    /// that someone else held when it was launched, whose release is its holder's.
     public let released: Bool
     /// The diagnostics reported during the launch (a second finish, an abandonment).
     public let diagnostics: [OpDiagnostic]
