@@ -13,7 +13,7 @@ extension Op {
     ///   - timeout: How long to wait.
     /// - Returns: The operation's output.
     /// - Throws: The operation's error, or ``LaunchProbeError/neverFinished(operation:)``.
-    public func launchAndWait(_ context: OpContext<Input>, timeout: Duration = .seconds(5)) throws -> Output {
+    public func launchAndWait(_ context: OpContext<Input>, timeout: Duration = TestTimeout.standard) throws -> Output {
         guard let result = blockingResult(context, timeout: timeout) else {
             throw LaunchProbeError.neverFinished(operation: String(describing: Self.self))
         }
@@ -29,7 +29,7 @@ extension Op {
     ///   - timeout: How long to wait.
     /// - Returns: The operation's output.
     /// - Throws: The operation's error, or ``LaunchProbeError/neverFinished(operation:)``.
-    public func launchAndAwait(_ context: OpContext<Input>, timeout: Duration = .seconds(5)) async throws -> Output {
+    public func launchAndAwait(_ context: OpContext<Input>, timeout: Duration = TestTimeout.standard) async throws -> Output {
         let slot = LockedState<CheckedContinuation<Output, any Error>?>(nil)
         let name = String(describing: Self.self)
         return try await withCheckedThrowingContinuation { continuation in

@@ -96,7 +96,7 @@ public final class TestScheduler: Scheduler {
     ///   - timeout: How long to wait, on the wall clock (a Dispatch timer; nothing sleeps).
     /// - Throws: ``TestSchedulerError/notScheduled(expected:pending:timeout:)`` when fewer are
     ///   pending after `timeout`.
-    public func waitForPendingWork(atLeast count: Int = 1, timeout: Duration = .seconds(5)) async throws {
+    public func waitForPendingWork(atLeast count: Int = 1, timeout: Duration = TestTimeout.standard) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let id: UInt64? = state.withLock { state in
                 guard state.pending.count < count else { return nil }

@@ -34,7 +34,7 @@ public struct WaitTimedOut: Error, CustomStringConvertible {
 /// - Throws: ``WaitTimedOut`` when no value did before `timeout`.
 @MainActor
 public func waitFor<Value>(
-    _ read: @escaping @MainActor () -> Value, timeout: Duration = .seconds(5),
+    _ read: @escaping @MainActor () -> Value, timeout: Duration = TestTimeout.standard,
     until done: (Value) -> Bool
 ) async throws(WaitTimedOut) -> Value {
     let deadline = DispatchTime.now() + timeout.dispatchInterval

@@ -15,7 +15,7 @@ import Testing
         let resend = CodeResend(phoneToken: Fixtures.phoneToken, lastDelivery: Fixtures.delivery)
         async let sent = factory.makeResendCodeScenario().launchAndAwait(
             OpContext(resend, environment: OpEnvironment(scheduler: scheduler)))
-        try await scheduler.waitForPendingWork(timeout: .seconds(60))
+        try await scheduler.waitForPendingWork()
         #expect(scheduler.requestedDelays == [.seconds(30)], "the last delivery's resendAfter")
         #expect(api.calls.isEmpty, "nothing is sent before the delay")
         scheduler.advance(by: .seconds(30))

@@ -50,7 +50,8 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
                 if FileManager.default.fileExists(atPath: url.path) {
                     let verdict = Self.checkVerdict(url, shape: shape)
                     do {
-                        journal = try Self.resume(url, shape, world.io)
+                        journal = try ScenarioJournal.resume(
+                            at: url, expecting: shape, durability: .buffered, sealer: nil, io: world.io)
                     } catch {
                         // The disk failed the resumed line, or the process died writing it.
                         if world.isDead { continue }
@@ -143,23 +144,6 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
             if !isWordByte(before) && !isWordByte(after) { return true }
         }
         return false
-    }
-
-    /// Resumes the run. The last session closed its journal before this, so a lock still held
-    /// is another thread's fork holding a copy of the descriptor until it execs (the tests of a
-    /// program spawn processes beside the explorer): it is tried again a few times.
-    private static func resume(_ url: URL, _ shape: ScenarioShape, _ io: JournalIO) throws(JournalError)
-        -> ScenarioJournal
-    {
-        var tries = 0
-        while true {
-            do {
-                return try ScenarioJournal.resume(at: url, expecting: shape, durability: .buffered, sealer: nil, io: io)
-            } catch .runInProgress where tries < 100 {
-                tries += 1
-                usleep(1_000)
-            }
-        }
     }
 
     /// Why a check of the journal says the run cannot be resumed; `nil` when it can.

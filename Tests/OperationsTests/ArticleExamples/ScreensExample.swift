@@ -82,20 +82,20 @@ struct ScreensExampleTests {
     @Test func theAnswerFinishesTheFlow() async throws {
         let model = SignUp.ViewModel()
         model.start()
-        _ = try await waitFor({ model.state }, timeout: .seconds(60), until: { $0 == .askingForNickname })
+        _ = try await waitFor({ model.state }, until: { $0 == .askingForNickname })
         model.submit("ada")
         let state = try await waitFor(
-            { model.state }, timeout: .seconds(60), until: { if case .signedUp = $0 { true } else { false } })
+            { model.state }, until: { if case .signedUp = $0 { true } else { false } })
         #expect(state == .signedUp("ada"))
     }
 
     @Test func cancellingTakesTheQuestionAway() async throws {
         let model = SignUp.ViewModel()
         model.start()
-        _ = try await waitFor({ model.state }, timeout: .seconds(60), until: { $0 == .askingForNickname })
+        _ = try await waitFor({ model.state }, until: { $0 == .askingForNickname })
         model.cancel()
         let state = try await waitFor(
-            { model.state }, timeout: .seconds(60), until: { if case .failed = $0 { true } else { false } })
+            { model.state }, until: { if case .failed = $0 { true } else { false } })
         #expect(state == .failed("\(OpError.cancelled)"))
         model.submit("too late")
         #expect(model.state == state)

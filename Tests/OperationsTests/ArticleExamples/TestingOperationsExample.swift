@@ -81,7 +81,7 @@ struct WeatherTests {
         let morning = Weather.morning(forecasts: ScriptedForecasts([.failure(Weather.Offline())]))
         async let temperature = morning.launch(with: "Oslo", environment: environment)
         // The first attempt failed and the retry waits on the test's clock, not the wall clock.
-        try await scheduler.waitForPendingWork(timeout: .seconds(60))
+        try await scheduler.waitForPendingWork()
         #expect(scheduler.requestedDelays == [.seconds(5)])
         scheduler.advance(by: .seconds(5))
         #expect(try await temperature == 18)

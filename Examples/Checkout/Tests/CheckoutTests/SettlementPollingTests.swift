@@ -16,9 +16,9 @@ import Testing
             .checkoutScenario
         async let launched = scenario.launchAndAwait(
             OpContext(request, environment: OpEnvironment(scheduler: scheduler, observer: recorder)))
-        try await scheduler.waitForPendingWork(timeout: .seconds(60))
+        try await scheduler.waitForPendingWork()
         scheduler.advance(by: .seconds(3))
-        try await scheduler.waitForPendingWork(timeout: .seconds(60))
+        try await scheduler.waitForPendingWork()
         #expect(store.confirmations.isEmpty, "not confirmed while pending")
         scheduler.advance(by: .seconds(3))
         let confirmation = try await launched
@@ -35,7 +35,7 @@ import Testing
             .checkoutScenario
         async let launched = scenario.launchAndAwait(
             OpContext(request, environment: OpEnvironment(scheduler: scheduler)))
-        try await scheduler.waitForPendingWork(timeout: .seconds(60))
+        try await scheduler.waitForPendingWork()
         scheduler.advance(by: .seconds(1))
         var cause: (any Error)?
         do { _ = try await launched } catch { cause = (error as? StepFailure)?.error }
