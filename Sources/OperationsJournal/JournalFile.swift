@@ -48,7 +48,7 @@ enum JournalFile {
             path.map { open($0, O_WRONLY | O_APPEND | O_CLOEXEC) } ?? -1
         }
         guard descriptor >= 0 else { throw .io(url, operation: "open", reason: lastErrorText()) }
-        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+        if !lock(descriptor, LOCK_EX) {
             let busy = errno == EWOULDBLOCK
             let reason = lastErrorText()
             _ = close(descriptor)
@@ -64,6 +64,43 @@ enum JournalFile {
             path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1
         }
         return isBeingWritten(descriptor: descriptor)
+    }
+
+    /// ``isBeingWritten(_:)`` for a refusal rather than a status: a lock found held is tried
+    /// again through ``lockGrace`` before the run counts as another writer's.
+    static func isHeldByAnotherWriter(_ url: URL) -> Bool {
+        let descriptor = url.withUnsafeFileSystemRepresentation { path in
+            path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1
+        }
+        guard descriptor >= 0 else { return false }
+        defer { _ = close(descriptor) }
+        if lock(descriptor, LOCK_SH) {
+            _ = flock(descriptor, LOCK_UN)
+            return false
+        }
+        return errno == EWOULDBLOCK
+    }
+
+    /// How long a lock found held is tried again before the run counts as another writer's.
+    ///
+    /// A `flock` belongs to the open file, and a process that forks copies its open files: until
+    /// the child execs (and its close-on-exec copy goes), the child holds the lock too. So a
+    /// program that closes a run and resumes it at once, while another of its threads starts a
+    /// process, can find the lock of a writer that has already let go. The window is the time
+    /// between a fork and an exec, well under this; a live writer holds the lock for as long as it
+    /// runs, so waiting this long only delays the refusal it gets anyway.
+    static let lockGrace: Duration = .milliseconds(500)
+
+    /// Takes `operation` (`LOCK_EX` or `LOCK_SH`) without blocking, trying again through
+    /// ``lockGrace`` while the lock is held. On failure `errno` says why.
+    private static func lock(_ descriptor: Int32, _ operation: Int32) -> Bool {
+        let giveUp = ContinuousClock.now.advanced(by: lockGrace)
+        while flock(descriptor, operation | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK, ContinuousClock.now < giveUp else { return false }
+            usleep(2_000)
+            errno = EWOULDBLOCK
+        }
+        return true
     }
 
     /// The same for a journal named by path: a listing asks it of thousands of journals and

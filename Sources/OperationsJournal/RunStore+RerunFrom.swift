@@ -38,7 +38,7 @@ extension RunStore {
     {
         let oldURL = url(for: id)
         guard JournalFile.exists(oldURL) else { throw .journal(.unknownRun(id, directory: directory)) }
-        guard !JournalFile.isBeingWritten(oldURL) else { throw .journal(.runInProgress(oldURL)) }
+        guard !JournalFile.isHeldByAnotherWriter(oldURL) else { throw .journal(.runInProgress(oldURL)) }
         let bytes: [UInt8]
         let record: JournalRecord
         do throws(JournalError) {

@@ -160,6 +160,27 @@ extension JournalTests {
             }
         }
 
+        /// A process that forks holds a copy of every open file, and with it the journal's lock,
+        /// until the child execs. A run closed and resumed at once while another thread starts a
+        /// process must not read as another writer's.
+        @Test func aLockLetGoOfWithinTheGraceIsWaitedOut() throws {
+            try withTemporaryDirectory { directory in
+                let store = RunStore(stateDirectory: directory)
+                let journal = try store.create(scenario: "Forked")
+                try journal.close()
+                // A second open file holding the lock stands for the child's copy.
+                let copy = open(journal.url.path, O_RDONLY | O_CLOEXEC)
+                #expect(copy >= 0 && flock(copy, LOCK_EX | LOCK_NB) == 0)
+                // A thread of its own: Dispatch's pool can be busy with other tests for a second.
+                Thread.detachNewThread {
+                    usleep(10_000)
+                    _ = close(copy)
+                }
+                let resumed = try store.resume(journal.runID)
+                try resumed.close()
+            }
+        }
+
         @Test func closingARunInFlightRecordsItAsInterrupted() throws {
             try withTemporaryDirectory { directory in
                 let store = RunStore(stateDirectory: directory)
