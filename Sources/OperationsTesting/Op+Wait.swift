@@ -29,7 +29,9 @@ extension Op {
     ///   - timeout: How long to wait.
     /// - Returns: The operation's output.
     /// - Throws: The operation's error, or ``LaunchProbeError/neverFinished(operation:)``.
-    public func launchAndAwait(_ context: OpContext<Input>, timeout: Duration = TestTimeout.standard) async throws -> Output {
+    public func launchAndAwait(_ context: OpContext<Input>, timeout: Duration = TestTimeout.standard) async throws
+        -> Output
+    {
         let slot = LockedState<CheckedContinuation<Output, any Error>?>(nil)
         let name = String(describing: Self.self)
         return try await withCheckedThrowingContinuation { continuation in
