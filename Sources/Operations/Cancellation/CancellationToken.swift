@@ -22,11 +22,11 @@ public final class CancellationToken: Sendable {
     private struct Handlers {
         var cancelled = false
         var nextID: UInt64 = 0
-        /// The first handler still registered, kept inline: most tokens carry one (the launch's
-        /// completion), and a dictionary would allocate and hash for it.
-        var first: Entry?
-        /// Any further handlers, by registration id.
-        var more: [UInt64: Entry] = [:]
+        /// The handlers still registered, oldest first. A token carries a few at a time (a
+        /// scenario's launch and the step it is running, a retry's wait, a question on screen)
+        /// and they mostly leave newest first, so a list searched from its end beats a
+        /// dictionary, which allocated and hashed for every step of an awaited scenario.
+        var entries: [Entry] = []
         /// The handler a linked token keeps in its parent; removed when this token goes away,
         /// so a long-lived parent does not collect handlers of dead children.
         var parentRegistration: CancellationRegistration?
@@ -57,7 +57,7 @@ public final class CancellationToken: Sendable {
     /// How many handlers wait for this token; lets tests prove that finished launches and dead
     /// linked children leave nothing behind.
     package var pendingHandlerCount: Int {
-        handlers.withLock { ($0.first == nil ? 0 : 1) + $0.more.count }
+        handlers.withLock { $0.entries.count }
     }
 
     /// Whether the token has fired.
@@ -94,7 +94,7 @@ public final class CancellationToken: Sendable {
     /// - Returns: A registration to cancel when the work no longer needs the signal.
     @discardableResult
     public func onCancel(_ handler: @escaping @Sendable () -> Void) -> CancellationRegistration {
-        guard let id = add(Entry(id: 0, handler: handler, target: nil)) else {
+        guard let id = add(handler: handler, target: nil) else {
             handler()
             return CancellationRegistration(token: nil, id: 0)
         }
@@ -107,7 +107,7 @@ public final class CancellationToken: Sendable {
     /// - Returns: The registration id, or `nil` when the token has already fired (nothing was
     ///   registered; the caller cancels itself).
     func register(_ target: any CancellationTarget) -> UInt64? {
-        add(Entry(id: 0, handler: nil, target: target))
+        add(handler: nil, target: target)
     }
 
     /// Removes the handler registered under `id`; does nothing when it is gone (fired or
@@ -115,30 +115,23 @@ public final class CancellationToken: Sendable {
     func remove(_ id: UInt64) {
         // Taken out under the lock, released after it: a handler's captures may hold the last
         // reference to something whose `deinit` reaches this token.
-        let removed = handlers.withLock { state -> Entry? in
-            if state.first?.id == id {
-                defer { state.first = nil }
-                return state.first
-            }
-            return state.more.isEmpty ? nil : state.more.removeValue(forKey: id)
-        }
+        let removed = handlers.withLock { Self.take(id, from: &$0) }
         withExtendedLifetime(removed) {}
     }
 
     // MARK: - Internals
 
-    private func add(_ entry: Entry) -> UInt64? {
+    /// Registers a handler or a target. The entry is made in place, under the lock: copying
+    /// one copies its weak reference, which goes through the target's side table.
+    private func add(handler: (@Sendable () -> Void)?, target: (any CancellationTarget)?) -> UInt64? {
         handlers.withLock { state in
             guard !state.cancelled else { return nil }
-            var entry = entry
-            entry.id = state.nextID
+            let id = state.nextID
             state.nextID += 1
-            if state.first == nil && state.more.isEmpty {
-                state.first = entry
-            } else {
-                state.more[entry.id] = entry
-            }
-            return entry.id
+            // Room for a scenario, its step and a wait at once, allocated once.
+            if state.entries.capacity == 0 { state.entries.reserveCapacity(4) }
+            state.entries.append(Entry(id: id, handler: handler, target: target))
+            return id
         }
     }
 
@@ -154,27 +147,24 @@ public final class CancellationToken: Sendable {
     private static func takeAll(_ state: inout Handlers) -> [Pending] {
         // Newest first: launches nested inside others registered later, so they finish (and
         // record their finish) before the scenario around them — the order of unwinding.
-        var entries = state.more.values.sorted { $0.id > $1.id }
-        if let first = state.first { entries.append(first) }
-        if state.first?.handler != nil { state.first = nil }
-        if !state.more.isEmpty { state.more = state.more.filter { $0.value.handler == nil } }
-        return entries.map { entry in
+        let pending = state.entries.reversed().map { entry -> Pending in
             if let handler = entry.handler { return .handler(handler) }
             return .target(entry.id)
         }
+        state.entries.removeAll { $0.handler != nil }
+        return pending
     }
 
     /// Removes the target registered under `id` and returns it, held strongly; `nil` when it
     /// removed itself first or is already going away.
     private static func takeTarget(_ id: UInt64, from state: inout Handlers) -> (any CancellationTarget)? {
-        let entry: Entry?
-        if state.first?.id == id {
-            entry = state.first
-            state.first = nil
-        } else {
-            entry = state.more.removeValue(forKey: id)
-        }
-        return entry?.target
+        take(id, from: &state)?.target
+    }
+
+    /// Removes the entry registered under `id`, searching from the newest; `nil` when it is gone.
+    private static func take(_ id: UInt64, from state: inout Handlers) -> Entry? {
+        guard let index = state.entries.lastIndex(where: { $0.id == id }) else { return nil }
+        return state.entries.remove(at: index)
     }
 }
 
