@@ -77,7 +77,7 @@ struct BeyondAChainExplorationTests {
     }
 
     @Test func anUndoingReleasesOnceUnderEveryScheduleOfTwoFaults() async {
-        let explorer = ExplorationDepth.explorer { world in
+        let explorer = FaultExplorer(depth: .suite) { world in
             let service = KeyedService(world: world)
             let scenario = Scenario<Int, Int>("Undone") { chain in
                 chain

@@ -54,7 +54,7 @@ struct ParallelExplorerTests {
 
     /// Reserve and charge at once, each retried; `chargeSendsKey` plants the defect.
     private static func explorer(chargeSendsKey: Bool) -> FaultExplorer<Int, Int> {
-        ExplorationDepth.explorer { world in
+        FaultExplorer(depth: .suite) { world in
             let reserve = Service(world: world, effect: "reserve")
             let charge = Service(world: world, effect: "charge")
             let policy = RetryPolicy(maxAttempts: 3, backoff: .immediate, relaunchesSideEffects: true) { _ in true }

@@ -24,14 +24,14 @@ struct CheckoutExplorationTests {
     }
 
     @Test func aDeclinedCheckoutReleasesItsReservationOnceWhateverTheFaults() async {
-        let explorer = ExplorationDepth.explorer(flow: CheckoutProgram.declinedFlow)
+        let explorer = FaultExplorer(depth: .suite, flow: CheckoutProgram.declinedFlow)
         let report = await OwnThread.run { explorer.explore() }
         #expect(report.schedules > 100, "\(report.schedules) schedules")
         #expect(report.violations.isEmpty, "\(report)")
     }
 
     @Test func aSettlingCheckoutNeverActsTwiceWhateverTheFaults() async {
-        let explorer = ExplorationDepth.explorer(flow: CheckoutProgram.settlementFlow)
+        let explorer = FaultExplorer(depth: .suite, flow: CheckoutProgram.settlementFlow)
         let report = await OwnThread.run { explorer.explore() }
         #expect(report.schedules > 100, "\(report.schedules) schedules")
         #expect(report.violations.isEmpty, "\(report)")
