@@ -9,28 +9,9 @@ import Testing
 /// be what the code draws today: `Diagrams/Checkout/CheckoutScenario.parallel.*` in the
 /// repository.
 @Suite struct ParallelDiagramTests {
-    static let name = "CheckoutScenario.parallel"
-
     @Test func theCommittedParallelDiagramIsWhatTheCodeDraws() throws {
-        let trace = try Self.paidCheckout()
-        let refreshing = ProcessInfo.processInfo.environment[CompensationDiagramTests.refresh] != nil
-        for format in DiagramFormat.allCases {
-            let file = CompensationDiagramTests.directory.appendingPathComponent(
-                "\(Self.name).\(format.fileExtension)")
-            let drawn = try format.render(trace, width: 100)
-            if refreshing {
-                try FileManager.default.createDirectory(
-                    at: CompensationDiagramTests.directory, withIntermediateDirectories: true)
-                try Data(drawn.utf8).write(to: file)
-            }
-            let committed = try? String(contentsOf: file, encoding: .utf8)
-            let refreshCommand =
-                "\(CompensationDiagramTests.refresh)=1 swift test --filter ParallelDiagramTests (in Examples/Checkout)"
-            #expect(
-                committed == drawn,
-                "Diagrams/Checkout/\(file.lastPathComponent) differs from what the code draws; refresh with: \(refreshCommand)"
-            )
-        }
+        try CommittedDiagram.check(
+            try Self.paidCheckout(), named: "CheckoutScenario.parallel", suite: "ParallelDiagramTests")
     }
 
     @Test func theStockCheckAndThePricingAreBranchesOfOneParFrame() throws {
