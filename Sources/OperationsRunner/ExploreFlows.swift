@@ -51,9 +51,9 @@ public enum ExploreFlows<Program: RunnerProgram>: Command {
             throw UsageError(
                 "no flow '\(typed)' to explore (one of: \(names.joined(separator: ", ")))", command: name)
         }
-        let maxFaults = try count(arguments, "--max-faults", default: 2)
-        let random = try count(arguments, "--random", default: 100)
-        let seed = try UInt64(count(arguments, "--seed", default: 0))
+        let maxFaults = try arguments.count("--max-faults", default: 2, command: name)
+        let random = try arguments.count("--random", default: 100, command: name)
+        let seed = try UInt64(arguments.count("--seed", default: 0, command: name))
         let report = exploration.explore(maxFaults: maxFaults, randomSchedules: random, seed: seed)
         if arguments.has("--json") {
             let violations: [[String: Any]] = report.violations.map { violation in
@@ -78,15 +78,5 @@ public enum ExploreFlows<Program: RunnerProgram>: Command {
             }
         }
         return report.violations.isEmpty ? ExitStatus.success : ExitStatus.failure
-    }
-
-    /// A non-negative whole number given to `option`, or its default; a usage error naming the
-    /// option otherwise.
-    private static func count(_ arguments: ParsedArguments, _ option: String, default value: Int) throws -> Int {
-        guard let text = arguments.value(option) else { return value }
-        guard let number = Int(text), number >= 0 else {
-            throw UsageError("\(option) takes a whole number of 0 or more, not '\(text)'", command: name)
-        }
-        return number
     }
 }

@@ -14,6 +14,22 @@ struct ArgumentParsingTests {
         try ParsedArguments(arguments, spec: Self.spec, command: "run")
     }
 
+    @Test func aCountIsAWholeNumberOfZeroOrMoreOrItsDefault() throws {
+        #expect(try parse("--code", "7").count("--code", command: "run") == 7)
+        #expect(try parse("--code", "0").count("--code", default: 3, command: "run") == 0)
+        #expect(try parse().count("--code", default: 3, command: "run") == 3, "absent: the default")
+        for bad in ["-1", "two", "1.5", "", String(repeating: "9", count: 80)] {
+            #expect(throws: UsageError.self) { try parse("--code=\(bad)").count("--code", command: "run") }
+        }
+        let long = String(repeating: "x", count: 10_000)
+        do {
+            _ = try parse("--code", long).count("--code", command: "run")
+            Issue.record("a count of letters was accepted")
+        } catch let error as UsageError {
+            #expect("\(error)".count < 200, "the text is clipped: \(error)")
+        }
+    }
+
     @Test func optionValuesSeparateOrInline() throws {
         let separate = try parse("auth", "--phone", "+79991234567", "--code", "123456")
         #expect(separate.value("--phone") == "+79991234567")

@@ -34,11 +34,10 @@ enum CheckoutProgram: RunnerProgram {
             ]),
         prepareRun: { request in
             let arguments = request.arguments
-            let count = { (option: String) in Int(arguments.value(option) ?? "0") ?? 0 }
             let faults = Store.Faults(
-                reserveFailures: count("--reserve-failures"),
+                reserveFailures: try arguments.count("--reserve-failures", command: "run"),
                 declinedCards: Set([arguments.value("--decline")].compactMap { $0 }),
-                confirmFailures: count("--confirm-failures"))
+                confirmFailures: try arguments.count("--confirm-failures", command: "run"))
             let order = CheckoutRequest(
                 cartID: arguments.value("--cart") ?? Store.sampleCart.id, card: arguments.value("--card") ?? "tok_visa",
                 coupon: arguments.value("--coupon"))
