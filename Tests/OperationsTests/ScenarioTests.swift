@@ -32,6 +32,21 @@ struct ScenarioTests {
         #expect(large.first?.success == 80)
     }
 
+    /// A builder hands its arrays on to the longer chain it makes; one kept and extended twice
+    /// must still give two chains that do not share a step.
+    @Test func aBuilderKeptAndExtendedTwiceGivesIndependentChains() throws {
+        let discarded = LockedState<[String]>([])
+        let scenario = Scenario<Int, String>("Branched") { chain in
+            let base = chain.then(Step("Double") { DoubleOp() })
+            let other = base.then(Step("Again") { DoubleOp() })
+            discarded.withLock { $0 = other.stepNames }
+            return base.then(Step("Describe") { DescribeOp() })
+        }
+        #expect(scenario.shape.steps.map(\.name) == ["Double", "Describe"])
+        #expect(discarded.withLock { $0 } == ["Double", "Again"])
+        #expect(try LaunchProbe.launch(scenario, input: 2).value() == "#4")
+    }
+
     @Test func mapConvertsBetweenStepsWithoutLaunching() throws {
         let scenario = Scenario<Int, String>("Map") { chain in
             chain.then(Step { DoubleOp() }).map { $0 + 1 }.then(Step { DescribeOp() })

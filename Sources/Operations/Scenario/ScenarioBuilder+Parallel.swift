@@ -19,7 +19,7 @@ extension ScenarioBuilder {
     ///   - first: The first branch; a parallel step has at least one.
     ///   - rest: The other branches, each taking the current value.
     /// - Returns: The chain, producing the branches' outputs as a tuple.
-    public func parallel<First: Sendable, each Rest: Sendable>(
+    public consuming func parallel<First: Sendable, each Rest: Sendable>(
         _ name: String, _ first: Step<Current, First>, _ rest: repeat Step<Current, each Rest>
     ) -> ScenarioBuilder<Input, (First, repeat each Rest)> {
         var branches = [ParallelBranch(first)]
@@ -44,7 +44,7 @@ extension ScenarioBuilder {
     ///   - name: The parallel step's name in progress, journals and diagrams.
     ///   - branches: The branches, each taking the current value.
     /// - Returns: The chain, producing the branches' outputs in branch order.
-    public func parallel<Output: Sendable>(_ name: String, _ branches: [Step<Current, Output>])
+    public consuming func parallel<Output: Sendable>(_ name: String, _ branches: [Step<Current, Output>])
         -> ScenarioBuilder<Input, [Output]>
     {
         joining(name, branches.map(ParallelBranch.init), mode: .all) { values in
@@ -68,7 +68,7 @@ extension ScenarioBuilder {
     ///   - name: The race's name in progress, journals and diagrams.
     ///   - branches: The branches, each taking the current value; at least one.
     /// - Returns: The chain, producing the winner's output.
-    public func race<Output: Sendable>(_ name: String, _ branches: [Step<Current, Output>])
+    public consuming func race<Output: Sendable>(_ name: String, _ branches: [Step<Current, Output>])
         -> ScenarioBuilder<Input, Output>
     {
         joining(name, branches.map(ParallelBranch.init), mode: .race) { values in
@@ -79,7 +79,7 @@ extension ScenarioBuilder {
 
     /// The link of a parallel step: replays its recorded output in a rerun when it can,
     /// otherwise launches its branches and hands on what `assemble` makes of their outputs.
-    private func joining<Next: Sendable>(
+    private consuming func joining<Next: Sendable>(
         _ name: String, _ branches: [ParallelBranch<Current>], mode: ParallelMode,
         assemble: @escaping @Sendable ([any Sendable]) -> Next
     ) -> ScenarioBuilder<Input, Next> {

@@ -18,7 +18,7 @@ extension ScenarioBuilder {
     ///   - duration: How long to wait; a negative duration is a ``ScenarioDefinitionError``,
     ///     reported when the scenario is launched, before any step launches.
     /// - Returns: The chain, producing the same value after the wait.
-    public func wait(_ name: String, for duration: Duration) -> ScenarioBuilder<Input, Current> {
+    public consuming func wait(_ name: String, for duration: Duration) -> ScenarioBuilder<Input, Current> {
         let problem: ScenarioDefinitionError? =
             duration < .zero ? .negativeWait(step: name, seconds: duration.inSeconds) : nil
         return waiting(name, problem: problem) { _ in duration }
@@ -36,7 +36,7 @@ extension ScenarioBuilder {
     ///   - duration: How long to wait, from the current value; a negative one fails the step with
     ///     ``WaitError/negativeDuration(step:seconds:)`` before it waits.
     /// - Returns: The chain, producing the same value after the wait.
-    public func wait(_ name: String, for duration: @escaping @Sendable (Current) -> Duration)
+    public consuming func wait(_ name: String, for duration: @escaping @Sendable (Current) -> Duration)
         -> ScenarioBuilder<Input, Current>
     {
         waiting(name, problem: nil, duration)
@@ -62,7 +62,7 @@ extension ScenarioBuilder {
     ///     ``WaitError/stillNotDone(step:polls:)``. Fewer than one is a
     ///     ``ScenarioDefinitionError``.
     /// - Returns: The chain, producing the step's final output.
-    public func then<Next: Sendable>(
+    public consuming func then<Next: Sendable>(
         _ step: Step<Current, Next>, repeatingEvery interval: Duration, until done: @escaping @Sendable (Next) -> Bool,
         atMost polls: Int
     ) -> ScenarioBuilder<Input, Next> {
@@ -82,7 +82,7 @@ extension ScenarioBuilder {
     }
 
     /// The link of a wait: the deadline's step, then the wait until it.
-    private func waiting(
+    private consuming func waiting(
         _ name: String, problem: ScenarioDefinitionError?, _ duration: @escaping @Sendable (Current) -> Duration
     ) -> ScenarioBuilder<Input, Current> {
         let index = outlines.count

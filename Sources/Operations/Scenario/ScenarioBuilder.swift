@@ -19,7 +19,7 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     ///
     /// - Parameter step: The step; its input type must be the current output type.
     /// - Returns: The chain, now producing the step's output.
-    public func then<Next: Sendable>(_ step: Step<Current, Next>) -> ScenarioBuilder<Input, Next> {
+    public consuming func then<Next: Sendable>(_ step: Step<Current, Next>) -> ScenarioBuilder<Input, Next> {
         let index = outlines.count
         return appending(step.outline(conditional: false), step: step.name) { value, run, position in
             StepLife(run: run, step: step, index: index) { run.pass($0, after: position) }.start(value)
@@ -35,7 +35,7 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     ///   - description: The condition in words, e.g. `terms required`: the label of the `opt`
     ///     frame around the step in a run's diagram, and of the note when it is skipped.
     /// - Returns: The chain, producing the same type.
-    public func then(
+    public consuming func then(
         _ step: Step<Current, Current>, when condition: @escaping @Sendable (Current) -> Bool,
         describedAs description: String? = nil
     ) -> ScenarioBuilder<Input, Current> {
@@ -66,7 +66,7 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     ///   - input: The step's input, taken from the current value.
     ///   - merge: The next value, from the current value and the step's output.
     /// - Returns: The chain, producing the same type.
-    public func then<StepInput: Sendable, StepOutput: Sendable>(
+    public consuming func then<StepInput: Sendable, StepOutput: Sendable>(
         _ step: Step<StepInput, StepOutput>,
         when condition: @escaping @Sendable (Current) -> Bool = { _ in true },
         describedAs description: String? = nil,
@@ -104,7 +104,7 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     ///   - input: The step's input, taken from the current value.
     ///   - combine: The next value, from the current value and the step's output.
     /// - Returns: The chain, producing what `combine` makes.
-    public func then<StepInput: Sendable, StepOutput: Sendable, Next: Sendable>(
+    public consuming func then<StepInput: Sendable, StepOutput: Sendable, Next: Sendable>(
         _ step: Step<StepInput, StepOutput>,
         input: @escaping @Sendable (Current) -> StepInput,
         combine: @escaping @Sendable (Current, StepOutput) -> Next
@@ -125,7 +125,7 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     /// - Parameter transform: A pure function of the current value; an error it throws ends
     ///   the scenario.
     /// - Returns: The chain, producing the transformed value.
-    public func map<Next: Sendable>(_ transform: @escaping @Sendable (Current) throws -> Next)
+    public consuming func map<Next: Sendable>(_ transform: @escaping @Sendable (Current) throws -> Next)
         -> ScenarioBuilder<Input, Next>
     {
         appending(nil, step: nil) { value, run, position in
@@ -136,7 +136,7 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
 
     /// The chain with one more link, which gets the chain's value so far, the run and its own
     /// position, and hands a value of type `Next` on (see ``ChainLink``).
-    func appending<Next: Sendable>(
+    consuming func appending<Next: Sendable>(
         _ outline: StepOutline?, step: String?,
         _ body: @escaping @Sendable (_ value: Current, _ run: ScenarioRun, _ position: Int) -> Void
     ) -> ScenarioBuilder<Input, Next> {
@@ -147,15 +147,23 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
             }
             body(value, run, position)
         }
-        return ScenarioBuilder<Input, Next>(
-            outlines: outline.map { outlines + [$0] } ?? outlines, links: links + [link])
+        // The arrays are taken out of this builder before appending: a chain written as one
+        // expression hands each builder on once, so every append finds its array unshared and
+        // building a chain of n steps copies nothing (`outlines + [outline]` copied the whole
+        // chain at every step: n² copies, most of the time of a 1,000-step scenario's build).
+        var outlines = self.outlines
+        var links = self.links
+        self = ScenarioBuilder(outlines: [], links: [])
+        if let outline { outlines.append(outline) }
+        links.append(link)
+        return ScenarioBuilder<Input, Next>(outlines: outlines, links: links)
     }
 
     /// The link of a conditional step, shared by both conditional forms of `then`: skipped,
     /// with its note, when `condition` fails for the value; otherwise run inside its `opt`
     /// frame by `start`, given the value, the step's index, the run and the finish that hands
     /// its result on.
-    private func conditional(
+    private consuming func conditional(
         _ name: String, _ outline: StepOutline, when condition: @escaping @Sendable (Current) -> Bool,
         describedAs description: String?,
         _ start: @escaping @Sendable (Current, Int, ScenarioRun, @escaping StepFinish<Current>) -> Void
