@@ -1,6 +1,9 @@
 /// One branch of a parallel step with its output type erased, so branches of different types
 /// run side by side: what the step is, and how to start it in its own run.
-struct ParallelBranch<Input: Sendable>: Sendable {
+///
+/// A class: a launch reads each branch once per start, and a struct of names and an outline was
+/// copied whole each time, a dozen reference counts per branch (`parallel.fanout1k`).
+final class ParallelBranch<Input: Sendable>: Sendable {
     let name: String
     let purity: Purity
     let outline: StepOutline

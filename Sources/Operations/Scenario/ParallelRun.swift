@@ -38,8 +38,9 @@ final class ParallelRun<Input: Sendable>: Sendable {
         /// The branch whose failure (all) or success (race) decided the step.
         var decidedBy: Int?
         var parentRegistration: CancellationRegistration?
-        /// The branches' runs, which keep what their finished steps would need to undo.
-        var runs: [ScenarioRun] = []
+        /// What each branch finished that declares a compensation, by branch; only branches
+        /// with something to undo have an entry, and a branch's run is let go of when it ends.
+        var undos: [Int: [PendingUndo]] = [:]
     }
 
     init(
@@ -74,14 +75,13 @@ final class ParallelRun<Input: Sendable>: Sendable {
         let base = address
         // Untraced, every branch has the same context parts: made once, not once per branch.
         let shared = traces == nil ? extras(of: nil) : nil
-        let runs = branches.indices.map { branch in
-            ScenarioRun(
+        // Each branch's run is made as it starts and lives only until it ends: a fan-out of a
+        // thousand branches keeps the unfinished ones, not a thousand runs, in memory.
+        for branch in branches.indices {
+            let run = ScenarioRun(
                 name: name, storedEnvironment: parent.storedEnvironment, extras: shared ?? extras(of: branch),
                 base: base, startedAt: parent.startedAt, links: [], ending: parent.ending, gate: nil)
-        }
-        state.withLock { $0.runs = runs }
-        for branch in branches.indices {
-            branches[branch].start(input, runs[branch], branch) { result in self.finished(branch, result) }
+            branches[branch].start(input, run, branch) { result in self.finished(branch, result, in: run) }
         }
     }
 
@@ -97,9 +97,11 @@ final class ParallelRun<Input: Sendable>: Sendable {
             cancellation: token, deadline: parent.extras?.deadline, scope: nil, trace: trace, idempotencyKey: nil)
     }
 
-    private func finished(_ branch: Int, _ result: Result<any Sendable, any Error>) {
+    private func finished(_ branch: Int, _ result: Result<any Sendable, any Error>, in run: ScenarioRun) {
+        let undos = run.undoing.withLock { $0.finished }
         let (isLast, decides) = state.withLock { state -> (Bool, Bool) in
             state.results[branch] = result
+            if !undos.isEmpty { state.undos[branch] = undos }
             state.remaining -= 1
             var decides = false
             if state.decidedBy == nil {
@@ -117,14 +119,14 @@ final class ParallelRun<Input: Sendable>: Sendable {
 
     /// Every branch has finished: draws them, reports the step and hands its result on.
     private func end() {
-        let (results, decidedBy, registration, runs) = state.withLock { state in
-            (state.results.map { $0! }, state.decidedBy, state.parentRegistration, state.runs)
+        let (results, decidedBy, registration, undos) = state.withLock { state in
+            (state.results.map { $0! }, state.decidedBy, state.parentRegistration, state.undos)
         }
         registration?.cancel()
         // What the branches finished is the scenario's to undo, with its other finished steps,
-        // should this step or a later one fail for good.
-        for run in runs {
-            for undo in run.undoing.withLock({ $0.finished }) { parent.remember(undo) }
+        // should this step or a later one fail for good; in the order the branches are listed.
+        for branch in undos.keys.sorted() {
+            for undo in undos[branch] ?? [] { parent.remember(undo) }
         }
         drawBranches()
         let result = outcome(results, decidedBy: decidedBy)
