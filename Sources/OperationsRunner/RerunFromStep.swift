@@ -23,16 +23,8 @@ enum RerunFromStep<Program: RunnerProgram> {
     ) throws -> Int32 {
         let program = Program.configuration
         let command = RerunScenario<Program>.name
-        guard let runnable = program.runnableName(record.scenario) else {
-            throw CLIError.message(
-                "cannot rerun run \(runID): \(ResumeCheck.reason(forUnknownScenario: record.scenario))")
-        }
-        // Prepared from the old run: its input, the settings it started with, and the options given now.
-        let prepared = try program.prepareRerun(
-            LaunchRequest(
-                runnable: runnable, arguments: arguments, console: console, stateDirectory: stateDirectory,
-                sealer: program.journalSealer),
-            record)
+        let (runnable, prepared) = try RerunScenario<Program>.preparedRerun(
+            record, runID: runID, verb: "rerun", arguments: arguments, console: console, stateDirectory: stateDirectory)
         let address: StepAddress
         do throws(RerunFromError) {
             address = try StepSelector.address(named: text, in: prepared.shape)

@@ -64,15 +64,9 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
             let runnable = program.runnableName(record.scenario) ?? record.scenario
             return alreadySucceeded(record, runID: runID, runnable: runnable, arguments: arguments, console: console)
         }
-        guard let runnable = program.runnableName(record.scenario) else {
-            throw CLIError.message(
-                "cannot resume run \(runID): \(ResumeCheck.reason(forUnknownScenario: record.scenario))")
-        }
-        let prepared = try program.prepareRerun(
-            LaunchRequest(
-                runnable: runnable, arguments: arguments, console: console, stateDirectory: stateDirectory,
-                sealer: program.journalSealer),
-            record)
+        let (runnable, prepared) = try preparedRerun(
+            record, runID: runID, verb: "resume", arguments: arguments, console: console, stateDirectory: stateDirectory
+        )
         try StateDirectory.prepare(stateDirectory)
         let input = try prepared.makeInput()
         let journal: ScenarioJournal
@@ -89,6 +83,26 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
             stateDirectoryOption: arguments.value("--state-dir"), console: console, json: arguments.has("--json"),
             explain: prepared.explain, launch: prepared.launch
         ).run(input: input)
+    }
+
+    /// The old run's scenario in this build, prepared by the program to run again from the old
+    /// run's input, settings and the options given now; refused, naming the run, when this build
+    /// has no such scenario. `verb` says what could not be done: "resume", "rerun".
+    static func preparedRerun(
+        _ record: JournalRecord, runID: RunID, verb: String, arguments: ParsedArguments, console: Console,
+        stateDirectory: URL
+    ) throws -> (runnable: String, prepared: PreparedRun<Program.Input>) {
+        let program = Program.configuration
+        guard let runnable = program.runnableName(record.scenario) else {
+            throw CLIError.message(
+                "cannot \(verb) run \(runID): \(ResumeCheck.reason(forUnknownScenario: record.scenario))")
+        }
+        let prepared = try program.prepareRerun(
+            LaunchRequest(
+                runnable: runnable, arguments: arguments, console: console, stateDirectory: stateDirectory,
+                sealer: program.journalSealer),
+            record)
+        return (runnable, prepared)
     }
 
     /// Why a run cannot be resumed, as the error the command exits with: nothing was launched
