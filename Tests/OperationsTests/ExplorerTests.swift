@@ -6,57 +6,14 @@ import Testing
 /// The fault explorer over a small payment flow of its own: it holds when the operation sends
 /// its key, and catches the flow that drops it — with the shrunk schedule that shows how.
 struct ExplorerTests {
-    /// A bank that honours keys as a real server would: a repeat gets the first answer back.
-    final class Bank: Sendable {
-        let world: FaultWorld
-        private let answers = LockedState<[IdempotencyKey: Int]>([:])
-
-        init(world: FaultWorld) { self.world = world }
-
-        struct Unreachable: Error, RetryableError { var isTransient: Bool { true } }
-        struct LostAnswer: Error, RetryableError, OutcomeUncertainError {
-            var isTransient: Bool { true }
-            var outcomeIsUncertain: Bool { true }
-        }
-
-        func charge(_ amount: Int, key: IdempotencyKey?) -> Result<Int, any Error> {
-            let fault = world.request("charge")
-            switch fault {
-            case .failBeforeActing?, .serverError?, .tooManyRequests?: return .failure(Unreachable())
-            default: break
-            }
-            let receipt: Int = answers.withLock { answers in
-                if let key, let kept = answers[key] { return kept }
-                world.performed("charge")
-                let receipt = amount * 10
-                if let key { answers[key] = receipt }
-                return receipt
-            }
-            return fault == .loseAnswer || fault == .timeOut ? .failure(LostAnswer()) : .success(receipt)
-        }
-    }
-
-    final class ChargeOp: Op {
-        let bank: Bank
-        let sendsKey: Bool
-        init(bank: Bank, sendsKey: Bool) {
-            self.bank = bank
-            self.sendsKey = sendsKey
-        }
-        func launch(_ context: OpContext<Int>, onFinish: @escaping OnFinish<Int>) {
-            let completion = Completion(retaining: self, context: context, onFinish: onFinish)
-            let key = sendsKey ? context.idempotencyKey(for: "charge") : nil
-            completion.finish(bank.charge(context.input, key: key))
-        }
-    }
-
     private static func explorer(sendsKey: Bool) -> FaultExplorer<Int, Int> {
         FaultExplorer(maxFaults: 2) { world in
-            let bank = Bank(world: world)
+            let bank = ExploredService(world: world) { _, amount in amount * 10 }
             let policy = RetryPolicy(maxAttempts: 3, backoff: .immediate, relaunchesSideEffects: true) { _ in true }
             let scenario = Scenario<Int, Int>("Pay") { chain in
                 chain.then(
-                    Step("Charge", purity: .sideEffects) { ChargeOp(bank: bank, sendsKey: sendsKey) }.retrying(policy))
+                    Step("Charge", purity: .sideEffects) { ExploredRequestOp("charge", bank, sendsKey: sendsKey) }
+                        .retrying(policy))
             }
             return ExploredFlow(scenario: scenario, input: 5)
         }

@@ -8,64 +8,21 @@ import Testing
 /// replaying the branch that finished, and no branch acts twice — while a branch that drops
 /// its key is caught.
 struct ParallelExplorerTests {
-    /// A service that acts on `effect` requests and honours keys: a repeat gets the first answer.
-    final class Service: Sendable {
-        let world: FaultWorld
-        let effect: String
-        private let answers = LockedState<[IdempotencyKey: Int]>([:])
-
-        init(world: FaultWorld, effect: String) {
-            self.world = world
-            self.effect = effect
-        }
-
-        func act(_ value: Int, key: IdempotencyKey?) -> Result<Int, any Error> {
-            let fault = world.request(effect)
-            switch fault {
-            case .failBeforeActing?, .serverError?, .tooManyRequests?: return .failure(ExplorerTests.Bank.Unreachable())
-            default: break
-            }
-            let answer: Int = answers.withLock { answers in
-                if let key, let kept = answers[key] { return kept }
-                world.performed(effect)
-                if let key { answers[key] = value + 1 }
-                return value + 1
-            }
-            return fault == .loseAnswer || fault == .timeOut
-                ? .failure(ExplorerTests.Bank.LostAnswer()) : .success(answer)
-        }
-    }
-
-    final class ActOp: Op {
-        let service: Service
-        let sendsKey: Bool
-
-        init(service: Service, sendsKey: Bool) {
-            self.service = service
-            self.sendsKey = sendsKey
-        }
-
-        func launch(_ context: OpContext<Int>, onFinish: @escaping OnFinish<Int>) {
-            let completion = Completion(retaining: self, context: context, onFinish: onFinish)
-            let key = sendsKey ? context.idempotencyKey(for: service.effect) : nil
-            completion.finish(service.act(context.input, key: key))
-        }
-    }
-
     /// Reserve and charge at once, each retried; `chargeSendsKey` plants the defect.
     private static func explorer(chargeSendsKey: Bool) -> FaultExplorer<Int, Int> {
         FaultExplorer(depth: .suite) { world in
-            let reserve = Service(world: world, effect: "reserve")
-            let charge = Service(world: world, effect: "charge")
+            let service = ExploredService(world: world)
             let policy = RetryPolicy(maxAttempts: 3, backoff: .immediate, relaunchesSideEffects: true) { _ in true }
             let scenario = Scenario<Int, Int>("ReserveAndCharge") { chain in
                 chain
                     .parallel(
                         "Both",
-                        Step("Reserve", purity: .sideEffects) { ActOp(service: reserve, sendsKey: true) }
+                        Step("Reserve", purity: .sideEffects) { ExploredRequestOp("reserve", service) }
                             .retrying(policy),
-                        Step("Charge", purity: .sideEffects) { ActOp(service: charge, sendsKey: chargeSendsKey) }
-                            .retrying(policy)
+                        Step("Charge", purity: .sideEffects) {
+                            ExploredRequestOp("charge", service, sendsKey: chargeSendsKey)
+                        }
+                        .retrying(policy)
                     )
                     .map { $0 + $1 }
             }
