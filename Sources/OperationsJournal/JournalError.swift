@@ -22,6 +22,9 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidRunID(String)
     /// Another live process (or another journal in this one) is writing this run.
     case runInProgress(URL)
+    /// The run had already succeeded when a resume took its lock: another process finished it
+    /// while the resume waited. Nothing was written or launched.
+    case alreadySucceeded(URL)
     /// The journal records no scenario shape (it was created by name only, or by a build from
     /// before shapes were recorded), so nothing can tell whether this build's scenario would
     /// replay it correctly; it still lists and shows.
@@ -59,6 +62,8 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
             "\"\(text.prefix(64))\" is not a run id (expected something like 20250101-120000-000-1a2b3c4d)"
         case .runInProgress(let url):
             "the run in \(url.path) is still being written by another process"
+        case .alreadySucceeded(let url):
+            "the run in \(url.path) has already succeeded; there is nothing to resume"
         case .missingShape(let url, let scenario):
             "\(url.path) records no shape of scenario \(scenario) (written by name only or by an older build), "
                 + "so it cannot be checked against this build and is not resumed"

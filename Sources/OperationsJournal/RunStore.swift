@@ -178,7 +178,7 @@ public struct RunStore: Sendable {
     ///   - durability: Buffered (default) or durable.
     /// - Returns: The open journal, with the run as it stood in ``ScenarioJournal/resumedFrom``.
     /// - Throws: ``JournalError/unknownRun(_:directory:)``, ``JournalError/runInProgress(_:)``,
-    ///   or the errors of ``ScenarioJournal/load(_:)``.
+    ///   ``JournalError/alreadySucceeded(_:)``, or the errors of ``ScenarioJournal/load(_:)``.
     public func resume(_ id: RunID, durability: ScenarioJournal.Durability = .buffered) throws(JournalError)
         -> ScenarioJournal
     {

@@ -149,7 +149,8 @@ public final class ScenarioJournal: ScenarioObserver {
     ///   - sealer: Opens the values the run sealed and seals new ones (see ``JournalSealer``).
     /// - Returns: An open journal; use ``replay`` in the resumed run's environment.
     /// - Throws: ``JournalError/runInProgress(_:)`` when a live process is writing the run;
-    ///   the errors of ``load(_:)`` when the file is not a readable journal.
+    ///   ``JournalError/alreadySucceeded(_:)`` when the run has succeeded (perhaps while this
+    ///   waited for its lock); the errors of ``load(_:)`` when the file is not a readable journal.
     public static func resume(
         at url: URL, durability: Durability = .buffered, sealer: (any JournalSealer)? = nil
     ) throws(JournalError) -> ScenarioJournal {
@@ -188,7 +189,7 @@ public final class ScenarioJournal: ScenarioObserver {
         sealer: (any JournalSealer)?, io: JournalIO
     ) throws(JournalError) -> ScenarioJournal {
         let descriptor = try JournalFile.openForAppending(url)
-        do {
+        do throws(JournalError) {
             // Read under the lock: nobody else can append between reading and resuming.
             // Damaged lines are skipped and named in the resumed line, so that later reads skip
             // them too; the replay then treats steps with side effects with suspicion.
@@ -197,6 +198,9 @@ public final class ScenarioJournal: ScenarioObserver {
             if let shape {
                 try record.checkResumable(by: shape, relaunchingInDoubt: relaunchingInDoubt, sealer: sealer)
             }
+            // Read under the lock, this is the run as it stands now: a writer may have finished
+            // it while the caller, which read it as running, waited for the lock.
+            if record.status == .succeeded { throw .alreadySucceeded(url) }
             // A compatible change (steps after those the run reached): the resumed session
             // records this build's shape, and later resumes compare against it.
             let reshaped = shape.flatMap { $0.fingerprint == record.shape?.fingerprint ? nil : $0 }

@@ -74,6 +74,9 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
             // The decision `check` takes, on the journal read again under its lock.
             journal = try store.resume(
                 runID, scenario: prepared.shape, relaunchingInDoubt: arguments.has("--relaunch-in-doubt"))
+        } catch .alreadySucceeded {
+            // Another process finished it while this one waited for the journal's lock.
+            return alreadySucceeded(record, runID: runID, runnable: runnable, arguments: arguments, console: console)
         } catch {
             throw refusal(error, runID: runID, runnable: runnable)
         }

@@ -181,6 +181,33 @@ extension JournalTests {
             }
         }
 
+        /// A resume that read the run as running and waited for its lock must not go on once
+        /// the writer has finished it meanwhile: under the lock the run has succeeded, and
+        /// nothing more is launched or written.
+        @Test func aRunThatSucceedsWhileAResumeWaitsIsNotResumed() throws {
+            try withTemporaryDirectory { directory in
+                let store = RunStore(stateDirectory: directory)
+                let parked = ParkedCompletion()
+                let scenario = Scenario<Int, Int>("Live") { chain in
+                    chain.then(Step("Waiting") { ManualOp(handOver: parked.park) })
+                }
+                let journal = try store.create(scenario: "Live")
+                scenario.launch(OpContext(1, environment: OpEnvironment(observer: journal))) { _ in }
+                try journal.flush()
+                #expect(try store.load(journal.runID).status == .running)
+                // The writer finishes while the resume (below) waits for its lock.
+                Thread.detachNewThread {
+                    usleep(10_000)
+                    parked.finish(with: 5)
+                    try? journal.close()
+                }
+                #expect(throws: JournalError.alreadySucceeded(journal.url)) { try store.resume(journal.runID) }
+                let record = try store.load(journal.runID)
+                #expect(record.status == .succeeded)
+                #expect(record.sessions == 1, "nothing was written by the resume")
+            }
+        }
+
         @Test func closingARunInFlightRecordsItAsInterrupted() throws {
             try withTemporaryDirectory { directory in
                 let store = RunStore(stateDirectory: directory)
