@@ -26,10 +26,13 @@ public final class Completion<Output: Sendable>: Sendable {
     /// Who finished the launch: the contract's one atomic, which lets exactly one finish through.
     private let state = Atomic<State>(.running)
     private let onFinish: OnFinish<Output>
-    /// The operation, held from launch until the finish that wins `state` takes it out. Only
-    /// that finish (or `deinit`, for an abandoned launch) touches it after `init`, so the lock
-    /// is never contended: it only makes handing the reference over safe.
-    private let operation: Mutex<(any AnyObject & Sendable)?>
+    /// The operation, held from launch until the finish that wins `state` takes it out.
+    ///
+    /// `nonisolated(unsafe)` is sound here because exactly one thread ever touches it after
+    /// `init`: the one whose compare-and-swap on `state` won (its acquiring-and-releasing
+    /// exchange orders it after `init`), or `deinit`, which runs when no other reference is
+    /// left. Everything else reads only `state`.
+    nonisolated(unsafe) private var operation: (any AnyObject & Sendable)?
     private let operationType: any Any.Type
     /// The launch's environment, `nil` for ``OpEnvironment/default`` (see
     /// ``OpContext/storedEnvironment``); read only to report, to register and to schedule.
@@ -61,6 +64,10 @@ public final class Completion<Output: Sendable>: Sendable {
         context: OpContext<Input>,
         onFinish: @escaping OnFinish<Output>
     ) where O.Output == Output {
+        guard context.storedEnvironment != nil || context.extras != nil else {
+            self.init(plain: operation, type: O.self, onFinish: onFinish)
+            return
+        }
         self.init(
             operation: operation, type: O.self, storedEnvironment: context.storedEnvironment, extras: context.extras,
             trace: Self.recordLaunch(of: operation, context), name: nil, onFinish: onFinish)
@@ -86,6 +93,19 @@ public final class Completion<Output: Sendable>: Sendable {
             trace: Self.recordLaunch(of: operation, context), name: operation.name, onFinish: onFinish)
     }
 
+    /// The launch of an operation whose context has nothing to watch (no token, deadline,
+    /// trace, registry or environment of its own): the usual launch, which then carries no
+    /// optional part to retain and release.
+    @usableFromInline
+    init(plain operation: any AnyObject & Sendable, type: any Any.Type, onFinish: @escaping OnFinish<Output>) {
+        self.operation = operation
+        self.operationType = type
+        self.storedEnvironment = nil
+        self.onFinish = onFinish
+        self.token = nil
+        self.watch = nil
+    }
+
     /// What both public initialisers do, given the context's parts and the operation's own
     /// trace scope, and the name diagnostics use.
     @usableFromInline
@@ -98,7 +118,7 @@ public final class Completion<Output: Sendable>: Sendable {
         name: String?,
         onFinish: @escaping OnFinish<Output>
     ) {
-        self.operation = Mutex(operation)
+        self.operation = operation
         self.operationType = type
         self.storedEnvironment = storedEnvironment
         self.onFinish = onFinish
@@ -204,7 +224,7 @@ public final class Completion<Output: Sendable>: Sendable {
     private func finishAbandoned() {
         guard claim(by: .finishedByEngine) else { return }
         // Still retained here, so the operation can give its own name (a scenario's).
-        let name = operation.withLock { ($0 as? any NamedOp)?.name } ?? operationName
+        let name = (operation as? any NamedOp)?.name ?? operationName
         environment.diagnostics.report(OpDiagnostic(kind: .abandoned, operation: name))
         deliver(.failure(OpError.abandoned(operation: name)), trace: "onFinish(abandoned)")
     }
@@ -228,7 +248,7 @@ public final class Completion<Output: Sendable>: Sendable {
 
     /// Drops the operation, before `onFinish` runs, so the caller sees it gone.
     private func releaseOperation() {
-        let released = operation.withLock { $0.take() }
+        let released = operation.take()
         withExtendedLifetime(released) {}
     }
 
