@@ -22,7 +22,7 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     public consuming func then<Next: Sendable>(_ step: Step<Current, Next>) -> ScenarioBuilder<Input, Next> {
         let index = outlines.count
         return appending(step.outline(conditional: false), step: step.name) { value, run, position in
-            StepLife(run: run, step: step, index: index) { run.pass($0, after: position) }.start(value)
+            StepLife(run: run, step: step, index: index, passingOnAfter: position).start(value)
         }
     }
 

@@ -39,7 +39,15 @@ final class ScenarioRun: Sendable {
         var isRunning = false
         /// One slot is enough: a run's links and attempts follow one another, so at most one
         /// piece of work waits at any time.
-        var pending: (@Sendable () -> Void)?
+        var pending: Work?
+    }
+
+    /// What the loop does next. The usual work, handing a value to the next link, is kept as
+    /// the value and the position rather than as a closure, which would be allocated for every
+    /// link of every launch.
+    private enum Work: Sendable {
+        case proceed(position: Int, value: any Sendable)
+        case run(@Sendable () -> Void)
     }
 
     /// Creates the run of a launch of scenario `name` with the context parts `storedEnvironment`
@@ -137,14 +145,14 @@ final class ScenarioRun: Sendable {
 
     /// Starts the walk with the scenario's input.
     func start(with input: some Sendable) {
-        schedule { self.proceed(at: 0, with: input) }
+        perform(.proceed(position: 0, value: input))
     }
 
     /// Hands the result of the link at `position` on: its value to the next link, its failure
     /// to the scenario's end.
     func pass<Value: Sendable>(_ result: Result<Value, any Error>, after position: Int) {
         switch result {
-        case .success(let value): schedule { self.proceed(at: position + 1, with: value) }
+        case .success(let value): perform(.proceed(position: position + 1, value: value))
         case .failure(let error): end(failing: error)
         }
     }
@@ -168,6 +176,11 @@ final class ScenarioRun: Sendable {
     /// Runs `work` in constant stack depth across the run: leaves it to the loop when one is
     /// running, otherwise becomes the loop until no work is left.
     func schedule(_ work: @escaping @Sendable () -> Void) {
+        perform(.run(work))
+    }
+
+    /// Does `work` in the loop: see ``schedule(_:)``.
+    private func perform(_ work: Work) {
         let becomesLoop = loop.withLock { loop in
             guard !loop.isRunning else {
                 assert(loop.pending == nil, "a scenario run was handed two pieces of work at once")
@@ -178,9 +191,12 @@ final class ScenarioRun: Sendable {
             return true
         }
         guard becomesLoop else { return }
-        var next: (@Sendable () -> Void)? = work
+        var next: Work? = work
         while let current = next {
-            current()
+            switch current {
+            case .proceed(let position, let value): proceed(at: position, with: value)
+            case .run(let body): body()
+            }
             next = loop.withLock { loop in
                 guard let pending = loop.pending else {
                     loop.isRunning = false

@@ -13,8 +13,12 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
     let step: Step<Input, Output>
     /// The step's position in its scenario.
     let index: Int
-    /// Where the step's result goes, exactly once: the hand-on to the next link.
-    let finish: StepFinish<Output>
+    /// Where the step's result goes, exactly once: to `finishing`, which works on it first,
+    /// or, when there is none, straight to the run after the link at `position`. Two fields
+    /// rather than an enum of the two: an enum nested here would be generic too, and every
+    /// launch would look its metadata up; the usual step makes no closure for its result.
+    private let finishing: StepFinish<Output>?
+    private let position: Int
 
     init(
         run: ScenarioRun, step: Step<Input, Output>, index: Int,
@@ -23,7 +27,26 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
         self.run = run
         self.step = step
         self.index = index
-        self.finish = finish
+        self.finishing = finish
+        self.position = 0
+    }
+
+    /// A step whose result goes to the run as it is, after the link at `position`.
+    init(run: ScenarioRun, step: Step<Input, Output>, index: Int, passingOnAfter position: Int) {
+        self.run = run
+        self.step = step
+        self.index = index
+        self.finishing = nil
+        self.position = position
+    }
+
+    /// Hands the step's result on, exactly once.
+    private func finish(_ result: Result<Output, any Error>) {
+        if let finishing {
+            finishing(result)
+        } else {
+            run.pass(result, after: position)
+        }
     }
 
     var address: StepAddress { run.address(index: index, name: step.name) }
