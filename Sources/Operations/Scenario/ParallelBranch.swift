@@ -7,19 +7,24 @@ final class ParallelBranch<Input: Sendable>: Sendable {
     let name: String
     let purity: Purity
     let outline: StepOutline
-    /// Starts the branch with `input` as step `index` of `run`; `finish` hears its result once.
-    let start:
-        @Sendable (_ input: Input, _ run: ScenarioRun, _ index: Int, _ finish: @escaping StepFinish<any Sendable>)
-            -> Void
+    /// Starts the branch with `input` as step `index` of `run`; `join` hears its result once.
+    let start: @Sendable (_ input: Input, _ run: ScenarioRun, _ index: Int, _ join: any BranchJoin) -> Void
 
     init<Output: Sendable>(_ step: Step<Input, Output>) {
         name = step.name
         purity = step.purity
         outline = step.outline(conditional: false)
-        start = { input, run, index, finish in
-            StepLife(run: run, step: step, index: index) { result in finish(result.map { $0 }) }.start(input)
+        start = { input, run, index, join in
+            StepLife(run: run, step: step, branch: index, of: join).start(input)
         }
     }
+}
+
+/// Where a branch's result goes: its parallel step, which joins the branches. One reference
+/// the branch's step holds, rather than a closure of the step's own around it.
+protocol BranchJoin: AnyObject, Sendable {
+    /// Branch `index`, which ran in `run`, finished with `result`.
+    func branch(_ index: Int, finished result: Result<any Sendable, any Error>, in run: ScenarioRun)
 }
 
 /// Unpacks the branches' outputs, in branch order, as the types the builder promised.
@@ -29,6 +34,15 @@ struct BranchOutputs: ~Copyable {
 
     init(_ values: [any Sendable]) {
         self.values = values
+    }
+
+    /// Every output, as `type`: the outputs of a fan-out of one step type, cast as one array
+    /// (an element at a time through a generic closure cost several times as much per branch).
+    static func all<Output>(_ values: [any Sendable], as type: Output.Type) -> [Output] {
+        guard let outputs = values as? [Output] else {
+            preconditionFailure("a parallel step's branches handed \(values.map { Swift.type(of: $0) }), not \(Output.self)")
+        }
+        return outputs
     }
 
     /// The next output, as `type`: a parallel step's builder typed each branch, so anything

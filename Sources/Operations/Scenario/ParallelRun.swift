@@ -20,7 +20,7 @@ enum ParallelMode: Sendable {
 /// Each branch records its trace apart; when the step finishes, the branches are drawn one
 /// after another inside a `par` frame, so a reader sees each branch whole rather than their
 /// messages interleaved by the clock.
-final class ParallelRun<Input: Sendable>: Sendable {
+final class ParallelRun<Input: Sendable>: BranchJoin {
     private let parent: ScenarioRun
     private let index: Int
     private let name: String
@@ -81,7 +81,7 @@ final class ParallelRun<Input: Sendable>: Sendable {
             let run = ScenarioRun(
                 name: name, storedEnvironment: parent.storedEnvironment, extras: shared ?? extras(of: branch),
                 base: base, startedAt: parent.startedAt, links: [], ending: parent.ending, gate: nil)
-            branches[branch].start(input, run, branch) { result in self.finished(branch, result, in: run) }
+            branches[branch].start(input, run, branch, self)
         }
     }
 
@@ -97,7 +97,7 @@ final class ParallelRun<Input: Sendable>: Sendable {
             cancellation: token, deadline: parent.extras?.deadline, scope: nil, trace: trace, idempotencyKey: nil)
     }
 
-    private func finished(_ branch: Int, _ result: Result<any Sendable, any Error>, in run: ScenarioRun) {
+    func branch(_ branch: Int, finished result: Result<any Sendable, any Error>, in run: ScenarioRun) {
         let undos = run.undoing.withLock { $0.finished }
         let (isLast, decides) = state.withLock { state -> (Bool, Bool) in
             state.results[branch] = result

@@ -48,8 +48,7 @@ extension ScenarioBuilder {
         -> ScenarioBuilder<Input, [Output]>
     {
         joining(name, branches.map(ParallelBranch.init), mode: .all) { values in
-            var outputs = BranchOutputs(values)
-            return values.indices.map { _ in outputs.next(Output.self) }
+            BranchOutputs.all(values, as: Output.self)
         }
     }
 

@@ -148,6 +148,13 @@ final class ScenarioRun: Sendable {
         perform(.proceed(position: 0, value: input))
     }
 
+    /// Hands the value of the link at `position` to the next link: what ``pass(_:after:)`` does
+    /// with a success, for a caller that has the value itself, so no `Result` of its generic
+    /// type is made and read.
+    func pass<Value: Sendable>(value: Value, after position: Int) {
+        perform(.proceed(position: position + 1, value: value))
+    }
+
     /// Hands the result of the link at `position` on: its value to the next link, its failure
     /// to the scenario's end.
     func pass<Value: Sendable>(_ result: Result<Value, any Error>, after position: Int) {

@@ -13,11 +13,14 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
     let step: Step<Input, Output>
     /// The step's position in its scenario.
     let index: Int
-    /// Where the step's result goes, exactly once: to `finishing`, which works on it first,
-    /// or, when there is none, straight to the run after the link at `position`. Two fields
-    /// rather than an enum of the two: an enum nested here would be generic too, and every
-    /// launch would look its metadata up; the usual step makes no closure for its result.
+    /// Where the step's result goes, exactly once: to `finishing`, which works on it first; to
+    /// `join`, the parallel step this step is a branch of; or, when there is neither, straight
+    /// to the run after the link at `position`. Fields rather than an enum of the three: an enum
+    /// nested here would be generic too, and every launch would look its metadata up. The usual
+    /// step makes no closure for its result, and no `Result` of its generic output either
+    /// (making one, or reading one, looks its metadata up).
     private let finishing: StepFinish<Output>?
+    private let join: (any BranchJoin)?
     private let position: Int
 
     init(
@@ -28,6 +31,7 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
         self.step = step
         self.index = index
         self.finishing = finish
+        self.join = nil
         self.position = 0
     }
 
@@ -37,15 +41,39 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
         self.step = step
         self.index = index
         self.finishing = nil
+        self.join = nil
         self.position = position
     }
 
-    /// Hands the step's result on, exactly once.
-    private func finish(_ result: Result<Output, any Error>) {
+    /// Branch `index` of a parallel step, whose result goes to `join`.
+    init(run: ScenarioRun, step: Step<Input, Output>, branch index: Int, of join: any BranchJoin) {
+        self.run = run
+        self.step = step
+        self.index = index
+        self.finishing = nil
+        self.join = join
+        self.position = 0
+    }
+
+    /// Hands the step's output on, once.
+    private func finish(succeeding output: Output) {
         if let finishing {
-            finishing(result)
+            finishing(.success(output))
+        } else if let join {
+            join.branch(index, finished: .success(output), in: run)
         } else {
-            run.pass(result, after: position)
+            run.pass(value: output, after: position)
+        }
+    }
+
+    /// Hands the step's failure on, once.
+    private func finish(failing error: any Error) {
+        if let finishing {
+            finishing(.failure(error))
+        } else if let join {
+            join.branch(index, finished: .failure(error), in: run)
+        } else {
+            run.end(failing: error)
         }
     }
 
@@ -78,7 +106,7 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
                 return fail(error, attempt: 1)
             }
         } catch {
-            return finish(.failure(StepFailure(scenario: run.name, step: step.name, attempt: 1, error: error)))
+            return finish(failing: StepFailure(scenario: run.name, step: step.name, attempt: 1, error: error))
         }
         let recorded = replay.resumedInput(at: address, current: input)
         let input = recorded ?? input
@@ -214,7 +242,7 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
                     key: sameRequest ? key : nil, frame: frame)
             case .recover(let output):
                 run.report(.stepSucceeded, address: address, attempt: attempt, value: output)
-                finish(.success(output))
+                finish(succeeding: output)
             case .fail:
                 fail(error, attempt: attempt, note: note)
             }
@@ -229,7 +257,7 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
         if step.hasUndo, let undo = step.pendingUndo(input: input, output: output, address: address) {
             run.remember(undo)
         }
-        finish(.success(output))
+        finish(succeeding: output)
     }
 
     /// Ends the step with `error`, noted on the scenario's lifeline.
@@ -238,7 +266,7 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
             trace.note(StepTraceNotes.stopped(step: step.name, attempt: attempt, error: error, note: note))
         }
         run.noteFailure(at: address)
-        finish(.failure(StepFailure(scenario: run.name, step: step.name, attempt: attempt, error: error, note: note)))
+        finish(failing: StepFailure(scenario: run.name, step: step.name, attempt: attempt, error: error, note: note))
     }
 
     /// Why the policy did not retry a transient error it would otherwise have retried: the step
