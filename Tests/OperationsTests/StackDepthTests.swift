@@ -29,6 +29,22 @@ struct StackDepthTests {
         #expect(box.count == 1)
     }
 
+    /// A branch of a parallel step makes its run's loop only when it first retries; its
+    /// retries then take that loop, as a chained step's do.
+    @Test func aHundredThousandImmediateRetriesInAParallelBranchDoNotGrowTheStack() {
+        let attempts = 100_000
+        let ops = ScriptedOps(Array(repeating: .failure(.flaky), count: attempts - 1) + [.success(7)])
+        let flaky = Step(ops.make).retrying(.transient(maxAttempts: attempts, backoff: .immediate))
+        let scenario = Scenario<Int, [Int]>("FlakyBranch") { chain in
+            chain.parallel("Both", [flaky, Step("Echo") { ScriptedOps([]).make() }])
+        }
+        let box = FinishBox<[Int]>()
+        let result = onSmallStack(box) { scenario.launch(OpContext(1), onFinish: box.onFinish) }
+        #expect(result?.success == [7, 1])
+        #expect(ops.launchCount == attempts)
+        #expect(box.count == 1)
+    }
+
     @Test func tenThousandSynchronousHandlerRelaunchesDoNotGrowTheStack() {
         let relaunches = 10_000
         let ops = ScriptedOps(Array(repeating: .failure(.broken), count: relaunches) + [.success(7)])

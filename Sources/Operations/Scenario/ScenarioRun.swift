@@ -25,8 +25,17 @@ final class ScenarioRun: Sendable {
     let ending: any ScenarioEnding
     private let links: [ChainLink]
     private let gate: (any BoundaryGate)?
-    /// The loop's state: whether a loop of this run is running, and the work left for it.
-    private let loop = LockedState(Loop())
+    /// The loop's state: whether a loop of this run is running, and the work left for it. A run
+    /// with links walks them through its loop and makes it at once. A run without (the run of
+    /// a parallel branch, whose one step hands its result to the join directly) needs a loop
+    /// only to retry, and makes it then (`lazyLoop`): reading the lazy one costs each hand-on
+    /// of a chain a call and a reference count, making it eagerly costs each branch two
+    /// allocations.
+    private let eagerLoop: LockedState<Loop>?
+    private let lazyLoop = AtomicLazyReference<LockedState<Loop>>()
+    private var loop: LockedState<Loop> {
+        eagerLoop ?? lazyLoop.load() ?? lazyLoop.storeIfNil(LockedState(Loop()))
+    }
     /// How many attempts of this run's steps have finished; an attempt's finish is accepted
     /// only when it is the next one, so an operation that calls `onFinish` twice cannot
     /// advance the scenario twice.
@@ -66,6 +75,7 @@ final class ScenarioRun: Sendable {
         self.ending = ending
         self.links = links
         self.gate = gate
+        self.eagerLoop = links.isEmpty ? nil : LockedState(Loop())
     }
 
     /// Whether an observer receives events: without one, nothing reads step addresses or times.
@@ -188,6 +198,7 @@ final class ScenarioRun: Sendable {
 
     /// Does `work` in the loop: see ``schedule(_:)``.
     private func perform(_ work: Work) {
+        let loop = self.loop
         let becomesLoop = loop.withLock { loop in
             guard !loop.isRunning else {
                 assert(loop.pending == nil, "a scenario run was handed two pieces of work at once")
