@@ -7,9 +7,6 @@ final class ParallelBranch<Input: Sendable>: Sendable {
     let name: String
     let purity: Purity
     let outline: StepOutline
-    /// Whether the branch's step declares a compensation, so that what it finished is the
-    /// scenario's to undo; the join reads a branch's run for it only then.
-    let hasUndo: Bool
     /// Starts the branch with `input` as step `index` of `run`; `join` hears its result once.
     let start: @Sendable (_ input: Input, _ run: ScenarioRun, _ index: Int, _ join: any BranchJoin) -> Void
 
@@ -17,7 +14,6 @@ final class ParallelBranch<Input: Sendable>: Sendable {
         name = step.name
         purity = step.purity
         outline = step.outline(conditional: false)
-        hasUndo = step.hasUndo
         start = { input, run, index, join in
             StepLife(run: run, step: step, branch: index, of: join).start(input)
         }

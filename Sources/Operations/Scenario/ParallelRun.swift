@@ -98,7 +98,7 @@ final class ParallelRun<Input: Sendable>: BranchJoin {
     }
 
     func branch(_ branch: Int, finished result: Result<any Sendable, any Error>, in run: ScenarioRun) {
-        let undos = branches[branch].hasUndo ? run.undoing.withLock { $0.finished } : []
+        let undos = run.undoing.withLock { $0.finished }
         let (isLast, decides) = state.withLock { state -> (Bool, Bool) in
             state.results[branch] = result
             if !undos.isEmpty { state.undos[branch] = undos }
