@@ -40,7 +40,8 @@ struct BranchOutputs: ~Copyable {
     /// (an element at a time through a generic closure cost several times as much per branch).
     static func all<Output>(_ values: [any Sendable], as type: Output.Type) -> [Output] {
         guard let outputs = values as? [Output] else {
-            preconditionFailure("a parallel step's branches handed \(values.map { Swift.type(of: $0) }), not \(Output.self)")
+            let handed = values.map { Swift.type(of: $0) }
+            preconditionFailure("a parallel step's branches handed \(handed), not \(Output.self)")
         }
         return outputs
     }
