@@ -112,6 +112,23 @@ public struct ParsedArguments: Sendable {
         return number
     }
 
+    /// The value of `option`, if given, refused when it is empty (`--card ''`): a value a
+    /// program cannot run with (a card, a cart), refused in words before anything is journaled
+    /// rather than found out by the flow.
+    ///
+    /// - Parameters:
+    ///   - option: The option.
+    ///   - command: The command whose help the error points to.
+    /// - Returns: The value, or `nil` when the option was not given.
+    /// - Throws: ``UsageError`` naming the option.
+    public func nonEmptyValue(_ option: String, command: String) throws -> String? {
+        guard let text = value(option) else { return nil }
+        guard !text.allSatisfy(\.isWhitespace) else {
+            throw UsageError("\(option) needs a value that is not empty", command: command)
+        }
+        return text
+    }
+
     /// Every value given to `option`, in order; empty when it was not given.
     public func allValues(_ option: String) -> [String] { repeatedValues[option] ?? [] }
 

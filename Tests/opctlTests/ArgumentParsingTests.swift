@@ -30,6 +30,15 @@ struct ArgumentParsingTests {
         }
     }
 
+    @Test func aNonEmptyValueRefusesAnEmptyOrBlankOne() throws {
+        #expect(try parse("--code", "tok_visa").nonEmptyValue("--code", command: "run") == "tok_visa")
+        #expect(try parse().nonEmptyValue("--code", command: "run") == nil, "absent: nil, the caller's default")
+        for blank in ["", " ", "\t"] {
+            #expect(throws: UsageError.self) { try parse("--code=\(blank)").nonEmptyValue("--code", command: "run") }
+            #expect(throws: UsageError.self) { try parse("--code", blank).nonEmptyValue("--code", command: "run") }
+        }
+    }
+
     @Test func optionValuesSeparateOrInline() throws {
         let separate = try parse("auth", "--phone", "+79991234567", "--code", "123456")
         #expect(separate.value("--phone") == "+79991234567")

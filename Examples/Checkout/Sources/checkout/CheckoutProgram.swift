@@ -36,11 +36,12 @@ enum CheckoutProgram: RunnerProgram {
             let arguments = request.arguments
             let faults = Store.Faults(
                 reserveFailures: try arguments.count("--reserve-failures", command: "run"),
-                declinedCards: Set([arguments.value("--decline")].compactMap { $0 }),
+                declinedCards: Set([try arguments.nonEmptyValue("--decline", command: "run")].compactMap { $0 }),
                 confirmFailures: try arguments.count("--confirm-failures", command: "run"))
             let order = CheckoutRequest(
-                cartID: arguments.value("--cart") ?? Store.sampleCart.id, card: arguments.value("--card") ?? "tok_visa",
-                coupon: arguments.value("--coupon"))
+                cartID: try arguments.nonEmptyValue("--cart", command: "run") ?? Store.sampleCart.id,
+                card: try arguments.nonEmptyValue("--card", command: "run") ?? "tok_visa",
+                coupon: try arguments.nonEmptyValue("--coupon", command: "run"))
             return prepared(Store(faults: faults)) { order }
         },
         prepareRerun: { request, record in
