@@ -50,12 +50,31 @@ enum CheckoutProgram: RunnerProgram {
             prepared(Store()) { try record.input(as: CheckoutRequest?.self, sealer: request.sealer) ?? nil }
         })
 
+    /// How a failed checkout reads: the runner's reading, except that a cart or a coupon the
+    /// store does not know is the request's own mistake. A rerun replays the same request and
+    /// would fail the same way, so none is offered; the hint says what helps instead.
+    private static func explain(_ failure: RunFailure) -> FailureReading {
+        var reading = failure.reading
+        switch failure.cause as? StoreError {
+        case .unknownCart?:
+            reading.rerunnable = false
+            reading.hint =
+                "A rerun would ask for the same cart: run 'checkout run' with --cart set to one the store has."
+        case .unknownCoupon?:
+            reading.rerunnable = false
+            reading.hint = "A rerun would apply the same coupon: run 'checkout run' with another --coupon, or none."
+        default:
+            break
+        }
+        return reading
+    }
+
     /// A run of the checkout against `store`.
     private static func prepared(_ store: Store, input: @escaping @Sendable () throws -> CheckoutRequest?)
         -> PreparedRun<CheckoutRequest>
     {
         let scenario = CheckoutFactory(store: store).checkoutScenario
-        return PreparedRun(shape: scenario.shape, makeInput: input) { context, onFinish in
+        return PreparedRun(shape: scenario.shape, explain: explain, makeInput: input) { context, onFinish in
             guard let request = context.input else { return onFinish(.failure(CLIError.message("no request"))) }
             scenario.launch(context.with(input: request)) { result in
                 onFinish(result.map { RunOutcome(sentence: "Order \($0.orderNumber) confirmed: \($0.amount) cents.") })
