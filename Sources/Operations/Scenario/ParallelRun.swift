@@ -30,18 +30,9 @@ final class ParallelRun<Input: Sendable>: BranchJoin {
     private let finish: StepFinish<[any Sendable]>
     private let token = CancellationToken()
     private let traces: [BranchTrace]?
-    private let state: Mutex<State>
-
-    private struct State {
-        var results: [Result<any Sendable, any Error>?]
-        var remaining: Int
-        /// The branch whose failure (all) or success (race) decided the step.
-        var decidedBy: Int?
-        var parentRegistration: CancellationRegistration?
-        /// What each branch finished that declares a compensation, by branch; only branches
-        /// with something to undo have an entry, and a branch's run is let go of when it ends.
-        var undos: [Int: [PendingUndo]] = [:]
-    }
+    /// The join's bookkeeping. Its type is declared outside this generic class: nested in it,
+    /// it would be generic too, and every branch's finish would look its metadata up.
+    private let state: Mutex<ParallelJoinState>
 
     init(
         parent: ScenarioRun, index: Int, name: String, mode: ParallelMode, branches: [ParallelBranch<Input>],
@@ -54,7 +45,8 @@ final class ParallelRun<Input: Sendable>: BranchJoin {
         self.branches = branches
         self.finish = finish
         self.traces = parent.trace?.isEnabled == true ? branches.map { _ in BranchTrace() } : nil
-        self.state = Mutex(State(results: Array(repeating: nil, count: branches.count), remaining: branches.count))
+        self.state = Mutex(
+            ParallelJoinState(results: Array(repeating: nil, count: branches.count), remaining: branches.count))
     }
 
     private var address: StepAddress { parent.address(index: index, name: name) }
@@ -186,6 +178,18 @@ final class ParallelRun<Input: Sendable>: BranchJoin {
         }
         scope.closeFrame()
     }
+}
+
+/// What a parallel step's join keeps while its branches run (see ``ParallelRun``).
+struct ParallelJoinState {
+    var results: [Result<any Sendable, any Error>?]
+    var remaining: Int
+    /// The branch whose failure (all) or success (race) decided the step.
+    var decidedBy: Int?
+    var parentRegistration: CancellationRegistration?
+    /// What each branch finished that declares a compensation, by branch; only branches
+    /// with something to undo have an entry, and a branch's run is let go of when it ends.
+    var undos: [Int: [PendingUndo]] = [:]
 }
 
 /// Where a branch of a parallel step records its trace until the step draws it; an event that
