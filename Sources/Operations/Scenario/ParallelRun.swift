@@ -46,7 +46,9 @@ final class ParallelRun<Input: Sendable>: BranchJoin {
         self.finish = finish
         self.traces = parent.trace?.isEnabled == true ? branches.map { _ in BranchTrace() } : nil
         self.state = Mutex(
-            ParallelJoinState(results: Array(repeating: nil, count: branches.count), remaining: branches.count))
+            ParallelJoinState(
+                results: Array(repeating: nil, count: branches.count), remaining: branches.count,
+                undos: Array(repeating: [], count: branches.count)))
     }
 
     private var address: StepAddress { parent.address(index: index, name: name) }
@@ -117,9 +119,7 @@ final class ParallelRun<Input: Sendable>: BranchJoin {
         registration?.cancel()
         // What the branches finished is the scenario's to undo, with its other finished steps,
         // should this step or a later one fail for good; in the order the branches are listed.
-        for branch in undos.keys.sorted() {
-            for undo in undos[branch] ?? [] { parent.remember(undo) }
-        }
+        for undo in undos.joined() { parent.remember(undo) }
         drawBranches()
         let result = outcome(results, decidedBy: decidedBy)
         switch result {
@@ -187,9 +187,9 @@ struct ParallelJoinState {
     /// The branch whose failure (all) or success (race) decided the step.
     var decidedBy: Int?
     var parentRegistration: CancellationRegistration?
-    /// What each branch finished that declares a compensation, by branch; only branches
-    /// with something to undo have an entry, and a branch's run is let go of when it ends.
-    var undos: [Int: [PendingUndo]] = [:]
+    /// What each branch finished that declares a compensation, in branch order (empty for
+    /// most), kept here because a branch's run is let go of when it ends.
+    var undos: [[PendingUndo]]
 }
 
 /// Where a branch of a parallel step records its trace until the step draws it; an event that

@@ -169,7 +169,7 @@ final class ScenarioRun: Sendable {
     /// to the scenario's end.
     func pass<Value: Sendable>(_ result: Result<Value, any Error>, after position: Int) {
         switch result {
-        case .success(let value): perform(.proceed(position: position + 1, value: value))
+        case .success(let value): pass(value: value, after: position)
         case .failure(let error): end(failing: error)
         }
     }

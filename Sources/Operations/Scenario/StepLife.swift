@@ -23,36 +23,34 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
     private let join: (any BranchJoin)?
     private let position: Int
 
+    /// A step whose result `finish` works on before handing it on.
     init(
         run: ScenarioRun, step: Step<Input, Output>, index: Int,
         then finish: @escaping StepFinish<Output>
     ) {
-        self.run = run
-        self.step = step
-        self.index = index
-        self.finishing = finish
-        self.join = nil
-        self.position = 0
+        self.init(run: run, step: step, index: index, finishing: finish, join: nil, position: 0)
     }
 
     /// A step whose result goes to the run as it is, after the link at `position`.
     init(run: ScenarioRun, step: Step<Input, Output>, index: Int, passingOnAfter position: Int) {
-        self.run = run
-        self.step = step
-        self.index = index
-        self.finishing = nil
-        self.join = nil
-        self.position = position
+        self.init(run: run, step: step, index: index, finishing: nil, join: nil, position: position)
     }
 
     /// Branch `index` of a parallel step, whose result goes to `join`.
     init(run: ScenarioRun, step: Step<Input, Output>, branch index: Int, of join: any BranchJoin) {
+        self.init(run: run, step: step, index: index, finishing: nil, join: join, position: 0)
+    }
+
+    private init(
+        run: ScenarioRun, step: Step<Input, Output>, index: Int, finishing: StepFinish<Output>?,
+        join: (any BranchJoin)?, position: Int
+    ) {
         self.run = run
         self.step = step
         self.index = index
-        self.finishing = nil
+        self.finishing = finishing
         self.join = join
-        self.position = 0
+        self.position = position
     }
 
     /// Hands the step's output on, once.

@@ -7,6 +7,19 @@ import Testing
 extension JournalTests {
     @Suite struct JournalResumeTests {
         /// First → Second → Third, each adding 1 unless its script says otherwise.
+        /// A run of one step that waits on `parked`, launched and flushed: live, its writer
+        /// holding the lock until the test finishes the step and closes the journal.
+        private func launchLiveRun(in store: RunStore) throws -> (ScenarioJournal, ParkedCompletion) {
+            let parked = ParkedCompletion()
+            let scenario = Scenario<Int, Int>("Live") { chain in
+                chain.then(Step("Waiting") { ManualOp(handOver: parked.park) })
+            }
+            let journal = try store.create(scenario: "Live")
+            scenario.launch(OpContext(1, environment: OpEnvironment(observer: journal))) { _ in }
+            try journal.flush()
+            return (journal, parked)
+        }
+
         private func threeSteps(_ first: RecordingOps, _ second: RecordingOps, _ third: RecordingOps)
             -> Scenario<Int, Int>
         {
@@ -140,13 +153,7 @@ extension JournalTests {
         @Test func aLiveRunCannotBeResumedAndReadsAsRunning() throws {
             try withTemporaryDirectory { directory in
                 let store = RunStore(stateDirectory: directory)
-                let parked = ParkedCompletion()
-                let scenario = Scenario<Int, Int>("Live") { chain in
-                    chain.then(Step("Waiting") { ManualOp(handOver: parked.park) })
-                }
-                let journal = try store.create(scenario: "Live")
-                scenario.launch(OpContext(1, environment: OpEnvironment(observer: journal))) { _ in }
-                try journal.flush()
+                let (journal, parked) = try launchLiveRun(in: store)
 
                 let live = try store.load(journal.runID)
                 #expect(live.status == .running)
@@ -187,13 +194,7 @@ extension JournalTests {
         @Test func aRunThatSucceedsWhileAResumeWaitsIsNotResumed() throws {
             try withTemporaryDirectory { directory in
                 let store = RunStore(stateDirectory: directory)
-                let parked = ParkedCompletion()
-                let scenario = Scenario<Int, Int>("Live") { chain in
-                    chain.then(Step("Waiting") { ManualOp(handOver: parked.park) })
-                }
-                let journal = try store.create(scenario: "Live")
-                scenario.launch(OpContext(1, environment: OpEnvironment(observer: journal))) { _ in }
-                try journal.flush()
+                let (journal, parked) = try launchLiveRun(in: store)
                 #expect(try store.load(journal.runID).status == .running)
                 // The writer finishes while the resume (below) waits for its lock.
                 Thread.detachNewThread {
