@@ -69,6 +69,37 @@ struct FileTracerTests {
         }
     }
 
+    /// A run killed inside a frame its inner scenario opened (the `opt` of a conditional step
+    /// inside the group of a nested scenario): each frame closes before the cut-off finish of
+    /// the operation that was running when it opened, as a run that went on would have closed
+    /// it, so the trace validates and draws at any depth.
+    @Test func aSessionCutInsideNestedFramesClosesEachBeforeItsOpenersFinish() throws {
+        let url = Self.temporaryFile()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let tracer = try FileTracer(appendingTo: url)
+        for participant in ["Sign", "Verify", "Terms"] { tracer.record(.declare(.operation(participant))) }
+        tracer.record(.declare(.caller("opctl")))
+        tracer.record(.launch("Sign", by: "opctl", "launch(phone)"))
+        tracer.record(.openFrame(.group, "Verify", by: "Sign"))
+        tracer.record(.launch("Verify", by: "Sign", "launch(token)"))
+        tracer.record(.openFrame(.opt, "terms required", by: "Verify"))
+        tracer.record(.launch("Terms", by: "Verify", "launch(token)"))
+
+        let recorded = try Trace.recorded(jsonLines: try Data(contentsOf: url))
+        #expect(recorded.isCutOff)
+        try recorded.trace.validate()
+        #expect(
+            Array(recorded.trace.events.suffix(5)) == [
+                .finish("Terms", to: "Verify", Trace.cutOffLabel), .closeFrame,
+                .finish("Verify", to: "Sign", Trace.cutOffLabel), .closeFrame,
+                .finish("Sign", to: "opctl", Trace.cutOffLabel),
+            ])
+        for depth in 1...3 {
+            let text = try TextDiagramRenderer().render(recorded.trace.limited(toDepth: depth))
+            #expect(text.contains(Trace.cutOffLabel), "depth \(depth): \(text)")
+        }
+    }
+
     @Test func aRerunAppendsASessionAfterTheCutOne() throws {
         let url = Self.temporaryFile()
         defer { try? FileManager.default.removeItem(at: url) }

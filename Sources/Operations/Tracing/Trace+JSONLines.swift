@@ -119,7 +119,9 @@ extension Trace {
 
 /// What a session left open: running operations, unanswered calls, live services, open frames.
 private struct SessionCloser {
-    private var openFrames = 0
+    /// The frames still open, each with how many operations were running when it opened: a
+    /// frame belongs inside the innermost of them, and closes before its finish.
+    private var openFrames: [Int] = []
     private var running: [(operation: Participant.ID, launcher: Participant.ID)] = []
     private var calls: [(from: Participant.ID, to: Participant.ID)] = []
     private var alive: [Participant.ID] = []
@@ -147,9 +149,9 @@ private struct SessionCloser {
             alive.removeAll { $0 == service }
             released.insert(service)
         case .frameOpen:
-            openFrames += 1
+            openFrames.append(running.count)
         case .frameClose:
-            openFrames = max(openFrames - 1, 0)
+            _ = openFrames.popLast()
         case .declare, .note, .frameBranch, .divider:
             break
         }
@@ -165,7 +167,7 @@ private struct SessionCloser {
         let wasCut = !running.isEmpty || !waiting.isEmpty
         // A frame left open by a session that otherwise ended cleanly closes quietly: only the
         // drawing needs it closed.
-        defer { events.append(contentsOf: repeatElement(.closeFrame, count: openFrames)) }
+        defer { events.append(contentsOf: repeatElement(.closeFrame, count: openFrames.count)) }
         guard wasCut else { return false }
         if let innermost = running.last ?? waiting.last.map({ ($0.to, $0.from) }) {
             events.append(.note(over: innermost.operation, Trace.cutOffLabel))
@@ -173,7 +175,13 @@ private struct SessionCloser {
         for call in waiting.reversed() {
             events.append(.reply(from: call.to, to: call.from, Trace.cutOffLabel))
         }
-        for launch in running.reversed() {
+        for (depth, launch) in running.enumerated().reversed() {
+            // The frames opened inside this operation close before it finishes, as they would
+            // have had the session gone on.
+            while let opened = openFrames.last, opened > depth {
+                openFrames.removeLast()
+                events.append(.closeFrame)
+            }
             events.append(.finish(launch.operation, to: launch.launcher, Trace.cutOffLabel))
         }
         for service in alive.reversed() {
