@@ -96,7 +96,8 @@ public struct TextDiagramRenderer: DiagramRenderer {
             for section in sections {
                 // Each session's start, as the whole drawing would show it.
                 if let divider = section.session, divider != session {
-                    parts.append(fitted("══ \(divider) ══") + "\n")
+                    let rule = String(repeating: Glyph.noteHorizontal.spelled(in: charset), count: 2)
+                    parts.append(fitted("\(rule) \(divider) \(rule)") + "\n")
                     session = divider
                 }
                 let title = fitted(Self.title(of: section))

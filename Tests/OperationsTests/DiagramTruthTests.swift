@@ -85,6 +85,28 @@ struct DiagramTruthTests {
         #expect(try Trace(jsonData: trace.jsonData()) == trace)
     }
 
+    /// A drawing too wide for the page is drawn step by step; each session's divider is still
+    /// spelled in the drawing's charset (ASCII once read `?? S: run … ??`).
+    @Test func aDividerOfADrawingSplitIntoStepsIsInTheCharset() throws {
+        let steps = (1...8).map { "AnOperationWithALongName\($0)" }
+        var events: [TraceEvent] = [.declare(.caller("App")), .declare(.operation("S"))]
+        events += steps.map { .declare(.operation($0)) }
+        for session in ["S: run (session 1 of 2)", "S: rerun 1 (session 2 of 2)"] {
+            events.append(.divider(session))
+            events.append(.launch("S", by: "App", "launch"))
+            for step in steps {
+                events += [
+                    .launch(Participant.ID(step), by: "S", "launch"), .finish(Participant.ID(step), to: "S", "done"),
+                ]
+            }
+            events.append(.finish("S", to: "App", "onFinish"))
+        }
+        let ascii = try TextDiagramRenderer(maxWidth: 60, charset: .ascii).render(Trace(events: events))
+        #expect(ascii.contains("== S: rerun 1 (session 2 of 2) =="), "\(ascii)")
+        #expect(!ascii.contains("??"), "\(ascii)")
+        #expect(ascii.utf8.allSatisfy { $0 < 0x80 })
+    }
+
     /// Point 3: a file of two sessions reads back with a divider where each starts.
     @Test func recordedSessionsAreMarked() throws {
         let session = """
