@@ -25,6 +25,11 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The run had already succeeded when a resume took its lock: another process finished it
     /// while the resume waited. Nothing was written or launched.
     case alreadySucceeded(URL)
+    /// The run failed for good and undid every finished step that declares a compensation:
+    /// it is over, and resuming it could only go past the undoing (confirm an order whose stock
+    /// was released). `undone` names the undone steps, last undone last. Nothing was written or
+    /// launched.
+    case alreadyUndone(URL, undone: [String])
     /// The journal records no scenario shape (it was created by name only, or by a build from
     /// before shapes were recorded), so nothing can tell whether this build's scenario would
     /// replay it correctly; it still lists and shows.
@@ -64,6 +69,9 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
             "the run in \(url.path) is still being written by another process"
         case .alreadySucceeded(let url):
             "the run in \(url.path) has already succeeded; there is nothing to resume"
+        case .alreadyUndone(let url, let undone):
+            "the run in \(url.path) failed for good and was undone (\(undone.joined(separator: ", "))); "
+                + "there is nothing to resume"
         case .missingShape(let url, let scenario):
             "\(url.path) records no shape of scenario \(scenario) (written by name only or by an older build), "
                 + "so it cannot be checked against this build and is not resumed"

@@ -33,6 +33,9 @@ extension JournalReader {
         private var lastWasFinalFailure = false
         /// The header's shape, or the latest a `resumed` line recorded (a compatible change).
         private var shape: ScenarioShape?
+        /// The step of each scenario (by the scenario's address) that a line mentioned last, for
+        /// a `compensating` line that names the scenario rather than its failed step.
+        private var latestChild: [StepAddress: StepAddress] = [:]
 
         private struct Finish {
             let status: RunStatus
@@ -49,6 +52,9 @@ extension JournalReader {
 
         mutating func apply(_ kind: JournalFormat.Event, _ line: JournalFormat.EventLine) throws(Inconsistency) {
             let at = JournalReader.date(line.at)
+            if kind != .compensating, let address = line.address, !address.path.isEmpty, !address.isCompensation {
+                latestChild[StepAddress(path: Array(address.path.dropLast()))] = address
+            }
             let finalFailure = kind == .stepFailed && line.willRetry != true
             defer { lastWasFinalFailure = finalFailure }
             switch kind {
@@ -119,7 +125,7 @@ extension JournalReader {
                 let index = stepPosition(try require(line.address, "address"), outcome: .replayed)
                 steps[index].outcome = .replayed
             case .compensating:
-                let address = try require(line.address, "address")
+                let address = failedStep(undoneAt: try require(line.address, "address"))
                 compensating[address] = try require(line.error, "error")
                 failureOrigin = address
                 undoing = true
@@ -166,6 +172,16 @@ extension JournalReader {
         }
 
         // MARK: - Internals
+
+        /// The step a `compensating` line at `address` stands for. A journal names the step whose
+        /// failure started the undoing, but one written by a build that did not note every way a
+        /// step fails (a polled step out of polls) names the scenario instead: then the step of
+        /// that scenario the journal mentioned last is the one that failed, and a rerun must fail
+        /// it again rather than launch it past the undoing.
+        private func failedStep(undoneAt address: StepAddress) -> StepAddress {
+            if let index = stepIndex[address], steps[index].outcome == .failed { return address }
+            return latestChild[address] ?? address
+        }
 
         private var deepestInFlight: StepAddress? {
             inFlight.keys.max { ($0.path.count, $0.description) < ($1.path.count, $1.description) }

@@ -15,6 +15,10 @@ public struct ResumeCheck: Sendable, CustomStringConvertible {
         case resumable
         /// The run succeeded: there is nothing to resume.
         case finished
+        /// The run failed for good and undid its finished steps (named, in the order they were
+        /// undone): there is nothing to resume, and a resume is refused
+        /// (``JournalError/alreadyUndone(_:undone:)``).
+        case undone([String])
         /// A live process is writing the run; it was checked all the same.
         case running
         /// This build cannot resume the run, for the reason given (a sentence).
@@ -42,6 +46,7 @@ public struct ResumeCheck: Sendable, CustomStringConvertible {
         switch verdict {
         case .resumable: return "\(what): can be resumed"
         case .finished: return "\(what): finished"
+        case .undone(let steps): return "\(what): undone (\(steps.joined(separator: ", "))), nothing to resume"
         case .running: return "\(what): running"
         case .stranded(let reason): return "\(what): cannot be resumed: \(reason)"
         }
@@ -78,6 +83,7 @@ public struct ResumeCheck: Sendable, CustomStringConvertible {
             ResumeCheck(id: entry.id, scenario: record.scenario, status: record.status, verdict: verdict)
         }
         if record.status == .succeeded { return check(.finished) }
+        if record.isUndone { return check(.undone(record.undoneSteps.map(\.name))) }
         guard let shape = shapes[record.scenario] else {
             return check(.stranded(reason(forUnknownScenario: record.scenario)))
         }

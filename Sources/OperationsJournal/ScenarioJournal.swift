@@ -201,6 +201,9 @@ public final class ScenarioJournal: ScenarioObserver {
             // Read under the lock, this is the run as it stands now: a writer may have finished
             // it while the caller, which read it as running, waited for the lock.
             if record.status == .succeeded { throw .alreadySucceeded(url) }
+            // Undone stays undone: a resume would replay the undone steps' outputs as if they
+            // still held, and go on past the undoing.
+            if record.isUndone { throw .alreadyUndone(url, undone: record.undoneSteps.map(\.name)) }
             // A compatible change (steps after those the run reached): the resumed session
             // records this build's shape, and later resumes compare against it.
             let reshaped = shape.flatMap { $0.fingerprint == record.shape?.fingerprint ? nil : $0 }

@@ -49,17 +49,28 @@ public enum CheckRuns<Program: RunnerProgram>: Command {
         if arguments.has("--json") {
             let objects: [[String: Any]] = checks.map { check in
                 var reason: Any = NSNull()
-                if case .stranded(let text) = check.verdict { reason = text }
+                var resumable = !check.isStranded
+                switch check.verdict {
+                case .stranded(let text): reason = text
+                case .undone(let steps):
+                    // Not stranded (no build could do more), and not resumable either.
+                    resumable = false
+                    reason = "undone (\(steps.joined(separator: ", "))): nothing to resume"
+                default: break
+                }
                 return [
                     "id": check.id.description, "scenario": check.scenario ?? NSNull(),
-                    "status": check.status?.rawValue ?? "damaged", "resumable": !check.isStranded, "reason": reason,
+                    "status": check.status?.rawValue ?? "damaged", "resumable": resumable, "reason": reason,
                 ]
             }
             console.print(JSONText.encode(objects))
             return stranded.isEmpty ? ExitStatus.success : ExitStatus.failure
         }
         let waiting = checks.filter { $0.verdict == .resumable || $0.verdict == .running }.count
-        let finished = checks.filter { $0.verdict == .finished }.count
+        let finished = checks.filter {
+            if case .undone = $0.verdict { return true }
+            return $0.verdict == .finished
+        }.count
         console.print(
             "\(checks.count) \(checks.count == 1 ? "run" : "runs") checked: \(waiting) can be resumed, "
                 + "\(finished) finished, \(stranded.count) cannot be resumed by this build")

@@ -64,6 +64,10 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
             let runnable = program.runnableName(record.scenario) ?? record.scenario
             return alreadySucceeded(record, runID: runID, runnable: runnable, arguments: arguments, console: console)
         }
+        if record.isUndone {
+            let runnable = program.runnableName(record.scenario) ?? record.scenario
+            return alreadyUndone(record, runID: runID, runnable: runnable, arguments: arguments, console: console)
+        }
         let (runnable, prepared) = try preparedRerun(
             record, runID: runID, verb: "resume", arguments: arguments, console: console, stateDirectory: stateDirectory
         )
@@ -77,6 +81,10 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
         } catch .alreadySucceeded {
             // Another process finished it while this one waited for the journal's lock.
             return alreadySucceeded(record, runID: runID, runnable: runnable, arguments: arguments, console: console)
+        } catch .alreadyUndone {
+            // Another process finished undoing it while this one waited for the journal's lock.
+            let undone = (try? store.load(runID)) ?? record
+            return alreadyUndone(undone, runID: runID, runnable: runnable, arguments: arguments, console: console)
         } catch {
             throw refusal(error, runID: runID, runnable: runnable)
         }
@@ -144,5 +152,29 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
             console.print("Run \(runID) already succeeded; nothing to do.")
         }
         return ExitStatus.success
+    }
+
+    /// A run that failed for good and undid its finished steps is left alone: resuming it
+    /// would go past the undoing (confirm an order whose stock was released). It exits as a
+    /// failed run, because that is what it is, and says so as `show` does.
+    private static func alreadyUndone(
+        _ record: JournalRecord, runID: RunID, runnable: String, arguments: ParsedArguments, console: Console
+    ) -> Int32 {
+        let undone = record.undoneSteps.map(\.name)
+        if arguments.has("--json") {
+            let object: [String: Any] = [
+                "id": runID.description, "scenario": runnable, "status": "failed",
+                "failedStep": record.failedStep.map { $0.name } ?? NSNull(),
+                "startedAt": RunTimestamp.text(record.startedAt ?? record.createdAt), "rerun": false,
+                "undone": undone,
+            ]
+            console.print(JSONText.encode(object))
+        } else {
+            let step = record.failedStep.map { " at \($0.name)" } ?? ""
+            console.print(
+                "Run \(runID) failed for good\(step) and was undone (\(undone.joined(separator: ", "))). "
+                    + "Nothing is left to rerun.")
+        }
+        return ExitStatus.failure
     }
 }

@@ -32,6 +32,9 @@ struct Polling<Input: Sendable, Output: Sendable>: Sendable {
             guard number < polls else {
                 let error = WaitError.stillNotDone(step: step.name, polls: polls)
                 if let trace = run.trace, trace.isEnabled { trace.note("stopped: \(error)") }
+                // The journal's record of an undoing names this step, so that a rerun fails it
+                // again instead of polling on past the undoing.
+                run.noteFailure(at: run.address(index: index, name: step.name))
                 return finish(.failure(StepFailure(scenario: run.name, step: step.name, attempt: number, error: error)))
             }
             // A new deadline per wait: the interval runs from this poll's answer.

@@ -28,8 +28,13 @@ import Testing
         let again = checkout("rerun", String(id))
         #expect(again.status == 1, "\(again)")
         #expect(
-            again.stderr.contains("undo ReleaseStockOp: replayed from the journal"), "nothing is undone twice: \(again)"
-        )
+            again.stdout.contains(
+                "Run \(id) failed for good at PayOp and was undone (ReserveStockOp). Nothing is left to rerun."),
+            "an undone run stays undone: \(again)")
+        #expect(!again.stderr.contains("PayOp:"), "nothing is launched or replayed: \(again)")
+        let journal = try String(
+            contentsOf: stateDirectory.appendingPathComponent("runs/\(id).jsonl"), encoding: .utf8)
+        #expect(!journal.contains(#""event":"resumed""#), "a refused rerun writes nothing: \(again)")
     }
 
     @Test func theDeclinedFlowIsExploredFromTheCommandLine() {
