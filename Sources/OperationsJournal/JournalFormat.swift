@@ -22,13 +22,15 @@ enum JournalFormat {
         case stepReplayed
         /// A step failed for good and the run began undoing its finished steps.
         case compensating
+        /// Where a polled step's polling stands: as it begins, and before each wait between polls.
+        case polling
         case runFinished
 
         /// Whether lines of this event may record a step's or the run's input or output.
         var carriesValues: Bool {
             switch self {
             case .runStarted, .stepLaunched, .stepSucceeded, .runFinished: true
-            case .resumed, .stepFailed, .stepSkipped, .stepReplayed, .compensating: false
+            case .resumed, .stepFailed, .stepSkipped, .stepReplayed, .compensating, .polling: false
             }
         }
     }
@@ -96,10 +98,18 @@ enum JournalFormat {
         let fingerprint: String?
         /// On `resumed`: the damaged lines that resume skipped, so later reads skip them too.
         let skippedLines: [Int]?
+        /// On `polling`: when the polling began and the next poll is due (milliseconds since
+        /// 1970, on the run's wall clock), how many polls had answered "not done", and how long
+        /// the wait was in seconds.
+        let began: Int64?
+        let polls: Int?
+        let nextPollAt: Int64?
+        let waitSeconds: Double?
 
         private enum CodingKeys: String, CodingKey {
             case event, at, address, attempt, durationMs
             case error, willRetry, status, session, purity, idempotencyKey, shape, fingerprint, skippedLines
+            case began, polls, nextPollAt, waitSeconds
         }
 
         init(from decoder: any Decoder) throws {
@@ -119,6 +129,10 @@ enum JournalFormat {
             shape = try container.decodeIfPresent(ScenarioShape.self, forKey: .shape)
             fingerprint = try container.decodeIfPresent(String.self, forKey: .fingerprint)
             skippedLines = try container.decodeIfPresent([Int].self, forKey: .skippedLines)
+            began = try container.decodeIfPresent(Int64.self, forKey: .began)
+            polls = try container.decodeIfPresent(Int.self, forKey: .polls)
+            nextPollAt = try container.decodeIfPresent(Int64.self, forKey: .nextPollAt)
+            waitSeconds = try container.decodeIfPresent(Double.self, forKey: .waitSeconds)
         }
     }
 

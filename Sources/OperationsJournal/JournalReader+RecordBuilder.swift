@@ -36,6 +36,8 @@ extension JournalReader {
         /// The step of each scenario (by the scenario's address) that a line mentioned last, for
         /// a `compensating` line that names the scenario rather than its failed step.
         private var latestChild: [StepAddress: StepAddress] = [:]
+        /// Where each polled step's polling stood (``JournalRecord/pollProgress``).
+        private var polling: [StepAddress: PollProgress] = [:]
 
         private struct Finish {
             let status: RunStatus
@@ -81,6 +83,10 @@ extension JournalReader {
             case .stepLaunched:
                 let address = try require(line.address, "address")
                 let attempt = try require(line.attempt, "attempt")
+                if attempt == 1, let progress = polling[address], progress.nextPoll != nil {
+                    // The poll the run waited for was made: it counts, and the wait is over.
+                    polling[address] = PollProgress(began: progress.began, polls: progress.polls + 1, nextPoll: nil)
+                }
                 let index = stepPosition(address, outcome: .running)
                 steps[index].attempts.append(
                     AttemptRecord(
@@ -127,8 +133,19 @@ extension JournalReader {
             case .compensating:
                 let address = failedStep(undoneAt: try require(line.address, "address"))
                 compensating[address] = try require(line.error, "error")
+                if let progress = polling[address] {
+                    // Failed for good: no poll is due any more, and a rerun fails it again.
+                    polling[address] = PollProgress(began: progress.began, polls: progress.polls, nextPoll: nil)
+                }
                 failureOrigin = address
                 undoing = true
+            case .polling:
+                let address = try require(line.address, "address")
+                let began = JournalReader.date(try require(line.began, "began"))
+                let next = line.nextPollAt.map { at in
+                    WaitDeadline(until: JournalReader.date(at), seconds: line.waitSeconds ?? 0)
+                }
+                polling[address] = PollProgress(began: began, polls: try require(line.polls, "polls"), nextPoll: next)
             case .runFinished:
                 let text = try require(line.status, "status")
                 guard let status = RunStatus(rawValue: text), status != .running else {
@@ -166,7 +183,7 @@ extension JournalReader {
                 error: finished?.error, steps: steps, sessions: session, ignoredTornLine: ignoredTornLine,
                 damagedLines: damagedLines,
                 input: input, output: finished?.output, outputs: outputs, launchInputs: launchInputs,
-                compensating: compensating,
+                compensating: compensating, pollProgress: polling,
                 intactLength: intactLength,
                 shape: shape, settings: header.settings, rerunOf: header.rerunOf)
         }

@@ -59,6 +59,10 @@ public struct JournalRecord: Sendable {
     /// The steps whose failure for good started an undoing of the run's finished steps, with
     /// the error each failed with.
     let compensating: [StepAddress: RecordedError]
+    /// Where each polled step's polling stood when the run stopped, by the step's address: its
+    /// last `polling` line, with a poll launched after that line's wait counted in (the wait is
+    /// then over, and ``PollProgress/nextPoll`` is `nil`).
+    public let pollProgress: [StepAddress: PollProgress]
 
     /// The inputs of a step's launches that a resume needs: the value its chain started it with,
     /// and the input of its latest attempt — the same after a retry, the handler's new input

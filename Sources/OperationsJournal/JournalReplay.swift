@@ -49,6 +49,7 @@ public struct JournalReplay: StepReplaying {
     private let launchInputs: [StepAddress: JournalRecord.LaunchInputs]
     /// The steps whose failure for good started an undoing, with their error.
     private let compensating: [StepAddress: RecordedError]
+    private let polling: [StepAddress: PollProgress]
     /// The steps this process has asked about, each answered from the journal once.
     private let asked = AskedAddresses()
     /// The steps whose latest attempt may have acted without the journal knowing.
@@ -77,6 +78,7 @@ public struct JournalReplay: StepReplaying {
         self.outputs = record.outputs
         self.launchInputs = record.launchInputs
         self.compensating = record.compensating
+        self.polling = record.pollProgress
         self.sealer = sealer
         self.damagedLines = record.damagedLines.map(\.line)
         var latestKeys: [StepAddress: IdempotencyKey] = [:]
@@ -128,6 +130,11 @@ public struct JournalReplay: StepReplaying {
         if let key = trustedKey(at: address) { return .launch(idempotencyKey: key) }
         if let refusal = refusalToLaunch(address) { throw refusal }
         return .launch(idempotencyKey: nil)
+    }
+
+    /// Where the polled step at `address` stood (``JournalRecord/pollProgress``).
+    public func pollProgress(at address: StepAddress) -> PollProgress? {
+        polling[address]
     }
 
     /// The key a relaunch of the step repeats: its latest attempt's. With damaged lines, a key

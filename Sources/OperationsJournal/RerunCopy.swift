@@ -43,7 +43,7 @@ enum RerunCopy {
             // new run lists as started when it was made.
             case .runStarted: return position < stepReached ? restamped(event.line, at: startedAt) : nil
             case .resumed, .compensating, .runFinished: return nil
-            case .stepLaunched, .stepSucceeded, .stepFailed, .stepSkipped, .stepReplayed:
+            case .stepLaunched, .stepSucceeded, .stepFailed, .stepSkipped, .stepReplayed, .polling:
                 guard let address = event.address, let reached = firstReached[address], reached < stepReached,
                     !isPrefix(address, of: step), !isPrefix(step, of: address),
                     !address.path.contains(where: { $0.index < 0 })  // a compensation (its position is -1)

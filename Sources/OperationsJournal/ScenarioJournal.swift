@@ -531,6 +531,17 @@ public final class ScenarioJournal: ScenarioObserver {
             begin(.compensating, event, &line)
             recordError(error, &line, state)
             commit = .writeAndSync
+        case .polling(let progress):
+            // Before the wait it announces: a rerun waits only what is left of it and counts the
+            // polls already made.
+            begin(.polling, event, &line)
+            line.field("began", int: Self.milliseconds(progress.began))
+            line.field("polls", int: progress.polls)
+            if let next = progress.nextPoll {
+                line.field("nextPollAt", int: Self.milliseconds(next.until))
+                line.field("waitSeconds", json: String(next.seconds).utf8)
+            }
+            commit = .writeAndSync
         }
         line.end()
         state.lines += line.bytes
@@ -659,5 +670,10 @@ public final class ScenarioJournal: ScenarioObserver {
 
     static func nowMilliseconds() -> Int {
         Int((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+
+    /// A wall-clock time as the journal writes it: milliseconds since 1970.
+    private static func milliseconds(_ date: Date) -> Int {
+        Int((date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 }

@@ -56,6 +56,10 @@ public struct ProgressPrinter: ScenarioObserver {
             return "\(step): \(console.styled("replayed", .dim)) from the journal"
         case .compensationStarted:
             return "\(step): \(console.styled("failed for good", .red)) — undoing the steps before it"
+        case .polling(let progress):
+            guard let next = progress.nextPoll else { return nil }
+            let polls = progress.polls == 1 ? "1 poll" : "\(progress.polls) polls"
+            return "\(step): \(console.styled("pending", .dim)) after \(polls); next poll in \(next.describedLength)"
         case .stepLaunched, .scenarioStarted, .scenarioSucceeded, .scenarioFailed:
             return nil
         }

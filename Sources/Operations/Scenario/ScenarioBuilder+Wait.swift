@@ -47,11 +47,16 @@ extension ScenarioBuilder {
     ///
     /// ```swift
     /// .then(Step(makePaymentStatusOp), repeatingEvery: .seconds(2), until: \.isSettled, atMost: 10)
+    /// .then(Step(makeKYCStatusOp), repeatingEvery: .seconds(20 * 60), until: \.isDecided, atMost: 200,
+    ///       givingUpAfter: .seconds(48 * 3_600))
     /// ```
     ///
-    /// Each poll is an attempt of the step, journaled like any; a resumed run replays the last
-    /// poll's answer and goes on polling from there. The step must be free to relaunch (pure
-    /// or idempotent: a poll asks, it does not act).
+    /// Each poll is an attempt of the step, journaled like any, and so is where the polling
+    /// stands before each wait (``PollProgress``): a resumed run goes on from there. It waits
+    /// only what is left of the interval it was killed in, counts its polls on across sessions
+    /// (`atMost` bounds them all), and measures `limit` on the wall clock from the first poll
+    /// of the first session. The step must be free to relaunch (pure or idempotent: a poll
+    /// asks, it does not act).
     ///
     /// - Parameters:
     ///   - step: The step to poll; its input is the current value.
@@ -61,10 +66,15 @@ extension ScenarioBuilder {
     ///   - polls: The most polls; when the last is still not done the step fails with
     ///     ``WaitError/stillNotDone(step:polls:)``. Fewer than one is a
     ///     ``ScenarioDefinitionError``.
+    ///   - limit: How long the step may go on polling, on the wall clock from its first poll,
+    ///     across restarts; no wait goes past it, one last poll is made when it runs out, and
+    ///     when that one is still not done the step fails with
+    ///     ``WaitError/gaveUp(step:after:polls:)``. `nil` (the default) sets no limit but
+    ///     `polls`; zero or less is a ``ScenarioDefinitionError``.
     /// - Returns: The chain, producing the step's final output.
     public consuming func then<Next: Sendable>(
         _ step: Step<Current, Next>, repeatingEvery interval: Duration, until done: @escaping @Sendable (Next) -> Bool,
-        atMost polls: Int
+        atMost polls: Int, givingUpAfter limit: Duration? = nil
     ) -> ScenarioBuilder<Input, Next> {
         let index = outlines.count
         var outline = step.outline(conditional: false)
@@ -72,12 +82,18 @@ extension ScenarioBuilder {
             outline.definitionProblem = .negativeWait(step: step.name, seconds: interval.inSeconds)
         } else if polls < 1 {
             outline.definitionProblem = .noPolls(step: step.name, polls: polls)
+        } else if let limit, limit <= .zero {
+            outline.definitionProblem = .nonPositiveLimit(step: step.name, seconds: limit.inSeconds)
         }
         let seconds = interval.inSeconds
+        let limitSeconds = limit?.inSeconds
         return appending(outline, step: step.name) { value, run, position in
-            Polling(run: run, step: step, index: index, input: value, interval: seconds, done: done, polls: polls) {
+            Polling(
+                run: run, step: step, index: index, input: value, interval: seconds, done: done, polls: polls,
+                limit: limitSeconds
+            ) {
                 run.pass($0, after: position)
-            }.poll(1)
+            }.start()
         }
     }
 

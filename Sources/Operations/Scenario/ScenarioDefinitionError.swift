@@ -15,6 +15,9 @@ public enum ScenarioDefinitionError: Error, Sendable, Hashable, CustomStringConv
     case negativeWait(step: String, seconds: Double)
     /// A polled step was allowed fewer than one poll, so it could never be done.
     case noPolls(step: String, polls: Int)
+    /// A polled step was given an overall limit of zero or less: it would give up before its
+    /// first poll could answer.
+    case nonPositiveLimit(step: String, seconds: Double)
 
     /// A sentence for people.
     public var description: String {
@@ -28,6 +31,8 @@ public enum ScenarioDefinitionError: Error, Sendable, Hashable, CustomStringConv
             "\(step) waits a negative time (\(seconds) s): give it a duration of zero or more"
         case .noPolls(let step, let polls):
             "\(step) is polled at most \(polls) times: allow it at least one poll"
+        case .nonPositiveLimit(let step, let seconds):
+            "\(step) gives up after \(seconds) s of polling: give it a limit of more than zero"
         }
     }
 }

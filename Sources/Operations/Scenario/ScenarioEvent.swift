@@ -27,6 +27,11 @@ public struct ScenarioEvent: Sendable {
         /// scenario is undoing the steps it finished, last first (``Step/compensated(by:input:)``).
         /// A journal records it so that a rerun goes on undoing instead of trying the step again.
         case compensationStarted(any Error)
+        /// The polled step at ``ScenarioEvent/address`` begins polling, or has had a poll answer
+        /// "not done" and waits for the next one: where its polling stands across sessions. A
+        /// journal records it before the wait begins, so that a rerun waits only what is left
+        /// and counts the polls already made (``StepReplaying/pollProgress(at:)``).
+        case polling(PollProgress)
     }
 
     /// What happened.
@@ -144,6 +149,19 @@ public protocol StepReplaying: Sendable {
     ///   - input: The value the step is about to be launched with.
     /// - Returns: `false` only when the journal shows the recorded value was another one.
     func repeatsRecordedRequest<T: Sendable>(at address: StepAddress, input: T) -> Bool
+
+    /// Where the polled step at `address` stood when the run stopped, as its last
+    /// ``ScenarioEvent/Kind/polling(_:)`` event recorded it, with each poll that answered after
+    /// it counted in; `nil` when nothing was recorded (the run never polled it, or a journal from
+    /// before polls were recorded).
+    ///
+    /// A ``PollProgress/nextPoll`` is given only while the run was waiting for that poll (no poll
+    /// answered after the wait began): the resumed run waits only what is left of it and then
+    /// launches the next poll, rather than replaying the last answer.
+    ///
+    /// - Parameter address: The polled step.
+    /// - Returns: The progress, or `nil`.
+    func pollProgress(at address: StepAddress) -> PollProgress?
 }
 
 /// What a resumed run does at one step (see ``StepReplaying/resumption(at:as:purity:)``).
@@ -175,4 +193,7 @@ extension StepReplaying {
 
     /// Trusts the key it gave: a replayer that keeps no inputs cannot tell two values apart.
     public func repeatsRecordedRequest<T: Sendable>(at address: StepAddress, input: T) -> Bool { true }
+
+    /// Knows nothing of polls: a resumed polling starts counting and waiting afresh.
+    public func pollProgress(at address: StepAddress) -> PollProgress? { nil }
 }

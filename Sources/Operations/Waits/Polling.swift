@@ -1,5 +1,12 @@
+import Foundation
+
 /// One polled step's polls within one run: launch the step, and while its output is not done,
-/// wait out the interval and launch it again, up to its most polls.
+/// wait out the interval and launch it again, up to its most polls or its overall limit.
+///
+/// Where the polling stands is reported as it begins and before every wait
+/// (``ScenarioEvent/Kind/polling(_:)``), so a run resumed in another process goes on from there:
+/// the poll count goes on, the wait in progress lasts only what is left of it, and the overall
+/// limit counts from the first poll of the first session.
 struct Polling<Input: Sendable, Output: Sendable>: Sendable {
     let run: ScenarioRun
     let step: Step<Input, Output>
@@ -9,11 +16,14 @@ struct Polling<Input: Sendable, Output: Sendable>: Sendable {
     let interval: Double
     let done: @Sendable (Output) -> Bool
     let polls: Int
+    /// How long, from the first poll, the step may go on polling, in seconds.
+    let limit: Double?
     let finish: StepFinish<Output>
 
     init(
         run: ScenarioRun, step: Step<Input, Output>, index: Int, input: Input, interval: Double,
-        done: @escaping @Sendable (Output) -> Bool, polls: Int, then finish: @escaping StepFinish<Output>
+        done: @escaping @Sendable (Output) -> Bool, polls: Int, limit: Double?,
+        then finish: @escaping StepFinish<Output>
     ) {
         self.run = run
         self.step = step
@@ -22,30 +32,72 @@ struct Polling<Input: Sendable, Output: Sendable>: Sendable {
         self.interval = interval
         self.done = done
         self.polls = polls
+        self.limit = limit
         self.finish = finish
     }
 
-    /// Launches poll number `number` (from 1), then decides from its output.
-    func poll(_ number: Int) {
-        StepLife(run: run, step: step, index: index) { result in
+    private var address: StepAddress { run.address(index: index, name: step.name) }
+
+    /// Starts the polling: afresh, or in a resumed run from where its journal left it.
+    func start() {
+        let recorded = run.environment.isReplaying ? run.environment.replay?.pollProgress(at: address) : nil
+        guard let recorded else {
+            let began = run.environment.scheduler.wallClock
+            report(PollProgress(began: began, polls: 0, nextPoll: nil))
+            return poll(1, began: began, launch: StepLife.start)
+        }
+        if let next = recorded.nextPoll {
+            // The run stopped while waiting for this poll: only what is left of the wait, then a
+            // new poll — the journal's last answer is the one it waited after, not a new one.
+            return wait(until: next, thenPoll: recorded.polls + 1, began: recorded.began)
+        }
+        // The run stopped before its first poll answered, or right after an answer and before
+        // its wait was recorded: the journal replays that answer (or launches the poll).
+        poll(max(recorded.polls, 1), began: recorded.began, launch: StepLife.start)
+    }
+
+    /// Launches poll number `number` (from 1, counted over every session), then decides from its
+    /// output. `launch` is how: the first poll of a resumed process may come from the journal,
+    /// every later one is launched.
+    private func poll(_ number: Int, began: Date, launch: (StepLife<Input, Output>) -> (Input) -> Void) {
+        let life = StepLife(run: run, step: step, index: index) { result in
             guard case .success(let output) = result, !done(output) else { return finish(result) }
-            guard number < polls else {
-                let error = WaitError.stillNotDone(step: step.name, polls: polls)
-                if let trace = run.trace, trace.isEnabled { trace.note("stopped: \(error)") }
-                // The journal's record of an undoing names this step, so that a rerun fails it
-                // again instead of polling on past the undoing.
-                run.noteFailure(at: run.address(index: index, name: step.name))
-                return finish(.failure(StepFailure(scenario: run.name, step: step.name, attempt: number, error: error)))
+            let now = run.environment.scheduler.wallClock
+            let elapsed = now.timeIntervalSince(began)
+            if number >= polls {
+                return giveUp(WaitError.stillNotDone(step: step.name, polls: number), attempt: number)
             }
-            // A new deadline per wait: the interval runs from this poll's answer.
-            let deadline = WaitDeadline(from: run.environment.scheduler.wallClock, seconds: interval)
-            let address = run.address(index: index, name: step.name)
-            DurableSleep.wait(until: deadline, step: step.name, address: address, run: run) { waited in
-                switch waited {
-                case .success: run.schedule { poll(number + 1) }
-                case .failure(let error): finish(.failure(error))
-                }
+            if let limit, elapsed >= limit {
+                return giveUp(WaitError.gaveUp(step: step.name, after: .seconds(limit), polls: number), attempt: number)
             }
-        }.start(input)
+            // A new deadline per wait: the interval runs from this poll's answer, and no wait
+            // goes past the overall limit, where one last poll is made.
+            let seconds = limit.map { min(interval, $0 - elapsed) } ?? interval
+            let deadline = WaitDeadline(from: now, seconds: seconds)
+            report(PollProgress(began: began, polls: number, nextPoll: deadline))
+            wait(until: deadline, thenPoll: number + 1, began: began)
+        }
+        launch(life)(input)
+    }
+
+    private func wait(until deadline: WaitDeadline, thenPoll number: Int, began: Date) {
+        DurableSleep.wait(until: deadline, step: step.name, address: address, run: run) { waited in
+            switch waited {
+            case .success: run.schedule { poll(number, began: began, launch: StepLife.launchAnew) }
+            case .failure(let error): finish(.failure(error))
+            }
+        }
+    }
+
+    private func giveUp(_ error: WaitError, attempt: Int) {
+        if let trace = run.trace, trace.isEnabled { trace.note("stopped: \(error)") }
+        // The journal's record of an undoing names this step, so that a rerun fails it again
+        // instead of polling on past the undoing.
+        run.noteFailure(at: address)
+        finish(.failure(StepFailure(scenario: run.name, step: step.name, attempt: attempt, error: error)))
+    }
+
+    private func report(_ progress: PollProgress) {
+        if run.isObserved { run.report(.polling(progress), address: address) }
     }
 }

@@ -44,8 +44,14 @@ public struct WaitDeadline: Sendable, Hashable, Codable, CustomStringConvertible
         "\(WaitDeadline.describe(seconds: seconds)), until \(until.formatted(.iso8601))"
     }
 
-    /// A duration in seconds as a person reads it: `30 s`, `1.5 s`.
+    /// How long the wait was, as a person reads it: `30 s`, `20 min`, `48 h`.
+    public var describedLength: String { Self.describe(seconds: seconds) }
+
+    /// A duration in seconds as a person reads it: `30 s`, `1.5 s`; from two minutes on in whole
+    /// minutes or hours when it is one (`20 min`, `48 h`), since "1200 s" has to be worked out.
     static func describe(seconds: Double) -> String {
-        seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+        if seconds >= 3_600, seconds.truncatingRemainder(dividingBy: 3_600) == 0 { return "\(Int(seconds) / 3_600) h" }
+        if seconds >= 120, seconds.truncatingRemainder(dividingBy: 60) == 0 { return "\(Int(seconds) / 60) min" }
+        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
     }
 }
