@@ -137,6 +137,16 @@ public struct ScenarioExecution<Input: Sendable> {
             return report(
                 .cannotResume, cause: cause, step: failure?.failedOperation ?? scenario, attempts: attempts, reading)
         }
+        if let unanswered = (failure?.rootCause ?? error) as? PromptUnanswerable {
+            // Nobody could answer a screen: nothing was undone, and a rerun with the input goes on.
+            let reading = FailureReading(
+                status: "cancelled", message: "run stopped: \(unanswered)",
+                hint: "Rerun it with the input the question asked for: \(program) rerun \(journal.runID)",
+                exitStatus: ExitStatus.usage, failedStep: failure?.failedOperation, rerunnable: true)
+            return report(
+                .cancelled, cause: unanswered, step: failure?.failedOperation ?? scenario, attempts: attempts,
+                reading)
+        }
         if error.isCancellation {
             let cause = failure?.rootCause ?? error
             // A run the user declined is finished business: rerunning it would decline again.

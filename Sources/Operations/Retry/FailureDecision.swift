@@ -10,6 +10,11 @@ public enum FailureDecision<Input: Sendable, Output: Sendable>: Sendable {
     case recover(Output)
     /// End the scenario with the step's failure.
     case fail
+    /// End the step with this error instead of its own: the handler could not decide (the
+    /// person it asked could not answer, ``PromptUnanswerable``), and the run should end as that
+    /// says — a cancellation undoes nothing and leaves the run to a rerun, where the step's own
+    /// failure would be one for good.
+    case stop(because: any Error)
 }
 
 /// What a failure handler is told about the failed step.

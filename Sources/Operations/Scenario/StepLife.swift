@@ -87,6 +87,12 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
         launch(attempt: 1, retriesLeft: step.maxAttempts - 1, input: input)
     }
 
+    /// Launches the step's first attempt with `input` without asking a resumed run's journal:
+    /// for a launch the journal cannot have recorded, such as the next poll of a polled step.
+    func launchAnew(_ input: Input) {
+        launch(attempt: 1, retriesLeft: step.maxAttempts - 1, input: input)
+    }
+
     /// Starts the step in a resumed run: finishes it from its record (a replayed output, or the
     /// error that keeps it from launching), or launches it with the input its record gives,
     /// repeating the key of an attempt left in doubt.
@@ -243,6 +249,8 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
                 finish(succeeding: output)
             case .fail:
                 fail(error, attempt: attempt, note: note)
+            case .stop(let reason):
+                fail(reason, attempt: attempt)
             }
         }
     }

@@ -122,9 +122,23 @@ public final class ScreenPrompt<Answer: Sendable>: Sendable {
     /// The screen could not get an answer (the person backed out): the operation receives
     /// `error` instead, once.
     ///
+    /// What the error is decides what the run does. A ``CancellationReason`` (the person closed
+    /// the screen, declined the terms) ends the run as cancelled, nothing undone. Any other error
+    /// is a failure: if it is one for good, the steps before it that declare a compensation are
+    /// undone. When nobody *can* answer now, use ``cannotBeAnswered(because:)`` instead.
+    ///
     /// - Parameter error: Why there is no answer.
     public func decline(_ error: any Error) {
         respond(.failure(error))
+    }
+
+    /// Nobody can answer the question now (no terminal and no input given, the app in the
+    /// background): the operation receives ``PromptUnanswerable``, once — a cancellation, so
+    /// nothing is undone and the run can be rerun with the input.
+    ///
+    /// - Parameter reason: Why nobody can answer, for people: `standard input is not a terminal`.
+    public func cannotBeAnswered(because reason: String) {
+        respond(.failure(PromptUnanswerable(question: operation, reason: reason)))
     }
 
     /// Runs `handler` when the launch ends before an answer: cancelled or past its deadline. A

@@ -108,8 +108,14 @@ public struct CheckoutFactory: Sendable {
         return { failure, decide in
             guard case .cardDeclined = failure.error as? StoreError else { return decide(.fail) }
             let prompt = ScreenPrompt<String?>(cancellation: failure.cancellation, operation: "PayOp") { answer in
-                guard case .success(let card?) = answer else { return decide(.fail) }
-                decide(.relaunch(failure.input.with(card: card), because: "card declined"))
+                switch answer {
+                case .success(let card?): decide(.relaunch(failure.input.with(card: card), because: "card declined"))
+                // Nobody could be asked (PromptUnanswerable): the checkout stops as cancelled and
+                // keeps its reservation for a rerun with a card; nothing is undone.
+                case .failure(let error) where error.isCancellation: decide(.stop(because: error))
+                // The customer has no other card: the declined payment fails for good.
+                case .success(nil), .failure: decide(.fail)
+                }
             }
             screen.askForAnotherCard("\(failure.error)", prompt)
         }
