@@ -29,7 +29,8 @@ extension RunStore {
     ///   - scenario: The scenario that will run the new run (or its shape): it must match the
     ///     old run's shape as a plain rerun's would.
     /// - Returns: The new run's id.
-    /// - Throws: ``RerunFromError/stepNotReached(_:run:reached:)``, or
+    /// - Throws: ``RerunFromError/stepNotReached(_:run:reached:)``,
+    ///   ``RerunFromError/undoneBefore(_:undone:run:)``, or
     ///   ``RerunFromError/journal(_:)`` with ``JournalError/unknownRun(_:directory:)``,
     ///   ``JournalError/runInProgress(_:)``, ``JournalError/missingShape(_:scenario:)``,
     ///   ``JournalError/shapeMismatch(_:_:)`` or a read or write error.
@@ -49,6 +50,8 @@ extension RunStore {
         } catch {
             throw .journal(error)
         }
+        // Undone stays undone: no new run replays a step the old one undid.
+        _ = try record.rerunPlan(from: step, shape: scenario.shape)
         let lines = JournalReader.split(bytes).complete
         guard let header = lines.first, let kept = RerunCopy.keptLines(lines, from: step) else {
             throw .stepNotReached(

@@ -27,6 +27,15 @@ public enum CommonOptions {
         "Start a new run that replays the steps before STEP and launches\nSTEP and the steps after it anew (a nested step by its name,\nor a path such as VerificationScenario/CodeOp)"
     )
 
+    /// `--yes`: `rerun --from` launches its steps with side effects anew without asking.
+    public static let yes = CommandOption(
+        "--yes", "With --from: launch the steps with side effects anew without asking\nfor confirmation")
+
+    /// `--dry-run`: `rerun --from` says what it would launch anew and does nothing.
+    public static let dryRun = CommandOption(
+        "--dry-run",
+        "With --from: list the steps with side effects a rerun from STEP\nwould launch anew, and change nothing")
+
     /// The help line of `--state-dir DIR` (``stateDir(program:)``).
     ///
     /// - Parameter program: The program's name, which names the variable and the folder.

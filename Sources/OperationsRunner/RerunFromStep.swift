@@ -31,8 +31,35 @@ enum RerunFromStep<Program: RunnerProgram> {
         } catch {
             throw UsageError("--from: \(error)", command: command)
         }
-        try StateDirectory.prepare(stateDirectory)
+        let plan: RerunFromPlan
+        do throws(RerunFromError) {
+            plan = try record.rerunPlan(from: address, shape: prepared.shape)
+        } catch {
+            throw UsageError("--from: \(error)", hint: "See '\(program.name) show \(runID)' for what it undid.")
+        }
+        // The input the new run needs is checked before anything is said or written.
         let input = try prepared.makeInput()
+        if arguments.has("--dry-run") {
+            console.print(describe(plan, runID: runID))
+            return ExitStatus.success
+        }
+        if !plan.isHarmless, !arguments.has("--yes") {
+            console.note(describe(plan, runID: runID))
+            guard console.inputIsTerminal else {
+                throw UsageError(
+                    "rerun --from \(address.namePath) launches steps with side effects anew, and standard input is "
+                        + "not a terminal to confirm it",
+                    hint: "Add --yes to launch them anyway, or --dry-run to only list them.")
+            }
+            console.err("Launch them anew? [y/N] ")
+            guard let answer = console.readLine()?.trimmingCharacters(in: .whitespaces).lowercased(),
+                answer == "y" || answer == "yes"
+            else {
+                console.note("Nothing was launched.")
+                return ExitStatus.cancelled
+            }
+        }
+        try StateDirectory.prepare(stateDirectory)
         let newID: RunID
         do throws(RerunFromError) {
             newID = try store.rerun(runID, from: address, scenario: prepared.shape)
@@ -40,6 +67,8 @@ enum RerunFromStep<Program: RunnerProgram> {
             switch error {
             case .journal(let cause):
                 throw RerunScenario<Program>.refusal(cause, runID: runID, runnable: runnable)
+            case .undoneBefore:
+                throw UsageError("--from: \(error)", hint: "See '\(program.name) show \(runID)' for what it undid.")
             case .stepNotReached:
                 throw UsageError(
                     "--from: \(error)", hint: "See '\(program.name) show \(runID)' for the steps it reached.")
@@ -61,5 +90,27 @@ enum RerunFromStep<Program: RunnerProgram> {
             stateDirectoryOption: arguments.value("--state-dir"), console: console, json: arguments.has("--json"),
             explain: prepared.explain, launch: prepared.launch
         ).run(input: input)
+    }
+
+    /// The plan as a person reads it: what goes out again, and what a plain rerun would finish
+    /// instead.
+    static func describe(_ plan: RerunFromPlan, runID: RunID) -> String {
+        let program = Program.configuration.name
+        let from = plan.step.namePath
+        guard !plan.isHarmless else {
+            return "A rerun of \(runID) from \(from) launches no step with side effects anew."
+        }
+        var lines = ["A rerun of \(runID) from \(from) launches these steps with side effects anew, as new requests:"]
+        for address in plan.relaunched {
+            let doubt = plan.inDoubt.contains(address) ? " (in doubt in run \(runID): it may have acted)" : ""
+            lines.append("  \(address.namePath)\(doubt)")
+        }
+        if !plan.inDoubt.isEmpty {
+            let steps = plan.inDoubt.map(\.namePath).joined(separator: ", ")
+            lines.append(
+                "A plain '\(program) rerun \(runID)' finishes \(steps) under the same idempotency key instead, "
+                    + "with no second request.")
+        }
+        return lines.joined(separator: "\n")
     }
 }

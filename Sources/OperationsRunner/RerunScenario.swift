@@ -24,10 +24,13 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
     public static var spec: ArgumentSpec {
         ArgumentSpec(Program.configuration.rerun.options + runnerOptions, maxPositionals: 1)
     }
-    /// The options the runner gives every program's `rerun`: `--from`, `--relaunch-in-doubt`,
-    /// `--state-dir` and `--json`; its usage line and help list them after the program's own.
+    /// The options the runner gives every program's `rerun`: `--from` (with `--yes` and
+    /// `--dry-run`), `--relaunch-in-doubt`, `--state-dir` and `--json`; its usage line and help list them after the program's own.
     public static var runnerOptions: [CommandOption] {
-        [CommonOptions.rerunFrom, CommonOptions.relaunchInDoubt, Program.configuration.stateDir, CommonOptions.json]
+        [
+            CommonOptions.rerunFrom, CommonOptions.yes, CommonOptions.dryRun, CommonOptions.relaunchInDoubt,
+            Program.configuration.stateDir, CommonOptions.json,
+        ]
     }
     /// What every rerun does, the first paragraph of `help rerun` unless the program replaces
     /// it (``RunnerConfiguration/Launch/discussion``).
@@ -48,6 +51,13 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
         let stateDirectory = program.stateDirectory(arguments, console)
         let store = program.runStore(stateDirectory)
         let runID = try RunLookup.id(id, program: program.name)
+        for option in ["--yes", "--dry-run"] where arguments.has(option) && arguments.value("--from") == nil {
+            throw UsageError("\(option) goes with --from STEP: a plain rerun launches nothing anew", command: name)
+        }
+        if arguments.has("--yes"), arguments.has("--dry-run") {
+            throw UsageError(
+                "--dry-run with --yes: a dry run launches nothing, so there is nothing to confirm", command: name)
+        }
         // Damaged lines are skipped, as the resume will: the run goes on from what is intact,
         // and a step with side effects the damage could hide stops it (exit 2).
         let record = try RunLookup.recordToResume(runID, in: store, program: program.name)

@@ -31,7 +31,7 @@ struct RerunFromStepEndToEndTests {
         let sandbox = try Sandbox()
         let (old, oldBytes) = try signIn(sandbox)
 
-        let rerun = try sandbox.run("rerun", old, "--from", "CodeOp", "--code", "123456")
+        let rerun = try sandbox.run("rerun", old, "--from", "CodeOp", "--yes", "--code", "123456")
         #expect(rerun.status == 0, "\(rerun)")
         #expect(rerun.stderr.contains("PhoneOp: replayed"), "\(rerun)")
         #expect(!rerun.stderr.contains("PhoneOp: attempt"), "PhoneOp was sent again:\n\(rerun)")
@@ -70,7 +70,7 @@ struct RerunFromStepEndToEndTests {
         #expect(sms.withLock { $0 } == 1)
 
         // The backend the run used is the rerun's too.
-        let rerun = try sandbox.run("rerun", old, "--from", "CodeOp", "--code", "123456")
+        let rerun = try sandbox.run("rerun", old, "--from", "CodeOp", "--yes", "--code", "123456")
         #expect(rerun.status == 0, "\(rerun)")
         #expect(sms.withLock { $0 } == 2, "the server sent \(sms.withLock { $0 }) SMS")
         #expect(backend.requestCount(for: .phone) == 1, "PhoneOp was sent again")
@@ -83,7 +83,7 @@ struct RerunFromStepEndToEndTests {
         let sandbox = try Sandbox()
         let (old, oldBytes) = try signIn(sandbox)
         let process = try sandbox.start([
-            "rerun", old, "--from", "CodeOp", "--code", "123456", "--backend", "sim:?latency=400",
+            "rerun", old, "--from", "CodeOp", "--yes", "--code", "123456", "--backend", "sim:?latency=400",
         ])
         let progress = try process.waitForStderr(containing: "TermsOfUseOp: replayed")
         process.killNow()
@@ -128,6 +128,39 @@ struct RerunFromStepEndToEndTests {
         #expect(missing.status == 2, "\(missing)")
         #expect(missing.stderr.contains("there is no run"), "\(missing)")
         #expect(!(unknown.allOutput + unreached.allOutput).contains("SMS sent"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.runsDirectory.path).sorted() == before)
+    }
+
+    @Test func itSaysWhatItWillSendAgainAndAsksFirst() throws {
+        let sandbox = try Sandbox()
+        let (old, _) = try signIn(sandbox)
+        let before = try FileManager.default.contentsOfDirectory(atPath: sandbox.runsDirectory.path).sorted()
+
+        let dry = try sandbox.run("rerun", old, "--from", "CodeOp", "--dry-run", "--code", "123456")
+        #expect(dry.status == 0, "\(dry)")
+        #expect(
+            dry.stdout
+                == "A rerun of \(old) from VerificationScenario/CodeOp launches these steps with side effects anew, "
+                + "as new requests:\n  VerificationScenario/CodeOp\n",
+            "\(dry)")
+        let harmless = try sandbox.run("rerun", old, "--from", "SaveTokenOp", "--dry-run")
+        #expect(harmless.status == 0, "\(harmless)")
+        #expect(harmless.stdout.contains("launches no step with side effects anew"), "\(harmless)")
+
+        // No terminal to confirm on, and no --yes: the list and a usage error, nothing sent.
+        let unconfirmed = try sandbox.run("rerun", old, "--from", "CodeOp", "--code", "123456")
+        #expect(unconfirmed.status == 2, "\(unconfirmed)")
+        #expect(unconfirmed.stderr.contains("  VerificationScenario/CodeOp\n"), "\(unconfirmed)")
+        #expect(unconfirmed.stderr.contains("Add --yes to launch them anyway"), "\(unconfirmed)")
+
+        let both = try sandbox.run("rerun", old, "--from", "CodeOp", "--dry-run", "--yes")
+        #expect(both.status == 2, "\(both)")
+        #expect(both.stderr.contains("--dry-run with --yes"), "\(both)")
+        let alone = try sandbox.run("rerun", old, "--yes")
+        #expect(alone.status == 2, "\(alone)")
+        #expect(alone.stderr.contains("--yes goes with --from STEP"), "\(alone)")
+
+        #expect(!(dry.allOutput + unconfirmed.allOutput + both.allOutput).contains("SMS sent"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.runsDirectory.path).sorted() == before)
     }
 }

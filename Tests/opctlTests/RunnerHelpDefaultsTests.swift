@@ -30,11 +30,12 @@ struct RunnerHelpDefaultsTests {
         #expect(run.hasSuffix(ExitStatus.helpSection(ExitStatus.meanings())))
         let rerun = RerunScenario<Minimal>.help
         #expect(
-            rerun.hasPrefix("USAGE: tool rerun RUN_ID [--from STEP] [--relaunch-in-doubt] [--state-dir DIR] [--json]\n")
+            rerun.hasPrefix(
+                "USAGE: tool rerun RUN_ID [--from STEP] [--yes] [--dry-run] [--relaunch-in-doubt] [--state-dir DIR]")
         )
         #expect(rerun.contains(RerunScenario<Minimal>.replayParagraph))
         #expect(rerun.contains("  --relaunch-in-doubt    Launch a step with side effects left in doubt"))
-        #expect(RerunScenario<Minimal>.spec.flags == ["--relaunch-in-doubt", "--json"])
+        #expect(Set(RerunScenario<Minimal>.spec.flags) == ["--yes", "--dry-run", "--relaunch-in-doubt", "--json"])
         #expect(RerunScenario<Minimal>.abstract.hasPrefix("Resume a failed or interrupted run"))
     }
 
