@@ -22,7 +22,7 @@ import Testing
         #expect(help.status == 0, "\(help)")
         #expect(
             help.stdout.hasPrefix(
-                "USAGE: checkout rerun RUN_ID [--from STEP] [--relaunch-in-doubt] [--state-dir DIR] [--json]\n"))
+                "USAGE: checkout rerun RUN_ID [--from STEP] [--yes] [--dry-run] [--relaunch-in-doubt]"))
         #expect(help.stdout.contains("  --relaunch-in-doubt "), "\(help)")
         #expect(InProcessCheckout.run(["--help"]).stdout.contains("  rerun    Resume a failed or interrupted run"))
     }
