@@ -153,7 +153,8 @@ public enum AuthDiagrams {
                 // request inside), then a wrong code asked again.
                 let bench = try DiagramBench(
                     faults: [.terms: [.unavailable(times: 1)]], wrongCodeFirst: true,
-                    retry: .transient(maxAttempts: 3, backoff: .immediate))
+                    // Drawn at once: neither a backoff nor the 503's Retry-After is waited for.
+                    retry: .transient(maxAttempts: 3, backoff: .immediate, maxRequestedDelay: .zero))
                 return try bench.traced {
                     try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
                 }.limited(toDepth: 3)

@@ -47,7 +47,7 @@ struct HTTPAuthAPIFaultTests {
         let backend = Fixtures.backend(faults: [endpoint: [.status(500, times: 1), .unavailable(times: 1)]])
         let api = Fixtures.api(backend)
         #expect(try await call(endpoint, on: api) == .serverError(status: 500))
-        #expect(try await call(endpoint, on: api) == .serverError(status: 503))
+        #expect(try await call(endpoint, on: api) == .serverError(status: 503, retryAfter: 1))
         #expect(AuthError.serverError(status: 503).isTransient)
         #expect(backend.requestCounts == [endpoint: 2])
     }

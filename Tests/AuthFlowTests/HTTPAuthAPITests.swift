@@ -185,7 +185,11 @@ struct HTTPAuthAPITests {
             (429, [:], #"{"error":{"code":"rate_limited","message":"…","retryAfter":7}}"#, .rateLimited(retryAfter: 7)),
             (429, [:], "Slow down", .rateLimited(retryAfter: nil)),
             (500, [:], "<html>oops</html>", .serverError(status: 500)),
-            (503, ["Retry-After": "1"], #"{"error":{"code":"unavailable","message":"…"}}"#, .serverError(status: 503)),
+            (
+                503, ["Retry-After": "1"], #"{"error":{"code":"unavailable","message":"…"}}"#,
+                .serverError(status: 503, retryAfter: 1)
+            ),
+            (503, [:], #"{"error":{"code":"unavailable","message":"…"}}"#, .serverError(status: 503)),
             (418, [:], #"{"error":{"code":"teapot","message":"…"}}"#, .unexpectedStatus(418, code: "teapot")),
             (302, [:], "", .unexpectedStatus(302, code: nil)),
         ] as [(Int, HTTPHeaders, String, AuthError)])
@@ -234,7 +238,7 @@ struct HTTPAuthAPITests {
         let api = Fixtures.api(backend)
         for _ in 0..<2 {
             let result = try await api.submitPhone(Fixtures.phone)
-            #expect(result == .failure(.serverError(status: 503)))
+            #expect(result == .failure(.serverError(status: 503, retryAfter: 1)))
             #expect(result.failure?.isTransient == true)
         }
         _ = try await api.submitPhone(Fixtures.phone).get()

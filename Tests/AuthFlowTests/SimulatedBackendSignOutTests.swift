@@ -55,7 +55,7 @@ struct SimulatedBackendSignOutTests {
         let api = Fixtures.api(backend)
         let token = try await signIn(api)
 
-        #expect(try await api.signOut(authToken: token) == .serverError(status: 503))
+        #expect(try await api.signOut(authToken: token) == .serverError(status: 503, retryAfter: 1))
 
         _ = try await api.fetchSession(authToken: token).get()
     }

@@ -36,7 +36,7 @@ struct SimulatedBackendTests {
     @Test func zeroTimesFaultsAreIgnored() async throws {
         let backend = Fixtures.backend(faults: [.phone: [.hang(times: 0), .unavailable(times: 1)]])
         let api = Fixtures.api(backend)
-        #expect(try await api.submitPhone(Fixtures.phone) == .failure(.serverError(status: 503)))
+        #expect(try await api.submitPhone(Fixtures.phone) == .failure(.serverError(status: 503, retryAfter: 1)))
         _ = try await api.submitPhone(Fixtures.phone).get()
     }
 

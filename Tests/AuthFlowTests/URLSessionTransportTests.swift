@@ -22,7 +22,7 @@ struct URLSessionTransportTests {
         return server
     }
 
-    private func started(_ start: () throws -> RecordingServer) throws -> RecordingServer {
+    private func started<Server>(_ start: () throws -> Server) throws -> Server {
         do {
             return try start()
         } catch {
@@ -146,6 +146,41 @@ struct URLSessionTransportTests {
         #expect(result == .failure(.unexpectedStatus(301, code: nil)))
         #expect(result.failure?.description.contains("does not follow redirects") == true)
         #expect(server.requests.map(\.method) == [.post], "one POST, and no GET after it")
+    }
+
+    /// libcurl (FoundationNetworking on Linux) sends a request again by itself — a POST without
+    /// its body — when a connection it reused closes before any answer. A request with side
+    /// effects therefore never goes out on a reused connection: against a server that keeps its
+    /// connections alive and then acts and closes without a word, the POST arrives once, whole,
+    /// and the lost answer is reported at once, not after the client's timeout.
+    @Test func aPOSTIsNeverSentAgainByTheStackWhenItsAnswerIsLost() async throws {
+        let answer = #"{"codeLength":6,"phoneToken":"sim1.token","termsRequired":true}"#
+        let server = try started {
+            try ScriptedServer { _, index in
+                index == 1
+                    ? .closeWithoutAnswer
+                    : .answer(
+                        status: 200, headers: [("Content-Type", "application/json")], body: answer, keepAlive: true)
+            }
+        }
+        defer { server.stop() }
+        let scheduler = TestScheduler()
+        let api = HTTPAuthAPI(transport: URLSessionTransport(baseURL: server.baseURL), timeout: .seconds(10))
+        let call = AuthCall(scheduler: scheduler, idempotencyKey: IdempotencyKey.make())
+        let first = try await awaitCompletion { done in
+            api.submitPhone(Fixtures.phone, call: call.withoutKey, completion: done)
+        }
+        #expect(first.failure == nil, "the first answer keeps the connection alive")
+
+        let lost = try await awaitCompletion { done in api.submitPhone(Fixtures.phone, call: call, completion: done) }
+
+        #expect(lost == .failure(.connectionLost), "at once, while the client's timeout is still pending")
+        #expect(scheduler.requestedDelays == [.seconds(10), .seconds(10)])
+        #expect(server.requests.count == 2, "the keyed POST arrived once")
+        #expect(server.requests.last?.body.count == #"{"phone":"+79991234567"}"#.utf8.count, "with its whole body")
+        #expect(server.requests.last?.headers["idempotency-key"] == call.idempotencyKey?.rawValue)
+        #expect(
+            server.wait { $0.closedByClient == 0 && $0.connections == 2 }, "and no empty copy on a third connection")
     }
 
     @Test func theIdempotencyKeyCrossesTheWire() async throws {

@@ -75,6 +75,41 @@ struct RetryTests {
             ])
     }
 
+    /// An error that says how long to wait (a `429` or `503` with `Retry-After`) is retried after
+    /// that long, or after the backoff when it is longer, and never after more than the policy's
+    /// limit.
+    @Test(arguments: [
+        (Duration.seconds(29), Duration.seconds(60), Duration.milliseconds(200), Duration.seconds(29)),
+        (.seconds(29), .seconds(10), .milliseconds(200), .seconds(10)),
+        (.seconds(1), .seconds(60), .seconds(5), .seconds(5)),
+    ])
+    func aRetryWaitsWhatTheErrorAskedUpToThePolicysLimit(
+        asked: Duration, limit: Duration, initial: Duration, expected: Duration
+    ) {
+        let ops = ScriptedOps([.failure(.busy(for: asked))])
+        let scheduler = TestScheduler()
+        let recorder = ScenarioRecorder()
+        let policy = RetryPolicy.transient(
+            maxAttempts: 2, backoff: Backoff(initial: initial, jitter: 0), maxRequestedDelay: limit)
+        let scenario = Scenario<Int, Int>("Busy") { chain in chain.then(Step(ops.make).retrying(policy)) }
+        let box = launch(scenario, scheduler: scheduler, recorder: recorder)
+
+        #expect(scheduler.requestedDelays == [expected])
+        #expect(recorder.stepLines.contains("ScriptedOp failed #1, retry in \(expected): busy"))
+        scheduler.advance(by: expected - .milliseconds(1))
+        #expect(ops.launchCount == 1, "not retried before its time")
+        scheduler.advance(by: .milliseconds(1))
+        #expect(ops.launchCount == 2)
+        #expect(box.first?.success == 5)
+    }
+
+    @Test func anErrorThatAsksNothingWaitsTheBackoff() {
+        let policy = RetryPolicy.transient(backoff: Backoff(initial: .seconds(2), jitter: 0), maxRequestedDelay: .zero)
+        #expect(policy.delay(beforeRetry: 1, after: TestError.flaky, random: 0) == .seconds(2))
+        #expect(policy.delay(beforeRetry: 1, after: CancellationError(), random: 0) == .seconds(2))
+        #expect(policy.delay(beforeRetry: 1, after: TestError.busy(for: .seconds(30)), random: 0) == .seconds(2))
+    }
+
     @Test(arguments: [(0.0, 1_000), (0.5, 750), (0.999, 500)])
     func jitterTakesAtMostItsShareOffTheWait(random: Double, expectedMilliseconds: Int) {
         let backoff = Backoff(initial: .seconds(1), multiplier: 2, cap: .seconds(30), jitter: 0.5)

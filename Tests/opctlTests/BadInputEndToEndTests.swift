@@ -93,6 +93,7 @@ struct BadInputEndToEndTests {
 
     @Test(arguments: [
         "ftp://example.com", "sim:?latency=abc", "sim:?fail=nowhere:1", "sim:?code", "http://", "simulator",
+        "http://127.0.0.1:99999",
     ])
     func malformedBackend(_ backend: String) throws {
         let sandbox = try Sandbox()

@@ -9,7 +9,7 @@ public struct AuthErrorParser: HTTPErrorParser {
     /// Creates the contract's parser.
     public init() {}
 
-    /// Decodes an error answer: any `5xx` is ``AuthError/serverError(status:)``; otherwise a known
+    /// Decodes an error answer: any `5xx` is ``AuthError/serverError(status:retryAfter:)``; otherwise a known
     /// `code` decides, then the status alone, then ``AuthError/unexpectedStatus(_:code:)``.
     ///
     /// - Parameters:

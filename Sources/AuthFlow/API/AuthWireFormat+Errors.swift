@@ -26,7 +26,7 @@ extension AuthWireFormat {
         let retryAfter = retryAfterSeconds(response.headers["Retry-After"], now: now) ?? body?.retryAfter
         let status = response.status
         // A 5xx is transient whatever its body says, so a retry policy can rely on the status.
-        if (500...599).contains(status) { return .serverError(status: status) }
+        if (500...599).contains(status) { return .serverError(status: status, retryAfter: retryAfter) }
         switch body?.code {
         case "invalid_phone": return .invalidPhone
         case "invalid_code": return .invalidCode(attemptsLeft: max(0, body?.attemptsLeft ?? 0))

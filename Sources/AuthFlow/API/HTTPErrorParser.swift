@@ -11,7 +11,7 @@ public import Foundation
 /// - Every error answer becomes some ``AuthError``: a code the parser does not know falls back on
 ///   what its status means (``AuthError/unexpectedStatus(_:code:)`` at worst), never a crash.
 /// - Transience and certainty follow the error returned (``AuthError/isTransient``,
-///   ``AuthError/outcomeIsUncertain``), so a `5xx` should stay ``AuthError/serverError(status:)``
+///   ``AuthError/outcomeIsUncertain``), so a `5xx` should stay ``AuthError/serverError(status:retryAfter:)``
 ///   for retry policies to rely on it.
 /// - Both methods are pure and may be called on any thread.
 ///

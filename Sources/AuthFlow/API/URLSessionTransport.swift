@@ -5,9 +5,21 @@ public import Operations
     public import FoundationNetworking
 #endif
 
-/// An ``HTTPTransport`` for real servers, over `URLSession` (FoundationNetworking on Linux).
+/// An ``HTTPTransport`` for real servers, over `URLSession` (FoundationNetworking on Linux): the
+/// transport for `https://`. For `http://`, ``PlainHTTPTransport`` is the one that can promise
+/// never to send a request twice by itself.
 ///
 /// Request paths are resolved against ``baseURL``.
+///
+/// - A request with side effects (a `POST`) goes out on a session, and so a connection, of its
+///   own. `URLSession` has no setting that forbids it to send a request again, and libcurl
+///   (under FoundationNetworking on Linux) does when a connection it *reused* closes before any
+///   answer — a `POST` then goes out a second time without its body, under the same
+///   `Idempotency-Key`, and the caller waits for its timeout. On a connection never used before,
+///   libcurl reports the lost answer at once instead (tested over a socket on Linux); the step's
+///   retry repeats the request whole. This leans on how libcurl decides, which no API promises:
+///   the price of TLS without a dependency. `GET`s share one session, kept alive: sent again, a
+///   read does no harm.
 ///
 /// - Timeouts: each request's ``HTTPRequest/timeout`` becomes the `URLRequest` timeout, and the
 ///   session's request and resource timeouts are set to the transport's `timeout` as well:
@@ -67,10 +79,13 @@ public struct URLSessionTransport: HTTPTransport {
         for (name, value) in request.headers.fields { urlRequest.setValue(value, forHTTPHeaderField: name) }
         if !request.body.isEmpty { urlRequest.httpBody = request.body }
         let registration = LockedState<CancellationRegistration?>(nil)
+        let owner = request.method == .get ? owner : SessionOwner(configuration: owner.configuration)
         let task = owner.session.dataTask(with: urlRequest)
         owner.exchanges.begin(task.taskIdentifier) { result in
             registration.withLock { $0 }?.cancel()
             completion(result)
+            // A session of one request lives until its answer (and is then invalidated).
+            withExtendedLifetime(owner) {}
         }
         if let cancellation {
             let registered = cancellation.onCancel { task.cancel() }
@@ -157,8 +172,11 @@ public struct URLSessionTransport: HTTPTransport {
 private final class SessionOwner: Sendable {
     let session: URLSession
     let exchanges = Exchanges()
+    /// The configuration the session was made with, for the sessions of one request each.
+    let configuration: URLSessionConfiguration
 
     init(configuration: URLSessionConfiguration) {
+        self.configuration = configuration
         session = URLSession(configuration: configuration, delegate: exchanges, delegateQueue: nil)
     }
 

@@ -16,7 +16,7 @@ extension AuthError: OutcomeUncertainError {
     public var outcomeIsUncertain: Bool {
         switch self {
         case .timeout, .connectionLost, .truncatedResponse, .cancelled: true
-        case .serverError(let status): status != 503
+        case .serverError(let status, _): status != 503
         case .invalidPhone, .invalidCode, .codeExpired, .locked, .termsOutdated, .unauthorized, .rateLimited,
             .malformedResponse, .unreachable, .unexpectedStatus, .idempotencyKeyReused:
             false

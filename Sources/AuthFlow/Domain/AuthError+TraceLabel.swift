@@ -13,7 +13,7 @@ extension AuthError: TraceLabelConvertible {
         case .termsOutdated(let version): version.map { "terms outdated, now v\($0)" } ?? "terms outdated"
         case .unauthorized: "unauthorized"
         case .rateLimited: "rate limited"
-        case .serverError(let status): "server error \(status)"
+        case .serverError(let status, _): "server error \(status)"
         case .malformedResponse: "malformed response"
         case .truncatedResponse: "truncated response"
         case .unreachable: "unreachable"

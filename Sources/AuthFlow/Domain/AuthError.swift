@@ -20,8 +20,9 @@ public enum AuthError: Error, Sendable, Hashable, Codable, CustomStringConvertib
     case unauthorized
     /// Too many requests; wait `retryAfter` seconds when the backend says.
     case rateLimited(retryAfter: TimeInterval?)
-    /// The backend failed (a 5xx status).
-    case serverError(status: Int)
+    /// The backend failed (a 5xx status); wait `retryAfter` seconds when it says (a `503` with
+    /// `Retry-After`).
+    case serverError(status: Int, retryAfter: TimeInterval? = nil)
     /// The backend answered something the contract does not allow; `reason` says what, without
     /// repeating the body.
     case malformedResponse(reason: String)
@@ -58,7 +59,7 @@ public enum AuthError: Error, Sendable, Hashable, Codable, CustomStringConvertib
     /// How long the backend asked to wait, when it said.
     public var retryAfter: TimeInterval? {
         switch self {
-        case .locked(let seconds), .rateLimited(let seconds): seconds
+        case .locked(let seconds), .rateLimited(let seconds), .serverError(_, let seconds): seconds
         default: nil
         }
     }
@@ -83,8 +84,9 @@ public enum AuthError: Error, Sendable, Hashable, Codable, CustomStringConvertib
             "Your sign-in session has expired. Start again."
         case .rateLimited(let retryAfter):
             "Too many requests; try again" + (retryAfter.map { " in \(Self.seconds($0))" } ?? " later") + "."
-        case .serverError(let status):
-            "The server had a problem (status \(status)). Try again."
+        case .serverError(let status, let retryAfter):
+            "The server had a problem (status \(status)). Try again"
+                + (retryAfter.map { " in \(Self.seconds($0))" } ?? "") + "."
         case .malformedResponse(let reason):
             "The server sent an answer this app does not understand (\(reason))."
         case .truncatedResponse(let received, let expected):

@@ -108,8 +108,9 @@ package struct PhoneEntry {
         }
     }
 
-    /// Sends the number; after a transient failure, waits the policy's backoff on the call's
-    /// scheduler and sends it again, until the policy's attempts are spent or the call is
+    /// Sends the number; after a transient failure, waits the policy's delay on the call's
+    /// scheduler (its backoff, or the server's `Retry-After` up to the policy's limit) and sends
+    /// it again, until the policy's attempts are spent or the call is
     /// cancelled. `done` gets the last answer.
     private static func submit(
         _ phone: PhoneNumber, attempt: Int, api: any AuthAPI, retry: RetryPolicy,
@@ -122,7 +123,7 @@ package struct PhoneEntry {
             guard case .failure(let error) = result, attempt < retry.maxAttempts, retry.isTransient(error),
                 call.cancellation?.isCancelled != true
             else { return done(result) }
-            let delay = retry.backoff.delay(beforeRetry: attempt, random: random())
+            let delay = retry.delay(beforeRetry: attempt, after: error, random: random())
             trace?.note("retry \(attempt + 1) of \(retry.maxAttempts): \(error.traceLabel)")
             let again: @Sendable () -> Void = {
                 guard call.cancellation?.isCancelled != true else { return done(.failure(.cancelled)) }

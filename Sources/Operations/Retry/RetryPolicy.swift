@@ -8,6 +8,9 @@ public struct RetryPolicy: Sendable {
     public var maxAttempts: Int
     /// The waits between attempts.
     public var backoff: Backoff
+    /// The longest wait an error may ask for with its ``RetryableError/retryDelay``: beyond it,
+    /// the retry comes after this long (and the error, when it comes again, says when to try).
+    public var maxRequestedDelay: Duration
     /// Whether an error is worth another attempt.
     public var isTransient: @Sendable (any Error) -> Bool
     /// Whether a step with side effects may be retried at all.
@@ -18,17 +21,20 @@ public struct RetryPolicy: Sendable {
     /// - Parameters:
     ///   - maxAttempts: Attempts in all, the first included.
     ///   - backoff: The waits between attempts.
+    ///   - maxRequestedDelay: The longest wait an error may ask for; a minute by default.
     ///   - relaunchesSideEffects: Allow retrying steps whose operations are not ``PureOp``.
     ///   - isTransient: Which errors are retried; by default those a ``RetryableError`` calls
     ///     transient.
     public init(
         maxAttempts: Int,
         backoff: Backoff = Backoff(),
+        maxRequestedDelay: Duration = .seconds(60),
         relaunchesSideEffects: Bool = false,
         isTransient: @escaping @Sendable (any Error) -> Bool = RetryPolicy.isTransientByDefault
     ) {
         self.maxAttempts = max(1, maxAttempts)
         self.backoff = backoff
+        self.maxRequestedDelay = max(.zero, maxRequestedDelay)
         self.relaunchesSideEffects = relaunchesSideEffects
         self.isTransient = isTransient
     }
@@ -41,13 +47,34 @@ public struct RetryPolicy: Sendable {
     /// - Parameters:
     ///   - maxAttempts: Attempts in all, the first included.
     ///   - backoff: The waits between attempts; the default backoff unless given.
+    ///   - maxRequestedDelay: The longest wait an error may ask for; a minute by default.
     ///   - relaunchesSideEffects: Retry a step with side effects too — right when its requests
     ///     carry the attempt's idempotency key, so a repeat cannot act twice.
     /// - Returns: The policy.
     public static func transient(
-        maxAttempts: Int = 3, backoff: Backoff = Backoff(), relaunchesSideEffects: Bool = false
+        maxAttempts: Int = 3, backoff: Backoff = Backoff(), maxRequestedDelay: Duration = .seconds(60),
+        relaunchesSideEffects: Bool = false
     ) -> RetryPolicy {
-        RetryPolicy(maxAttempts: maxAttempts, backoff: backoff, relaunchesSideEffects: relaunchesSideEffects)
+        RetryPolicy(
+            maxAttempts: maxAttempts, backoff: backoff, maxRequestedDelay: maxRequestedDelay,
+            relaunchesSideEffects: relaunchesSideEffects)
+    }
+
+    /// The wait before retry number `retry` (from 1) after `error`: the backoff's, or what the
+    /// error asked for (``RetryableError/retryDelay``) when that is longer, up to
+    /// ``maxRequestedDelay``.
+    ///
+    /// A scenario's steps wait this long; an operation that retries a request itself should too.
+    ///
+    /// - Parameters:
+    ///   - retry: Which retry, counted from 1.
+    ///   - error: The error the failed attempt ended with.
+    ///   - random: A uniform random number in `0..<1` that places the backoff's jitter.
+    /// - Returns: The wait.
+    public func delay(beforeRetry retry: Int, after error: any Error, random: Double) -> Duration {
+        let backedOff = backoff.delay(beforeRetry: retry, random: random)
+        guard let asked = (error as? any RetryableError)?.retryDelay, asked > backedOff else { return backedOff }
+        return max(backedOff, min(asked, maxRequestedDelay))
     }
 
     /// The default classification: a ``RetryableError`` says for itself; the engine's own

@@ -5,6 +5,19 @@
 public protocol RetryableError: Error {
     /// Whether the same launch, repeated later, may succeed.
     var isTransient: Bool { get }
+
+    /// How long the error's source asked to be left alone before the launch is repeated — an
+    /// HTTP `Retry-After`, a lock's remaining time — or `nil` when it did not say.
+    ///
+    /// A ``RetryPolicy`` waits at least this long before its retry, and no longer than its
+    /// ``RetryPolicy/maxRequestedDelay``: a server that asked for 29 s and is asked again after
+    /// 0.2 s only refuses again. `nil` by default.
+    var retryDelay: Duration? { get }
+}
+
+extension RetryableError {
+    /// No delay of its own: the policy's backoff decides.
+    public var retryDelay: Duration? { nil }
 }
 
 /// An error that may have come after the request it answers took effect: a response lost on the

@@ -196,7 +196,7 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
         if retriesLeft > 0, run.cancellation?.isCancelled != true,
             policy.allowsRetry(after: attemptsSoFar, of: error, purity: step.purity)
         {
-            let delay = policy.backoff.delay(beforeRetry: attemptsSoFar, random: run.environment.random())
+            let delay = policy.delay(beforeRetry: attemptsSoFar, after: error, random: run.environment.random())
             run.report(
                 .stepFailed(error, willRetry: true, delay: delay), address: address, attempt: attempt, since: startedAt)
             // The same input: the same request, whatever this attempt's error said. An earlier

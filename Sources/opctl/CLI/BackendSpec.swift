@@ -33,7 +33,8 @@ enum BackendSpec: Equatable {
     /// - Throws: ``UsageError`` naming the part that is wrong.
     init(parsing spec: String) throws {
         if spec.hasPrefix("http://") || spec.hasPrefix("https://") {
-            guard let url = URL(string: spec), url.host != nil else {
+            guard let url = URL(string: spec), url.host != nil, url.port.map({ (1...65_535).contains($0) }) ?? true
+            else {
                 throw UsageError("--backend: '\(ParsedArguments.clip(spec))' is not a valid server URL")
             }
             self = .server(url)

@@ -51,7 +51,14 @@ struct SignInServices {
             transport = simulator
         case .server(let url):
             simulator = nil
-            transport = URLSessionTransport(baseURL: url)
+            // http:// over a socket of opctl's own, which never sends a request twice by itself;
+            // https:// over URLSession, the only TLS without a dependency (URLSessionTransport
+            // says what it does to keep a POST from being sent twice).
+            if let plain = try? PlainHTTPTransport(baseURL: url) {
+                transport = plain
+            } else {
+                transport = URLSessionTransport(baseURL: url)
+            }
         }
         let storage = FileLocalStorage(fileURL: Self.tokenFile(in: stateDirectory))
         self.storage = storage

@@ -28,13 +28,15 @@ struct SignInHarness {
     ///     saved token's expiry against the real clock.
     ///   - storage: The storage, e.g. one holding a token saved by an earlier run.
     ///   - screens: The scripted answers.
+    ///   - transport: Where the client's requests go instead of straight to `backend`: a real
+    ///     socket to a server serving it.
     init(
         backend: SimulatedBackend, clock: TestClock, storage: InMemoryLocalStorage = InMemoryLocalStorage(),
-        screens: ScriptedScreens
+        screens: ScriptedScreens, transport: (any HTTPTransport)? = nil
     ) {
         self.clock = clock
         self.backend = backend
-        self.api = HTTPAuthAPI(transport: backend, timeout: Self.requestTimeout, now: clock.function)
+        self.api = HTTPAuthAPI(transport: transport ?? backend, timeout: Self.requestTimeout, now: clock.function)
         self.storage = storage
         self.screens = screens
     }
@@ -54,10 +56,12 @@ struct SignInHarness {
             backend: SimulatedBackend(configuration: configuration), clock: clock, storage: storage, screens: screens)
     }
 
-    /// The factory, retrying transient failures three times in all without waiting.
+    /// The factory, retrying transient failures three times in all without waiting, not even for
+    /// the simulator's `Retry-After: 1` on a 503.
     var factory: AuthFlowFactory {
         AuthFlowFactory(
-            api: api, storage: storage, screens: screens, retry: .transient(maxAttempts: 3, backoff: .immediate))
+            api: api, storage: storage, screens: screens,
+            retry: .transient(maxAttempts: 3, backoff: .immediate, maxRequestedDelay: .zero))
     }
 
     /// A context carrying the recorder, the diagnostics and the test scheduler.

@@ -82,9 +82,15 @@ final class StuckOp: PureOp {
 struct TestError: RetryableError, Hashable, CustomStringConvertible {
     let name: String
     let isTransient: Bool
+    var retryDelay: Duration?
 
     static let flaky = TestError(name: "flaky", isTransient: true)
     static let broken = TestError(name: "broken", isTransient: false)
+
+    /// A transient error that asks to be retried no sooner than `delay` (a server's `Retry-After`).
+    static func busy(for delay: Duration) -> TestError {
+        TestError(name: "busy", isTransient: true, retryDelay: delay)
+    }
 
     var description: String { name }
 }
