@@ -72,4 +72,31 @@ struct RerunInputTests {
         let bad = InProcessOpctl(stateDirectory: directory).run("rerun", id.description, "--phone=call me")
         #expect(bad.status == 2)
     }
+
+    @Test func aRerunThatWillAskForTheCodeChecksForItBeforeLaunchingAnything() throws {
+        let directory = Self.stateDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let id = try Self.killedAtBirth(in: directory, input: try PhoneNumber(parsing: "+7 999 123-45-67"))
+        let journal = RunStore(stateDirectory: directory).url(for: id)
+        let before = try Data(contentsOf: journal)
+
+        let missing = InProcessOpctl(stateDirectory: directory).run("rerun", id.description)
+        #expect(missing.status == 2, "\(missing)")
+        #expect(missing.stderr.contains("missing --code CODE or --code-stdin"), "\(missing)")
+        #expect(
+            !(missing.stdout + missing.stderr).contains("SMS sent"),
+            "nothing is sent before the input is known: \(missing)")
+        #expect(try Data(contentsOf: journal) == before, "nothing is journaled that did not happen")
+    }
+
+    @Test func aRerunPastTheCodeNeedsNoCode() throws {
+        let directory = Self.stateDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let opctl = InProcessOpctl(stateDirectory: directory)
+        let signedIn = opctl.run("run", "auth", "--phone=+7 999 123-45-67", "--accept-terms", "--code=123456")
+        #expect(signedIn.status == 0, "\(signedIn)")
+        let id = try #require(try RunStore(stateDirectory: directory).summaries().first?.id)
+        let dry = opctl.run("rerun", id.description, "--from", "SaveTokenOp", "--dry-run")
+        #expect(dry.status == 0, "\(dry)")
+    }
 }

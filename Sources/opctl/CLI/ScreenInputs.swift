@@ -37,20 +37,25 @@ struct ScreenInputs {
     /// wrong length or a missing answer is a usage error before any run starts. A real server
     /// says what it asks only while the run goes on.
     ///
-    /// - Parameter needsAnswers: Whether the run will show the terms and code screens (a new
-    ///   sign-in), so a missing answer without a terminal can be reported now.
-    func validate(for backend: BackendSpec, needsAnswers: Bool, console: Console, command: String) throws {
+    /// - Parameters:
+    ///   - needsTerms: Whether the run may still show the terms screen (a new sign-in, or a
+    ///     rerun that has not got past the terms).
+    ///   - needsCode: Whether the run will still show the code screen.
+    func validate(for backend: BackendSpec, needsTerms: Bool, needsCode: Bool, console: Console, command: String)
+        throws
+    {
         guard case .simulator(let options) = backend else { return }
         for code in codes where code.count != options.code.count {
             throw UsageError("--code: The code from the SMS has \(options.code.count) digits.", command: command)
         }
-        guard needsAnswers, !console.inputIsTerminal else { return }
-        if options.termsRequired && terms == nil {
+        guard !console.inputIsTerminal else { return }
+        let showsTerms = needsTerms && options.termsRequired
+        if showsTerms && terms == nil {
             throw UsageError(
                 "missing --accept-terms or --decline-terms (the backend shows terms of use; standard input is not a terminal, so opctl cannot ask)",
                 command: command)
         }
-        if codes.isEmpty && !(options.termsRequired && terms == .decline) {
+        if needsCode && codes.isEmpty && !(showsTerms && terms == .decline) {
             throw UsageError(
                 "missing --code CODE or --code-stdin (standard input is not a terminal, so opctl cannot ask)",
                 command: command)

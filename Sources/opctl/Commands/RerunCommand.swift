@@ -54,6 +54,7 @@ extension Opctl {
             backend: backend, stateDirectory: stateDirectory, screens: inputs.screens(console), console: console)
         let given = arguments.value("--phone")
         let terms = inputs.terms
+        let answers = inputs
         return SignInExecution.prepared(
             runnable, services: services, stateDirectory: stateDirectory, console: console,
             makeInput: {
@@ -74,8 +75,28 @@ extension Opctl {
                     }
                     input = try parsePhone(given, command: command)
                 }
+                // What the rerun will still ask is known from where the run stopped: checked before
+                // anything is launched, so a rerun without the code sends no second SMS only to stop.
+                // A rerun from a step launches the code step anew unless it starts after it; the terms
+                // decision the run started with is kept.
+                let from = arguments.value("--from")
+                try answers.validate(
+                    for: backend, needsTerms: from == nil && !record.hasDone("TermsOfUseOp"),
+                    needsCode: from.map { !$0.hasSuffix("SaveTokenOp") } ?? !record.hasDone("CodeOp"), console: console,
+                    command: command)
                 return input
             },
             resumed: { journal in try? RunMetadata(backend: backendText, terms: terms).save(next: journal) })
+    }
+}
+
+extension JournalRecord {
+    /// Whether the run got past the step called `name`: it succeeded, was replayed or skipped,
+    /// so a rerun will not show its screen again.
+    fileprivate func hasDone(_ name: String) -> Bool {
+        steps.contains { step in
+            step.name == name && [.succeeded, .replayed, .skipped].contains(step.outcome)
+                && !step.address.isCompensation
+        }
     }
 }

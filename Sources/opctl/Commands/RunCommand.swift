@@ -58,7 +58,8 @@ extension Opctl {
             throw UsageError(
                 "missing --phone NUMBER (standard input is not a terminal, so opctl cannot ask)", command: command)
         }
-        try inputs.validate(for: backend, needsAnswers: signsIn, console: console, command: command)
+        try inputs.validate(
+            for: backend, needsTerms: signsIn, needsCode: signsIn, console: console, command: command)
         let services = SignInServices(
             backend: backend, stateDirectory: stateDirectory, screens: inputs.screens(console), console: console)
         // The backend and terms decision are durable with the journal's header.
