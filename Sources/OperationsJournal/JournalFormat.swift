@@ -33,6 +33,23 @@ enum JournalFormat {
         }
     }
 
+    /// The fields that say where a line stands, written last before its checksum on every line
+    /// since journals could tell when they lost lines: `"seq"`, the line's number in the file
+    /// (the header is 1), and on every line after the header `"prev"`, the checksum of the line
+    /// before it. Read by ``LinePosition``; journals without them read as before.
+    enum Position {
+        static let sequence = "seq"
+        static let previous = "prev"
+    }
+
+    /// The sync mark beside a journal, `<journal>.synced` (``SyncMark``): the number of the last
+    /// line synced to disk and that line's checksum.
+    enum Mark {
+        static let fileExtension = "synced"
+        static let line = "synced"
+        static let checksum = "last"
+    }
+
     /// The fields a recorded value goes into: in clear, sealed (base64 of what the
     /// ``JournalSealer`` made), or the reason it is not there.
     struct ValueFields {

@@ -71,6 +71,11 @@ public struct JournalRecord: Sendable {
     }
     /// The length of the file up to the end of its last intact line.
     let intactLength: Int
+    /// How many complete lines the file holds, damaged ones included: the place of its last.
+    let lineCount: Int
+    /// The checksum of the last complete line, when it has one and is intact: what the next
+    /// line appended names as the one before it.
+    let lastLineSum: UInt32?
     /// The shape of the scenario that wrote the journal; `nil` for a journal created without
     /// one (by name only, or before journals recorded shapes), which cannot be shape-checked.
     public let shape: ScenarioShape?

@@ -76,6 +76,27 @@ public final class ScenarioJournal: ScenarioObserver {
         /// Whether bytes were written since the last sync, so a sync with nothing new is skipped.
         var unsynced = false
         var error: JournalError?
+        /// The place the next line takes in the file (the header is 1), and the checksum of the
+        /// line before it: where each line says it stands (``LinePosition``).
+        var nextLine = 1
+        var previousSum: UInt32?
+        /// Where each sync is marked (``SyncMark``); `nil` while the journal is a draft, whose
+        /// final name may yet turn out to be another run's.
+        var mark: SyncMark.Writer?
+
+        /// Ends `line` where it stands in the file and adds it to the lines to write.
+        mutating func append(_ line: inout JournalLine) {
+            previousSum = line.end(at: LinePosition(sequence: nextLine, previous: previousSum))
+            nextLine += 1
+            lines += line.bytes
+        }
+
+        /// Marks everything written as synced: called right after a sync succeeded, when every
+        /// line appended has been written.
+        mutating func markSynced() {
+            guard let previousSum else { return }
+            mark?.write(SyncMark(line: nextLine - 1, sum: previousSum))
+        }
     }
 
     private init(
@@ -103,6 +124,7 @@ public final class ScenarioJournal: ScenarioObserver {
             if !state.lines.isEmpty, state.error == nil { _ = state.lines.withUnsafeBytes { io.write($0, descriptor) } }
             JournalFile.closeDescriptor(descriptor)
             state.descriptor = nil
+            state.mark?.close()
         }
     }
 
@@ -194,7 +216,8 @@ public final class ScenarioJournal: ScenarioObserver {
             // Damaged lines are skipped and named in the resumed line, so that later reads skip
             // them too; the replay then treats steps with side effects with suspicion.
             let record = try JournalReader.parse(
-                JournalFile.readAll(url), url: url, isBeingWritten: false, skippingDamage: true)
+                JournalFile.readAll(url), url: url, mark: SyncMark.read(for: url), isBeingWritten: false,
+                skippingDamage: true)
             if let shape {
                 try record.checkResumable(by: shape, relaunchingInDoubt: relaunchingInDoubt, sealer: sealer)
             }
@@ -211,6 +234,11 @@ public final class ScenarioJournal: ScenarioObserver {
                 durability: durability, sealer: sealer, resumedFrom: record, relaunchingInDoubt: relaunchingInDoubt,
                 io: io)
             try journal.state.withLock { state throws(JournalError) in
+                // The torn tail, if any, is cut off: the next line takes the place after the
+                // last complete one.
+                state.nextLine = record.lineCount + 1
+                state.previousSum = record.lastLineSum
+                state.mark = SyncMark.Writer(journal: url)
                 var line = JournalLine()
                 line.field("event", string: JournalFormat.Event.resumed.rawValue)
                 line.field("at", int: Self.nowMilliseconds())
@@ -225,13 +253,13 @@ public final class ScenarioJournal: ScenarioObserver {
                     line.field("fingerprint", string: reshaped.fingerprint)
                     line.field("shape", json: reshapedJSON)
                 }
-                line.end()
-                state.lines += line.bytes
+                state.append(&line)
                 journal.commit(&state, sync: true)
                 if let error = state.error {
                     // The descriptor is closed once, below: a journal dropped with it would
                     // close it again when it goes, perhaps after the number went to another file.
                     state.descriptor = nil
+                    state.mark?.close()
                     throw error
                 }
             }
@@ -341,12 +369,12 @@ public final class ScenarioJournal: ScenarioObserver {
                 line.field("event", string: JournalFormat.Event.runFinished.rawValue)
                 line.field("at", int: Self.nowMilliseconds())
                 line.field("status", string: RunStatus.interrupted.rawValue)
-                line.end()
-                state.lines += line.bytes
+                state.append(&line)
             }
             commit(&state, sync: true)
             JournalFile.closeDescriptor(descriptor)
             state.descriptor = nil
+            state.mark?.close()
             if let error = state.error { throw error }
         }
     }
@@ -412,8 +440,7 @@ public final class ScenarioJournal: ScenarioObserver {
             }
             if let settingsJSON { line.field("settings", json: settingsJSON) }
             journal.value(input, .input, &line, &state)
-            line.end()
-            state.lines += line.bytes
+            state.append(&line)
             journal.commit(&state, sync: true)
             return state.error
         }
@@ -437,6 +464,7 @@ public final class ScenarioJournal: ScenarioObserver {
             return nil
         }
         if durability.isDurable { JournalFile.syncDirectory(directory) }
+        journal.state.withLock { $0.mark = SyncMark.Writer(journal: url) }
         return journal
     }
 
@@ -529,8 +557,7 @@ public final class ScenarioJournal: ScenarioObserver {
             recordError(error, &line, state)
             commit = .writeAndSync
         }
-        line.end()
-        state.lines += line.bytes
+        state.append(&line)
         return commit
     }
 
@@ -638,6 +665,7 @@ public final class ScenarioJournal: ScenarioObserver {
             state.unsynced = false
             do {
                 try syncer.body(descriptor)
+                state.markSynced()
             } catch {
                 if state.error == nil { state.error = .io(url, operation: "sync", reason: "\(error)") }
             }
@@ -645,6 +673,8 @@ public final class ScenarioJournal: ScenarioObserver {
             state.unsynced = false
             if let code = io.sync(descriptor) {
                 state.error = .io(url, operation: "sync", reason: String(cString: strerror(code)))
+            } else {
+                state.markSynced()
             }
         }
     }
