@@ -14,6 +14,9 @@ extension JournalReader {
         private let lines: [ArraySlice<UInt8>]
         /// The checksum of the line before the one checked; `nil` when it has none or is damaged.
         private var previousSum: UInt32?
+        /// Whether the line before the one checked said where it stands and stood there: only
+        /// then do the places of lines missing after it have numbers.
+        private var previousPlaced = false
 
         init(lines: [ArraySlice<UInt8>]) {
             self.lines = lines
@@ -23,26 +26,30 @@ extension JournalReader {
         ///
         /// - Returns: What was lost, when the line is not where it says.
         mutating func check(_ line: ArraySlice<UInt8>, number: Int) -> JournalLoss? {
-            guard let (body, recorded) = LineChecksum.split(line) else {
-                previousSum = nil
-                return nil
-            }
-            let expected = previousSum
+            let (expected, placedBefore) = (previousSum, previousPlaced)
+            (previousSum, previousPlaced) = (nil, false)
+            guard let (body, recorded) = LineChecksum.split(line) else { return nil }
             previousSum = recorded
             guard let (position, _) = LinePosition.read(body: body) else { return nil }
             if position.sequence > number {
+                // The line that belongs here further on: the lines are out of order, not missing.
+                if lines[number...].contains(where: { Self.sequence(of: $0) == number }) {
+                    return .outOfPlace(line: number, claims: position.sequence)
+                }
+                guard placedBefore else { return .missingBefore(line: number, claims: position.sequence) }
                 return .missingLines(first: number, last: position.sequence - 1, after: describe(number - 1))
             }
             if position.sequence < number { return .outOfPlace(line: number, claims: position.sequence) }
             if let previous = position.previous, let expected, previous != expected {
                 return .brokenChain(line: number)
             }
+            previousPlaced = true
             return nil
         }
 
         /// Notes that the line just passed is damaged: the next one cannot check it.
         mutating func skipDamaged() {
-            previousSum = nil
+            (previousSum, previousPlaced) = (nil, false)
         }
 
         /// Checks that the journal reaches the line `mark` names, and that it is the line synced.
@@ -58,6 +65,11 @@ extension JournalReader {
                 return .replacedLine(line: mark.line)
             }
             return nil
+        }
+
+        /// The place a line says it stands at, if it says.
+        private static func sequence(of line: ArraySlice<UInt8>) -> Int? {
+            LineChecksum.split(line).flatMap { LinePosition.read(body: $0.body)?.position.sequence }
         }
 
         /// Line `number` in words, for the sentence that says where lines were lost.

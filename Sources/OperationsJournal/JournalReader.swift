@@ -36,6 +36,7 @@ enum JournalReader {
     ) throws(JournalError) -> JournalRecord {
         let lines = split(bytes)
         guard let headerLine = lines.complete.first else {
+            if let mark { throw .linesLost(url, .lostTail(first: 1, last: mark.line, after: "the start")) }
             throw .notAJournal(
                 url, reason: bytes.isEmpty ? "the file is empty" : "it has no complete first line")
         }
