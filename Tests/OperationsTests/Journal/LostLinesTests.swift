@@ -474,6 +474,9 @@ extension JournalTests {
                 let url = run.store.url(for: newID)
                 let lines = try journalLines(url)
                 #expect(lines.map { $0["seq"] as? Int } == Array(1...lines.count).map { $0 })
+                for (line, before) in zip(lines.dropFirst(), lines) {
+                    #expect(line["prev"] as? String == before["sum"] as? String, "the copy's chain is whole")
+                }
                 #expect(try SyncMark.read(for: url)?.line == lines.count)
                 #expect(try run.store.load(newID).rerunOf?.run == run.id)
             }
