@@ -12,7 +12,8 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file is a journal written in a format version this build cannot read.
     case unsupportedVersion(URL, found: Int, supported: Int)
     /// A line other than the last one is not a valid journal event, so the events after it
-    /// cannot be trusted. (A torn *last* line is what a killed process leaves and is ignored.)
+    /// cannot be trusted. (A torn *last* line past the last sync is what a killed process leaves
+    /// and is ignored.)
     case damaged(URL, line: Int, reason: String)
     /// The journal lost lines that it had: a line is missing from the middle, repeated or out of
     /// place, or the journal ends before the last line it had synced to disk. Unlike a damaged

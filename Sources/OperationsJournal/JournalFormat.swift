@@ -5,8 +5,8 @@ import Operations
 /// writer and the reader, and the shapes of its lines as read back.
 ///
 /// The format itself — the header, each event's line, values in clear, sealed or withheld, the
-/// line checksum and what a reader skips — is described once, in Docs/Architecture.md ("The
-/// journal format"). Unknown event names are skipped by readers, so version 1 can gain events
+/// line's place and checksum, the sync mark, and what a reader skips — is described once, in
+/// Docs/Architecture.md ("The journal format"). Unknown event names are skipped by readers, so version 1 can gain events
 /// without breaking older readers; anything else changes ``version``.
 enum JournalFormat {
     static let name = "operations.journal"

@@ -32,7 +32,9 @@ public struct JournalRecord: Sendable {
     public let steps: [StepRecord]
     /// How many processes worked on the run: 1, plus one per resume.
     public let sessions: Int
-    /// Whether the file ended in a torn line (a process killed mid-write), which was ignored.
+    /// Whether the file ended in a torn line past its last sync (a process killed mid-write),
+    /// which was ignored. A torn line the journal had synced is a lost line, and no record is
+    /// read (``JournalError/linesLost(_:_:)``).
     public let ignoredTornLine: Bool
     /// Lines after the header that were damaged and skipped: those a resume acknowledged, and,
     /// in a record read to resume the run, any new ones. A record read otherwise refuses a line

@@ -11,8 +11,12 @@ public import Operations
 ///
 /// ## Format
 ///
-/// JSON Lines: a header line, then one event per line, each ending with its checksum. The
-/// format is described once, in Docs/Architecture.md ("The journal format"); its field names are declared in `JournalFormat`.
+/// JSON Lines: a header line, then one event per line, each ending with where it stands (its
+/// place in the file, the checksum of the line before it) and its checksum; after each sync, a
+/// mark beside the file (`<file>.synced`) records the last line synced, so a journal that lost
+/// lines is refused instead of resumed (``JournalError/linesLost(_:_:)``). The format is
+/// described once, in Docs/Architecture.md ("The journal format"); its field names are declared
+/// in `JournalFormat`.
 /// A ``JournalConfidential`` value never appears in clear: it is sealed by the run's
 /// ``JournalSealer``, or withheld without one. A sealer that throws leaves the value out and
 /// becomes the journal's error (``flush()``, ``close()``,
@@ -163,7 +167,7 @@ public final class ScenarioJournal: ScenarioObserver {
     /// what the journal held in ``resumedFrom``.
     ///
     /// A torn last line left by a killed process is cut off first, so the events this process
-    /// appends follow an intact line.
+    /// appends follow an intact line and take the places after it.
     ///
     /// - Parameters:
     ///   - url: The journal file.
@@ -273,11 +277,13 @@ public final class ScenarioJournal: ScenarioObserver {
     /// Reads a journal.
     ///
     /// - Parameter url: The journal file.
-    /// - Returns: The run it records. A torn last line is ignored
+    /// - Returns: The run it records. A torn last line past the last sync is ignored
     ///   (``JournalRecord/ignoredTornLine``).
     /// - Throws: ``JournalError/notAJournal(_:reason:)`` for random bytes, another JSON file or
     ///   an empty file; ``JournalError/unsupportedVersion(_:found:supported:)``;
     ///   ``JournalError/damaged(_:line:reason:)`` for a bad line before the last;
+    ///   ``JournalError/linesLost(_:_:)`` for a line missing, repeated or out of place, or a
+    ///   journal that ends before the last line it synced;
     ///   ``JournalError/io(_:operation:reason:)`` when it cannot be read.
     public static func load(_ url: URL) throws(JournalError) -> JournalRecord {
         try JournalReader.read(url)
@@ -289,7 +295,8 @@ public final class ScenarioJournal: ScenarioObserver {
     ///
     /// - Parameter url: The journal file.
     /// - Returns: The run as its intact lines record it.
-    /// - Throws: The errors of ``load(_:)``, except for a damaged line after the header.
+    /// - Throws: The errors of ``load(_:)``, except for a damaged line after the header; lost
+    ///   lines are refused all the same (``JournalError/linesLost(_:_:)``).
     public static func loadSkippingDamage(_ url: URL) throws(JournalError) -> JournalRecord {
         try JournalReader.read(url, skippingDamage: true)
     }
