@@ -6,8 +6,8 @@ import Operations
 ///
 /// The format itself — the header, each event's line, values in clear, sealed or withheld, the
 /// line's place and checksum, the sync mark, and what a reader skips — is described once, in
-/// Docs/Architecture.md ("The journal format"). Unknown event names are skipped by readers, so version 1 can gain events
-/// without breaking older readers; anything else changes ``version``.
+/// Docs/Architecture.md ("The journal format"). Unknown event names are skipped by readers, so
+/// version 1 can gain events without breaking older readers; anything else changes ``version``.
 enum JournalFormat {
     static let name = "operations.journal"
     static let version = 1

@@ -44,13 +44,7 @@ enum LineChecksum {
 
     /// The checksum field and the end of a line whose checksum is `sum`.
     static func suffix(sum: UInt32) -> [UInt8] {
-        var suffix = marker
-        for shift in stride(from: 28, through: 0, by: -4) {
-            let digit = UInt8(truncatingIfNeeded: sum >> UInt32(shift)) & 0xF
-            suffix.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
-        }
-        suffix += [UInt8(ascii: "\""), UInt8(ascii: "}"), UInt8(ascii: "\n")]
-        return suffix
+        marker + hex(sum).utf8 + [UInt8(ascii: "\""), UInt8(ascii: "}"), UInt8(ascii: "\n")]
     }
 
     /// What a line's checksum says about it.
@@ -84,12 +78,7 @@ enum LineChecksum {
         guard line[suffixStart..<(suffixStart + marker.count)].elementsEqual(marker),
             line[line.endIndex - 2] == UInt8(ascii: "\""), line[line.endIndex - 1] == UInt8(ascii: "}")
         else { return nil }
-        var recorded: UInt32 = 0
-        for byte in line[(suffixStart + marker.count)..<(line.endIndex - 2)] {
-            guard let digit = hexValue(byte) else { return (line[..<suffixStart], nil) }
-            recorded = recorded << 4 | digit
-        }
-        return (line[..<suffixStart], recorded)
+        return (line[..<suffixStart], value(hex: line[(suffixStart + marker.count)..<(line.endIndex - 2)]))
     }
 
     /// `sum` as the 8 hexadecimal digits a line writes.

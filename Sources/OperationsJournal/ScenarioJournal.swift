@@ -219,9 +219,9 @@ public final class ScenarioJournal: ScenarioObserver {
             // Read under the lock: nobody else can append between reading and resuming.
             // Damaged lines are skipped and named in the resumed line, so that later reads skip
             // them too; the replay then treats steps with side effects with suspicion.
+            let mark = try SyncMark.read(for: url)
             let record = try JournalReader.parse(
-                JournalFile.readAll(url), url: url, mark: SyncMark.read(for: url), isBeingWritten: false,
-                skippingDamage: true)
+                JournalFile.readAll(url), url: url, mark: mark, isBeingWritten: false, skippingDamage: true)
             if let shape {
                 try record.checkResumable(by: shape, relaunchingInDoubt: relaunchingInDoubt, sealer: sealer)
             }

@@ -49,8 +49,8 @@ struct SyncMark: Equatable {
 
     /// The mark in a record; `nil` when the bytes are not one as written.
     static func decode(_ bytes: [UInt8]) -> SyncMark? {
-        let line = bytes.prefix { $0 != UInt8(ascii: "\n") }
-        let trimmed = line[..<(line.lastIndex { $0 != UInt8(ascii: " ") }.map { $0 + 1 } ?? line.startIndex)]
+        let record = bytes.prefix { $0 != UInt8(ascii: "\n") }
+        let trimmed = record[..<(record.lastIndex { $0 != UInt8(ascii: " ") }.map { $0 + 1 } ?? record.startIndex)]
         guard LineChecksum.verify(trimmed) == .intact,
             let object = try? JSONSerialization.jsonObject(with: Data(trimmed)) as? [String: Any],
             let line = object[JournalFormat.Mark.line] as? Int, line >= 1,
