@@ -12,8 +12,14 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file is a journal written in a format version this build cannot read.
     case unsupportedVersion(URL, found: Int, supported: Int)
     /// A line other than the last one is not a valid journal event, so the events after it
-    /// cannot be trusted. (A torn *last* line is what a killed process leaves and is ignored.)
+    /// cannot be trusted. (A torn *last* line past the last sync is what a killed process leaves
+    /// and is ignored.)
     case damaged(URL, line: Int, reason: String)
+    /// The journal lost lines that it had: a line is missing from the middle, repeated or out of
+    /// place, or the journal ends before the last line it had synced to disk. Unlike a damaged
+    /// line, a lost one leaves no trace of what it recorded, so no resume goes past it (not
+    /// even one told to relaunch steps in doubt): the run is refused, and `check` says why.
+    case linesLost(URL, JournalLoss)
     /// The file or directory could not be opened, read, created or written.
     case io(URL, operation: String, reason: String)
     /// No run with this id exists in the run store.
@@ -59,6 +65,8 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(url.path) is a journal of format version \(found); this build reads version \(supported)"
         case .damaged(let url, let line, let reason):
             "\(url.path) is damaged at line \(line) (\(reason)); the events after it cannot be trusted"
+        case .linesLost(let url, let loss):
+            "\(url.path) has lost lines: \(loss)"
         case .io(let url, let operation, let reason):
             "cannot \(operation) \(url.path): \(reason)"
         case .unknownRun(let id, let directory):

@@ -5,9 +5,9 @@ import Operations
 /// writer and the reader, and the shapes of its lines as read back.
 ///
 /// The format itself — the header, each event's line, values in clear, sealed or withheld, the
-/// line checksum and what a reader skips — is described once, in Docs/Architecture.md ("The
-/// journal format"). Unknown event names are skipped by readers, so version 1 can gain events
-/// without breaking older readers; anything else changes ``version``.
+/// line's place and checksum, the sync mark, and what a reader skips — is described once, in
+/// Docs/Architecture.md ("The journal format"). Unknown event names are skipped by readers, so
+/// version 1 can gain events without breaking older readers; anything else changes ``version``.
 enum JournalFormat {
     static let name = "operations.journal"
     static let version = 1
@@ -33,6 +33,23 @@ enum JournalFormat {
             case .resumed, .stepFailed, .stepSkipped, .stepReplayed, .compensating, .polling: false
             }
         }
+    }
+
+    /// The fields that say where a line stands, written last before its checksum on every line
+    /// since journals could tell when they lost lines: `"seq"`, the line's number in the file
+    /// (the header is 1), and on every line after the header `"prev"`, the checksum of the line
+    /// before it. Read by ``LinePosition``; journals without them read as before.
+    enum Position {
+        static let sequence = "seq"
+        static let previous = "prev"
+    }
+
+    /// The sync mark beside a journal, `<journal>.synced` (``SyncMark``): the number of the last
+    /// line synced to disk and that line's checksum.
+    enum Mark {
+        static let fileExtension = "synced"
+        static let line = "synced"
+        static let checksum = "last"
     }
 
     /// The fields a recorded value goes into: in clear, sealed (base64 of what the

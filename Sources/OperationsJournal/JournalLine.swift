@@ -2,7 +2,7 @@ import Foundation
 import Operations
 
 /// One journal line as it is written: a JSON object whose members are appended in order, closed
-/// by its checksum (``LineChecksum``).
+/// by where it stands (``LinePosition``) and its checksum (``LineChecksum``).
 ///
 /// The envelope's fields are strings, integers and booleans, written here; a value of the
 /// caller's shape comes as JSON already made by `JSONEncoder` (``field(_:json:)``).
@@ -51,9 +51,14 @@ struct JournalLine {
         bytes.append(UInt8(ascii: "]"))
     }
 
-    /// Closes the line with its checksum and newline.
-    mutating func end() {
-        bytes += LineChecksum.suffix(for: bytes)
+    /// Closes the line with where it stands (``LinePosition``), its checksum and newline.
+    ///
+    /// - Returns: The line's checksum, which the next line names as the one before it.
+    mutating func end(at position: LinePosition) -> UInt32 {
+        position.append(to: &bytes)
+        let sum = LineChecksum.adler32(bytes)
+        bytes += LineChecksum.suffix(sum: sum)
+        return sum
     }
 
     /// `"key":`, after a comma unless it is the first; the journal's keys need no escaping.

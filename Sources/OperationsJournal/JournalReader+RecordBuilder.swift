@@ -156,8 +156,8 @@ extension JournalReader {
         }
 
         func finish(
-            url: URL, isBeingWritten: Bool, ignoredTornLine: Bool, intactLength: Int,
-            damagedLines: [JournalRecord.DamagedLine]
+            url: URL, isBeingWritten: Bool, ignoredTornLine: Bool, intactLength: Int, lineCount: Int,
+            lastLineSum: UInt32?, damagedLines: [JournalRecord.DamagedLine]
         ) -> JournalRecord {
             var steps = steps
             let status = finished?.status ?? (isBeingWritten ? .running : .interrupted)
@@ -184,7 +184,7 @@ extension JournalReader {
                 damagedLines: damagedLines,
                 input: input, output: finished?.output, outputs: outputs, launchInputs: launchInputs,
                 compensating: compensating, pollProgress: polling,
-                intactLength: intactLength,
+                intactLength: intactLength, lineCount: lineCount, lastLineSum: lastLineSum,
                 shape: shape, settings: header.settings, rerunOf: header.rerunOf)
         }
 

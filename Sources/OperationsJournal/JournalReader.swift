@@ -3,15 +3,21 @@ import Operations
 
 /// Turns the bytes of a journal into a ``JournalRecord``.
 ///
-/// A torn last line — what a process killed mid-write leaves — is ignored, and the record says
-/// so. Anything else that does not read as a journal becomes a ``JournalError``: a file that is
-/// not a journal, one of another format version, or a damaged line before the last.
+/// A torn last line past the last sync — what a process killed mid-write leaves — is ignored,
+/// and the record says so. Anything else that does not read as a journal becomes a
+/// ``JournalError``: a file that is not a journal, one of another format version, a damaged
+/// line before the last, or lost lines (``JournalLoss``).
 enum JournalReader {
-    /// Reads and parses the journal at `url`, asking its lock whether a live process writes it.
+    /// Reads and parses the journal at `url` with its sync mark, asking its lock whether a live
+    /// process writes it.
     static func read(_ url: URL, skippingDamage: Bool = false) throws(JournalError) -> JournalRecord {
+        // The mark first: a live writer marks only what it synced, so a mark read before the
+        // bytes never names a line they lack.
+        let mark = try SyncMark.read(for: url)
         let bytes = try JournalFile.readAll(url)
         return try parse(
-            bytes, url: url, isBeingWritten: JournalFile.isBeingWritten(url), skippingDamage: skippingDamage)
+            bytes, url: url, mark: mark, isBeingWritten: JournalFile.isBeingWritten(url),
+            skippingDamage: skippingDamage)
     }
 
     /// Parses journal bytes.
@@ -19,15 +25,18 @@ enum JournalReader {
     /// - Parameters:
     ///   - bytes: The whole file.
     ///   - url: Named in errors and kept in the record.
+    ///   - mark: The journal's sync mark, read before the bytes (``SyncMark/read(for:)``).
     ///   - isBeingWritten: Whether a live writer holds the journal; an unfinished run is
     ///     `running` if so and `interrupted` if not.
     ///   - skippingDamage: Skip damaged lines after the header and list them in the record (to
     ///     resume from what is intact) instead of refusing the first one no resume acknowledged.
-    static func parse(_ bytes: [UInt8], url: URL, isBeingWritten: Bool, skippingDamage: Bool = false)
-        throws(JournalError) -> JournalRecord
-    {
+    ///     Lost lines are refused either way.
+    static func parse(
+        _ bytes: [UInt8], url: URL, mark: SyncMark?, isBeingWritten: Bool, skippingDamage: Bool = false
+    ) throws(JournalError) -> JournalRecord {
         let lines = split(bytes)
         guard let headerLine = lines.complete.first else {
+            if let mark { throw .linesLost(url, .lostTail(first: 1, last: mark.line, after: "the start")) }
             throw .notAJournal(
                 url, reason: bytes.isEmpty ? "the file is empty" : "it has no complete first line")
         }
@@ -39,13 +48,17 @@ enum JournalReader {
         let decoder = JSONDecoder()
         var damaged: [JournalRecord.DamagedLine] = []
         var acknowledged = Set<Int>()
+        var places = PlaceCheck(lines: lines.complete)
+        if let loss = places.check(headerLine, number: 1) { throw .linesLost(url, loss) }
         for (offset, line) in lines.complete.enumerated().dropFirst() {
             let number = offset + 1
             // Checked before the line is read at all: a damaged line may still parse.
             if LineChecksum.verify(line) == .damaged {
                 damaged.append(.init(line: number, reason: Self.checksumMismatch))
+                places.skipDamaged()
                 continue
             }
+            if let loss = places.check(line, number: number) { throw .linesLost(url, loss) }
             var event: JournalFormat.EventLine
             do {
                 event = try decoder.decode(JournalFormat.EventLine.self, from: Data(line))
@@ -65,12 +78,14 @@ enum JournalReader {
             }
             if kind == .resumed { acknowledged.formUnion(event.skippedLines ?? []) }
         }
+        if let mark, let loss = places.checkTail(against: mark) { throw .linesLost(url, loss) }
         if !skippingDamage, let first = damaged.first(where: { !acknowledged.contains($0.line) }) {
             throw .damaged(url, line: first.line, reason: first.reason)
         }
         return builder.finish(
             url: url, isBeingWritten: isBeingWritten, ignoredTornLine: lines.tornTail,
-            intactLength: lines.intactLength, damagedLines: damaged)
+            intactLength: lines.intactLength, lineCount: lines.complete.count,
+            lastLineSum: lines.complete.last.flatMap(LineChecksum.intactSum), damagedLines: damaged)
     }
 
     /// Why a line whose checksum does not match is not replayed.

@@ -32,7 +32,9 @@ public struct JournalRecord: Sendable {
     public let steps: [StepRecord]
     /// How many processes worked on the run: 1, plus one per resume.
     public let sessions: Int
-    /// Whether the file ended in a torn line (a process killed mid-write), which was ignored.
+    /// Whether the file ended in a torn line past its last sync (a process killed mid-write),
+    /// which was ignored. A torn line the journal had synced is a lost line, and no record is
+    /// read (``JournalError/linesLost(_:_:)``).
     public let ignoredTornLine: Bool
     /// Lines after the header that were damaged and skipped: those a resume acknowledged, and,
     /// in a record read to resume the run, any new ones. A record read otherwise refuses a line
@@ -75,6 +77,11 @@ public struct JournalRecord: Sendable {
     }
     /// The length of the file up to the end of its last intact line.
     let intactLength: Int
+    /// How many complete lines the file holds, damaged ones included: the place of its last.
+    let lineCount: Int
+    /// The checksum of the last complete line, when it has one and is intact: what the next
+    /// line appended names as the one before it.
+    let lastLineSum: UInt32?
     /// The shape of the scenario that wrote the journal; `nil` for a journal created without
     /// one (by name only, or before journals recorded shapes), which cannot be shape-checked.
     public let shape: ScenarioShape?

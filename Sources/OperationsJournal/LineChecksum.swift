@@ -39,14 +39,14 @@ enum LineChecksum {
 
     /// The line's checksum field and its end: `,"sum":"0a1b2c3d"}` and the newline.
     static func suffix(for line: some Sequence<UInt8>) -> [UInt8] {
-        let sum = adler32(line)
+        suffix(sum: adler32(line))
+    }
+
+    /// The checksum field and the end of a line whose checksum is `sum`.
+    static func suffix(sum: UInt32) -> [UInt8] {
         var suffix = marker
-        for shift in stride(from: 28, through: 0, by: -4) {
-            let digit = UInt8(truncatingIfNeeded: sum >> UInt32(shift)) & 0xF
-            suffix.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
-        }
-        suffix += [UInt8(ascii: "\""), UInt8(ascii: "}"), UInt8(ascii: "\n")]
-        return suffix
+        appendHex(sum, to: &suffix)
+        return suffix + [UInt8(ascii: "\""), UInt8(ascii: "}"), UInt8(ascii: "\n")]
     }
 
     /// What a line's checksum says about it.
@@ -61,17 +61,52 @@ enum LineChecksum {
 
     /// Checks one line (without its newline).
     static func verify(_ line: ArraySlice<UInt8>) -> Verdict {
-        guard line.count >= suffixLength + 1 else { return .absent }
+        guard let (body, recorded) = split(line) else { return .absent }
+        guard let recorded else { return .damaged }
+        return adler32(body) == recorded ? .intact : .damaged
+    }
+
+    /// The checksum a line records when it is intact; `nil` for a line without one or damaged.
+    static func intactSum(_ line: ArraySlice<UInt8>) -> UInt32? {
+        guard let (body, recorded) = split(line), let recorded, adler32(body) == recorded else { return nil }
+        return recorded
+    }
+
+    /// A line (without its newline) as the bytes its checksum covers and the checksum it
+    /// records (`nil` when its digits are not hexadecimal); `nil` for a line without one.
+    static func split(_ line: ArraySlice<UInt8>) -> (body: ArraySlice<UInt8>, recorded: UInt32?)? {
+        guard line.count >= suffixLength + 1 else { return nil }
         let suffixStart = line.endIndex - suffixLength
         guard line[suffixStart..<(suffixStart + marker.count)].elementsEqual(marker),
             line[line.endIndex - 2] == UInt8(ascii: "\""), line[line.endIndex - 1] == UInt8(ascii: "}")
-        else { return .absent }
-        var recorded: UInt32 = 0
-        for byte in line[(suffixStart + marker.count)..<(line.endIndex - 2)] {
-            guard let digit = hexValue(byte) else { return .damaged }
-            recorded = recorded << 4 | digit
+        else { return nil }
+        return (line[..<suffixStart], value(hex: line[(suffixStart + marker.count)..<(line.endIndex - 2)]))
+    }
+
+    /// `sum` as the 8 hexadecimal digits a line writes.
+    static func hex(_ sum: UInt32) -> String {
+        var digits: [UInt8] = []
+        appendHex(sum, to: &digits)
+        return String(decoding: digits, as: UTF8.self)
+    }
+
+    /// Appends `sum` as the 8 hexadecimal digits a line writes, straight into the line's bytes.
+    static func appendHex(_ sum: UInt32, to bytes: inout [UInt8]) {
+        for shift in stride(from: 28, through: 0, by: -4) {
+            let digit = UInt8(truncatingIfNeeded: sum >> UInt32(shift)) & 0xF
+            bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
         }
-        return adler32(line[..<suffixStart]) == recorded ? .intact : .damaged
+    }
+
+    /// The value of 8 hexadecimal digits as a line writes them; `nil` for anything else.
+    static func value(hex text: some Collection<UInt8>) -> UInt32? {
+        guard text.count == 8 else { return nil }
+        var value: UInt32 = 0
+        for byte in text {
+            guard let digit = hexValue(byte) else { return nil }
+            value = value << 4 | digit
+        }
+        return value
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt32? {

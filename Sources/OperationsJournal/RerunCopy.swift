@@ -2,8 +2,10 @@ import Foundation
 import Operations
 
 /// The journal of a run made by `rerun ID --from STEP`, made from the old run's bytes: a new
-/// header naming the old run and the step, then the old lines the new run replays, copied byte
-/// for byte (checksums and sealed values included; a sealer does not bind a value to its run).
+/// header naming the old run and the step, then the old lines the new run replays, copied as
+/// they were (sealed values included; a sealer does not bind a value to its run) and placed
+/// anew: each says where it stands in the new file, and its checksum is made again
+/// (``LinePosition``).
 ///
 /// The rule, on the old journal's intact lines: a step's lines are copied when the step was
 /// first reached (launched or skipped) before `STEP` was, and it is neither `STEP`, nor inside
@@ -51,6 +53,19 @@ enum RerunCopy {
                 return event.line
             }
         }
+    }
+
+    /// The new journal's bytes: `header` and `kept` (lines without their newlines), each placed
+    /// where it now stands, and the mark that names its last line.
+    static func journal(header: ArraySlice<UInt8>, kept: [ArraySlice<UInt8>]) -> (bytes: [UInt8], mark: SyncMark) {
+        var bytes: [UInt8] = []
+        var previous: UInt32?
+        for (offset, line) in ([header] + kept).enumerated() {
+            let placed = LinePosition.place(line, at: LinePosition(sequence: offset + 1, previous: previous))
+            bytes += placed.bytes
+            previous = placed.sum
+        }
+        return (bytes, SyncMark(line: kept.count + 1, sum: previous ?? 0))
     }
 
     /// The new header: the old one with the new run's id and creation time, and `rerunOf`.

@@ -118,6 +118,8 @@ public struct ResumeCheck: Sendable, CustomStringConvertible {
         case .missingShape: "the journal records no shape, so no build can check it against its own"
         case .shapeMismatch(_, let mismatch): mismatch.description
         case .resumeRefused(_, let refusal): refusal.description
+        case .linesLost(_, let loss):
+            "its journal has lost lines: \(loss); a rerun could repeat what they recorded, so none goes past them"
         default: "its journal cannot be read: \(error)"
         }
     }

@@ -89,7 +89,8 @@ extension RunIndex {
     }
 
     /// A ``JournalError`` that says something lasting about a file's content, as cached. Errors
-    /// of the moment (a file that could not be opened) are never cached.
+    /// of the moment (a file that could not be opened) are never cached, nor lost lines: that
+    /// verdict rests on the journal's sync mark too, which the journal's stamp does not cover.
     struct CachedFailure: Equatable, Codable {
         enum Kind: String, Codable {
             case notAJournal, unsupportedVersion, damaged

@@ -91,7 +91,8 @@ extension RunStore {
         // lock then holds a file no longer in the store.
         guard JournalFile.exists(journal) else { return .gone }
         // Under the lock nobody writes the journal, so an unfinished run reads as interrupted.
-        let record = try JournalReader.parse(JournalFile.readAll(journal), url: journal, isBeingWritten: false)
+        let record = try JournalReader.parse(
+            JournalFile.readAll(journal), url: journal, mark: SyncMark.read(for: journal), isBeingWritten: false)
         let summary = RunSummary(record, id: id)
         guard shouldRemove(summary) else { return .keptOnSecondLook }
         for name in siblings {

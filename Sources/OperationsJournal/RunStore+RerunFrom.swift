@@ -43,8 +43,10 @@ extension RunStore {
         let bytes: [UInt8]
         let record: JournalRecord
         do throws(JournalError) {
+            let mark = try SyncMark.read(for: oldURL)
             bytes = try JournalFile.readAll(oldURL)
-            record = try JournalReader.parse(bytes, url: oldURL, isBeingWritten: false, skippingDamage: true)
+            record = try JournalReader.parse(
+                bytes, url: oldURL, mark: mark, isBeingWritten: false, skippingDamage: true)
             // Only the shape: a step in doubt at or after `step` is launched as a new request.
             try record.checkResumable(by: scenario.shape, relaunchingInDoubt: true, sealer: sealer)
         } catch {
@@ -65,7 +67,10 @@ extension RunStore {
                     let newHeader = RerunCopy.header(
                         header, oldRun: record.runID, newRun: newID, createdAt: Date(), origin: origin)
                 else { throw .damaged(oldURL, line: 1, reason: "its header does not name its run") }
-                if try publish(newHeader + kept.flatMap { Array($0) + [UInt8(ascii: "\n")] }, as: url(for: newID)) {
+                let (journal, mark) = RerunCopy.journal(header: newHeader.dropLast(), kept: kept)
+                if try publish(journal, as: url(for: newID)) {
+                    // Published synced, whole: its mark names its last line.
+                    SyncMark.write(mark, for: url(for: newID))
                     return newID
                 }
             }

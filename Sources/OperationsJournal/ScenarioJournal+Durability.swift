@@ -17,6 +17,8 @@ extension ScenarioJournal {
 
         /// Also syncs the file to disk once per completed step (success or final failure) and
         /// at the run's end — not once per event — so a completed step survives a power loss.
+        /// Each sync is marked beside the journal, without a sync of its own, so a journal later
+        /// found shorter than a mark says is refused rather than resumed.
         public static let durable = Durability(sync: .fsync)
 
         /// Durable mode with another sync, e.g. one that counts calls in a test.

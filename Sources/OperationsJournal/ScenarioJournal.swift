@@ -11,8 +11,12 @@ public import Operations
 ///
 /// ## Format
 ///
-/// JSON Lines: a header line, then one event per line, each ending with its checksum. The
-/// format is described once, in Docs/Architecture.md ("The journal format"); its field names are declared in `JournalFormat`.
+/// JSON Lines: a header line, then one event per line, each ending with where it stands (its
+/// place in the file, the checksum of the line before it) and its checksum; after each sync, a
+/// mark beside the file (`<file>.synced`) records the last line synced, so a journal that lost
+/// lines is refused instead of resumed (``JournalError/linesLost(_:_:)``). The format is
+/// described once, in Docs/Architecture.md ("The journal format"); its field names are declared
+/// in `JournalFormat`.
 /// A ``JournalConfidential`` value never appears in clear: it is sealed by the run's
 /// ``JournalSealer``, or withheld without one. A sealer that throws leaves the value out and
 /// becomes the journal's error (``flush()``, ``close()``,
@@ -76,6 +80,27 @@ public final class ScenarioJournal: ScenarioObserver {
         /// Whether bytes were written since the last sync, so a sync with nothing new is skipped.
         var unsynced = false
         var error: JournalError?
+        /// The place the next line takes in the file (the header is 1), and the checksum of the
+        /// line before it: where each line says it stands (``LinePosition``).
+        var nextLine = 1
+        var previousSum: UInt32?
+        /// Where each sync is marked (``SyncMark``); `nil` while the journal is a draft, whose
+        /// final name may yet turn out to be another run's.
+        var mark: SyncMark.Writer?
+
+        /// Ends `line` where it stands in the file and adds it to the lines to write.
+        mutating func append(_ line: inout JournalLine) {
+            previousSum = line.end(at: LinePosition(sequence: nextLine, previous: previousSum))
+            nextLine += 1
+            lines += line.bytes
+        }
+
+        /// Marks everything written as synced: called right after a sync succeeded, when every
+        /// line appended has been written.
+        mutating func markSynced() {
+            guard let previousSum else { return }
+            mark?.write(SyncMark(line: nextLine - 1, sum: previousSum))
+        }
     }
 
     private init(
@@ -103,6 +128,7 @@ public final class ScenarioJournal: ScenarioObserver {
             if !state.lines.isEmpty, state.error == nil { _ = state.lines.withUnsafeBytes { io.write($0, descriptor) } }
             JournalFile.closeDescriptor(descriptor)
             state.descriptor = nil
+            state.mark?.close()
         }
     }
 
@@ -141,7 +167,7 @@ public final class ScenarioJournal: ScenarioObserver {
     /// what the journal held in ``resumedFrom``.
     ///
     /// A torn last line left by a killed process is cut off first, so the events this process
-    /// appends follow an intact line.
+    /// appends follow an intact line and take the places after it.
     ///
     /// - Parameters:
     ///   - url: The journal file.
@@ -193,8 +219,9 @@ public final class ScenarioJournal: ScenarioObserver {
             // Read under the lock: nobody else can append between reading and resuming.
             // Damaged lines are skipped and named in the resumed line, so that later reads skip
             // them too; the replay then treats steps with side effects with suspicion.
+            let mark = try SyncMark.read(for: url)
             let record = try JournalReader.parse(
-                JournalFile.readAll(url), url: url, isBeingWritten: false, skippingDamage: true)
+                JournalFile.readAll(url), url: url, mark: mark, isBeingWritten: false, skippingDamage: true)
             if let shape {
                 try record.checkResumable(by: shape, relaunchingInDoubt: relaunchingInDoubt, sealer: sealer)
             }
@@ -214,6 +241,11 @@ public final class ScenarioJournal: ScenarioObserver {
                 durability: durability, sealer: sealer, resumedFrom: record, relaunchingInDoubt: relaunchingInDoubt,
                 io: io)
             try journal.state.withLock { state throws(JournalError) in
+                // The torn tail, if any, is cut off: the next line takes the place after the
+                // last complete one.
+                state.nextLine = record.lineCount + 1
+                state.previousSum = record.lastLineSum
+                state.mark = SyncMark.Writer(journal: url)
                 var line = JournalLine()
                 line.field("event", string: JournalFormat.Event.resumed.rawValue)
                 line.field("at", int: Self.nowMilliseconds())
@@ -228,13 +260,13 @@ public final class ScenarioJournal: ScenarioObserver {
                     line.field("fingerprint", string: reshaped.fingerprint)
                     line.field("shape", json: reshapedJSON)
                 }
-                line.end()
-                state.lines += line.bytes
+                state.append(&line)
                 journal.commit(&state, sync: true)
                 if let error = state.error {
                     // The descriptor is closed once, below: a journal dropped with it would
                     // close it again when it goes, perhaps after the number went to another file.
                     state.descriptor = nil
+                    state.mark?.close()
                     throw error
                 }
             }
@@ -248,11 +280,13 @@ public final class ScenarioJournal: ScenarioObserver {
     /// Reads a journal.
     ///
     /// - Parameter url: The journal file.
-    /// - Returns: The run it records. A torn last line is ignored
+    /// - Returns: The run it records. A torn last line past the last sync is ignored
     ///   (``JournalRecord/ignoredTornLine``).
     /// - Throws: ``JournalError/notAJournal(_:reason:)`` for random bytes, another JSON file or
     ///   an empty file; ``JournalError/unsupportedVersion(_:found:supported:)``;
     ///   ``JournalError/damaged(_:line:reason:)`` for a bad line before the last;
+    ///   ``JournalError/linesLost(_:_:)`` for a line missing, repeated or out of place, or a
+    ///   journal that ends before the last line it synced;
     ///   ``JournalError/io(_:operation:reason:)`` when it cannot be read.
     public static func load(_ url: URL) throws(JournalError) -> JournalRecord {
         try JournalReader.read(url)
@@ -264,7 +298,8 @@ public final class ScenarioJournal: ScenarioObserver {
     ///
     /// - Parameter url: The journal file.
     /// - Returns: The run as its intact lines record it.
-    /// - Throws: The errors of ``load(_:)``, except for a damaged line after the header.
+    /// - Throws: The errors of ``load(_:)``, except for a damaged line after the header; lost
+    ///   lines are refused all the same (``JournalError/linesLost(_:_:)``).
     public static func loadSkippingDamage(_ url: URL) throws(JournalError) -> JournalRecord {
         try JournalReader.read(url, skippingDamage: true)
     }
@@ -344,12 +379,12 @@ public final class ScenarioJournal: ScenarioObserver {
                 line.field("event", string: JournalFormat.Event.runFinished.rawValue)
                 line.field("at", int: Self.nowMilliseconds())
                 line.field("status", string: RunStatus.interrupted.rawValue)
-                line.end()
-                state.lines += line.bytes
+                state.append(&line)
             }
             commit(&state, sync: true)
             JournalFile.closeDescriptor(descriptor)
             state.descriptor = nil
+            state.mark?.close()
             if let error = state.error { throw error }
         }
     }
@@ -415,8 +450,7 @@ public final class ScenarioJournal: ScenarioObserver {
             }
             if let settingsJSON { line.field("settings", json: settingsJSON) }
             journal.value(input, .input, &line, &state)
-            line.end()
-            state.lines += line.bytes
+            state.append(&line)
             journal.commit(&state, sync: true)
             return state.error
         }
@@ -440,6 +474,7 @@ public final class ScenarioJournal: ScenarioObserver {
             return nil
         }
         if durability.isDurable { JournalFile.syncDirectory(directory) }
+        journal.state.withLock { $0.mark = SyncMark.Writer(journal: url) }
         return journal
     }
 
@@ -543,8 +578,7 @@ public final class ScenarioJournal: ScenarioObserver {
             }
             commit = .writeAndSync
         }
-        line.end()
-        state.lines += line.bytes
+        state.append(&line)
         return commit
     }
 
@@ -652,6 +686,7 @@ public final class ScenarioJournal: ScenarioObserver {
             state.unsynced = false
             do {
                 try syncer.body(descriptor)
+                state.markSynced()
             } catch {
                 if state.error == nil { state.error = .io(url, operation: "sync", reason: "\(error)") }
             }
@@ -659,6 +694,8 @@ public final class ScenarioJournal: ScenarioObserver {
             state.unsynced = false
             if let code = io.sync(descriptor) {
                 state.error = .io(url, operation: "sync", reason: String(cString: strerror(code)))
+            } else {
+                state.markSynced()
             }
         }
     }

@@ -142,6 +142,9 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
         case .resumeRefused:
             let relaunch = "\(program.name) rerun \(runID) --relaunch-in-doubt"
             return UsageError(refusal, hint: "If you know it did not take effect: \(relaunch)")
+        case .linesLost:
+            // No word of the caller's gets past lines that are gone: no hint to relaunch.
+            return CLIError.message(refusal)
         default:
             return CLIError.message("cannot resume run \(runID): \(error)")
         }

@@ -2,6 +2,8 @@ import Foundation
 import HTTPTestSupport
 import Testing
 
+@testable import OperationsJournal
+
 /// Every bad input of the issue: a clear message and a non-zero exit, never a crash, a stack trace
 /// or a hang. Usage and input errors exit 2 with one line and a hint, and start no run.
 struct BadInputEndToEndTests {
@@ -129,6 +131,13 @@ struct BadInputEndToEndTests {
         let codeLaunch = try #require(text.range(of: #"{"event":"stepLaunched""#, options: .backwards))
         let cut = text.index(codeLaunch.lowerBound, offsetBy: 40)
         try Data(text[..<cut].utf8).write(to: journal)
+        // That process never synced the torn line, so its sync mark names the line synced before
+        // it: the launch of the step with side effects before CodeOp (a buffered journal syncs
+        // nowhere else). A mark at the torn line would say the journal lost a synced line.
+        let before = text[..<codeLaunch.lowerBound].split(separator: "\n")
+        let synced = try #require(before.lastIndex { $0.contains(#""purity":"sideEffects""#) })
+        let sum = try #require(LineChecksum.intactSum(Array(before[synced].utf8)[...]))
+        try Data(SyncMark(line: synced + 1, sum: sum).record).write(to: SyncMark.url(for: journal))
 
         let listed = try sandbox.run("runs", "--json")
         let runs = try #require(try parseJSON(listed.stdout) as? [[String: Any]], "\(listed)")

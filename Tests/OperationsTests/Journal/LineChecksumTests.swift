@@ -13,7 +13,8 @@ import Testing
     @Test func aLineEndsWithItsSumAndVerifies() {
         var line = JournalLine()
         line.field("text", string: "tab\t \"quoted\" \u{1} é")
-        line.end()
+        let sum = line.end(at: LinePosition(sequence: 2, previous: 0x0a1b_2c3d))
+        #expect(LineChecksum.intactSum(line.bytes.dropLast()) == sum)
         #expect(line.bytes.last == UInt8(ascii: "\n"))
         #expect(LineChecksum.verify(line.bytes.dropLast()) == .intact)
         var damaged = line.bytes.dropLast()

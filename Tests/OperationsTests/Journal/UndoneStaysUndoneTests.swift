@@ -132,19 +132,21 @@ extension JournalTests {
             }
         }
 
-        /// Rewrites the journal as a build from before line checksums would have written it, with
-        /// the address of its `compensating` line replaced.
+        /// Rewrites the journal as a build from before line checksums and positions would have
+        /// written it (no `seq`, `prev` or `sum`, no sync mark), with the address of its
+        /// `compensating` line replaced.
         private func rewriteCompensatingAddress(in url: URL, to address: String) throws {
             let text = try String(contentsOf: url, encoding: .utf8)
             let lines = text.split(separator: "\n").map { line -> String in
                 var line = String(line)
-                if let sum = line.range(of: #","sum":""#) { line = String(line[..<sum.lowerBound]) + "}" }
+                if let seq = line.range(of: #","seq":"#) { line = String(line[..<seq.lowerBound]) + "}" }
                 guard line.contains(#""event":"compensating""#), let start = line.range(of: #""address":"#),
                     let end = line.range(of: #","error":"#)
                 else { return line }
                 return String(line[..<start.upperBound]) + address + String(line[end.lowerBound...])
             }
             try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+            try? FileManager.default.removeItem(at: URL(fileURLWithPath: url.path + ".synced"))
         }
     }
 }

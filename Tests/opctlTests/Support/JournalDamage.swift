@@ -17,6 +17,7 @@ enum JournalDamage: String, CaseIterable, Sendable, CustomTestStringConvertible 
     case unknownEvent
     case missingRunStarted
     case missingMiddleLine
+    case cutAtALineBeforeTheLastSync
     case headerOnly
     case emptyFile
     case laterFormatVersion
@@ -47,6 +48,7 @@ enum JournalDamage: String, CaseIterable, Sendable, CustomTestStringConvertible 
         case .unknownEvent: lines.insert(#"{"event":"somethingNew","at":1735732800000}"#, at: 2)
         case .missingRunStarted: lines.remove(at: 1)
         case .missingMiddleLine: lines.remove(at: 3)
+        case .cutAtALineBeforeTheLastSync: lines = Array(lines.prefix(3))
         case .headerOnly: lines = [lines[0]]
         case .emptyFile: return Data()
         case .laterFormatVersion:
