@@ -81,6 +81,15 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
         let (runnable, prepared) = try preparedRerun(
             record, runID: runID, verb: "resume", arguments: arguments, console: console, stateDirectory: stateDirectory
         )
+        // A run this build cannot resume is refused as such before the program is asked for the
+        // input a rerun would need: the decision the resume takes below, on the same record.
+        do throws(JournalError) {
+            try record.checkResumable(
+                by: prepared.shape, relaunchingInDoubt: arguments.has("--relaunch-in-doubt"),
+                sealer: program.journalSealer)
+        } catch {
+            throw refusal(error, runID: runID, runnable: runnable)
+        }
         try StateDirectory.prepare(stateDirectory)
         let input = try prepared.makeInput()
         let journal: ScenarioJournal
