@@ -49,6 +49,12 @@ public enum ShowRun<Program: RunnerProgram>: Command {
                     },
                 ]
                 if step.purity == .sideEffects, let key = step.keyInDoubt { object["keyInDoubt"] = key.redacted }
+                // Present only for a polled step, so every other step's object is as it was.
+                if let progress = record.pollProgress[step.address] {
+                    object["polls"] = progress.polls
+                    object["pollingBegan"] = RunTimestamp.text(progress.began)
+                    object["nextPollAt"] = progress.nextPoll.map { RunTimestamp.text($0.until) } ?? NSNull()
+                }
                 return object
             }
             var object: [String: Any] = [
@@ -83,11 +89,26 @@ public enum ShowRun<Program: RunnerProgram>: Command {
             let undone = step.address.path.dropLast().last?.name ?? ""
             let name = step.address.isCompensation ? "\(step.name) (undoes \(undone))" : step.name
             console.print("\(indent)\(name): \(step.outcome)\(doubt)")
+            // A polled step's launches are its polls: each one's first attempt starts a poll.
+            let progress = record.pollProgress[step.address]
+            var poll = 0
             for attempt in step.attempts {
                 let took = attempt.duration.map { " (\(ProgressPrinter.format($0)))" } ?? ""
                 let session = record.sessions > 1 ? " (session \(attempt.session))" : ""
+                let label: String
+                if progress != nil {
+                    if attempt.attempt == 1 { poll += 1 }
+                    label = attempt.attempt == 1 ? "poll \(poll)" : "poll \(poll), attempt \(attempt.attempt)"
+                } else {
+                    label = "attempt \(attempt.attempt)"
+                }
+                console.print("\(indent)  \(label)\(session): \(Self.outcome(attempt.outcome))\(took)")
+            }
+            if let next = progress?.nextPoll, record.status != .succeeded {
+                let polls = progress.map { $0.polls == 1 ? "1 poll" : "\($0.polls) polls" } ?? ""
                 console.print(
-                    "\(indent)  attempt \(attempt.attempt)\(session): \(Self.outcome(attempt.outcome))\(took)")
+                    "\(indent)  pending after \(polls); next poll \(RunTimestamp.text(next.until)) "
+                        + "(a rerun waits only what is left)")
             }
         }
         if record.isUndone {
@@ -103,7 +124,8 @@ public enum ShowRun<Program: RunnerProgram>: Command {
     private static func outcome(_ outcome: AttemptRecord.Outcome) -> String {
         switch outcome {
         case .succeeded: "succeeded"
-        case .failed(let error, let willRetry): "failed: \(error)" + (willRetry ? " (retried)" : "")
+        case .failed(let error, let willRetry):
+            (error.isCancellation ? "cancelled: \(error)" : "failed: \(error)") + (willRetry ? " (retried)" : "")
         case .interrupted: "interrupted"
         case .running: "running"
         }

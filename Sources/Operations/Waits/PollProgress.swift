@@ -12,7 +12,9 @@ public import Foundation
 public struct PollProgress: Sendable, Hashable {
     /// When the step's first poll was launched, on the wall clock (``Scheduler/wallClock``).
     public let began: Date
-    /// How many polls have answered "not done" so far.
+    /// How many polls have been made so far. When the polling reports itself, each of them has
+    /// answered "not done"; read back from a journal, a poll launched after the last report
+    /// counts too (its answer is the journal's last for the step, or it was cut off).
     public let polls: Int
     /// When the next poll is due; `nil` as the polling begins, before any poll has answered.
     public let nextPoll: WaitDeadline?
