@@ -1,6 +1,14 @@
 import AuthFlow
 import Foundation
+import Operations
 import Testing
+
+/// A prompt that hands the screen's answer to `done`, on the answering thread.
+private func answering<Event: Sendable>(_ done: @escaping @Sendable (Event) -> Void) -> ScreenPrompt<Event> {
+    ScreenPrompt(cancellation: nil, deliverOn: nil) { answer in
+        if case .success(let event) = answer { done(event) }
+    }
+}
 
 struct ScreensTests {
     @Test func scriptedScreensAnswerInOrderAndRecord() async throws {
@@ -12,12 +20,12 @@ struct ScreensTests {
         let terms = TermsOfUse(version: "1", text: "Terms.")
         let codeModel = CodeViewModel(phone: Fixtures.phone, codeLength: 6)
 
-        #expect(try await awaitCompletion { screens.show(PhoneViewModel(), onEvent: $0) } == .submitted(Fixtures.phone))
-        #expect(try await awaitCompletion { screens.show(TermsViewModel(terms: terms), onEvent: $0) } == .accepted)
-        #expect(try await awaitCompletion { screens.show(codeModel, onEvent: $0) } == .submitted(wrong))
+        #expect(try await awaitCompletion { screens.show(PhoneViewModel(), answering($0)) } == .submitted(Fixtures.phone))
+        #expect(try await awaitCompletion { screens.show(TermsViewModel(terms: terms), answering($0)) } == .accepted)
+        #expect(try await awaitCompletion { screens.show(codeModel, answering($0)) } == .submitted(wrong))
         let retry = codeModel.failed(with: .invalidCode(attemptsLeft: 2))
-        #expect(try await awaitCompletion { screens.show(retry, onEvent: $0) } == .resendRequested)
-        #expect(try await awaitCompletion { screens.show(retry, onEvent: $0) } == .submitted(right))
+        #expect(try await awaitCompletion { screens.show(retry, answering($0)) } == .resendRequested)
+        #expect(try await awaitCompletion { screens.show(retry, answering($0)) } == .submitted(right))
         screens.dismiss()
 
         #expect(
@@ -30,9 +38,9 @@ struct ScreensTests {
 
     @Test func runningOutOfScriptEndsTheFlowAndIsRecorded() async throws {
         let screens = ScriptedScreens(delivery: .asynchronous)
-        #expect(try await awaitCompletion { screens.show(PhoneViewModel(), onEvent: $0) } == .cancelled)
+        #expect(try await awaitCompletion { screens.show(PhoneViewModel(), answering($0)) } == .cancelled)
         let terms = TermsViewModel(terms: TermsOfUse(version: "1", text: ""))
-        #expect(try await awaitCompletion { screens.show(terms, onEvent: $0) } == .declined)
+        #expect(try await awaitCompletion { screens.show(terms, answering($0)) } == .declined)
         #expect(screens.unanswered == [.phone, .terms])
     }
 

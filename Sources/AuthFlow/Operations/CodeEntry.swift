@@ -76,17 +76,25 @@ package struct CodeEntry {
         trace?.create(.codeScreen)
         trace?.message(to: .codeScreen, "show(CodeViewModel)")
         let shown = ScreenLifetime(dismiss: screen.dismiss, cancellation: call.cancellation)
-        screen.show(model) { event in
-            switch event {
-            case .cancelled:
+        let prompt = ScreenPrompt<CodeScreenEvent>(
+            cancellation: call.cancellation, operation: "CodeOp", deliverOn: screens.promptDelivery
+        ) { answer in
+            switch answer {
+            case .failure(let error):
+                // Nobody could answer (`PromptUnanswerable`): cancelled; the code sent stays valid
+                // for a rerun with it.
+                trace?.callback(from: .codeScreen, "unanswered")
+                Self.close(shown, trace)
+                finished(.failure(error))
+            case .success(.cancelled):
                 trace?.callback(from: .codeScreen, "cancelled")
                 Self.close(shown, trace)
                 finished(.failure(SignInCancelled.codeScreenClosed))
-            case .resendRequested:
+            case .success(.resendRequested):
                 trace?.callback(from: .codeScreen, "resendRequested")
                 Self.close(shown, trace)
                 send(model, request: request, call: call, trace: trace, firstSend: false, finished: finished)
-            case .submitted(let code):
+            case .success(.submitted(let code)):
                 trace?.callback(from: .codeScreen, "submitted(\(code.redacted))")
                 trace?.message(to: .authAPI, "verifyCode(\(code.redacted))")
                 api.verifyCode(code, phoneToken: request.attempt.phoneToken, call: call.request("verify")) { verified in
@@ -96,6 +104,7 @@ package struct CodeEntry {
                 }
             }
         }
+        screen.show(model, prompt)
     }
 
     private static func close(_ screen: ScreenLifetime, _ trace: TraceScope?) {

@@ -84,13 +84,21 @@ package struct PhoneEntry {
         _ model: PhoneViewModel, on screen: any PhoneScreen, framed: Bool, reasksLeft: Int, call: AuthCall,
         trace: TraceScope?, answered: @escaping @Sendable (Result<(PhoneNumber, PhoneSession), any Error>) -> Void
     ) {
-        screen.show(model) { event in
-            switch event {
-            case .cancelled:
+        let prompt = ScreenPrompt<PhoneScreenEvent>(
+            cancellation: call.cancellation, operation: "PhoneOp", deliverOn: screens.promptDelivery
+        ) { answer in
+            switch answer {
+            case .failure(let error):
+                // Nobody could answer (`PromptUnanswerable`), or the screen failed: the launch
+                // ends with that, a cancellation that undoes nothing in the first case.
+                trace?.callback(from: .phoneScreen, "unanswered")
+                if framed { trace?.closeFrame() }
+                answered(.failure(error))
+            case .success(.cancelled):
                 trace?.callback(from: .phoneScreen, "cancelled")
                 if framed { trace?.closeFrame() }
                 answered(.failure(SignInCancelled.phoneScreenClosed))
-            case .submitted(let phone):
+            case .success(.submitted(let phone)):
                 trace?.callback(from: .phoneScreen, "submitted(\(phone.traceLabel))")
                 Self.submit(phone, attempt: 1, api: api, retry: retry, random: random, call: call, trace: trace) {
                     result in
@@ -106,6 +114,7 @@ package struct PhoneEntry {
                 }
             }
         }
+        screen.show(model, prompt)
     }
 
     /// Sends the number; after a transient failure, waits the policy's delay on the call's

@@ -40,13 +40,20 @@ public final class TermsOfUseOp: Op {
                 trace?.create(.termsScreen)
                 trace?.message(to: .termsScreen, "show(TermsViewModel)")
                 let shown = ScreenLifetime(dismiss: screen.dismiss, cancellation: context.cancellation)
-                screen.show(TermsViewModel(terms: terms)) { event in
-                    switch event {
-                    case .declined:
+                let prompt = ScreenPrompt<TermsScreenEvent>(
+                    for: context, operation: "TermsOfUseOp", deliverOn: screens.promptDelivery
+                ) { answer in
+                    switch answer {
+                    case .failure(let error):
+                        // Nobody could answer (`PromptUnanswerable`): cancelled, nothing accepted.
+                        trace?.callback(from: .termsScreen, "unanswered")
+                        Self.close(shown, trace)
+                        completion.fail(error)
+                    case .success(.declined):
                         trace?.callback(from: .termsScreen, "declined")
                         Self.close(shown, trace)
                         completion.fail(SignInCancelled.termsDeclined)
-                    case .accepted:
+                    case .success(.accepted):
                         trace?.callback(from: .termsScreen, "accepted")
                         trace?.message(to: .authAPI, "acceptTerms(v\(terms.version))")
                         api.acceptTerms(version: terms.version, phoneToken: phoneToken, call: call.request("accept")) {
@@ -57,6 +64,7 @@ public final class TermsOfUseOp: Op {
                         }
                     }
                 }
+                screen.show(TermsViewModel(terms: terms), prompt)
             }
         }
     }

@@ -1,3 +1,5 @@
+public import Dispatch
+
 /// Makes the screens of the sign-in flow: a key service the operations get from their factory,
 /// so every launch creates its own screen (a context service) and releases it before it ends.
 public protocol AuthScreens: Sendable {
@@ -7,6 +9,17 @@ public protocol AuthScreens: Sendable {
     func makeTermsScreen() -> any TermsScreen
     /// A screen asking for the SMS code.
     func makeCodeScreen() -> any CodeScreen
+
+    /// Where the answers the screens give their prompts are delivered (`ScreenPrompt`): a
+    /// global queue by default, so that a `@MainActor` screen that answers returns at once and
+    /// the sign-in goes on off the main actor; `nil` for screens on no actor that answer on the
+    /// asking thread (a terminal, a script), whose flow then stays on that thread.
+    var promptDelivery: DispatchQueue? { get }
+}
+
+extension AuthScreens {
+    /// A global queue: answers never run the sign-in on the screens' actor.
+    public var promptDelivery: DispatchQueue? { .global(qos: .userInitiated) }
 }
 
 extension ScriptedScreens: AuthScreens {
@@ -16,4 +29,7 @@ extension ScriptedScreens: AuthScreens {
     public func makeTermsScreen() -> any TermsScreen { self }
     /// The script itself.
     public func makeCodeScreen() -> any CodeScreen { self }
+    /// `nil`: the script answers on the asking thread, or on a queue of its own when its
+    /// ``ScriptedScreens/Delivery`` says so, and the flow goes on there.
+    public var promptDelivery: DispatchQueue? { nil }
 }

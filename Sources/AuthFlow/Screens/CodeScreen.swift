@@ -1,19 +1,26 @@
 public import Foundation
+public import Operations
 
 /// The screen where a person enters the SMS code: a context service of the code step.
 ///
 /// ## Contract
-/// - ``show(_:onEvent:)`` displays the model and later reports exactly one ``CodeScreenEvent``.
+/// - ``show(_:_:)`` displays the model and later reports exactly one ``CodeScreenEvent``.
 /// - The screen validates input with ``SMSCode/init(_:length:)`` using the model's
 ///   ``CodeViewModel/codeLength`` and reports only a code that validated.
 /// - ``dismiss()`` removes the screen.
 public protocol CodeScreen: Sendable {
-    /// Displays a model and asks for one event.
+    /// Displays a model and asks the person through `prompt`, the package's one way to ask a
+    /// person (`ScreenPrompt`).
+    ///
+    /// Answer the prompt once with what the person did. When nobody can answer now (no terminal
+    /// and no input given, the app in the background), call
+    /// `prompt.cannotBeAnswered(because:)`: the launch ends cancelled and the run can be rerun
+    /// with the input. The prompt closes itself when the launch is cancelled.
     ///
     /// - Parameters:
     ///   - model: What to show.
-    ///   - onEvent: Called once with what the person did, on any thread.
-    func show(_ model: CodeViewModel, onEvent: @escaping @Sendable (CodeScreenEvent) -> Void)
+    ///   - prompt: Answered once, from any thread.
+    func show(_ model: CodeViewModel, _ prompt: ScreenPrompt<CodeScreenEvent>)
 
     /// Removes the screen.
     func dismiss()

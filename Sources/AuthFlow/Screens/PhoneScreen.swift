@@ -1,18 +1,26 @@
+public import Operations
+
 /// The screen where a person enters a phone number: a context service of the phone step.
 ///
 /// ## Contract
-/// - ``show(_:onEvent:)`` displays the model (replacing what was shown) and later reports exactly
+/// - ``show(_:_:)`` displays the model (replacing what was shown) and later reports exactly
 ///   one ``PhoneScreenEvent``: the person submitted a valid number, or gave up.
 /// - Typing, validation messages and other noise stay inside the screen: it parses input with
 ///   ``PhoneNumber/init(parsing:convention:)`` and reports only a number that parsed.
 /// - ``dismiss()`` removes the screen; the step calls it when it is done with the screen.
 public protocol PhoneScreen: Sendable {
-    /// Displays a model and asks for one event.
+    /// Displays a model and asks the person through `prompt`, the package's one way to ask a
+    /// person (`ScreenPrompt`).
+    ///
+    /// Answer the prompt once with what the person did. When nobody can answer now (no terminal
+    /// and no input given, the app in the background), call
+    /// `prompt.cannotBeAnswered(because:)`: the launch ends cancelled and the run can be rerun
+    /// with the input. The prompt closes itself when the launch is cancelled.
     ///
     /// - Parameters:
     ///   - model: What to show.
-    ///   - onEvent: Called once with what the person did, on any thread.
-    func show(_ model: PhoneViewModel, onEvent: @escaping @Sendable (PhoneScreenEvent) -> Void)
+    ///   - prompt: Answered once, from any thread.
+    func show(_ model: PhoneViewModel, _ prompt: ScreenPrompt<PhoneScreenEvent>)
 
     /// Removes the screen.
     func dismiss()

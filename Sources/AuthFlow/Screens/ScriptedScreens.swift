@@ -1,5 +1,5 @@
 import Dispatch
-import Operations
+public import Operations
 
 /// Phone, terms and code screens that answer from a script and record what they were shown: the
 /// screens of tests and of the CLI's non-interactive mode.
@@ -78,21 +78,21 @@ public final class ScriptedScreens: PhoneScreen, TermsScreen, CodeScreen {
     public var unanswered: [Screen] { state.withLock { $0.unanswered } }
 
     /// Records the model and answers with the next scripted phone event.
-    public func show(_ model: PhoneViewModel, onEvent: @escaping @Sendable (PhoneScreenEvent) -> Void) {
+    public func show(_ model: PhoneViewModel, _ prompt: ScreenPrompt<PhoneScreenEvent>) {
         let event = next(.phone(model), screen: .phone, fallback: .cancelled) { $0.phone.popFirst() }
-        deliver { onEvent(event) }
+        deliver { prompt.answer(event) }
     }
 
     /// Records the model and answers with the next scripted terms event.
-    public func show(_ model: TermsViewModel, onEvent: @escaping @Sendable (TermsScreenEvent) -> Void) {
+    public func show(_ model: TermsViewModel, _ prompt: ScreenPrompt<TermsScreenEvent>) {
         let event = next(.terms(model), screen: .terms, fallback: .declined) { $0.terms.popFirst() }
-        deliver { onEvent(event) }
+        deliver { prompt.answer(event) }
     }
 
     /// Records the model and answers with the next scripted code event.
-    public func show(_ model: CodeViewModel, onEvent: @escaping @Sendable (CodeScreenEvent) -> Void) {
+    public func show(_ model: CodeViewModel, _ prompt: ScreenPrompt<CodeScreenEvent>) {
         let event = next(.code(model), screen: .code, fallback: .cancelled) { $0.code.popFirst() }
-        deliver { onEvent(event) }
+        deliver { prompt.answer(event) }
     }
 
     /// Records the dismissal.

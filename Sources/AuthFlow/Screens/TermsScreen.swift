@@ -1,16 +1,24 @@
+public import Operations
+
 /// The screen that shows the terms of use: a context service of the terms step.
 ///
 /// ## Contract
-/// - ``show(_:onEvent:)`` displays the model and later reports exactly one ``TermsScreenEvent``.
+/// - ``show(_:_:)`` displays the model and later reports exactly one ``TermsScreenEvent``.
 /// - Scrolling and reading stay inside the screen; only accepting or declining is reported.
 /// - ``dismiss()`` removes the screen.
 public protocol TermsScreen: Sendable {
-    /// Displays a model and asks for one event.
+    /// Displays a model and asks the person through `prompt`, the package's one way to ask a
+    /// person (`ScreenPrompt`).
+    ///
+    /// Answer the prompt once with what the person did. When nobody can answer now (no terminal
+    /// and no input given, the app in the background), call
+    /// `prompt.cannotBeAnswered(because:)`: the launch ends cancelled and the run can be rerun
+    /// with the input. The prompt closes itself when the launch is cancelled.
     ///
     /// - Parameters:
     ///   - model: What to show.
-    ///   - onEvent: Called once with what the person did, on any thread.
-    func show(_ model: TermsViewModel, onEvent: @escaping @Sendable (TermsScreenEvent) -> Void)
+    ///   - prompt: Answered once, from any thread.
+    func show(_ model: TermsViewModel, _ prompt: ScreenPrompt<TermsScreenEvent>)
 
     /// Removes the screen.
     func dismiss()

@@ -12,7 +12,9 @@ import Synchronization
 ///   and reported to the environment's ``OpDiagnostics`` as ``OpDiagnostic/Kind/answeredTwice``.
 /// - **Off the caller's actor.** The answer is delivered on the prompt's queue, never inline:
 ///   a `@MainActor` view model that answers returns at once, and the rest of the flow (the next
-///   request, the journal's synced line) runs off the main actor.
+///   request, the journal's synced line) runs off the main actor. A screen that is on no actor
+///   and answers on the asking thread (a terminal, a script in a test, the fault explorer's
+///   single thread) may have the answer delivered there instead (`deliverOn: nil`).
 /// - **Closed when the launch ends.** When the launch's token is cancelled or its deadline
 ///   passes, the screen's ``onClose(_:)`` handlers run, so the question disappears with the
 ///   launch; an answer after that is dropped quietly.
@@ -54,7 +56,8 @@ public final class ScreenPrompt<Answer: Sendable>: Sendable {
 
     private let state = Mutex(State())
     private let deliver: @Sendable (Result<Answer, any Error>) -> Void
-    private let queue: DispatchQueue
+    /// Where answers go; `nil` delivers on the answering thread.
+    private let queue: DispatchQueue?
     private let diagnostics: any OpDiagnostics
     private let operation: String
 
@@ -63,11 +66,12 @@ public final class ScreenPrompt<Answer: Sendable>: Sendable {
     /// - Parameters:
     ///   - context: The launch's context: its token and deadline close the prompt.
     ///   - operation: The name diagnostics give the asking operation.
-    ///   - queue: Where the answer is delivered; a global queue unless given.
+    ///   - queue: Where the answer is delivered; a global queue unless given. `nil` delivers it on
+    ///     the thread that answers, for a screen on no actor that answers on the asking thread.
     ///   - onAnswer: Receives the person's answer (or the screen's error) once, on `queue`.
     public convenience init<Input: Sendable>(
         for context: OpContext<Input>, operation: String = "\(Answer.self) prompt",
-        deliverOn queue: DispatchQueue = .global(qos: .userInitiated),
+        deliverOn queue: DispatchQueue? = .global(qos: .userInitiated),
         _ onAnswer: @escaping @Sendable (Result<Answer, any Error>) -> Void
     ) {
         self.init(
@@ -83,12 +87,13 @@ public final class ScreenPrompt<Answer: Sendable>: Sendable {
     ///   - deadline: Closes the prompt when it passes, by `environment`'s scheduler.
     ///   - environment: Its diagnostics hear of a second answer.
     ///   - operation: The name diagnostics give the asking operation.
-    ///   - queue: Where the answer is delivered; a global queue unless given.
+    ///   - queue: Where the answer is delivered; a global queue unless given. `nil` delivers it on
+    ///     the thread that answers, for a screen on no actor that answers on the asking thread.
     ///   - onAnswer: Receives the person's answer (or the screen's error) once, on `queue`.
     public init(
         cancellation: CancellationToken?, deadline: ContinuousClock.Instant? = nil,
         environment: OpEnvironment = .default, operation: String = "\(Answer.self) prompt",
-        deliverOn queue: DispatchQueue = .global(qos: .userInitiated),
+        deliverOn queue: DispatchQueue? = .global(qos: .userInitiated),
         _ onAnswer: @escaping @Sendable (Result<Answer, any Error>) -> Void
     ) {
         deliver = onAnswer
@@ -165,6 +170,7 @@ public final class ScreenPrompt<Answer: Sendable>: Sendable {
         switch outcome {
         case .deliver:
             stopWatching()
+            guard let queue else { return deliver(result) }
             let deliver = deliver
             queue.async { deliver(result) }
         case .twice:

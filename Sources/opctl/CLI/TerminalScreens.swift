@@ -49,38 +49,41 @@ final class TerminalScreens: AuthScreens, PhoneScreen, TermsScreen, CodeScreen {
 
     func dismiss() {}
 
+    /// The terminal is read on the asking thread, and the sign-in goes on there.
+    var promptDelivery: DispatchQueue? { nil }
+
     // MARK: - Phone
 
-    func show(_ model: PhoneViewModel, onEvent: @escaping @Sendable (PhoneScreenEvent) -> Void) {
+    func show(_ model: PhoneViewModel, _ prompt: ScreenPrompt<PhoneScreenEvent>) {
         // A number given on the command line goes straight on; one the backend rejected is shown
         // with the reason and asked for again, or the same number would be sent forever.
         if model.errorMessage == nil, !model.input.isEmpty, let phone = try? PhoneNumber(parsing: model.input) {
-            return onEvent(.submitted(phone))
+            return prompt.answer(.submitted(phone))
         }
         guard console.inputIsTerminal else {
             return close(
                 UsageError(
                     "missing --phone NUMBER (standard input is not a terminal, so opctl cannot ask)", command: command),
-                onEvent, .cancelled)
+                prompt)
         }
         console.err(console.styled(model.title, .bold) + "\n")
         if let message = model.errorMessage { console.note(console.styled("\(model.input): \(message)", .red)) }
-        while let line = prompt("Phone number (e.g. +7 999 123-45-67): ") {
+        while let line = readAnswer("Phone number (e.g. +7 999 123-45-67): ") {
             do {
-                return onEvent(.submitted(try PhoneNumber(parsing: line)))
+                return prompt.answer(.submitted(try PhoneNumber(parsing: line)))
             } catch {
                 console.note(console.styled(error.description, .red))
             }
         }
-        onEvent(.cancelled)
+        prompt.answer(.cancelled)
     }
 
     // MARK: - Terms
 
-    func show(_ model: TermsViewModel, onEvent: @escaping @Sendable (TermsScreenEvent) -> Void) {
+    func show(_ model: TermsViewModel, _ prompt: ScreenPrompt<TermsScreenEvent>) {
         switch terms {
-        case .accept: return onEvent(.accepted)
-        case .decline: return onEvent(.declined)
+        case .accept: return prompt.answer(.accepted)
+        case .decline: return prompt.answer(.declined)
         case nil: break
         }
         guard console.inputIsTerminal else {
@@ -88,26 +91,26 @@ final class TerminalScreens: AuthScreens, PhoneScreen, TermsScreen, CodeScreen {
                 UsageError(
                     "the backend requires accepting the terms of use: pass --accept-terms or --decline-terms",
                     command: command),
-                onEvent, .declined)
+                prompt)
         }
         let heading =
             model.isUpdate
             ? "The terms of use have changed (version \(model.terms.version))"
             : "Terms of use (version \(model.terms.version))"
         console.err("\n" + console.styled(heading, .bold) + "\n" + model.terms.text + "\n\n")
-        while let answer = prompt("Accept the terms of use? [y/N] ") {
+        while let answer = readAnswer("Accept the terms of use? [y/N] ") {
             switch answer.lowercased() {
-            case "y", "yes": return onEvent(.accepted)
-            case "", "n", "no": return onEvent(.declined)
+            case "y", "yes": return prompt.answer(.accepted)
+            case "", "n", "no": return prompt.answer(.declined)
             default: console.note("Please answer y or n.")
             }
         }
-        onEvent(.declined)
+        prompt.answer(.declined)
     }
 
     // MARK: - Code
 
-    func show(_ model: CodeViewModel, onEvent: @escaping @Sendable (CodeScreenEvent) -> Void) {
+    func show(_ model: CodeViewModel, _ prompt: ScreenPrompt<CodeScreenEvent>) {
         let retriedAfterWrongCode = model.errorMessage != nil
         let next = state.withLock { state -> String? in
             if !state.codes.isEmpty {
@@ -119,9 +122,9 @@ final class TerminalScreens: AuthScreens, PhoneScreen, TermsScreen, CodeScreen {
         }
         if let given = next {
             do {
-                return onEvent(.submitted(try SMSCode(given, length: model.codeLength)))
+                return prompt.answer(.submitted(try SMSCode(given, length: model.codeLength)))
             } catch {
-                return close(UsageError("--code: \(error.description)", command: command), onEvent, .cancelled)
+                return close(UsageError("--code: \(error.description)", command: command), prompt)
             }
         }
         guard console.inputIsTerminal else {
@@ -129,31 +132,33 @@ final class TerminalScreens: AuthScreens, PhoneScreen, TermsScreen, CodeScreen {
                 UsageError(
                     "missing --code CODE or --code-stdin (standard input is not a terminal, so opctl cannot ask)",
                     command: command),
-                onEvent, .cancelled)
+                prompt)
         }
         if let message = model.errorMessage {
             let left = model.attemptsLeft.map { " \($0) attempt\($0 == 1 ? "" : "s") left." } ?? ""
             console.note(console.styled(message + left, .yellow))
         }
-        while let line = prompt("\(model.prompt): ") {
+        while let line = readAnswer("\(model.prompt): ") {
             do {
-                return onEvent(.submitted(try SMSCode(line, length: model.codeLength)))
+                return prompt.answer(.submitted(try SMSCode(line, length: model.codeLength)))
             } catch {
                 console.note(console.styled(error.description, .red))
             }
         }
-        onEvent(.cancelled)
+        prompt.answer(.cancelled)
     }
 
     // MARK: - Internals
 
-    private func prompt(_ text: String) -> String? {
+    private func readAnswer(_ text: String) -> String? {
         console.err(text)
         return console.readLine()?.trimmingCharacters(in: .whitespaces)
     }
 
-    private func close<Event>(_ error: UsageError, _ onEvent: (Event) -> Void, _ event: Event) {
+    /// Nobody can answer: the option that was missing is kept for the command's hint, and the
+    /// question ends as a cancellation (`PromptUnanswerable`), which undoes nothing.
+    private func close<Event>(_ error: UsageError, _ prompt: ScreenPrompt<Event>) {
         state.withLock { $0.inputError = $0.inputError ?? error }
-        onEvent(event)
+        prompt.cannotBeAnswered(because: error.message)
     }
 }
