@@ -20,7 +20,8 @@ struct ScreensTests {
         let terms = TermsOfUse(version: "1", text: "Terms.")
         let codeModel = CodeViewModel(phone: Fixtures.phone, codeLength: 6)
 
-        #expect(try await awaitCompletion { screens.show(PhoneViewModel(), answering($0)) } == .submitted(Fixtures.phone))
+        #expect(
+            try await awaitCompletion { screens.show(PhoneViewModel(), answering($0)) } == .submitted(Fixtures.phone))
         #expect(try await awaitCompletion { screens.show(TermsViewModel(terms: terms), answering($0)) } == .accepted)
         #expect(try await awaitCompletion { screens.show(codeModel, answering($0)) } == .submitted(wrong))
         let retry = codeModel.failed(with: .invalidCode(attemptsLeft: 2))
