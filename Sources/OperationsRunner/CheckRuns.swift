@@ -74,6 +74,11 @@ public enum CheckRuns<Program: RunnerProgram>: Command {
         console.print(
             "\(checks.count) \(checks.count == 1 ? "run" : "runs") checked: \(waiting) can be resumed, "
                 + "\(finished) finished, \(stranded.count) cannot be resumed by this build")
+        // The runs waiting for a rerun, and those undone, by name: a count alone leaves the
+        // reader to find them. Finished runs are only counted.
+        for check in checks where !check.isStranded && check.verdict != .finished {
+            console.print("  " + check.description)
+        }
         for check in stranded { console.print("  " + check.description) }
         return stranded.isEmpty ? ExitStatus.success : ExitStatus.failure
     }

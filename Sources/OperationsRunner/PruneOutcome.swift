@@ -45,8 +45,12 @@ public struct PruneOutcome {
     public var sentence: String {
         var text: String
         if removed.isEmpty {
-            let which = request.statuses.map(\.rawValue).sorted().joined(separator: ", ")
-            text = "nothing to remove: no \(which) runs last active before \(RunTimestamp.text(request.cutoff))"
+            // "cancelled, failed or succeeded": the statuses are alternatives, not a list to match.
+            let statuses = request.statuses.map(\.rawValue).sorted()
+            let which =
+                statuses.count > 1
+                ? statuses.dropLast().joined(separator: ", ") + " or " + (statuses.last ?? "") : statuses.joined()
+            text = "nothing to remove: no \(which) run was last active before \(RunTimestamp.text(request.cutoff))"
         } else {
             let byStatus = Dictionary(grouping: removed, by: { ListedStatus($0.status) })
             let breakdown = byStatus.keys.sorted().map { status in

@@ -102,9 +102,13 @@ public struct ScenarioExecution<Input: Sendable> {
             if let journalFailure { return failJournal(journalFailure, failedStep: nil) }
             return succeed(outcome)
         case .failure(let error):
+            let failedStep = (error as? StepFailure)?.failedOperation
             if let halted = (error as? StepFailure)?.rootCause as? RunHalted ?? error as? RunHalted {
-                return failJournal(halted.reason, failedStep: (error as? StepFailure)?.failedOperation)
+                return failJournal(halted.reason, failedStep: failedStep)
             }
+            // The journal first, whatever else failed beside it: what the run says of its steps
+            // (a card declined, its undoing) may not be on disk.
+            if let journalFailure { return failJournal(journalFailure, failedStep: failedStep, alongside: error) }
             return fail(error)
         }
     }
@@ -112,9 +116,12 @@ public struct ScenarioExecution<Input: Sendable> {
     /// The journal could not write or sync: the run stopped before its next launch (or its end
     /// is not on disk). One sentence with the file and the system's error; a rerun goes on from
     /// the journal's last good line once the disk is fixed.
-    private func failJournal(_ error: any Error, failedStep: String?) -> Int32 {
+    private func failJournal(_ error: any Error, failedStep: String?, alongside other: (any Error)? = nil) -> Int32 {
+        let also = other.map { other in
+            " (the run had also failed: \((other as? StepFailure)?.description ?? "\(other)"))"
+        }
         let reading = FailureReading(
-            status: "failed", message: "the run's journal failed, so the run stopped: \(error)",
+            status: "failed", message: "the run's journal failed, so the run stopped: \(error)\(also ?? "")",
             hint: "Nothing was sent whose key is not in the journal. Free space or fix the disk, then rerun.",
             exitStatus: ExitStatus.failure, failedStep: failedStep)
         return report(.journalFailed, cause: error, step: failedStep ?? scenario, attempts: 1, reading)

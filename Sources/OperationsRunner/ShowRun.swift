@@ -14,6 +14,11 @@ public enum ShowRun<Program: RunnerProgram>: Command {
         """
         \(HelpText.usage("\(Program.configuration.name) show", ["RUN_ID"] + CommandOption.usage(of: options)))
 
+        Shows one run as its journal records it: its status, sessions and error, every step with
+        its outcome and attempts (a polled step's polls, a compensation beside the step it undid,
+        a step with side effects left in doubt), the runs it was rerun from or as, and how to go
+        on. It reads the journal only, so it works for any run of any program and launches nothing.
+
         OPTIONS:
         \(options.map(\.helpLine).joined(separator: "\n"))
         """

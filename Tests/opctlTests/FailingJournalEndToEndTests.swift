@@ -63,4 +63,28 @@ struct FailingJournalEndToEndTests {
             #expect(onDisk.contains(key), "\(request.path) went out with a key the journal does not hold")
         }
     }
+
+    /// Issue 36: a run whose step failed and whose journal failed beside it (the last lines of a
+    /// failing run could not be written) says so first: what it says of its steps may not be on
+    /// disk. The failing write is swept over the lines after the last launch.
+    @Test func aJournalThatFailsBesideAFailedStepIsNamedFirst() throws {
+        let sandbox = try Sandbox()
+        guard case .success(let shim) = try FailingJournalShim.build(in: sandbox.root) else {
+            Issue.record("no C compiler to build the LD_PRELOAD library")
+            return
+        }
+        var namedBoth = false
+        for writes in 11...13 {
+            let result = try sandbox.run(
+                "run", "auth", "--phone", "+79991234567", "--accept-terms", "--code", "123456", "--backend",
+                "sim:?fail=code.verify:9",
+                environment: ["LD_PRELOAD": shim.path, "FAIL_JOURNAL_AFTER": "\(writes)", "FAIL_JOURNAL_ERRNO": "28"])
+            #expect(result.status == 1, "\(result)")
+            let first = result.stderr.split(separator: "\n").first { $0.hasPrefix("opctl: ") } ?? ""
+            guard result.stderr.contains("journal failed") else { continue }
+            #expect(first.hasPrefix("opctl: the run's journal failed, so the run stopped"), "\(result)")
+            if first.contains("the run had also failed: VerificationScenario › CodeOp failed") { namedBoth = true }
+        }
+        #expect(namedBoth, "no write in the sweep failed after the code step's last launch")
+    }
 }
