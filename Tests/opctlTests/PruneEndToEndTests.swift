@@ -106,7 +106,8 @@ struct PruneEndToEndTests {
         let before = try sandbox.fixtures.fileNames()
         let result = try sandbox.run("prune", "--older-than", "30d")
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.hasPrefix("nothing to remove: no cancelled, failed or succeeded run was last active before "))
+        #expect(
+            result.stdout.hasPrefix("nothing to remove: no cancelled, failed or succeeded run was last active before "))
         #expect(try sandbox.fixtures.fileNames().subtracting(["index.cache"]) == before.subtracting(["index.cache"]))
     }
 
