@@ -64,7 +64,11 @@ public struct ScenarioExecution<Input: Sendable> {
         let token = CancellationToken()
         let interrupted = Atomic<Bool>(false)
         let journal = journal
+        let console = console
         let interruption = Self.onInterrupt {
+            // The terminal echoed ^C after whatever was on the line (a prompt waiting for its
+            // answer): what the run prints next starts on a line of its own.
+            if console.errorIsTerminal { console.err("\n") }
             interrupted.store(true, ordering: .relaxed)
             journal.noteInterruption()
             token.cancel()
