@@ -205,8 +205,11 @@ public struct StepRecord: Sendable, Hashable {
     ///
     /// A lost answer followed by a definite "unavailable" leaves the step in doubt: the first
     /// attempt may have acted. A rerun repeats such a step with side effects only with its key.
+    /// A step of a live run that is still running is not in doubt: its outcome is on its way.
     public var isInDoubt: Bool {
-        guard outcome != .succeeded, outcome != .replayed, outcome != .skipped, let last = attempts.last else {
+        guard outcome != .succeeded, outcome != .replayed, outcome != .skipped, outcome != .running,
+            let last = attempts.last
+        else {
             return false
         }
         let request = last.idempotencyKey.map { key in attempts.filter { $0.idempotencyKey == key } } ?? [last]

@@ -50,7 +50,7 @@ public enum ListRuns<Program: RunnerProgram>: Command {
             CommandOption(
                 "--json",
                 "Print a JSON array of objects, newest first: id, scenario, status, failedStep,\n"
-                    + "startedAt, finishedAt"),
+                    + "currentStep (a running run's), startedAt, finishedAt"),
         ]
     }
     /// ``options``.
@@ -135,12 +135,19 @@ public enum ListRuns<Program: RunnerProgram>: Command {
                 rows.append(
                     [
                         entry.id.description, summary.scenario, summary.status.rawValue,
-                        summary.failedStep?.name ?? "-", RunTimestamp.text(summary.startedAt ?? summary.createdAt),
+                        Self.stepCell(summary), RunTimestamp.text(summary.startedAt ?? summary.createdAt),
                     ] + linkColumn)
             case .failure:
                 rows.append([entry.id.description, "?", ListedStatus.damaged.rawValue, "-", "-"] + linkColumn)
             }
         }
         for line in Table.render(rows) { console.print(line) }
+    }
+
+    /// The failed step of a run that failed; for a live run, the step it is at, marked so that
+    /// it does not read as a failure.
+    private static func stepCell(_ summary: RunSummary) -> String {
+        guard let step = summary.failedStep?.name else { return "-" }
+        return summary.status == .running ? "(at \(step))" : step
     }
 }

@@ -13,6 +13,8 @@ public enum RunListingJSON {
         let scenario: String
         let status: String
         let failedStep: String?
+        /// The step a live run is at; left out for a run that is not running.
+        let currentStep: String?
         let startedAt: String
         let finishedAt: String?
         /// The run and step it was rerun from; left out for other runs.
@@ -35,7 +37,10 @@ public enum RunListingJSON {
             self.id = id.description
             scenario = summary.scenario
             status = summary.status.rawValue
-            failedStep = summary.failedStep?.name
+            // A live run has not failed: the step it is at is its current step, not a failed one.
+            let isRunning = summary.status == .running
+            failedStep = isRunning ? nil : summary.failedStep?.name
+            currentStep = isRunning ? summary.failedStep?.name : nil
             startedAt = RunTimestamp.text(summary.startedAt ?? summary.createdAt)
             finishedAt = summary.finishedAt.map(RunTimestamp.text)
             rerunOf = summary.rerunOf.map { ["run": $0.run.description, "step": $0.step.namePath] }
@@ -52,6 +57,7 @@ public enum RunListingJSON {
             try container.encode(scenario, forKey: .scenario)
             try container.encode(status, forKey: .status)
             try container.encode(failedStep, forKey: .failedStep)
+            try container.encodeIfPresent(currentStep, forKey: .currentStep)
             try container.encode(startedAt, forKey: .startedAt)
             try container.encodeIfPresent(finishedAt, forKey: .finishedAt)
             try container.encodeIfPresent(rerunOf, forKey: .rerunOf)
@@ -59,7 +65,7 @@ public enum RunListingJSON {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case id, scenario, status, failedStep, startedAt, finishedAt, rerunOf, reruns
+            case id, scenario, status, failedStep, currentStep, startedAt, finishedAt, rerunOf, reruns
         }
     }
 

@@ -110,6 +110,15 @@ struct RerunEndToEndTests {
         let listing = try sandbox.run("runs", "--json")
         let runs = try #require(try parseJSON(listing.stdout) as? [[String: Any]], "\(listing)")
         #expect(runs.map { $0["status"] as? String } == ["running"], "\(listing)")
+        // Issue 36: a live run has failed nowhere and is in doubt nowhere: it is at a step.
+        #expect(runs.first?["failedStep"] is NSNull, "\(listing)")
+        #expect(runs.first?["currentStep"] is String, "\(listing)")
+        let id = try #require(runs.first?["id"] as? String)
+        let table = try sandbox.run("runs").stdout
+        #expect(table.contains("(at "), "\(table)")
+        let shown = try sandbox.run("show", id).stdout
+        #expect(shown.contains("· running"), "\(shown)")
+        #expect(!shown.contains("in doubt"), "\(shown)")
         let finished = try process.wait()
         #expect(finished.status == 0, "\(finished)")
     }
