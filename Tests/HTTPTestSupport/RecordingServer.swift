@@ -36,7 +36,7 @@ package final class RecordingServer: Sendable {
 
     private let server: HTTPServer
     /// Guards `state` and wakes ``wait(timeout:until:)`` on every change.
-    private let changed = Condition()
+    private let changed = WatchedState(State())
 
     /// The port the server listens on.
     package let port: UInt16
@@ -157,41 +157,4 @@ package final class RecordingServer: Sendable {
         changed.update { $0.stopped = true }
         server.stop()
     }
-}
-
-extension RecordingServer {
-    /// The state and the condition that wakes waiters on every change.
-    private final class Condition: @unchecked Sendable {
-        // @unchecked: `state` is only touched with `condition` locked.
-        private let condition = NSCondition()
-        private var state = State()
-
-        func read<Value>(_ body: (State) -> Value) -> Value {
-            condition.lock()
-            defer { condition.unlock() }
-            return body(state)
-        }
-
-        @discardableResult
-        func update<Value>(_ body: (inout State) -> Value) -> Value {
-            condition.lock()
-            defer {
-                condition.broadcast()
-                condition.unlock()
-            }
-            return body(&state)
-        }
-
-        func wait(timeout: Duration, until predicate: (State) -> Bool) -> Bool {
-            let (seconds, attoseconds) = timeout.components
-            let deadline = Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) * 1e-18)
-            condition.lock()
-            defer { condition.unlock() }
-            while !predicate(state) {
-                if !condition.wait(until: deadline) { return predicate(state) }
-            }
-            return true
-        }
-    }
-
 }

@@ -97,7 +97,7 @@ package final class ScriptedServer: Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let reply: @Sendable (Request, Int) -> Reply
-    private let state = Watched()
+    private let state = WatchedState(State())
     private let threads = DispatchGroup()
 
     /// Starts listening on a free port of 127.0.0.1.
@@ -256,42 +256,6 @@ package final class ScriptedServer: Sendable {
             let ready = poll(&fds, nfds_t(fds.count), -1)
             if ready < 0 && errno == EINTR { continue }
             return ready > 0 && fds[1].revents == 0
-        }
-    }
-}
-
-extension ScriptedServer {
-    /// The state and the condition that wakes waiters on every change.
-    private final class Watched: @unchecked Sendable {
-        // @unchecked: `state` is only touched with `condition` locked.
-        private let condition = NSCondition()
-        private var state = State()
-
-        func read<Value>(_ body: (State) -> Value) -> Value {
-            condition.lock()
-            defer { condition.unlock() }
-            return body(state)
-        }
-
-        @discardableResult
-        func update<Value>(_ body: (inout State) -> Value) -> Value {
-            condition.lock()
-            defer {
-                condition.broadcast()
-                condition.unlock()
-            }
-            return body(&state)
-        }
-
-        func wait(timeout: Duration, until predicate: (State) -> Bool) -> Bool {
-            let (seconds, attoseconds) = timeout.components
-            let deadline = Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) * 1e-18)
-            condition.lock()
-            defer { condition.unlock() }
-            while !predicate(state) {
-                if !condition.wait(until: deadline) { return predicate(state) }
-            }
-            return true
         }
     }
 }
