@@ -32,7 +32,9 @@ public enum StateDirectory {
         }
         let home =
             environment["HOME"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser
+            // NSHomeDirectory, not FileManager.homeDirectoryForCurrentUser: the latter exists on
+            // macOS and Linux only; on iOS, tvOS, watchOS and visionOS this is the app's container.
+            ?? URL(fileURLWithPath: NSHomeDirectory())
         return home.appendingPathComponent(".local/state/\(program)")
     }
 

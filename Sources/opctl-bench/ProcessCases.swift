@@ -70,24 +70,42 @@ enum ProcessCases {
     /// Through `posix_spawn` directly: Foundation's `Process` added about 35 ms a start on Linux
     /// here, which would have passed for opctl's own time.
     private static func run(_ arguments: [String], stateDirectory: URL) {
-        guard let opctl else { return }
-        var environment = ProcessInfo.processInfo.environment
-        environment["OPCTL_STATE_DIR"] = stateDirectory.path
-        let argv = [opctl.path] + arguments
-        let envp = environment.map { "\($0.key)=\($0.value)" }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var pid = pid_t()
-        let spawned = withCStrings(argv) { argv in
-            withCStrings(envp) { envp in posix_spawn(&pid, opctl.path, &actions, nil, argv, envp) }
-        }
-        guard spawned == 0 else { return }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+            // No posix_spawn (nor any way to start a process) on these platforms: the process
+            // cases measure nothing there.
+            return
+        #else
+            spawn(arguments, stateDirectory: stateDirectory)
+        #endif
     }
+
+    #if !(os(iOS) || os(tvOS) || os(watchOS) || os(visionOS))
+        private static func spawn(_ arguments: [String], stateDirectory: URL) {
+            guard let opctl else { return }
+            var environment = ProcessInfo.processInfo.environment
+            environment["OPCTL_STATE_DIR"] = stateDirectory.path
+            let argv = [opctl.path] + arguments
+            let envp = environment.map { "\($0.key)=\($0.value)" }
+            #if canImport(Darwin)
+                // Darwin: posix_spawn_file_actions_t is an opaque optional pointer that init fills
+                // in; glibc's is a struct to be made first.
+                var actions: posix_spawn_file_actions_t? = nil
+            #else
+                var actions = posix_spawn_file_actions_t()
+            #endif
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            var pid = pid_t()
+            let spawned = withCStrings(argv) { argv in
+                withCStrings(envp) { envp in posix_spawn(&pid, opctl.path, &actions, nil, argv, envp) }
+            }
+            guard spawned == 0 else { return }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        }
+    #endif
 
     /// Calls `body` with a NULL-terminated C array of `strings`, valid for the call.
     private static func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
