@@ -152,7 +152,7 @@ enum JournalFile {
             path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1
         }
         guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
+        _ = DiskSync.full(descriptor)
         _ = close(descriptor)
     }
 
@@ -174,9 +174,9 @@ enum JournalFile {
 }
 
 extension JournalFile {
-    /// `fsync`, with its failure in words.
+    /// The platform's full sync (``DiskSync/full(_:)``), with its failure in words.
     static func sync(_ descriptor: Int32) -> String? {
-        fsync(descriptor) == 0 ? nil : lastErrorText()
+        DiskSync.full(descriptor) == 0 ? nil : lastErrorText()
     }
 
     /// Removes a file; used to take back a journal whose header could not be written.

@@ -30,8 +30,8 @@ package struct JournalIO: Sendable {
         self.sync = sync
     }
 
-    /// `write(2)` until done, and `fsync(2)`.
+    /// `write(2)` until done, and the platform's full sync (``DiskSync/full(_:)``).
     package static let system = JournalIO(
         write: { bytes, descriptor in DescriptorWrite.all(bytes, to: descriptor) },
-        sync: { descriptor in fsync(descriptor) == 0 ? nil : errno })
+        sync: { descriptor in DiskSync.full(descriptor) == 0 ? nil : errno })
 }

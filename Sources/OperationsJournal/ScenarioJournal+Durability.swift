@@ -34,7 +34,9 @@ extension ScenarioJournal {
     }
 }
 
-/// How a durable journal pushes its file to disk; `fsync` unless a test injects another.
+/// How a durable journal pushes its file to disk; the platform's full sync unless a test injects
+/// another (`fsync(2)` on Linux; `fcntl(F_FULLFSYNC)` on Darwin, where `fsync` alone leaves the
+/// data in the drive's cache).
 public struct JournalSync: Sendable {
     let body: @Sendable (Int32) throws -> Void
 
@@ -46,7 +48,8 @@ public struct JournalSync: Sendable {
         self.body = body
     }
 
-    /// `fsync(2)`.
+    /// The platform's full sync: `fsync(2)` on Linux, `fcntl(F_FULLFSYNC)` (or `fsync` where the
+    /// file system does not support it) on Darwin.
     public static let fsync = JournalSync { descriptor in
         if let reason = JournalFile.sync(descriptor) { throw SyncFailure(reason: reason) }
     }

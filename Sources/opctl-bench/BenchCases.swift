@@ -74,10 +74,10 @@ enum BenchCases {
             "journal.buffered", "one stepLaunched event with a small Codable struct appended to a buffered journal",
             targets: [.atMost(nanoseconds: 10_000)], JournalCases.bufferedEvents),
         .timed(
-            "fsync.floor", "the floor of a durable step: one line appended to a file, then fdatasync",
+            "fsync.floor", "the floor of a durable step: one line appended to a file, then the journal's sync call",
             JournalCases.appendAndSync),
         .timed(
-            "journal.fsync", "one step journaled durably: stepLaunched + stepSucceeded, one fsync",
+            "journal.fsync", "one step journaled durably: stepLaunched + stepSucceeded, one sync",
             reference: "fsync.floor", targets: [.ratioAtMost(1.3)], JournalCases.durableSteps),
         .timed(
             "render.1k", "text rendering of a trace of 1,000 messages over 8 lifelines", RenderCases.rendering(1_000)),
