@@ -144,7 +144,9 @@ public enum RunnerMain<Program: RunnerProgram> {
 /// checks the two agree.
 private func exitInterrupted(_: Int32) { _exit(130) }
 
-#if os(Linux)
+// `@section` is a Swift 6.3 attribute; an older compiler builds without the early hook, and a
+// Ctrl-C before `main` then ends the process by the signal rather than with status 130.
+#if os(Linux) && compiler(>=6.3)
     /// Installs SIGINT's exit-130 handler from the executable's `.preinit_array`: the dynamic
     /// loader calls it as soon as it has mapped and relocated the libraries, before any of their
     /// initialisers (the Swift runtime's and Foundation's among them) and long before `main`.
