@@ -40,6 +40,9 @@ extension SimulatedBackend {
         var keptInOrder: [(expiresAt: Date, id: KeptAnswerID)] = []
         /// How far ``expireKeptAnswers(now:)`` has gone through ``keptInOrder``.
         var keptSwept = 0
+        /// The stored state's bytes as this instance last read or wrote them, so that a request
+        /// that finds them unchanged (no other process wrote since) skips decoding them.
+        var storedBytes: Data?
         /// Whether a stored state that could not be used was reported (``SimulatorStateProblem``):
         /// each kind of problem is told once per instance, not once per request.
         var reportedStartedAfresh = false

@@ -2,8 +2,9 @@ import AuthFlow
 import Foundation
 
 /// The part of the simulator's state a backend keeps between requests, as the bytes a
-/// ``SimulatorStateStore`` holds: one JSON object, `"format":"authsimulator.state"` and
-/// `"version":1` first (Docs/Architecture.md, *The simulator's state*).
+/// ``SimulatorStateStore`` holds: one JSON object with sorted keys, among them
+/// `"format":"authsimulator.state"` and `"version":1` (Docs/Architecture.md, *The simulator's
+/// state*).
 ///
 /// Faults, counters and the sent-SMS log are left out: they belong to one instance (one
 /// process's `--backend` options, one test's counts), not to the backend a rerun meets.

@@ -196,7 +196,10 @@ public final class SimulatedBackend: HTTPTransport {
                     let unchanged = restore(stored, into: &state, problems: &problems)
                     result = body(&state)
                     let bytes = state.stored(now: configuration.clock(), configuration: configuration).encoded()
-                    return bytes == unchanged ? nil : bytes
+                    guard bytes != unchanged else { return nil }
+                    // Undone with the rest (`before`) if it cannot be stored.
+                    state.storedBytes = bytes
+                    return bytes
                 }
             } catch {
                 let arrived = (counts: state.counts, faults: state.faults, toldAfresh: state.reportedStartedAfresh)
@@ -223,10 +226,15 @@ public final class SimulatedBackend: HTTPTransport {
     ) -> Data? {
         do throws(StoredState.Unusable) {
             let bytes = try stored.mapError { StoredState.Unusable(reason: "could not be read (\($0))") }.get()
+            // The bytes this instance last read or wrote: its state is already what they hold
+            // (but for entries they dropped as expired, which answer as absent ones do).
+            guard bytes == nil || bytes != state.storedBytes else { return bytes }
             state.restore(try bytes.map(StoredState.decode), configuration: configuration)
+            state.storedBytes = bytes
             return bytes
         } catch {
             state.restore(nil, configuration: configuration)
+            state.storedBytes = nil
             if !state.reportedStartedAfresh { problems.append(.startedAfresh(reason: error.reason)) }
             state.reportedStartedAfresh = true
             return nil

@@ -9,8 +9,8 @@ import Operations
 /// The simulator reads the state at the start of every request and stores it after each one that
 /// changed it, inside one ``withExclusiveAccess(_:)``: a read-modify-write that no other
 /// simulator over the same store interleaves with, so two processes never lose each other's
-/// updates. The bytes are the simulator's own (``SimulatedBackend/storedStateFormat``); a store
-/// keeps them as they are.
+/// updates. The bytes are the simulator's own (a versioned JSON object, described in
+/// Docs/Architecture.md, *The simulator's state*); a store keeps them as they are.
 ///
 /// ## Contract
 ///
