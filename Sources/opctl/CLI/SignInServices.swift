@@ -47,7 +47,8 @@ struct SignInServices {
     /// directory (``SimulatorStateFile``), so a rerun in a new process meets the backend this
     /// one leaves.
     ///
-    /// The state is opened by ``SignInExecution``, once the state directory exists.
+    /// The state's folder is made by ``SignInExecution`` once the state directory exists, so a
+    /// usage error leaves nothing behind.
     static func forRun(backend: BackendSpec, stateDirectory: URL, screens: TerminalScreens, console: Console)
         -> SignInServices
     {
