@@ -46,6 +46,15 @@ extension SimulatedBackend {
         public var onSMS: (@Sendable (SimulatedSMS) -> Void)?
         /// Makes token identifiers unique across simulator instances; fix it for reproducible tokens.
         public var instanceID: UInt64 = UInt64.random(in: .min ... .max)
+        /// Where the backend keeps what it remembers between requests, so a simulator in another
+        /// process meets the same backend (see ``SimulatorStateStore``); `nil` keeps it in this
+        /// instance only. Faults and latency are this configuration's, never stored; the terms
+        /// published since (``SimulatedBackend/publishNextTerms()``, ``SimulatedBackend/Fault/termsChanged(times:)``)
+        /// are stored,
+        /// and stand while ``termsVersion`` stays the one they were published over.
+        public var stateStore: (any SimulatorStateStore)?
+        /// Called, outside any lock, with the first problem of each kind the stored state meets.
+        public var onStateProblem: (@Sendable (SimulatorStateProblem) -> Void)?
 
         /// A configuration with every default.
         public init() {}

@@ -112,7 +112,8 @@ extension SimulatedBackend {
         struct Body: Decodable { let version: String }
         guard let body = Reply.decode(Body.self, request) else { return Reply.invalidRequest("a “version” string") }
         guard body.version == state.termsVersion else { return termsOutdated(state) }
-        state.acceptedByAttempt[claims.jti] = body.version
+        state.acceptedByAttempt[claims.jti] = AttemptTerms(
+            version: body.version, expiresAt: Date(timeIntervalSince1970: TimeInterval(claims.exp)))
         state.acceptedByPerson[claims.sub] = body.version
         var accepted = claims
         accepted.terms = body.version
@@ -220,11 +221,11 @@ extension SimulatedBackend {
         case .failure(let rejection): return rejection.response
         case .success(let verified): claims = verified
         }
-        guard !state.revokedSessions.contains(claims.jti) else {
+        guard state.revokedSessions[claims.jti] == nil else {
             return Reply.error(
                 401, "unauthorized", "This session was signed out.", headers: ["WWW-Authenticate": "Bearer"])
         }
-        let accepted = claims.terms ?? state.acceptedByAttempt[claims.jti]
+        let accepted = claims.terms ?? state.acceptedByAttempt[claims.jti]?.version
         var phoneToken: String?
         if configuration.termsRequired, accepted != state.termsVersion {
             let reaccept = SimulatorToken.Claims(
@@ -253,7 +254,7 @@ extension SimulatedBackend {
             return SimulatorToken.Rejection.malformed.response
         }
         if case .success(let claims) = bearer(request, kind: .access, now: now) {
-            state.revokedSessions.insert(claims.jti)
+            state.revokedSessions[claims.jti] = Date(timeIntervalSince1970: TimeInterval(claims.exp))
         }
         struct Answer: Encodable {}
         return Reply.json(Answer())
@@ -273,7 +274,7 @@ extension SimulatedBackend {
     }
 
     private func acceptedVersion(_ claims: SimulatorToken.Claims, _ state: State) -> String? {
-        state.acceptedByAttempt[claims.jti] ?? claims.terms
+        state.acceptedByAttempt[claims.jti]?.version ?? claims.terms
     }
 
     private func issueAccessToken(phone: String, terms: String?, state: inout State, now: Date) -> String {

@@ -14,10 +14,22 @@ extension SimulatedBackend {
         var expiresAt: Date
     }
 
-    /// Where a kept answer is filed: the endpoint and the clear key, which never leaves memory.
+    /// Where a kept answer is filed: the endpoint and the key's SHA-256. The clear key is never
+    /// kept, so a stored state (``StoredState``) holds answers but not what would replay them.
     struct KeptAnswerID: Hashable {
         var endpoint: Endpoint
-        var key: String
+        var keyDigest: [UInt8]
+
+        init(endpoint: Endpoint, keyDigest: [UInt8]) {
+            self.endpoint = endpoint
+            self.keyDigest = keyDigest
+        }
+
+        init(endpoint: Endpoint, key: String) {
+            var digest = SHA256()
+            digest.update(Array(key.utf8))
+            self.init(endpoint: endpoint, keyDigest: digest.finalize())
+        }
     }
 
     /// What the key of a request asks the backend to do.

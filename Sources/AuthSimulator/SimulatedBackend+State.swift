@@ -2,7 +2,10 @@ import AuthFlow
 import Foundation
 
 extension SimulatedBackend {
-    /// Everything the simulator remembers between requests, guarded by one mutex.
+    /// Everything the simulator remembers between requests, guarded by one mutex. With a
+    /// ``Configuration/stateStore`` the part a backend keeps (``StoredState``) is read from the
+    /// store before each request and written back after; faults, counters and the sent-SMS log
+    /// are this instance's own.
     struct State {
         var termsVersion: String
         var termsText: String
@@ -14,9 +17,10 @@ extension SimulatedBackend {
         var sentSMS: [SimulatedSMS] = []
         /// The pending code of each sign-in attempt, by the phone token's `jti`.
         var codes: [String: PendingCode] = [:]
-        /// Terms accepted in this instance, by attempt; tokens carry acceptance across instances.
-        var acceptedByAttempt: [String: String] = [:]
-        /// The terms version each person (phone number) accepted in this instance: one who
+        /// Terms accepted by attempt (the phone token's `jti`), until that token expires; tokens
+        /// carry acceptance to simulators that do not share this state.
+        var acceptedByAttempt: [String: AttemptTerms] = [:]
+        /// The terms version each person (phone number) accepted: one who
         /// accepted the current version is not asked again, and accepting as one number accepts
         /// for no other.
         var acceptedByPerson: [String: String] = [:]
@@ -25,10 +29,10 @@ extension SimulatedBackend {
         /// When each locked phone unlocks.
         var lockedUntil: [String: Date] = [:]
         var issued: UInt64 = 0
-        /// Access tokens signed out in this instance, by `jti`: a signed token cannot be unsigned,
-        /// so revocation is a deny-list, kept as long as the instance lives (a real server keeps
-        /// each entry until the token would have expired).
-        var revokedSessions: Set<String> = []
+        /// Access tokens signed out, by `jti`, with when each would have expired: a signed token
+        /// cannot be unsigned, so revocation is a deny-list, and an entry is needed only until its
+        /// token expires (a stored state drops it then).
+        var revokedSessions: [String: Date] = [:]
         /// The first answer to each idempotency key, per endpoint (see ``keyedRequest``).
         var keptAnswers: [KeptAnswerID: KeptAnswer] = [:]
         /// Each kept answer's expiry and id, in the order they were kept, which is the order they
@@ -36,6 +40,13 @@ extension SimulatedBackend {
         var keptInOrder: [(expiresAt: Date, id: KeptAnswerID)] = []
         /// How far ``expireKeptAnswers(now:)`` has gone through ``keptInOrder``.
         var keptSwept = 0
+        /// The stored state's bytes as this instance last read or wrote them, so that a request
+        /// that finds them unchanged (no other process wrote since) skips decoding them.
+        var storedBytes: Data?
+        /// Whether a stored state that could not be used was reported (``SimulatorStateProblem``):
+        /// each kind of problem is told once per instance, not once per request.
+        var reportedStartedAfresh = false
+        var reportedNotStored = false
 
         /// Publishes the next terms version (`2` after `1`; a version that is not a number gets
         /// `.1` appended), as ``Fault/termsChanged(times:)`` does.
@@ -61,9 +72,15 @@ extension SimulatedBackend {
         }
     }
 
-    struct PendingCode {
+    struct PendingCode: Codable, Equatable {
         var code: String
         var sentAt: Date
+    }
+
+    /// The terms version an attempt accepted, kept as long as the attempt's phone token lives.
+    struct AttemptTerms: Codable, Equatable {
+        var version: String
+        var expiresAt: Date
     }
 
     /// What handling a request produced: a response (none for a hang), an SMS to announce, and

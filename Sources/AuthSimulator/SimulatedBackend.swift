@@ -9,8 +9,10 @@ public import Operations
 /// - Answers arrive asynchronously, after ``Configuration/latency``, on a Dispatch queue; the
 ///   caller's thread is never blocked.
 /// - Tokens are signed with ``Configuration/signingKey`` and carry their phone, kind and expiry, so
-///   another instance with the same key (in a later process) accepts them. Codes, attempt counters
-///   and locks live only in this instance.
+///   another instance with the same key (in a later process) accepts them. Codes, attempt counters,
+///   locks and kept answers live in this instance, or, with a ``Configuration/stateStore``, in
+///   the store, read before each request and written after each that changed them, so that
+///   every instance over one store is one backend.
 /// - Faults can be injected per endpoint (``Fault``), and every request is counted per endpoint
 ///   (``requestCount(for:)``), so a test can prove a step was not sent again.
 ///
@@ -51,7 +53,8 @@ public final class SimulatedBackend: HTTPTransport {
         _ request: HTTPRequest, cancellation: CancellationToken?,
         completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
     ) {
-        let outcome = state.withLock { state in handle(request, state: &state) }
+        let outcome = transaction(notStored: Self.notStoredResponse) { handle(request, state: &$0) }
+        // After the state is stored: an SMS announced is one a rerun's backend knows it sent.
         if let sms = outcome.sms { configuration.onSMS?(sms) }
         guard let response = outcome.response else { return }
         let deliver: @Sendable () -> Void = {
@@ -141,13 +144,13 @@ public final class SimulatedBackend: HTTPTransport {
             method: .post, path: Endpoint.signOut.route.path,
             headers: ["Authorization": "Bearer \(token.revealed)", "Content-Type": "application/json"],
             body: Data("{}".utf8))
-        _ = state.withLock { handle(request, state: &$0) }
+        _ = transaction(notStored: Self.notStoredResponse) { handle(request, state: &$0) }
     }
 
     /// Publishes the next terms version (`2` after `1`), as ``Fault/termsChanged(times:)`` does:
     /// for a tool that changes the terms of a running simulator without choosing the text.
     public func publishNextTerms() {
-        state.withLock { $0.publishNextTerms() }
+        transaction(notStored: ()) { $0.publishNextTerms() }
     }
 
     /// Publishes new terms, as a backend does when the lawyers change them; sessions that accepted
@@ -157,9 +160,84 @@ public final class SimulatedBackend: HTTPTransport {
     ///   - version: The new version.
     ///   - text: The new text.
     public func publishTerms(version: String, text: String) {
-        state.withLock { state in
+        transaction(notStored: ()) { state in
             state.termsVersion = version
             state.termsText = text
+        }
+    }
+
+    // MARK: - Stored state
+
+    /// What a request gets when its changes could not be stored: what a server answers when its
+    /// database refuses the commit, so the client's retry policy treats it as transient.
+    private static var notStoredResponse: Outcome {
+        Outcome(
+            response: Reply.error(
+                503, "unavailable", "The service could not store its state; try again.", headers: ["Retry-After": "1"]))
+    }
+
+    /// Runs `body` on the state, inside one transaction of the ``Configuration/stateStore`` when
+    /// there is one: the stored state replaces this instance's before `body`, and is replaced by
+    /// it after, when it changed. A stored state that cannot be used is replaced by a fresh one.
+    /// When the state cannot be stored, what `body` did is undone — but for the request counts
+    /// and the faults it spent, as the request did arrive — and `notStored` is the result.
+    /// Problems are reported after the lock is released, once per kind.
+    @discardableResult
+    private func transaction<Result>(notStored: @autoclosure () -> Result, _ body: (inout State) -> Result)
+        -> Result
+    {
+        guard let store = configuration.stateStore else { return state.withLock(body) }
+        let (result, problems) = state.withLock { state -> (Result, [SimulatorStateProblem]) in
+            let before = state
+            var problems: [SimulatorStateProblem] = []
+            var result: Result?
+            do throws(SimulatorStateStoreError) {
+                try store.withExclusiveAccess { stored in
+                    let unchanged = restore(stored, into: &state, problems: &problems)
+                    result = body(&state)
+                    let bytes = state.stored(now: configuration.clock(), configuration: configuration).encoded()
+                    guard bytes != unchanged else { return nil }
+                    // Undone with the rest (`before`) if it cannot be stored.
+                    state.storedBytes = bytes
+                    return bytes
+                }
+            } catch {
+                let arrived = (counts: state.counts, faults: state.faults, toldAfresh: state.reportedStartedAfresh)
+                state = before
+                (state.counts, state.faults, state.reportedStartedAfresh) = arrived
+                if !state.reportedNotStored { problems.append(.notStored(error)) }
+                state.reportedNotStored = true
+                return (notStored(), problems)
+            }
+            return (result ?? notStored(), problems)
+        }
+        for problem in problems { configuration.onStateProblem?(problem) }
+        return result
+    }
+
+    /// Puts the stored state in place of this instance's, or a fresh one when it cannot be used.
+    ///
+    /// - Returns: The bytes that would store the state unchanged; `nil` when there were none or
+    ///   they could not be used, so that a fresh state is written over them at once (and a
+    ///   damaged state is reported once, not by every process that meets it).
+    private func restore(
+        _ stored: Swift.Result<Data?, SimulatorStateStoreError>, into state: inout State,
+        problems: inout [SimulatorStateProblem]
+    ) -> Data? {
+        do throws(StoredState.Unusable) {
+            let bytes = try stored.mapError { StoredState.Unusable(reason: "could not be read (\($0))") }.get()
+            // The bytes this instance last read or wrote: its state is already what they hold
+            // (but for entries they dropped as expired, which answer as absent ones do).
+            guard bytes == nil || bytes != state.storedBytes else { return bytes }
+            state.restore(try bytes.map(StoredState.decode), configuration: configuration)
+            state.storedBytes = bytes
+            return bytes
+        } catch {
+            state.restore(nil, configuration: configuration)
+            state.storedBytes = nil
+            if !state.reportedStartedAfresh { problems.append(.startedAfresh(reason: error.reason)) }
+            state.reportedStartedAfresh = true
+            return nil
         }
     }
 }

@@ -31,8 +31,12 @@ struct CodeOpIdempotencyTests {
 
         expectKeptContract(report)
         #expect(api.idempotencyKeys(for: .sendCode) == [key.forRequest("send"), nil], "a resend must send a new SMS")
-        #expect(api.idempotencyKeys(for: .verifyCode) == [key.forRequest("verify")])
-        #expect(key.forRequest("send") != key.forRequest("verify"), "two requests never share a key")
+        let verify = key.forRequest(CodeEntry.verifyRequest(Fixtures.code))
+        #expect(api.idempotencyKeys(for: .verifyCode) == [verify])
+        #expect(key.forRequest("send") != verify, "two requests never share a key")
+        #expect(
+            key.forRequest(CodeEntry.verifyRequest(Fixtures.wrongCode)) != verify,
+            "a verification of another code is another request")
     }
 
     @Test func termsAcceptanceCarriesTheKeyAndTheFetchDoesNot() async {
@@ -93,6 +97,35 @@ struct CodeOpIdempotencyTests {
         #expect(throws: Never.self) { try done.value() }
         #expect(backend.sentSMS.count == 1, "three launches, one SMS")
         #expect(backend.requestCount(for: .codeSend) == 3)
+    }
+
+    /// A rerun of a code step that failed on a wrong code relaunches it under the same key with
+    /// the code given again: against a backend that remembers the first launch's answers, the
+    /// new code is a new verification (not a key reused for another body), and the SMS is not
+    /// sent again.
+    @Test func aRelaunchWithTheSameKeyAndAnotherCodeVerifiesThatCode() async throws {
+        let backend = Fixtures.backend()
+        let api = Fixtures.api(backend)
+        let request = CodeRequest(attempt: try await attempt(api))
+        let wrong = AuthFlowFactory(
+            api: api, storage: InMemoryLocalStorage(), screens: ScriptedScreens(code: [.submitted(Fixtures.wrongCode)]),
+            retry: .never)
+        let failed = await OwnThread.run { [context = context(request)] in
+            LaunchProbe.launch(wrong.makeCodeOp(), context: context)
+        }
+        #expect(failed.error as? AuthError == .invalidCode(attemptsLeft: 2))
+
+        let right = AuthFlowFactory(
+            api: api, storage: InMemoryLocalStorage(), screens: ScriptedScreens(code: [.submitted(Fixtures.code)]),
+            retry: .never)
+        let rerun = await OwnThread.run { [context = context(request)] in
+            LaunchProbe.launch(right.makeCodeOp(), context: context)
+        }
+
+        expectKeptContract(rerun)
+        #expect(throws: Never.self) { try rerun.value() }
+        #expect(backend.sentSMS.count == 1, "the send was answered from the first launch")
+        #expect(backend.actionCount(for: .codeVerify) == 2, "each code verified once")
     }
 
     @Test func aRerunAfterAKillDuringVerifyAsksForTheCodeInsteadOfExpiring() async throws {

@@ -146,6 +146,11 @@ struct BadInputEndToEndTests {
         #expect(shown.status == 0, "\(shown)")
         #expect(shown.stdout.contains("TermsOfUseOp: succeeded"), "\(shown)")
 
+        // A process killed mid-write of the launch line never sent CodeOp's request (the launch is
+        // synced first), so the backend never heard of it: it forgets the one this run did send
+        // (the simulator keeps its state in the state directory), or the relaunch under a new key
+        // would be refused as too soon after that SMS and wait the 30 s the backend asks for.
+        try FileManager.default.removeItem(at: sandbox.stateDirectory.appendingPathComponent("simulator"))
         let rerun = try sandbox.run("rerun", id, "--code", "123456")
         #expect(rerun.status == 0, "\(rerun)")
         #expect(rerun.stderr.contains("PhoneOp: replayed"), "\(rerun)")

@@ -14,7 +14,8 @@ import Testing
 /// on disk; the run exits 1 naming the journal and the error, and never says it signed in.
 @Suite(.serialized)
 struct FailingJournalEndToEndTests {
-    /// Every key a journal's launch lines hold, with the request keys derived from them.
+    /// Every key a journal's launch lines hold, with the request keys derived from them (a
+    /// verification's names its code, 123456 here).
     private func keysOnDisk(_ url: URL) -> Set<String> {
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
         var keys: Set<String> = []
@@ -25,7 +26,7 @@ struct FailingJournalEndToEndTests {
             let raw = line[range].dropFirst(#""idempotencyKey":""#.count).dropLast()
             guard let key = IdempotencyKey(String(raw)) else { continue }
             keys.insert(key.rawValue)
-            for request in ["submit", "accept", "send", "verify", "sign-out"] {
+            for request in ["submit", "accept", "send", "verify:123456", "sign-out"] {
                 keys.insert(key.forRequest(request).rawValue)
             }
         }

@@ -67,6 +67,11 @@ struct InDoubtRerunEndToEndTests {
         #expect(refused.stderr.contains("opctl rerun \(id) --relaunch-in-doubt"), "\(refused)")
         #expect(!refused.stderr.contains("CodeOp: attempt"), "nothing was launched for the step in doubt:\n\(refused)")
 
+        // Told to relaunch, the person says the attempt did not take effect: here the backend
+        // forgets it (the simulator keeps its state in the state directory). Otherwise the send,
+        // under a new key 0 s after the first SMS, would be refused as too soon and retried after
+        // the 30 s the backend asks for.
+        try FileManager.default.removeItem(at: sandbox.stateDirectory.appendingPathComponent("simulator"))
         let forced = try sandbox.run("rerun", id, "--code", "123456", "--backend", "sim:", "--relaunch-in-doubt")
         #expect(forced.status == 0, "\(forced)")
         #expect(forced.stdout.contains("Signed in."), "\(forced)")

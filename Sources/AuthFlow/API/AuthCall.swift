@@ -41,7 +41,7 @@ public struct AuthCall: Sendable {
     }
 
     /// The same options with the key of one request of the launch: each request with side
-    /// effects sends its own key (`"send"` and `"verify"` of ``CodeOp``), derived from the
+    /// effects sends its own key (`"send"` and `"verify:CODE"` of ``CodeOp``), derived from the
     /// launch's with ``IdempotencyKey/forRequest(_:)``, so a server that scopes a key to one
     /// request never sees it twice on different ones.
     ///

@@ -7,8 +7,8 @@ package import Operations
 /// operation before the split) runs it after its own phone screen.
 ///
 /// The launch's own first send and each verification carry keys of their own, derived from the
-/// launch's (``AuthCall/request(_:)``); a resend the person asks for carries none: it must send a
-/// new SMS.
+/// launch's (``AuthCall/request(_:)``), a verification's from the code it sends too
+/// (``verifyRequest(_:)``); a resend the person asks for carries none: it must send a new SMS.
 package struct CodeEntry {
     let api: any AuthAPI
     let screens: any AuthScreens
@@ -97,7 +97,8 @@ package struct CodeEntry {
             case .success(.submitted(let code)):
                 trace?.callback(from: .codeScreen, "submitted(\(code.redacted))")
                 trace?.message(to: .authAPI, "verifyCode(\(code.redacted))")
-                api.verifyCode(code, phoneToken: request.attempt.phoneToken, call: call.request("verify")) { verified in
+                let verifyCall = call.request(Self.verifyRequest(code))
+                api.verifyCode(code, phoneToken: request.attempt.phoneToken, call: verifyCall) { verified in
                     trace?.reply(from: .authAPI, verified.replyLabel { $0.redacted })
                     Self.close(shown, trace)
                     finished(verified.mapError { $0 })
@@ -105,6 +106,16 @@ package struct CodeEntry {
             }
         }
         screen.show(model, prompt)
+    }
+
+    /// The name of a verification among the launch's requests: a verification of another code is
+    /// another request, so it gets another key. A rerun of a step that failed on a wrong code
+    /// relaunches it under the same launch key with the code given again; were the key the same,
+    /// a backend that keeps answers by key would refuse it as a key reused for a different body
+    /// (`422 idempotency_key_reused`). The same code repeated (a lost answer, a kill) gets the
+    /// same key and the backend's first answer.
+    package static func verifyRequest(_ code: SMSCode) -> String {
+        "verify:" + code.revealed
     }
 
     private static func close(_ screen: ScreenLifetime, _ trace: TraceScope?) {

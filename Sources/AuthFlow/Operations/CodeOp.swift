@@ -8,9 +8,10 @@ public import Operations
 ///
 /// It has side effects: `code/send` sends an SMS and `code/verify` spends one of the number's
 /// attempts, so relaunching it blindly after a lost answer sends another SMS. Each request carries
-/// its own key, derived from the launch's ``OpContext/idempotencyKey`` (`"send"`, `"verify"`): a
-/// retry or rerun of the launch gets the backend's first answers instead (one SMS, one
-/// verification), and the operation goes on to ask for the code as after a first send. A resend
+/// its own key, derived from the launch's ``OpContext/idempotencyKey`` (`"send"`, and `"verify:"`
+/// with the code, as a verification of another code is another request): a retry or rerun of the
+/// launch gets the backend's first answers instead (one SMS, one verification of each code), and
+/// the operation goes on to ask for the code as after a first send. A resend
 /// the person asks for on the screen goes without a key, because it must send a new SMS.
 public final class CodeOp: Op {
     private let api: any AuthAPI

@@ -14,7 +14,8 @@ enum SignInExecution {
     /// - Parameters:
     ///   - settings: What a new run's journal header records.
     ///   - injection: An event to post into the run (`--event`).
-    ///   - makeInput: The phone number, once the state directory is ready.
+    ///   - makeInput: The phone number, once the state directory is ready; the simulator's state
+    ///     is prepared first, so a state opctl cannot keep stops the run before its journal.
     ///   - resumed: Called with a rerun's resumed journal.
     static func prepared(
         _ runnable: RunnableScenario, services: SignInServices, stateDirectory: URL, console: Console,
@@ -28,8 +29,13 @@ enum SignInExecution {
         let reading: @Sendable (RunFailure) -> FailureReading = {
             explain($0, runnable: runnable, screens: screens, inputIsTerminal: inputIsTerminal)
         }
+        let simulatorState = services.simulatorState
+        let input: @Sendable () throws -> PhoneNumber? = {
+            try simulatorState?.prepare()
+            return try makeInput()
+        }
         return PreparedRun(
-            shape: runnable.shape(factory), settings: settings, explain: reading, makeInput: makeInput,
+            shape: runnable.shape(factory), settings: settings, explain: reading, makeInput: input,
             resumed: resumed
         ) { context, onFinish in
             let context = injection?.injecting(into: context, factory: factory, services: services) ?? context

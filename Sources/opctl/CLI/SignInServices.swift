@@ -11,6 +11,8 @@ struct SignInServices {
     let screens: TerminalScreens
     let storage: FileLocalStorage
     let simulator: SimulatedBackend?
+    /// Where the simulator keeps its state; `nil` for a server, or a simulator that keeps none.
+    let simulatorState: SimulatorStateFile?
     /// Where notes go (an injected event, the simulated SMS).
     let console: Console
 
@@ -33,20 +35,59 @@ struct SignInServices {
     }
 
     /// A factory whose operations are made only to read their scenarios' shapes (`check`):
-    /// the default simulator and screens that are never shown.
+    /// the default simulator, keeping no state, and screens that are never shown.
     static func shapeOnlyFactory(stateDirectory: URL, console: Console) -> AuthFlowFactory {
         SignInServices(
             backend: .simulator(BackendSpec.Simulator()), stateDirectory: stateDirectory,
-            screens: TerminalScreens(console: console, terms: nil, codes: []), console: console
+            screens: TerminalScreens(console: console, terms: nil, codes: []), console: console, simulatorState: nil
         ).factory
     }
 
-    init(backend: BackendSpec, stateDirectory: URL, screens: TerminalScreens, console: Console) {
+    /// The services of a run or a rerun: the embedded simulator keeps its state in the state
+    /// directory (``SimulatorStateFile``), so a rerun in a new process meets the backend this
+    /// one leaves.
+    ///
+    /// The state's folder is made by ``SignInExecution`` once the state directory exists, so a
+    /// usage error leaves nothing behind.
+    static func forRun(backend: BackendSpec, stateDirectory: URL, screens: TerminalScreens, console: Console)
+        -> SignInServices
+    {
+        var state: SimulatorStateFile?
+        if case .simulator = backend { state = SimulatorStateFile(stateDirectory: stateDirectory) }
+        return SignInServices(
+            backend: backend, stateDirectory: stateDirectory, screens: screens, console: console, simulatorState: state)
+    }
+
+    /// How the simulator's state problems read: dim, as a note beside the run, naming the file
+    /// and the reason, never the state.
+    static func stateProblemNote(_ file: URL, _ console: Console) -> @Sendable (SimulatorStateProblem) -> Void {
+        { problem in
+            let text =
+                switch problem {
+                case .startedAfresh(let reason):
+                    "opctl: the simulated backend's state in \(file.path) \(reason); it started afresh"
+                case .notStored(let error):
+                    "opctl: the simulated backend could not store its state (\(error)); it answered 503"
+                }
+            console.note(console.styled(text, .dim))
+        }
+    }
+
+    init(
+        backend: BackendSpec, stateDirectory: URL, screens: TerminalScreens, console: Console,
+        simulatorState: SimulatorStateFile?
+    ) {
         self.console = console
+        self.simulatorState = simulatorState
         let transport: any HTTPTransport
         switch backend {
         case .simulator(let options):
-            let simulator = SimulatedBackend(configuration: options.configuration(onSMS: Self.simulatedInbox(console)))
+            var configuration = options.configuration(onSMS: Self.simulatedInbox(console))
+            if let simulatorState {
+                configuration.stateStore = simulatorState
+                configuration.onStateProblem = Self.stateProblemNote(simulatorState.file, console)
+            }
+            let simulator = SimulatedBackend(configuration: configuration)
             self.simulator = simulator
             transport = simulator
         case .server(let url):

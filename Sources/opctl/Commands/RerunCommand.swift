@@ -50,7 +50,7 @@ extension Opctl {
         inputs.terms = inputs.terms ?? metadata?.terms
         let backendText = arguments.value("--backend") ?? metadata?.backend ?? BackendSpec.defaultSpec
         let backend = try BackendSpec(parsing: backendText)
-        let services = SignInServices(
+        let services = SignInServices.forRun(
             backend: backend, stateDirectory: stateDirectory, screens: inputs.screens(console), console: console)
         let given = arguments.value("--phone")
         let terms = inputs.terms

@@ -60,7 +60,7 @@ extension Opctl {
         }
         try inputs.validate(
             for: backend, needsTerms: signsIn, needsCode: signsIn, console: console, command: command)
-        let services = SignInServices(
+        let services = SignInServices.forRun(
             backend: backend, stateDirectory: stateDirectory, screens: inputs.screens(console), console: console)
         // The backend and terms decision are durable with the journal's header.
         return SignInExecution.prepared(

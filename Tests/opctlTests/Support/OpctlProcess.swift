@@ -147,9 +147,12 @@ final class Sandbox: Sendable {
     }
 
     /// Starts opctl and returns at once; see ``run(_:stdin:environment:timeout:)``.
-    func start(_ arguments: [String], stdin: Data? = nil, environment: [String: String?] = [:]) throws
-        -> OpctlProcess
-    {
+    ///
+    /// - Parameter terminal: Standard input instead of `stdin`: a terminal the test types into.
+    func start(
+        _ arguments: [String], stdin: Data? = nil, terminal: PseudoTerminal? = nil,
+        environment: [String: String?] = [:]
+    ) throws -> OpctlProcess {
         var variables = ProcessInfo.processInfo.environment
         for name in ["OPCTL_STATE_DIR", "XDG_STATE_HOME", "NO_COLOR", "TERM"] { variables[name] = nil }
         variables["OPCTL_STATE_DIR"] = stateDirectory.path
@@ -157,8 +160,8 @@ final class Sandbox: Sendable {
         variables["NO_COLOR"] = "1"
         for (name, value) in environment { variables[name] = value }
         return try OpctlProcess(
-            executable: OpctlBinary.url(), arguments: arguments, stdin: stdin, environment: variables,
-            sandbox: self)
+            executable: OpctlBinary.url(), arguments: arguments, stdin: stdin, terminal: terminal,
+            environment: variables, sandbox: self)
     }
 }
 
@@ -173,11 +176,15 @@ final class OpctlProcess: Sendable {
     private let stderrURL: URL
     private let exited = DispatchSemaphore(value: 0)
     private let exitedOnce = LockedState(false)
+    /// Kept open as long as the process is watched: a terminal closed under it reads as hung up.
+    private let terminal: PseudoTerminal?
 
-    init(executable: URL, arguments: [String], stdin: Data?, environment: [String: String], sandbox: Sandbox)
-        throws
-    {
+    init(
+        executable: URL, arguments: [String], stdin: Data?, terminal: PseudoTerminal? = nil,
+        environment: [String: String], sandbox: Sandbox
+    ) throws {
         self.sandbox = sandbox
+        self.terminal = terminal
         let scratch = sandbox.root
         let name = UUID().uuidString
         stdoutURL = scratch.appendingPathComponent("\(name).stdout")
@@ -191,7 +198,9 @@ final class OpctlProcess: Sendable {
         process.currentDirectoryURL = scratch
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = try FileHandle(forWritingTo: stderrURL)
-        if let stdin {
+        if let terminal {
+            process.standardInput = terminal.device
+        } else if let stdin {
             let stdinURL = scratch.appendingPathComponent("\(name).stdin")
             _ = FileManager.default.createFile(atPath: stdinURL.path, contents: stdin)
             process.standardInput = try FileHandle(forReadingFrom: stdinURL)
