@@ -18,11 +18,14 @@ public enum ExploreFlows<Program: RunnerProgram>: Command {
             Runs the flow in process, over its simulated services, under every schedule of up
             to N faults: requests that fail before acting, act and lose their answer, time
             out, answer 5xx or 429; journal writes and syncs that fail or tear; the process
-            killed at any of them and resumed from the bytes on disk; Ctrl-C. Then S-seeded
-            random schedules. After each it checks that every request acted at most once,
-            that the run finishes once the faults stop, that 'check' agrees with 'rerun', and
-            that no secret reaches the journal. Each violation is printed with its schedule,
-            shrunk to the fewest faults that still break it, and the run's diagram.
+            killed at any of them, or while it waits (restarted at once or an hour later),
+            and resumed from the bytes on disk; Ctrl-C. Then S-seeded random schedules. After
+            each it reruns the run while 'check' offers a rerun, and checks that every
+            request acted at most once, that nothing acts after an undo, that the run
+            finishes once the faults stop, that 'check' agrees with 'rerun', and that no
+            secret reaches the journal. Each violation is printed with its schedule, shrunk
+            to the fewest faults that still break it, the Swift that replays it in a test,
+            and the run's diagram. On a terminal, progress is shown on standard error.
 
             OPTIONS:
               --max-faults N         The most faults in one schedule (default 2)
@@ -54,7 +57,11 @@ public enum ExploreFlows<Program: RunnerProgram>: Command {
         let maxFaults = try arguments.count("--max-faults", default: 2, command: name)
         let random = try arguments.count("--random", default: 100, command: name)
         let seed = try UInt64(arguments.count("--seed", default: 0, command: name))
-        let report = exploration.explore(maxFaults: maxFaults, randomSchedules: random, seed: seed)
+        let line = ExplorationProgressLine(flow: exploration.name, console: console)
+        let report = exploration.explore(
+            maxFaults: maxFaults, randomSchedules: random, seed: seed, sealer: Program.configuration.journalSealer,
+            progress: line.isShown ? line.update : nil)
+        line.clear()
         if arguments.has("--json") {
             let violations: [[String: Any]] = report.violations.map { violation in
                 [

@@ -14,6 +14,25 @@ struct ExploreCommandTests {
         #expect(object["seed"] as? Int == 3)
     }
 
+    @Test func onATerminalProgressIsWrittenOverInPlaceOnStandardError() throws {
+        var opctl = InProcessOpctl()
+        opctl.errorIsTerminal = true
+        let shown = opctl.run("explore", "sign-out", "--max-faults", "0", "--random", "3", "--seed", "2")
+        #expect(shown.status == 0, "\(shown)")
+        #expect(shown.stderr.hasPrefix("\rexplore sign-out: 1 of 4 schedules (25%), "), "\(shown)")
+        #expect(shown.stderr.hasSuffix("\r\u{1B}[K"), "the line is taken away at the end: \(shown)")
+        #expect(!shown.stderr.contains("\n"), "never a new line: \(shown)")
+        #expect(shown.stdout.hasPrefix("SignOutOp: 4 schedules"), "\(shown)")
+
+        // JSON on a terminal: standard output is the same object; not a terminal: nothing at all.
+        let json = opctl.run("explore", "sign-out", "--max-faults", "0", "--random", "3", "--seed", "2", "--json")
+        let object = try #require(try parseJSON(json.stdout) as? [String: Any], "\(json)")
+        #expect(object["schedules"] as? Int == 4)
+        let piped = InProcessOpctl().run("explore", "sign-out", "--max-faults", "0", "--random", "3", "--seed", "2")
+        #expect(piped.stderr.isEmpty, "\(piped)")
+        #expect(piped.stdout == shown.stdout)
+    }
+
     @Test(arguments: [
         ["explore", "auth", "--max-faults", "-1"], ["explore", "auth", "--max-faults", "two"],
         ["explore", "auth", "--seed", "x"], ["explore", "nosuch"], ["explore"],
