@@ -14,6 +14,16 @@ struct ExploreCommandTests {
         #expect(object["seed"] as? Int == 3)
     }
 
+    @Test func theOrderFlowBeyondAChainGivesNoViolation() throws {
+        let result = InProcessOpctl().run(
+            "explore", "order", "--max-faults", "1", "--random", "20", "--seed", "1", "--json")
+        #expect(result.status == 0, "\(result)")
+        let object = try #require(try parseJSON(result.stdout) as? [String: Any], "\(result)")
+        #expect(object["scenario"] as? String == "OrderScenario")
+        #expect((object["schedules"] as? Int ?? 0) > 100, "\(object)")
+        #expect((object["violations"] as? [Any])?.isEmpty == true, "\(object)")
+    }
+
     @Test func onATerminalProgressIsWrittenOverInPlaceOnStandardError() throws {
         var opctl = InProcessOpctl()
         opctl.errorIsTerminal = true
