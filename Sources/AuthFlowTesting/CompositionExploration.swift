@@ -8,17 +8,20 @@ public import OperationsTesting
 ///
 /// `OrderScenario` reserves stock (undone by a release), charges the card and sends the receipt
 /// at once (the charge undone by a refund), polls the payment every 20 minutes until it settles
-/// (15 minutes after the charge on the wall clock, within 5 polls and 2 hours), and ships. Each
-/// request is tried at most twice, so two faults on one request fail its step for good and the
-/// run is undone. The ledger behind it honours keys as a real server does, keeps its state over
-/// every process of a schedule, and counts each of its effects with the world.
+/// (15 minutes after the charge on the wall clock, within 5 polls and 2 hours), and ships. The
+/// stock is held for 45 minutes: when a restart an hour later (``Fault/restartLater``) comes
+/// between the polls, the shipment is refused for good, the run is undone — the refund and the
+/// release each made once — and no rerun may go past that. The ledger behind it honours keys
+/// as a real server does, keeps its state over every process of a schedule, and counts each of
+/// its effects with the world.
 public enum CompositionExploration {
     /// The order every run places.
     public static let order = 7
 
     /// `OrderScenario` over a fresh ledger. It ends succeeded, or failed with nothing left held
     /// (the undoing released and refunded all it had to); either way the ledger must then be
-    /// consistent: shipped with its stock and charge kept, or nothing held and nothing charged.
+    /// consistent: shipped with its stock and charge kept, or nothing held and every charge
+    /// refunded.
     public static func orderFlow(_ world: FaultWorld) -> ExploredFlow<Int, Int> {
         let ledger = ExploredLedger(world: world)
         return ExploredFlow(
@@ -32,7 +35,9 @@ public enum CompositionExploration {
 
     /// The scenario over `ledger`.
     static func scenario(_ ledger: ExploredLedger) -> Scenario<Int, Int> {
-        let retry = RetryPolicy(maxAttempts: 2, backoff: .immediate, relaunchesSideEffects: true) { _ in true }
+        let retry = RetryPolicy(maxAttempts: 2, backoff: .immediate, relaunchesSideEffects: true) { error in
+            (error as? any RetryableError)?.isTransient == true
+        }
         func step(_ request: String, purity: Purity = .sideEffects) -> Step<Int, Int> {
             Step(LedgerOp.name(of: request), purity: purity) { LedgerOp(request, ledger) }.retrying(retry)
         }
@@ -59,6 +64,11 @@ final class ExploredLedger: Sendable {
         var description: String { "the ledger is unreachable" }
     }
 
+    /// The shipment was refused: the order's stock is no longer held.
+    struct ReservationExpired: Error, CustomStringConvertible {
+        var description: String { "the reservation expired" }
+    }
+
     /// The ledger acted, and its answer was lost.
     struct LostAnswer: Error, RetryableError, OutcomeUncertainError, CustomStringConvertible {
         var isTransient: Bool { true }
@@ -69,6 +79,9 @@ final class ExploredLedger: Sendable {
     private struct State {
         var answers: [String: Int] = [:]
         var reserved: Set<Int> = []
+        /// When each reservation was made, and the reservation each charge pays for.
+        var reservedAt: [Int: Date] = [:]
+        var paysFor: [Int: Int] = [:]
         /// Each charge and when it was made, on the wall clock of the process that made it.
         var charges: [Int: Date] = [:]
         var refunded: Set<Int> = []
@@ -80,6 +93,8 @@ final class ExploredLedger: Sendable {
 
     /// How long after its charge a payment settles.
     static let settlesAfter: TimeInterval = 15 * 60
+    /// How long stock stays reserved.
+    static let reservationHolds: TimeInterval = 45 * 60
 
     init(world: FaultWorld) {
         self.world = world
@@ -117,28 +132,34 @@ final class ExploredLedger: Sendable {
         default: break
         }
         let now = world.scheduler.wallClock
-        let answer: Int = state.withLock { state in
+        let answer: Result<Int, any Error> = state.withLock { state in
             let slot = key.map { "\(kind)/\($0.rawValue)" }
-            if let slot, let kept = state.answers[slot] { return kept }
+            if let slot, let kept = state.answers[slot] { return .success(kept) }
             let answer: Int
             switch kind {
             case "reserve":
                 answer = input * 10 + 1
                 state.reserved.insert(answer)
+                state.reservedAt[answer] = now
             case "release":
                 state.reserved.remove(input)
                 answer = input
             case "charge":
                 answer = input * 10 + 2
                 state.charges[answer] = now
+                state.paysFor[answer] = input
             case "refund":
                 state.refunded.insert(input)
                 answer = input
             case "settlement":
                 // A question, not an act: the same answer whenever asked at the same time.
                 let settled = state.charges[input].map { now.timeIntervalSince($0) >= Self.settlesAfter } ?? false
-                return settled ? input : 0
+                return .success(settled ? input : 0)
             case "ship":
+                let since = state.paysFor[input].flatMap { state.reservedAt[$0] }
+                guard let since, now.timeIntervalSince(since) < Self.reservationHolds else {
+                    return .failure(ReservationExpired())
+                }
                 answer = input * 10 + 3
                 state.shipped.insert(answer)
             default:
@@ -146,9 +167,10 @@ final class ExploredLedger: Sendable {
             }
             world.performed(kind)
             if let slot { state.answers[slot] = answer }
-            return answer
+            return .success(answer)
         }
-        return fault == .loseAnswer || fault == .timeOut ? .failure(LostAnswer()) : .success(answer)
+        guard case .success = answer else { return answer }
+        return fault == .loseAnswer || fault == .timeOut ? .failure(LostAnswer()) : answer
     }
 }
 
