@@ -71,11 +71,15 @@ final class Tally: @unchecked Sendable {
 }
 
 /// The schedules of one phase still to run, shared by the workers: each takes one, runs it,
-/// and hands back what it found and the schedules that grow from it.
+/// and hands back what it found and the schedules that grow from it. Taken in the order they
+/// came, so every schedule of k faults runs before any of k + 1 and the total is known as soon as
+/// the last schedule that may grow has run.
 final class Frontier: @unchecked Sendable {
     // @unchecked: every field is touched only under `condition`.
     private let condition = NSCondition()
     private var pending: [(schedule: FaultSchedule, index: Int)]
+    /// The next to take from `pending`; those before it were taken.
+    private var head = 0
     private var busy = 0
     /// Pending or running schedules that may still make more.
     private var growing: Int
@@ -83,8 +87,7 @@ final class Frontier: @unchecked Sendable {
     private let canGrow: @Sendable (FaultSchedule) -> Bool
 
     init(_ initial: [FaultSchedule], canGrow: @escaping @Sendable (FaultSchedule) -> Bool) {
-        // Taken from the end: the first schedule first.
-        pending = initial.enumerated().map { ($0.element, $0.offset) }.reversed()
+        pending = initial.enumerated().map { ($0.element, $0.offset) }
         growing = initial.filter(canGrow).count
         self.canGrow = canGrow
     }
@@ -99,8 +102,15 @@ final class Frontier: @unchecked Sendable {
     func take() -> (FaultSchedule, Int)? {
         condition.lock()
         defer { condition.unlock() }
-        while pending.isEmpty && busy > 0 { condition.wait() }
-        guard let next = pending.popLast() else { return nil }
+        while head == pending.count && busy > 0 { condition.wait() }
+        guard head < pending.count else { return nil }
+        let next = pending[head]
+        head += 1
+        // Taken schedules are let go of now and then, not one at a time.
+        if head >= 1_024 && head * 2 >= pending.count {
+            pending.removeFirst(head)
+            head = 0
+        }
         busy += 1
         return next
     }
@@ -117,7 +127,7 @@ final class Frontier: @unchecked Sendable {
         if !problems.isEmpty { violations.append((schedule, problems, index)) }
         pending += next.map { ($0, index) }
         growing += next.filter(canGrow).count
-        tally.ran(left: growing == 0 ? pending.count + busy : nil, boundariesWithoutFaults: boundaries)
+        tally.ran(left: growing == 0 ? pending.count - head + busy : nil, boundariesWithoutFaults: boundaries)
         condition.broadcast()
     }
 }

@@ -87,8 +87,8 @@ public struct FaultExplorer<Input: Sendable, Output: Sendable>: Sendable {
             schedule, outcome in
             guard schedule.entries.count < maxFaults else { return [] }
             let after = schedule.entries.last?.boundary ?? -1
-            return outcome.boundaries.reversed().filter { $0.index > after }.flatMap { boundary in
-                Fault.applicable(to: boundary.kind).reversed().map { fault in
+            return outcome.boundaries.filter { $0.index > after }.flatMap { boundary in
+                Fault.applicable(to: boundary.kind).map { fault in
                     FaultSchedule(schedule.entries + [.init(boundary: boundary.index, fault: fault)])
                 }
             }
@@ -235,6 +235,10 @@ public struct FaultExplorer<Input: Sendable, Output: Sendable>: Sendable {
                     }
                 }
             }
+        }
+        // Schedules that broke it in different words may shrink to one already reported.
+        guard !found.values.contains(where: { $0.schedule == smallest && $0.problems == smallestProblems }) else {
+            return
         }
         order.append(kind)
         found[kind] = ExplorationReport.Violation(
