@@ -10,8 +10,7 @@ import Foundation
 /// Swift's shortest form that reads back the same (an integral number without a fraction, so
 /// `1.0` and `1` are one value, as in JSON), strings escaped only where JSON requires it. It
 /// never reaches a file: the journal writes its own bytes, and this form is rebuilt on every
-/// read. (`JSONSerialization` writing the tree again gave the same guarantee at several times
-/// the cost, which the fault explorer paid on every journal it read.)
+/// read (why not `JSONSerialization`: Docs/Benchmarks.md, "The explorer, whole command").
 enum ComparableJSON {
     /// A tree that is not JSON as `JSONSerialization` parses it.
     struct NotJSON: Error {}
