@@ -28,33 +28,49 @@ enum ComparableJSON {
     }
 
     private static func write(_ value: Any, into bytes: inout [UInt8]) throws(NotJSON) {
-        switch value {
-        case let string as String:
+        // The types `JSONSerialization` gives, told apart by their metadata first: a cast that
+        // fails (a dictionary asked whether it is a string) costs more than the writing.
+        let kind = ObjectIdentifier(type(of: value))
+        if kind == ObjectIdentifier(String.self), let string = value as? String {
             writeString(string, into: &bytes)
-        case let number as NSNumber:
+        } else if kind == ObjectIdentifier([String: Any].self), let object = value as? [String: Any] {
+            try writeObject(object, into: &bytes)
+        } else if kind == ObjectIdentifier([Any].self), let array = value as? [Any] {
+            try writeArray(array, into: &bytes)
+        } else if let number = value as? NSNumber {
             try writeNumber(number, into: &bytes)
-        case let object as [String: Any]:
-            bytes.append(UInt8(ascii: "{"))
-            for (offset, key) in object.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
-                if offset > 0 { bytes.append(UInt8(ascii: ",")) }
-                writeString(key, into: &bytes)
-                bytes.append(UInt8(ascii: ":"))
-                // The key comes from the same dictionary.
-                if let member = object[key] { try write(member, into: &bytes) }
-            }
-            bytes.append(UInt8(ascii: "}"))
-        case let array as [Any]:
-            bytes.append(UInt8(ascii: "["))
-            for (offset, item) in array.enumerated() {
-                if offset > 0 { bytes.append(UInt8(ascii: ",")) }
-                try write(item, into: &bytes)
-            }
-            bytes.append(UInt8(ascii: "]"))
-        case is NSNull:
+        } else if value is NSNull {
             bytes += Array("null".utf8)
-        default:
+        } else if let string = value as? String {
+            writeString(string, into: &bytes)
+        } else if let object = value as? [String: Any] {
+            try writeObject(object, into: &bytes)
+        } else if let array = value as? [Any] {
+            try writeArray(array, into: &bytes)
+        } else {
             throw NotJSON()
         }
+    }
+
+    private static func writeObject(_ object: [String: Any], into bytes: inout [UInt8]) throws(NotJSON) {
+        bytes.append(UInt8(ascii: "{"))
+        for (offset, key) in object.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+            if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+            writeString(key, into: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            // The key comes from the same dictionary.
+            if let member = object[key] { try write(member, into: &bytes) }
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private static func writeArray(_ array: [Any], into bytes: inout [UInt8]) throws(NotJSON) {
+        bytes.append(UInt8(ascii: "["))
+        for (offset, item) in array.enumerated() {
+            if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+            try write(item, into: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
     }
 
     private static func writeNumber(_ number: NSNumber, into bytes: inout [UInt8]) throws(NotJSON) {
