@@ -43,6 +43,16 @@ struct ExploreCommandTests {
         #expect(piped.stdout == shown.stdout)
     }
 
+    @Test func byDefaultEveryScheduleOfOneFaultAndWithTheStressVariableEveryOneOfTwo() {
+        let quick = InProcessOpctl().run("explore", "sign-out", "--random", "2")
+        #expect(quick.stdout.hasPrefix("SignOutOp: ") && quick.stdout.contains(" up to 1 faults "), "\(quick)")
+        var stress = InProcessOpctl()
+        stress.environment["OPCTL_STRESS"] = "1"
+        let full = stress.run("explore", "sign-out", "--random", "2")
+        #expect(full.stdout.contains(" up to 2 faults "), "\(full)")
+        #expect(InProcessOpctl().run("help", "explore").stdout.contains("(default 1; 2 with OPCTL_STRESS=1)"))
+    }
+
     @Test(arguments: [
         ["explore", "auth", "--max-faults", "-1"], ["explore", "auth", "--max-faults", "two"],
         ["explore", "auth", "--seed", "x"], ["explore", "nosuch"], ["explore"],
