@@ -61,7 +61,7 @@ extension ConfidentialFields {
                 }
                 rebuilt = replaced
             }
-            guard let json = try? ConfidentialFields.canonicalJSON(rebuilt) else {
+            guard let json = try? ComparableJSON.data(rebuilt) else {
                 throw .valueNotReadable(step: step, type: type, reason: "not valid JSON")
             }
             return json

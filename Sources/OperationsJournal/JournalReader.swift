@@ -113,7 +113,13 @@ enum JournalReader {
 
     private static func readHeader(_ line: ArraySlice<UInt8>, url: URL) throws(JournalError) -> Header {
         let decoder = JSONDecoder()
-        guard let signature = try? decoder.decode(JournalFormat.Signature.self, from: Data(line)) else {
+        // The whole header at once; only a line that is not one is read again for its signature,
+        // to tell another file from a damaged header.
+        let decoded = try? decoder.decode(JournalFormat.Header.self, from: Data(line))
+        let signature =
+            decoded.map { JournalFormat.Signature(format: $0.format, version: $0.version) }
+            ?? (try? decoder.decode(JournalFormat.Signature.self, from: Data(line)))
+        guard let signature else {
             throw .notAJournal(url, reason: "its first line is not a JSON object")
         }
         guard signature.format == JournalFormat.name, let version = signature.version else {
@@ -122,7 +128,7 @@ enum JournalReader {
         guard version == JournalFormat.version else {
             throw .unsupportedVersion(url, found: version, supported: JournalFormat.version)
         }
-        guard let header = try? decoder.decode(JournalFormat.Header.self, from: Data(line)),
+        guard let header = decoded,
             let runText = header.run, let runID = try? RunID(validating: runText),
             let scenario = header.scenario,
             let createdText = header.createdAt,

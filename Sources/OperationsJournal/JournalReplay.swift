@@ -211,7 +211,7 @@ public struct JournalReplay: StepReplaying {
             let json = try? JSONEncoder().encode(encodable),
             let tree = try? JSONSerialization.jsonObject(with: json, options: .fragmentsAllowed)
         else { return nil }
-        return try? ConfidentialFields.canonicalJSON(tree)
+        return try? ComparableJSON.data(tree)
     }
 }
 

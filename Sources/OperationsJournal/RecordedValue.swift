@@ -4,7 +4,7 @@ import Operations
 /// A step input or output as the journal holds it: JSON, sealed JSON, JSON with confidential
 /// fields sealed or withheld alone, or the reason it could not be recorded.
 enum RecordedValue: Sendable, Hashable {
-    /// The value's JSON, keys sorted (``ConfidentialFields/canonicalJSON(_:)``), so that equal
+    /// The value's JSON in one form for every equal value (``ComparableJSON``), so that equal
     /// values are equal here.
     case json(Data)
     /// The base64 of what a ``JournalSealer`` made of the value's JSON.
@@ -20,7 +20,7 @@ enum RecordedValue: Sendable, Hashable {
     init?(_ fields: JournalFormat.ValueFields, in line: [String: Any]) throws(JournalReader.Inconsistency) {
         // A recorded value may be null (`Void`, `nil`): presence is the key's.
         if let clear = line[fields.clear] {
-            guard let json = try? ConfidentialFields.canonicalJSON(clear) else {
+            guard let json = try? ComparableJSON.data(clear) else {
                 throw .init(text: "the field \"\(fields.clear)\" is not valid")
             }
             self = .json(json)
@@ -30,7 +30,7 @@ enum RecordedValue: Sendable, Hashable {
         } else if let object = line[fields.withConfidentialFields] {
             guard let object = object as? [String: Any], let value = object[ConfidentialFields.Key.value],
                 let places = object[ConfidentialFields.Key.confidential] as? [String],
-                let json = try? ConfidentialFields.canonicalJSON(value)
+                let json = try? ComparableJSON.data(value)
             else { throw .init(text: "the field \"\(fields.withConfidentialFields)\" is not valid") }
             self = .withConfidentialFields(ConfidentialFields.Recorded(value: json, confidential: places))
         } else if let reason = line[fields.notRecorded] {

@@ -479,14 +479,16 @@ public final class ScenarioJournal: ScenarioObserver {
     }
 
     /// Creates the journal of a new run whose writes and syncs go through `io` (the fault
-    /// explorer's disk), recording the scenario's shape and input as a runner does.
+    /// explorer's disk), recording the scenario's shape and input as a runner does, its
+    /// confidential values sealed with `sealer`.
     package static func create(
-        at url: URL, scenario: String, shape: ScenarioShape, input: any Sendable, io: JournalIO
+        at url: URL, scenario: String, shape: ScenarioShape, input: any Sendable, sealer: (any JournalSealer)? = nil,
+        io: JournalIO
     ) throws(JournalError) -> ScenarioJournal {
         guard
             let journal = try createIfAbsent(
                 at: url, runID: .make(), scenario: scenario, shape: shape, input: input, durability: .buffered,
-                createdAt: Date(), sealer: nil, io: io)
+                createdAt: Date(), sealer: sealer, io: io)
         else { throw .io(url, operation: "create", reason: "a file with that name already exists") }
         return journal
     }

@@ -1,3 +1,4 @@
+public import OperationsJournal
 public import OperationsTesting
 
 /// One flow a runner program offers to `PROGRAM explore NAME`: its name on the command line and
@@ -7,7 +8,11 @@ public struct Exploration: Sendable {
     public let name: String
     /// What the flow is, for the usage error that lists the names.
     public let summary: String
-    private let body: @Sendable (_ maxFaults: Int, _ randomSchedules: Int, _ seed: UInt64) -> ExplorationReport
+    private let body:
+        @Sendable (
+            _ maxFaults: Int, _ randomSchedules: Int, _ seed: UInt64, _ sealer: (any JournalSealer)?,
+            _ progress: (@Sendable (ExplorationProgress) -> Void)?
+        ) -> ExplorationReport
 
     /// Offers a flow to the explorer.
     ///
@@ -20,8 +25,11 @@ public struct Exploration: Sendable {
     ) {
         self.name = name
         self.summary = summary
-        self.body = { maxFaults, randomSchedules, seed in
-            FaultExplorer(maxFaults: maxFaults, randomSchedules: randomSchedules, seed: seed, flow: flow).explore()
+        self.body = { maxFaults, randomSchedules, seed, sealer, progress in
+            FaultExplorer(
+                maxFaults: maxFaults, randomSchedules: randomSchedules, seed: seed, sealer: sealer, flow: flow
+            )
+            .explore(progress: progress)
         }
     }
 
@@ -31,8 +39,16 @@ public struct Exploration: Sendable {
     ///   - maxFaults: The most faults in one exhaustive schedule.
     ///   - randomSchedules: Random schedules after those.
     ///   - seed: Their seed.
+    ///   - sealer: The sealer the flow's journals are created, resumed and checked with: the
+    ///     program's own (``RunnerConfiguration/journalSealer``) when `explore` runs it. None by
+    ///     default.
+    ///   - progress: Told after each schedule how far the exploration is, one call at a time
+    ///     (``FaultExplorer/explore(progress:)``); none by default.
     /// - Returns: The report.
-    public func explore(maxFaults: Int, randomSchedules: Int, seed: UInt64) -> ExplorationReport {
-        body(maxFaults, randomSchedules, seed)
+    public func explore(
+        maxFaults: Int, randomSchedules: Int, seed: UInt64, sealer: (any JournalSealer)? = nil,
+        progress: (@Sendable (ExplorationProgress) -> Void)? = nil
+    ) -> ExplorationReport {
+        body(maxFaults, randomSchedules, seed, sealer, progress)
     }
 }

@@ -18,14 +18,17 @@ public enum ExploreFlows<Program: RunnerProgram>: Command {
             Runs the flow in process, over its simulated services, under every schedule of up
             to N faults: requests that fail before acting, act and lose their answer, time
             out, answer 5xx or 429; journal writes and syncs that fail or tear; the process
-            killed at any of them and resumed from the bytes on disk; Ctrl-C. Then S-seeded
-            random schedules. After each it checks that every request acted at most once,
-            that the run finishes once the faults stop, that 'check' agrees with 'rerun', and
-            that no secret reaches the journal. Each violation is printed with its schedule,
-            shrunk to the fewest faults that still break it, and the run's diagram.
+            killed at any of them, or while it waits (restarted at once or an hour later),
+            and resumed from the bytes on disk; Ctrl-C. Then S-seeded random schedules. After
+            each it reruns the run while 'check' offers a rerun, and checks that every
+            request acted at most once, that nothing acts after an undo, that the run
+            finishes once the faults stop, that 'check' agrees with 'rerun', and that no
+            secret reaches the journal. Each violation is printed with its schedule, shrunk
+            to the fewest faults that still break it, the Swift that replays it in a test,
+            and the run's diagram. On a terminal, progress is shown on standard error.
 
             OPTIONS:
-              --max-faults N         The most faults in one schedule (default 2)
+              --max-faults N         The most faults in one schedule (default 1; 2 with \(stressVariable)=1)
               --random N             Random schedules after those (default 100)
               --seed S               The seed of the random schedules (default 0)
               --json                 Print one object: scenario, schedules, maxFaults, seed, violations
@@ -36,6 +39,15 @@ public enum ExploreFlows<Program: RunnerProgram>: Command {
               2    usage error
             """
     }
+    /// The variable that makes the default depth every schedule of two faults: the program's
+    /// name in capitals, then `_STRESS` (`OPCTL_STRESS`), as its test suites' stress runs are
+    /// asked for (`ExplorationDepth`). Without it a flow is explored under every schedule of
+    /// one fault and random ones of up to two, which keeps `explore NAME` within seconds for a
+    /// flow of several steps, a poll and a relaunch; two faults of such a flow take longer.
+    public static var stressVariable: String {
+        String(Program.configuration.name.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" }) + "_STRESS"
+    }
+
     /// `--max-faults`, `--random`, `--seed`, `--json`, one flow name.
     public static var spec: ArgumentSpec {
         ArgumentSpec(flags: ["--json"], options: ["--max-faults", "--random", "--seed"], maxPositionals: 1)
@@ -51,10 +63,15 @@ public enum ExploreFlows<Program: RunnerProgram>: Command {
             throw UsageError(
                 "no flow '\(typed)' to explore (one of: \(names.joined(separator: ", ")))", command: name)
         }
-        let maxFaults = try arguments.count("--max-faults", default: 2, command: name)
+        let deep = console.environment[stressVariable] == "1"
+        let maxFaults = try arguments.count("--max-faults", default: deep ? 2 : 1, command: name)
         let random = try arguments.count("--random", default: 100, command: name)
         let seed = try UInt64(arguments.count("--seed", default: 0, command: name))
-        let report = exploration.explore(maxFaults: maxFaults, randomSchedules: random, seed: seed)
+        let line = ExplorationProgressLine(flow: exploration.name, console: console)
+        let report = exploration.explore(
+            maxFaults: maxFaults, randomSchedules: random, seed: seed, sealer: Program.configuration.journalSealer,
+            progress: line.isShown ? line.update : nil)
+        line.clear()
         if arguments.has("--json") {
             let violations: [[String: Any]] = report.violations.map { violation in
                 [

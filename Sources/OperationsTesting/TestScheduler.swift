@@ -22,6 +22,9 @@ public final class TestScheduler: Scheduler {
         /// Tests waiting for work to be scheduled: how many pieces each waits for.
         var waiters: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, any Error>)] = []
         var nextWaiterID: UInt64 = 0
+        /// Called, outside the lock, each time work is scheduled: the explorer's driver sleeps
+        /// until then instead of polling.
+        var onScheduled: (@Sendable () -> Void)?
 
         /// Removes and returns the waiters whose count of pending work is reached.
         mutating func satisfiedWaiters() -> [CheckedContinuation<Void, any Error>] {
@@ -66,18 +69,22 @@ public final class TestScheduler: Scheduler {
     /// How many pieces of work wait for their time.
     public var pendingCount: Int { state.withLock { $0.pending.count } }
 
+    /// When the earliest pending work is due; `nil` when nothing is pending.
+    var nextDue: ContinuousClock.Instant? { state.withLock { $0.pending.map(\.due).min() } }
+
     /// Runs `work` once at or after `instant`; the returned handle cancels it.
     public func schedule(at instant: ContinuousClock.Instant, _ work: @escaping @Sendable () -> Void)
         -> any ScheduledWork
     {
-        let (id, ready) = state.withLock { state in
+        let (id, ready, wake) = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
             state.requestedDelays.append(state.now.duration(to: instant))
             state.pending.append(Pending(id: id, due: instant, work: work))
-            return (id, state.satisfiedWaiters())
+            return (id, state.satisfiedWaiters(), state.onScheduled)
         }
         for waiter in ready { waiter.resume() }
+        wake?()
         return TestWork(scheduler: self, id: id)
     }
 
@@ -140,6 +147,12 @@ public final class TestScheduler: Scheduler {
         guard let due = state.withLock({ $0.pending.map(\.due).min() }) else { return false }
         advance(by: max(.zero, now.duration(to: due)))
         return true
+    }
+
+    /// Calls `handler` each time work is scheduled from now on, on the scheduling thread and
+    /// outside the scheduler's lock; `nil` stops it. One handler at a time.
+    func onScheduled(_ handler: (@Sendable () -> Void)?) {
+        state.withLock { $0.onScheduled = handler }
     }
 
     /// Runs the work that is due now, without moving the clock.

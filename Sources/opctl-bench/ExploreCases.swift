@@ -5,10 +5,12 @@ import OperationsTesting
 /// them leave memory where it was.
 enum ExploreCases {
     /// `explore.auth`: `iterations` random schedules of up to two faults, each a whole run with
-    /// its reruns and checks.
+    /// its reruns and checks, on one thread: the cost of a schedule, not of the machine's cores.
     static let signInSchedules: @Sendable (Int) -> Void = { iterations in
-        let report = FaultExplorer(maxFaults: 1, randomSchedules: iterations, seed: 1, flow: SignInExploration.signIn)
-            .explore()
+        let report = FaultExplorer(
+            maxFaults: 1, randomSchedules: iterations, seed: 1, workers: 1, flow: SignInExploration.signIn
+        )
+        .explore()
         BlackHole.consume(report.schedules)
     }
 

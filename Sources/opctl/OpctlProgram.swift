@@ -39,11 +39,16 @@ extension Opctl: RunnerProgram {
             let factory = SignInServices.shapeOnlyFactory(stateDirectory: stateDirectory, console: console)
             return RunnableScenario.all.map { $0.shape(factory) }
         },
-        // The sign-in's flows over the simulator.
+        // The sign-in's flows over the simulator, and one of the engine's generic parts.
         explorations: [
             Exploration("auth", summary: "AuthScenario: phone, terms, code", flow: SignInExploration.signIn),
             Exploration("app", summary: "AppScenario from a cold start", flow: SignInExploration.app),
             Exploration("sign-out", summary: "SignOutOp with a saved sign-in", flow: SignInExploration.signOut),
+            // Beyond a chain: what the engine's own explorations cover, in the command a team runs.
+            Exploration(
+                "order",
+                summary: "OrderScenario: an undoable reservation, a parallel charge and receipt, a polled settlement",
+                flow: CompositionExploration.orderFlow),
         ],
         // The drafts of the saved sign-in a process killed while saving it left: each may hold a
         // live access token. Opening the storage removes them, and keeps one a live process writes.

@@ -1,4 +1,5 @@
 import Foundation
+public import OperationsJournal
 
 /// How far a test suite's explorations go: a quick depth for every run of the suite, and the
 /// full one when a stress variable is set.
@@ -33,13 +34,18 @@ extension FaultExplorer {
     ///
     /// - Parameters:
     ///   - depth: How many faults a schedule has, and how many random schedules follow.
+    ///   - sealer: The sealer the flow's journals are created, resumed and checked with; none by
+    ///     default.
     ///   - flow: Builds the flow for one schedule over the world's services.
-    public init(depth: ExplorationDepth, flow: @escaping @Sendable (FaultWorld) -> ExploredFlow<Input, Output>) {
+    public init(
+        depth: ExplorationDepth, sealer: (any JournalSealer)? = nil,
+        flow: @escaping @Sendable (FaultWorld) -> ExploredFlow<Input, Output>
+    ) {
         switch depth {
         case .quick(let randomSchedules, let seed):
-            self.init(maxFaults: 1, randomSchedules: randomSchedules, seed: seed, flow: flow)
+            self.init(maxFaults: 1, randomSchedules: randomSchedules, seed: seed, sealer: sealer, flow: flow)
         case .full:
-            self.init(maxFaults: 2, flow: flow)
+            self.init(maxFaults: 2, sealer: sealer, flow: flow)
         }
     }
 }

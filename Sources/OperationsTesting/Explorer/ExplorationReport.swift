@@ -12,13 +12,14 @@ public struct ExplorationReport: Sendable, Codable, CustomStringConvertible {
         /// The run under the shrunk schedule, drawn as text (every session, in order).
         public let diagram: String
 
-        /// The schedule, the problems and how to replay it.
+        /// The schedule, the problems and how to replay it: a line
+        /// `replay: explorer.replay(FaultSchedule([.init(boundary: 12, fault: .loseAnswer)]))` that
+        /// compiles when pasted into a test whose explorer is named `explorer`.
         public var description: String {
             var lines = ["schedule: \(schedule)" + (seed.map { " (from seed \($0))" } ?? "")]
             lines += problems.map { "  - \($0)" }
-            lines.append(
-                "  replay: explorer.replay(\(schedule.entries.map { ".init(boundary: \($0.boundary), fault: .\($0.fault))" }))"
-            )
+            // Swift a test compiles as it stands, given the explorer as `explorer`.
+            lines.append("  replay: explorer.replay(\(schedule.swiftSource))")
             return lines.joined(separator: "\n")
         }
     }

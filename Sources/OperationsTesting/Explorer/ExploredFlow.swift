@@ -16,7 +16,9 @@ public struct ExploredFlow<Input: Sendable, Output: Sendable>: Sendable {
     public let secrets: [String]
     /// Whether a session's result is where the run ends once the faults are over: a success,
     /// unless the flow is one that must fail (a card declined for good, undone by its
-    /// compensations). A session that ends otherwise is rerun.
+    /// compensations). A session that ends otherwise is rerun. After one that ends here with a
+    /// failure, the explorer goes on rerunning the run while `check` offers a rerun (twice at
+    /// most), and a rerun `check` does not offer must be refused.
     public let finishedWhen: @Sendable (Result<Output, any Error>) -> Bool
     /// What must hold of the flow's services once the run is over, as a problem in words, or
     /// `nil` when it holds (no stock left reserved after an undone checkout, say).

@@ -1,5 +1,5 @@
-/// One failure the explorer puts at one boundary of a run: a request, a journal write or a
-/// journal sync. Every boundary can also see the process killed or interrupted there.
+/// One failure the explorer puts at one boundary of a run: a request, a journal write, a
+/// journal sync or a wait. Every boundary can also see the process killed there.
 public enum Fault: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// The request fails before it reaches the service: nothing acted.
     case failBeforeActing
@@ -24,6 +24,11 @@ public enum Fault: String, Sendable, Hashable, Codable, CaseIterable, CustomStri
     case kill
     /// The person presses Ctrl-C at the boundary: the run is cancelled as interrupted.
     case interrupt
+    /// The process dies while it waits (a durable wait, the interval between polls, a retry's
+    /// backoff), and the next process starts later on the wall clock
+    /// (``FaultExplorer/restartDelay``, an hour by default): what was due during the wait is
+    /// overdue when the run resumes, and a wait's limit may have passed.
+    case restartLater
 
     /// The faults that can happen at a boundary of this kind.
     static func applicable(to kind: Boundary.Kind) -> [Fault] {
@@ -31,6 +36,7 @@ public enum Fault: String, Sendable, Hashable, Codable, CaseIterable, CustomStri
         case .request: [.failBeforeActing, .loseAnswer, .timeOut, .serverError, .tooManyRequests, .kill, .interrupt]
         case .journalWrite: [.diskFull, .ioError, .tornWrite, .kill]
         case .journalSync: [.syncFailure, .kill]
+        case .wait: [.kill, .restartLater, .interrupt]
         }
     }
 
@@ -49,13 +55,17 @@ public struct Boundary: Sendable, Hashable, CustomStringConvertible {
         case journalWrite
         /// A sync of the journal file.
         case journalSync
+        /// The moment the process has nothing to do but wait for its clock to move: a durable
+        /// wait, the interval between polls, a retry's backoff.
+        case wait
 
-        /// `request code/send`, `journal write`, `journal sync`.
+        /// `request code/send`, `journal write`, `journal sync`, `wait`.
         public var description: String {
             switch self {
             case .request(let name): "request \(name)"
             case .journalWrite: "journal write"
             case .journalSync: "journal sync"
+            case .wait: "wait"
             }
         }
     }
@@ -104,5 +114,14 @@ public struct FaultSchedule: Sendable, Hashable, Codable, CustomStringConvertibl
     /// `no faults`, or `kill@4, loseAnswer@9`.
     public var description: String {
         entries.isEmpty ? "no faults" : entries.map { "\($0.fault)@\($0.boundary)" }.joined(separator: ", ")
+    }
+
+    /// Swift source that builds this schedule, for a test to paste:
+    /// `FaultSchedule([.init(boundary: 4, fault: .kill), .init(boundary: 9, fault: .loseAnswer)])`.
+    /// It compiles wherever `OperationsTesting` is imported, and builds a schedule equal to this one.
+    public var swiftSource: String {
+        "FaultSchedule(["
+            + entries.map { ".init(boundary: \($0.boundary), fault: .\($0.fault.rawValue))" }
+            .joined(separator: ", ") + "])"
     }
 }

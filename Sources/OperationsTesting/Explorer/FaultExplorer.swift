@@ -1,5 +1,8 @@
+import Dispatch
+public import Foundation
 import Operations
 import OperationsDiagrams
+public import OperationsJournal
 
 /// Runs a scenario under every fault schedule up to a number of faults, then random ones, and
 /// checks after each that "never twice" held (Sources/OperationsTesting/Explorer/ScheduleRun.swift
@@ -30,6 +33,16 @@ public struct FaultExplorer<Input: Sendable, Output: Sendable>: Sendable {
     public let randomSchedules: Int
     /// Where the random schedules come from.
     public let seed: UInt64
+    /// Seals the confidential values of every journal the explorer creates, and opens them on
+    /// every resume and every check: the sealer the team's program runs with. `nil` withholds
+    /// them, and a resume launches their steps again.
+    public let sealer: (any JournalSealer)?
+    /// How much later on the wall clock a process starts after ``Fault/restartLater``.
+    public let restartDelay: Duration
+    /// How many schedules run at once, each on a thread of its own. The report is the same
+    /// whatever the number: each schedule runs alone in its world, and violations are ordered
+    /// by their schedules before they are shrunk.
+    public let workers: Int
     private let makeFlow: @Sendable (FaultWorld) -> ExploredFlow<Input, Output>
 
     /// Creates an explorer.
@@ -39,69 +52,113 @@ public struct FaultExplorer<Input: Sendable, Output: Sendable>: Sendable {
     ///   - randomSchedules: Random schedules after the exhaustive ones, each with up to one
     ///     fault more; none by default.
     ///   - seed: The seed of the random schedules.
+    ///   - sealer: The sealer the flow's journals are created, resumed and checked with; none by
+    ///     default.
+    ///   - restartDelay: How much later a process starts after ``Fault/restartLater``; an hour by
+    ///     default.
+    ///   - workers: How many schedules run at once; one per processor by default, at least one.
     ///   - flow: Builds the flow for one schedule over the world's services.
     public init(
-        maxFaults: Int = 2, randomSchedules: Int = 0, seed: UInt64 = 0,
+        maxFaults: Int = 2, randomSchedules: Int = 0, seed: UInt64 = 0, sealer: (any JournalSealer)? = nil,
+        restartDelay: Duration = .seconds(3_600), workers: Int = ProcessInfo.processInfo.activeProcessorCount,
         flow: @escaping @Sendable (FaultWorld) -> ExploredFlow<Input, Output>
     ) {
         self.maxFaults = max(0, maxFaults)
         self.randomSchedules = max(0, randomSchedules)
         self.seed = seed
+        self.sealer = sealer
+        self.restartDelay = max(.zero, restartDelay)
+        self.workers = max(1, workers)
         self.makeFlow = flow
     }
 
     /// Runs every schedule and reports what broke.
-    public func explore() -> ExplorationReport {
-        var found: [String: ExplorationReport.Violation] = [:]
-        var order: [String] = []
-        var count = 0
-        var scenarioName = ""
-        // Breadth first: all schedules of k faults before any of k + 1, each extended only at
-        // the boundaries its own run reached after its last fault.
-        var pending: [FaultSchedule] = [FaultSchedule()]
-        var boundaryCount = 0
-        while !pending.isEmpty {
-            let schedule = pending.removeLast()
-            let outcome = run(schedule)
-            count += 1
-            if schedule.entries.isEmpty {
-                boundaryCount = outcome.boundaries.count
-                scenarioName = name
-            }
-            if !outcome.problems.isEmpty {
-                record(schedule, seed: nil, outcome.problems, into: &found, order: &order)
-                continue
-            }
-            guard schedule.entries.count < maxFaults else { continue }
+    ///
+    /// - Parameter progress: Told after each schedule how far the exploration is, one call at a
+    ///   time, on any of the explorer's threads; keep it quick. `nil` by default.
+    /// - Returns: The report: how many schedules ran, and each distinct violation shrunk.
+    public func explore(progress: (@Sendable (ExplorationProgress) -> Void)? = nil) -> ExplorationReport {
+        let scenarioName = name
+        let tally = Tally(randomSchedules: randomSchedules, progress: progress)
+        // Every schedule of up to `maxFaults` faults, each extended only at the boundaries its
+        // own run reached after its last fault.
+        let maxFaults = maxFaults
+        let grow: @Sendable (FaultSchedule, ScheduleRun<Input, Output>.Outcome) -> [FaultSchedule] = {
+            schedule, outcome in
+            guard schedule.entries.count < maxFaults else { return [] }
             let after = schedule.entries.last?.boundary ?? -1
-            for boundary in outcome.boundaries.reversed() where boundary.index > after {
-                for fault in Fault.applicable(to: boundary.kind).reversed() {
-                    pending.append(FaultSchedule(schedule.entries + [.init(boundary: boundary.index, fault: fault)]))
+            return outcome.boundaries.filter { $0.index > after }.flatMap { boundary in
+                Fault.applicable(to: boundary.kind).map { fault in
+                    FaultSchedule(schedule.entries + [.init(boundary: boundary.index, fault: fault)])
                 }
             }
         }
+        let exhaustive = runAll(
+            [FaultSchedule()], tally: tally, canGrow: { $0.entries.count < maxFaults }, next: grow)
         var random = SplitMix64(seed: seed)
+        var schedules: [FaultSchedule] = []
         for _ in 0..<randomSchedules {
             let faults = Int(random.next() % UInt64(maxFaults + 1)) + 1
             var entries: [FaultSchedule.Entry] = []
             for _ in 0..<faults {
-                let boundary = Int(random.next() % UInt64(max(1, boundaryCount * 3 / 2)))
+                let boundary = Int(random.next() % UInt64(max(1, tally.boundaryCount * 3 / 2)))
                 guard !entries.contains(where: { $0.boundary == boundary }) else { continue }
                 let fault = Fault.allCases[Int(random.next() % UInt64(Fault.allCases.count))]
                 entries.append(.init(boundary: boundary, fault: fault))
             }
-            let schedule = FaultSchedule(entries)
-            let outcome = run(schedule)
-            count += 1
-            if !outcome.problems.isEmpty {
-                record(schedule, seed: seed, outcome.problems, into: &found, order: &order)
-            }
+            schedules.append(FaultSchedule(entries))
+        }
+        tally.beginLastPhase()
+        let randomFound = runAll(schedules, tally: tally, canGrow: { _ in false }, next: { _, _ in [] })
+
+        var found: [String: ExplorationReport.Violation] = [:]
+        var order: [String] = []
+        // The same order whatever thread found what: by schedule, then the random ones as drawn.
+        for violation in exhaustive.sorted(by: { $0.schedule.precedes($1.schedule) }) {
+            record(violation.schedule, seed: nil, violation.problems, into: &found, order: &order)
+        }
+        for violation in randomFound.sorted(by: { $0.index < $1.index }) {
+            record(violation.schedule, seed: seed, violation.problems, into: &found, order: &order)
         }
         return ExplorationReport(
-            scenario: scenarioName, schedules: count, maxFaults: maxFaults, seed: seed,
+            scenario: scenarioName, schedules: tally.count, maxFaults: maxFaults, seed: seed,
             violations: order.compactMap { found[$0] })
     }
 
+    /// Runs `initial` and every schedule `next` makes of a run without problems, on ``workers``
+    /// threads (this one among them), and returns the schedules with problems, each with its
+    /// place in `initial` (for the random ones).
+    private func runAll(
+        _ initial: [FaultSchedule], tally: Tally, canGrow: @escaping @Sendable (FaultSchedule) -> Bool,
+        next: @escaping @Sendable (FaultSchedule, ScheduleRun<Input, Output>.Outcome) -> [FaultSchedule]
+    ) -> [(schedule: FaultSchedule, problems: [String], index: Int)] {
+        let frontier = Frontier(initial, canGrow: canGrow)
+        let work: @Sendable () -> Void = {
+            // One folder per thread for the journals of its schedules, one at a time.
+            Self.withScratchFolder { folder in
+                while let (schedule, index) = frontier.take() {
+                    let outcome = run(schedule, in: folder)
+                    frontier.finish(
+                        schedule, index: index, problems: outcome.problems,
+                        next: outcome.problems.isEmpty ? next(schedule, outcome) : [], tally: tally,
+                        boundaries: schedule.entries.isEmpty ? outcome.boundaries.count : nil)
+                }
+            }
+        }
+        // Plain threads, not Dispatch's pool: a flow's answers come back on that pool, and a
+        // worker blocked there waiting for them would starve it.
+        let helpers = (0..<(initial.isEmpty ? 0 : workers - 1)).map { _ in
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                work()
+                done.signal()
+            }.start()
+            return done
+        }
+        work()
+        for done in helpers { done.wait() }
+        return frontier.found
+    }
     /// Runs one schedule again, exactly, with its diagram: what a test does with a schedule a
     /// report printed.
     ///
@@ -126,8 +183,23 @@ public struct FaultExplorer<Input: Sendable, Output: Sendable>: Sendable {
         makeFlow(FaultWorld(schedule: FaultSchedule(), scheduler: TestScheduler())).scenario.name
     }
 
-    private func run(_ schedule: FaultSchedule, tracer: InMemoryTracer? = nil) -> ScheduleRun<Input, Output>.Outcome {
-        ScheduleRun(schedule: schedule, makeFlow: makeFlow, tracer: tracer).run()
+    /// Runs one schedule in `directory`, or in a folder of its own.
+    private func run(_ schedule: FaultSchedule, tracer: InMemoryTracer? = nil, in directory: URL? = nil)
+        -> ScheduleRun<Input, Output>.Outcome
+    {
+        guard let directory else { return Self.withScratchFolder { run(schedule, tracer: tracer, in: $0) } }
+        return ScheduleRun(
+            schedule: schedule, makeFlow: makeFlow, sealer: sealer, restartDelay: restartDelay, tracer: tracer,
+            directory: directory
+        ).run()
+    }
+
+    /// Runs `body` with a new folder for journals, removed after.
+    private static func withScratchFolder<T>(_ body: (URL) -> T) -> T {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("explore-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return body(folder)
     }
 
     /// Keeps the first violation of each kind (its problems with the numbers taken out),
@@ -163,6 +235,10 @@ public struct FaultExplorer<Input: Sendable, Output: Sendable>: Sendable {
                     }
                 }
             }
+        }
+        // Schedules that broke it in different words may shrink to one already reported.
+        guard !found.values.contains(where: { $0.schedule == smallest && $0.problems == smallestProblems }) else {
+            return
         }
         order.append(kind)
         found[kind] = ExplorationReport.Violation(

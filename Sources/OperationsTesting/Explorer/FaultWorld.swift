@@ -1,3 +1,4 @@
+import Foundation
 import Operations
 import OperationsJournal
 
@@ -10,8 +11,9 @@ import OperationsJournal
 #endif
 
 /// The world one explored schedule runs in: it numbers every boundary the run reaches — each
-/// request its services send, each journal write and sync — and puts the schedule's fault at
-/// its boundary, including the death of the process and Ctrl-C.
+/// request its services send, each journal write and sync, each wait for the clock — and puts
+/// the schedule's fault at its boundary, including the death of the process (restarted at once,
+/// or later on the wall clock) and Ctrl-C.
 ///
 /// A flow's simulated services consult it: an adapter calls ``request(_:)`` before each
 /// request and applies the fault it returns, and ``performed(_:)`` each time the service really
@@ -28,24 +30,32 @@ import OperationsJournal
 /// }
 /// ```
 public final class FaultWorld: Sendable {
-    /// The clock of the run: retries, backoff and request timeouts wait on it, and the explorer
-    /// moves it, so no schedule sleeps.
-    public let scheduler: TestScheduler
     private let schedule: FaultSchedule
-    private let state = LockedState(State())
+    private let state: LockedState<State>
 
     private struct State {
+        var scheduler: TestScheduler
         var next = 0
         var boundaries: [Boundary] = []
         var dead = false
+        /// The session's wall clock when its process died, and whether the next one starts late.
+        var death: (at: Date, restartsLater: Bool)?
         var effects: [String: Int] = [:]
         var onInterrupt: (@Sendable () -> Void)?
+        var onKilledWaiting: (@Sendable () -> Void)?
     }
 
     init(schedule: FaultSchedule, scheduler: TestScheduler) {
         self.schedule = schedule
-        self.scheduler = scheduler
+        state = LockedState(State(scheduler: scheduler))
     }
+
+    /// The clock of the current process: retries, backoff, waits and request timeouts wait on
+    /// it, and the explorer moves it, so no schedule sleeps. Each process (session) of a schedule
+    /// has a clock of its own, whose wall clock starts where the last one stopped — or later,
+    /// after ``Fault/restartLater``. Read it when a service needs the time, not once when the
+    /// service is built.
+    public var scheduler: TestScheduler { state.withLock { $0.scheduler } }
 
     /// Called by a service adapter before it sends a request: the fault to apply to it, `nil`
     /// to send it as usual. Only the five request faults are returned (``Fault/failBeforeActing``,
@@ -79,17 +89,46 @@ public final class FaultWorld: Sendable {
     var boundaries: [Boundary] { state.withLock { $0.boundaries } }
     var effects: [String: Int] { state.withLock { $0.effects } }
 
-    /// A new process: alive again, and no Ctrl-C handler until its run installs one.
-    func beginSession() {
+    /// When the last process died on its wall clock, and whether the next starts later; `nil`
+    /// when it did not die.
+    var death: (at: Date, restartsLater: Bool)? { state.withLock { $0.death } }
+
+    /// A new process on `scheduler`: alive again, and no Ctrl-C handler until its run installs
+    /// one.
+    func beginSession(on scheduler: TestScheduler) {
         state.withLock { state in
+            state.scheduler = scheduler
             state.dead = false
+            state.death = nil
             state.onInterrupt = nil
+            state.onKilledWaiting = nil
+        }
+    }
+
+    /// Lets go of the session's handlers (they hold its journal, whose disk holds the world).
+    func endSession() {
+        state.withLock { state in
+            state.onInterrupt = nil
+            state.onKilledWaiting = nil
         }
     }
 
     /// What Ctrl-C does in this process: note the interruption in its journal, cancel its run.
     func onInterrupt(_ handler: @escaping @Sendable () -> Void) {
         state.withLock { $0.onInterrupt = handler }
+    }
+
+    /// What the death of this process while it waits does: its run is torn down (cancelled,
+    /// every journal write failing, as the process is dead), so nothing it waited for happens.
+    func onKilledWaiting(_ handler: @escaping @Sendable () -> Void) {
+        state.withLock { $0.onKilledWaiting = handler }
+    }
+
+    /// The process has nothing to do but wait for its clock: a wait boundary, where it may be
+    /// killed, restarted later or interrupted.
+    func waits() {
+        guard let fault = reach(.wait), fault == .kill || fault == .restartLater else { return }
+        state.withLock { $0.onKilledWaiting }?()
     }
 
     /// The journal's disk in this world. A dead process writes nothing: its journal's writes
@@ -119,8 +158,8 @@ public final class FaultWorld: Sendable {
             })
     }
 
-    /// Numbers the boundary and returns its fault; a kill or a torn write kills the process
-    /// here, Ctrl-C is pressed here. A dead process reaches no boundary.
+    /// Numbers the boundary and returns its fault; a kill, a torn write or a later restart kills
+    /// the process here, Ctrl-C is pressed here. A dead process reaches no boundary.
     private func reach(_ kind: Boundary.Kind) -> Fault? {
         let (fault, interrupt): (Fault?, (@Sendable () -> Void)?) = state.withLock { state in
             guard !state.dead else { return (nil, nil) }
@@ -130,7 +169,10 @@ public final class FaultWorld: Sendable {
             guard let fault = schedule.fault(at: index), Fault.applicable(to: kind).contains(fault) else {
                 return (nil, nil)
             }
-            if fault == .kill || fault == .tornWrite { state.dead = true }
+            if fault == .kill || fault == .tornWrite || fault == .restartLater {
+                state.dead = true
+                state.death = (state.scheduler.wallClock, fault == .restartLater)
+            }
             return (fault, fault == .interrupt ? state.onInterrupt : nil)
         }
         interrupt?()

@@ -4,12 +4,38 @@ import Operations
 import OperationsJournal
 
 /// One schedule run to its end: every session (process) the faults make, a rerun after each
-/// failed one until the run succeeds, and the invariants checked after.
+/// one that did not finish until the run ends as the flow says it must, then — when it ended
+/// otherwise than succeeded — reruns while `check` offers one, and one more to see it refused;
+/// and the invariants checked after:
+///
+/// - every effect is performed at most once over all sessions;
+/// - the run ends as the flow says (``ExploredFlow/finishedWhen``) once the faults stop, and
+///   its final check holds;
+/// - `check` (``ResumeCheck``) and the rerun agree before every session: a rerun is refused
+///   exactly when `check` says the run cannot be resumed (finished, undone, stranded);
+/// - nothing is done after an undo: a session on a run `check` calls undone launches no step
+///   and performs no effect;
+/// - no launch is left waiting on nothing, in flight when its session ends, or finished twice;
+/// - the journal reads, and holds no declared secret in clear.
+///
+/// Each session is a process of its own on a clock of its own, whose wall clock starts where
+/// the last process stopped, or ``FaultExplorer/restartDelay`` later after
+/// ``Fault/restartLater``.
 struct ScheduleRun<Input: Sendable, Output: Sendable> {
     let schedule: FaultSchedule
     let makeFlow: @Sendable (FaultWorld) -> ExploredFlow<Input, Output>
+    /// Seals the journal's confidential values, on create and on every resume.
+    let sealer: (any JournalSealer)?
+    /// How much later a process starts after ``Fault/restartLater``.
+    let restartDelay: Duration
     /// Records the sessions' messages for a violation's diagram.
     let tracer: InMemoryTracer?
+    /// Where the run's journal is written, and removed once the run is checked: a folder of the
+    /// explorer's thread, which runs one schedule at a time in it.
+    let directory: URL
+
+    /// How many reruns at most follow a session the flow calls finished with a failure.
+    static var confirmingReruns: Int { 2 }
 
     /// What the run showed.
     struct Outcome {
@@ -24,72 +50,102 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
         case stuck
     }
 
+    /// What `check` said of the journal before a session.
+    private struct Verdict {
+        /// Whether it offers a rerun (resumable, or left running by a dead process).
+        let offersRerun: Bool
+        /// Whether the run is undone.
+        let isUndone: Bool
+        /// Whether the journal read at all.
+        let reads: Bool
+        /// The verdict in words.
+        let text: String
+    }
+
     func run() -> Outcome {
-        let scheduler = TestScheduler()
-        let world = FaultWorld(schedule: schedule, scheduler: scheduler)
+        let world = FaultWorld(schedule: schedule, scheduler: TestScheduler())
         let flow = makeFlow(world)
         // Worked out once: every session's check, create and resume compare against it.
         let shape = flow.scenario.shape
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("explore-\(UUID().uuidString)", isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("run.jsonl")
+        defer { try? FileManager.default.removeItem(at: url) }
         let diagnostics = DiagnosticsRecorder()
         let inFlight = InFlightRegistry()
         var problems: [String] = []
         let keys = IdempotencyKey.sequence(prefix: "e")
-        // Every fault can cost a session; past that the run must be finished by reruns.
-        let sessionLimit = schedule.entries.count + 3
-        var succeeded = false
+        // Every fault can cost a session; past that the run must be finished by reruns, and
+        // then a few reruns more must find nothing left to do.
+        let sessionLimit = schedule.entries.count + 3 + Self.confirmingReruns
+        var finishedIn: Int?
         var lastFailure = "it never started"
+        var wallClock = TestScheduler.defaultWallClock
+        // Whether the journal read when it was last checked with nothing written since.
+        var readsAtEnd: Bool?
 
         for session in 1...sessionLimit {
-            world.beginSession()
+            let scheduler = TestScheduler(wallClock: wallClock)
+            world.beginSession(on: scheduler)
             let journal: ScenarioJournal
+            var afterUndo = false
             do {
                 if FileManager.default.fileExists(atPath: url.path) {
-                    let verdict = Self.checkVerdict(url, shape: shape)
+                    let verdict = Self.check(url, shape: shape, sealer: sealer)
+                    readsAtEnd = verdict.reads
                     do {
                         journal = try ScenarioJournal.resume(
-                            at: url, expecting: shape, durability: .buffered, sealer: nil, io: world.io)
+                            at: url, expecting: shape, durability: .buffered, sealer: sealer, io: world.io)
                     } catch {
                         // The disk failed the resumed line, or the process died writing it.
-                        if world.isDead { continue }
-                        if case .io = error { continue }
-                        if verdict == nil {
+                        if world.isDead || error.isIO {
+                            readsAtEnd = nil
+                            wallClock = Self.nextWallClock(world, scheduler, restartDelay)
+                            continue
+                        }
+                        if verdict.offersRerun {
                             problems.append("check said the run could be resumed, and the rerun refused it: \(error)")
                         }
                         lastFailure = "\(error)"
                         break
                     }
-                    if let verdict { problems.append("check refused a run the rerun resumed: \(verdict)") }
+                    if !verdict.offersRerun {
+                        problems.append("check said the run \(verdict.text), and the rerun resumed it")
+                    }
+                    afterUndo = verdict.isUndone
                 } else {
                     journal = try ScenarioJournal.create(
-                        at: url, scenario: flow.scenario.name, shape: shape, input: flow.input,
+                        at: url, scenario: flow.scenario.name, shape: shape, input: flow.input, sealer: sealer,
                         io: world.io)
                 }
             } catch {
                 // The header could not be written: no run exists yet, the next process starts one.
                 lastFailure = "\(error)"
                 try? FileManager.default.removeItem(at: url)
+                wallClock = Self.nextWallClock(world, scheduler, restartDelay)
                 continue
             }
+            readsAtEnd = nil
             let token = CancellationToken()
             world.onInterrupt {
                 journal.noteInterruption()
                 token.cancel()
             }
+            // A process killed while it waits is torn down: its journal writes fail from now on.
+            world.onKilledWaiting { token.cancel() }
+            let launches = LaunchRecorder()
+            let effectsBefore = world.effects
             let environment = OpEnvironment(
-                scheduler: scheduler, diagnostics: diagnostics, inFlight: inFlight, observer: journal,
-                replay: journal.replay, random: { 0.5 }, makeIdempotencyKey: keys)
+                scheduler: scheduler, diagnostics: diagnostics, inFlight: inFlight,
+                observer: ObserverGroup([journal, launches]), replay: journal.replay, random: { 0.5 },
+                makeIdempotencyKey: keys)
             var context = OpContext(flow.input, cancellation: token, environment: environment)
             if let tracer {
                 context.trace = .root(tracer, caller: .caller("session \(session)"))
             }
-            let end = wait(flow.scenario, context, scheduler)
+            let end = wait(flow.scenario, context, scheduler, world)
             try? journal.close()
-            // The handler holds the journal, whose disk holds the world: let go of the cycle.
-            world.beginSession()
+            // The handlers hold the journal, whose disk holds the world: let go of the cycle.
+            world.endSession()
+            wallClock = Self.nextWallClock(world, scheduler, restartDelay)
             guard case .finished(let result) = end else {
                 problems.append("session \(session) never finished: a launch was left waiting on nothing")
                 break
@@ -98,18 +154,27 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
                 let names = inFlight.entries.map(\.operation).joined(separator: ", ")
                 problems.append("session \(session) finished with launches still in flight: \(names)")
             }
-            if flow.finishedWhen(result), !world.isDead {
-                succeeded = true
-                break
+            if afterUndo {
+                problems += Self.actsAfterUndo(session, launched: launches.steps, before: effectsBefore, world.effects)
             }
-            if case .failure(let error) = result { lastFailure = "\(error)" }
+            if flow.finishedWhen(result), !world.isDead {
+                let first = finishedIn ?? session
+                finishedIn = first
+                // A success is the end. A run that ended otherwise (failed for good, undone,
+                // cancelled) is rerun while `check` offers it, a few times at most.
+                guard case .failure = result, session - first < Self.confirmingReruns else { break }
+            } else {
+                // A rerun that followed the end and did not end so itself: the run goes on.
+                finishedIn = nil
+                if case .failure(let error) = result { lastFailure = "\(error)" }
+            }
         }
 
-        if !succeeded && problems.isEmpty {
+        if finishedIn == nil && problems.isEmpty {
             problems.append(
                 "the run did not finish after \(sessionLimit) sessions with the faults over: \(lastFailure)")
         }
-        if succeeded, let problem = flow.finalCheck() { problems.append(problem) }
+        if finishedIn != nil, let problem = flow.finalCheck() { problems.append(problem) }
         for (effect, count) in world.effects.sorted(by: { $0.key < $1.key }) where count > 1 {
             problems.append("\(effect) acted \(count) times")
         }
@@ -119,13 +184,37 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
             for secret in flow.secrets where Self.holds(bytes, secret) {
                 problems.append("the journal holds a secret in clear (\(Redaction.token(secret)))")
             }
-            if (try? ScenarioJournal.loadSkippingDamage(url)) == nil {
+            if !(readsAtEnd ?? ((try? ScenarioJournal.loadSkippingDamage(url)) != nil)) {
                 problems.append("the journal no longer reads")
             }
         }
         // The scratch folder differs from run to run; the problems read the same without it.
         let named = problems.map { $0.replacingOccurrences(of: url.path, with: "the journal") }
         return Outcome(boundaries: world.boundaries, problems: named)
+    }
+
+    /// The wall clock the next process starts at: where this one died or stopped, later by
+    /// `delay` when it died to be restarted later.
+    private static func nextWallClock(_ world: FaultWorld, _ scheduler: TestScheduler, _ delay: Duration) -> Date {
+        guard let death = world.death else { return scheduler.wallClock }
+        return death.at.addingTimeInterval(death.restartsLater ? delay.inSeconds : 0)
+    }
+
+    /// What a session on an undone run did that it must not have: every step it launched, every
+    /// effect it performed.
+    private static func actsAfterUndo(
+        _ session: Int, launched: [String], before: [String: Int], _ after: [String: Int]
+    ) -> [String] {
+        var problems: [String] = []
+        if !launched.isEmpty {
+            problems.append(
+                "session \(session) launched \(launched.joined(separator: ", ")) after the run was undone")
+        }
+        let acted = after.filter { $0.value > before[$0.key, default: 0] }.keys.sorted()
+        if !acted.isEmpty {
+            problems.append("session \(session) made \(acted.joined(separator: ", ")) act after the run was undone")
+        }
+        return problems
     }
 
     /// Whether `secret` stands in `bytes` as a value of its own: not inside a longer run of
@@ -146,43 +235,89 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
         return false
     }
 
-    /// Why a check of the journal says the run cannot be resumed; `nil` when it can.
-    private static func checkVerdict(_ url: URL, shape: ScenarioShape) -> String? {
+    /// What `check` says of the journal: the decision ``ResumeCheck`` takes for `opctl check`,
+    /// on the journal read as a resume reads it.
+    private static func check(_ url: URL, shape: ScenarioShape, sealer: (any JournalSealer)?) -> Verdict {
+        let record: JournalRecord
         do {
-            try ScenarioJournal.loadSkippingDamage(url).checkResumable(by: shape)
-            return nil
+            record = try ScenarioJournal.loadSkippingDamage(url)
         } catch {
-            return "\(error)"
+            return Verdict(offersRerun: false, isUndone: false, reads: false, text: "cannot be read (\(error))")
+        }
+        switch ResumeCheck.check(record, against: shape, sealer: sealer).verdict {
+        case .resumable, .running:
+            return Verdict(offersRerun: true, isUndone: false, reads: true, text: "can be resumed")
+        case .finished: return Verdict(offersRerun: false, isUndone: false, reads: true, text: "succeeded")
+        case .undone(let steps):
+            return Verdict(
+                offersRerun: false, isUndone: true, reads: true, text: "was undone (\(steps.joined(separator: ", ")))")
+        case .stranded(let reason):
+            return Verdict(offersRerun: false, isUndone: false, reads: true, text: "cannot be resumed: \(reason)")
         }
     }
 
-    private func wait(_ scenario: Scenario<Input, Output>, _ context: OpContext<Input>, _ scheduler: TestScheduler)
-        -> SessionEnd
-    {
+    /// Runs the session to its end. Whenever the flow has nothing to do but wait for its clock,
+    /// the world reaches a wait boundary (where the process may die or Ctrl-C be pressed) and
+    /// the clock moves to the next piece of work. Work on another thread — an answer delivered
+    /// on a global queue, a service answering asynchronously — wakes the driver when it
+    /// schedules work or finishes the flow, so nothing is polled.
+    private func wait(
+        _ scenario: Scenario<Input, Output>, _ context: OpContext<Input>, _ scheduler: TestScheduler,
+        _ world: FaultWorld
+    ) -> SessionEnd {
         let result = LockedState<Result<Output, any Error>?>(nil)
-        let finished = DispatchSemaphore(value: 0)
+        let wake = DispatchSemaphore(value: 0)
+        scheduler.onScheduled { wake.signal() }
+        defer { scheduler.onScheduled(nil) }
         scenario.launch(context) { outcome in
             let first = result.withLock { stored -> Bool in
                 guard stored == nil else { return false }
                 stored = outcome
                 return true
             }
-            if first { finished.signal() }
+            if first { wake.signal() }
         }
-        var idle = 0
         while true {
             if let done = result.withLock({ $0 }) { return .finished(done) }
-            if scheduler.runNext() {
-                idle = 0
+            if let due = scheduler.nextDue {
+                if due > scheduler.now {
+                    world.waits()
+                    // A death or Ctrl-C there tore the run down: look again before moving time.
+                    if result.withLock({ $0 }) != nil || scheduler.nextDue != due { continue }
+                }
+                scheduler.runNext()
                 continue
             }
-            // Work on another thread (a service answering asynchronously) may still come back.
-            if finished.wait(timeout: .now() + .milliseconds(20)) == .success {
-                finished.signal()
-                continue
+            // Nothing on the clock: the flow's next step is on another thread, which schedules
+            // work or finishes; a flow that does neither for seconds waits on nothing.
+            if wake.wait(timeout: .now() + .seconds(2)) == .timedOut, result.withLock({ $0 }) == nil,
+                scheduler.pendingCount == 0
+            {
+                return .stuck
             }
-            idle += 1
-            if idle >= 100 { return .stuck }
         }
+    }
+}
+
+/// Records the steps a session launched, by name: a session on an undone run must launch none.
+private final class LaunchRecorder: ScenarioObserver {
+    private let launched = LockedState<[String]>([])
+
+    var steps: [String] { launched.withLock { $0 } }
+
+    func scenario(_ event: ScenarioEvent) {
+        switch event.kind {
+        case .stepLaunched: launched.withLock { $0.append(event.step) }
+        case .compensationStarted: launched.withLock { $0.append("the undoing of \(event.step)") }
+        default: break
+        }
+    }
+}
+
+extension Error {
+    /// Whether this is a journal's I/O error: the explorer's disk failed as its schedule says.
+    fileprivate var isIO: Bool {
+        if case .io? = self as? JournalError { return true }
+        return false
     }
 }
