@@ -716,3 +716,15 @@ public final class ScenarioJournal: ScenarioObserver {
         Int((date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 }
+
+extension ScenarioJournal {
+    /// Removes the journal at `url` and its sync mark (`<journal>.synced`): a host that reuses
+    /// a path for another run must not leave the old run's mark beside the new journal, which
+    /// would read as lines lost.
+    ///
+    /// - Parameter url: The journal file.
+    package static func removeWithMark(at url: URL) {
+        try? FileManager.default.removeItem(at: url)
+        try? FileManager.default.removeItem(at: SyncMark.url(for: url))
+    }
+}

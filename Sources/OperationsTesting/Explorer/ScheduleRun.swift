@@ -68,7 +68,10 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
         // Worked out once: every session's check, create and resume compare against it.
         let shape = flow.scenario.shape
         let url = directory.appendingPathComponent("run.jsonl")
-        defer { try? FileManager.default.removeItem(at: url) }
+        // The folder is the thread's for every schedule it runs: the journal goes with its sync
+        // mark, before and after, or the next schedule's journal would read as having lost lines.
+        ScenarioJournal.removeWithMark(at: url)
+        defer { ScenarioJournal.removeWithMark(at: url) }
         let diagnostics = DiagnosticsRecorder()
         let inFlight = InFlightRegistry()
         var problems: [String] = []
@@ -119,7 +122,7 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
             } catch {
                 // The header could not be written: no run exists yet, the next process starts one.
                 lastFailure = "\(error)"
-                try? FileManager.default.removeItem(at: url)
+                ScenarioJournal.removeWithMark(at: url)
                 wallClock = Self.nextWallClock(world, scheduler, restartDelay)
                 continue
             }
