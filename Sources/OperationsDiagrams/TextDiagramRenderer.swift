@@ -101,6 +101,9 @@ public struct TextDiagramRenderer: DiagramRenderer {
                     session = divider
                 }
                 let title = fitted(Self.title(of: section))
+                // The whole trace validated; a step cut out of it that does not (a service it
+                // uses was created before it) is drawn as far as it balances.
+                let section = (try? section.trace.validate()) == nil ? section.drawable() : section
                 var drawing = try fitted(section.trace, hardBreaks: false)
                 if drawing == nil { drawing = try fitted(section.trace, hardBreaks: true) }
                 // Even abbreviated and broken, this step does not fit: say what would.
