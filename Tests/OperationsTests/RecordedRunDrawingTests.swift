@@ -169,6 +169,35 @@ struct RecordedRunDrawingTests {
         try TraceSection.joined(launches).validate()
     }
 
+    /// Killed while the number is sent, after its screen was dismissed and released: the
+    /// calls to the released screen wait on nothing, and only the request in flight is cut.
+    @Test func aSessionKilledAfterItsScreenWasReleasedAnswersOnlyTheRequestInFlight() throws {
+        let lines = [
+            #"{"session":true,"version":1}"#,
+            #"{"kind":"declare","participant":{"name":"opctl","id":"opctl","kind":"caller"}}"#,
+            #"{"kind":"declare","participant":{"name":"PhoneOp","id":"PhoneOp","kind":"operation"}}"#,
+            #"{"kind":"declare","participant":{"name":"AuthAPI","id":"AuthAPI","kind":"keyService"}}"#,
+            #"{"kind":"declare","participant":{"name":"PhoneScreen","id":"PhoneScreen","kind":"contextService"}}"#,
+            #"{"kind":"launch","by":"opctl","participant":"PhoneOp","label":"launch(nil)"}"#,
+            #"{"kind":"create","by":"PhoneOp","participant":"PhoneScreen","label":"create"}"#,
+            #"{"kind":"message","from":"PhoneOp","to":"PhoneScreen","label":"show(PhoneViewModel)","style":"call"}"#,
+            #"{"kind":"message","from":"PhoneScreen","to":"PhoneOp","label":"submitted(+799…4567)","style":"async"}"#,
+            #"{"kind":"message","from":"PhoneOp","to":"PhoneScreen","label":"dismiss()","style":"call"}"#,
+            #"{"kind":"release","participant":"PhoneScreen"}"#,
+            #"{"kind":"message","from":"PhoneOp","to":"AuthAPI","label":"submitPhone(+799…4567)","style":"call"}"#,
+        ]
+        let recorded = try Trace.recorded(jsonLines: Data((lines.joined(separator: "\n") + "\n").utf8))
+        try recorded.trace.validate()
+        #expect(recorded.endsCutOff)
+        #expect(
+            Array(recorded.trace.events.suffix(3)) == [
+                .note(over: "PhoneOp", Trace.cutOffLabel),
+                .reply(from: "AuthAPI", to: "PhoneOp", Trace.cutOffLabel),
+                .finish("PhoneOp", to: "opctl", Trace.cutOffLabel),
+            ])
+        #expect(Self.failures(drawing: recorded.markingSessions()).isEmpty)
+    }
+
     /// Launches of one step drawn together: a launch that left its screen up (cancelled while
     /// it asked) ends it before the next launch creates it again.
     @Test func joinedLaunchesEndWhatEachLeftAlive() throws {
