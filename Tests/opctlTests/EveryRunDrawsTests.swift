@@ -182,8 +182,15 @@ struct EveryRunDrawsTests {
         for format in Self.formats {
             var drawings: [(String, [String])] = (1...6).map { ("depth \($0)", ["--depth", "\($0)"]) }
             drawings += steps.map { ("step \($0)", ["--step", $0]) }
+            if format == "unicode" {
+                // A narrow terminal and a wide one (ASCII has the same geometry).
+                for width in ["60", "160"] {
+                    drawings += (1...6).map { ("width \(width), depth \($0)", ["--depth", "\($0)", "--width", width]) }
+                }
+            }
             for (what, options) in drawings {
-                let drawn = opctl.run(["diagram", "--run", id, "--format", format, "--width", "100"] + options)
+                let width = options.contains("--width") ? [] : ["--width", "100"]
+                let drawn = opctl.run(["diagram", "--run", id, "--format", format] + width + options)
                 let context = "\(ending), \(format), \(what)"
                 #expect(drawn.status == 0, "\(context): \(drawn)")
                 #expect(!drawn.stdout.isEmpty, "\(context)")
