@@ -12,9 +12,8 @@ import Operations
 /// dropped (shrink gaps), then the widest gaps are capped at one common size until the total
 /// fits, and their labels wrap (at spaces and after `(`, `,`, `.`, then between the words of an
 /// identifier, then anywhere, as far as ``Breaks`` allows, with `…` past the line limit). Nested
-/// frames give their border columns up to the labels before a word is broken; columns left
-/// over go back to a label broken inside a word. If even the floors do not fit, the layout
-/// reports it.
+/// frames give their border columns up to the labels before a word is broken. If even the
+/// floors do not fit, the layout reports it.
 struct TextLayout {
     /// The fixed geometry of one column.
     struct ColumnGeometry {
@@ -173,13 +172,7 @@ struct TextLayout {
             }
             frameColumns = 1
         }
-        if shrunk {
-            // Narrowing a gap re-wraps its labels, and a label can get narrower than the gap by
-            // more than the column asked for: the room left goes back to the labels broken
-            // inside a token, so that none is broken while the page has room for it whole.
-            fit.relax(to: maxWidth)
-            fit.wrapLabels()
-        }
+        if shrunk { fit.wrapLabels() }
 
         var position = 0
         x = fit.sizes.dropLast().map { size in
@@ -420,58 +413,6 @@ struct TextLayout {
                 result[slot.gap] = max(result[slot.gap], slot.fixed + narrowest)
             }
             return result
-        }
-
-        /// How badly the labels of a gap of `size` columns are broken inside their tokens
-        /// (``WrapPieces/harm(_:_:)``).
-        func harm(gap: Int, size: Int) -> Double {
-            var total = 0.0
-            for entry in entriesInGap[gap] {
-                guard let label = entry.label, Int(entry.fixed) + label.natural > size else { continue }
-                total += pieces.harm(label, max(size - Int(entry.fixed), 1))
-            }
-            return total
-        }
-
-        /// Gives the columns the drawing has left below `maxWidth` to the gaps whose labels are
-        /// broken inside a token, the worst first, each as much as mends it (or all there is).
-        mutating func relax(to maxWidth: Int) {
-            guard total < maxWidth else { return }
-            let broken = sizes.indices.map { ($0, harm(gap: $0, size: sizes[$0])) }.filter { $0.1 > 0 }
-            for (gap, harm) in broken.sorted(by: { $0.1 > $1.1 }) {
-                let room = maxWidth - total
-                guard room > 0 else { return }
-                var best = (size: sizes[gap], harm: harm)
-                for size in sizes[gap] + 1...sizes[gap] + room {
-                    let harm = self.harm(gap: gap, size: size)
-                    if harm < best.harm { best = (size, harm) }
-                    if harm == 0 { break }
-                }
-                guard best.size > sizes[gap] else { continue }
-                widen(gap, to: best.size)
-            }
-        }
-
-        /// Wraps the labels of a gap again for `size` columns, and sizes it to what they take.
-        private mutating func widen(_ gap: Int, to size: Int) {
-            var widest = structural[gap]
-            for entry in entriesInGap[gap] {
-                let index = Int(entry.slot)
-                let fixed = Int(entry.fixed)
-                let step = slots[index].step
-                if let label = entry.label, wrapWidths[step] != nil {
-                    let allowed = size - fixed
-                    if allowed >= label.natural {
-                        wrapWidths[step] = nil
-                        slots[index].width = label.natural
-                    } else {
-                        wrapWidths[step] = allowed
-                        slots[index].width = pieces.wrappedWidth(label, allowed)
-                    }
-                }
-                widest = max(widest, fixed + slots[index].width)
-            }
-            sizes[gap] = widest
         }
 
         /// How badly narrowing a gap by one column would break its labels, judged on the wrapped

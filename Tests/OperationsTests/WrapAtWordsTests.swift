@@ -166,30 +166,6 @@ struct WrapAtWordsTests {
         #expect(LabelWrapper.wrap("onFinish(sessionCheck)", width: 8) == ["on", "Finish(", "session", "Check)"])
     }
 
-    /// Leftover columns go back to a label broken inside a word: narrowing a gap re-wraps its
-    /// labels, and can leave the drawing narrower than the page while a word stays broken.
-    @Test func aWordIsBrokenOnlyInADrawingAsWideAsThePage() throws {
-        let token = "abcdefghijklmnopqrstuvwxyz0123456789"
-        let trace = Trace(events: [
-            .declare(.caller("App")), .declare(.operation("Op")), .declare(.keyService("Store")),
-            .declare(.keyService("Cache")),
-            .launch("Op", by: "App", "launch(\(token))"),
-            .call(from: "Op", to: "Store", "load(abc def ghi jkl mno pqr stu vwx yz)"),
-            .reply(from: "Store", to: "Op", "ok"),
-            .call(from: "Store", to: "Cache", "get(\(token.prefix(20)))"),
-            .reply(from: "Cache", to: "Store", "ok"),
-            .finish("Op", to: "App", "onFinish"),
-        ])
-        for width in 30...70 {
-            let text = try TextDiagramRenderer(maxWidth: width, fitting: .strict).render(trace)
-            let widest = text.split(separator: "\n").map(\.count).max() ?? 0
-            #expect(widest <= width)
-            if !text.contains(token) || !text.contains(token.prefix(20)) {
-                #expect(widest == width, "a word broken with \(width - widest) columns to spare:\n\(text)")
-            }
-        }
-    }
-
     // MARK: - The gutter
 
     /// Frames nested `depth` deep around one launch, as a run's retries in its nested scenarios
