@@ -246,7 +246,7 @@ enum LabelWrapper {
 
     /// Whether a hard break between two ASCII bytes falls on an identifier boundary: a lower-case
     /// letter or digit followed by a capital (`checkout|Request`), or after `_`, `-`, `/`, `:`.
-    private static func asciiBoundary(_ previous: UInt8, _ next: UInt8) -> Bool {
+    static func asciiBoundary(_ previous: UInt8, _ next: UInt8) -> Bool {
         let lowerOrDigit = (previous >= 0x61 && previous <= 0x7A) || (previous >= 0x30 && previous <= 0x39)
         if lowerOrDigit && next >= 0x41 && next <= 0x5A { return true }
         return previous == UInt8(ascii: "_") || previous == UInt8(ascii: "-") || previous == UInt8(ascii: "/")
@@ -254,7 +254,7 @@ enum LabelWrapper {
     }
 
     /// ``asciiBoundary(_:_:)`` for Unicode scalars: case taken from the scalar's properties.
-    private static func scalarBoundary(_ previous: Unicode.Scalar, _ next: Unicode.Scalar) -> Bool {
+    static func scalarBoundary(_ previous: Unicode.Scalar, _ next: Unicode.Scalar) -> Bool {
         if (previous.properties.isLowercase || previous.properties.numericType != nil) && next.properties.isUppercase {
             return true
         }

@@ -45,11 +45,15 @@ public struct TextDiagramRenderer: DiagramRenderer {
     public enum Fitting: Hashable, Sendable {
         /// Fail with `TraceError/diagramTooNarrow(required:available:)`.
         case strict
-        /// Make it fit, in this order: abbreviate long participant names, with a legend under
-        /// the drawing; then draw each step of the outermost operation as a section of its own
+        /// Make it fit without breaking a word where it can, in this order: labels wrapped at
+        /// spaces and punctuation, then between the words of an identifier (`on` / `Finish(`);
+        /// the same with long participant names abbreviated, with a legend under the drawing;
+        /// then each step of the outermost operation as a section of its own
         /// (`Trace.sections()`), with only the lifelines active in it and its own heads,
-        /// abbreviating within a section as needed. Only when one section cannot fit either does
-        /// rendering fail, with the width that section needs.
+        /// abbreviating within a section as needed, and a step still too wide drawn as its own
+        /// steps in turn; a word is broken (`laun` / `ch(`) only when none of that fits. Only
+        /// when one section cannot fit even so does rendering fail, with the width that
+        /// section needs.
         case automatic
     }
 
@@ -80,55 +84,87 @@ public struct TextDiagramRenderer: DiagramRenderer {
     /// - Throws: `TraceError` when the trace is invalid, or
     ///   `TraceError/diagramTooNarrow(required:available:)` when it cannot fit ``maxWidth``.
     public func render(_ trace: Trace) throws(TraceError) -> String {
-        do {
-            // DIAGRAMS.md criterion 2 first: gaps shrink, labels wrap, long tokens break.
-            return try renderWhole(trace, hardBreaks: true)
-        } catch .diagramTooNarrow(let required, let available) where fitting == .automatic {
-            // The lifelines themselves do not fit: shorter names, if labels then wrap cleanly.
-            if let drawing = try abbreviated(trace, hardBreaks: false) { return drawing }
-            let sections = trace.sections()
-            guard !sections.isEmpty else {
-                if let drawing = try abbreviated(trace, hardBreaks: true) { return drawing }
+        guard fitting == .automatic else { return try renderWhole(trace, breaks: .any) }
+        return try renderFitting(trace, within: [])
+    }
+
+    /// ``Fitting/automatic``: DIAGRAMS.md criterion 2 — gaps shrink, labels wrap at spaces and
+    /// punctuation, then between the words of an identifier — where a word is broken only
+    /// when no other drawing keeps it whole: shorter names (with a legend) first, then each
+    /// step on its own (and a step too wide for the page as its own steps, `within` the steps
+    /// it belongs to), and a word (`laun` / `ch(`) only when even that needs it.
+    private func renderFitting(_ trace: Trace, within path: [String]) throws(TraceError) -> String {
+        if let drawing = try wholeWords(trace) { return drawing }
+        let sections = trace.sections()
+        guard !sections.isEmpty else {
+            do {
+                return try renderWhole(trace, breaks: .any)
+            } catch .diagramTooNarrow(let required, let available) {
+                if let drawing = try abbreviated(trace, breaks: .any) { return drawing }
                 throw .diagramTooNarrow(required: required, available: available)
             }
-            var parts: [String] = []
-            var session: String?
-            for section in sections {
-                // Each session's start, as the whole drawing would show it.
-                if let divider = section.session, divider != session {
-                    let rule = String(repeating: Glyph.noteHorizontal.spelled(in: charset), count: 2)
-                    parts.append(fitted("\(rule) \(divider) \(rule)") + "\n")
-                    session = divider
-                }
-                let title = fitted(Self.title(of: section))
-                var drawing = try fitted(section.trace, hardBreaks: false)
-                if drawing == nil { drawing = try fitted(section.trace, hardBreaks: true) }
-                // Even abbreviated and broken, this step does not fit: say what would.
-                guard let drawing else {
-                    return try renderWhole(ParticipantAbbreviation(section.trace).trace, hardBreaks: true)
-                }
-                parts.append(title + "\n" + framed(drawing, by: section))
-            }
-            return parts.joined(separator: "\n")
         }
+        var parts: [String] = []
+        var session: String?
+        for section in sections {
+            // Each session's start, as the whole drawing would show it.
+            if let divider = section.session, divider != session {
+                let rule = String(repeating: Glyph.noteHorizontal.spelled(in: charset), count: 2)
+                parts.append(fitted("\(rule) \(divider) \(rule)") + "\n")
+                session = divider
+            }
+            let title = Self.title(of: section)
+            // The whole trace validated; a step cut out of it that does not (a service it
+            // uses was created before it) is drawn as far as it balances.
+            let section = (try? section.trace.validate()) == nil ? section.drawable() : section
+            var drawing = try wholeWords(section.trace)
+            if drawing == nil, !section.trace.sections().isEmpty {
+                drawing = try? renderFitting(section.trace, within: path + [section.operation.name])
+            }
+            if drawing == nil { drawing = try fitted(section.trace, breaks: .any) }
+            // Even abbreviated and broken, this step does not fit: say what would.
+            guard let drawing else {
+                return try renderWhole(ParticipantAbbreviation(section.trace).trace, breaks: .any)
+            }
+            parts.append(fitted((path + [title]).joined(separator: " › ")) + "\n" + framed(drawing, by: section))
+        }
+        return parts.joined(separator: "\n")
+    }
+
+    /// The trace drawn with no word broken — as it is, or else with its names abbreviated —
+    /// and its labels wrapped at spaces and punctuation, or else between the words of an
+    /// identifier (`on` / `Finish(`); `nil` when none of these fits.
+    private func wholeWords(_ trace: Trace) throws(TraceError) -> String? {
+        let breaking: [TextLayout.Breaks] = [.soft, .words]
+        for breaks in breaking {
+            do {
+                return try renderWhole(trace, breaks: breaks)
+            } catch .diagramTooNarrow {
+                continue
+            }
+        }
+        for breaks in breaking {
+            if let drawing = try abbreviated(trace, breaks: breaks) { return drawing }
+        }
+        return nil
     }
 
     /// The trace drawn as it is, or else abbreviated; `nil` when neither fits.
-    private func fitted(_ trace: Trace, hardBreaks: Bool) throws(TraceError) -> String? {
+    private func fitted(_ trace: Trace, breaks: TextLayout.Breaks) throws(TraceError) -> String? {
         do {
-            return try renderWhole(trace, hardBreaks: hardBreaks)
+            return try renderWhole(trace, breaks: breaks)
         } catch .diagramTooNarrow {
-            return try abbreviated(trace, hardBreaks: hardBreaks)
+            return try abbreviated(trace, breaks: breaks)
         }
     }
 
     /// The trace drawn with long names abbreviated and a legend under it; `nil` when there is
     /// nothing to abbreviate or it still does not fit.
-    private func abbreviated(_ trace: Trace, hardBreaks: Bool) throws(TraceError) -> String? {
+    private func abbreviated(_ trace: Trace, breaks: TextLayout.Breaks) throws(TraceError) -> String? {
         let short = ParticipantAbbreviation(trace)
         guard !short.legend.isEmpty else { return nil }
         do {
-            let drawing = try renderWhole(short.trace, hardBreaks: hardBreaks)
+            let drawing = try renderWhole(short.trace, breaks: breaks)
             return drawing + "\n" + short.legend.map(fitted).joined(separator: "\n") + "\n"
         } catch .diagramTooNarrow {
             return nil
@@ -182,10 +218,10 @@ public struct TextDiagramRenderer: DiagramRenderer {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private func renderWhole(_ trace: Trace, hardBreaks: Bool) throws(TraceError) -> String {
+    private func renderWhole(_ trace: Trace, breaks: TextLayout.Breaks) throws(TraceError) -> String {
         let model = try DiagramModel(trace: trace, order: order)
         let layout = try TextLayout(
-            model: model, maxWidth: maxWidth, maxLabelLines: max(maxLabelLines, 1), hardBreaks: hardBreaks)
+            model: model, maxWidth: maxWidth, maxLabelLines: max(maxLabelLines, 1), breaks: breaks)
         var painter = TextPainter(model: model, layout: layout, charset: charset, showFootBoxes: showFootBoxes)
         return painter.paint()
     }

@@ -10,8 +10,10 @@ import Operations
 ///
 /// Fitting follows criterion 2 of `../shared/DIAGRAMS.md` (beside the repository): first the comfortable padding around labels is
 /// dropped (shrink gaps), then the widest gaps are capped at one common size until the total
-/// fits, and their labels wrap (at spaces and after `(`, `,`, `.`, hard-breaking long tokens,
-/// with `…` past the line limit). If even the floors do not fit, the layout reports it.
+/// fits, and their labels wrap (at spaces and after `(`, `,`, `.`, then between the words of an
+/// identifier, then anywhere, as far as ``Breaks`` allows, with `…` past the line limit). Nested
+/// frames give their border columns up to the labels before a word is broken. If even the
+/// floors do not fit, the layout reports it.
 struct TextLayout {
     /// The fixed geometry of one column.
     struct ColumnGeometry {
@@ -44,13 +46,32 @@ struct TextLayout {
     }
 
     let columns: [ColumnGeometry]
-    /// Frames nest this deep: their borders take that many columns at the left (the innermost
-    /// followed by a blank) and at the right (preceded by one).
+    /// Frames nest this deep.
     let frameDepth: Int
+    /// The columns frame borders take at the left (the innermost followed by a blank) and at
+    /// the right (preceded by one): one per level of nesting, or, when the page is too narrow
+    /// for that, one for all — a frame nested deeper then shares the innermost border, its
+    /// rules joining it as tees (`├─ opt [terms required] ──┤`).
+    private(set) var frameColumns = 0
     /// The columns right of the last gap kept for frame borders.
-    var rightInset: Int { frameDepth > 0 ? frameDepth + 1 : 0 }
+    var rightInset: Int { frameColumns > 0 ? frameColumns + 1 : 0 }
     /// Where a label in the edge gap starts: past the frame borders and a blank.
-    var edgeLabelStart: Int { 1 + frameDepth }
+    var edgeLabelStart: Int { 1 + frameColumns }
+
+    /// The column of the left border of a frame at nesting `level` (0 = outermost); the right
+    /// border mirrors it.
+    func frameBorder(level: Int) -> Int { min(level, max(frameColumns - 1, 0)) }
+    /// The first column inside `level` frames: where a divider drawn inside them starts.
+    func inside(level: Int) -> Int { min(level, frameColumns) }
+    /// Whether a frame at `level` has no border column of its own (``frameColumns``).
+    func sharesBorder(level: Int) -> Bool { level >= frameColumns }
+
+    /// Where the rule of a frame's edge or a divider (a step placed as ``Placement/frame(level:)``)
+    /// starts.
+    func ruleStart(_ action: DiagramModel.Action, level: Int) -> Int {
+        if case .divider = action { return inside(level: level) }
+        return frameBorder(level: level)
+    }
     /// The lifeline column of each participant.
     private(set) var x: [Int] = []
     /// The total width of the drawing.
@@ -60,8 +81,9 @@ struct TextLayout {
     private(set) var placements: [Placement] = []
 
     private static let padding = 1
-    /// The first column of a frame tab's text: the border, `─` and a blank before it.
-    static func frameTextStart(level: Int) -> Int { level + 3 }
+    /// The first column of a frame tab's text on a rule starting at `ruleStart`: the border,
+    /// `─` and a blank before it.
+    static func frameTextStart(ruleStart: Int) -> Int { ruleStart + 3 }
 
     /// A frame tab's text: its keyword, then its label in brackets, as UML writes a guard.
     static func tab(_ keyword: String, _ label: String) -> String {
@@ -76,9 +98,22 @@ struct TextLayout {
     /// However much room there is, a note's lines stay this short, to be read at a glance.
     private static let noteWidestText = 44
 
-    /// - Parameter hardBreaks: Whether labels may be broken inside a token to fit; without it,
-    ///   a drawing that needs that throws `TraceError/diagramTooNarrow(required:available:)`.
-    init(model: DiagramModel, maxWidth: Int, maxLabelLines: Int, hardBreaks: Bool = true) throws(TraceError) {
+    /// Where fitting may break a label inside a token.
+    enum Breaks: Int, Comparable, CaseIterable {
+        /// Nowhere: only at spaces and after `(`, `,`, `.`.
+        case soft
+        /// Also between the words of an identifier (`verification` / `Request`, `on` /
+        /// `Finish(`, after `_`, `-`, `/`, `:`), never inside a word (`laun` / `ch(`).
+        case words
+        /// Anywhere, down to one column.
+        case any
+
+        static func < (lhs: Breaks, rhs: Breaks) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// - Parameter breaks: Where labels may be broken inside a token to fit; a drawing that
+    ///   needs more throws `TraceError/diagramTooNarrow(required:available:)`.
+    init(model: DiagramModel, maxWidth: Int, maxLabelLines: Int, breaks: Breaks = .any) throws(TraceError) {
         columns = model.columns.map { column in
             let boxWidth = column.participant.name.displayWidth + 2
             let boxLeft = (boxWidth - 1) / 2
@@ -110,23 +145,34 @@ struct TextLayout {
         var pieces = WrapPieces(reservingCapacityFor: texts.count)
         let measured = texts.indices.map { placements[$0].isNote ? nil : pieces.measure(texts[$0].first ?? "") }
 
-        // Shrink gaps: drop the comfortable padding before wrapping anything.
-        var fit = Fit(
-            layout: self, model: model, texts: texts, pieces: pieces, measured: measured, padding: Self.padding,
-            maxLabelLines: maxLabelLines)
-        if fit.total > maxWidth {
+        // A border column per frame level first; one for all when that does not fit without
+        // breaking a word: a narrow page gives the labels the columns of the frames' borders.
+        var fit: Fit
+        var shrunk: Bool
+        frameColumns = frameDepth
+        while true {
+            let breaks = frameColumns > 1 ? min(breaks, .words) : breaks
+            // Shrink gaps: drop the comfortable padding before wrapping anything.
+            fit = Fit(
+                layout: self, model: model, texts: texts, pieces: pieces, measured: measured, padding: Self.padding,
+                maxLabelLines: maxLabelLines)
+            shrunk = fit.total > maxWidth
+            guard shrunk else { break }
             fit.dropPadding()
-            // Wrap at spaces and after ( , . first; hard-break long tokens only if that is not
-            // enough; `…` comes from the line limit.
+            // Wrap at spaces and after ( , . first; then between the words of an identifier;
+            // anywhere only if that is not enough; `…` comes from the line limit.
             // Notes are prose, so a word broken inside a note costs less than a broken label.
-            fit.shrink(to: maxWidth, hardNotes: false, hardLabels: false)
-            fit.shrink(to: maxWidth, hardNotes: true, hardLabels: false)
-            if hardBreaks { fit.shrink(to: maxWidth, hardNotes: true, hardLabels: true) }
-            guard fit.total <= maxWidth else {
+            fit.shrink(to: maxWidth, hardNotes: false, labels: .soft)
+            fit.shrink(to: maxWidth, hardNotes: true, labels: .soft)
+            if breaks >= .words { fit.shrink(to: maxWidth, hardNotes: true, labels: .words) }
+            if breaks >= .any { fit.shrink(to: maxWidth, hardNotes: true, labels: .any) }
+            if fit.total <= maxWidth { break }
+            guard frameColumns > 1 else {
                 throw .diagramTooNarrow(required: fit.hardFloorTotal, available: maxWidth)
             }
-            fit.wrapLabels()
+            frameColumns = 1
         }
+        if shrunk { fit.wrapLabels() }
 
         var position = 0
         x = fit.sizes.dropLast().map { size in
@@ -139,14 +185,14 @@ struct TextLayout {
             guard case .frame(let level) = placement, case .divider = model.steps[step].action,
                 let text = texts[step].first
             else { continue }
-            width = max(width, min(maxWidth, text.displayWidth + 2 * level + 6))
+            width = max(width, min(maxWidth, text.displayWidth + 2 * inside(level: level) + 6))
         }
         lines = fit.lines
 
         // A frame's tab takes its rule, between the borders; a reason too long for it ends in `…`.
         for (step, placement) in placements.enumerated() {
             guard case .frame(let level) = placement, let text = texts[step].first else { continue }
-            let available = width - 2 * level - 6
+            let available = width - 2 * ruleStart(model.steps[step].action, level: level) - 6
             lines[step] = LabelLines(
                 text.displayWidth <= available ? text : LabelWrapper.ellipsized(text, width: max(available, 1)))
         }
@@ -205,6 +251,9 @@ struct TextLayout {
         let natural: Int
         /// The widest piece that cannot be wrapped without a hard break.
         let longestPiece: Int
+        /// The widest word of an identifier in it (`verification` of `verificationRequest`):
+        /// what cannot be broken at the words of an identifier.
+        let longestWord: Int
         let isNote: Bool
         let isTail: Bool
         /// The width the text is currently wrapped to.
@@ -246,7 +295,7 @@ struct TextLayout {
         }
 
         /// The narrowest the drawing can get: every text one column wide.
-        var hardFloorTotal: Int { floors(hardNotes: true, hardLabels: true).reduce(0, +) + outside }
+        var hardFloorTotal: Int { floors(hardNotes: true, labels: .any).reduce(0, +) + outside }
 
         /// A slot in its gap's list.
         struct GapEntry {
@@ -268,7 +317,7 @@ struct TextLayout {
             self.texts = texts
             self.pieces = pieces
             self.maxLabelLines = maxLabelLines
-            let frameDepth = layout.frameDepth
+            let frameDepth = layout.frameColumns
             outside = 1 + layout.rightInset
             lines = texts
             wrapWidths = Array(repeating: nil, count: texts.count)
@@ -291,6 +340,7 @@ struct TextLayout {
                 let label = measured[index]
                 let natural = label?.natural ?? text.map(\.displayWidth).max() ?? 0
                 let longest = label?.longest ?? text.map(LabelWrapper.longestPiece).max() ?? 0
+                let longestWord = label?.longestWord ?? longest
                 var gap = 0
                 var fixed = 0
                 var slotPadding = 0
@@ -336,7 +386,7 @@ struct TextLayout {
                 slots.append(
                     Slot(
                         step: index, gap: gap, fixed: fixed, padding: slotPadding, natural: asked,
-                        longestPiece: longest, isNote: isNote, isTail: isTail, width: asked))
+                        longestPiece: longest, longestWord: longestWord, isNote: isNote, isTail: isTail, width: asked))
             }
             sizes = structural
             for slot in slots { sizes[slot.gap] = max(sizes[slot.gap], slot.fixed + slot.padding + slot.width) }
@@ -349,13 +399,17 @@ struct TextLayout {
             for slot in slots { sizes[slot.gap] = max(sizes[slot.gap], slot.fixed + slot.width) }
         }
 
-        /// The smallest each gap may get: texts wrapped only at break opportunities (soft), or
-        /// down to one column (hard).
-        func floors(hardNotes: Bool, hardLabels: Bool) -> [Int] {
+        /// The smallest each gap may get: texts wrapped only at break opportunities (soft), also
+        /// between the words of an identifier, or down to one column (hard).
+        func floors(hardNotes: Bool, labels: Breaks) -> [Int] {
             var result = structural
             for slot in slots {
-                let hard = slot.isNote ? hardNotes : hardLabels
-                let narrowest = hard ? min(slot.natural, 1) : min(slot.natural, slot.longestPiece)
+                let narrowest: Int
+                switch slot.isNote ? (hardNotes ? .any : .soft) : labels {
+                case .soft: narrowest = min(slot.natural, slot.longestPiece)
+                case .words: narrowest = min(slot.natural, slot.longestWord)
+                case .any: narrowest = min(slot.natural, 1)
+                }
                 result[slot.gap] = max(result[slot.gap], slot.fixed + narrowest)
             }
             return result
@@ -380,8 +434,9 @@ struct TextLayout {
         /// the drawing fits or nothing more can shrink this way. Narrowing the widest first wraps
         /// the longest labels first and leaves short ones alone; when tokens must be broken, the
         /// gap whose break does the least harm goes first.
-        mutating func shrink(to maxWidth: Int, hardNotes: Bool, hardLabels: Bool) {
-            let floor = floors(hardNotes: hardNotes, hardLabels: hardLabels)
+        mutating func shrink(to maxWidth: Int, hardNotes: Bool, labels: Breaks) {
+            let hardLabels = labels > .soft
+            let floor = floors(hardNotes: hardNotes, labels: labels)
             if bucketsInGap.isEmpty { bucketsInGap = entriesInGap.map { ExtentBuckets(extents: $0.map(\.extent)) } }
             var currentTotal = total
             while currentTotal > maxWidth {

@@ -83,7 +83,7 @@ struct TextPainter {
                 canvas.put(.vertical, row, from: x + 1, through: x + level)
             }
         }
-        for level in 0..<openFrames {
+        for level in 0..<min(openFrames, layout.frameColumns) {
             canvas.put(.vertical, row, level)
             canvas.put(.vertical, row, layout.width - 1 - level)
         }
@@ -157,18 +157,27 @@ struct TextPainter {
         case .note(let column):
             paintNote(column: column, lines: layout.lines[index])
         case .frameOpen(_, let level, _):
-            paintFrameEdge(level: level, corners: (.topLeft, .topRight), fill: .horizontal, lines: layout.lines[index])
+            // A frame sharing its outer frame's border joins it with tees.
+            let corners: (Glyph, Glyph) =
+                layout.sharesBorder(level: level) ? (.teeRight, .teeLeft) : (.topLeft, .topRight)
+            paintFrameEdge(
+                start: layout.frameBorder(level: level), corners: corners, fill: .horizontal,
+                lines: layout.lines[index])
             openFrames += 1
         case .frameBranch(_, let level):
-            paintFrameEdge(level: level, corners: (.teeRight, .teeLeft), fill: .frameDash, lines: layout.lines[index])
+            paintFrameEdge(
+                start: layout.frameBorder(level: level), corners: (.teeRight, .teeLeft), fill: .frameDash,
+                lines: layout.lines[index])
         case .frameClose(let level):
-            paintFrameEdge(level: level, corners: (.bottomLeft, .bottomRight), fill: .horizontal, lines: .none)
+            let corners: (Glyph, Glyph) =
+                layout.sharesBorder(level: level) ? (.teeRight, .teeLeft) : (.bottomLeft, .bottomRight)
+            paintFrameEdge(start: layout.frameBorder(level: level), corners: corners, fill: .horizontal, lines: .none)
             openFrames -= 1
         case .divider(let level):
             // A session's start: a double rule, as PlantUML draws `== label ==`.
             paintFrameEdge(
-                level: level, corners: (.noteHorizontal, .noteHorizontal), fill: .noteHorizontal,
-                lines: layout.lines[index])
+                start: layout.inside(level: level), corners: (.noteHorizontal, .noteHorizontal),
+                fill: .noteHorizontal, lines: layout.lines[index])
         case .message(let from, let to, let style) where from == to:
             if let column = from.column { paintLoop(column: column, style: style, lines: layout.lines[index]) }
         default:
@@ -352,17 +361,16 @@ struct TextPainter {
     /// A frame's top, branch or bottom: a rule from its left border to its right one, crossing
     /// every lifeline and bar (`┼`), with the tab — keyword and reason — set into it at the left.
     /// The rule is the one row where nothing else is drawn, so the tab covers no label or arrow.
-    private mutating func paintFrameEdge(level: Int, corners: (Glyph, Glyph), fill: Glyph, lines: LabelLines) {
+    private mutating func paintFrameEdge(start left: Int, corners: (Glyph, Glyph), fill: Glyph, lines: LabelLines) {
         let row = baseRow()
-        let left = level
-        let right = layout.width - 1 - level
+        let right = layout.width - 1 - left
         for column in (left + 1)..<right {
             canvas.put(canvas.isLine(row, column) ? .crossing : fill, row, column)
         }
         canvas.put(corners.0, row, left)
         canvas.put(corners.1, row, right)
         guard let tab = lines.first, !tab.isEmpty else { return }
-        let start = TextLayout.frameTextStart(level: level)
+        let start = TextLayout.frameTextStart(ruleStart: left)
         canvas.clear(row, start - 1)
         canvas.put(text: tab, row, start)
         canvas.clear(row, start + tab.displayWidth)

@@ -19,25 +19,30 @@ struct WrapPieces {
         var endsInPunctuation: Bool
     }
 
-    /// A measured label: where its pieces are, its width on one line, and its widest piece.
-    /// Sixteen bytes, so that fitting can keep it beside the slot that reads it.
+    /// A measured label: where its pieces are, its width on one line, its widest piece and
+    /// its widest word. Twenty bytes, so that fitting can keep it beside the slot that reads it.
     struct Label {
         fileprivate let start: Int32
         fileprivate let end: Int32
         private let naturalWidth: Int32
         private let longestPiece: Int32
+        private let longestWordWidth: Int32
 
-        fileprivate init(start: Int, end: Int, natural: Int, longest: Int) {
+        fileprivate init(start: Int, end: Int, natural: Int, longest: Int, longestWord: Int) {
             self.start = Int32(truncatingIfNeeded: start)
             self.end = Int32(truncatingIfNeeded: end)
             naturalWidth = Int32(truncatingIfNeeded: natural)
             longestPiece = Int32(truncatingIfNeeded: longest)
+            longestWordWidth = Int32(truncatingIfNeeded: longestWord)
         }
 
         /// The text on one line.
         var natural: Int { Int(naturalWidth) }
         /// The widest piece.
         var longest: Int { Int(longestPiece) }
+        /// The widest word: a piece split where an identifier's words meet (`verification` |
+        /// `Request`, `on` | `Finish(`, after `_`, `-`, `/`, `:`), as a hard break prefers.
+        var longestWord: Int { Int(longestWordWidth) }
     }
 
     private var pieces: [Piece] = []
@@ -54,11 +59,20 @@ struct WrapPieces {
     mutating func measure(_ text: String) -> Label {
         let start = pieces.count
         var natural: Int
-        if let width = Self.scanScalars(Array(text.utf8), into: &pieces) {
+        var longestWord: Int
+        if let (width, word) = Self.scanScalars(Array(text.utf8), into: &pieces) {
             natural = width
+            longestWord = word
         } else {
             pieces.removeSubrange(start...)
-            var scan = Scan<Character> { $0.isPunctuation }
+            var scan = Scan<Character>(
+                isPunctuation: { $0.isPunctuation },
+                isWordBoundary: { previous, next in
+                    guard let before = previous.unicodeScalars.last, let after = next.unicodeScalars.first else {
+                        return false
+                    }
+                    return LabelWrapper.scalarBoundary(before, after)
+                })
             for character in text {
                 scan.add(
                     character, isSpace: character == " ",
@@ -67,18 +81,26 @@ struct WrapPieces {
             }
             scan.end(into: &pieces)
             natural = scan.natural
+            longestWord = scan.longestWord
         }
         let longest = pieces[start...].lazy.map(\.width).max() ?? 0
-        return Label(start: start, end: pieces.count, natural: natural, longest: Int(longest))
+        return Label(
+            start: start, end: pieces.count, natural: natural, longest: Int(longest),
+            longestWord: min(longestWord, Int(longest)))
     }
 
     /// The measuring pass over UTF-8 whose scalars are each a character, appending the pieces;
-    /// the label's natural width, or `nil` when a scalar is not a character (the caller drops
-    /// what was appended).
-    private static func scanScalars(_ bytes: [UInt8], into pieces: inout [Piece]) -> Int? {
-        var scan = Scan<Unicode.Scalar> {
-            $0.isASCII ? WrapPieces.asciiPunctuation[Int($0.value)] : Character($0).isPunctuation
-        }
+    /// the label's natural width and widest word, or `nil` when a scalar is not a character
+    /// (the caller drops what was appended).
+    private static func scanScalars(_ bytes: [UInt8], into pieces: inout [Piece]) -> (Int, Int)? {
+        var scan = Scan<Unicode.Scalar>(
+            isPunctuation: { $0.isASCII ? WrapPieces.asciiPunctuation[Int($0.value)] : Character($0).isPunctuation },
+            isWordBoundary: { previous, next in
+                if previous.isASCII && next.isASCII {
+                    return LabelWrapper.asciiBoundary(UInt8(previous.value), UInt8(next.value))
+                }
+                return LabelWrapper.scalarBoundary(previous, next)
+            })
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
@@ -98,7 +120,7 @@ struct WrapPieces {
             }
         }
         scan.end(into: &pieces)
-        return scan.natural
+        return (scan.natural, scan.longestWord)
     }
 
     /// Which ASCII bytes are punctuation (`Character.isPunctuation`), by byte value.
@@ -108,7 +130,12 @@ struct WrapPieces {
     private struct Scan<Unit> {
         /// Whether a unit is punctuation; asked once per piece, of its last non-space unit.
         let isPunctuation: (Unit) -> Bool
+        /// Whether a hard break between two units falls where an identifier's words meet.
+        let isWordBoundary: (Unit, Unit) -> Bool
         var natural = 0
+        /// The widest word seen (``Label/longestWord``), and the width of the current one.
+        private(set) var longestWord = 0
+        private var word = 0
         /// The current piece: its width without trailing spaces, its trailing spaces, its last
         /// non-space unit, whether it has begun.
         private var width = 0
@@ -118,8 +145,9 @@ struct WrapPieces {
         /// A space or a break character was seen: the next non-space character starts a piece.
         private var closed = false
 
-        init(isPunctuation: @escaping (Unit) -> Bool) {
+        init(isPunctuation: @escaping (Unit) -> Bool, isWordBoundary: @escaping (Unit, Unit) -> Bool) {
             self.isPunctuation = isPunctuation
+            self.isWordBoundary = isWordBoundary
         }
 
         mutating func add(_ unit: Unit, isSpace: Bool, isBreak: Bool, width: Int, into pieces: inout [Piece]) {
@@ -131,6 +159,9 @@ struct WrapPieces {
                 return
             }
             if closed { emit(into: &pieces) }
+            if let last, isWordBoundary(last, unit) { word = 0 }
+            word += width
+            longestWord = max(longestWord, word)
             started = true
             self.width += width
             last = unit
@@ -149,6 +180,7 @@ struct WrapPieces {
             width = 0
             trailing = 0
             last = nil
+            word = 0
             started = false
             closed = false
         }

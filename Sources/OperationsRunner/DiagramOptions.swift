@@ -64,19 +64,34 @@ public struct DiagramOptions: Sendable {
         }
     }
 
-    /// Draws a whole trace.
+    /// Draws a whole trace; one a renderer cannot balance is drawn as far as it can be, with
+    /// what could not be drawn marked (`Trace.drawable()`).
     ///
-    /// - Throws: ``CLIError`` with the sentence a user reads: the `--width` that would fit, or
-    ///   why the trace cannot be drawn.
+    /// - Throws: ``CLIError`` with the sentence a user reads: the `--width` that would fit.
     public func draw(_ trace: Trace) throws -> String {
-        try Self.drawing { () throws(TraceError) in try format.render(trace, width: width) }
+        try Self.drawing { () throws(TraceError) in
+            do throws(TraceError) {
+                return try format.render(trace, width: width)
+            } catch {
+                if case .diagramTooNarrow = error { throw error }
+                // What a renderer cannot balance is drawn as far as it goes, and marked.
+                return try format.render(trace.drawable(), width: width)
+            }
+        }
     }
 
     /// Draws one step of a run (``Trace/sections(named:)``).
     ///
     /// - Throws: ``CLIError`` with the sentence a user reads, as drawing a whole trace does.
     public func draw(_ section: TraceSection) throws -> String {
-        try Self.drawing { () throws(TraceError) in try format.render(section, width: width) }
+        try Self.drawing { () throws(TraceError) in
+            do throws(TraceError) {
+                return try format.render(section, width: width)
+            } catch {
+                if case .diagramTooNarrow = error { throw error }
+                return try format.render(section.drawable(), width: width)
+            }
+        }
     }
 
     /// Turns a renderer's refusal into the sentence a user reads (exit status 1).

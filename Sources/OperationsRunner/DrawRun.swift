@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsDiagrams
 import OperationsJournal
 
 /// `PROGRAM diagram --run RUN_ID`: the message diagram of a recorded run, drawn from the trace
@@ -74,12 +75,18 @@ public enum DrawRun<Program: RunnerProgram>: Command {
             arguments.value("--depth"), option: "--depth", default: 2, minimum: 1, command: name)
         let store = Program.configuration.runStore(Program.configuration.stateDirectory(arguments, console))
         let runID = try RunLookup.id(id, program: Program.configuration.name)
-        var trace = try RunTrace.load(for: store.url(for: runID), runID: runID) {
+        let recorded = try RunTrace.loadRecorded(for: store.url(for: runID), runID: runID) {
             _ = try RunLookup.record(runID, in: store, program: Program.configuration.name)
         }
+        var trace = recorded.markingSessions()
+        let status = (try? store.load(runID))?.status
         // A run stopped by Ctrl-C unwinds cleanly, so its trace is balanced; the drawing still
         // says where it stopped.
-        if (try? store.load(runID))?.status == .interrupted { trace = RunTrace.markingInterrupted(trace) }
+        if status == .interrupted { trace = RunTrace.markingInterrupted(trace) }
+        if recorded.endsCutOff { trace = RunTrace.markingLostTail(trace, status: status) }
+        // A recorded run is always drawn: what a damaged trace cannot balance is marked, not
+        // refused (`Trace.drawable()`).
+        trace = trace.drawable()
         guard let step = arguments.value("--step") else {
             console.out(try options.draw(trace.limited(toDepth: depth)))
             return ExitStatus.success

@@ -27,14 +27,34 @@ public enum RunTrace {
     /// (`RecordedTrace.markingSessions()`), so a rerun is seen where it begins.
     /// - Parameter missing: Called when there is no trace, to throw "no such run" first.
     public static func load(for journal: URL, runID: RunID, missing: () throws -> Void) throws -> Trace {
+        try loadRecorded(for: journal, runID: runID, missing: missing).markingSessions()
+    }
+
+    /// The run's trace file as read, with what the reading found (cut-off sessions, lines
+    /// that could not be read).
+    /// - Parameter missing: Called when there is no trace, to throw "no such run" first.
+    static func loadRecorded(for journal: URL, runID: RunID, missing: () throws -> Void) throws -> RecordedTrace {
         if let data = FileManager.default.contents(atPath: url(for: journal).path) {
             do {
-                return try Trace.recorded(jsonLines: data).markingSessions()
+                return try Trace.recorded(jsonLines: data)
             } catch {
                 throw CLIError.message("the trace of run \(runID) cannot be read: \(error)")
             }
         }
         try missing()
         throw CLIError.message("run \(runID) has no recorded trace")
+    }
+
+    /// `trace` with a note at its end saying that its file lost the end of the run, when the
+    /// journal says the run ended (`status`) but the trace of its last session stops before:
+    /// the drawing shows the run as far as the trace goes and says what the journal knows.
+    static func markingLostTail(_ trace: Trace, status: RunStatus?) -> Trace {
+        guard let status, [.succeeded, .failed, .cancelled].contains(status),
+            let root = trace.events.lazy.compactMap({ event -> Participant.ID? in
+                if case .launch(let operation, _, _) = event.kind { operation } else { nil }
+            }).last
+        else { return trace }
+        return Trace(
+            events: trace.events + [.note(over: root, "trace cut off here: the journal records the run as \(status)")])
     }
 }

@@ -118,10 +118,32 @@ struct FileTracerTests {
         #expect(recorded.trace.events.last == .finish("PhoneOp", to: "opctl", "onFinish(token)"))
     }
 
-    @Test func aDamagedLineBeforeTheLastIsAnError() throws {
-        let data = Data("{\"session\":true,\"version\":1}\nnot json\n{\"kind\":\"note\"}\n".utf8)
-        #expect(throws: TraceError.malformedJSON("line 2 is damaged")) {
-            try Trace.recorded(jsonLines: data)
+    /// A line damaged at rest (or of an event this build does not know) is skipped: the rest
+    /// of the file is drawn, and a note says where the line was.
+    @Test func aDamagedLineBeforeTheLastIsSkippedAndNamedWhereItStood() throws {
+        let lines = [
+            #"{"session":true,"version":1}"#,
+            #"{"kind":"declare","participant":{"name":"opctl","id":"opctl","kind":"caller"}}"#,
+            #"{"kind":"declare","participant":{"name":"PhoneOp","id":"PhoneOp","kind":"operation"}}"#,
+            #"{"kind":"launch","by":"opctl","participant":"PhoneOp","label":"launch(phone)"}"#,
+            "not json",
+            #"{"kind":"teleport","participant":"PhoneOp"}"#,
+            #"{"kind":"finish","to":"opctl","participant":"PhoneOp","label":"onFinish(token)"}"#,
+        ]
+        let recorded = try Trace.recorded(jsonLines: Data((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(recorded.damagedLines == [5, 6])
+        #expect(!recorded.isCutOff)
+        try recorded.trace.validate()
+        #expect(
+            Array(recorded.trace.events.suffix(4)) == [
+                .launch("PhoneOp", by: "opctl", "launch(phone)"),
+                .note(over: "PhoneOp", "trace line 5 is unreadable: skipped"),
+                .note(over: "PhoneOp", "trace line 6 is unreadable: skipped"),
+                .finish("PhoneOp", to: "opctl", "onFinish(token)"),
+            ])
+        for depth in 1...2 {
+            let text = try TextDiagramRenderer().render(recorded.trace.limited(toDepth: depth))
+            #expect(text.contains("trace line 5 is unreadable"), "depth \(depth): \(text)")
         }
     }
 }

@@ -17,6 +17,10 @@ extension Trace {
     ///   mentions are dropped.
     /// - Returns: The reduced trace; the same trace when nothing is deeper.
     public func limited(toDepth depth: Int) -> Trace {
+        /// The level of each operation's current launch and of each context service's current
+        /// life: an operation launched in several places (a check the app makes, and a nested
+        /// scenario again) is as deep as the launch running now, and a service as deep as the
+        /// operation that created it was then.
         var level: [Participant.ID: Int] = [:]
         var owner: [Participant.ID: Participant.ID] = [:]
         var kind: [Participant.ID: Participant.Kind] = [:]
@@ -24,11 +28,15 @@ extension Trace {
 
         /// The operation (or caller) whose insides an event of `id` belongs to.
         func operation(of id: Participant.ID) -> Participant.ID { owner[id] ?? id }
-        func levelOf(_ id: Participant.ID) -> Int { level[operation(of: id)] ?? 0 }
+        func levelOf(_ id: Participant.ID) -> Int { level[id] ?? 0 }
         func isKeyService(_ id: Participant.ID) -> Bool { kind[id] == .keyService }
 
         var kept: [TraceEvent] = []
         var mentioned: Set<Participant.ID> = []
+        /// The operations running, innermost last, each with whether its launch is kept: a
+        /// mark too deep to keep goes over the innermost one that is drawn.
+        var running: [(operation: Participant.ID, drawn: Bool)] = []
+        var lastDrawn: Participant.ID?
         /// Whether each open frame is kept: a frame belongs to the insides of its opener.
         var frames: [Bool] = []
         /// The attempts each black-boxed operation made, as its own dropped retry notes say.
@@ -44,10 +52,13 @@ extension Trace {
                 kind[participant.id] = participant.kind
                 continue
             case .launch(let op, let launcher, _):
-                if level[op] == nil { level[op] = levelOf(launcher) + 1 }
+                level[op] = levelOf(launcher) + 1
                 keep = levelOf(launcher) < depth
                 if keep { mentioned.formUnion([op, operation(of: launcher)]) }
+                running.append((op, keep))
+                if keep { lastDrawn = op }
             case .finish(let op, let launcher, _):
+                if let index = running.lastIndex(where: { $0.operation == op }) { running.remove(at: index) }
                 keep = levelOf(launcher) < depth
                 if keep { mentioned.formUnion([op, operation(of: launcher)]) }
                 if keep, let count = attempts.removeValue(forKey: op) {
@@ -55,6 +66,7 @@ extension Trace {
                 }
             case .create(let service, let creator, _):
                 owner[service] = operation(of: creator)
+                level[service] = levelOf(creator)
                 keep = levelOf(creator) < depth
                 if keep { mentioned.formUnion([service, creator]) }
             case .release(let service):
@@ -65,7 +77,15 @@ extension Trace {
                 if keep { mentioned.formUnion([from, to]) }
             case .note(let over, let text):
                 keep = isKeyService(over) || levelOf(over) < depth
-                if keep { mentioned.insert(over) } else { countAttempt(text, by: over) }
+                if keep {
+                    mentioned.insert(over)
+                } else if Self.isMark(text), let drawn = running.last(where: \.drawn)?.operation ?? lastDrawn {
+                    // What a trace could not record whole is said at any depth.
+                    kept.append(.note(over: drawn, text))
+                    mentioned.insert(drawn)
+                } else {
+                    countAttempt(text, by: over)
+                }
             case .frameOpen(let frameKind, let label, let opener):
                 keep = levelOf(opener) < depth
                 frames.append(keep)
@@ -86,6 +106,18 @@ extension Trace {
         }
         // Declarations first keeps every participant declared before its first use.
         return Trace(events: declarations + kept)
+    }
+
+    /// The start of a note that says a drawing could not draw part of what its trace recorded
+    /// as it was (`unbalanced: CodeOp finished twice`).
+    public static let unbalancedPrefix = "unbalanced: "
+
+    /// Whether a note says the trace is not whole: `cut off` where a session stopped, a line
+    /// of the trace file that could not be read, a part a drawing could not balance. Such a
+    /// note is kept at every depth, over the innermost operation drawn.
+    public static func isMark(_ note: String) -> Bool {
+        note == cutOffLabel || note.hasPrefix(unbalancedPrefix) || note.hasPrefix("trace line ")
+            || note.hasPrefix("trace cut off")
     }
 
     /// The attempt a retry note or frame announces: 2 for `retry 2 of 3: unavailable`.

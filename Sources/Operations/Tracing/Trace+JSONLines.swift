@@ -21,8 +21,14 @@ public struct RecordedTrace: Hashable, Sendable {
     /// Whether any session stopped before its operations finished (killed, interrupted, or a
     /// torn last line).
     public let isCutOff: Bool
+    /// Whether the last session stopped before its operations finished: the file ends before
+    /// the run's latest session did, whatever its journal says of how that session ended.
+    public let endsCutOff: Bool
     /// Where each session starts in ``trace``'s events, in order.
     public let sessionStarts: [Int]
+    /// The lines of the file that could not be read and were skipped (counted from 1), the
+    /// torn last line of a killed process aside: each is named by a note in ``trace``.
+    public let damagedLines: [Int]
 
     /// The trace with a divider (``TraceEvent/Kind/divider(label:)``) where each session
     /// starts, naming the scenario the session launched and which session it is:
@@ -69,29 +75,37 @@ extension Trace {
     /// Reads a ``FileTracer`` file.
     ///
     /// A damaged last line (the process was killed while writing it) is skipped and the trace
-    /// counts as cut off; a damaged line before it is an error. A session that ends with
-    /// operations still running, calls unanswered or services alive gets, at the point where it
-    /// stopped, a `cut off` note over the innermost running operation, then a `cut off` reply to
-    /// each open call, a `cut off` finish for each running operation (innermost first) and a
-    /// release of each live service, so the next session starts from a clean slate.
+    /// counts as cut off. A damaged line before it (the file was damaged at rest) is skipped
+    /// too, as is a line this build cannot read (an event kind it does not know), and named by a
+    /// note where it stood (`trace line 12 is unreadable: skipped`) and in
+    /// ``RecordedTrace/damagedLines``: what the file still holds is drawn, and the drawing says
+    /// what is missing. A session that ends with operations still running, calls unanswered or
+    /// services alive gets, at the point where it stopped, a `cut off` note over the innermost
+    /// running operation, then for each running operation, innermost first, a `cut off` reply
+    /// to each call it (or a service it created) still waits on, a release of each service it
+    /// created, and its `cut off` finish, so the next session starts from a clean slate.
     /// - Parameter jsonLines: The file's bytes.
-    /// - Throws: ``TraceError/malformedJSON(_:)`` naming the damaged line,
-    ///   ``TraceError/unsupportedVersion(found:supported:)`` for a session of another format.
+    /// - Throws: ``TraceError/unsupportedVersion(found:supported:)`` for a session of another
+    ///   format.
     public static func recorded(jsonLines: Data) throws(TraceError) -> RecordedTrace {
-        let lines = jsonLines.split(separator: 0x0A, omittingEmptySubsequences: true)
+        // Empty lines are kept, so that a line's index says which line of the file it is.
+        let lines = jsonLines.split(separator: 0x0A, omittingEmptySubsequences: false)
+        let lastLine = lines.lastIndex { !$0.isEmpty }
         var closer = SessionCloser()
         var events: [TraceEvent] = []
         var sessions = 0
         var sessionStarts: [Int] = []
         var cutOff = false
+        var damaged: [Int] = []
+        var tornTail = false
         let decoder = JSONDecoder()
-        for (index, line) in lines.enumerated() {
-            let isLast = index == lines.count - 1
+        for (index, line) in lines.enumerated() where !line.isEmpty {
+            let isLast = index == lastLine
             if let header = try? decoder.decode(TraceLines.Header.self, from: Data(line)), header.session {
                 guard header.version == formatVersion else {
                     throw .unsupportedVersion(found: header.version, supported: formatVersion)
                 }
-                if closer.close(into: &events) { cutOff = true }
+                if closer.close(into: &events, sessionFollows: true) { cutOff = true }
                 sessions += 1
                 sessionStarts.append(events.count)
                 continue
@@ -99,21 +113,37 @@ extension Trace {
             let event: TraceEvent
             do {
                 event = try decoder.decode(TraceEvent.self, from: Data(line))
-            } catch TraceError.unknownEventKind(let kind, _) {
-                throw .unknownEventKind(kind, event: events.count)
             } catch {
                 if isLast {
-                    cutOff = true
+                    tornTail = true
                     break
                 }
-                throw .malformedJSON("line \(index + 1) is damaged")
+                // The lines number from 1, as an editor shows them.
+                damaged.append(index + 1)
+                closer.skipped("trace line \(index + 1) is unreadable: skipped", into: &events)
+                continue
             }
-            closer.track(event)
-            events.append(event)
+            closer.track(event, into: &events)
         }
-        if closer.close(into: &events) { cutOff = true }
+        let endsCutOff = closer.close(into: &events, sessionFollows: false) || tornTail
         return RecordedTrace(
-            trace: Trace(events: events), sessions: sessions, isCutOff: cutOff, sessionStarts: sessionStarts)
+            trace: Trace(events: events), sessions: sessions, isCutOff: cutOff || endsCutOff, endsCutOff: endsCutOff,
+            sessionStarts: sessionStarts, damagedLines: damaged)
+    }
+}
+
+extension Trace {
+    /// The trace with what it leaves open closed, as the end of a cut-off session is
+    /// (``recorded(jsonLines:)``): a `cut off` note, then replies, releases and `cut off`
+    /// finishes innermost first, open frames closed and every live service released. For a
+    /// drawing of a trace that had to be cut short where it stopped making sense.
+    package func closingOpenWork() -> Trace {
+        var closer = SessionCloser()
+        var closed: [TraceEvent] = []
+        closed.reserveCapacity(events.count + 8)
+        for event in events { closer.track(event, into: &closed) }
+        _ = closer.close(into: &closed, sessionFollows: true)
+        return Trace(events: closed)
     }
 }
 
@@ -123,16 +153,34 @@ private struct SessionCloser {
     /// frame belongs inside the innermost of them, and closes before its finish.
     private var openFrames: [Int] = []
     private var running: [(operation: Participant.ID, launcher: Participant.ID)] = []
+    /// Calls not answered yet, from an operation that is still running or a service that is
+    /// still alive: a finished operation's unanswered calls (a request it stopped waiting for
+    /// when it was cancelled) and the calls to or from a released service wait on nothing.
     private var calls: [(from: Participant.ID, to: Participant.ID)] = []
-    private var alive: [Participant.ID] = []
-    private var released: Set<Participant.ID> = []
+    /// The services alive, each with the operation whose insides it belongs to (`nil` for one
+    /// a key service or the caller created).
+    private var alive: [(service: Participant.ID, owner: Participant.ID?)] = []
+    /// The kind of every participant declared so far.
+    private var kinds: [Participant.ID: Participant.Kind] = [:]
+    /// The last operation launched, for a note about a damaged line when none is running.
+    private var lastOperation: Participant.ID?
+    /// Notes about damaged lines met before any operation was launched: written after the
+    /// first launch.
+    private var pendingNotes: [String] = []
 
-    mutating func track(_ event: TraceEvent) {
+    mutating func track(_ event: TraceEvent, into events: inout [TraceEvent]) {
+        events.append(event)
         switch event.kind {
+        case .declare(let participant):
+            kinds[participant.id] = participant.kind
         case .launch(let operation, let launcher, _):
             running.append((operation, launcher))
+            lastOperation = operation
+            events.append(contentsOf: pendingNotes.map { .note(over: operation, $0) })
+            pendingNotes = []
         case .finish(let operation, _, _):
             if let index = running.lastIndex(where: { $0.operation == operation }) { running.remove(at: index) }
+            if !running.contains(where: { $0.operation == operation }) { calls.removeAll { $0.from == operation } }
         case .message(let from, let to, _, let style):
             switch style {
             // A message to oneself (a scenario handing a value on: `a → b`) awaits no reply.
@@ -142,38 +190,48 @@ private struct SessionCloser {
                 if let index = calls.lastIndex(where: { $0.from == to && $0.to == from }) { calls.remove(at: index) }
             case .async: break
             }
-        case .create(let service, _, _):
-            alive.append(service)
-            released.remove(service)
+        case .create(let service, let creator, _):
+            let owner = kinds[creator] == .operation ? creator : alive.last(where: { $0.service == creator })?.owner
+            alive.append((service, owner))
         case .release(let service):
-            alive.removeAll { $0 == service }
-            released.insert(service)
+            alive.removeAll { $0.service == service }
+            calls.removeAll { $0.to == service || $0.from == service }
         case .frameOpen:
             openFrames.append(running.count)
         case .frameClose:
             _ = openFrames.popLast()
-        case .declare, .note, .frameBranch, .divider:
+        case .note, .frameBranch, .divider:
             break
         }
     }
 
-    /// Appends the closing events; returns whether anything was left running or unanswered.
-    mutating func close(into events: inout [TraceEvent]) -> Bool {
-        defer { self = SessionCloser() }
-        // A call to a context service needs no reply once the service is released (`dismiss()`
-        // to a screen has none); a call still waiting on a live service, or an operation that
-        // never finished, says the session stopped half-way.
-        let waiting = calls.filter { !released.contains($0.to) }
-        let wasCut = !running.isEmpty || !waiting.isEmpty
-        // A frame left open by a session that otherwise ended cleanly closes quietly: only the
-        // drawing needs it closed.
-        defer { events.append(contentsOf: repeatElement(.closeFrame, count: openFrames.count)) }
-        guard wasCut else { return false }
-        if let innermost = running.last ?? waiting.last.map({ ($0.to, $0.from) }) {
-            events.append(.note(over: innermost.operation, Trace.cutOffLabel))
+    /// Notes that a line could not be read, where it stood: over the operation running then
+    /// (or the last one launched; or the first one launched after it).
+    mutating func skipped(_ note: String, into events: inout [TraceEvent]) {
+        if let operation = running.last?.operation ?? lastOperation {
+            events.append(.note(over: operation, note))
+        } else {
+            pendingNotes.append(note)
         }
-        for call in waiting.reversed() {
-            events.append(.reply(from: call.to, to: call.from, Trace.cutOffLabel))
+    }
+
+    /// Appends the closing events; returns whether anything was left running or unanswered.
+    /// A session another one follows also releases the services it left alive (a screen a
+    /// cancelled operation never dismissed), so the next session can create them again.
+    mutating func close(into events: inout [TraceEvent], sessionFollows: Bool) -> Bool {
+        defer { self = SessionCloser() }
+        let wasCut = !running.isEmpty || !calls.isEmpty
+        defer {
+            // A frame left open by a session that otherwise ended cleanly closes quietly: only
+            // the drawing needs it closed.
+            events.append(contentsOf: repeatElement(.closeFrame, count: openFrames.count))
+            if wasCut || sessionFollows {
+                events.append(contentsOf: alive.reversed().map { .release($0.service) })
+            }
+        }
+        guard wasCut else { return false }
+        if let innermost = running.last?.operation ?? calls.last?.to {
+            events.append(.note(over: innermost, Trace.cutOffLabel))
         }
         for (depth, launch) in running.enumerated().reversed() {
             // The frames opened inside this operation close before it finishes, as they would
@@ -182,11 +240,25 @@ private struct SessionCloser {
                 openFrames.removeLast()
                 events.append(.closeFrame)
             }
+            // What the operation waits on is answered, and what it created released, before it
+            // finishes: its insides end inside its bar.
+            let owned = Set(alive.filter { $0.owner == launch.operation }.map(\.service))
+            let waiting = calls.indices.filter { calls[$0].from == launch.operation || owned.contains(calls[$0].from) }
+            for index in waiting.reversed() {
+                events.append(.reply(from: calls[index].to, to: calls[index].from, Trace.cutOffLabel))
+            }
+            calls = calls.indices.filter { !waiting.contains($0) }.map { calls[$0] }
+            for service in alive.reversed() where service.owner == launch.operation {
+                events.append(.release(service.service))
+                calls.removeAll { $0.to == service.service }
+            }
+            alive.removeAll { $0.owner == launch.operation }
             events.append(.finish(launch.operation, to: launch.launcher, Trace.cutOffLabel))
         }
-        for service in alive.reversed() {
-            events.append(.release(service))
+        // Calls between services no running operation owns (a screen a key service made).
+        for call in calls.reversed() {
+            events.append(.reply(from: call.to, to: call.from, Trace.cutOffLabel))
         }
-        return wasCut
+        return true
     }
 }

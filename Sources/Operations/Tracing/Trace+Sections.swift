@@ -27,6 +27,13 @@ public struct TraceSection: Hashable, Sendable {
     /// session of the run it was launched in; `nil` when the trace has no dividers.
     public let session: String?
 
+    /// The same section with another trace of its step (the same step drawn otherwise).
+    package func replacingTrace(_ trace: Trace) -> TraceSection {
+        TraceSection(
+            operation: operation, frames: frames, trace: trace, notesBefore: notesBefore, notesAfter: notesAfter,
+            position: position, stepCount: stepCount, session: session)
+    }
+
     /// The same section, in `session` when it knows none of its own: a step found inside a
     /// nested scenario's section ran in the session of that section.
     func inSession(_ outer: String?) -> TraceSection {
@@ -101,7 +108,9 @@ extension Trace {
                 if let skipped = Self.skippedStep(text) { meet(skipped) }
             case .divider(let label):
                 session = label
-            case .launch(let operation, let launcher, _) where launcher == root:
+            // The outermost operation launching itself (a trace recorded before launches got
+            // ids of their own) is no step: its section would be the whole trace again.
+            case .launch(let operation, let launcher, _) where launcher == root && operation != root:
                 let end =
                     events[index...].firstIndex {
                         if case .finish(operation, root, _) = $0.kind { true } else { false }
@@ -124,7 +133,7 @@ extension Trace {
                     sections.append(
                         TraceSection(
                             operation: operationParticipant, frames: openFrames,
-                            trace: Trace(events: declarations + span.filter { !$0.isDeclaration }),
+                            trace: Trace(events: declarations + Self.framesBalanced(span.filter { !$0.isDeclaration })),
                             notesBefore: pendingNotes, notesAfter: [], position: 0, stepCount: 0, session: session))
                     pendingNotes = []
                 }
@@ -145,11 +154,50 @@ extension Trace {
         }
     }
 
+    /// A step's events with its frames closed inside it: a frame it opened and the trace
+    /// closes only after its finish (a session cut inside the frame, mended where it was
+    /// cut) closes at its end, and a frame's branch or close whose opening lies before the
+    /// step (it ran inside the frame) is left out — the section's ``TraceSection/frames``
+    /// name those.
+    private static func framesBalanced(_ events: [TraceEvent]) -> [TraceEvent] {
+        var open = 0
+        var balanced: [TraceEvent] = []
+        balanced.reserveCapacity(events.count)
+        for event in events {
+            switch event.kind {
+            case .frameOpen: open += 1
+            case .frameBranch where open == 0: continue
+            case .frameClose:
+                guard open > 0 else { continue }
+                open -= 1
+            default: break
+            }
+            balanced.append(event)
+        }
+        balanced.append(contentsOf: repeatElement(.closeFrame, count: open))
+        return balanced
+    }
+
     /// The step a scenario's `skipped NAME: … is false` note names (`ConditionalStepTrace.swift`).
     private static func skippedStep(_ note: String) -> String? {
         guard note.hasPrefix("skipped "), let colon = note.firstIndex(of: ":") else { return nil }
         let name = note[note.index(note.startIndex, offsetBy: "skipped ".count)..<colon]
         return name.isEmpty || name.contains(" ") ? nil : String(name)
+    }
+}
+
+extension Trace {
+    /// The context services alive at the end of the trace, the latest created first.
+    var servicesLeftAlive: [Participant.ID] {
+        var alive: [Participant.ID] = []
+        for event in events {
+            switch event.kind {
+            case .create(let service, _, _): alive.append(service)
+            case .release(let service): alive.removeAll { $0 == service }
+            default: break
+            }
+        }
+        return alive.reversed()
     }
 }
 
@@ -197,11 +245,18 @@ extension TraceSection {
     /// One document rather than one per launch is what a source format needs: two Mermaid
     /// `sequenceDiagram`s in one output are not one diagram any tool reads.
     ///
+    /// A service a launch left alive at its end (a screen its cancelled operation never
+    /// dismissed, its release recorded later or never) is released where the launch ends, so
+    /// that the next launch, which creates it again, draws.
+    ///
     /// - Parameter sections: The launches, in order.
     /// - Returns: The trace; empty for no sections.
     public static func joined(_ sections: [TraceSection]) -> Trace {
         var events: [TraceEvent] = []
         for (number, section) in sections.enumerated() {
+            if number > 0 {
+                events.append(contentsOf: sections[number - 1].trace.servicesLeftAlive.map(TraceEvent.release))
+            }
             let declarations = section.trace.events.prefix { $0.isDeclaration }
             events.append(contentsOf: declarations)
             let frames = section.frames.isEmpty ? "" : " in " + section.frames.joined(separator: " / ")

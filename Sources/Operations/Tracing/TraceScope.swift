@@ -146,7 +146,7 @@ extension TraceScope {
         _ operation: @autoclosure () -> Participant, _ label: @autoclosure () -> String
     ) -> TraceScope {
         guard let sink else { return .disabled }
-        let operation = operation()
+        let operation = sink.started(operation())
         sink.declare(operation)
         sink.tracer.record(.launch(operation.id, by: participant.id, label()))
         return TraceScope(sink: sink, participant: operation, launcherID: participant.id)
@@ -159,6 +159,7 @@ extension TraceScope {
     ///   tracing is on.
     public func finish(_ label: @autoclosure () -> String) {
         guard let sink, let launcherID else { return }
+        sink.finished(participant.id)
         sink.tracer.record(.finish(participant.id, to: launcherID, label()))
     }
 
@@ -226,10 +227,12 @@ extension TraceScope {
 }
 
 /// A tracer held by reference, shared by every scope of a traced run, with the participants
-/// declared through it so far.
+/// declared through it so far and the operations running now.
 private final class TracerSink: Sendable {
     let tracer: any Tracer
     private let declared = LockedState(DeclaredParticipants())
+    /// The ids of the operations launched and not finished yet, one entry per launch.
+    private let running = LockedState([Participant.ID]())
 
     init(_ tracer: any Tracer) {
         self.tracer = tracer
@@ -240,6 +243,31 @@ private final class TracerSink: Sendable {
     func declare(_ participant: Participant) {
         declared.withLock { _ = $0.insert(participant.id) }
         tracer.record(.declare(participant))
+    }
+
+    /// The participant a launch of `operation` is recorded as: `operation` itself, or, while an
+    /// operation with its id is still running (a one-step scenario named after the operation
+    /// it launches, as `opctl run SignOutOp` is), the same name under the id `ID#2` (`#3`, …):
+    /// one lifeline cannot be launched again inside its own launch, and a trace that says so
+    /// cannot be drawn.
+    func started(_ operation: Participant) -> Participant {
+        running.withLock { running in
+            var launched = operation
+            var number = 2
+            while running.contains(launched.id) {
+                launched.id = Participant.ID("\(operation.id.rawValue)#\(number)")
+                number += 1
+            }
+            running.append(launched.id)
+            return launched
+        }
+    }
+
+    /// Records that the launch of `id` finished (its last launch, when there are several).
+    func finished(_ id: Participant.ID) {
+        running.withLock { running in
+            if let index = running.lastIndex(of: id) { running.remove(at: index) }
+        }
     }
 
     /// Declares a participant a message names before its first message, unless it already was.
