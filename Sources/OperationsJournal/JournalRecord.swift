@@ -63,7 +63,7 @@ public struct JournalRecord: Sendable {
     let compensating: [StepAddress: RecordedError]
     /// Where each polled step's polling stood when the run stopped, by the step's address: its
     /// last `polling` line, with a poll launched after that line's wait counted in (the wait is
-    /// then over, and ``PollProgress/nextPoll`` is `nil`).
+    /// then over, and its `nextPoll` is `nil`).
     public let pollProgress: [StepAddress: PollProgress]
 
     /// The inputs of a step's launches that a resume needs: the value its chain started it with,
