@@ -44,9 +44,7 @@ enum LineChecksum {
 
     /// The checksum field and the end of a line whose checksum is `sum`.
     static func suffix(sum: UInt32) -> [UInt8] {
-        var suffix = marker
-        appendHex(sum, to: &suffix)
-        return suffix + [UInt8(ascii: "\""), UInt8(ascii: "}"), UInt8(ascii: "\n")]
+        marker + hex(sum).utf8 + [UInt8(ascii: "\""), UInt8(ascii: "}"), UInt8(ascii: "\n")]
     }
 
     /// What a line's checksum says about it.
@@ -85,17 +83,8 @@ enum LineChecksum {
 
     /// `sum` as the 8 hexadecimal digits a line writes.
     static func hex(_ sum: UInt32) -> String {
-        var digits: [UInt8] = []
-        appendHex(sum, to: &digits)
-        return String(decoding: digits, as: UTF8.self)
-    }
-
-    /// Appends `sum` as the 8 hexadecimal digits a line writes, straight into the line's bytes.
-    static func appendHex(_ sum: UInt32, to bytes: inout [UInt8]) {
-        for shift in stride(from: 28, through: 0, by: -4) {
-            let digit = UInt8(truncatingIfNeeded: sum >> UInt32(shift)) & 0xF
-            bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
-        }
+        let digits = String(sum, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
     }
 
     /// The value of 8 hexadecimal digits as a line writes them; `nil` for anything else.
