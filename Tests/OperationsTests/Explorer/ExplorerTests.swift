@@ -7,16 +7,7 @@ import Testing
 /// its key, and catches the flow that drops it — with the shrunk schedule that shows how.
 struct ExplorerTests {
     private static func explorer(sendsKey: Bool) -> FaultExplorer<Int, Int> {
-        FaultExplorer(maxFaults: 2) { world in
-            let bank = ExploredService(world: world) { _, amount in amount * 10 }
-            let policy = RetryPolicy(maxAttempts: 3, backoff: .immediate, relaunchesSideEffects: true) { _ in true }
-            let scenario = Scenario<Int, Int>("Pay") { chain in
-                chain.then(
-                    Step("Charge", purity: .sideEffects) { ExploredRequestOp("charge", bank, sendsKey: sendsKey) }
-                        .retrying(policy))
-            }
-            return ExploredFlow(scenario: scenario, input: 5)
-        }
+        paymentExplorer(maxFaults: 2, sendsKey: sendsKey)
     }
 
     @Test func aFlowThatSendsItsKeysHoldsUnderEveryScheduleOfTwoFaults() async {
@@ -38,5 +29,20 @@ struct ExplorerTests {
         // The same schedule, replayed, breaks the same way; the flow with its key does not.
         #expect(!explorer.replay(violation.schedule).violations.isEmpty)
         #expect(Self.explorer(sendsKey: true).replay(violation.schedule).violations.isEmpty)
+    }
+}
+
+/// A small payment flow explored up to `maxFaults`: its one step charges with retries, sending
+/// its key or, with `sendsKey` false, dropping it — then one lost answer charges twice.
+func paymentExplorer(maxFaults: Int, sendsKey: Bool) -> FaultExplorer<Int, Int> {
+    FaultExplorer(maxFaults: maxFaults) { world in
+        let bank = ExploredService(world: world) { _, amount in amount * 10 }
+        let policy = RetryPolicy(maxAttempts: 3, backoff: .immediate, relaunchesSideEffects: true) { _ in true }
+        let scenario = Scenario<Int, Int>("Pay") { chain in
+            chain.then(
+                Step("Charge", purity: .sideEffects) { ExploredRequestOp("charge", bank, sendsKey: sendsKey) }
+                    .retrying(policy))
+        }
+        return ExploredFlow(scenario: scenario, input: 5)
     }
 }

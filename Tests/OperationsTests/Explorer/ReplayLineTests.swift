@@ -10,16 +10,7 @@ import Testing
 struct ReplayLineTests {
     /// The payment of ExplorerTests whose operation drops its key: one lost answer charges twice.
     private static func explorer(sendsKey: Bool) -> FaultExplorer<Int, Int> {
-        FaultExplorer(maxFaults: 1) { world in
-            let bank = ExploredService(world: world) { _, amount in amount * 10 }
-            let policy = RetryPolicy(maxAttempts: 3, backoff: .immediate, relaunchesSideEffects: true) { _ in true }
-            let scenario = Scenario<Int, Int>("Pay") { chain in
-                chain.then(
-                    Step("Charge", purity: .sideEffects) { ExploredRequestOp("charge", bank, sendsKey: sendsKey) }
-                        .retrying(policy))
-            }
-            return ExploredFlow(scenario: scenario, input: 5)
-        }
+        paymentExplorer(maxFaults: 1, sendsKey: sendsKey)
     }
 
     @Test func theReplayLineOfAViolationCompilesAndBreaksTheFlowAgain() throws {
