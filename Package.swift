@@ -89,7 +89,7 @@ let package = Package(
         // requests) and a raw connection for malformed bytes; not a product: an app tests its own
         // networking, not this package's.
         .target(
-            name: "HTTPTestSupport", dependencies: ["AuthFlow", "AuthSimulator", "LoopbackHTTP"],
+            name: "HTTPTestSupport", dependencies: ["AuthFlow", "AuthSimulator", "LoopbackHTTP", "OperationsTesting"],
             path: "Tests/HTTPTestSupport",
             swiftSettings: swiftSettings),
         .testTarget(

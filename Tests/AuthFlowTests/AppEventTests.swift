@@ -45,7 +45,7 @@ struct AppEventTests {
         let observer = PostAfter(index: index, inbox: inbox, event: event, also: also)
         let context = OpContext<PhoneNumber?>(
             nil, environment: OpEnvironment(scheduler: harness.scheduler, observer: observer, random: { 0 }))
-        return await LaunchProbe.awaitLaunch(factory.makeAppScenario, context: context, timeout: .seconds(30))
+        return await LaunchProbe.awaitLaunch(factory.makeAppScenario, context: context)
     }
 
     private static func signInScreens() -> ScriptedScreens {

@@ -2,6 +2,7 @@ import AuthFlow
 import Foundation
 import HTTPTestSupport
 import Operations
+import OperationsTesting
 import Testing
 
 /// Answers no well-behaved server gives, over a real socket on 127.0.0.1 through
@@ -29,7 +30,7 @@ struct BadResponseLoopbackTests {
     }
 
     private func api(_ server: RecordingServer) -> HTTPAuthAPI {
-        HTTPAuthAPI(transport: URLSessionTransport(baseURL: server.baseURL), timeout: .seconds(5))
+        HTTPAuthAPI(transport: URLSessionTransport(baseURL: server.baseURL), timeout: TestTimeout.standard)
     }
 
     /// A head promising the whole answer, then its first `sent` bytes, then the connection closes.

@@ -2,6 +2,7 @@ import AuthFlow
 import Foundation
 import HTTPTestSupport
 import Operations
+import OperationsTesting
 import Testing
 
 /// `HTTPAuthAPI`'s three services swapped one at a time, the way an app would: a request builder
@@ -58,7 +59,7 @@ struct HTTPAuthAPIServicesTests {
         let server = try started { try RecordingServer(serving: Fixtures.backend()) }
         defer { server.stop() }
         let api = HTTPAuthAPI(
-            transport: URLSessionTransport(baseURL: server.baseURL), timeout: .seconds(5),
+            transport: URLSessionTransport(baseURL: server.baseURL), timeout: TestTimeout.standard,
             requestBuilder: VersionedRequests())
 
         let phoneToken = try await api.readyForCode()

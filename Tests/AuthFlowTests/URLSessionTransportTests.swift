@@ -34,7 +34,7 @@ struct URLSessionTransportTests {
         let backend = Fixtures.backend()
         let server = try startServer(backend)
         defer { server.stop() }
-        let api = HTTPAuthAPI(transport: URLSessionTransport(baseURL: server.baseURL), timeout: .seconds(5))
+        let api = HTTPAuthAPI(transport: URLSessionTransport(baseURL: server.baseURL), timeout: TestTimeout.standard)
 
         let phoneToken = try await api.readyForCode()
         #expect(try await api.verifyCode("000000", phoneToken: phoneToken) == .failure(.invalidCode(attemptsLeft: 2)))
@@ -50,13 +50,13 @@ struct URLSessionTransportTests {
         let transport = URLSessionTransport(baseURL: server.baseURL)
         let request = HTTPRequest(
             method: .post, path: "/v1/auth/phone", headers: ["Content-Type": "application/json"],
-            body: Data(#"{"phone":"+79991234567"}"#.utf8), timeout: .seconds(5))
+            body: Data(#"{"phone":"+79991234567"}"#.utf8), timeout: TestTimeout.standard)
         let response = try await awaitCompletion { done in transport.send(request, completion: done) }.get()
         #expect(response.status == 200)
         #expect(response.headers["content-type"] == "application/json")
         #expect(String(decoding: response.body, as: UTF8.self).contains(#""codeLength":6"#))
 
-        let unauthorized = HTTPRequest(method: .get, path: "/v1/auth/terms", timeout: .seconds(5))
+        let unauthorized = HTTPRequest(method: .get, path: "/v1/auth/terms", timeout: TestTimeout.standard)
         let refused = try await awaitCompletion { done in transport.send(unauthorized, completion: done) }.get()
         #expect(refused.status == 401)
         #expect(refused.headers["WWW-Authenticate"] == "Bearer")
@@ -74,7 +74,7 @@ struct URLSessionTransportTests {
         let server = try startServer(Fixtures.backend())
         let url = server.baseURL
         server.stop()
-        let api = HTTPAuthAPI(transport: URLSessionTransport(baseURL: url), timeout: .seconds(5))
+        let api = HTTPAuthAPI(transport: URLSessionTransport(baseURL: url), timeout: TestTimeout.standard)
         let result = try await api.submitPhone(Fixtures.phone)
         guard case .failure(.unreachable) = result else {
             Issue.record("expected unreachable, got \(result)")
@@ -88,9 +88,11 @@ struct URLSessionTransportTests {
         let server = try startHoldingServer()
         defer { server.stop() }
         // Neither timeout may beat the cancellation on a loaded machine (a fresh clone building
-        // and testing at once saw the transport's default 15 s fire first).
+        // and testing at once saw the transport's default 15 s fire first, and with seven builds
+        // beside the suite 120 s did too): both outlast every wait of the test.
+        let patience = TestTimeout.standard * 2
         let api = HTTPAuthAPI(
-            transport: URLSessionTransport(baseURL: server.baseURL, timeout: .seconds(120)), timeout: .seconds(120))
+            transport: URLSessionTransport(baseURL: server.baseURL, timeout: patience), timeout: patience)
         let token = CancellationToken()
         let result = Mailbox<Result<PhoneSession, AuthError>>()
         api.submitPhone(Fixtures.phone, call: AuthCall(cancellation: token)) { result.put($0) }
@@ -99,7 +101,7 @@ struct URLSessionTransportTests {
         #expect(arrived, "the request reached the server")
         token.cancel()
         let closed = await OwnThread.run { server.wait { $0.closedWhileHeld > 0 } }
-        #expect(closed, "the server saw the client close the connection long before the 60 s timeout")
+        #expect(closed, "the server saw the client close the connection long before either timeout")
         let outcome = try await OwnThread.run { try result.take() }
         #expect(outcome == .failure(.cancelled), "\(outcome)")
     }
@@ -140,7 +142,7 @@ struct URLSessionTransportTests {
         let redirect = HTTPResponse(status: 301, headers: ["Location": "/v1/auth/phone"])
         let server = try started { try RecordingServer { _ in redirect } }
         defer { server.stop() }
-        let api = HTTPAuthAPI(transport: URLSessionTransport(baseURL: server.baseURL), timeout: .seconds(5))
+        let api = HTTPAuthAPI(transport: URLSessionTransport(baseURL: server.baseURL), timeout: TestTimeout.standard)
 
         let result = try await api.submitPhone(Fixtures.phone)
         #expect(result == .failure(.unexpectedStatus(301, code: nil)))
@@ -187,7 +189,7 @@ struct URLSessionTransportTests {
         let backend = Fixtures.backend()
         let server = try startServer(backend)
         defer { server.stop() }
-        let api = HTTPAuthAPI(transport: URLSessionTransport(baseURL: server.baseURL), timeout: .seconds(5))
+        let api = HTTPAuthAPI(transport: URLSessionTransport(baseURL: server.baseURL), timeout: TestTimeout.standard)
         let token = try await api.submitPhone(Fixtures.phone).get().phoneToken
         let key = IdempotencyKey.make()
         let call = AuthCall(idempotencyKey: key)

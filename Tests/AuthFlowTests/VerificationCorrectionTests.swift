@@ -29,7 +29,7 @@ struct VerificationCorrectionTests {
             api: HookedAuthAPI(base: harness.api, hook: hook), storage: harness.storage, screens: harness.screens,
             retry: .transient(maxAttempts: 3, backoff: .immediate), asksAgain: asksAgain)
         return await LaunchProbe.awaitLaunch(
-            factory.makeAuthScenario, context: harness.context(nil), timeout: .seconds(30))
+            factory.makeAuthScenario, context: harness.context(nil))
     }
 
     private static let newTerms = TermsOfUse(version: "2", text: "Updated terms for tests.")

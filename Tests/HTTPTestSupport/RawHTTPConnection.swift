@@ -1,4 +1,5 @@
 import Foundation
+import OperationsTesting
 
 #if canImport(Glibc)
     import Glibc
@@ -43,7 +44,7 @@ package final class RawHTTPConnection {
     ///
     /// - Parameter receiveTimeout: The longest a read waits for data.
     /// - Throws: ``SocketFailure``.
-    package init(port: UInt16, receiveTimeout: Duration = .seconds(5)) throws(SocketFailure) {
+    package init(port: UInt16, receiveTimeout: Duration = TestTimeout.standard) throws(SocketFailure) {
         // Connected before `self.fd` is set: an initialiser that throws once every property is
         // set runs `deinit`, which would close the descriptor a second time — by then perhaps
         // another thread's file under the same number.

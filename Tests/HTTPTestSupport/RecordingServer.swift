@@ -2,6 +2,7 @@ package import AuthFlow
 import AuthSimulator
 package import Foundation
 package import LoopbackHTTP
+import OperationsTesting
 
 /// The package's one ``HTTPServer`` on 127.0.0.1, with what tests need besides: every request
 /// recorded, and requests held unanswered (``hold(pathEndingWith:)``) while noticing when the
@@ -147,7 +148,7 @@ package final class RecordingServer: Sendable {
     ///
     /// - Returns: Whether the condition holds.
     @discardableResult
-    package func wait(timeout: Duration = .seconds(10), until condition: (State) -> Bool) -> Bool {
+    package func wait(timeout: Duration = TestTimeout.standard, until condition: (State) -> Bool) -> Bool {
         changed.wait(timeout: timeout, until: condition)
     }
 

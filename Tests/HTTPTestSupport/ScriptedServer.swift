@@ -1,5 +1,6 @@
 import Dispatch
 package import Foundation
+import OperationsTesting
 
 #if canImport(Glibc)
     import Glibc
@@ -139,7 +140,7 @@ package final class ScriptedServer: Sendable {
     ///
     /// - Returns: Whether the condition holds.
     @discardableResult
-    package func wait(timeout: Duration = .seconds(10), until condition: (State) -> Bool) -> Bool {
+    package func wait(timeout: Duration = TestTimeout.standard, until condition: (State) -> Bool) -> Bool {
         state.wait(timeout: timeout, until: condition)
     }
 

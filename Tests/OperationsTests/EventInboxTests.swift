@@ -133,7 +133,7 @@ struct EventInboxTests {
         func makeScenario() -> Scenario<Int, String> {
             Scenario("Busy", events: inbox, onEvent: counting) { $0.then(Step("Only") { DescribeOp() }) }
         }
-        let report = LaunchProbe.launch(makeScenario(), input: 1, timeout: .seconds(30))
+        let report = LaunchProbe.launch(makeScenario(), input: 1)
         #expect(try report.value() == "#1")
         #expect(handled.withLock { $0 } == 50_000)
     }
@@ -179,7 +179,7 @@ struct EventInboxTests {
             }
         }
         inbox.post(.hello)
-        let report = await LaunchProbe.awaitLaunch(makeScenario, context: OpContext(5), timeout: .seconds(30))
+        let report = await LaunchProbe.awaitLaunch(makeScenario, context: OpContext(5))
         #expect(report.keptContract)
         #expect(try report.value() == "#5")
         let didReact = reacted.load(ordering: .acquiring)

@@ -68,8 +68,8 @@ struct ScreenPromptTests {
         }
         #expect(screen.prompt?.isOpen == true)
         token.cancel()
-        #expect(finished.wait(timeout: .now() + 5) == .success)
-        #expect(screen.closedSignal.wait(timeout: .now() + 5) == .success)
+        #expect(finished.wait(timeout: .now() + TestTimeout.standard.dispatchInterval) == .success)
+        #expect(screen.closedSignal.wait(timeout: .now() + TestTimeout.standard.dispatchInterval) == .success)
         #expect(screen.closed.withLock { $0 } == .cancelled)
         #expect(throws: OpError.cancelled) { try outcome.withLock { $0 }?.get() }
         // The person answers a question that is gone: dropped without a diagnostic.
@@ -92,9 +92,9 @@ struct ScreenPromptTests {
         scheduler.advance(by: .seconds(29))
         #expect(screen.closed.withLock { $0 } == nil)
         scheduler.advance(by: .seconds(1))
-        #expect(screen.closedSignal.wait(timeout: .now() + 5) == .success)
+        #expect(screen.closedSignal.wait(timeout: .now() + TestTimeout.standard.dispatchInterval) == .success)
         #expect(screen.closed.withLock { $0 } == .timedOut)
-        #expect(finished.wait(timeout: .now() + 5) == .success)
+        #expect(finished.wait(timeout: .now() + TestTimeout.standard.dispatchInterval) == .success)
         #expect(throws: OpError.timedOut) { try outcome.withLock { $0 }?.get() }
         #expect(recorder.diagnostics.isEmpty)
     }
@@ -119,7 +119,7 @@ struct ScreenPromptTests {
             finished.signal()
         }
         screen.prompt?.answer("tok_visa")
-        #expect(finished.wait(timeout: .now() + 5) == .success)
+        #expect(finished.wait(timeout: .now() + TestTimeout.standard.dispatchInterval) == .success)
         #expect(try outcome.withLock { $0 }?.get() == "tok_visa")
         #expect(screen.closed.withLock { $0 } == nil)
     }

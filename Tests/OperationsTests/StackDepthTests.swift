@@ -13,7 +13,7 @@ struct StackDepthTests {
         let thread = Thread(block: body)
         thread.stackSize = 512 * 1024
         thread.start()
-        return box.wait(timeout: .seconds(120))
+        return box.wait()
     }
 
     @Test func aHundredThousandImmediateRetriesDoNotGrowTheStack() {

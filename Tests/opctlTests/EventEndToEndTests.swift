@@ -13,7 +13,7 @@ struct EventEndToEndTests {
     /// that has only version 2 finds nothing to ask.
     @Test func termsChangedDuringTheSignInAreAcceptedBeforeTheRunEnds() throws {
         let sandbox = try Sandbox()
-        let run = try sandbox.start(Self.signIn + ["--event", "terms-changed@SaveTokenOp"]).wait(timeout: 30)
+        let run = try sandbox.start(Self.signIn + ["--event", "terms-changed@SaveTokenOp"]).wait()
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.contains("Signed in."), "\(run)")
         #expect(run.stderr.contains("event terms-changed posted as SaveTokenOp launched"), "\(run)")
@@ -26,7 +26,7 @@ struct EventEndToEndTests {
     /// Signed out on another device: the flow ends as cancelled and the saved token is gone.
     @Test func signedOutElsewhereEndsTheRunAndForgetsTheToken() throws {
         let sandbox = try Sandbox()
-        #expect(try sandbox.start(Self.signIn).wait(timeout: 30).status == 0)
+        #expect(try sandbox.start(Self.signIn).wait().status == 0)
         #expect(FileManager.default.fileExists(atPath: sandbox.tokenFile.path))
 
         let run = try sandbox.run("run", "app", "--event", "signed-out-elsewhere@CheckSessionOp")
@@ -50,7 +50,7 @@ struct EventEndToEndTests {
         (["run", "auth", "--phone", "+79991234567", "--event", "terms-changed"], "only 'opctl run app' reacts"),
     ])
     func badEventsAreUsageErrors(arguments: [String], message: String) throws {
-        let result = try Sandbox().start(arguments).wait(timeout: 30)
+        let result = try Sandbox().start(arguments).wait()
         #expect(result.status == ExitStatus.usage, "\(result)")
         #expect(result.stderr.contains(message), "\(result)")
     }

@@ -38,7 +38,7 @@ struct InterruptAtStartTests {
             ])
             try process.waitUntilCatchingSIGINT()
             process.interrupt()
-            let result = try process.wait(timeout: 30)
+            let result = try process.wait()
             statuses[result.signal.map { "signal \($0)" } ?? "exit \(result.status)", default: 0] += 1
         }
         #expect(statuses == ["exit \(ExitStatus.interrupted)": Self.attempts], "\(statuses)")
@@ -55,7 +55,7 @@ struct InterruptAtStartTests {
             let process = try sandbox.start(["serve", "--port", "0"])
             try process.waitUntilCatchingSIGINT()
             process.interrupt()
-            let result = try process.wait(timeout: 30)
+            let result = try process.wait()
             statuses[result.signal.map { "signal \($0)" } ?? "exit \(result.status)", default: 0] += 1
         }
         let documented: Set = ["exit \(ExitStatus.interrupted)", "exit \(ExitStatus.success)"]

@@ -48,7 +48,7 @@ struct LostAnswerThenOutageEndToEndTests {
         let sandbox = try Sandbox()
         let result = try sandbox.run(
             "run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456", "--backend",
-            server.baseURL.absoluteString, timeout: 60)
+            server.baseURL.absoluteString)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("Signed in."), "\(result)")
         expectOneActionEach(backend, server)
@@ -63,7 +63,7 @@ struct LostAnswerThenOutageEndToEndTests {
         // endpoint, and each rerun gets one endpoint further.
         let failed = try sandbox.run(
             "run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456", "--backend",
-            server.baseURL.absoluteString, timeout: 60)
+            server.baseURL.absoluteString)
         #expect(failed.status == 1, "\(failed)")
         let id = try #require(runID(in: failed.stderr), "\(failed)")
         let shown = try sandbox.run("show", id)
@@ -73,7 +73,7 @@ struct LostAnswerThenOutageEndToEndTests {
         var result = failed
         for _ in 0..<3 where result.status != 0 {
             result = try sandbox.run(
-                "rerun", id, "--code", "123456", "--backend", server.baseURL.absoluteString, timeout: 60)
+                "rerun", id, "--code", "123456", "--backend", server.baseURL.absoluteString)
         }
         #expect(result.status == 0, "\(result)")
         expectOneActionEach(backend, server)

@@ -34,7 +34,7 @@ struct ServeEndToEndTests {
         try serve.waitForStderr(containing: "POST /v1/auth/code/verify 200 ")
 
         serve.interrupt()
-        let served = try serve.wait(timeout: 10)
+        let served = try serve.wait()
         #expect(served.status == 0, "\(served)")
         #expect(served.signal == nil, "\(served)")
 
@@ -60,14 +60,14 @@ struct ServeEndToEndTests {
         let sandbox = try Sandbox()
         let (serve, port) = try startServe(sandbox)
 
-        let second = try sandbox.run("serve", "--port", "\(port)", timeout: 10)
+        let second = try sandbox.run("serve", "--port", "\(port)")
         #expect(second.status == 1, "\(second)")
         #expect(second.stderr.contains("127.0.0.1:\(port): the port is already in use"), "\(second)")
         #expect(second.stderr.contains("--port 0"), "\(second)")
         #expect(second.stdout.isEmpty, "\(second)")
 
         serve.terminate()
-        let served = try serve.wait(timeout: 10)
+        let served = try serve.wait()
         #expect(served.status == 0 && served.signal == nil, "\(served)")
     }
 

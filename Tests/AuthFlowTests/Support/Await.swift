@@ -1,5 +1,6 @@
 import Dispatch
 import Operations
+import OperationsTesting
 import Testing
 
 /// No completion arrived within the test's timeout.
@@ -11,7 +12,7 @@ struct CompletionTimedOut: Error, CustomStringConvertible {
 /// Waits for a callback-based call to complete, failing after `timeout` instead of hanging the
 /// run; nothing sleeps, a Dispatch timer races the completion.
 func awaitCompletion<Value: Sendable>(
-    timeout: Duration = .seconds(5),
+    timeout: Duration = TestTimeout.standard,
     _ start: (@escaping @Sendable (Value) -> Void) -> Void
 ) async throws -> Value {
     let slot = LockedState<CheckedContinuation<Value, any Error>?>(nil)

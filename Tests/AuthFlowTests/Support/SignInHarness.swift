@@ -76,7 +76,7 @@ struct SignInHarness {
     /// Waits until the scenario hands work to the scheduler (a retry waiting for its backoff).
     ///
     /// - Throws: ``CompletionTimedOut`` when nothing is scheduled within `timeout`.
-    func waitForScheduledWork(timeout: Duration = .seconds(5)) throws {
+    func waitForScheduledWork(timeout: Duration = TestTimeout.standard) throws {
         guard scheduled.wait(timeout: .now() + .milliseconds(Int(timeout.components.seconds) * 1000)) == .success
         else { throw CompletionTimedOut(timeout: timeout) }
     }
@@ -85,13 +85,13 @@ struct SignInHarness {
     func signIn(_ phone: PhoneNumber? = nil) async -> LaunchReport<AuthToken> {
         let (factory, context) = (factory, context(phone))
         // A hang guard, generous so a loaded machine under Thread Sanitizer never trips it.
-        return await LaunchProbe.awaitLaunch(factory.makeAuthScenario, context: context, timeout: .seconds(30))
+        return await LaunchProbe.awaitLaunch(factory.makeAuthScenario, context: context)
     }
 
     /// Launches the app's main scenario and waits for it to finish and be released.
     func startApp(_ phone: PhoneNumber? = nil) async -> LaunchReport<AppOutcome> {
         let (factory, context) = (factory, context(phone))
-        return await LaunchProbe.awaitLaunch(factory.makeAppScenario, context: context, timeout: .seconds(30))
+        return await LaunchProbe.awaitLaunch(factory.makeAppScenario, context: context)
     }
 
     /// The simulator's default terms, as the terms screen shows them.
@@ -140,7 +140,7 @@ final class Mailbox<Value: Sendable>: Sendable {
     var isEmpty: Bool { values.withLock { $0.isEmpty } }
 
     /// - Throws: ``CompletionTimedOut`` when nothing arrives within `timeout`.
-    func take(timeout: Duration = .seconds(5)) throws -> Value {
+    func take(timeout: Duration = TestTimeout.standard) throws -> Value {
         guard arrived.wait(timeout: .now() + .milliseconds(Int(timeout.components.seconds) * 1000)) == .success
         else { throw CompletionTimedOut(timeout: timeout) }
         return values.withLock { $0.removeFirst() }

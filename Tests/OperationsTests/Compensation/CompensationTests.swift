@@ -141,7 +141,7 @@ struct CompensationTests {
         thread.stackSize = 512 * 1024
         thread.start()
         // Waited for on a thread of its own, not on the test pool.
-        let result = await OwnThread.run { box.wait(timeout: .seconds(120)) }
+        let result = await OwnThread.run { box.wait() }
         #expect((result?.failure as? StepFailure)?.step == "Last")
         #expect(ledger.names.last == "Undo0")
         #expect(ledger.launches.count == 2 * count + 1)

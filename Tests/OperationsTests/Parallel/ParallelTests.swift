@@ -107,7 +107,7 @@ struct ParallelTests {
         thread.stackSize = 512 * 1024
         thread.start()
         // Waited for on a thread of its own, not on the test pool.
-        let result = await OwnThread.run { box.wait(timeout: .seconds(120)) }
+        let result = await OwnThread.run { box.wait() }
         #expect(result?.success?.count == count)
     }
 

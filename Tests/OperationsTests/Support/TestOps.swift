@@ -1,5 +1,6 @@
 import Dispatch
 import Operations
+import OperationsTesting
 import Synchronization
 
 /// Finishes synchronously, before `launch` returns, with `input * 2`.
@@ -165,7 +166,7 @@ final class FinishBox<Value: Sendable>: Sendable {
     }
 
     /// Waits up to `timeout` for the first delivery.
-    func wait(timeout: Duration = .seconds(5)) -> Result<Value, any Error>? {
+    func wait(timeout: Duration = TestTimeout.standard) -> Result<Value, any Error>? {
         let (seconds, attoseconds) = timeout.components
         let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
         guard signal.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else { return nil }

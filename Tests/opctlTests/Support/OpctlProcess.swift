@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Operations
+import OperationsTesting
 
 #if canImport(Glibc)
     import Glibc
@@ -92,6 +93,10 @@ struct OpctlResult: Sendable, CustomStringConvertible {
 
 /// A process that did not finish in time; it was killed, and this carries what it wrote so far.
 struct OpctlTimeout: Error, CustomStringConvertible {
+    /// How long a test waits for opctl when it names no timeout: the suite's one bound on a
+    /// hang, since a child process started behind a loaded machine's queue is late, not stuck.
+    static let patience = Double(TestTimeout.standard.components.seconds)
+
     let what: String
     let seconds: Double
     let stdout: String
@@ -141,7 +146,8 @@ final class Sandbox: Sendable {
     /// - Throws: ``OpctlTimeout`` when it did not finish in time; ``OpctlBinary/NotFound``.
     @discardableResult
     func run(
-        _ arguments: String..., stdin: Data? = nil, environment: [String: String?] = [:], timeout: Double = 30
+        _ arguments: String..., stdin: Data? = nil, environment: [String: String?] = [:],
+        timeout: Double = OpctlTimeout.patience
     ) throws -> OpctlResult {
         try start(arguments, stdin: stdin, environment: environment).wait(timeout: timeout)
     }
@@ -234,7 +240,7 @@ final class OpctlProcess: Sendable {
     /// - Throws: ``OpctlTimeout`` (after killing the process) when `text` does not appear in
     ///   time, or the process ends first.
     @discardableResult
-    func waitForStderr(containing text: String, timeout: Double = 30) throws -> String {
+    func waitForStderr(containing text: String, timeout: Double = OpctlTimeout.patience) throws -> String {
         try waitFor(text, on: "stderr", timeout: timeout) { $0.stderr }
     }
 
@@ -243,7 +249,7 @@ final class OpctlProcess: Sendable {
     /// - Returns: Standard output so far.
     /// - Throws: ``OpctlTimeout`` as ``waitForStderr(containing:timeout:)`` does.
     @discardableResult
-    func waitForStdout(containing text: String, timeout: Double = 30) throws -> String {
+    func waitForStdout(containing text: String, timeout: Double = OpctlTimeout.patience) throws -> String {
         try waitFor(text, on: "stdout", timeout: timeout) { $0.stdout }
     }
 
@@ -274,7 +280,7 @@ final class OpctlProcess: Sendable {
     /// Waits for the process to end.
     ///
     /// - Throws: ``OpctlTimeout`` after killing a process that did not end in time.
-    func wait(timeout: Double = 30) throws -> OpctlResult {
+    func wait(timeout: Double = OpctlTimeout.patience) throws -> OpctlResult {
         if !hasExited, exited.wait(timeout: .now() + timeout) == .timedOut {
             killNow()
             _ = exited.wait(timeout: .now() + 10)
