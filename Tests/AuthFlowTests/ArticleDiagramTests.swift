@@ -52,6 +52,18 @@ struct ArticleDiagramTests {
         #expect(events.contains(.finish("TermsOfUseOp", to: keeper, label: "onFinish(acceptedNewTerms(sim…7eKw))")))
     }
 
+    /// `opctl diagram --run ID --step TermsOfUseOp` finds the lone flow: a launch a key service
+    /// makes between the scenario's steps is a section, drawn from the key service's edge.
+    @Test func theLoneFlowIsASectionLaunchedFromTheKeyService() throws {
+        let trace = try AuthDiagrams.trace(of: "AppScenario.termsChangedEvent")
+        let sections = trace.sections(named: "TermsOfUseOp")
+        #expect(sections.count == 1)
+        let section = try #require(sections.first)
+        let edge = Participant(id: SessionKeeper.participant.id, name: "SessionKeeper", kind: .caller)
+        #expect(section.trace.participants.contains(edge))
+        #expect(try AuthDiagrams.render(section, format: .unicode).contains("launch(nil)"))
+    }
+
     @Test(arguments: AuthDiagrams.names)
     func keyServicesGetNoBarsInTheExports(name: String) throws {
         let trace = try AuthDiagrams.trace(of: name)
