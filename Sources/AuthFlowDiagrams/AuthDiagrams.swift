@@ -16,7 +16,7 @@ public enum AuthDiagrams {
         "PhoneOp", "PhoneOp.rejected", "PhoneOp.stateful", "TermsOfUseOp", "TermsOfUseOp.stateful", "CodeOp",
         "CodeOp.stateful", "AuthOp", "SaveTokenOp", "SignOutOp", "AuthScenario", "VerificationScenario",
         "AuthScenario.services", "AuthScenario.retry", "AuthScenario.termsAccepted", "AuthScenario.codeRejected",
-        "AuthScenario.termsChanged", "AppScenario", "AppScenario.signIn",
+        "AuthScenario.termsChanged", "AppScenario", "AppScenario.signIn", "AppScenario.termsChangedEvent",
     ]
 
     /// The formats of the committed files: the engine's, with their file extensions.
@@ -191,6 +191,20 @@ public enum AuthDiagrams {
                 return try bench.traced {
                     try bench.factory.makeAppScenario().runToFinish($0.with(input: bench.phone))
                 }.limited(toDepth: 2)
+            case "AppScenario.termsChangedEvent":
+                // The article's key service launching a lone operation: signed in, the terms
+                // unchanged at the app's own check, then new terms and the push saying so; at
+                // the end the SessionKeeper launches the saved-session terms flow by itself.
+                try bench.factory.storage.saveAuthToken(try bench.authToken())
+                let simulator = bench.simulator
+                let events = bench.factory.events
+                let push = AfterStep("CheckSessionOp") {
+                    simulator.publishTerms(version: "2", text: "Updated demonstration terms of use.")
+                    events.post(.termsChanged)
+                }
+                return try bench.traced(observer: push) {
+                    try bench.factory.makeAppScenario().runToFinish($0.with(input: bench.phone))
+                }.limited(toDepth: 2)
             default:
                 throw DiagramError.unknown(name)
             }
@@ -274,10 +288,15 @@ private struct DiagramBench {
 
     /// Runs `body` with a traced context and returns what it recorded; a run drawn for how it
     /// fails (`expectingFailure`) must fail, and one drawn for how it succeeds must succeed.
-    func traced(expectingFailure: Bool = false, _ body: (OpContext<Void>) throws -> some Any) throws -> Trace {
+    func traced(
+        expectingFailure: Bool = false, observer: (any ScenarioObserver)? = nil,
+        _ body: (OpContext<Void>) throws -> some Any
+    ) throws -> Trace {
         let tracer = InMemoryTracer()
         // Counted idempotency keys: the notes show them, and the bytes must not change.
-        var context = OpContext<Void>(environment: OpEnvironment(makeIdempotencyKey: IdempotencyKey.sequence()))
+        var context = OpContext<Void>(
+            environment: OpEnvironment(makeIdempotencyKey: IdempotencyKey.sequence()).with(
+                observer: observer, replay: nil))
         context.trace = .root(tracer, caller: .caller("Caller"))
         do {
             _ = try body(context)
@@ -300,5 +319,22 @@ private struct DiagramBench {
 
     func authToken() throws -> AuthToken {
         try factory.makeCodeOp().runToFinish(OpContext(CodeRequest(attempt: try acceptedAttempt())))
+    }
+}
+
+/// Does something from outside the run (publish new terms, post the push) once, when a step
+/// succeeded: what happens to an app while its main scenario runs.
+private struct AfterStep: ScenarioObserver {
+    let step: String
+    let action: @Sendable () -> Void
+    let done = OnceFlag()
+
+    init(_ step: String, _ action: @escaping @Sendable () -> Void) {
+        self.step = step
+        self.action = action
+    }
+
+    func scenario(_ event: ScenarioEvent) {
+        if case .stepSucceeded = event.kind, event.address.path.last?.name == step, done.claim() { action() }
     }
 }

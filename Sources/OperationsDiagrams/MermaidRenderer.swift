@@ -10,7 +10,8 @@ public import Operations
 ///   cannot label, as a shaded `rect` whose first line is a note with its label;
 /// - a divider (a session's start), which Mermaid lacks, as a note across the lifelines
 ///   declared so far, its label between `══` rules;
-/// - activation bars and context services' existence bars as `activate`/`deactivate`;
+/// - activation bars and context services' existence bars as `activate`/`deactivate`, but no
+///   bars on key services, whose lifetime is not drawn (a bar there reads as an existence bar);
 /// - a context service appears where it is created with `create participant` and ends with
 ///   `destroy` before its last message. Both need **Mermaid 10.3 or later** (GitHub has it).
 ///   Where Mermaid's rules cannot express the trace, the export falls back to plain messages and
@@ -146,13 +147,13 @@ public struct MermaidRenderer: DiagramRenderer {
                 lines.append(divider(label))
             }
 
-            if step.opensBar, let receiver = step.receiver.column {
+            if step.opensBar, let receiver = step.receiver.column, model.exportsBars(on: receiver) {
                 lines.append("    activate \(aliases.columns[receiver])")
             }
             if case .create(_, let created) = step.action, step.createdHasLife {
                 lines.append("    activate \(aliases.columns[created])")
             }
-            if step.closesBar, let sender = step.sender.column {
+            if step.closesBar, let sender = step.sender.column, model.exportsBars(on: sender) {
                 lines.append("    deactivate \(aliases.columns[sender])")
             }
             for ending in step.endings where ending.hadBar {

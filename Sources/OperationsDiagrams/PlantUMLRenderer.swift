@@ -9,7 +9,8 @@ public import Operations
 /// - calls `->`, replies `-->`, async messages `->>`;
 /// - a context service gets `create` before the message that creates it, `activate` for its
 ///   existence bar, `deactivate` after its last message and `destroy` when it was released;
-/// - activation bars as `activate`/`deactivate`; notes as `note over`;
+/// - activation bars as `activate`/`deactivate`, except on key services, whose lifetime is not
+///   drawn (a bar there reads as an existence bar); notes as `note over`;
 /// - frames as `loop`, `alt`/`else`, `par`/`else`, `opt` and `group` blocks closed by `end`;
 /// - a divider (a session's start) as `== label ==`.
 ///
@@ -72,11 +73,15 @@ public struct PlantUMLRenderer: DiagramRenderer {
                 let text = Self.escaped(LabelWrapper.sanitize(label))
                 lines.append("== \(text.isEmpty ? "…" : text) ==")
             }
-            if step.opensBar, let receiver = name(step.receiver) { lines.append("activate \(receiver)") }
+            if step.opensBar, let column = step.receiver.column, model.exportsBars(on: column) {
+                lines.append("activate \(aliases.columns[column])")
+            }
             if case .create(_, let created) = step.action, step.createdHasLife {
                 lines.append("activate \(aliases.columns[created])")
             }
-            if step.closesBar, let sender = name(step.sender) { lines.append("deactivate \(sender)") }
+            if step.closesBar, let column = step.sender.column, model.exportsBars(on: column) {
+                lines.append("deactivate \(aliases.columns[column])")
+            }
             for ending in step.endings {
                 if ending.hadBar { lines.append("deactivate \(aliases.columns[ending.column])") }
                 if ending.crossed { lines.append("destroy \(aliases.columns[ending.column])") }

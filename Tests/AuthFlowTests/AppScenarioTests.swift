@@ -67,7 +67,7 @@ struct AppScenarioTests {
         #expect(harness.backend.requestCounts == [.session: 1, .terms: 1, .termsAccept: 1])
         #expect(
             harness.screens.records == [
-                .terms(TermsViewModel(terms: TermsOfUse(version: "2", text: "New terms."))), .dismissed,
+                .terms(TermsViewModel(api: modelAPI, terms: TermsOfUse(version: "2", text: "New terms."))), .dismissed,
             ])
         #expect(harness.screens.unanswered.isEmpty)
 

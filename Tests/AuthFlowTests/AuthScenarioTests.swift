@@ -30,7 +30,7 @@ struct AuthScenarioTests {
             harness.backend.requestCounts == [.phone: 1, .terms: 1, .termsAccept: 1, .codeSend: 1, .codeVerify: 1])
         #expect(
             harness.screens.records == [
-                .phone(PhoneViewModel()), .dismissed, .terms(harness.termsModel), .dismissed,
+                .phone(PhoneViewModel(api: modelAPI)), .dismissed, .terms(harness.termsModel), .dismissed,
                 .code(SignInHarness.codeModel), .dismissed,
             ])
         #expect(harness.screens.unanswered.isEmpty)
@@ -128,7 +128,7 @@ struct AuthScenarioTests {
                 "SaveTokenOp launched #1", "SaveTokenOp succeeded #1",
             ])
         let askedAgain = CodeViewModel(
-            phone: Fixtures.phone, codeLength: 6, attemptsLeft: 2, errorMessage: "Wrong code.")
+            api: modelAPI, phone: Fixtures.phone, codeLength: 6, attemptsLeft: 2, errorMessage: "Wrong code.")
         #expect(harness.screens.records.filter(\.isCode) == [.code(SignInHarness.codeModel), .code(askedAgain)])
         #expect(harness.backend.requestCount(for: .codeSend) == 1)
         #expect(harness.backend.requestCount(for: .codeVerify) == 2)

@@ -6,7 +6,7 @@ import Testing
 
 struct CodeOpTests {
     /// The model the first screen shows: the attempt's phone and length, updated by the delivery.
-    static let firstModel = CodeViewModel(phone: Fixtures.phone, codeLength: 6).resent(Fixtures.delivery)
+    static let firstModel = CodeViewModel(api: modelAPI, phone: Fixtures.phone, codeLength: 6).resent(Fixtures.delivery)
 
     private func api(
         sent: Result<CodeDelivery, AuthError> = .success(Fixtures.delivery),
@@ -48,7 +48,8 @@ struct CodeOpTests {
         expectKeptContract(report)
         #expect(try report.value() == Fixtures.authToken)
         #expect(api.calls == [.verifyCode(Fixtures.code, phoneToken: Fixtures.phoneToken)])
-        let model = CodeViewModel(phone: Fixtures.phone, codeLength: 6, attemptsLeft: 2, errorMessage: "Wrong code.")
+        let model = CodeViewModel(
+            api: modelAPI, phone: Fixtures.phone, codeLength: 6, attemptsLeft: 2, errorMessage: "Wrong code.")
         #expect(screens.records == [.code(model), .dismissed])
     }
 
@@ -64,7 +65,8 @@ struct CodeOpTests {
 
         expectKeptContract(report)
         #expect(try report.value() == Fixtures.authToken)
-        let model = CodeViewModel(phone: Fixtures.phone, codeLength: 6, attemptsLeft: 2, errorMessage: nil)
+        let model = CodeViewModel(
+            api: modelAPI, phone: Fixtures.phone, codeLength: 6, attemptsLeft: 2, errorMessage: nil)
         #expect(screens.records == [.code(model), .dismissed])
     }
 
@@ -129,7 +131,7 @@ struct CodeOpTests {
         expectKeptContract(report)
         #expect(try report.value() == Fixtures.authToken)
         #expect(api.calls.map(\.method) == [.sendCode, .verifyCode])
-        let model = CodeViewModel(phone: Fixtures.phone, codeLength: 6, resendAfter: 25)
+        let model = CodeViewModel(api: modelAPI, phone: Fixtures.phone, codeLength: 6, resendAfter: 25)
         #expect(screens.records == [.code(model), .dismissed])
     }
 

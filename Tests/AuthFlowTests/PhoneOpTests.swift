@@ -29,7 +29,7 @@ struct PhoneOpTests {
                 == SignInAttempt(
                     phone: Fixtures.phone, phoneToken: Fixtures.phoneToken, termsRequired: true, codeLength: 6))
         #expect(api.calls == [.submitPhone(Fixtures.phone)])
-        #expect(screens.records == [.phone(PhoneViewModel()), .dismissed])
+        #expect(screens.records == [.phone(PhoneViewModel(api: modelAPI)), .dismissed])
         #expect(screens.unanswered.isEmpty)
         #expect(storage.calls.isEmpty, "a pure operation leaves storage untouched")
     }
@@ -39,7 +39,7 @@ struct PhoneOpTests {
         let report = LaunchProbe.launch(
             Fixtures.factory(api: api(), screens: screens).makePhoneOp(), input: Fixtures.phone)
         expectKeptContract(report)
-        #expect(screens.records == [.phone(PhoneViewModel(input: "+79991234567")), .dismissed])
+        #expect(screens.records == [.phone(PhoneViewModel(api: modelAPI, input: "+79991234567")), .dismissed])
     }
 
     static let errors: [AuthError] = [.invalidPhone, .locked(retryAfter: 300)] + Fixtures.anyEndpointErrors
@@ -56,7 +56,7 @@ struct PhoneOpTests {
         expectKeptContract(report)
         #expect(report.error as? AuthError == error)
         #expect(report.error?.isCancellation == false)
-        #expect(screens.records == [.phone(PhoneViewModel()), .dismissed])
+        #expect(screens.records == [.phone(PhoneViewModel(api: modelAPI)), .dismissed])
         #expect(storage.calls.isEmpty)
     }
 
@@ -82,8 +82,8 @@ struct PhoneOpTests {
         #expect(submitted.withLock { $0 } == [rejected, Fixtures.phone])
         #expect(
             screens.records == [
-                .phone(PhoneViewModel()),
-                .phone(PhoneViewModel().failed(with: .invalidPhone, phone: rejected)), .dismissed,
+                .phone(PhoneViewModel(api: modelAPI)),
+                .phone(PhoneViewModel(api: modelAPI).failed(with: .invalidPhone, phone: rejected)), .dismissed,
             ])
         // The second show sits in a frame that says why.
         #expect(
@@ -132,7 +132,7 @@ struct PhoneOpTests {
         #expect(report.error as? SignInCancelled == .phoneScreenClosed)
         #expect(report.error?.isCancellation == true)
         #expect(api.calls.isEmpty)
-        #expect(screens.records == [.phone(PhoneViewModel()), .dismissed])
+        #expect(screens.records == [.phone(PhoneViewModel(api: modelAPI)), .dismissed])
         #expect(storage.calls.isEmpty)
     }
 
@@ -206,7 +206,7 @@ struct PhoneOpRetryTests {
 
         #expect(attempt.phoneToken == Fixtures.phoneToken)
         #expect(api.calls == Array(repeating: .submitPhone(Fixtures.phone), count: 3))
-        #expect(screens.records == [.phone(PhoneViewModel()), .dismissed], "the screen was asked once")
+        #expect(screens.records == [.phone(PhoneViewModel(api: modelAPI)), .dismissed], "the screen was asked once")
         #expect(scheduler.requestedDelays == [.seconds(1), .seconds(2)])
     }
 

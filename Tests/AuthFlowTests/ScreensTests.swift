@@ -18,11 +18,14 @@ struct ScreensTests {
             phone: [.submitted(Fixtures.phone)], terms: [.accepted],
             code: [.submitted(wrong), .resendRequested, .submitted(right)])
         let terms = TermsOfUse(version: "1", text: "Terms.")
-        let codeModel = CodeViewModel(phone: Fixtures.phone, codeLength: 6)
+        let codeModel = CodeViewModel(api: modelAPI, phone: Fixtures.phone, codeLength: 6)
 
         #expect(
-            try await awaitCompletion { screens.show(PhoneViewModel(), answering($0)) } == .submitted(Fixtures.phone))
-        #expect(try await awaitCompletion { screens.show(TermsViewModel(terms: terms), answering($0)) } == .accepted)
+            try await awaitCompletion { screens.show(PhoneViewModel(api: modelAPI), answering($0)) }
+                == .submitted(Fixtures.phone))
+        #expect(
+            try await awaitCompletion { screens.show(TermsViewModel(api: modelAPI, terms: terms), answering($0)) }
+                == .accepted)
         #expect(try await awaitCompletion { screens.show(codeModel, answering($0)) } == .submitted(wrong))
         let retry = codeModel.failed(with: .invalidCode(attemptsLeft: 2))
         #expect(try await awaitCompletion { screens.show(retry, answering($0)) } == .resendRequested)
@@ -31,7 +34,8 @@ struct ScreensTests {
 
         #expect(
             screens.records == [
-                .phone(PhoneViewModel()), .terms(TermsViewModel(terms: terms)), .code(codeModel), .code(retry),
+                .phone(PhoneViewModel(api: modelAPI)), .terms(TermsViewModel(api: modelAPI, terms: terms)),
+                .code(codeModel), .code(retry),
                 .code(retry), .dismissed,
             ])
         #expect(screens.unanswered.isEmpty)
@@ -39,14 +43,14 @@ struct ScreensTests {
 
     @Test func runningOutOfScriptEndsTheFlowAndIsRecorded() async throws {
         let screens = ScriptedScreens(delivery: .asynchronous)
-        #expect(try await awaitCompletion { screens.show(PhoneViewModel(), answering($0)) } == .cancelled)
-        let terms = TermsViewModel(terms: TermsOfUse(version: "1", text: ""))
+        #expect(try await awaitCompletion { screens.show(PhoneViewModel(api: modelAPI), answering($0)) } == .cancelled)
+        let terms = TermsViewModel(api: modelAPI, terms: TermsOfUse(version: "1", text: ""))
         #expect(try await awaitCompletion { screens.show(terms, answering($0)) } == .declined)
         #expect(screens.unanswered == [.phone, .terms])
     }
 
     @Test func viewModelsChangeByMakingNewValues() {
-        let model = CodeViewModel(phone: Fixtures.phone, codeLength: 6, resendAfter: 30)
+        let model = CodeViewModel(api: modelAPI, phone: Fixtures.phone, codeLength: 6, resendAfter: 30)
         let failed = model.failed(with: .invalidCode(attemptsLeft: 1))
         #expect(model.errorMessage == nil)
         #expect(failed.attemptsLeft == 1)
@@ -57,11 +61,11 @@ struct ScreensTests {
         #expect(resent.attemptsLeft == 1)
         #expect(model.prompt == "Enter the 6-digit code sent to +79991234567")
 
-        let phone = PhoneViewModel().failed(with: .invalidPhone, phone: Fixtures.phone)
+        let phone = PhoneViewModel(api: modelAPI).failed(with: .invalidPhone, phone: Fixtures.phone)
         #expect(phone.input == "+79991234567")
         #expect(phone.errorMessage == AuthError.invalidPhone.description)
 
-        let terms = TermsViewModel(terms: TermsOfUse(version: "1", text: "Old."), isUpdate: true)
+        let terms = TermsViewModel(api: modelAPI, terms: TermsOfUse(version: "1", text: "Old."), isUpdate: true)
         #expect(terms.title == "The terms of use have changed")
         let newer = terms.failed(
             with: .termsOutdated(currentVersion: "2"), terms: TermsOfUse(version: "2", text: "New."))

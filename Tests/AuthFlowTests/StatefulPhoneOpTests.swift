@@ -25,7 +25,7 @@ struct StatefulPhoneOpTests {
         #expect(api.calls == [.submitPhone(Fixtures.phone)])
         #expect(storage.calls == [.savePhoneToken(Fixtures.phoneToken)])
         #expect(try storage.loadPhoneToken() == Fixtures.phoneToken)
-        #expect(screens.records == [.phone(PhoneViewModel()), .dismissed])
+        #expect(screens.records == [.phone(PhoneViewModel(api: modelAPI)), .dismissed])
         #expect(screens.unanswered.isEmpty)
     }
 

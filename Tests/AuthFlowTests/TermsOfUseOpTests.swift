@@ -32,7 +32,7 @@ struct TermsOfUseOpTests {
                 .fetchTerms(phoneToken: Fixtures.phoneToken),
                 .acceptTerms(version: "3", phoneToken: Fixtures.phoneToken),
             ])
-        #expect(screens.records == [.terms(TermsViewModel(terms: Fixtures.terms)), .dismissed])
+        #expect(screens.records == [.terms(TermsViewModel(api: modelAPI, terms: Fixtures.terms)), .dismissed])
         #expect(screens.unanswered.isEmpty)
         #expect(storage.calls.isEmpty, "a pure operation leaves storage untouched")
     }
@@ -70,7 +70,7 @@ struct TermsOfUseOpTests {
 
         expectKeptContract(report)
         #expect(report.error as? AuthError == error)
-        #expect(screens.records == [.terms(TermsViewModel(terms: Fixtures.terms)), .dismissed])
+        #expect(screens.records == [.terms(TermsViewModel(api: modelAPI, terms: Fixtures.terms)), .dismissed])
         #expect(storage.calls.isEmpty)
     }
 
@@ -86,7 +86,7 @@ struct TermsOfUseOpTests {
         #expect(report.error as? SignInCancelled == .termsDeclined)
         #expect(report.error?.isCancellation == true)
         #expect(api.calls == [.fetchTerms(phoneToken: Fixtures.phoneToken)])
-        #expect(screens.records == [.terms(TermsViewModel(terms: Fixtures.terms)), .dismissed])
+        #expect(screens.records == [.terms(TermsViewModel(api: modelAPI, terms: Fixtures.terms)), .dismissed])
         #expect(storage.calls.isEmpty)
     }
 

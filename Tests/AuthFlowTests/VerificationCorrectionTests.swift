@@ -49,7 +49,7 @@ struct VerificationCorrectionTests {
         #expect(try harness.storage.loadAuthToken() == report.value())
         #expect(
             harness.screens.records.filter(\.isTerms) == [
-                .terms(harness.termsModel), .terms(TermsViewModel(terms: Self.newTerms)),
+                .terms(harness.termsModel), .terms(TermsViewModel(api: modelAPI, terms: Self.newTerms)),
             ])
         #expect(harness.screens.records.filter(\.isPhone).count == 1)
         #expect(harness.backend.requestCount(for: .codeSend) == 2, "the refused send and the one that went")
@@ -74,7 +74,9 @@ struct VerificationCorrectionTests {
 
         expectKeptContract(report)
         _ = try report.value()
-        #expect(harness.screens.records.filter(\.isTerms).last == .terms(TermsViewModel(terms: Self.newTerms)))
+        #expect(
+            harness.screens.records.filter(\.isTerms).last
+                == .terms(TermsViewModel(api: modelAPI, terms: Self.newTerms)))
         #expect(harness.backend.requestCount(for: .termsAccept) == 2)
         #expect(harness.backend.sentSMS.count == 1)
     }
@@ -93,7 +95,8 @@ struct VerificationCorrectionTests {
         #expect(try harness.storage.loadAuthToken() == report.value())
         #expect(
             harness.screens.records.filter(\.isPhone) == [
-                .phone(PhoneViewModel()), .phone(PhoneViewModel(input: Fixtures.phone.e164)),
+                .phone(PhoneViewModel(api: modelAPI)),
+                .phone(PhoneViewModel(api: modelAPI, input: Fixtures.phone.e164)),
             ])
         #expect(harness.backend.requestCount(for: .phone) == 2)
         #expect(

@@ -91,7 +91,7 @@ struct DiagramEndToEndTests {
         // CodeOp runs inside VerificationScenario: --step finds it there.
         let step = try sandbox.run("diagram", "--run", id, "--depth", "4", "--step", "CodeOp", "--width", "auto")
         #expect(step.status == 0, "\(step)")
-        #expect(step.stdout.contains("CodeScreen") && !step.stdout.contains("PhoneScreen"), "\(step.stdout)")
+        #expect(step.stdout.contains("CodeViewModel") && !step.stdout.contains("PhoneViewModel"), "\(step.stdout)")
 
         let unknown = try sandbox.run("diagram", "--run", id, "--step", "Nope", "--depth", "3")
         #expect(unknown.status == 2, "\(unknown)")
@@ -118,7 +118,7 @@ struct DiagramEndToEndTests {
         let id = try signedInRun(sandbox)
         let step = try sandbox.run("diagram", "--run", id, "--step", "CodeOp")
         #expect(step.status == 0, "\(step)")
-        #expect(step.stdout.contains("CodeOp") && step.stdout.contains("CodeScreen"), "\(step.stdout)")
+        #expect(step.stdout.contains("CodeOp") && step.stdout.contains("CodeViewModel"), "\(step.stdout)")
     }
 
     /// Issue 28, point 2: a step launched in a run and in its rerun is one document in every

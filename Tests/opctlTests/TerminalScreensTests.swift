@@ -1,4 +1,5 @@
 import AuthFlow
+import AuthSimulator
 import Foundation
 import Operations
 import OperationsRunner
@@ -21,7 +22,10 @@ struct TerminalScreensTests {
         let prompt = ScreenPrompt<CodeScreenEvent>(cancellation: nil, operation: "CodeOp", deliverOn: nil) { result in
             answer.withLock { $0 = result }
         }
-        screens.show(CodeViewModel(phone: try PhoneNumber(parsing: "+7 999 123-45-67"), codeLength: 6), prompt)
+        screens.show(
+            CodeViewModel(
+                api: HTTPAuthAPI(transport: SimulatedBackend()), phone: try PhoneNumber(parsing: "+7 999 123-45-67"),
+                codeLength: 6), prompt)
         let delivered = try #require(answer.withLock { $0 })
         guard case .failure(let error) = delivered else {
             Issue.record("the screen answered \(delivered)")
@@ -40,7 +44,10 @@ struct TerminalScreensTests {
         let prompt = ScreenPrompt<CodeScreenEvent>(cancellation: nil, deliverOn: screens.promptDelivery) { result in
             answer.withLock { $0 = try? result.get() }
         }
-        screens.show(CodeViewModel(phone: try PhoneNumber(parsing: "+7 999 123-45-67"), codeLength: 6), prompt)
+        screens.show(
+            CodeViewModel(
+                api: HTTPAuthAPI(transport: SimulatedBackend()), phone: try PhoneNumber(parsing: "+7 999 123-45-67"),
+                codeLength: 6), prompt)
         #expect(
             answer.withLock { $0 } == .submitted(try SMSCode("123456", length: 6)), "delivered before show returned")
     }

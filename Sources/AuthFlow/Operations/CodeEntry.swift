@@ -1,9 +1,10 @@
 package import Operations
 
 /// The part the code operations share (`StatefulCodeOp` is in Sources/StatefulAuthFlow, hence
-/// `package`): send the SMS (unless it was sent already), show the code
-/// screen, verify what the person enters, resend when asked, and close the screen — recording
-/// each message when tracing is on. ``CodeOp`` finishes with the token; ``AuthOp`` (the article's
+/// `package`): send the SMS (unless it was sent already), create the code view model (handed
+/// ``AuthAPI``) and bind it to a screen through the router, verify what the person enters through
+/// the view model, resend when asked, and dismiss the screen — recording each message when
+/// tracing is on. ``CodeOp`` finishes with the token; ``AuthOp`` (the article's
 /// operation before the split) runs it after its own phone screen.
 ///
 /// The launch's own first send and each verification carry keys of their own, derived from the
@@ -33,7 +34,8 @@ package struct CodeEntry {
     ) {
         trace?.declare(.authAPI)
         let model = CodeViewModel(
-            phone: request.attempt.phone, codeLength: request.attempt.codeLength, attemptsLeft: request.attemptsLeft,
+            api: api, phone: request.attempt.phone, codeLength: request.attempt.codeLength,
+            attemptsLeft: request.attemptsLeft,
             errorMessage: request.notice)
         guard request.sendsCode else {
             return ask(model, request: request, call: call, trace: trace, finished: finished)
@@ -71,10 +73,9 @@ package struct CodeEntry {
         _ model: CodeViewModel, request: CodeRequest, call: AuthCall, trace: TraceScope?,
         finished: @escaping @Sendable (Result<AuthToken, any Error>) -> Void
     ) {
-        let api = api
         let screen = screens.makeCodeScreen()
-        trace?.create(.codeScreen)
-        trace?.message(to: .codeScreen, "show(CodeViewModel)")
+        trace?.create(.codeViewModel, "create(AuthAPI)")
+        let viewModel = trace?.scope(for: .codeViewModel)
         let shown = ScreenLifetime(dismiss: screen.dismiss, cancellation: call.cancellation)
         let prompt = ScreenPrompt<CodeScreenEvent>(
             cancellation: call.cancellation, operation: "CodeOp", deliverOn: screens.promptDelivery
@@ -83,28 +84,32 @@ package struct CodeEntry {
             case .failure(let error):
                 // Nobody could answer (`PromptUnanswerable`): cancelled; the code sent stays valid
                 // for a rerun with it.
-                trace?.callback(from: .codeScreen, "unanswered")
+                trace?.callback(from: .router, "unanswered")
                 Self.close(shown, trace)
                 finished(.failure(error))
             case .success(.cancelled):
-                trace?.callback(from: .codeScreen, "cancelled")
+                trace?.callback(from: .router, "cancelled")
                 Self.close(shown, trace)
                 finished(.failure(SignInCancelled.codeScreenClosed))
             case .success(.resendRequested):
-                trace?.callback(from: .codeScreen, "resendRequested")
+                trace?.callback(from: .router, "resendRequested")
                 Self.close(shown, trace)
                 send(model, request: request, call: call, trace: trace, firstSend: false, finished: finished)
             case .success(.submitted(let code)):
-                trace?.callback(from: .codeScreen, "submitted(\(code.redacted))")
-                trace?.message(to: .authAPI, "verifyCode(\(code.redacted))")
+                trace?.callback(from: .router, "submitted(\(code.redacted))")
+                trace?.message(to: .codeViewModel, "verify(\(code.redacted))")
+                viewModel?.message(to: .authAPI, "verifyCode(\(code.redacted))")
                 let verifyCall = call.request(Self.verifyRequest(code))
-                api.verifyCode(code, phoneToken: request.attempt.phoneToken, call: verifyCall) { verified in
-                    trace?.reply(from: .authAPI, verified.replyLabel { $0.redacted })
+                model.verify(code, phoneToken: request.attempt.phoneToken, call: verifyCall) { verified in
+                    let label = verified.replyLabel { $0.redacted }
+                    viewModel?.reply(from: .authAPI, label)
+                    trace?.reply(from: .codeViewModel, label)
                     Self.close(shown, trace)
                     finished(verified.mapError { $0 })
                 }
             }
         }
+        trace?.message(to: .router, "bind(CodeViewModel)")
         screen.show(model, prompt)
     }
 
@@ -118,9 +123,10 @@ package struct CodeEntry {
         "verify:" + code.revealed
     }
 
+    /// Dismisses the screen through the router and lets the view model go.
     private static func close(_ screen: ScreenLifetime, _ trace: TraceScope?) {
-        trace?.message(to: .codeScreen, "dismiss()")
+        trace?.message(to: .router, "dismiss()")
         screen.close()
-        trace?.release(.codeScreen)
+        trace?.release(.codeViewModel)
     }
 }

@@ -1,8 +1,9 @@
 package import Operations
 
 /// The part both phone operations share (`StatefulPhoneOp` is in Sources/StatefulAuthFlow, hence
-/// `package`): show the phone screen, submit the number the user
-/// confirms, and close the screen — recording each message when tracing is on. What to do with
+/// `package`): create the phone view model (handed ``AuthAPI``), bind it to a screen through the
+/// router, submit the number the user confirms through the view model, and dismiss the screen —
+/// recording each message when tracing is on. What to do with
 /// the answer (return it, or store it) is the operation's own business.
 ///
 /// A transient failure of the request is retried here, by `retry`, on the call's scheduler: the
@@ -62,19 +63,21 @@ package struct PhoneEntry {
         answered: @escaping @Sendable (Result<(PhoneNumber, PhoneSession), any Error>) -> Void
     ) {
         trace?.declare(.authAPI)
-        trace?.declare(.localStorage)
         let screen = screens.makePhoneScreen()
-        trace?.create(.phoneScreen)
-        trace?.message(to: .phoneScreen, "show(PhoneViewModel)")
+        let model = Self.created(PhoneViewModel(api: api, input: prefill?.e164 ?? ""), trace)
         let shown = ScreenLifetime(dismiss: screen.dismiss, cancellation: call.cancellation)
-        ask(
-            PhoneViewModel(input: prefill?.e164 ?? ""), on: screen, framed: false, reasksLeft: Self.reasks,
-            call: call.withoutKey, trace: trace
-        ) {
+        ask(model, on: screen, framed: false, reasksLeft: Self.reasks, call: call.withoutKey, trace: trace) {
             result in
             Self.close(shown, trace)
             answered(result)
         }
+    }
+
+    /// Records the creation of a view model, handed ``AuthAPI`` (its hard link), by the
+    /// operation; ``ask(_:on:framed:reasksLeft:call:trace:answered:)`` binds it to the router.
+    private static func created(_ model: PhoneViewModel, _ trace: TraceScope?) -> PhoneViewModel {
+        trace?.create(.phoneViewModel, "create(AuthAPI)")
+        return model
     }
 
     /// Shows `model` and submits what the person enters; a rejected number is shown again with
@@ -91,44 +94,49 @@ package struct PhoneEntry {
             case .failure(let error):
                 // Nobody could answer (`PromptUnanswerable`), or the screen failed: the launch
                 // ends with that, a cancellation that undoes nothing in the first case.
-                trace?.callback(from: .phoneScreen, "unanswered")
+                trace?.callback(from: .router, "unanswered")
                 if framed { trace?.closeFrame() }
                 answered(.failure(error))
             case .success(.cancelled):
-                trace?.callback(from: .phoneScreen, "cancelled")
+                trace?.callback(from: .router, "cancelled")
                 if framed { trace?.closeFrame() }
                 answered(.failure(SignInCancelled.phoneScreenClosed))
             case .success(.submitted(let phone)):
-                trace?.callback(from: .phoneScreen, "submitted(\(phone.traceLabel))")
-                Self.submit(phone, attempt: 1, api: api, retry: retry, random: random, call: call, trace: trace) {
+                trace?.callback(from: .router, "submitted(\(phone.traceLabel))")
+                Self.submit(phone, attempt: 1, model: model, retry: retry, random: random, call: call, trace: trace) {
                     result in
                     if framed { trace?.closeFrame() }
                     guard asksAgain, reasksLeft > 0, case .failure(.invalidPhone) = result,
                         call.cancellation?.isCancelled != true
                     else { return answered(result.map { (phone, $0) }.mapError { $0 }) }
                     trace?.openFrame(.loop, "number rejected, asked again")
-                    trace?.message(to: .phoneScreen, "show(PhoneViewModel)")
+                    // A change is a new model: the rejected one goes, one with the reason comes.
+                    trace?.release(.phoneViewModel)
                     ask(
-                        model.failed(with: .invalidPhone, phone: phone), on: screen, framed: true,
+                        Self.created(model.failed(with: .invalidPhone, phone: phone), trace), on: screen, framed: true,
                         reasksLeft: reasksLeft - 1, call: call, trace: trace, answered: answered)
                 }
             }
         }
+        trace?.message(to: .router, "bind(PhoneViewModel)")
         screen.show(model, prompt)
     }
 
-    /// Sends the number; after a transient failure, waits the policy's delay on the call's
-    /// scheduler (its backoff, or the server's `Retry-After` up to the policy's limit) and sends
-    /// it again, until the policy's attempts are spent or the call is
-    /// cancelled. `done` gets the last answer.
+    /// Sends the number through the view model (which sends it to the ``AuthAPI`` it was
+    /// handed); after a transient failure, waits the policy's delay on the call's scheduler (its
+    /// backoff, or the server's `Retry-After` up to the policy's limit) and sends it again, until
+    /// the policy's attempts are spent or the call is cancelled. `done` gets the last answer.
     private static func submit(
-        _ phone: PhoneNumber, attempt: Int, api: any AuthAPI, retry: RetryPolicy,
+        _ phone: PhoneNumber, attempt: Int, model: PhoneViewModel, retry: RetryPolicy,
         random: @escaping @Sendable () -> Double,
         call: AuthCall, trace: TraceScope?, done: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
     ) {
-        trace?.message(to: .authAPI, "submitPhone(\(phone.traceLabel))")
-        api.submitPhone(phone, call: call.request("submit")) { result in
-            trace?.reply(from: .authAPI, result.replyLabel { $0.phoneToken.redacted })
+        let viewModel = trace?.scope(for: .phoneViewModel)
+        trace?.message(to: .phoneViewModel, "submit(\(phone.traceLabel))")
+        viewModel?.message(to: .authAPI, "submitPhone(\(phone.traceLabel))")
+        model.submit(phone, call: call.request("submit")) { result in
+            viewModel?.reply(from: .authAPI, result.replyLabel { $0.phoneToken.redacted })
+            trace?.reply(from: .phoneViewModel, result.replyLabel { $0.phoneToken.redacted })
             guard case .failure(let error) = result, attempt < retry.maxAttempts, retry.isTransient(error),
                 call.cancellation?.isCancelled != true
             else { return done(result) }
@@ -137,7 +145,7 @@ package struct PhoneEntry {
             let again: @Sendable () -> Void = {
                 guard call.cancellation?.isCancelled != true else { return done(.failure(.cancelled)) }
                 submit(
-                    phone, attempt: attempt + 1, api: api, retry: retry, random: random, call: call, trace: trace,
+                    phone, attempt: attempt + 1, model: model, retry: retry, random: random, call: call, trace: trace,
                     done: done)
             }
             // No wait means no timer, as the engine's own retries do.
@@ -146,9 +154,10 @@ package struct PhoneEntry {
         }
     }
 
+    /// Dismisses the screen through the router and lets the view model go.
     private static func close(_ screen: ScreenLifetime, _ trace: TraceScope?) {
-        trace?.message(to: .phoneScreen, "dismiss()")
+        trace?.message(to: .router, "dismiss()")
         screen.close()
-        trace?.release(.phoneScreen)
+        trace?.release(.phoneViewModel)
     }
 }

@@ -37,8 +37,9 @@ public final class TermsOfUseOp: Op {
                 completion.fail(error)
             case .success(let terms):
                 let screen = screens.makeTermsScreen()
-                trace?.create(.termsScreen)
-                trace?.message(to: .termsScreen, "show(TermsViewModel)")
+                let model = TermsViewModel(api: api, terms: terms)
+                trace?.create(.termsViewModel, "create(AuthAPI)")
+                let viewModel = trace?.scope(for: .termsViewModel)
                 let shown = ScreenLifetime(dismiss: screen.dismiss, cancellation: context.cancellation)
                 let prompt = ScreenPrompt<TermsScreenEvent>(
                     for: context, operation: "TermsOfUseOp", deliverOn: screens.promptDelivery
@@ -46,32 +47,36 @@ public final class TermsOfUseOp: Op {
                     switch answer {
                     case .failure(let error):
                         // Nobody could answer (`PromptUnanswerable`): cancelled, nothing accepted.
-                        trace?.callback(from: .termsScreen, "unanswered")
+                        trace?.callback(from: .router, "unanswered")
                         Self.close(shown, trace)
                         completion.fail(error)
                     case .success(.declined):
-                        trace?.callback(from: .termsScreen, "declined")
+                        trace?.callback(from: .router, "declined")
                         Self.close(shown, trace)
                         completion.fail(SignInCancelled.termsDeclined)
                     case .success(.accepted):
-                        trace?.callback(from: .termsScreen, "accepted")
-                        trace?.message(to: .authAPI, "acceptTerms(v\(terms.version))")
-                        api.acceptTerms(version: terms.version, phoneToken: phoneToken, call: call.request("accept")) {
-                            accepted in
-                            trace?.reply(from: .authAPI, accepted.replyLabel { $0.phoneToken.redacted })
+                        trace?.callback(from: .router, "accepted")
+                        trace?.message(to: .termsViewModel, "accept()")
+                        viewModel?.message(to: .authAPI, "acceptTerms(v\(terms.version))")
+                        model.accept(phoneToken: phoneToken, call: call.request("accept")) { accepted in
+                            let label = accepted.replyLabel { $0.phoneToken.redacted }
+                            viewModel?.reply(from: .authAPI, label)
+                            trace?.reply(from: .termsViewModel, label)
                             Self.close(shown, trace)
                             completion.finish(accepted.mapError { $0 })
                         }
                     }
                 }
-                screen.show(TermsViewModel(terms: terms), prompt)
+                trace?.message(to: .router, "bind(TermsViewModel)")
+                screen.show(model, prompt)
             }
         }
     }
 
+    /// Dismisses the screen through the router and lets the view model go.
     private static func close(_ screen: ScreenLifetime, _ trace: TraceScope?) {
-        trace?.message(to: .termsScreen, "dismiss()")
+        trace?.message(to: .router, "dismiss()")
         screen.close()
-        trace?.release(.termsScreen)
+        trace?.release(.termsViewModel)
     }
 }

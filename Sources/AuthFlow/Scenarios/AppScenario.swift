@@ -87,8 +87,9 @@ extension Scenario where Input == PhoneNumber?, Output == AppOutcome {
     ///   (``SignedOutElsewhere``); a session it still accepts is newer than the sign-out (signed
     ///   in here since) and the flow goes on. With nothing saved there is nothing to end.
     /// - ``AppEvent/termsChanged``: once the run's own steps are done (at the end), the
-    ///   saved-session terms scenario is launched alone — a session check, ``TermsOfUseOp`` when
-    ///   the terms changed, the refreshed token saved — as a key service launches an operation.
+    ///   saved-session terms flow is launched alone — a session check, ``TermsOfUseOp`` when the
+    ///   terms changed, the refreshed token saved — by the key service ``SessionKeeper``, as
+    ///   seeds/003's key service launches a lone operation.
     ///   Earlier boundaries postpone it: the run's own session check and terms step come first,
     ///   and the check the reaction starts with then finds terms the run already accepted, so
     ///   they are never shown twice. Nobody signed in at the end (a cancelled sign-in) leaves
@@ -123,9 +124,12 @@ extension Scenario where Input == PhoneNumber?, Output == AppOutcome {
         case .termsChanged:
             guard boundary.nextStep == nil else { return react(.postpone) }
             guard signedIn() else { return react(.proceed) }
-            factory.makeSavedSessionTermsScenario().launch(boundary.context.with(input: nil)) { result in
+            let trace = boundary.context.trace
+            trace?.message(to: SessionKeeper.participant, "acceptChangedTerms()")
+            factory.sessionKeeper.acceptChangedTerms(boundary.context.with(input: ())) { result in
+                trace?.reply(from: SessionKeeper.participant, result.replyLabel { $0.traceLabel })
                 if case .failure(let error) = result {
-                    boundary.context.trace?.note("new terms not accepted: \(TraceLabel.describe(error) ?? "error")")
+                    trace?.note("new terms not accepted: \(TraceLabel.describe(error) ?? "error")")
                 }
                 react(.proceed)
             }

@@ -1,7 +1,9 @@
 public import Dispatch
 
-/// Makes the screens of the sign-in flow: a key service the operations get from their factory,
-/// so every launch creates its own screen (a context service) and releases it before it ends.
+/// The sign-in's router: makes the screens of the sign-in flow, a key service the operations get
+/// from their factory. Each launch binds the view model it created (a context service) to a
+/// screen made here and dismisses that screen before it ends; the diagrams draw this service
+/// as `Router`.
 public protocol AuthScreens: Sendable {
     /// A screen asking for the phone number.
     func makePhoneScreen() -> any PhoneScreen

@@ -36,7 +36,14 @@ public enum CodeScreenEvent: Sendable, Hashable {
     case cancelled
 }
 
-/// What the code screen shows. Immutable: a change makes a new value.
+/// What the code screen shows, and the one thing it can do: a context service of the code step
+/// (seeds/003), created by the operation for each showing and bound to a screen by the router
+/// (``AuthScreens``).
+///
+/// Dumb and immutable: it holds what the screen shows and the key service it was handed at
+/// creation (its hard link, ``AuthAPI``), keeps no state and decides nothing — a change (a new
+/// code sent) is a new model, and keys and re-asks are the operation's. Two models are equal
+/// when they show the same.
 public struct CodeViewModel: Sendable, Hashable {
     /// Where the code was sent.
     public let phone: PhoneNumber
@@ -48,19 +55,23 @@ public struct CodeViewModel: Sendable, Hashable {
     public let resendAfter: TimeInterval?
     /// A message about the last attempt (a wrong code), or `nil`.
     public let errorMessage: String?
+    /// The hard link: the backend the entered code goes to.
+    private let api: any AuthAPI
 
     /// Creates a model.
     ///
     /// - Parameters:
+    ///   - api: The backend an entered code is sent to (the model's hard link).
     ///   - phone: Where the code was sent.
     ///   - codeLength: The code's length.
     ///   - attemptsLeft: Tries left, when known.
     ///   - resendAfter: Seconds until a resend is allowed.
     ///   - errorMessage: A message about the last attempt.
     public init(
-        phone: PhoneNumber, codeLength: Int, attemptsLeft: Int? = nil, resendAfter: TimeInterval? = nil,
-        errorMessage: String? = nil
+        api: any AuthAPI, phone: PhoneNumber, codeLength: Int, attemptsLeft: Int? = nil,
+        resendAfter: TimeInterval? = nil, errorMessage: String? = nil
     ) {
+        self.api = api
         self.phone = phone
         self.codeLength = codeLength
         self.attemptsLeft = attemptsLeft
@@ -75,22 +86,51 @@ public struct CodeViewModel: Sendable, Hashable {
     /// error says.
     ///
     /// - Parameter error: Why verification failed.
-    /// - Returns: A new model.
+    /// - Returns: A new model, handed the same backend.
     public func failed(with error: AuthError) -> CodeViewModel {
         var attemptsLeft = self.attemptsLeft
         if case .invalidCode(let left) = error { attemptsLeft = left }
         return CodeViewModel(
-            phone: phone, codeLength: codeLength, attemptsLeft: attemptsLeft, resendAfter: resendAfter,
+            api: api, phone: phone, codeLength: codeLength, attemptsLeft: attemptsLeft, resendAfter: resendAfter,
             errorMessage: error.description)
     }
 
     /// The model after a new code was sent: the message cleared, the new length and resend delay.
     ///
     /// - Parameter delivery: The backend's answer to the resend.
-    /// - Returns: A new model.
+    /// - Returns: A new model, handed the same backend.
     public func resent(_ delivery: CodeDelivery) -> CodeViewModel {
         CodeViewModel(
-            phone: phone, codeLength: delivery.codeLength, attemptsLeft: attemptsLeft,
+            api: api, phone: phone, codeLength: delivery.codeLength, attemptsLeft: attemptsLeft,
             resendAfter: delivery.resendAfter, errorMessage: nil)
+    }
+
+    /// Sends an entered code to the backend the model was handed.
+    ///
+    /// - Parameters:
+    ///   - code: The code the person entered.
+    ///   - phoneToken: The attempt it verifies.
+    ///   - call: The request's call options (the verification's key).
+    ///   - completion: The backend's answer.
+    func verify(
+        _ code: SMSCode, phoneToken: PhoneToken, call: AuthCall,
+        completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void
+    ) {
+        api.verifyCode(code, phoneToken: phoneToken, call: call, completion: completion)
+    }
+
+    /// Equal when they show the same.
+    public static func == (lhs: CodeViewModel, rhs: CodeViewModel) -> Bool {
+        lhs.phone == rhs.phone && lhs.codeLength == rhs.codeLength && lhs.attemptsLeft == rhs.attemptsLeft
+            && lhs.resendAfter == rhs.resendAfter && lhs.errorMessage == rhs.errorMessage
+    }
+
+    /// Hashes what the model shows.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(phone)
+        hasher.combine(codeLength)
+        hasher.combine(attemptsLeft)
+        hasher.combine(resendAfter)
+        hasher.combine(errorMessage)
     }
 }

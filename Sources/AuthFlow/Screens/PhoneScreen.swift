@@ -34,7 +34,15 @@ public enum PhoneScreenEvent: Sendable, Hashable {
     case cancelled
 }
 
-/// What the phone screen shows. Immutable: a change makes a new value.
+/// What the phone screen shows, and the one thing it can do: a context service of the phone
+/// step (seeds/003), created by the operation for each showing and bound to a screen by the
+/// router (``AuthScreens``).
+///
+/// Dumb and immutable: it holds what the screen shows and the key service it was handed at
+/// creation (its hard link, ``AuthAPI``), keeps no state and decides nothing — a change (a
+/// rejected number shown again) is a new model, and retries and re-asks are the operation's.
+/// Two models are equal when they show the same; the service they were handed is not part of
+/// what they show.
 public struct PhoneViewModel: Sendable, Hashable {
     /// The screen's title.
     public let title: String
@@ -42,26 +50,59 @@ public struct PhoneViewModel: Sendable, Hashable {
     public let input: String
     /// A message about the last attempt (the backend rejected the number), or `nil`.
     public let errorMessage: String?
+    /// The hard link: the backend the submitted number goes to.
+    private let api: any AuthAPI
 
     /// Creates a model.
     ///
     /// - Parameters:
+    ///   - api: The backend a submitted number is sent to (the model's hard link).
     ///   - title: The title.
     ///   - input: The prefilled text.
     ///   - errorMessage: A message about the last attempt.
-    public init(title: String = "Sign in with your phone number", input: String = "", errorMessage: String? = nil) {
+    public init(
+        api: any AuthAPI, title: String = "Sign in with your phone number", input: String = "",
+        errorMessage: String? = nil
+    ) {
+        self.api = api
         self.title = title
         self.input = input
         self.errorMessage = errorMessage
     }
 
-    /// The model shown again after a failure: the number kept, the error's sentence shown.
+    /// The model shown again after a failure: the number kept, the error's sentence shown, the
+    /// same backend handed on.
     ///
     /// - Parameters:
     ///   - error: Why the last attempt failed.
     ///   - phone: The number that was submitted.
     /// - Returns: A new model.
     public func failed(with error: AuthError, phone: PhoneNumber) -> PhoneViewModel {
-        PhoneViewModel(title: title, input: phone.e164, errorMessage: error.description)
+        PhoneViewModel(api: api, title: title, input: phone.e164, errorMessage: error.description)
+    }
+
+    /// Sends a submitted number to the backend the model was handed: one request, whose retry
+    /// is the operation's decision.
+    ///
+    /// - Parameters:
+    ///   - phone: The number the person submitted.
+    ///   - call: The request's call options.
+    ///   - completion: The backend's answer.
+    func submit(
+        _ phone: PhoneNumber, call: AuthCall, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
+    ) {
+        api.submitPhone(phone, call: call, completion: completion)
+    }
+
+    /// Equal when they show the same.
+    public static func == (lhs: PhoneViewModel, rhs: PhoneViewModel) -> Bool {
+        lhs.title == rhs.title && lhs.input == rhs.input && lhs.errorMessage == rhs.errorMessage
+    }
+
+    /// Hashes what the model shows.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(title)
+        hasher.combine(input)
+        hasher.combine(errorMessage)
     }
 }

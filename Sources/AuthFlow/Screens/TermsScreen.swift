@@ -32,7 +32,13 @@ public enum TermsScreenEvent: Sendable, Hashable {
     case declined
 }
 
-/// What the terms screen shows. Immutable: a change makes a new value.
+/// What the terms screen shows, and the one thing it can do: a context service of the terms
+/// step (seeds/003), created by the operation once the terms are fetched and bound to a screen
+/// by the router (``AuthScreens``).
+///
+/// Dumb and immutable: it holds what the screen shows and the key service it was handed at
+/// creation (its hard link, ``AuthAPI``), keeps no state and decides nothing — a change is a
+/// new model. Two models are equal when they show the same.
 public struct TermsViewModel: Sendable, Hashable {
     /// The terms to show; acceptance names their version.
     public let terms: TermsOfUse
@@ -41,14 +47,18 @@ public struct TermsViewModel: Sendable, Hashable {
     public let isUpdate: Bool
     /// A message about the last attempt (e.g. the terms changed while being read), or `nil`.
     public let errorMessage: String?
+    /// The hard link: the backend the acceptance goes to.
+    private let api: any AuthAPI
 
     /// Creates a model.
     ///
     /// - Parameters:
+    ///   - api: The backend an acceptance is sent to (the model's hard link).
     ///   - terms: The terms.
     ///   - isUpdate: Whether they replace accepted ones.
     ///   - errorMessage: A message about the last attempt.
-    public init(terms: TermsOfUse, isUpdate: Bool = false, errorMessage: String? = nil) {
+    public init(api: any AuthAPI, terms: TermsOfUse, isUpdate: Bool = false, errorMessage: String? = nil) {
+        self.api = api
         self.terms = terms
         self.isUpdate = isUpdate
         self.errorMessage = errorMessage
@@ -62,8 +72,33 @@ public struct TermsViewModel: Sendable, Hashable {
     /// - Parameters:
     ///   - error: Why accepting failed.
     ///   - terms: The terms now current.
-    /// - Returns: A new model.
+    /// - Returns: A new model, handed the same backend.
     public func failed(with error: AuthError, terms: TermsOfUse) -> TermsViewModel {
-        TermsViewModel(terms: terms, isUpdate: isUpdate, errorMessage: error.description)
+        TermsViewModel(api: api, terms: terms, isUpdate: isUpdate, errorMessage: error.description)
+    }
+
+    /// Sends the acceptance of the terms shown to the backend the model was handed.
+    ///
+    /// - Parameters:
+    ///   - phoneToken: The attempt that accepts.
+    ///   - call: The request's call options (its idempotency key).
+    ///   - completion: The backend's answer.
+    func accept(
+        phoneToken: PhoneToken, call: AuthCall,
+        completion: @escaping @Sendable (Result<TermsAcceptance, AuthError>) -> Void
+    ) {
+        api.acceptTerms(version: terms.version, phoneToken: phoneToken, call: call, completion: completion)
+    }
+
+    /// Equal when they show the same.
+    public static func == (lhs: TermsViewModel, rhs: TermsViewModel) -> Bool {
+        lhs.terms == rhs.terms && lhs.isUpdate == rhs.isUpdate && lhs.errorMessage == rhs.errorMessage
+    }
+
+    /// Hashes what the model shows.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(terms)
+        hasher.combine(isUpdate)
+        hasher.combine(errorMessage)
     }
 }

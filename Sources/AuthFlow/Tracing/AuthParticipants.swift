@@ -1,18 +1,28 @@
 public import Operations
 
-/// The participants of the sign-in diagrams: key services, and the context services the
-/// operations create and release during a launch. View models are immutable values handed to
-/// the screens, so they appear in labels (`show(PhoneViewModel)`), not as lifelines.
+/// The participants of the sign-in diagrams, as seeds/003 draws an operation: key services, and
+/// the context services an operation creates and releases during a launch — the view models,
+/// each handed ``AuthAPI`` at creation (a hard link) and bound to the router (a context link).
+/// The screens themselves are the router's: the operation talks to the view model and the router.
 extension Participant {
     /// The backend client, a key service.
     public static let authAPI = Participant.keyService("AuthAPI")
     /// The token store, a key service.
     public static let localStorage = Participant.keyService("LocalStorage")
-    /// The phone screen, created by ``PhoneOp``.
+    /// The router (``AuthScreens``), a key service: it binds a view model to a screen it shows,
+    /// reports what the person did there, and dismisses the screen.
+    public static let router = Participant.keyService("Router")
+    /// The phone screen's view model, created by ``PhoneOp``.
+    public static let phoneViewModel = Participant.contextService("PhoneViewModel")
+    /// The terms screen's view model, created by ``TermsOfUseOp``.
+    public static let termsViewModel = Participant.contextService("TermsViewModel")
+    /// The code screen's view model, created by ``CodeOp``.
+    public static let codeViewModel = Participant.contextService("CodeViewModel")
+    /// The phone screen; the sign-in's diagrams draw the router that shows it instead.
     public static let phoneScreen = Participant.contextService("PhoneScreen")
-    /// The terms screen, created by ``TermsOfUseOp``.
+    /// The terms screen; the sign-in's diagrams draw the router that shows it instead.
     public static let termsScreen = Participant.contextService("TermsScreen")
-    /// The code screen, created by ``CodeOp``.
+    /// The code screen; the sign-in's diagrams draw the router that shows it instead.
     public static let codeScreen = Participant.contextService("CodeScreen")
 }
 

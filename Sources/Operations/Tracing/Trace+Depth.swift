@@ -5,7 +5,8 @@ extension Trace {
     /// as black boxes — their launch and finish stay, the messages inside them go.
     ///
     /// The caller is level 0, what it launches level 1, and so on; a context service belongs to
-    /// the operation that created it. `limited(toDepth: 2)` of a scenario's trace shows the
+    /// the operation that created it, and what a key service launches is one level below the
+    /// operation running when it launched. `limited(toDepth: 2)` of a scenario's trace shows the
     /// scenario launching its operations without their insides: the scenario's own diagram.
     ///
     /// An operation drawn as a black box that retried inside itself (a `retry 2 of 3: …` note
@@ -52,14 +53,18 @@ extension Trace {
                 kind[participant.id] = participant.kind
                 continue
             case .launch(let op, let launcher, _):
-                level[op] = levelOf(launcher) + 1
-                keep = levelOf(launcher) < depth
+                // A key service that launches (seeds/003's lone operation) acts for the operation
+                // that called it: what it launches is one level below that one.
+                let base =
+                    isKeyService(launcher) ? running.last.map { levelOf($0.operation) } ?? 0 : levelOf(launcher)
+                level[op] = base + 1
+                keep = base < depth
                 if keep { mentioned.formUnion([op, operation(of: launcher)]) }
                 running.append((op, keep))
                 if keep { lastDrawn = op }
             case .finish(let op, let launcher, _):
                 if let index = running.lastIndex(where: { $0.operation == op }) { running.remove(at: index) }
-                keep = levelOf(launcher) < depth
+                keep = (isKeyService(launcher) ? levelOf(op) - 1 : levelOf(launcher)) < depth
                 if keep { mentioned.formUnion([op, operation(of: launcher)]) }
                 if keep, let count = attempts.removeValue(forKey: op) {
                     kept.append(.note(over: op, "took \(count) attempts"))

@@ -69,7 +69,8 @@ extension Trace {
     }
 
     /// The steps of the outermost operation (the one the caller launched), each as a trace of
-    /// its own: one section per launch the outermost operation made, in order.
+    /// its own: one section per launch the outermost operation made, in order, and per launch a
+    /// key service made between them (seeds/003's key service launching a lone operation).
     ///
     /// A section holds everything from the step's launch through its finish: the operation's
     /// insides as deep as this trace keeps them. Its launcher becomes the caller edge, so each
@@ -87,7 +88,7 @@ extension Trace {
                 break
             }
         }
-        guard let root, let rootParticipant = declared[root] else { return [] }
+        guard let root, declared[root] != nil else { return [] }
 
         var sections: [TraceSection] = []
         var openFrames: [String] = []
@@ -109,11 +110,13 @@ extension Trace {
             case .divider(let label):
                 session = label
             // The outermost operation launching itself (a trace recorded before launches got
-            // ids of their own) is no step: its section would be the whole trace again.
-            case .launch(let operation, let launcher, _) where launcher == root && operation != root:
+            // ids of their own) is no step: its section would be the whole trace again. A key
+            // service launching between its steps (seeds/003's lone operation) launches one too.
+            case .launch(let operation, let launcher, _)
+            where operation != root && (launcher == root || declared[launcher]?.kind == .keyService):
                 let end =
                     events[index...].firstIndex {
-                        if case .finish(operation, root, _) = $0.kind { true } else { false }
+                        if case .finish(operation, launcher, _) = $0.kind { true } else { false }
                     } ?? events.index(before: events.endIndex)
                 let span = events[index...end]
                 var mentioned: [Participant.ID] = []
@@ -123,8 +126,8 @@ extension Trace {
                 }
                 let declarations = mentioned.compactMap { id -> TraceEvent? in
                     guard let participant = declared[id] else { return nil }
-                    if id == root {
-                        return .declare(Participant(id: id, name: rootParticipant.name, kind: .caller))
+                    if id == root || id == launcher {
+                        return .declare(Participant(id: id, name: participant.name, kind: .caller))
                     }
                     return .declare(participant)
                 }

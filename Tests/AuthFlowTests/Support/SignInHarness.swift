@@ -96,11 +96,11 @@ struct SignInHarness {
 
     /// The simulator's default terms, as the terms screen shows them.
     var termsModel: TermsViewModel {
-        TermsViewModel(terms: TermsOfUse(version: "1", text: backend.configuration.termsText))
+        TermsViewModel(api: modelAPI, terms: TermsOfUse(version: "1", text: backend.configuration.termsText))
     }
 
     /// The code screen's model after the SMS was sent.
-    static let codeModel = CodeViewModel(phone: Fixtures.phone, codeLength: 6, resendAfter: 30)
+    static let codeModel = CodeViewModel(api: modelAPI, phone: Fixtures.phone, codeLength: 6, resendAfter: 30)
 }
 
 /// Forwards to a ``TestScheduler`` and signals every time work is scheduled, so a test can wait
