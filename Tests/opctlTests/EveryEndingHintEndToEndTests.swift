@@ -147,6 +147,26 @@ struct EveryEndingHintEndToEndTests {
         #expect(signedIn.stdout.contains("Signed in."), "\(signedIn)")
     }
 
+    /// Against a server, opctl cannot know before the run what it will ask: a run without the
+    /// terms decision, or without the code, starts and stops at the screen nobody can answer, and
+    /// ends with the rerun that gives it.
+    @Test(arguments: [
+        (["--phone", phone], ["--accept-terms", "--code CODE"]),
+        (["--phone", phone, "--accept-terms"], ["--code CODE"]),
+    ])
+    func aRunAgainstAServerMissingAnInputEndsWithTheRerunThatGivesIt(given: [String], asks: [String]) throws {
+        let sandbox = try Sandbox()
+        let serve = try sandbox.start(["serve", "--port", "0"])
+        defer { serve.interrupt() }
+        let banner = try serve.waitForStdout(containing: "(Ctrl-C to stop)\n")
+        let prefix = "serving the simulated sign-in backend on http://127.0.0.1:"
+        let port = try #require(
+            banner.split(separator: "\n").first.map { $0.dropFirst(prefix.count).prefix { $0.isNumber } }, "\(banner)")
+        let stopped = try sandbox.start(["run", "auth", "--backend", "http://127.0.0.1:\(port)"] + given).wait()
+        #expect(stopped.status == 2, "\(stopped)")
+        try expectHintSignsIn(stopped, sandbox, asks: asks)
+    }
+
     // MARK: - Helpers
 
     /// The words of `command` after `opctl`, with the phone and the code filled in.
