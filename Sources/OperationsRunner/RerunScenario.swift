@@ -88,7 +88,7 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
                 by: prepared.shape, relaunchingInDoubt: arguments.has("--relaunch-in-doubt"),
                 sealer: program.journalSealer)
         } catch {
-            throw refusal(error, runID: runID, runnable: runnable)
+            throw refusal(error, runID: runID, runnable: runnable, record: record, arguments: arguments)
         }
         try checkInputs(record, runID: runID, arguments: arguments, console: console)
         try StateDirectory.prepare(stateDirectory)
@@ -162,7 +162,13 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
 
     /// Why a run cannot be resumed, as the error the command exits with: nothing was launched
     /// or written in any of these cases, and the reason is the sentence `check` gives for it.
-    static func refusal(_ error: JournalError, runID: RunID, runnable: String) -> any Error {
+    ///
+    /// With the run's `record` and the command line, the relaunch it suggests carries the inputs
+    /// the run still needs (``RunHint``).
+    static func refusal(
+        _ error: JournalError, runID: RunID, runnable: String, record: JournalRecord? = nil,
+        arguments: ParsedArguments? = nil
+    ) -> any Error {
         let program = Program.configuration
         let refusal = "cannot resume run \(runID): \(ResumeCheck.reason(for: error))"
         switch error {
@@ -174,8 +180,13 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
                     "Resume it with the \(program.name) build that started it, or start a new run: \(program.name) run \(runnable)"
             )
         case .resumeRefused:
-            let relaunch = "\(program.name) rerun \(runID) --relaunch-in-doubt"
-            return UsageError(refusal, hint: "If you know it did not take effect: \(relaunch)")
+            let rerun =
+                record.map {
+                    RunHint.command(
+                        $0, program: program.name, inputs: program.rerunInputs,
+                        stateDirectoryOption: arguments?.value("--state-dir"))
+                } ?? "\(program.name) rerun \(runID)"
+            return UsageError(refusal, hint: RunHint.relaunchInDoubt(rerun))
         case .linesLost:
             // No word of the caller's gets past lines that are gone: no hint to relaunch.
             return CLIError.message(refusal)

@@ -31,10 +31,12 @@ public struct RunHint: Sendable, Equatable {
     ///   - cannotHelp: The program's endings a rerun cannot help
     ///     (``RunnerConfiguration/rerunCannotHelp``).
     ///   - stateDirectoryOption: The `--state-dir` given, repeated in the command.
+    ///   - sealer: The program's sealer, with which a rerun would open the run's sealed values.
     /// - Returns: The hint.
     public static func of(
         _ record: JournalRecord, program: String, inputs: [RerunInput],
-        cannotHelp: @Sendable (JournalRecord) -> String? = { _ in nil }, stateDirectoryOption: String?
+        cannotHelp: @Sendable (JournalRecord) -> String? = { _ in nil }, stateDirectoryOption: String?,
+        sealer: (any JournalSealer)? = nil
     ) -> RunHint? {
         guard record.status != .succeeded, record.status != .running else { return nil }
         if record.isUndone {
@@ -44,9 +46,31 @@ public struct RunHint: Sendable, Equatable {
             )
         }
         if let instead = cannotHelp(record) { return RunHint(rerun: nil, instead: instead) }
-        return RunHint(
-            rerun: command(record, program: program, inputs: inputs, stateDirectoryOption: stateDirectoryOption),
-            instead: nil)
+        let rerun = command(record, program: program, inputs: inputs, stateDirectoryOption: stateDirectoryOption)
+        if refusesStepInDoubt(record, sealer: sealer) {
+            return RunHint(rerun: nil, instead: relaunchInDoubt(rerun))
+        }
+        return RunHint(rerun: rerun, instead: nil)
+    }
+
+    /// What a person who knows the step in doubt did not act can run: the rerun told so.
+    static func relaunchInDoubt(_ rerun: String) -> String {
+        "If you know it did not take effect: \(rerun) --relaunch-in-doubt"
+    }
+
+    /// Whether a plain rerun would refuse the run (``JournalError/resumeRefused(_:_:)``): a step
+    /// with side effects in doubt that it cannot repeat under its key. Asked only of runs with
+    /// such a step in doubt, the one case it can be so.
+    private static func refusesStepInDoubt(_ record: JournalRecord, sealer: (any JournalSealer)?) -> Bool {
+        guard let shape = record.shape, record.steps.contains(where: { $0.isInDoubt && $0.purity == .sideEffects })
+        else { return false }
+        do throws(JournalError) {
+            try record.checkResumable(by: shape, sealer: sealer)
+            return false
+        } catch {
+            if case .resumeRefused = error { return true }
+            return false
+        }
     }
 
     /// `PROGRAM rerun ID` with the words of the inputs the rerun needs and the state directory.

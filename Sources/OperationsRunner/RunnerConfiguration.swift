@@ -173,7 +173,7 @@ public struct RunnerConfiguration<Input: Codable & Sendable>: Sendable {
     public func hint(for record: JournalRecord, stateDirectoryOption: String?) -> RunHint? {
         RunHint.of(
             record, program: name, inputs: rerunInputs, cannotHelp: rerunCannotHelp,
-            stateDirectoryOption: stateDirectoryOption)
+            stateDirectoryOption: stateDirectoryOption, sealer: journalSealer)
     }
 
     /// `a`, `a or b`, `a, b or c`.
