@@ -19,7 +19,9 @@ public struct FailureReading: Sendable {
     /// Whether a rerun command is offered. Some failures outlive the run (opctl: an expired
     /// sign-in attempt), so rerunning cannot help and the hint says what can.
     public var rerunnable: Bool
-    /// Words after `PROGRAM rerun RUN_ID` that the rerun will need (opctl: `--code CODE`).
+    /// Words after `PROGRAM rerun RUN_ID` for a run whose journal cannot be read; otherwise the
+    /// runner reads the words the rerun needs from the journal (``RunHint``,
+    /// ``RunnerConfiguration/rerunInputs``).
     public var rerunArguments: [String]
 
     /// Creates a reading.

@@ -50,7 +50,8 @@ public enum ListRuns<Program: RunnerProgram>: Command {
             CommandOption(
                 "--json",
                 "Print a JSON array of objects, newest first: id, scenario, status, failedStep,\n"
-                    + "currentStep (a running run's), startedAt, finishedAt"),
+                    + "currentStep (a running run's), startedAt, finishedAt, and for a run\n"
+                    + "that did not succeed its hint (and rerun, the command that goes on)"),
         ]
     }
     /// ``options``.
@@ -74,7 +75,14 @@ public enum ListRuns<Program: RunnerProgram>: Command {
         // The links of `rerun --from`, from every run, not only those shown.
         let links = RunLinks(all)
         if json {
-            printJSON(shown, links: links, console: console)
+            let store = Program.configuration.runStore(stateDirectory)
+            printJSON(shown, links: links, console: console) { id in
+                // The hint reads the run's steps, which the index does not keep: only runs that
+                // did not succeed and are not running have one, and only their journals are read.
+                (try? store.load(id)).flatMap {
+                    Program.configuration.hint(for: $0, stateDirectoryOption: arguments.value("--state-dir"))
+                }
+            }
         } else if all.isEmpty {
             console.note(
                 "No runs yet in \(stateDirectory.path). Start one with '\(Program.configuration.name) run \(Program.configuration.scenarios.first?.name ?? "NAME")'."
@@ -102,13 +110,17 @@ public enum ListRuns<Program: RunnerProgram>: Command {
         return limit == 0 ? nil : limit
     }
 
-    private static func printJSON(_ entries: [RunStore.SummaryEntry], links: RunLinks, console: Console) {
+    private static func printJSON(
+        _ entries: [RunStore.SummaryEntry], links: RunLinks, console: Console, hint: (RunID) -> RunHint?
+    ) {
         // Every object keeps the promised keys and statuses; a damaged journal has neither a
         // scenario nor a start time, so it is reported beside the array, not in it.
         let runs: [RunListingJSON.Run] = entries.compactMap { entry in
             switch entry.summary {
             case .success(let summary):
-                return RunListingJSON.Run(summary, id: entry.id, reruns: links.reruns[entry.id] ?? [])
+                let ended = summary.status != .succeeded && summary.status != .running
+                return RunListingJSON.Run(
+                    summary, id: entry.id, reruns: links.reruns[entry.id] ?? [], hint: ended ? hint(entry.id) : nil)
             case .failure(let error):
                 console.note(
                     "\(Program.configuration.name): left out run \(entry.id), its journal cannot be read: \(error)")

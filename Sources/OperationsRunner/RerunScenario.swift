@@ -88,8 +88,9 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
                 by: prepared.shape, relaunchingInDoubt: arguments.has("--relaunch-in-doubt"),
                 sealer: program.journalSealer)
         } catch {
-            throw refusal(error, runID: runID, runnable: runnable)
+            throw refusal(error, runID: runID, runnable: runnable, record: record, arguments: arguments)
         }
+        try checkInputs(record, runID: runID, arguments: arguments, console: console)
         try StateDirectory.prepare(stateDirectory)
         let input = try prepared.makeInput()
         let journal: ScenarioJournal
@@ -111,7 +112,10 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
         return ScenarioExecution(
             program: program.name, scenario: runnable, journal: journal, replay: journal.replay,
             stateDirectoryOption: arguments.value("--state-dir"), console: console, json: arguments.has("--json"),
-            explain: prepared.explain, launch: prepared.launch
+            explain: prepared.explain,
+            hint: { [stateDir = arguments.value("--state-dir")] in program.hint(for: $0, stateDirectoryOption: stateDir)
+            },
+            launch: prepared.launch
         ).run(input: input)
     }
 
@@ -135,9 +139,36 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
         return (runnable, prepared)
     }
 
+    /// Refuses a rerun that would stop at a question nobody can answer, before anything is
+    /// launched or journaled: the inputs its steps still ask for (``RunnerConfiguration/rerunInputs``,
+    /// as the run's hint names them) that the command line does not give, when standard input
+    /// is not a terminal. A rerun without the code would otherwise send the SMS again only to
+    /// record that nobody entered it.
+    static func checkInputs(_ record: JournalRecord, runID: RunID, arguments: ParsedArguments, console: Console)
+        throws
+    {
+        guard !console.inputIsTerminal else { return }
+        let program = Program.configuration
+        let missing = RerunInput.needed(by: record, of: program.rerunInputs).filter { !$0.isGiven(in: arguments) }
+        guard !missing.isEmpty else { return }
+        let command = RunHint.command(
+            record, program: program.name, inputs: program.rerunInputs,
+            stateDirectoryOption: arguments.value("--state-dir"))
+        throw UsageError(
+            "run \(runID) still asks for \(missing.map(\.words).joined(separator: ", ")) "
+                + "(standard input is not a terminal, so \(program.name) cannot ask)",
+            hint: "To resume: \(command)")
+    }
+
     /// Why a run cannot be resumed, as the error the command exits with: nothing was launched
     /// or written in any of these cases, and the reason is the sentence `check` gives for it.
-    static func refusal(_ error: JournalError, runID: RunID, runnable: String) -> any Error {
+    ///
+    /// With the run's `record` and the command line, the relaunch it suggests carries the inputs
+    /// the run still needs (``RunHint``).
+    static func refusal(
+        _ error: JournalError, runID: RunID, runnable: String, record: JournalRecord? = nil,
+        arguments: ParsedArguments? = nil
+    ) -> any Error {
         let program = Program.configuration
         let refusal = "cannot resume run \(runID): \(ResumeCheck.reason(for: error))"
         switch error {
@@ -149,8 +180,13 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
                     "Resume it with the \(program.name) build that started it, or start a new run: \(program.name) run \(runnable)"
             )
         case .resumeRefused:
-            let relaunch = "\(program.name) rerun \(runID) --relaunch-in-doubt"
-            return UsageError(refusal, hint: "If you know it did not take effect: \(relaunch)")
+            let rerun =
+                record.map {
+                    RunHint.command(
+                        $0, program: program.name, inputs: program.rerunInputs,
+                        stateDirectoryOption: arguments?.value("--state-dir"))
+                } ?? "\(program.name) rerun \(runID)"
+            return UsageError(refusal, hint: RunHint.relaunchInDoubt(rerun))
         case .linesLost:
             // No word of the caller's gets past lines that are gone: no hint to relaunch.
             return CLIError.message(refusal)

@@ -21,6 +21,12 @@ public enum RunListingJSON {
         var rerunOf: [String: String]?
         /// The runs made from it by `rerun --from`; left out when there are none.
         var reruns: [[String: String]]?
+        /// The command that goes on with the run (``RunHint/rerun``); left out when a rerun
+        /// cannot help, and for runs that succeeded or are running.
+        var rerun: String?
+        /// The way on as `show` prints it (``RunHint/line``); left out for runs that succeeded
+        /// or are running.
+        var hint: String?
 
         /// The object of a readable run, without links.
         public init(_ summary: RunSummary, id: RunID) {
@@ -33,7 +39,8 @@ public enum RunListingJSON {
         ///   - summary: The run.
         ///   - id: Its id (its file name).
         ///   - reruns: The runs made from it, oldest first.
-        public init(_ summary: RunSummary, id: RunID, reruns: [RunSummary]) {
+        ///   - hint: How to go on with it, for a run that did not succeed.
+        public init(_ summary: RunSummary, id: RunID, reruns: [RunSummary], hint: RunHint? = nil) {
             self.id = id.description
             scenario = summary.scenario
             status = summary.status.rawValue
@@ -48,6 +55,8 @@ public enum RunListingJSON {
                 rerun.rerunOf.map { ["run": rerun.id.description, "step": $0.step.namePath] }
             }
             self.reruns = made.isEmpty ? nil : made
+            rerun = hint?.rerun
+            self.hint = hint?.line
         }
 
         /// Encodes the keys in their promised form: `failedStep` null, `finishedAt` left out.
@@ -62,10 +71,12 @@ public enum RunListingJSON {
             try container.encodeIfPresent(finishedAt, forKey: .finishedAt)
             try container.encodeIfPresent(rerunOf, forKey: .rerunOf)
             try container.encodeIfPresent(reruns, forKey: .reruns)
+            try container.encodeIfPresent(rerun, forKey: .rerun)
+            try container.encodeIfPresent(hint, forKey: .hint)
         }
 
         private enum CodingKeys: String, CodingKey {
-            case id, scenario, status, failedStep, currentStep, startedAt, finishedAt, rerunOf, reruns
+            case id, scenario, status, failedStep, currentStep, startedAt, finishedAt, rerunOf, reruns, rerun, hint
         }
     }
 

@@ -65,7 +65,10 @@ public enum RunScenario<Program: RunnerProgram>: Command {
         return ScenarioExecution(
             program: program.name, scenario: runnable, journal: journal, replay: nil,
             stateDirectoryOption: arguments.value("--state-dir"), console: console, json: arguments.has("--json"),
-            explain: prepared.explain, launch: prepared.launch
+            explain: prepared.explain,
+            hint: { [stateDir = arguments.value("--state-dir")] in program.hint(for: $0, stateDirectoryOption: stateDir)
+            },
+            launch: prepared.launch
         ).run(input: input)
     }
 }

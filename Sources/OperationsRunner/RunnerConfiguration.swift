@@ -86,6 +86,14 @@ public struct RunnerConfiguration<Input: Codable & Sendable>: Sendable {
     /// Prepares the rerun of a run from its journal and the command line; throws
     /// ``UsageError`` for options it cannot use.
     public var prepareRerun: @Sendable (_ request: LaunchRequest, _ record: JournalRecord) throws -> PreparedRun<Input>
+    /// The inputs the program's steps ask for that a journal does not keep, each with the
+    /// `rerun` option that supplies it: the hint a run ends with (and `show`, `runs --json`)
+    /// asks for those its rerun needs, and `rerun` checks for them before it launches anything.
+    public var rerunInputs: [RerunInput]
+    /// The endings a rerun cannot help, read from the journal: what to do instead (a new run
+    /// with other input), or `nil` when a rerun can go on. The end of the run, `show` and
+    /// `runs --json` all ask it, so they agree.
+    public var rerunCannotHelp: @Sendable (_ record: JournalRecord) -> String?
 
     /// Describes a program; everything after `scenarios` has the runner's default.
     ///
@@ -113,6 +121,8 @@ public struct RunnerConfiguration<Input: Codable & Sendable>: Sendable {
     ///   - rerun: The help and options of `rerun`; the runner's help and no options by default.
     ///   - prepareRun: Prepares a new run.
     ///   - prepareRerun: Prepares a rerun.
+    ///   - rerunInputs: The inputs a rerun may need; none by default.
+    ///   - rerunCannotHelp: The endings a rerun cannot help; none by default.
     public init(
         name: String, version: String, overview: String, examples: [String], commands: [any Command.Type]? = nil,
         cancelledStatusHelp: String = "the run cancelled", exitStatuses: [ExitStatus.Meaning]? = nil,
@@ -125,7 +135,9 @@ public struct RunnerConfiguration<Input: Codable & Sendable>: Sendable {
         run: Launch = Launch(), rerun: Launch = Launch(),
         prepareRun: @escaping @Sendable (_ request: LaunchRequest) throws -> PreparedRun<Input>,
         prepareRerun:
-            @escaping @Sendable (_ request: LaunchRequest, _ record: JournalRecord) throws -> PreparedRun<Input>
+            @escaping @Sendable (_ request: LaunchRequest, _ record: JournalRecord) throws -> PreparedRun<Input>,
+        rerunInputs: [RerunInput] = [],
+        rerunCannotHelp: @escaping @Sendable (_ record: JournalRecord) -> String? = { _ in nil }
     ) {
         let names = scenarios.map(\.name)
         let inWords = Self.inWords(names)
@@ -148,6 +160,20 @@ public struct RunnerConfiguration<Input: Codable & Sendable>: Sendable {
         self.rerun = rerun
         self.prepareRun = prepareRun
         self.prepareRerun = prepareRerun
+        self.rerunInputs = rerunInputs
+        self.rerunCannotHelp = rerunCannotHelp
+    }
+
+    /// How to go on with `record` (``RunHint``); `nil` for a run that succeeded or is running.
+    ///
+    /// - Parameters:
+    ///   - record: The run's journal.
+    ///   - stateDirectoryOption: The `--state-dir` given, repeated in the command.
+    /// - Returns: The hint.
+    public func hint(for record: JournalRecord, stateDirectoryOption: String?) -> RunHint? {
+        RunHint.of(
+            record, program: name, inputs: rerunInputs, cannotHelp: rerunCannotHelp,
+            stateDirectoryOption: stateDirectoryOption, sealer: journalSealer)
     }
 
     /// `a`, `a or b`, `a, b or c`.

@@ -26,6 +26,8 @@ public struct ScenarioExecution<Input: Sendable> {
     let console: Console
     let json: Bool
     let explain: @Sendable (RunFailure) -> FailureReading
+    /// How to go on with the run, from its journal (``RunHint``).
+    let hint: @Sendable (JournalRecord) -> RunHint?
     let launch: @Sendable (OpContext<Input>, @escaping OnFinish<RunOutcome>) -> Void
 
     /// Creates the execution of one run.
@@ -39,11 +41,15 @@ public struct ScenarioExecution<Input: Sendable> {
     ///   - console: The streams.
     ///   - json: Whether `--json` was given.
     ///   - explain: How a run that did not succeed reads (``PreparedRun/explain``).
+    ///   - hint: How to go on with the run, read from its journal as it ended
+    ///     (``RunnerConfiguration/hint(for:stateDirectoryOption:)``); the plain rerun command by
+    ///     default.
     ///   - launch: Launches the scenario with the context and reports its outcome.
     public init(
         program: String, scenario: String, journal: ScenarioJournal, replay: (any StepReplaying)?,
         stateDirectoryOption: String?, console: Console, json: Bool,
         explain: @escaping @Sendable (RunFailure) -> FailureReading = { $0.reading },
+        hint: (@Sendable (JournalRecord) -> RunHint?)? = nil,
         launch: @escaping @Sendable (OpContext<Input>, @escaping OnFinish<RunOutcome>) -> Void
     ) {
         self.program = program
@@ -54,6 +60,10 @@ public struct ScenarioExecution<Input: Sendable> {
         self.console = console
         self.json = json
         self.explain = explain
+        self.hint =
+            hint ?? { record in
+                RunHint.of(record, program: program, inputs: [], stateDirectoryOption: stateDirectoryOption)
+            }
         self.launch = launch
     }
 
@@ -160,10 +170,11 @@ public struct ScenarioExecution<Input: Sendable> {
         }
         if error.isCancellation {
             let cause = failure?.rootCause ?? error
-            // A run the user declined is finished business: rerunning it would decline again.
+            // Nothing was undone (DESIGN.md, contract 19): a rerun given the answer the person did
+            // not give goes on, and the hint asks for it (``RunHint``).
             let reading = FailureReading(
                 status: "cancelled", message: "run cancelled: \(cause)", exitStatus: ExitStatus.cancelled,
-                failedStep: failure?.failedOperation, rerunnable: failure?.failedOperation == nil)
+                failedStep: failure?.failedOperation)
             return report(
                 .cancelled, cause: cause, step: failure?.failedOperation ?? scenario, attempts: attempts, reading)
         }
@@ -212,7 +223,8 @@ public struct ScenarioExecution<Input: Sendable> {
 
     private func succeed(_ outcome: RunOutcome) -> Int32 {
         if json {
-            var object = runObject(status: "succeeded", failedStep: nil)
+            var object = runObject(
+                status: "succeeded", failedStep: nil, record: try? ScenarioJournal.load(journal.url))
             for (key, value) in outcome.jsonFields { object[key] = value }
             console.print(JSONText.encode(object))
         } else {
@@ -224,19 +236,37 @@ public struct ScenarioExecution<Input: Sendable> {
     }
 
     /// Prints the program's reading of a run that did not succeed and returns its exit status.
+    /// The way on is the journal's (``RunHint``), as `show` gives it: the rerun command with the
+    /// inputs the rerun needs, or what to do instead.
     private func report(
         _ kind: RunFailure.Kind, cause: (any Error)?, step: String, attempts: Int, _ reading: FailureReading
     ) -> Int32 {
         let url = journal.url
-        let reading = explain(
+        let record = LockedState<JournalRecord??>(nil)
+        let load: @Sendable () -> JournalRecord? = {
+            record.withLock { loaded in
+                if let loaded { return loaded }
+                let read = try? ScenarioJournal.load(url)
+                loaded = .some(read)
+                return read
+            }
+        }
+        var reading = explain(
             RunFailure(
                 kind: kind, cause: cause, step: step, attempts: attempts, runID: journal.runID, reading: reading,
-                record: { try? ScenarioJournal.load(url) }))
-        let rerun = reading.rerunnable ? rerunCommand(reading.rerunArguments) : nil
+                record: load))
+        let runHint = load().flatMap(hint)
+        if reading.rerunnable, let instead = runHint?.instead {
+            reading.rerunnable = false
+            reading.hint = instead
+        }
+        let rerun = reading.rerunnable ? runHint?.rerun ?? rerunCommand(reading.rerunArguments) : nil
         if json {
-            var object = runObject(status: reading.status, failedStep: reading.failedStep)
+            var object = runObject(status: reading.status, failedStep: reading.failedStep, record: load())
             object["error"] = reading.message
             object["rerun"] = rerun
+            // As `show --json` and `runs --json` give it (``RunHint/line``).
+            object["hint"] = rerun.map { "To resume: \($0)" } ?? reading.hint
             console.print(JSONText.encode(object))
         } else {
             console.note("\(program): " + console.styled(reading.message, .red))
@@ -249,8 +279,7 @@ public struct ScenarioExecution<Input: Sendable> {
 
     /// The keys `runs --json` gives a run (`id`, `scenario`, `status`, `failedStep`, `startedAt`):
     /// one name for one fact, whichever command printed it.
-    private func runObject(status: String, failedStep: String?) -> [String: Any] {
-        let record = try? ScenarioJournal.load(journal.url)
+    private func runObject(status: String, failedStep: String?, record: JournalRecord?) -> [String: Any] {
         var object: [String: Any] = [
             "id": journal.runID.description, "scenario": scenario,
             "status": status, "failedStep": failedStep ?? record?.failedStep?.name ?? NSNull(),
@@ -259,15 +288,11 @@ public struct ScenarioExecution<Input: Sendable> {
         return object
     }
 
+    /// The plain rerun command with `arguments`, for a run whose journal cannot be read.
     private func rerunCommand(_ arguments: [String]) -> String {
         var words = [program, "rerun", journal.runID.description] + arguments
-        if let stateDirectoryOption { words.append("--state-dir \(Self.shellQuoted(stateDirectoryOption))") }
+        if let stateDirectoryOption { words.append("--state-dir \(RunHint.shellQuoted(stateDirectoryOption))") }
         return words.joined(separator: " ")
-    }
-
-    private static func shellQuoted(_ text: String) -> String {
-        text.allSatisfy { $0.isLetter || $0.isNumber || "/._-".contains($0) }
-            ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     // MARK: - Process plumbing

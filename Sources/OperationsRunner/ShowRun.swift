@@ -68,6 +68,9 @@ public enum ShowRun<Program: RunnerProgram>: Command {
                 "failedStep": record.failedStep?.name ?? NSNull(),
             ]
             object["error"] = record.error?.description
+            let hint = Program.configuration.hint(for: record, stateDirectoryOption: arguments.value("--state-dir"))
+            object["rerun"] = hint?.rerun ?? NSNull()
+            object["hint"] = hint?.line ?? NSNull()
             // Present only for linked runs, so the object of every other run is as it was.
             if let origin = record.rerunOf { object["rerunOf"] = RunLinks.object(run: origin.run, step: origin.step) }
             if !links.objects(of: runID).isEmpty { object["reruns"] = links.objects(of: runID) }
@@ -116,12 +119,11 @@ public enum ShowRun<Program: RunnerProgram>: Command {
                         + "(a rerun waits only what is left)")
             }
         }
-        if record.isUndone {
-            console.print(
-                "Undone: \(record.undoneSteps.map(\.name).joined(separator: ", ")). Nothing is left to rerun.")
-        } else if record.status != .succeeded && record.status != .running {
-            let stateDir = arguments.value("--state-dir").map { " --state-dir \($0)" } ?? ""
-            console.print("To resume: \(Program.configuration.name) rerun \(runID)\(stateDir)")
+        // The way on the run ended with, from the same journal (``RunHint``).
+        if let line = Program.configuration.hint(for: record, stateDirectoryOption: arguments.value("--state-dir"))?
+            .line
+        {
+            console.print(line)
         }
         return ExitStatus.success
     }

@@ -53,7 +53,8 @@ extension Opctl: RunnerProgram {
         // The drafts of the saved sign-in a process killed while saving it left: each may hold a
         // live access token. Opening the storage removes them, and keeps one a live process writes.
         removeAbandonedDrafts: { FileLocalStorage(fileURL: SignInServices.tokenFile(in: $0)).removeAbandonedDrafts() },
-        run: runLaunch, rerun: rerunLaunch, prepareRun: prepareRun, prepareRerun: prepareRerun)
+        run: runLaunch, rerun: rerunLaunch, prepareRun: prepareRun, prepareRerun: prepareRerun,
+        rerunInputs: SignInRerunInputs.declared, rerunCannotHelp: SignInRerunInputs.rerunCannotHelp)
 }
 
 // The runner's commands for any program, specialised to opctl under the names its command table

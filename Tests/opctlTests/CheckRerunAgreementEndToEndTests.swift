@@ -22,7 +22,7 @@ struct CheckRerunAgreementEndToEndTests {
         let rerun = try sandbox.run("rerun", id, "--code", "123456")
         #expect(rerun.status == 2, "\(rerun)")
         #expect(rerun.stderr.contains("cannot resume run \(id): \(reason)"), "\(rerun)")
-        #expect(rerun.stderr.contains("opctl rerun \(id) --relaunch-in-doubt"), "\(rerun)")
+        #expect(rerun.stderr.contains("opctl rerun \(id) --code CODE --relaunch-in-doubt"), "\(rerun)")
 
         let again = try sandbox.run("check")
         #expect(again.stdout == check.stdout, "the refused rerun changed check's verdict:\n\(again)")

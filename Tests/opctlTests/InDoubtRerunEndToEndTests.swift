@@ -64,7 +64,11 @@ struct InDoubtRerunEndToEndTests {
         let refused = try sandbox.run("rerun", id, "--code", "123456", "--backend", "sim:")
         #expect(refused.status == 2, "\(refused)")
         #expect(refused.stderr.contains("no idempotency key"), "\(refused)")
-        #expect(refused.stderr.contains("opctl rerun \(id) --relaunch-in-doubt"), "\(refused)")
+        // The relaunch it suggests carries the code the run still needs, and `show` suggests the same.
+        let relaunch = "If you know it did not take effect: opctl rerun \(id) --code CODE --relaunch-in-doubt"
+        #expect(refused.stderr.contains(relaunch), "\(refused)")
+        let show = try sandbox.run("show", id)
+        #expect(show.stdout.contains(relaunch + "\n") && !show.stdout.contains("To resume:"), "\(show)")
         #expect(!refused.stderr.contains("CodeOp: attempt"), "nothing was launched for the step in doubt:\n\(refused)")
 
         // Told to relaunch, the person says the attempt did not take effect: here the backend

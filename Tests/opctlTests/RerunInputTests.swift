@@ -66,10 +66,12 @@ struct RerunInputTests {
         let directory = Self.stateDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let id = try Self.killedAtBirth(in: directory, input: try PhoneNumber(parsing: "+7 999 123-45-67"))
-        let result = InProcessOpctl(stateDirectory: directory).run("rerun", id.description, "--phone=+7 999 000-00-00")
+        let result = InProcessOpctl(stateDirectory: directory).run(
+            "rerun", id.description, "--phone=+7 999 000-00-00", "--code=123456")
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains("already has its phone number"))
-        let bad = InProcessOpctl(stateDirectory: directory).run("rerun", id.description, "--phone=call me")
+        let bad = InProcessOpctl(stateDirectory: directory).run(
+            "rerun", id.description, "--phone=call me", "--code=123456")
         #expect(bad.status == 2)
     }
 
@@ -82,7 +84,8 @@ struct RerunInputTests {
 
         let missing = InProcessOpctl(stateDirectory: directory).run("rerun", id.description)
         #expect(missing.status == 2, "\(missing)")
-        #expect(missing.stderr.contains("missing --code CODE or --code-stdin"), "\(missing)")
+        #expect(missing.stderr.contains("run \(id) still asks for --code CODE"), "\(missing)")
+        #expect(missing.stderr.contains("To resume: opctl rerun \(id) --code CODE"), "\(missing)")
         #expect(
             !(missing.stdout + missing.stderr).contains("SMS sent"),
             "nothing is sent before the input is known: \(missing)")

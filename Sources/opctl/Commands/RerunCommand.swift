@@ -47,7 +47,10 @@ extension Opctl {
         // A sidecar file is newer than the header: a rerun that changed the backend wrote one.
         let metadata = RunMetadata.load(next: record.url) ?? RunMetadata(settings: record.settings)
         var inputs = try ScreenInputs(arguments, console: console, command: command)
-        inputs.terms = inputs.terms ?? metadata?.terms
+        // A decline is not kept: the rerun of a declined run asks again (the runner has checked
+        // that it is given the answer when nobody can be asked), so it never records a second
+        // decline nobody made.
+        inputs.terms = inputs.terms ?? metadata?.terms.flatMap { $0 == .accept ? .accept : nil }
         let backendText = arguments.value("--backend") ?? metadata?.backend ?? BackendSpec.defaultSpec
         let backend = try BackendSpec(parsing: backendText)
         let services = SignInServices.forRun(
@@ -75,28 +78,15 @@ extension Opctl {
                     }
                     input = try parsePhone(given, command: command)
                 }
-                // What the rerun will still ask is known from where the run stopped: checked before
-                // anything is launched, so a rerun without the code sends no second SMS only to stop.
-                // A rerun from a step launches the code step anew unless it starts after it; the terms
-                // decision the run started with is kept.
+                // What a plain rerun still asks the runner has checked before anything was launched
+                // (SignInRerunInputs); here the code's length. A rerun from a step launches the code
+                // step anew unless it starts after it; the terms decision the run started with is kept.
                 let from = arguments.value("--from")
                 try answers.validate(
-                    for: backend, needsTerms: from == nil && !record.hasDone("TermsOfUseOp"),
-                    needsCode: from.map { !$0.hasSuffix("SaveTokenOp") } ?? !record.hasDone("CodeOp"), console: console,
-                    command: command)
+                    for: backend, needsTerms: false, needsCode: from.map { !$0.hasSuffix("SaveTokenOp") } ?? false,
+                    console: console, command: command)
                 return input
             },
             resumed: { journal in try? RunMetadata(backend: backendText, terms: terms).save(next: journal) })
-    }
-}
-
-extension JournalRecord {
-    /// Whether the run got past the step called `name`: it succeeded, was replayed or skipped,
-    /// so a rerun will not show its screen again.
-    fileprivate func hasDone(_ name: String) -> Bool {
-        steps.contains { step in
-            step.name == name && [.succeeded, .replayed, .skipped].contains(step.outcome)
-                && !step.address.isCompensation
-        }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 public import Operations
 import Synchronization
 
@@ -36,11 +37,12 @@ public final class Store: Sendable {
         }
     }
 
-    private struct State {
-        var carts: [String: Cart]
-        var coupons: [String: Int]
-        var faults: Faults
-        var answers: [String: any Sendable] = [:]
+    /// What the store remembers of the requests it acted on: in memory, or kept by a
+    /// ``StoreStateKeeper`` so that a store in a later process (a rerun) meets what an earlier
+    /// one did. Carts, coupons and faults are each store's own, given when it is made.
+    struct Records: Codable, Equatable {
+        /// The first answer to each request, by `kind/key`.
+        var answers: [String: KeptAnswer] = [:]
         var chargeRequests: [IdempotencyKey?] = []
         var charges: [Receipt] = []
         var reservations = 0
@@ -52,9 +54,16 @@ public final class Store: Sendable {
         var settlementPolls: [String: Int] = [:]
     }
 
-    private let state: Mutex<State>
+    private let carts: [String: Cart]
+    private let coupons: [String: Int]
+    /// The faults left to inject: this store's own, never kept.
+    private let faults: Mutex<Faults>
+    /// The records when no keeper keeps them; also the lock every transaction takes first.
+    private let memory = Mutex(Records())
     /// What requests meet on the way, for tests; `nil` delivers every one.
     private let link: (any StoreLink)?
+    /// Where the records are kept across processes; `nil` keeps them in memory.
+    private let keeper: (any StoreStateKeeper)?
 
     /// Creates a store.
     ///
@@ -63,13 +72,17 @@ public final class Store: Sendable {
     ///   - coupons: Coupon codes and their discounts in cents.
     ///   - faults: The faults it injects.
     ///   - link: What requests that make it act meet on the way; `nil` delivers every one.
+    ///   - keeper: Where what the store did is kept, so that a store made later over the same
+    ///     keeper (another process) meets it; `nil` keeps it in this store's memory.
     public init(
         carts: [Cart] = [Store.sampleCart], coupons: [String: Int] = ["SAVE5": 500], faults: Faults = Faults(),
-        link: (any StoreLink)? = nil
+        link: (any StoreLink)? = nil, keeper: (any StoreStateKeeper)? = nil
     ) {
         self.link = link
-        state = Mutex(
-            State(carts: Dictionary(uniqueKeysWithValues: carts.map { ($0.id, $0) }), coupons: coupons, faults: faults))
+        self.keeper = keeper
+        self.carts = Dictionary(uniqueKeysWithValues: carts.map { ($0.id, $0) })
+        self.coupons = coupons
+        self.faults = Mutex(faults)
     }
 
     /// The cart the command line checks out when none other is set up.
@@ -80,38 +93,41 @@ public final class Store: Sendable {
         ])
 
     /// Every charge request received, with its key, repeats included.
-    public var chargeRequests: [IdempotencyKey?] { state.withLock { $0.chargeRequests } }
+    public var chargeRequests: [IdempotencyKey?] { (try? records { $0.chargeRequests }) ?? [] }
     /// The charges actually made.
-    public var charges: [Receipt] { state.withLock { $0.charges } }
+    public var charges: [Receipt] { (try? records { $0.charges }) ?? [] }
     /// The orders confirmed.
-    public var confirmations: [Confirmation] { state.withLock { $0.confirmations } }
+    public var confirmations: [Confirmation] { (try? records { $0.confirmations }) ?? [] }
     /// The reservations that hold stock: made, and neither released nor confirmed into an order.
-    public var heldReservations: Set<String> { state.withLock { $0.held } }
+    public var heldReservations: Set<String> { (try? records { $0.held }) ?? [] }
     /// How many reservations were released.
-    public var releases: Int { state.withLock { $0.releases } }
+    public var releases: Int { (try? records { $0.releases }) ?? 0 }
+    /// How many reservations were made.
+    public var reservationsMade: Int { (try? records { $0.reservations }) ?? 0 }
 
     /// The cart with this id.
     public func cart(_ id: String) throws -> Cart {
-        guard let cart = state.withLock({ $0.carts[id] }) else { throw StoreError.unknownCart(id) }
+        guard let cart = carts[id] else { throw StoreError.unknownCart(id) }
         return cart
     }
 
     /// The discount of a coupon, in cents.
     public func discount(coupon: String) throws -> Int {
-        guard let discount = state.withLock({ $0.coupons[coupon] }) else { throw StoreError.unknownCoupon(coupon) }
+        guard let discount = coupons[coupon] else { throw StoreError.unknownCoupon(coupon) }
         return discount
     }
 
     /// Reserves the cart's stock.
     public func reserve(_ cart: Cart, key: IdempotencyKey?) throws -> Reservation {
-        try answer("reserve", key) { state in
-            if state.faults.reserveFailures > 0 {
-                state.faults.reserveFailures -= 1
-                throw StoreError.stockUnavailable
+        try answer("reserve", key) { records in
+            try takeFault(.stockUnavailable) { faults in
+                guard faults.reserveFailures > 0 else { return false }
+                faults.reserveFailures -= 1
+                return true
             }
-            state.reservations += 1
-            let reservation = Reservation(id: "res-\(state.reservations)")
-            state.held.insert(reservation.id)
+            records.reservations += 1
+            let reservation = Reservation(id: "res-\(records.reservations)")
+            records.held.insert(reservation.id)
             return reservation
         }
     }
@@ -119,42 +135,46 @@ public final class Store: Sendable {
     /// Releases a reservation's stock: how a checkout that cannot be paid undoes its reservation.
     /// Releasing one already released (or never made) changes nothing.
     public func release(_ reservation: Reservation, key: IdempotencyKey?) throws {
-        try answer("release", key) { state in
-            if state.held.remove(reservation.id) != nil { state.releases += 1 }
+        _ = try answer("release", key) { records in
+            if records.held.remove(reservation.id) != nil { records.releases += 1 }
+            return Done()
         }
     }
 
     /// Charges a card.
     public func charge(_ payment: PaymentRequest, key: IdempotencyKey?) throws -> Receipt {
-        state.withLock { $0.chargeRequests.append(key) }
-        return try answer("charge", key) { state in
-            if state.faults.declinedCards.contains(payment.card) { throw StoreError.cardDeclined(card: payment.card) }
-            let receipt = Receipt(chargeID: "ch-\(state.charges.count + 1)", amount: payment.amount, card: payment.card)
-            state.charges.append(receipt)
+        try records { $0.chargeRequests.append(key) }
+        let declined = faults.withLock { $0.declinedCards.contains(payment.card) }
+        return try answer("charge", key) { records in
+            if declined { throw StoreError.cardDeclined(card: payment.card) }
+            let receipt = Receipt(
+                chargeID: "ch-\(records.charges.count + 1)", amount: payment.amount, card: payment.card)
+            records.charges.append(receipt)
             return receipt
         }
     }
 
     /// Confirms a paid order, releasing its reservation into an order.
     public func confirm(_ order: PaidOrder, key: IdempotencyKey?) throws -> Confirmation {
-        try answer("confirm", key) { state in
-            if state.faults.confirmFailures > 0 {
-                state.faults.confirmFailures -= 1
-                throw StoreError.confirmationFailed
+        try answer("confirm", key) { records in
+            try takeFault(.confirmationFailed) { faults in
+                guard faults.confirmFailures > 0 else { return false }
+                faults.confirmFailures -= 1
+                return true
             }
             let confirmation = Confirmation(
-                orderNumber: "order-\(state.confirmations.count + 1)", amount: order.receipt.amount,
+                orderNumber: "order-\(records.confirmations.count + 1)", amount: order.receipt.amount,
                 chargeID: order.receipt.chargeID)
-            state.confirmations.append(confirmation)
-            state.held.remove(order.reserved.reservation.id)
+            records.confirmations.append(confirmation)
+            records.held.remove(order.reserved.reservation.id)
             return confirmation
         }
     }
 
     /// Checks that every product of the cart is in stock; reserves nothing.
     public func checkStock(_ cart: Cart) throws {
-        try read("stock") { state in
-            if let line = cart.lines.first(where: { state.faults.soldOut.contains($0.sku) }) {
+        try read("stock") { faults in
+            if let line = cart.lines.first(where: { faults.soldOut.contains($0.sku) }) {
                 throw StoreError.soldOut(sku: line.sku)
             }
         }
@@ -168,10 +188,10 @@ public final class Store: Sendable {
 
     /// What `look` reads, through the link's fault for the request: a read acts on nothing, so a
     /// lost answer only costs the caller the answer.
-    private func read<T: Sendable>(_ kind: String, _ look: (State) throws -> T) throws -> T {
+    private func read<T: Sendable>(_ kind: String, _ look: (Faults) throws -> T) throws -> T {
         let fault = link?.fault(for: kind)
         if fault == .unreachable { throw StoreError.unreachable }
-        let value = try state.withLock { try look($0) }
+        let value = try faults.withLock { try look($0) }
         if fault == .answerLost { throw StoreError.answerLost }
         return value
     }
@@ -181,29 +201,91 @@ public final class Store: Sendable {
     /// request but acts on nothing, so asking again is always safe.
     public func settlement(of receipt: Receipt) throws -> Bool {
         if link?.fault(for: "settlement") != nil { throw StoreError.unreachable }
-        return state.withLock { state in
-            let polls = state.settlementPolls[receipt.chargeID, default: 0] + 1
-            state.settlementPolls[receipt.chargeID] = polls
-            return polls > state.faults.pendingSettlementPolls
+        let pending = faults.withLock { $0.pendingSettlementPolls }
+        return try records { records in
+            let polls = records.settlementPolls[receipt.chargeID, default: 0] + 1
+            records.settlementPolls[receipt.chargeID] = polls
+            return polls > pending
         }
     }
 
     /// The first successful answer to `key` for this kind of request, or `act`'s (kept under the
     /// key), through the link's fault for the request.
-    private func answer<T: Sendable>(
-        _ kind: String, _ key: IdempotencyKey?, _ act: (inout State) throws -> T
+    private func answer<T: Sendable & Codable>(
+        _ kind: String, _ key: IdempotencyKey?, _ act: (inout Records) throws -> T
     ) throws -> T {
         let fault = link?.fault(for: kind)
         if fault == .unreachable { throw StoreError.unreachable }
-        let value = try state.withLock { (state: inout State) throws -> T in
+        let value = try records { (records: inout Records) throws -> T in
             let slot = key.map { "\(kind)/\($0.rawValue)" }
-            if let slot, let first = state.answers[slot] as? T { return first }
-            let value = try act(&state)
+            if let slot, let first = records.answers[slot]?.value(as: T.self) { return first }
+            let value = try act(&records)
             link?.acted(kind)
-            if let slot { state.answers[slot] = value }
+            if let slot { records.answers[slot] = try KeptAnswer(value) }
             return value
         }
         if fault == .answerLost { throw StoreError.answerLost }
         return value
     }
+
+    /// Throws `error` when `take` finds one of this store's faults left to inject (and counts it).
+    private func takeFault(_ error: StoreError, _ take: (inout Faults) -> Bool) throws {
+        if faults.withLock({ take(&$0) }) { throw error }
+    }
+
+    /// Runs `body` on the records, as one transaction: under this store's lock, and under the
+    /// keeper's across processes, reading what the keeper holds first and keeping what changed.
+    /// A body that throws changes nothing; records that cannot be kept leave the request
+    /// unreached (``StoreError/unreachable``): the store acted on nothing.
+    private func records<T: Sendable>(_ body: (inout Records) throws -> T) throws -> T {
+        try memory.withLock { memory in
+            guard let keeper else { return try body(&memory) }
+            var outcome: Result<T, any Error> = .failure(StoreError.unreachable)
+            do {
+                try keeper.withExclusiveAccess { bytes in
+                    var records = bytes.flatMap { try? JSONDecoder().decode(Records.self, from: $0) } ?? Records()
+                    let before = records
+                    outcome = Result { try body(&records) }
+                    guard case .success = outcome, records != before else { return nil }
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys]
+                    return try? encoder.encode(records)
+                }
+            } catch {
+                throw StoreError.unreachable
+            }
+            return try outcome.get()
+        }
+    }
 }
+
+/// A first answer the store keeps under its request's key.
+enum KeptAnswer: Codable, Equatable {
+    case reservation(Reservation)
+    case receipt(Receipt)
+    case confirmation(Confirmation)
+    /// A request whose answer carries nothing (a release).
+    case done
+
+    init<T>(_ value: T) throws {
+        switch value {
+        case let reservation as Reservation: self = .reservation(reservation)
+        case let receipt as Receipt: self = .receipt(receipt)
+        case let confirmation as Confirmation: self = .confirmation(confirmation)
+        case is Done: self = .done
+        default: throw StoreError.unreachable
+        }
+    }
+
+    func value<T>(as type: T.Type) -> T? {
+        switch self {
+        case .reservation(let reservation): reservation as? T
+        case .receipt(let receipt): receipt as? T
+        case .confirmation(let confirmation): confirmation as? T
+        case .done: Done() as? T
+        }
+    }
+}
+
+/// The answer of a request that acts and returns nothing (a release).
+struct Done: Codable, Sendable, Hashable {}

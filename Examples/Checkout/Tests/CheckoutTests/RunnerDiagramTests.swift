@@ -35,7 +35,7 @@ import Testing
         #expect(unknown.status == 2, "\(unknown)")
         #expect(
             unknown.stderr.contains(
-                "the run has no step 'Nope' (its steps: LoadCartOp, ApplyCouponOp, PriceOrderOp, CheckStockOp, ReserveStockOp, PayOp, ConfirmOrderOp)"
+                "the run has no step 'Nope' (its steps: LoadCartOp, ApplyCouponOp, PriceOrderOp, CheckStockOp, ReserveStockOp, PayOp, SettlePaymentOp, ConfirmOrderOp)"
             ), "\(unknown)")
         #expect(unknown.stderr.contains("See 'checkout diagram --help'."), "\(unknown)")
     }

@@ -10,7 +10,8 @@ import Testing
         #expect(help.status == 0, "\(help)")
         #expect(help.stdout.hasPrefix("USAGE: checkout run <checkout> [--cart ID]"), "\(help)")
         for text in [
-            "[--confirm-failures N] [--state-dir DIR] [--json]", "  --coupon CODE ", "$CHECKOUT_STATE_DIR",
+            "[--confirm-failures N]", "[--settle-every DURATION]", "[--state-dir DIR] [--json]", "  --coupon CODE ",
+            "$CHECKOUT_STATE_DIR",
             "EXIT STATUS:\n  0    success", "  130  interrupted",
         ] {
             #expect(help.stdout.contains(text), "\(text) missing:\n\(help)")

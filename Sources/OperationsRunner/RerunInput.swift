@@ -1,0 +1,81 @@
+import Operations
+public import OperationsJournal
+
+/// An input a step asks for that a run's journal does not keep (a code sent by SMS, a decision a
+/// person makes), and the `rerun` option that supplies it: declared once by a program
+/// (``RunnerConfiguration/rerunInputs``), so the hint a run ends with, `show`, `runs --json` and
+/// `rerun`'s check before it launches anything all ask for the same words.
+///
+/// A rerun needs the input when the step has not got past its screen — it did not succeed, was
+/// not replayed and was not skipped — and ``isNeeded`` says the journal does not stand in for
+/// it (a phone number the run recorded, a decision its settings kept).
+///
+/// ```swift
+/// RerunInput(step: "CodeOp", option: "--code", value: "CODE", alternatives: ["--code-stdin"])
+/// ```
+public struct RerunInput: Sendable {
+    /// The name of the step whose launch needs the input.
+    public var step: String
+    /// The option that supplies it.
+    public var option: String
+    /// The placeholder of its value in a hint (`CODE`); `nil` for a flag.
+    public var value: String?
+    /// Other options that supply it too (`--code-stdin`).
+    public var alternatives: [String]
+    /// Whether the run needs it although its step is still to run: `false` when the journal
+    /// stands in for it. Asked only when the step has not got past its screen.
+    public var isNeeded: @Sendable (_ record: JournalRecord) -> Bool
+
+    /// Declares an input.
+    ///
+    /// - Parameters:
+    ///   - step: The name of the step whose launch needs it.
+    ///   - option: The option that supplies it.
+    ///   - value: The placeholder of its value; `nil` for a flag.
+    ///   - alternatives: Other options that supply it.
+    ///   - isNeeded: Whether the run needs it while its step is still to run; always by default.
+    public init(
+        step: String, option: String, value: String? = nil, alternatives: [String] = [],
+        isNeeded: @escaping @Sendable (_ record: JournalRecord) -> Bool = { _ in true }
+    ) {
+        self.step = step
+        self.option = option
+        self.value = value
+        self.alternatives = alternatives
+        self.isNeeded = isNeeded
+    }
+
+    /// The words a hint shows: `--code CODE`, `--accept-terms`.
+    public var words: String { value.map { "\(option) \($0)" } ?? option }
+
+    /// Whether `arguments` supply it.
+    func isGiven(in arguments: ParsedArguments) -> Bool {
+        ([option] + alternatives).contains { arguments.has($0) || arguments.value($0) != nil }
+    }
+
+    /// The inputs of `declared` a rerun of `record` needs, in declaration order.
+    static func needed(by record: JournalRecord, of declared: [RerunInput]) -> [RerunInput] {
+        declared.filter { input in
+            !record.hasGonePast(input.step) && input.isNeeded(record)
+        }
+    }
+}
+
+extension JournalRecord {
+    /// Whether the run got past every step called `name` that it reached: it succeeded, was
+    /// replayed or was skipped, so a rerun will not launch it again. A step the run never reached
+    /// is still to run.
+    /// A step the run's shape does not have is never launched, so it is past too.
+    func hasGonePast(_ name: String) -> Bool {
+        if let shape, !shape.hasStep(named: name) { return true }
+        let reached = steps.filter { $0.name == name && !$0.address.isCompensation }
+        return !reached.isEmpty && reached.allSatisfy { [.succeeded, .replayed, .skipped].contains($0.outcome) }
+    }
+}
+
+extension ScenarioShape {
+    /// Whether a step called `name` is in the scenario, at any depth.
+    fileprivate func hasStep(named name: String) -> Bool {
+        steps.contains { $0.name == name || $0.nested?.hasStep(named: name) == true }
+    }
+}

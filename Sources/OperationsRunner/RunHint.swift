@@ -1,0 +1,94 @@
+import Foundation
+import Operations
+public import OperationsJournal
+
+/// How to go on with a run that did not succeed, read from its journal alone: the one answer
+/// the line a run ends with, `show`, `show --json`, `runs --json` and `run --json` give, so they
+/// cannot disagree.
+///
+/// A run a rerun can finish gets the rerun command with the inputs its journal does not keep and
+/// its rerun will ask for (``RerunInput``), given where it stopped, and only those. A run a rerun
+/// cannot help (undone, or an ending the program declares final,
+/// ``RunnerConfiguration/rerunCannotHelp``) gets what to do instead.
+public struct RunHint: Sendable, Equatable {
+    /// The command that goes on with the run: `opctl rerun ID --code CODE`; `nil` when a rerun
+    /// cannot help.
+    public var rerun: String?
+    /// What to do instead when a rerun cannot help; `nil` otherwise.
+    public var instead: String?
+
+    /// The line `show` and the end of a run print: `To resume: COMMAND`, or what to do instead.
+    public var line: String? {
+        rerun.map { "To resume: \($0)" } ?? instead
+    }
+
+    /// The hint for a run, or `nil` for one that succeeded or is still running.
+    ///
+    /// - Parameters:
+    ///   - record: The run's journal.
+    ///   - program: The program's name, the start of the command.
+    ///   - inputs: The inputs its steps ask for (``RunnerConfiguration/rerunInputs``).
+    ///   - cannotHelp: The program's endings a rerun cannot help
+    ///     (``RunnerConfiguration/rerunCannotHelp``).
+    ///   - stateDirectoryOption: The `--state-dir` given, repeated in the command.
+    ///   - sealer: The program's sealer, with which a rerun would open the run's sealed values.
+    /// - Returns: The hint.
+    public static func of(
+        _ record: JournalRecord, program: String, inputs: [RerunInput],
+        cannotHelp: @Sendable (JournalRecord) -> String? = { _ in nil }, stateDirectoryOption: String?,
+        sealer: (any JournalSealer)? = nil
+    ) -> RunHint? {
+        guard record.status != .succeeded, record.status != .running else { return nil }
+        if record.isUndone {
+            return RunHint(
+                rerun: nil,
+                instead: "Undone: \(record.undoneSteps.map(\.name).joined(separator: ", ")). Nothing is left to rerun."
+            )
+        }
+        if let instead = cannotHelp(record) { return RunHint(rerun: nil, instead: instead) }
+        let rerun = command(record, program: program, inputs: inputs, stateDirectoryOption: stateDirectoryOption)
+        if refusesStepInDoubt(record, sealer: sealer) {
+            return RunHint(rerun: nil, instead: relaunchInDoubt(rerun))
+        }
+        return RunHint(rerun: rerun, instead: nil)
+    }
+
+    /// What a person who knows the step in doubt did not act can run: the rerun told so.
+    static func relaunchInDoubt(_ rerun: String) -> String {
+        "If you know it did not take effect: \(rerun) --relaunch-in-doubt"
+    }
+
+    /// Whether a plain rerun would refuse the run (``JournalError/resumeRefused(_:_:)``): a step
+    /// with side effects in doubt that it cannot repeat under its key. Asked only of runs with
+    /// such a step in doubt, the one case it can be so.
+    private static func refusesStepInDoubt(_ record: JournalRecord, sealer: (any JournalSealer)?) -> Bool {
+        guard let shape = record.shape, record.steps.contains(where: { $0.isInDoubt && $0.purity == .sideEffects })
+        else { return false }
+        do throws(JournalError) {
+            try record.checkResumable(by: shape, sealer: sealer)
+            return false
+        } catch {
+            if case .resumeRefused = error { return true }
+            return false
+        }
+    }
+
+    /// `PROGRAM rerun ID` with the words of the inputs the rerun needs and the state directory.
+    static func command(
+        _ record: JournalRecord, program: String, inputs: [RerunInput], stateDirectoryOption: String?
+    ) -> String {
+        var words = [program, "rerun", record.runID.description]
+        words += RerunInput.needed(by: record, of: inputs).map(\.words)
+        if let stateDirectoryOption { words.append("--state-dir \(shellQuoted(stateDirectoryOption))") }
+        return words.joined(separator: " ")
+    }
+
+    /// `text` as one shell word: as it is when it needs no quoting, else in single quotes.
+    ///
+    /// - Parameter text: A value to put in a command line.
+    /// - Returns: The word.
+    public static func shellQuoted(_ text: String) -> String {
+        text.allSatisfy { $0.isLetter || $0.isNumber || "/._-".contains($0) }
+            ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
