@@ -37,7 +37,7 @@ public final class AsyncFunctionOp<Input: Sendable, Output: Sendable>: AsyncOp, 
     }
 
     /// Runs the closure in a task of its own and finishes the launch once with its outcome, as
-    /// ``AsyncOp/launch(_:onFinish:)`` does, with `name` in diagnostics.
+    /// `launch(_:onFinish:)` of ``AsyncOp`` does, with `name` in diagnostics.
     ///
     /// - Parameters:
     ///   - context: The launch context; its token and deadline cancel the closure's task.
