@@ -173,7 +173,16 @@ private struct ForwardingDiagnostics: OpDiagnostics {
 
     func report(_ diagnostic: OpDiagnostic) {
         recorder.report(diagnostic)
-        // The host's own diagnostics may assert on a second finish; a probe expects it.
-        if !(next is StandardErrorDiagnostics) { next.report(diagnostic) }
+        // The host's own diagnostics may assert on a second finish; a probe expects it. The
+        // platform's defaults are not forwarded: both assert.
+        if !Self.isPlatformDefault(next) { next.report(diagnostic) }
+    }
+
+    private static func isPlatformDefault(_ diagnostics: any OpDiagnostics) -> Bool {
+        // The unified log's diagnostics exist only on Apple platforms.
+        #if canImport(os)
+            if diagnostics is LoggerDiagnostics { return true }
+        #endif
+        return diagnostics is StandardErrorDiagnostics
     }
 }

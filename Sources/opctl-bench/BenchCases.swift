@@ -41,6 +41,9 @@ enum BenchCases {
             "the least a bridge does: task cancellation handler, unsafe continuation, one launch through Op",
             reference: "continuation.checked", EngineCases.bridgeFloors),
         .timed(
+            "asyncop.await", "the same operation written as an async throws function (AsyncOp), awaited",
+            reference: "bridge.await", targets: [.ratioAtMost(1.5)], EngineCases.asyncOpAwaits),
+        .timed(
             "task.await", "Task {} + await", reference: "bridge.await",
             ReferenceCases.taskAwait
         ).crossThread(),

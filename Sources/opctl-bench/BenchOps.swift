@@ -9,6 +9,13 @@ final class SyncDoubleOp: PureOp {
     }
 }
 
+/// `SyncDoubleOp` written as an `async throws` function (``AsyncOp``): its run never suspends.
+final class AsyncDoubleOp: AsyncOp, PureOp {
+    func run(_ input: Int, context: OpContext<Int>) async throws -> Int {
+        input &* 2
+    }
+}
+
 /// An engine operation that finishes on a Dispatch queue, inside `group`, with `input * 2`.
 final class DispatchedDoubleOp: PureOp {
     private let queue: DispatchQueue

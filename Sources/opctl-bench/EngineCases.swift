@@ -37,6 +37,21 @@ enum EngineCases {
         }
     }
 
+    /// `asyncop.await`: `bridge.await` with the operation written as an `async throws`
+    /// function (``AsyncOp``) instead of a callback: the same bridge, plus the task its run gets.
+    static let asyncOpAwaits: @Sendable (Int) -> Void = { iterations in
+        let op = AsyncDoubleOp()
+        AsyncBlocking.run {
+            for index in 0..<iterations {
+                do {
+                    BlackHole.consume(try await op.launch(OpContext(index)))
+                } catch {
+                    BlackHole.consume(-1)
+                }
+            }
+        }
+    }
+
     /// `ops.3byHand`: three operations, each made new and launched with the previous output,
     /// written the way a caller chains callbacks by hand.
     static let threeOpsByHand: @Sendable (Int) -> Void = { iterations in

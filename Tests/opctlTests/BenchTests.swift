@@ -31,7 +31,8 @@ struct BenchTests {
     @Test func everyCaseOfTheIssueIsAvailable() {
         let expected = [
             "baseline.selfRetain", "op.sync", "op.async", "opqueue.batch", "opqueue.wait", "dispatch.async",
-            "continuation.checked", "bridge.await", "bridge.floor", "task.await", "ops.3byHand", "ops.3viaProtocol",
+            "continuation.checked", "bridge.await", "bridge.floor", "asyncop.await", "task.await", "ops.3byHand",
+            "ops.3viaProtocol",
             "scenario.3steps", "scenario.chain1k", "parallel.fanout1k",
             "asyncawait.3steps", "scenario.3steps.await", "trace.off", "trace.message", "journal.buffered",
             "fsync.floor", "journal.fsync", "render.1k", "render.10k", "render.10k.frames", "render.100k",

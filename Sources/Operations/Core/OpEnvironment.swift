@@ -32,7 +32,8 @@ public final class OpEnvironment: Sendable {
     ///
     /// - Parameters:
     ///   - scheduler: The time source for deadlines and backoff.
-    ///   - diagnostics: Where contract violations are reported.
+    ///   - diagnostics: Where contract violations are reported; ``defaultDiagnostics`` (the
+    ///     unified log on Apple platforms, standard error elsewhere) when omitted.
     ///   - inFlight: A registry of launched, unfinished operations; `nil` turns it off.
     ///   - observer: Scenario step events go here.
     ///   - replay: Outputs of steps completed by an earlier run of the same scenario.
@@ -41,7 +42,7 @@ public final class OpEnvironment: Sendable {
     ///     inject ``IdempotencyKey/sequence(prefix:)`` for stable output.
     public init(
         scheduler: any Scheduler = DispatchScheduler.shared,
-        diagnostics: any OpDiagnostics = StandardErrorDiagnostics(),
+        diagnostics: any OpDiagnostics = OpEnvironment.defaultDiagnostics,
         inFlight: InFlightRegistry? = nil,
         observer: (any ScenarioObserver)? = nil,
         replay: (any StepReplaying)? = nil,
@@ -84,8 +85,8 @@ public final class OpEnvironment: Sendable {
             random: random, makeIdempotencyKey: makeIdempotencyKey)
     }
 
-    /// The environment used when a context is made without one: dispatch timers, diagnostics on
-    /// standard error, no registry, no observer.
+    /// The environment used when a context is made without one: dispatch timers, the
+    /// platform's diagnostics (``defaultDiagnostics``), no registry, no observer.
     public static let `default` = OpEnvironment()
 
     /// What a context or a completion stores for `environment`: `nil` for ``default``, which

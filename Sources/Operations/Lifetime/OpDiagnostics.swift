@@ -51,7 +51,8 @@ public struct OpDiagnostic: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The default diagnostics: one line on standard error per violation, and in debug builds an
+/// The default diagnostics where there is no unified log (Linux; see
+/// ``OpEnvironment/defaultDiagnostics``): one line on standard error per violation, and in debug builds an
 /// assertion on a second finish, so the bug is found where it happens.
 public struct StandardErrorDiagnostics: OpDiagnostics {
     private let assertsInDebug: Bool

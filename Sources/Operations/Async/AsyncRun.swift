@@ -1,0 +1,94 @@
+/// One launch of an ``AsyncOp``: the operation until its task takes it, the task that runs it,
+/// and the caller's `onFinish`.
+///
+/// A finish by the engine (the token fired, the deadline passed) cancels the task; a task
+/// started after such a finish is cancelled as soon as it exists. The task lets go of the
+/// operation as soon as `run` returns, before the launch finishes, so a caller's `onFinish`
+/// sees it released, as ``Completion`` promises for any operation.
+final class AsyncRun<Operation: AsyncOp>: Sendable {
+    typealias Output = Operation.Output
+
+    private let onFinish: OnFinish<Output>
+    private let state: LockedState<AsyncRunState<Operation>>
+
+    init(_ operation: Operation, _ onFinish: @escaping OnFinish<Output>) {
+        self.onFinish = onFinish
+        self.state = LockedState(AsyncRunState(operation: operation))
+    }
+
+    /// The launch's finish, whoever made it: cancels the task (a task that already returned
+    /// ignores it), then tells the caller.
+    func deliver(_ result: Result<Output, any Error>) {
+        let running = state.withLock { state -> Task<Void, Never>? in
+            defer {
+                state.task = nil
+                state.finished = true
+            }
+            return state.task
+        }
+        running?.cancel()
+        onFinish(result)
+    }
+
+    /// Starts the operation's run, unless `completion` has already finished the launch (its
+    /// context's token had fired): one launch, one run at most.
+    func start(completion: Completion<Output>, context: OpContext<Operation.Input>) {
+        guard !completion.isFinished else { return }
+        let running = completion.nested(context)
+        let body: @Sendable () async -> Void = {
+            // The operation is a temporary of this statement: released when `run` returns,
+            // before the finish below releases the completion's reference and calls `onFinish`.
+            let outcome = await Self.outcome(of: self.takeOperation(), running)
+            completion.finish(outcome)
+        }
+        let started: Task<Void, Never>
+        // `Task.immediate` (run on the launching thread until the first suspension) is in the
+        // Swift 6.2 runtime: on Linux it ships with the toolchain, on Apple platforms with the OS
+        // (macOS 26, iOS 26 and their siblings). Older Apple systems enqueue the task instead.
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            started = Task.immediate(operation: body)
+        } else {
+            started = Task(operation: body)
+        }
+        let finishedFirst = state.withLock { state -> Bool in
+            guard !state.finished else { return true }
+            state.task = started
+            return false
+        }
+        if finishedFirst { started.cancel() }
+    }
+
+    /// The operation, taken once by the task that runs it.
+    private func takeOperation() -> Operation? {
+        state.withLock { state in
+            defer { state.operation = nil }
+            return state.operation
+        }
+    }
+
+    /// What `run` returned or threw, as the launch's result: `CancellationError` is the
+    /// launch's cancellation.
+    private static func outcome(of operation: Operation?, _ context: OpContext<Operation.Input>) async -> Result<
+        Output, any Error
+    > {
+        // Taken twice only if started twice, which `launch` never does.
+        guard let operation else { return .failure(OpError.cancelled) }
+        do {
+            return .success(try await operation.run(context.input, context: context))
+        } catch is CancellationError {
+            return .failure(OpError.cancelled)
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+/// Where an ``AsyncRun`` stands.
+private struct AsyncRunState<Operation: AsyncOp> {
+    /// Held from launch until the task takes it.
+    var operation: Operation?
+    /// The running task, until the launch finishes.
+    var task: Task<Void, Never>?
+    /// Whether the launch has finished (by the run or by the engine).
+    var finished = false
+}
