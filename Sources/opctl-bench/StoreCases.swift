@@ -50,10 +50,7 @@ enum StoreCases {
             let bytes = try Data(contentsOf: store.url(for: journal.runID))
             try FileManager.default.removeItem(at: store.url(for: journal.runID))
             for index in 0..<count {
-                let made = FileManager.default.createFile(
-                    atPath: store.url(for: ScaleFixture.id(index)).path, contents: bytes,
-                    attributes: [.posixPermissions: 0o600])
-                guard made else { fatalError("opctl-bench: could not write the runs of \(directory.path)") }
+                try bytes.write(to: store.url(for: ScaleFixture.id(index)))
             }
         } catch {
             fatalError("opctl-bench: the store case could not write its runs: \(error)")
