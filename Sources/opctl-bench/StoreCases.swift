@@ -67,7 +67,7 @@ enum StoreCases {
 enum LongJournal {
     /// The size of the journal of 100,000 lines, for the memory guard (three times it): each
     /// step's two lines with a value of a few short fields, as a sign-in's steps carry.
-    static let fullSize = 24_000_000
+    static let fullSize = 21_300_000
 
     /// The option that makes this program a child that resumes one run and exits
     /// (``StoreCases/resumingMemory``): `opctl-bench --resume-child STATE-DIR [RUN-ID]`.
