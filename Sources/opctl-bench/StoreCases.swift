@@ -31,8 +31,8 @@ enum StoreCases {
     /// (this program started again), so the peak is the resume's alone.
     static let resumingMemory: @Sendable (Int) -> Int = { _ in
         let (directory, id) = LongJournal.run
-        let resumed = ProcessCases.runSelf([LongJournal.childOption, directory.path, id.rawValue]) ?? 0
-        let idle = ProcessCases.runSelf([LongJournal.childOption, directory.path]) ?? 0
+        let resumed = LongJournal.childPeak([directory.path, id.rawValue])
+        let idle = LongJournal.childPeak([directory.path])
         return max(0, resumed - idle)
     }
 
@@ -70,7 +70,7 @@ enum LongJournal {
     static let fullSize = 21_300_000
 
     /// The option that makes this program a child that resumes one run and exits
-    /// (``StoreCases/resumingMemory``): `opctl-bench --resume-child STATE-DIR [RUN-ID]`.
+    /// (``StoreCases/resumingMemory``): `opctl-bench --resume-child REPORT STATE-DIR [RUN-ID]`.
     static let childOption = "--resume-child"
 
     /// The state directory and the run, made on first use.
@@ -87,16 +87,32 @@ enum LongJournal {
         }
     }
 
-    /// The child's work: resume `arguments[1]` in the store at `arguments[0]`, or only open the
-    /// store when no run is given.
+    /// The peak resident size of a child started with `arguments`, as the child itself reports
+    /// it: the `ru_maxrss` a parent gets from `wait4` counts the memory the child shared with
+    /// this program before it started (glibc's `posix_spawn`), and so reports this program's
+    /// own peak (Docs/Benchmarks.md).
+    static func childPeak(_ arguments: [String]) -> Int {
+        let report = FileManager.default.temporaryDirectory
+            .appendingPathComponent("opctl-bench-peak-\(ProcessInfo.processInfo.processIdentifier)")
+        defer { try? FileManager.default.removeItem(at: report) }
+        let waited = ProcessCases.runSelf([childOption, report.path] + arguments) ?? 0
+        guard let text = try? String(contentsOf: report, encoding: .utf8), let peak = Int(text) else { return waited }
+        return peak
+    }
+
+    /// The child's work: resume `arguments[2]` in the store at `arguments[1]`, or only open the
+    /// store when no run is given, then write its peak resident size in bytes to `arguments[0]`.
     static func runChild(_ arguments: [String]) -> Int32 {
-        guard let path = arguments.first else { return 2 }
-        let directory = URL(fileURLWithPath: path)
-        guard arguments.count > 1, let id = try? RunID(validating: arguments[1]) else {
+        guard arguments.count > 1 else { return 2 }
+        let directory = URL(fileURLWithPath: arguments[1])
+        if arguments.count > 2, let id = try? RunID(validating: arguments[2]) {
+            resume(id, in: directory)
+        } else {
             BlackHole.consume(RunStore(stateDirectory: directory).removedDrafts.count)
-            return 0
         }
-        resume(id, in: directory)
+        if let peak = ResidentMemory.peakBytes() {
+            try? Data(String(peak).utf8).write(to: URL(fileURLWithPath: arguments[0]))
+        }
         return 0
     }
 
