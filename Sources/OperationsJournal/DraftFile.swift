@@ -41,15 +41,18 @@ package enum DraftFile {
         package var description: String { reason }
     }
 
-    /// Creates a draft of `url` beside it: exclusively, with mode 0600 checked on the open file,
-    /// and locked.
+    /// Creates a draft of `url`: exclusively, with mode 0600 checked on the open file, and
+    /// locked.
     ///
-    /// - Parameter url: The final file the draft will become.
+    /// - Parameters:
+    ///   - url: The final file the draft will become.
+    ///   - folder: Where the draft is made, on the same file system as `url` (it is published
+    ///     by a link or a rename); beside `url` by default.
     /// - Returns: The open, locked draft; publish it, or remove it with ``discard(_:)``.
     /// - Throws: ``Failure`` when the directory refuses the file, or the file cannot be made
     ///   owner-only.
-    package static func create(of url: URL) throws(Failure) -> Handle {
-        let folder = url.deletingLastPathComponent()
+    package static func create(of url: URL, in folder: URL? = nil) throws(Failure) -> Handle {
+        let folder = folder ?? url.deletingLastPathComponent()
         for _ in 0..<16 {
             let suffix = String(UInt32.random(in: .min ... .max), radix: 16)
             let draft = folder.appendingPathComponent(".\(url.lastPathComponent).\(suffix).tmp", isDirectory: false)
@@ -125,11 +128,13 @@ package enum DraftFile {
         return inner[..<dot]
     }
 
-    // MARK: - Internals
-
-    /// Takes the draft's lock without waiting; removes it while holding the lock, if the name
-    /// still leads to the file that was locked.
-    private static func removeIfAbandoned(_ draft: URL) -> Bool {
+    /// Removes one draft if no live process holds it: takes the draft's lock without waiting,
+    /// and removes it while holding the lock, if the name still leads to the file that was
+    /// locked. Anything that is not a plain file is kept.
+    ///
+    /// - Parameter draft: A file named as ``finalName(ofDraft:)`` reads a draft's name.
+    /// - Returns: Whether it was removed.
+    package static func removeIfAbandoned(_ draft: URL) -> Bool {
         let descriptor = draft.withUnsafeFileSystemRepresentation { path in
             path.map { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) } ?? -1
         }
@@ -145,6 +150,8 @@ package enum DraftFile {
         guard same, named.st_dev == locked.st_dev, named.st_ino == locked.st_ino else { return false }
         return draft.withUnsafeFileSystemRepresentation { path in path.map { unlink($0) == 0 } ?? false }
     }
+
+    // MARK: - Internals
 
     /// Takes the exclusive lock, waiting for a tidier that holds it a moment.
     private static func lock(_ descriptor: Int32) -> Bool {

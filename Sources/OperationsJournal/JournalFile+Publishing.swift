@@ -10,21 +10,30 @@ import Operations
 #endif
 
 extension JournalFile {
-    /// A journal being made under a hidden temporary name beside its final one, so the file
-    /// never exists under its run's name without its header: a process killed while creating a
-    /// run leaves at most a hidden temporary (`.<id>.jsonl.<random>.tmp`), never an empty
-    /// journal listed as damaged forever. The draft holds the run's input (a phone number), so
-    /// opening the store removes the ones a killed process left (``DraftFile``).
+    /// A journal being made under a hidden temporary name, so the file never exists under its
+    /// run's name without its header: a process killed while creating a run leaves at most a
+    /// hidden temporary (`.drafts/.<id>.jsonl.<random>.tmp` beside the journals), never an
+    /// empty journal listed as damaged forever. The draft holds the run's input (a phone
+    /// number), so opening the store removes the ones a killed process left (``DraftFile``);
+    /// in a folder of their own, so that doing so lists the drafts and not every run.
     struct Draft {
         let descriptor: Int32
         let temporary: URL
     }
 
-    /// Creates the temporary of a journal to be published as `url`: mode 0600, exclusive, with
-    /// the writer's lock already held (the lock belongs to the file, and stays with it).
+    /// The folder the drafts of journals in `directory` are made in.
+    static func draftFolder(in directory: URL) -> URL {
+        directory.appendingPathComponent(".drafts", isDirectory: true)
+    }
+
+    /// Creates the temporary of a journal to be published as `url`, in ``draftFolder(in:)``:
+    /// mode 0600, exclusive, with the writer's lock already held (the lock belongs to the file,
+    /// and stays with it).
     static func createDraft(of url: URL) throws(JournalError) -> Draft {
+        let folder = draftFolder(in: url.deletingLastPathComponent())
+        try makeDirectory(folder)
         do {
-            let handle = try DraftFile.create(of: url)
+            let handle = try DraftFile.create(of: url, in: folder)
             return Draft(descriptor: handle.descriptor, temporary: handle.url)
         } catch {
             throw .io(url, operation: "create", reason: error.reason)

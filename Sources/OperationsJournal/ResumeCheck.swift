@@ -128,8 +128,9 @@ public struct ResumeCheck: Sendable, CustomStringConvertible {
 extension RunStore {
     /// Checks every run in the store against the scenarios this build has, and their sealed
     /// values against the store's ``sealer``, in the store's order (oldest first); nothing is
-    /// launched or written. Each journal is read as a resume reads it, damaged lines skipped and
-    /// listed, and judged as a resume judges it.
+    /// launched or written. A run the listing knows to be over — succeeded, or undone — is
+    /// judged from the store's index; every other journal is read as a resume reads it, damaged
+    /// lines skipped and listed, judged as a resume judges it, and let go before the next.
     ///
     /// - Parameter shapes: The shapes of the scenarios this build can resume; a journal finds
     ///   its scenario by the name in its header (`ScenarioShape/name`).
@@ -137,8 +138,25 @@ extension RunStore {
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory cannot be listed.
     public func checkResumable(by shapes: [ScenarioShape]) throws(JournalError) -> [ResumeCheck] {
         let byName = Dictionary(shapes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        return try entries { url throws(JournalError) in try ScenarioJournal.loadSkippingDamage(url) }
-            .map { ResumeCheck.check($0, against: byName, sealer: sealer) }
+        return try summaries().map { entry in
+            if case .success(let summary) = entry.summary {
+                if summary.status == .succeeded {
+                    return ResumeCheck(
+                        id: entry.id, scenario: summary.scenario, status: summary.status, verdict: .finished)
+                }
+                if summary.status == .failed, let undone = entry.undone {
+                    return ResumeCheck(
+                        id: entry.id, scenario: summary.scenario, status: summary.status, verdict: .undone(undone))
+                }
+            }
+            let record: Result<JournalRecord, JournalError>
+            do throws(JournalError) {
+                record = .success(try ScenarioJournal.loadSkippingDamage(url(for: entry.id)))
+            } catch {
+                record = .failure(error)
+            }
+            return ResumeCheck.check(Entry(id: entry.id, record: record), against: byName, sealer: sealer)
+        }
     }
 }
 

@@ -4,7 +4,7 @@ import Operations
 extension RunIndex {
     /// What the index keeps about one journal file: the stamp it was read at, and either the
     /// run's summary or why the journal cannot be read.
-    struct Entry: Equatable, Codable {
+    struct Entry: Equatable {
         /// The journal's stamp when it was read; the entry is used only while it is unchanged.
         var stamp: FileStamp
         /// The run, for a journal that reads.
@@ -30,7 +30,7 @@ extension RunIndex {
     /// A run's summary as cached, with what depends on a live process left out: a run with no
     /// recorded end is stored as unfinished, and only its lock, asked at listing time, says
     /// whether it is running or interrupted.
-    struct CachedRun: Equatable, Codable {
+    struct CachedRun: Equatable {
         var scenario: String
         /// How the run's last session ended, as recorded; `nil` when no end is recorded.
         var finished: RunStatus?
@@ -43,10 +43,15 @@ extension RunIndex {
         var sessions: Int
         /// The run and step a `rerun --from` made the run from (index version 3).
         var rerunOf: RerunOrigin?
+        /// For a run that failed for good and undid its finished steps, their names in the
+        /// order they were undone (``JournalRecord/isUndone``), so `check` knows such a run is
+        /// over without reading its journal (index version 4); `nil` for any other run.
+        var undone: [String]?
 
         init(
             scenario: String, finished: RunStatus?, failedStep: StepAddress?, createdAt: Int64, startedAt: Int64?,
-            finishedAt: Int64?, lastActivityAt: Int64, sessions: Int, rerunOf: RerunOrigin? = nil
+            finishedAt: Int64?, lastActivityAt: Int64, sessions: Int, rerunOf: RerunOrigin? = nil,
+            undone: [String]? = nil
         ) {
             self.scenario = scenario
             self.finished = finished
@@ -57,9 +62,11 @@ extension RunIndex {
             self.lastActivityAt = lastActivityAt
             self.sessions = sessions
             self.rerunOf = rerunOf
+            self.undone = undone
         }
 
-        init(_ summary: RunSummary) {
+        /// The cached form of `summary`, a summary of `record`.
+        init(_ summary: RunSummary, of record: JournalRecord) {
             scenario = summary.scenario
             finished = summary.finishedAt == nil ? nil : summary.status
             failedStep = summary.failedStep
@@ -69,6 +76,7 @@ extension RunIndex {
             lastActivityAt = Self.milliseconds(summary.lastActivityAt)
             sessions = summary.sessions
             rerunOf = summary.rerunOf
+            undone = record.isUndone ? record.undoneSteps.map(\.name) : nil
         }
 
         func summary(id: RunID, isBeingWritten: () -> Bool) -> RunSummary {
@@ -91,8 +99,8 @@ extension RunIndex {
     /// A ``JournalError`` that says something lasting about a file's content, as cached. Errors
     /// of the moment (a file that could not be opened) are never cached, nor lost lines: that
     /// verdict rests on the journal's sync mark too, which the journal's stamp does not cover.
-    struct CachedFailure: Equatable, Codable {
-        enum Kind: String, Codable {
+    struct CachedFailure: Equatable {
+        enum Kind: String {
             case notAJournal, unsupportedVersion, damaged
         }
 

@@ -14,11 +14,10 @@ import Operations
 ///
 /// ## Format
 ///
-/// A header line with the format's name and version, the entry count and a checksum (64-bit
-/// FNV-1a) of the rest, then one tab-separated line per journal (``Codec``). The checksum and
-/// count catch garbage, truncation and a half-written file; any doubt and the index is ignored
-/// and rebuilt from the journals. It is
-/// replaced atomically (an owner-only temporary renamed over it), so several processes
+/// A header line with the format's name and version, the entry count and a checksum of the
+/// rest, then one tab-separated line per journal (``Codec``). The checksum and count catch
+/// garbage, truncation and a half-written file; any doubt and the index is ignored and rebuilt
+/// from the journals. It is replaced atomically (an owner-only temporary renamed over it), so several processes
 /// listing, creating and finishing runs at once can each write it: the last one wins and every
 /// one of them is a valid cache. A process killed mid-write leaves only its temporary, which a
 /// later listing removes once it is old.
@@ -26,8 +25,10 @@ struct RunIndex {
     static let fileName = "index.cache"
     static let format = "operations.run-index"
     /// Raised whenever what a summary holds, or how it is derived from a journal, changes.
-    /// Version 3 added each run's `rerunOf`; an index of an older version is rebuilt.
-    static let version = 3
+    /// Version 3 added each run's `rerunOf`; version 4 the steps an undone run undid, and lines
+    /// of tab-separated fields instead of one JSON object. An index of an older version is
+    /// rebuilt.
+    static let version = 4
     /// A temporary older than this was left by a killed process, not one about to rename it.
     static let abandonedTemporaryAge: Int64 = 10 * 60 * 1_000_000_000
 
@@ -65,7 +66,7 @@ struct RunIndex {
             let url = { directory.appendingPathComponent(name, isDirectory: false) }
             if let entry = cached[name], entry.stamp == stamp {
                 kept[name] = entry
-                entries.append(RunStore.SummaryEntry(id: id, summary: entry.summary(id: id, path: path, url: url)))
+                entries.append(RunStore.SummaryEntry(id: id, entry, path: path, url: url))
                 continue
             }
             changed = true
@@ -74,7 +75,7 @@ struct RunIndex {
                 continue
             case .cacheable(let entry):
                 kept[name] = entry
-                entries.append(RunStore.SummaryEntry(id: id, summary: entry.summary(id: id, path: path, url: url)))
+                entries.append(RunStore.SummaryEntry(id: id, entry, path: path, url: url))
             case .unreadableNow(let error):
                 entries.append(RunStore.SummaryEntry(id: id, summary: .failure(error)))
             }
@@ -102,7 +103,7 @@ struct RunIndex {
     static func read(_ url: URL, id: RunID, stamp: FileStamp) -> Reading {
         do {
             let record = try JournalReader.read(url)
-            return .cacheable(Entry(stamp: stamp, run: CachedRun(RunSummary(record, id: id))))
+            return .cacheable(Entry(stamp: stamp, run: CachedRun(RunSummary(record, id: id), of: record)))
         } catch {
             if case .notAJournal = error, JournalFile.isBeingWritten(url) { return .absent }
             if let failure = CachedFailure(error) { return .cacheable(Entry(stamp: stamp, failure: failure)) }
@@ -134,8 +135,13 @@ struct RunIndex {
         return String(hash, radix: 16)
     }
 
-    /// Removes a temporary of the index that a killed process left behind.
+    /// Removes a temporary of the index that a killed process left behind, and the draft of a
+    /// journal an older version left beside the journals (``RunStore/removeAbandonedDrafts()``).
     private func removeIfAbandonedTemporary(_ name: String) {
+        if let final = DraftFile.finalName(ofDraft: name), RunStore.isJournalName(final) {
+            _ = DraftFile.removeIfAbandoned(directory.appendingPathComponent(name, isDirectory: false))
+            return
+        }
         guard name.hasPrefix(".\(Self.fileName)."), name.hasSuffix(".tmp") else { return }
         let temporary = directory.appendingPathComponent(name, isDirectory: false)
         guard let stamp = FileStamp(of: temporary) else { return }

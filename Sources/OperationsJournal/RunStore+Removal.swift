@@ -11,8 +11,9 @@ extension RunStore {
     /// should name them so, and removal takes them along.
     ///
     /// Each run is removed while its journal's lock is held, so no process can resume it in the
-    /// middle; the journal is read again under the lock and `shouldRemove` asked again, so a
-    /// run resumed or finished since the listing is judged as it now stands. Siblings go first
+    /// middle; a journal that changed since the listing (its size, modification time or inode)
+    /// is read again under the lock and `shouldRemove` asked again, so a run resumed or
+    /// finished since the listing is judged as it now stands. Siblings go first
     /// and the journal last: a process killed during removal leaves a listed run that the next
     /// removal finishes, never files no listing shows. Journals that cannot be read are not
     /// offered to `shouldRemove` and are kept.
@@ -22,21 +23,27 @@ extension RunStore {
     /// let report = try store.removeRuns { $0.status == .succeeded && $0.lastActivityAt < weekAgo }
     /// ```
     ///
-    /// - Parameter shouldRemove: Whether to remove a run; asked once from the listing and once
-    ///   more under the run's lock, so it must depend on the summary alone. A run that is
+    /// - Parameter shouldRemove: Whether to remove a run; asked from the listing, and once more
+    ///   under the run's lock when its journal changed since, so it must depend on the summary
+    ///   alone. A run that is
     ///   `running` is never offered.
     /// - Returns: What was removed, and what was left because a live process held it or a file
     ///   could not be removed.
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory cannot be listed.
     public func removeRuns(where shouldRemove: (RunSummary) -> Bool) throws(JournalError) -> RemovalReport {
-        let candidates = try summaries().compactMap { try? $0.summary.get() }
-            .filter { $0.status != .running && shouldRemove($0) }
+        let candidates = try summaries().compactMap { entry -> (RunSummary, FileStamp?)? in
+            guard let summary = try? entry.summary.get(), summary.status != .running, shouldRemove(summary) else {
+                return nil
+            }
+            return (summary, entry.stamp)
+        }
         var report = RemovalReport()
         guard !candidates.isEmpty else { return report }
-        let siblings = try siblingNames(of: Set(candidates.map(\.id)))
-        for candidate in candidates {
+        let siblings = try siblingNames(of: Set(candidates.map(\.0.id)))
+        for (candidate, stamp) in candidates {
             do throws(JournalError) {
-                switch try remove(candidate.id, siblings: siblings[candidate.id] ?? [], if: shouldRemove) {
+                switch try remove(candidate, listedAt: stamp, siblings: siblings[candidate.id] ?? [], if: shouldRemove)
+                {
                 case .removed(let summary): report.removed.append(summary)
                 case .inProgress: report.inProgress.append(candidate.id)
                 case .keptOnSecondLook, .gone: break
@@ -74,9 +81,12 @@ extension RunStore {
         case gone
     }
 
-    private func remove(_ id: RunID, siblings: [String], if shouldRemove: (RunSummary) -> Bool) throws(JournalError)
-        -> Removal
-    {
+    /// Removes the run `listed` summarises, unless it changed since the listing (its journal's
+    /// stamp then differs from `stamp`) and `shouldRemove` no longer picks it.
+    private func remove(
+        _ listed: RunSummary, listedAt stamp: FileStamp?, siblings: [String], if shouldRemove: (RunSummary) -> Bool
+    ) throws(JournalError) -> Removal {
+        let id = listed.id
         let journal = url(for: id)
         let lock: Int32?
         do {
@@ -90,11 +100,18 @@ extension RunStore {
         // Another remover may have taken it between this one's opening and locking it: the
         // lock then holds a file no longer in the store.
         guard JournalFile.exists(journal) else { return .gone }
-        // Under the lock nobody writes the journal, so an unfinished run reads as interrupted.
-        let record = try JournalReader.parse(
-            JournalFile.readAll(journal), url: journal, mark: SyncMark.read(for: journal), isBeingWritten: false)
-        let summary = RunSummary(record, id: id)
-        guard shouldRemove(summary) else { return .keptOnSecondLook }
+        // Under the lock nobody writes the journal. Unchanged since the listing, it says what
+        // the listing read (and a run listed unfinished was listed interrupted: nobody held
+        // it); changed, it is read again, an unfinished run now reading as interrupted.
+        let summary: RunSummary
+        if let stamp, FileStamp(of: journal) == stamp, listed.status != .running {
+            summary = listed
+        } else {
+            let record = try JournalReader.parse(
+                JournalFile.readAll(journal), url: journal, mark: SyncMark.read(for: journal), isBeingWritten: false)
+            summary = RunSummary(record, id: id)
+            guard shouldRemove(summary) else { return .keptOnSecondLook }
+        }
         for name in siblings {
             try JournalFile.removeFile(directory.appendingPathComponent(name, isDirectory: false))
         }
@@ -121,22 +138,31 @@ extension RunStore {
 extension RunStore {
     /// Removes the drafts of runs a killed process left: the hidden `.<id>.jsonl.<random>.tmp`
     /// a run's journal is written under until its header is complete (they hold the run's
-    /// input, a phone number), and the second name a process killed while publishing one left
-    /// beside its journal. A draft a live process holds (its lock) is kept, so a creation under
-    /// way is never disturbed (`DraftFile`, in DraftFile.swift). Opening a store does this already; a long-lived
-    /// process that keeps one open calls it again.
+    /// input, a phone number), and the second name a process killed while publishing one left.
+    /// A draft a live process holds (its lock) is kept, so a creation under way is never
+    /// disturbed (`DraftFile`, in DraftFile.swift). Drafts are made in a folder of their own,
+    /// `.drafts`; this also removes those an older version left beside the journals. Opening a
+    /// store does this for the drafts folder, and a listing (``summaries()``) for what is
+    /// beside the journals; a long-lived process that keeps one store open calls it again.
     ///
     /// - Returns: The names of the files removed.
     @discardableResult
     public func removeAbandonedDrafts() -> [String] {
-        Self.removeAbandonedDrafts(in: directory)
+        (Self.removeAbandonedDrafts(in: directory)
+            + DraftFile.removeAbandoned(in: directory, finalNames: Self.isJournalName))
+            .sorted()
     }
 
-    /// The same for the store in `directory`, as it is opened.
+    /// The same for the drafts folder of the store in `directory`, as it is opened: a listing
+    /// of the drafts, not of the runs, so opening costs the same however many runs there are.
     static func removeAbandonedDrafts(in directory: URL) -> [String] {
+        DraftFile.removeAbandoned(in: JournalFile.draftFolder(in: directory), finalNames: isJournalName)
+    }
+
+    /// Whether `name` is a journal's file name, `<run id>.jsonl`.
+    static func isJournalName(_ name: Substring) -> Bool {
         let journalSuffix = ".\(fileExtension)"
-        return DraftFile.removeAbandoned(in: directory) { name in
-            name.hasSuffix(journalSuffix) && (try? RunID(validating: String(name.dropLast(journalSuffix.count)))) != nil
-        }
+        return name.hasSuffix(journalSuffix)
+            && (try? RunID(validating: String(name.dropLast(journalSuffix.count)))) != nil
     }
 }

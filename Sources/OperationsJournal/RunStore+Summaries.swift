@@ -1,3 +1,4 @@
+import Foundation
 import Operations
 
 extension RunStore {
@@ -28,5 +29,24 @@ extension RunStore {
         public let id: RunID
         /// The run's summary, or why its journal cannot be read.
         public let summary: Result<RunSummary, JournalError>
+        /// The journal's stamp when the summary was read: while it is unchanged, so is the
+        /// summary (``RunStore/removeRuns(where:)`` need not read the journal again).
+        let stamp: FileStamp?
+        /// For a run that undid its finished steps, their names (``RunIndex/CachedRun/undone``).
+        let undone: [String]?
+
+        init(id: RunID, summary: Result<RunSummary, JournalError>, stamp: FileStamp? = nil, undone: [String]? = nil) {
+            self.id = id
+            self.summary = summary
+            self.stamp = stamp
+            self.undone = undone
+        }
+
+        /// The entry an index entry stands for (``RunIndex/Entry/summary(id:path:url:)``).
+        init(id: RunID, _ entry: RunIndex.Entry, path: String, url: () -> URL) {
+            self.init(
+                id: id, summary: entry.summary(id: id, path: path, url: url), stamp: entry.stamp,
+                undone: entry.run?.undone)
+        }
     }
 }

@@ -35,7 +35,8 @@ public struct RunStore: Sendable {
     ///
     /// Opening removes the drafts of runs a killed process left (they hold the input of the
     /// run they were to start) and never a draft a live process holds
-    /// (``removeAbandonedDrafts()``); ``removedDrafts`` names them.
+    /// (``removeAbandonedDrafts()``); ``removedDrafts`` names them. It lists the drafts'
+    /// folder, not the runs, so it costs the same however many runs the store holds.
     ///
     /// - Parameters:
     ///   - stateDirectory: The application's state directory; runs live in its `runs`

@@ -110,9 +110,33 @@ enum BenchCases {
             "process.signIn", "the built opctl running the README's scripted sign-in, journal and trace written",
             targets: [.atMost(nanoseconds: 50_000_000)], ProcessCases.signIn),
         process(
-            "process.runs2k", "the built opctl listing a state directory of 2,000 runs (skipped by --quick)",
-            targets: [.atMost(nanoseconds: 100_000_000)], ProcessCases.listing
-        ).slow(),
+            "process.runs", "the built opctl listing a state directory of 50,000 runs (2,000 with --quick)",
+            targets: [.atMost(nanoseconds: 300_000_000)], ProcessCases.listing),
+        process(
+            "process.show", "the built opctl showing a failed run among 50,000 (2,000 with --quick)",
+            targets: [.atMost(nanoseconds: 300_000_000)], ProcessCases.showing),
+        process(
+            "process.check", "the built opctl checking a state directory of 50,000 runs (2,000 with --quick)",
+            targets: [.atMost(nanoseconds: 5_000_000_000)], ProcessCases.checking),
+        ProcessCases.opctl == nil
+            ? .unavailable(
+                "process.check.memory", "peak resident size of that check", targets: [.bytesBelow(100_000_000)])
+            : BenchCase(
+                id: "process.check.memory", summary: "peak resident size of that check", reference: nil,
+                targets: [.bytesBelow(100_000_000)], measure: .residentGrowth(ProcessCases.checkingMemory)),
+        .timed(
+            "store.openEmpty", "a RunStore opened on a state directory with no runs", StoreCases.openingEmpty),
+        .timed(
+            "store.open", "a RunStore opened on the state directory of 50,000 runs (2,000 with --quick)",
+            reference: "store.openEmpty", targets: [.ratioAtMost(1.5)], StoreCases.opening),
+        .timed(
+            "journal.resume100k", "an interrupted run with a 100,000-line journal resumed (10,000 with --quick)",
+            targets: [.atMost(nanoseconds: 1_500_000_000)], StoreCases.resuming),
+        BenchCase(
+            id: "journal.resume100k.memory",
+            summary: "peak resident size a process resuming that journal adds, against 3× the journal's size",
+            reference: nil, targets: [.bytesBelow(3 * LongJournal.fullSize)],
+            measure: .residentGrowth(StoreCases.resumingMemory)),
         BenchCase(
             id: "memory.1M", summary: "resident-size growth over a million sequential op.sync launches",
             reference: nil, targets: [.bytesBelow(1_000_000)], measure: .residentGrowth(EngineCases.residentGrowth)),

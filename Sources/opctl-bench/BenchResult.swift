@@ -56,6 +56,7 @@ struct BenchResult: Sendable {
     static func run(_ cases: [BenchCase], config: BenchConfig, progress: (BenchCase) -> Void = { _ in })
         -> [BenchResult]
     {
+        BenchScale.use(config.scale)
         let runner = BenchRunner(config: config)
         var timed: [(id: String, body: @Sendable (Int) -> Void, iterations: Int, parts: Int)] = []
         var figures: [String: BenchRunner.Figure] = [:]

@@ -34,11 +34,28 @@ enum ProcessCases {
         for _ in 0..<iterations { run(signInArguments, stateDirectory: scratch) }
     }
 
-    /// `process.runs2k`: `opctl runs` over a state directory of 2,000 runs. The runs are made
-    /// once by real sign-ins and kept in the temporary directory for later full runs.
+    /// `process.runs`: `opctl runs` over the state directory of ``ScaleFixture`` (50,000 runs).
     static let listing: @Sendable (Int) -> Void = { iterations in
-        let directory = manyRuns
+        let directory = ScaleFixture.stateDirectory
         for _ in 0..<iterations { run(["runs"], stateDirectory: directory) }
+    }
+
+    /// `process.show`: `opctl show ID` of a failed run among the 50,000 of ``ScaleFixture``.
+    static let showing: @Sendable (Int) -> Void = { iterations in
+        let directory = ScaleFixture.stateDirectory
+        for _ in 0..<iterations { run(["show", ScaleFixture.failedRun.rawValue], stateDirectory: directory) }
+    }
+
+    /// `process.check`: `opctl check` over the 50,000 runs of ``ScaleFixture``.
+    static let checking: @Sendable (Int) -> Void = { iterations in
+        let directory = ScaleFixture.stateDirectory
+        for _ in 0..<iterations { run(["check"], stateDirectory: directory) }
+    }
+
+    /// `process.check.memory`: the peak resident size of one `opctl check` over the runs of
+    /// ``ScaleFixture``, in bytes.
+    static let checkingMemory: @Sendable (Int) -> Int = { _ in
+        run(["check"], stateDirectory: ScaleFixture.stateDirectory) ?? 0
     }
 
     /// A state directory of this benchmark process's own.
@@ -49,42 +66,42 @@ enum ProcessCases {
         return directory
     }()
 
-    /// How many runs `process.runs2k` lists.
-    static let listedRuns = 2_000
-
-    /// The state directory of ``listedRuns`` runs, topped up if an earlier benchmark left fewer.
-    private static let manyRuns: URL = {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("opctl-bench-runs-\(listedRuns)")
-        let existing = (try? RunStore(stateDirectory: directory).summaries().count) ?? 0
-        for index in existing..<listedRuns {
-            // Like a busy machine's directory: mostly sign-ins, some failing at the code.
-            let code = index % 10 >= 8 ? "000000" : "123456"
-            run(
-                ["run", "auth", "--phone", "+79991234567", "--accept-terms", "--code", code], stateDirectory: directory)
-        }
-        return directory
-    }()
-
     /// Starts `opctl` with `arguments`, its output discarded, and waits for it to exit.
     ///
     /// Through `posix_spawn` directly: Foundation's `Process` added about 35 ms a start on Linux
     /// here, which would have passed for opctl's own time.
-    private static func run(_ arguments: [String], stateDirectory: URL) {
+    ///
+    /// - Returns: The peak resident size of the process in bytes, `nil` when it did not start.
+    @discardableResult
+    static func run(_ arguments: [String], stateDirectory: URL) -> Int? {
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
             // No posix_spawn (nor any way to start a process) on these platforms: the process
             // cases measure nothing there.
-            return
+            return nil
         #else
-            spawn(arguments, stateDirectory: stateDirectory)
+            guard let opctl else { return nil }
+            return spawn(opctl, arguments, stateDirectory: stateDirectory)
+        #endif
+    }
+
+    /// Starts this benchmark program again with `arguments` and waits for it to exit.
+    ///
+    /// - Returns: The peak resident size of the process in bytes, `nil` when it did not start.
+    static func runSelf(_ arguments: [String]) -> Int? {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+            // No way to start a process on these platforms (see run(_:stateDirectory:)).
+            return nil
+        #else
+            guard let own = Bundle.main.executableURL else { return nil }
+            return spawn(own, arguments, stateDirectory: scratch)
         #endif
     }
 
     #if !(os(iOS) || os(tvOS) || os(watchOS) || os(visionOS))
-        private static func spawn(_ arguments: [String], stateDirectory: URL) {
-            guard let opctl else { return }
+        private static func spawn(_ executable: URL, _ arguments: [String], stateDirectory: URL) -> Int? {
             var environment = ProcessInfo.processInfo.environment
             environment["OPCTL_STATE_DIR"] = stateDirectory.path
-            let argv = [opctl.path] + arguments
+            let argv = [executable.path] + arguments
             let envp = environment.map { "\($0.key)=\($0.value)" }
             #if canImport(Darwin)
                 // Darwin: posix_spawn_file_actions_t is an opaque optional pointer that init fills
@@ -99,11 +116,18 @@ enum ProcessCases {
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
             var pid = pid_t()
             let spawned = withCStrings(argv) { argv in
-                withCStrings(envp) { envp in posix_spawn(&pid, opctl.path, &actions, nil, argv, envp) }
+                withCStrings(envp) { envp in posix_spawn(&pid, executable.path, &actions, nil, argv, envp) }
             }
-            guard spawned == 0 else { return }
+            guard spawned == 0 else { return nil }
             var status: Int32 = 0
-            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            var usage = rusage()
+            while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
+            // ru_maxrss: bytes on Darwin, kilobytes elsewhere.
+            #if canImport(Darwin)
+                return Int(usage.ru_maxrss)
+            #else
+                return Int(usage.ru_maxrss) * 1024
+            #endif
         }
     #endif
 

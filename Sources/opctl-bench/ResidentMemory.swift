@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -30,6 +32,21 @@ enum ResidentMemory {
             return Int(usage.ru_maxrss)
         #else
             return Int(usage.ru_maxrss) * 1024
+        #endif
+    }
+
+    /// The process's peak resident size in bytes since it started this program: `VmHWM` of
+    /// `/proc/self/status`, which starts again at `exec`; `nil` where there is no `/proc`.
+    static func peakBytes() -> Int? {
+        #if os(Linux)
+            guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                let kilobytes = Int(line.dropFirst("VmHWM:".count).filter(\.isNumber))
+            else { return nil }
+            return kilobytes * 1024
+        #else
+            // No /proc: the caller falls back to what wait4 reports.
+            return nil
         #endif
     }
 

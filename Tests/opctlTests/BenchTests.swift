@@ -36,14 +36,15 @@ struct BenchTests {
             "scenario.3steps", "scenario.chain1k", "parallel.fanout1k",
             "asyncawait.3steps", "scenario.3steps.await", "trace.off", "trace.message", "journal.buffered",
             "fsync.floor", "journal.fsync", "render.1k", "render.10k", "render.10k.frames", "render.100k",
-            "explore.auth", "explore.memory", "process.version", "process.signIn", "process.runs2k", "memory.1M",
-            "memory.deadline", "memory.parallel",
+            "explore.auth", "explore.memory", "process.version", "process.signIn", "process.runs", "process.show",
+            "process.check", "process.check.memory", "store.openEmpty", "store.open", "journal.resume100k",
+            "journal.resume100k.memory", "memory.1M", "memory.deadline", "memory.parallel",
         ]
         #expect(BenchCases.all.map(\.id) == expected)
         // The whole-process cases need the opctl built beside opctl-bench, which a test bundle
         // is not.
         #expect(BenchCases.all.filter { !$0.id.hasPrefix("process.") }.allSatisfy { $0.isAvailable })
-        #expect(BenchCases.all.filter(\.isSlow).map(\.id) == ["render.100k", "explore.memory", "process.runs2k"])
+        #expect(BenchCases.all.filter(\.isSlow).map(\.id) == ["render.100k", "explore.memory"])
     }
 
     @Test func crossThreadCasesAreTimedInFivePartsAndTheOthersWhole() {

@@ -51,13 +51,14 @@ struct DurableRunEndToEndTests {
         #expect(diagram.stdout.contains("cut off"), "\(diagram)")
         #expect(diagram.stdout.contains("@enduml"), "\(diagram)")
 
-        // No temporary file is left in the runs folder, and what is there is owner-only.
+        // No temporary file is left in the runs folder, and what is there is owner-only (the
+        // drafts' folder, 0700).
         let names = try FileManager.default.contentsOfDirectory(atPath: sandbox.runsDirectory.path)
         #expect(!names.contains { $0.contains("nosync") || $0.hasSuffix(".tmp") }, "\(names)")
         for name in names {
             let attributes = try FileManager.default.attributesOfItem(
                 atPath: sandbox.runsDirectory.appendingPathComponent(name).path)
-            #expect((attributes[.posixPermissions] as? Int) == 0o600, "\(name)")
+            #expect((attributes[.posixPermissions] as? Int) == (name == ".drafts" ? 0o700 : 0o600), "\(name)")
         }
     }
 

@@ -136,13 +136,13 @@ struct RunIndexTests {
             case "empty":
                 damaged = Data()
             case "wrong checksum":
-                // Every run said to have succeeded: valid JSON, but not what was written.
+                // Every run said to have succeeded: well formed, but not what was written.
                 let text = String(decoding: index, as: UTF8.self)
-                damaged = Data(text.replacingOccurrences(of: "\"failed\"", with: "\"succeeded\"").utf8)
+                damaged = Data(text.replacingOccurrences(of: "\tfailed\t", with: "\tsucceeded\t").utf8)
             default:
                 let text = String(decoding: index, as: UTF8.self)
                 damaged = Data(
-                    text.replacingOccurrences(of: "\"version\":3", with: "\"version\":99").utf8)
+                    text.replacingOccurrences(of: "\"version\":4", with: "\"version\":99").utf8)
             }
             #expect(damaged != index)
             try damaged.write(to: indexURL(store))

@@ -10,7 +10,9 @@ struct RunRemovalTests {
     let index = RunIndexTests()
 
     func names(_ store: RunStore) throws -> Set<String> {
-        Set(try FileManager.default.contentsOfDirectory(atPath: store.directory.path)).subtracting(["index.cache"])
+        Set(try FileManager.default.contentsOfDirectory(atPath: store.directory.path)).subtracting([
+            "index.cache", ".drafts",
+        ])
     }
 
     @Test func removesPickedRunsWithTheirSiblingsAndNothingElse() throws {
