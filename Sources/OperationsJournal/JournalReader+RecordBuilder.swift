@@ -130,6 +130,7 @@ extension JournalReader {
             case .stepReplayed:
                 let index = stepPosition(try require(line.address, "address"), outcome: .replayed)
                 steps[index].outcome = .replayed
+                steps[index].replayedInSessions.append(session)
             case .compensating:
                 let address = failedStep(undoneAt: try require(line.address, "address"))
                 compensating[address] = try require(line.error, "error")

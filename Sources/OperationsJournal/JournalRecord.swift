@@ -194,6 +194,9 @@ public struct StepRecord: Sendable, Hashable {
     /// ``JournalSealer``, a value that is not `Encodable` — so that a rerun launches the step
     /// again instead of replaying it, and a runner can say so; `nil` otherwise.
     public internal(set) var outputNotKept: String? = nil
+    /// The sessions that took the step's output from the journal instead of launching it, in
+    /// order: what a view of a rerun's session says was replayed, not sent again.
+    public internal(set) var replayedInSessions: [Int] = []
 
     /// The step's name.
     public var name: String { address.name }

@@ -31,8 +31,9 @@ public enum DrawRun<Program: RunnerProgram>: Command {
 
         Draws the trace recorded by a real '\(Program.configuration.name) run' (and each of its reruns): every
         step, retry and nested scenario the run went through, its values as they are traced
-        (a Redactable value by its redacted label). A run stopped by Ctrl-C ends in a 'cut off'
-        note.
+        (a Redactable value by its redacted label). A rerun's session notes the steps it replayed
+        from the journal. A run stopped by Ctrl-C ends in a 'cut off' note; a run still going
+        ends in a 'running: at STEP' note.
 
         \(DiagramOptions.fittingHelp)
 
@@ -79,7 +80,15 @@ public enum DrawRun<Program: RunnerProgram>: Command {
             _ = try RunLookup.record(runID, in: store, program: Program.configuration.name)
         }
         var trace = recorded.markingSessions()
-        let status = (try? store.load(runID))?.status
+        // The drawing says what the run's history says: the steps a session replayed, and a
+        // live run as running where it is. A journal that does not read leaves the trace as
+        // it was recorded.
+        let history = (try? store.load(runID)).map { RunHistory($0) }
+        let status = history?.status
+        if let history {
+            trace = RunTrace.markingReplays(trace, history: history)
+            trace = RunTrace.markingRunning(trace, history: history)
+        }
         // A run stopped by Ctrl-C unwinds cleanly, so its trace is balanced; the drawing still
         // says where it stopped.
         if status == .interrupted { trace = RunTrace.markingInterrupted(trace) }

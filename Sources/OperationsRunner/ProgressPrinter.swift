@@ -1,7 +1,10 @@
 public import Operations
+import OperationsJournal
+import Synchronization
 
 /// One line per step outcome on standard error: step, attempt, outcome, duration. Steps taken
-/// from a journal say `replayed`. A nested scenario opens with a `NAME: started` line, its steps
+/// from a journal say `replayed`. A launch is labelled as ``RunHistory`` labels it from the
+/// journal (`attempt 2`, a polled step's `poll 3`), so the progress and `show` number alike. A nested scenario opens with a `NAME: started` line, its steps
 /// indented under it, and closes with its own outcome line at its level.
 ///
 /// A conditional step that was not needed (`PhoneOp: skipped (not needed)`) prints nothing
@@ -12,6 +15,8 @@ public struct ProgressPrinter: ScenarioObserver {
     public let console: Console
     /// Whether a conditional step that was not needed gets a `skipped (not needed)` line.
     public let showsSkippedSteps: Bool
+    /// The label of each step's launch in flight, and how to label its next one.
+    private let labels = Labels()
 
     /// Creates a printer writing to `console`'s standard error.
     ///
@@ -44,11 +49,13 @@ public struct ProgressPrinter: ScenarioObserver {
         let took = event.duration.map { " (\(Self.format($0)))" } ?? ""
         switch event.kind {
         case .stepSucceeded:
-            return "\(step): attempt \(event.attempt) \(console.styled("succeeded", .green))\(took)"
+            let label = labels.finished(event)
+            return "\(step): \(label) \(console.styled("succeeded", .green))\(took)"
         case .stepFailed(let error, let willRetry, let delay):
+            let label = labels.finished(event)
             let outcome = error.isCancellation ? "cancelled" : "failed"
             let retry = willRetry ? " — retrying in \(Self.format(delay ?? .zero))" : ""
-            return "\(step): attempt \(event.attempt) \(console.styled(outcome, .red))\(took): \(error)\(retry)"
+            return "\(step): \(label) \(console.styled(outcome, .red))\(took): \(error)\(retry)"
         case .stepSkipped:
             guard showsSkippedSteps else { return nil }
             return "\(step): \(console.styled("skipped", .dim)) (not needed)"
@@ -57,10 +64,14 @@ public struct ProgressPrinter: ScenarioObserver {
         case .compensationStarted:
             return "\(step): \(console.styled("failed for good", .red)) — undoing the steps before it"
         case .polling(let progress):
+            labels.polled(event.address, after: progress.polls)
             guard let next = progress.nextPoll else { return nil }
             let polls = progress.polls == 1 ? "1 poll" : "\(progress.polls) polls"
             return "\(step): \(console.styled("pending", .dim)) after \(polls); next poll in \(next.describedLength)"
-        case .stepLaunched, .scenarioStarted, .scenarioSucceeded, .scenarioFailed:
+        case .stepLaunched:
+            labels.launched(event)
+            return nil
+        case .scenarioStarted, .scenarioSucceeded, .scenarioFailed:
             return nil
         }
     }
@@ -70,5 +81,38 @@ public struct ProgressPrinter: ScenarioObserver {
         let milliseconds = duration.inMilliseconds
         if milliseconds < 1_000 { return "\(Int(milliseconds.rounded())) ms" }
         return "\((milliseconds / 100).rounded() / 10) s"
+    }
+}
+
+extension ProgressPrinter {
+    /// The labels of the steps' launches, kept across the events of one run.
+    private final class Labels: Sendable {
+        private struct Step {
+            var labeler: RunHistory.Attempt.Labeler
+            var current: RunHistory.Attempt.Label?
+        }
+        private let steps = Mutex<[StepAddress: Step]>([:])
+
+        func polled(_ address: StepAddress, after polls: Int) {
+            steps.withLock { steps in
+                var step = steps[address] ?? Step(labeler: .init(polled: true))
+                step.labeler.polled(after: polls)
+                steps[address] = step
+            }
+        }
+
+        func launched(_ event: ScenarioEvent) {
+            steps.withLock { steps in
+                var step = steps[event.address] ?? Step(labeler: .init(polled: false))
+                step.current = step.labeler.label(forAttempt: event.attempt)
+                steps[event.address] = step
+            }
+        }
+
+        /// The label of the launch that finished; a finish without a launch this printer saw
+        /// (a failure handler's recovery) is labelled by its attempt.
+        func finished(_ event: ScenarioEvent) -> RunHistory.Attempt.Label {
+            steps.withLock { $0[event.address]?.current } ?? .attempt(event.attempt)
+        }
     }
 }

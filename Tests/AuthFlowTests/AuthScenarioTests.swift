@@ -58,6 +58,9 @@ struct AuthScenarioTests {
         #expect(harness.screens.unanswered.isEmpty)
     }
 
+    /// What the simulator's scripted outage answers.
+    static let unavailable = "The server had a problem (status 503). Try again in 1 second."
+
     /// The person types the number once: PhoneOp retries the request itself, so the screen is
     /// not shown again for each attempt (`fail=phone:2` sends the request three times).
     @Test func aTransientPhoneFailureRetriesTheRequestNotTheScreen() async throws {
@@ -71,7 +74,11 @@ struct AuthScenarioTests {
         #expect(try harness.storage.loadAuthToken() == report.value())
         #expect(
             harness.recorder.stepLines == [
-                "PhoneOp launched #1", "PhoneOp succeeded #1",
+                // Each retry of the request is an attempt the run's observers record (the journal,
+                // the progress); the launch's own finish ends the last one.
+                "PhoneOp launched #1", "PhoneOp failed #1, retry in 0.0 seconds: \(Self.unavailable)",
+                "PhoneOp launched #2", "PhoneOp failed #2, retry in 0.0 seconds: \(Self.unavailable)",
+                "PhoneOp launched #3", "PhoneOp succeeded #1",
                 "VerificationScenario launched #1", "PhoneOp skipped",
                 "TermsOfUseOp launched #1", "TermsOfUseOp succeeded #1",
                 "CodeOp launched #1", "CodeOp succeeded #1",

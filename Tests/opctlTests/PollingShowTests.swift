@@ -38,12 +38,14 @@ struct PollingShowTests {
         }
     }
 
-    private func poller(_ arguments: [String]) -> (status: Int32, stdout: String) {
+    private func poller(_ arguments: [String]) -> (status: Int32, stdout: String, stderr: String) {
         let out = Mutex("")
+        let err = Mutex("")
         let console = Console(
-            out: { text in out.withLock { $0 += text } }, err: { _ in }, readLine: { nil }, inputIsTerminal: false,
-            errorIsTerminal: false, environment: ["NO_COLOR": "1"])
-        return (RunnerMain<PollingProgram>.main(arguments, console: console), out.withLock { $0 })
+            out: { text in out.withLock { $0 += text } }, err: { text in err.withLock { $0 += text } },
+            readLine: { nil }, inputIsTerminal: false, errorIsTerminal: false, environment: ["NO_COLOR": "1"])
+        let status = RunnerMain<PollingProgram>.main(arguments, console: console)
+        return (status, out.withLock { $0 }, err.withLock { $0 })
     }
 
     @Test func showNumbersThePollsOfAPolledStep() throws {
@@ -54,6 +56,10 @@ struct PollingShowTests {
         #expect(run.status == ExitStatus.failure, "out of polls: \(run.stdout)")
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         let id = try #require(object?["id"] as? String)
+        // The progress numbers the polls as `show` does, from the same rule (`RunHistory`).
+        #expect(run.stderr.contains("Status: poll 1 succeeded"), "\(run.stderr)")
+        #expect(run.stderr.contains("Status: poll 3 succeeded"), "\(run.stderr)")
+        #expect(!run.stderr.contains("attempt 1"), "\(run.stderr)")
 
         let shown = poller(["show", id, "--state-dir", directory.path])
         #expect(shown.stdout.contains("  poll 1: succeeded"), "\(shown.stdout)")

@@ -8,7 +8,9 @@ package import Operations
 ///
 /// A transient failure of the request is retried here, by `retry`, on the call's scheduler: the
 /// person typed the number once, so only the request is sent again, never the screen shown again.
-/// The scenario therefore does not retry the phone step itself.
+/// The scenario therefore does not retry the phone step itself; each retry is reported through
+/// `retried` (``OpContext/reportRetry(of:after:took:retryingIn:purity:)``), so the run's journal
+/// and progress hold every attempt, as its diagram does.
 ///
 /// A number the backend rejects (`invalid_phone`) is the person's to correct: when `asksAgain`,
 /// the same screen shows the number again with the server's reason and waits for another one,
@@ -31,6 +33,11 @@ package struct PhoneEntry {
     static let reasks = 5
     /// Places the backoff's jitter (the launch environment's ``OpEnvironment/random``).
     var random: @Sendable () -> Double = { 0.5 }
+    /// Told of each retry of the request before it goes out again: the attempt that failed,
+    /// its error, how long it took and the wait before the next.
+    var retried: @Sendable (_ attempt: Int, _ error: AuthError, _ took: Duration, _ delay: Duration) -> Void = {
+        _, _, _, _ in
+    }
 
     /// An entry that sends the number once and gives a rejection to the caller.
     package init(api: any AuthAPI, screens: any AuthScreens) {
@@ -41,13 +48,15 @@ package struct PhoneEntry {
     /// An entry with every setting.
     init(
         api: any AuthAPI, screens: any AuthScreens, retry: RetryPolicy, asksAgain: Bool,
-        random: @escaping @Sendable () -> Double
+        random: @escaping @Sendable () -> Double,
+        retried: @escaping @Sendable (_ attempt: Int, _ error: AuthError, _ took: Duration, _ delay: Duration) -> Void
     ) {
         self.api = api
         self.screens = screens
         self.retry = retry
         self.asksAgain = asksAgain
         self.random = random
+        self.retried = retried
     }
 
     /// Runs the entry and calls `answered` once with the submitted phone and the backend's answer.
@@ -103,7 +112,10 @@ package struct PhoneEntry {
                 answered(.failure(SignInCancelled.phoneScreenClosed))
             case .success(.submitted(let phone)):
                 trace?.callback(from: .router, "submitted(\(phone.traceLabel))")
-                Self.submit(phone, attempt: 1, model: model, retry: retry, random: random, call: call, trace: trace) {
+                Self.submit(
+                    phone, attempt: 1, model: model, retry: retry, random: random, retried: retried, call: call,
+                    trace: trace
+                ) {
                     result in
                     if framed { trace?.closeFrame() }
                     guard asksAgain, reasksLeft > 0, case .failure(.invalidPhone) = result,
@@ -129,11 +141,13 @@ package struct PhoneEntry {
     private static func submit(
         _ phone: PhoneNumber, attempt: Int, model: PhoneViewModel, retry: RetryPolicy,
         random: @escaping @Sendable () -> Double,
+        retried: @escaping @Sendable (_ attempt: Int, _ error: AuthError, _ took: Duration, _ delay: Duration) -> Void,
         call: AuthCall, trace: TraceScope?, done: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
     ) {
         let viewModel = trace?.scope(for: .phoneViewModel)
         trace?.message(to: .phoneViewModel, "submit(\(phone.traceLabel))")
         viewModel?.message(to: .authAPI, "submitPhone(\(phone.traceLabel))")
+        let sent = call.scheduler.now
         model.submit(phone, call: call.request("submit")) { result in
             viewModel?.reply(from: .authAPI, result.replyLabel { $0.phoneToken.redacted })
             trace?.reply(from: .phoneViewModel, result.replyLabel { $0.phoneToken.redacted })
@@ -142,11 +156,12 @@ package struct PhoneEntry {
             else { return done(result) }
             let delay = retry.delay(beforeRetry: attempt, after: error, random: random())
             trace?.note("retry \(attempt + 1) of \(retry.maxAttempts): \(error.traceLabel)")
+            retried(attempt, error, sent.duration(to: call.scheduler.now), delay)
             let again: @Sendable () -> Void = {
                 guard call.cancellation?.isCancelled != true else { return done(.failure(.cancelled)) }
                 submit(
-                    phone, attempt: attempt + 1, model: model, retry: retry, random: random, call: call, trace: trace,
-                    done: done)
+                    phone, attempt: attempt + 1, model: model, retry: retry, random: random, retried: retried,
+                    call: call, trace: trace, done: done)
             }
             // No wait means no timer, as the engine's own retries do.
             if delay <= .zero { return again() }

@@ -13,7 +13,9 @@ public import Operations
 ///
 /// It retries that request itself after a transient failure, by its `retry` policy on the
 /// launch's scheduler, after the number was entered: the person types the number once however
-/// often the request is sent. A scenario should not retry this step again on top.
+/// often the request is sent. A scenario should not retry this step again on top. Each retry is
+/// reported to the run (``OpContext/reportRetry(of:after:took:retryingIn:purity:)``), so its
+/// journal, progress and `show` count the attempts its diagram draws.
 ///
 /// A number the backend rejects is the person's to correct: with `asksAgain`, the screen shows
 /// it again with the server's reason and the launch goes on with the number entered next.
@@ -43,7 +45,11 @@ public final class PhoneOp: PureOp {
     public func launch(_ context: OpContext<PhoneNumber?>, onFinish: @escaping OnFinish<SignInAttempt>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
         let entry = PhoneEntry(
-            api: api, screens: screens, retry: retry, asksAgain: asksAgain, random: context.environment.random)
+            api: api, screens: screens, retry: retry, asksAgain: asksAgain, random: context.environment.random
+        ) { attempt, error, took, delay in
+            context.reportRetry(
+                of: attempt, after: error, took: took, retryingIn: delay, purity: Purity.of(PhoneOp.self))
+        }
         entry.run(prefill: context.input, call: AuthCall(context), trace: completion.trace) { answer in
             completion.finish(
                 answer.map { phone, session in

@@ -117,11 +117,13 @@ extension Trace {
     /// as it was (`unbalanced: CodeOp finished twice`).
     public static let unbalancedPrefix = "unbalanced: "
 
-    /// Whether a note says the trace is not whole: `cut off` where a session stopped, a line
-    /// of the trace file that could not be read, a part a drawing could not balance. Such a
+    /// Whether a note says the trace is not whole: `cut off` where a session stopped, `running:`
+    /// where a live run is, a line of the trace file that could not be read, a part a drawing
+    /// could not balance. Such a
     /// note is kept at every depth, over the innermost operation drawn.
     public static func isMark(_ note: String) -> Bool {
-        note == cutOffLabel || note.hasPrefix(unbalancedPrefix) || note.hasPrefix("trace line ")
+        note == cutOffLabel || note.hasPrefix(runningPrefix) || note.hasPrefix(unbalancedPrefix)
+            || note.hasPrefix("trace line ")
             || note.hasPrefix("trace cut off")
     }
 

@@ -72,6 +72,10 @@ extension Trace {
     /// The label of the note and the arrows that close a session that stopped half-way.
     public static let cutOffLabel = "cut off"
 
+    /// The start of the note that ends the session of a run still going (`running: at CodeOp
+    /// for 3 s`): its trace stops where the run is, not where it was cut.
+    public static let runningPrefix = "running: "
+
     /// Reads a ``FileTracer`` file.
     ///
     /// A damaged last line (the process was killed while writing it) is skipped and the trace

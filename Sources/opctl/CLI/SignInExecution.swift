@@ -40,14 +40,20 @@ enum SignInExecution {
         ) { context, onFinish in
             let context = injection?.injecting(into: context, factory: factory, services: services) ?? context
             runnable.launch(factory, context) { result in
-                onFinish(result.map { outcome($0, savedTo: savedTo) })
+                // What the token file holds once the run is over: an event's reaction (new terms
+                // accepted at the end) may have saved a refreshed token after the run's own.
+                let saved = (try? factory.storage.loadAuthToken()) ?? nil
+                onFinish(result.map { outcome($0, saved: saved, savedTo: savedTo) })
             }
         }
     }
 
-    /// The sentence, and the token saved with where it was saved.
-    private static func outcome(_ outcome: RunnableScenario.Success, savedTo: String) -> RunOutcome {
-        guard let token = outcome.token else { return RunOutcome(sentence: outcome.sentence) }
+    /// The sentence, and the token saved with where it was saved: the one the token file holds
+    /// (`saved`), which is the run's own unless something saved a newer one after it.
+    private static func outcome(_ outcome: RunnableScenario.Success, saved: AuthToken?, savedTo: String)
+        -> RunOutcome
+    {
+        guard let token = outcome.token.map({ saved ?? $0 }) else { return RunOutcome(sentence: outcome.sentence) }
         return RunOutcome(
             sentence: outcome.sentence, lines: ["Auth token \(token.redacted) saved to \(savedTo)"],
             jsonFields: ["token": token.redacted, "savedTo": savedTo])

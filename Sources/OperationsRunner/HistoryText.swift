@@ -1,0 +1,113 @@
+import Foundation
+import Operations
+import OperationsJournal
+
+/// A run's history (``RunHistory``) in the words `show`, `show --follow` and the progress lines
+/// share: one line per step and one per launch of it, each under a key that stays the same
+/// while the run goes on, so a follower prints a line again only when what it says changed.
+struct HistoryText {
+    /// One line of the text, and what it is about.
+    struct Line: Hashable {
+        /// The step, and the launch's index among the step's launches (`nil` for the step's own
+        /// line, and for a polled step's pending line, `-1`).
+        let key: Key
+        let text: String
+
+        struct Key: Hashable {
+            let step: StepAddress
+            let launch: Int?
+        }
+    }
+
+    let history: RunHistory
+    /// Whether a running step's line says how long it has been running: not for a follower,
+    /// whose lines are printed again only when what they say changes.
+    var showsElapsed = true
+
+    /// The step lines, in the order the run reached the steps, each followed by its launches.
+    var lines: [Line] {
+        history.steps.flatMap(lines(of:))
+    }
+
+    /// `Running: at VerificationScenario/CodeOp for 12 s`, for a live run; `nil` otherwise.
+    var runningLine: String? {
+        guard history.status == .running else { return nil }
+        guard let current = history.current else { return "Running: starting" }
+        return "Running: at \(Self.path(current.step)) for \(Self.format(current.elapsed))"
+    }
+
+    /// `Run ID · SCENARIO · STATUS`: the first line of `show`, and the last of a follow.
+    var headline: String { "Run \(history.runID) · \(history.scenario) · \(history.status)" }
+
+    private func lines(of step: RunHistory.Step) -> [Line] {
+        let indent = String(repeating: "  ", count: step.level)
+        let name = step.undoes.map { "\(step.name) (undoes \($0))" } ?? step.name
+        var result = [Line(key: .init(step: step.address, launch: nil), text: "\(indent)\(name): \(state(of: step))")]
+        for (index, attempt) in step.attempts.enumerated() {
+            let took = attempt.duration.map { " (\(Self.format($0)))" } ?? ""
+            let session = history.sessions > 1 ? " (session \(attempt.session))" : ""
+            result.append(
+                Line(
+                    key: .init(step: step.address, launch: index),
+                    text: "\(indent)  \(attempt.label)\(session): \(Self.outcome(attempt.outcome))\(took)"))
+        }
+        if let next = step.polls?.nextPoll, let polls = step.polls, history.status != .succeeded {
+            let count = polls.polls == 1 ? "1 poll" : "\(polls.polls) polls"
+            result.append(
+                Line(
+                    key: .init(step: step.address, launch: -1),
+                    text:
+                        "\(indent)  pending after \(count); next poll \(RunTimestamp.text(next.until)) "
+                        + "(a rerun waits only what is left)"))
+        }
+        return result
+    }
+
+    /// What the step's own line says after its name.
+    private func state(of step: RunHistory.Step) -> String {
+        switch step.outcome {
+        case .replayed:
+            let sessions = step.replayedInSessions.map(String.init).joined(separator: ", ")
+            let which = history.sessions > 1 && !sessions.isEmpty ? " in session \(sessions)" : ""
+            return "replayed from the journal\(which), not sent again"
+        case .skipped:
+            return "skipped (its condition did not hold)"
+        case .running:
+            if showsElapsed, let current = history.current, current.step == step.address {
+                return "running (for \(Self.format(current.elapsed)))"
+            }
+            return "running"
+        default:
+            let undone = history.undone.contains(step.address) ? " — undone" : ""
+            let doubt =
+                step.isInDoubt
+                ? " — in doubt: it may have acted; a rerun repeats it with the same idempotency key"
+                    + (step.keyInDoubt.map { " (\($0.redacted))" } ?? "") : ""
+            return "\(step.outcome)\(undone)\(doubt)"
+        }
+    }
+
+    /// How an attempt ended, in the words of `show`: `succeeded`, `failed: …` (and
+    /// `(retried)`), `cancelled: …`, `interrupted`, `running`.
+    static func outcome(_ outcome: AttemptRecord.Outcome) -> String {
+        switch outcome {
+        case .succeeded: "succeeded"
+        case .failed(let error, let willRetry):
+            (error.isCancellation ? "cancelled: \(error)" : "failed: \(error)") + (willRetry ? " (retried)" : "")
+        case .interrupted: "interrupted"
+        case .running: "running"
+        }
+    }
+
+    /// A step by the names of its path, `VerificationScenario/CodeOp`, as `rerun --from` takes it.
+    static func path(_ address: StepAddress) -> String {
+        address.path.map(\.name).joined(separator: "/")
+    }
+
+    /// `12 ms`, `1.2 s`.
+    static func format(_ duration: Duration) -> String {
+        let milliseconds = duration.inMilliseconds
+        if milliseconds < 1_000 { return "\(Int(milliseconds.rounded())) ms" }
+        return "\((milliseconds / 100).rounded() / 10) s"
+    }
+}
