@@ -2,8 +2,8 @@
 /// left undone needs a person (or a later rerun) to see to it.
 ///
 /// When every compensation succeeds, the scenario fails with the error that started the
-/// undoing, unchanged; this error appears only when something is left undone, so it is never
-/// silently dropped.
+/// undoing, its ``StepFailure/undone`` listing what was undone; this error appears only when
+/// something is left undone, so it is never silently dropped.
 public struct CompensationFailure: Error, Sendable, CustomStringConvertible {
     /// One step whose effect stands: its compensation failed, or was never launched because the
     /// run had to stop.
