@@ -116,8 +116,22 @@ public struct JournalRecord: Sendable {
     /// The steps whose effect was undone after a later step failed for good (their
     /// compensations succeeded), in the order they were undone; empty when nothing was.
     public var undoneSteps: [StepAddress] {
+        undone.map(\.address)
+    }
+
+    /// The steps whose effect was undone after a later step failed for good, with the
+    /// compensation that undid each, in the order they were undone, over every session; empty
+    /// when nothing was. What `StepFailure.undoneSteps` says of a live run, for a run read back:
+    /// an app that reruns an undone run (refused with ``JournalError/alreadyUndone(_:undone:)``)
+    /// learns here what was undone.
+    ///
+    /// ```swift
+    /// let record = try store.load(runID)
+    /// let closed = record.undone.contains { $0.step == "OpenAccountOp" }
+    /// ```
+    public var undone: [UndoneStep] {
         steps.filter { $0.address.isCompensation && $0.outcome.isDone }
-            .map { StepAddress(path: Array($0.address.path.dropLast())) }
+            .map { UndoneStep(address: StepAddress(path: Array($0.address.path.dropLast())), compensation: $0.name) }
     }
 
     /// Whether the run failed for good and undid every finished step that declares a
@@ -263,70 +277,5 @@ public struct AttemptRecord: Sendable, Hashable {
         case .failed(let error, _): error.isOutcomeUncertain
         case .succeeded: false
         }
-    }
-}
-
-/// An error as a journal keeps it: in words, with what retry and resume need to know.
-///
-/// The error value itself cannot be stored (errors are not `Codable`), so a journal keeps its
-/// description, its type name and its classification.
-///
-/// It is an `Error` too: a rerun fails a step that failed for good before with its recorded
-/// error (see ``JournalReplay``).
-public struct RecordedError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
-    /// The error's description (for a `StepFailure`, the whole failure sentence).
-    public let description: String
-    /// The type name of the innermost error (the root cause of a `StepFailure`).
-    public let type: String
-    /// Whether the error said a later attempt may succeed (`RetryableError/isTransient`).
-    public let isTransient: Bool
-    /// Whether it was a cancellation.
-    public let isCancellation: Bool
-    /// For a `StepFailure`, the failed steps from the outermost scenario down.
-    public let stepPath: [String]?
-    /// Whether the request the error answers may have taken effect all the same (a lost
-    /// answer, a timeout, a cancellation: `OutcomeUncertainError`), so a repeat of the attempt
-    /// must carry its idempotency key.
-    public let isOutcomeUncertain: Bool
-
-    /// Describes `error` for the journal.
-    ///
-    /// - Parameter error: Any error a step or scenario finished with.
-    public init(_ error: any Error) {
-        // A step failed again with its recorded error (a rerun going on undoing) keeps it as
-        // it was, and so does a failure that wraps it.
-        if let recorded = error as? RecordedError {
-            self = recorded
-            return
-        }
-        let failure = error as? StepFailure
-        let root = failure?.rootCause ?? error
-        let recordedRoot = root as? RecordedError
-        self.description = String(describing: error)
-        self.type = recordedRoot?.type ?? String(describing: Swift.type(of: root))
-        self.isTransient = recordedRoot?.isTransient ?? (root as? any RetryableError)?.isTransient ?? false
-        self.isCancellation = error.isCancellation
-        self.stepPath = failure?.stepPath
-        self.isOutcomeUncertain = recordedRoot?.isOutcomeUncertain ?? error.outcomeIsUncertain
-    }
-
-    /// Decodes a recorded error; journals written before uncertainty was recorded read as
-    /// definite answers, except cancellations, which were always uncertain.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        description = try container.decode(String.self, forKey: .description)
-        type = try container.decode(String.self, forKey: .type)
-        isTransient = try container.decode(Bool.self, forKey: .isTransient)
-        isCancellation = try container.decode(Bool.self, forKey: .isCancellation)
-        stepPath = try container.decodeIfPresent([String].self, forKey: .stepPath)
-        isOutcomeUncertain = try container.decodeIfPresent(Bool.self, forKey: .isOutcomeUncertain) ?? isCancellation
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case description, type
-        case isTransient = "transient"
-        case isCancellation = "cancelled"
-        case stepPath
-        case isOutcomeUncertain = "uncertain"
     }
 }

@@ -613,7 +613,12 @@ public final class ScenarioJournal: ScenarioObserver {
         default: break
         }
         // Spelled out only when a line needs it: naming a type is not free.
-        var typeName: String { "\(type(of: value))" }
+        var typeName: String { (value as? ParallelOutputs)?.type ?? "\(type(of: value))" }
+        // A parallel step's outputs whose branches' outputs are not all `Encodable` are still
+        // recorded at each branch, and the line says so rather than "… is not Encodable".
+        if let outputs = value as? ParallelOutputs, let reason = outputs.notRecordedReason {
+            return line.field(fields.notRecorded, string: reason)
+        }
         let confidential = value is any JournalConfidential
         guard let encodable = value as? any Encodable else {
             if value is Void { return line.field(fields.clear, json: "null".utf8) }

@@ -2,18 +2,33 @@
 /// left undone needs a person (or a later rerun) to see to it.
 ///
 /// When every compensation succeeds, the scenario fails with the error that started the
-/// undoing, unchanged; this error appears only when something is left undone, so it is never
-/// silently dropped.
+/// undoing, its ``StepFailure/undone`` listing what was undone; this error appears only when
+/// something is left undone, so it is never silently dropped.
 public struct CompensationFailure: Error, Sendable, CustomStringConvertible {
     /// One step whose effect stands: its compensation failed, or was never launched because the
     /// run had to stop.
     public struct LeftUndone: Sendable, CustomStringConvertible {
-        /// The step whose effect stands.
-        public let step: String
+        /// Where the step whose effect stands sits in its run.
+        public let address: StepAddress
         /// The step that was to undo it.
         public let compensation: String
         /// Why it did not.
         public let error: any Error
+
+        /// Creates the record of a step left undone.
+        ///
+        /// - Parameters:
+        ///   - address: Where the step whose effect stands sits.
+        ///   - compensation: The step that was to undo it.
+        ///   - error: Why it did not.
+        public init(address: StepAddress, compensation: String, error: any Error) {
+            self.address = address
+            self.compensation = compensation
+            self.error = error
+        }
+
+        /// The name of the step whose effect stands.
+        public var step: String { address.name }
 
         /// `ReserveStockOp (ReleaseStockOp failed: the store is unreachable)`.
         public var description: String {
@@ -23,16 +38,28 @@ public struct CompensationFailure: Error, Sendable, CustomStringConvertible {
 
     /// The failure that started the undoing.
     public let failure: any Error
-    /// The steps that were undone, in the order they were undone (last finished first).
-    public let undone: [String]
+    /// The steps of the failed scenario that were undone, in the order they were undone (last
+    /// finished first).
+    public let undone: [UndoneStep]
     /// The steps whose effect stands, in the order they were to be undone.
     public let leftUndone: [LeftUndone]
 
     /// Creates the failure.
-    public init(failure: any Error, undone: [String], leftUndone: [LeftUndone]) {
+    ///
+    /// - Parameters:
+    ///   - failure: The failure that started the undoing.
+    ///   - undone: The steps that were undone.
+    ///   - leftUndone: The steps whose effect stands.
+    public init(failure: any Error, undone: [UndoneStep], leftUndone: [LeftUndone]) {
         self.failure = failure
         self.undone = undone
         self.leftUndone = leftUndone
+    }
+
+    /// Every step undone because of the failure, in the order they were undone: what the nested
+    /// scenarios below undid first (see ``StepFailure/undoneSteps``), then ``undone``.
+    public var undoneSteps: [UndoneStep] {
+        StepFailure.undoneSteps(below: failure) + undone
     }
 
     /// `PayOp failed: card declined; left undone: ReserveStockOp (ReleaseStockOp failed: …)`.

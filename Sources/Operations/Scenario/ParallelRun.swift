@@ -25,6 +25,9 @@ final class ParallelRun<Input: Sendable>: BranchJoin {
     private let index: Int
     private let name: String
     private let mode: ParallelMode
+    /// The step's output type, as its journal names it when a branch's output is not
+    /// `Encodable`.
+    private let output: String
     private let branches: [ParallelBranch<Input>]
     /// Hears the outputs in branch order (all), or the winner's alone (race).
     private let finish: StepFinish<[any Sendable]>
@@ -35,13 +38,14 @@ final class ParallelRun<Input: Sendable>: BranchJoin {
     private let state: Mutex<ParallelJoinState>
 
     init(
-        parent: ScenarioRun, index: Int, name: String, mode: ParallelMode, branches: [ParallelBranch<Input>],
-        then finish: @escaping StepFinish<[any Sendable]>
+        parent: ScenarioRun, index: Int, name: String, mode: ParallelMode, output: String,
+        branches: [ParallelBranch<Input>], then finish: @escaping StepFinish<[any Sendable]>
     ) {
         self.parent = parent
         self.index = index
         self.name = name
         self.mode = mode
+        self.output = output
         self.branches = branches
         self.finish = finish
         self.traces = parent.trace?.isEnabled == true ? branches.map { _ in BranchTrace() } : nil
@@ -125,7 +129,10 @@ final class ParallelRun<Input: Sendable>: BranchJoin {
         switch result {
         case .success(let outputs):
             if parent.isObserved {
-                let value: any Sendable = mode == .race ? outputs[0] : outputs
+                let value: any Sendable =
+                    mode == .race
+                    ? outputs[0]
+                    : ParallelOutputs(outputs, type: output) { [branches] in branches[$0].name }
                 parent.report(.stepSucceeded, address: address, attempt: 1, value: value)
             }
         case .failure(let error):

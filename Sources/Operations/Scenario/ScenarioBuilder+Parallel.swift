@@ -24,9 +24,45 @@ extension ScenarioBuilder {
     ) -> ScenarioBuilder<Input, (First, repeat each Rest)> {
         var branches = [ParallelBranch(first)]
         for step in repeat each rest { branches.append(ParallelBranch(step)) }
-        return joining(name, branches, mode: .all) { values in
+        return joining(name, branches, mode: .all, output: (First, repeat each Rest).self) { _, values, _ in
             var outputs = BranchOutputs(values)
             return (outputs.next(First.self), repeat outputs.next((each Rest).self))
+        }
+    }
+
+    /// Appends a step that launches its branches at once, then builds the next value from the
+    /// value it was given and the branches' outputs: what ``then(_:input:combine:)`` is to a
+    /// single step, for a parallel one. The value the step was given is kept without a branch
+    /// handing it back.
+    ///
+    /// ```swift
+    /// .parallel("PriceAndReserve", Step(factory.makePriceOrderOp), Step(factory.makeReserveStockOp)) {
+    ///     order, price, reservation in ReservedOrder(order: order.priced(price), reservation: reservation)
+    /// }
+    /// ```
+    ///
+    /// The step is the one ``parallel(_:_:_:)`` makes — the same shape in the journal, whose
+    /// output is the branches' outputs — and `combine` runs after it, again on a resumed run, so
+    /// keep it a pure function of its arguments.
+    ///
+    /// - Parameters:
+    ///   - name: The parallel step's name in progress, journals and diagrams.
+    ///   - first: The first branch; a parallel step has at least one.
+    ///   - rest: The other branches, each taking the current value.
+    ///   - combine: The next value, from the current value and each branch's output in branch
+    ///     order.
+    /// - Returns: The chain, producing what `combine` makes.
+    public consuming func parallel<First: Sendable, each Rest: Sendable, Next: Sendable>(
+        _ name: String, _ first: Step<Current, First>, _ rest: repeat Step<Current, each Rest>,
+        combine: @escaping @Sendable (Current, First, repeat each Rest) -> Next
+    ) -> ScenarioBuilder<Input, Next> {
+        var branches = [ParallelBranch(first)]
+        for step in repeat each rest { branches.append(ParallelBranch(step)) }
+        return joining(name, branches, mode: .all, output: (First, repeat each Rest).self) { value, values, run in
+            ValueTrace.combined(
+                Next.self, from: { branchTypes(Current.self, First.self, repeat (each Rest).self) }, trace: run.trace)
+            var outputs = BranchOutputs(values)
+            return combine(value, outputs.next(First.self), repeat outputs.next((each Rest).self))
         }
     }
 
@@ -47,8 +83,35 @@ extension ScenarioBuilder {
     public consuming func parallel<Output: Sendable>(_ name: String, _ branches: [Step<Current, Output>])
         -> ScenarioBuilder<Input, [Output]>
     {
-        joining(name, branches.map(ParallelBranch.init), mode: .all) { values in
+        joining(name, branches.map(ParallelBranch.init), mode: .all, output: [Output].self) { _, values, _ in
             BranchOutputs.all(values, as: Output.self)
+        }
+    }
+
+    /// Appends a step that launches any number of branches of one type at once, then builds the
+    /// next value from the value it was given and their outputs in branch order (see
+    /// ``parallel(_:_:_:combine:)``).
+    ///
+    /// ```swift
+    /// .parallel("PriceEachLine", lines.map { line in Step("Price \(line.sku)") { PriceLineOp(line) } }) {
+    ///     order, prices in order.priced(prices)
+    /// }
+    /// ```
+    ///
+    /// An empty list is refused as ``parallel(_:_:)`` refuses it.
+    ///
+    /// - Parameters:
+    ///   - name: The parallel step's name in progress, journals and diagrams.
+    ///   - branches: The branches, each taking the current value.
+    ///   - combine: The next value, from the current value and the branches' outputs.
+    /// - Returns: The chain, producing what `combine` makes.
+    public consuming func parallel<Output: Sendable, Next: Sendable>(
+        _ name: String, _ branches: [Step<Current, Output>],
+        combine: @escaping @Sendable (Current, [Output]) -> Next
+    ) -> ScenarioBuilder<Input, Next> {
+        joining(name, branches.map(ParallelBranch.init), mode: .all, output: [Output].self) { value, values, run in
+            ValueTrace.computed(Next.self, from: Current.self, [Output].self, trace: run.trace)
+            return combine(value, BranchOutputs.all(values, as: Output.self))
         }
     }
 
@@ -70,23 +133,29 @@ extension ScenarioBuilder {
     public consuming func race<Output: Sendable>(_ name: String, _ branches: [Step<Current, Output>])
         -> ScenarioBuilder<Input, Output>
     {
-        joining(name, branches.map(ParallelBranch.init), mode: .race) { values in
+        joining(name, branches.map(ParallelBranch.init), mode: .race, output: Output.self) { _, values, _ in
             var outputs = BranchOutputs(values)
             return outputs.next(Output.self)
         }
     }
 
-    /// The link of a parallel step: replays its recorded output in a rerun when it can,
-    /// otherwise launches its branches and hands on what `assemble` makes of their outputs.
+    /// The link of a parallel step: replays a race's recorded winner in a rerun when it can,
+    /// otherwise launches the branches and hands on what `assemble` makes of the value the step
+    /// was given and the branches' outputs (`output`, the step's own output type).
+    ///
+    /// A step that waits for all its branches is never replayed whole, though its journal
+    /// records the outputs: a rerun replays each branch from its own record, so the branches'
+    /// compensations are kept and a branch whose output was not kept is launched again.
     private consuming func joining<Next: Sendable>(
-        _ name: String, _ branches: [ParallelBranch<Current>], mode: ParallelMode,
-        assemble: @escaping @Sendable ([any Sendable]) -> Next
+        _ name: String, _ branches: [ParallelBranch<Current>], mode: ParallelMode, output: Any.Type,
+        assemble: @escaping @Sendable (_ value: Current, _ outputs: [any Sendable], _ run: ScenarioRun) -> Next
     ) -> ScenarioBuilder<Input, Next> {
         let index = outlines.count
         let branchOutlines = branches.map(\.outline)
+        let outputName = String(describing: output)
         // Pure as a step: it acts only through its branches, which the journal judges one by one.
         var outline = StepOutline(
-            name: name, input: String(describing: Current.self), output: String(describing: Next.self), purity: .pure,
+            name: name, input: String(describing: Current.self), output: outputName, purity: .pure,
             conditional: false,
             nested: {
                 ScenarioShape(
@@ -95,16 +164,28 @@ extension ScenarioBuilder {
             })
         if branches.isEmpty { outline.definitionProblem = .parallelWithoutBranches(step: name) }
         return appending(outline, step: name) { value, run, position in
-            if run.environment.isReplaying, let replay = run.environment.replay,
+            if mode == .race, run.environment.isReplaying, let replay = run.environment.replay,
                 case .replay(let output)? = try? replay.resumption(
                     at: run.address(index: index, name: name), as: Next.self, purity: .pure)
             {
                 run.report(.stepReplayed, address: run.address(index: index, name: name), value: output)
                 return run.pass(.success(output), after: position)
             }
-            ParallelRun(parent: run, index: index, name: name, mode: mode, branches: branches) { result in
-                run.pass(result.map(assemble), after: position)
+            ParallelRun(
+                parent: run, index: index, name: name, mode: mode, output: outputName, branches: branches
+            ) { result in
+                run.pass(result.map { assemble(value, $0, run) }, after: position)
             }.start(value)
         }
     }
+}
+
+/// The types a parallel step's `combine` is drawn from, in order: the value the step was given,
+/// then each branch's output.
+private func branchTypes<Current, First, each Rest>(
+    _ current: Current.Type, _ first: First.Type, _ rest: repeat (each Rest).Type
+) -> [Any.Type] {
+    var types: [Any.Type] = [current, first]
+    for type in repeat each rest { types.append(type) }
+    return types
 }

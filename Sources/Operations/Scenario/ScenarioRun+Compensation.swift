@@ -56,7 +56,7 @@ private final class UndoWalk: Sendable {
     private let outcome = Mutex(Outcome())
 
     private struct Outcome {
-        var undone: [String] = []
+        var undone: [UndoneStep] = []
         var leftUndone: [CompensationFailure.LeftUndone] = []
     }
 
@@ -78,12 +78,14 @@ private final class UndoWalk: Sendable {
         pending.start(undoRun) { result in
             switch result {
             case .success:
-                self.outcome.withLock { $0.undone.append(pending.step) }
+                self.outcome.withLock {
+                    $0.undone.append(UndoneStep(address: pending.address, compensation: pending.compensation))
+                }
             case .failure(let error):
                 self.outcome.withLock {
                     $0.leftUndone.append(
                         CompensationFailure.LeftUndone(
-                            step: pending.step, compensation: pending.compensation, error: error))
+                            address: pending.address, compensation: pending.compensation, error: error))
                 }
                 // A run that must stop, or was cancelled, launches no other compensation;
                 // each one left is owed, and a rerun goes on from here.
@@ -99,7 +101,8 @@ private final class UndoWalk: Sendable {
         outcome.withLock { state in
             for pending in undos[position...] {
                 state.leftUndone.append(
-                    CompensationFailure.LeftUndone(step: pending.step, compensation: pending.compensation, error: error)
+                    CompensationFailure.LeftUndone(
+                        address: pending.address, compensation: pending.compensation, error: error)
                 )
             }
         }
@@ -109,7 +112,10 @@ private final class UndoWalk: Sendable {
     private func end() {
         if let trace = run.trace, trace.isEnabled { trace.closeFrame() }
         let (undone, leftUndone) = outcome.withLock { ($0.undone, $0.leftUndone) }
-        guard !leftUndone.isEmpty else { return run.ending.fail(failure) }
+        // The failure says what its scenario undid, so an app can tell an effect undone from
+        // one that never happened; a failure that is no step's (a `map` that threw) has no
+        // place for it and goes on unchanged.
+        guard !leftUndone.isEmpty else { return run.ending.fail((failure as? StepFailure)?.undoing(undone) ?? failure) }
         run.ending.fail(CompensationFailure(failure: failure, undone: undone, leftUndone: leftUndone))
     }
 }

@@ -13,14 +13,62 @@ public struct StepFailure: Error, Sendable, CustomStringConvertible {
     public let error: any Error
     /// What the engine adds to the error, e.g. why a retry that looked possible did not happen.
     public let note: String?
+    /// The finished steps of ``scenario`` that were undone because of this failure, in the order
+    /// they were undone (last finished first); empty when the scenario had nothing to undo, or
+    /// the failure was one a rerun may get past, which undoes nothing. Every compensation
+    /// succeeded: when one does not, the scenario fails with a ``CompensationFailure`` instead.
+    ///
+    /// ``undoneSteps`` adds what the nested scenarios and branches below undid.
+    public let undone: [UndoneStep]
 
     /// Creates a failure.
-    public init(scenario: String, step: String, attempt: Int, error: any Error, note: String? = nil) {
+    ///
+    /// - Parameters:
+    ///   - scenario: The scenario that ended.
+    ///   - step: The step that failed.
+    ///   - attempt: The attempt that failed last, from 1.
+    ///   - error: Why it failed.
+    ///   - note: What the engine adds to the error.
+    ///   - undone: The scenario's finished steps undone because of the failure.
+    public init(
+        scenario: String, step: String, attempt: Int, error: any Error, note: String? = nil, undone: [UndoneStep] = []
+    ) {
         self.scenario = scenario
         self.step = step
         self.attempt = attempt
         self.error = error
         self.note = note
+        self.undone = undone
+    }
+
+    /// Every step undone because of this failure, in the order they were undone: those of the
+    /// nested scenarios and branches that failed first (innermost first), then this scenario's
+    /// own (``undone``). Empty means nothing was undone — a step whose name is not here either
+    /// never finished or stands.
+    ///
+    /// ```swift
+    /// if failure.undoneSteps.contains(where: { $0.step == "OpenAccountOp" }) {
+    ///     show("Your account was opened and closed again; nothing was charged.")
+    /// }
+    /// ```
+    public var undoneSteps: [UndoneStep] {
+        Self.undoneSteps(below: error) + undone
+    }
+
+    /// What the failures wrapped in `error` undid: a nested scenario's failure, a failed
+    /// race's branches, an undoing that left something undone.
+    static func undoneSteps(below error: any Error) -> [UndoneStep] {
+        switch error {
+        case let failure as StepFailure: failure.undoneSteps
+        case let race as ParallelFailure: race.failures.flatMap(\.undoneSteps)
+        case let undoing as CompensationFailure: undoing.undoneSteps
+        default: []
+        }
+    }
+
+    /// The same failure, with `undone` as the steps its scenario undid.
+    func undoing(_ undone: [UndoneStep]) -> StepFailure {
+        StepFailure(scenario: scenario, step: step, attempt: attempt, error: error, note: note, undone: undone)
     }
 
     /// The error of the innermost failed operation.

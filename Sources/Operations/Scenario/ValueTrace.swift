@@ -11,4 +11,13 @@ enum ValueTrace {
         let inputs = sources.map(TraceLabel.valueName(of:)).joined(separator: " + ")
         trace.message(to: trace.participant, "\(inputs) → \(TraceLabel.valueName(of: result))")
     }
+
+    /// Records the self-message of a parallel step's `combine`: the value the step was given
+    /// and each branch's output, `order + price + stock → pricedOrder`. `sources` is asked only
+    /// when tracing is on.
+    static func combined(_ result: Any.Type, from sources: () -> [Any.Type], trace: TraceScope?) {
+        guard let trace, trace.isEnabled else { return }
+        let inputs = sources().map(TraceLabel.valueName(of:)).joined(separator: " + ")
+        trace.message(to: trace.participant, "\(inputs) → \(TraceLabel.valueName(of: result))")
+    }
 }
