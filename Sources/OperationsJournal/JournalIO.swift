@@ -12,7 +12,7 @@ import Operations
 ///
 /// The one seam between the journal and the disk, so that a failing write or sync is a real
 /// failure of the journal's own path, not a mock around it: the fault explorer of
-/// `OperationsTesting` (Sources/OperationsTesting/Explorer/) puts full disks, I/O errors, torn
+/// `OperationsExplorer` (Sources/OperationsExplorer/Explorer/) puts full disks, I/O errors, torn
 /// writes and kills here.
 package struct JournalIO: Sendable {
     /// Writes all of the bytes to the descriptor; `nil`, or the `errno` of the write that failed

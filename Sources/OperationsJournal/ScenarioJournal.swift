@@ -63,7 +63,7 @@ public final class ScenarioJournal: ScenarioObserver {
     /// Seals the values that hold secrets; without one, the journal withholds them.
     private let sealer: (any JournalSealer)?
     private let state: LockedState<State>
-    /// Names this journal object in its ``ParkMark``.
+    /// Names this journal object in its `ParkMark`.
     private let token = UUID().uuidString
 
     /// Bytes gathered in memory before they are written even without a commit point.
@@ -721,7 +721,7 @@ public final class ScenarioJournal: ScenarioObserver {
     // MARK: - Parking without the lock
 
     /// The run waits outside itself: what was gathered is written, the run is marked parked by
-    /// this process (``ParkMark``) and the file lock is let go of, so that an iOS app suspended
+    /// this process (`ParkMark`) and the file lock is let go of, so that an iOS app suspended
     /// now holds no lock (the system kills an app suspended with a file lock in a shared
     /// container, `0xdead10cc`). Without a mark the lock is kept: a second writer must stay out.
     public func runParked() {
