@@ -25,6 +25,10 @@ let package = Package(
         // Test helpers for operations (LaunchProbe, TestScheduler, …): a test target depends on
         // this product, so `import Operations` in an app brings none of them.
         .library(name: "OperationsTesting", targets: ["OperationsTesting"]),
+        // The fault explorer and the test scheduler it drives runs with: what a runner's `explore`
+        // needs, apart from the test helpers so that a runner program links none of them.
+        // OperationsTesting re-exports it.
+        .library(name: "OperationsExplorer", targets: ["OperationsExplorer"]),
         // What a command-line runner of scenarios does whatever its scenarios: argument parsing,
         // the console, the state directory, listings, exit statuses. Apart from Operations,
         // which knows nothing of terminals.
@@ -45,11 +49,15 @@ let package = Package(
         .target(name: "OperationsJournal", dependencies: ["Operations"], swiftSettings: swiftSettings),
         .target(name: "OperationsDiagrams", dependencies: ["Operations"], swiftSettings: swiftSettings),
         .target(
-            name: "OperationsTesting", dependencies: ["Operations", "OperationsJournal", "OperationsDiagrams"],
+            name: "OperationsExplorer", dependencies: ["Operations", "OperationsJournal", "OperationsDiagrams"],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "OperationsTesting",
+            dependencies: ["Operations", "OperationsJournal", "OperationsDiagrams", "OperationsExplorer"],
             swiftSettings: swiftSettings),
         .target(
             name: "OperationsRunner",
-            dependencies: ["Operations", "OperationsJournal", "OperationsDiagrams", "OperationsTesting"],
+            dependencies: ["Operations", "OperationsJournal", "OperationsDiagrams", "OperationsExplorer"],
             swiftSettings: swiftSettings),
         .target(name: "AuthFlow", dependencies: ["Operations", "OperationsJournal"], swiftSettings: swiftSettings),
         // The one HTTP server of the package, for `opctl serve` and the tests' real sockets:

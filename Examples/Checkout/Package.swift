@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 /// The root package's settings: explicit existentials, honest imports.
@@ -30,7 +30,8 @@ let package = Package(
                 "Checkout", .product(name: "Operations", package: "Operations"),
                 .product(name: "OperationsJournal", package: "Operations"),
                 .product(name: "OperationsRunner", package: "Operations"),
-                .product(name: "OperationsTesting", package: "Operations"),
+                // The explorer its `explore` runs, without the test helpers.
+                .product(name: "OperationsExplorer", package: "Operations"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(

@@ -28,6 +28,10 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidRunID(String)
     /// Another live process (or another journal in this one) is writing this run.
     case runInProgress(URL)
+    /// The run was parked here (a screen, a wait, a poll) without its file lock, and when it went
+    /// on the journal was no longer as this process left it: another process took the run
+    /// meanwhile. This process stops the run without writing another line.
+    case runTakenOver(URL)
     /// The run had already succeeded when a resume took its lock: another process finished it
     /// while the resume waited. Nothing was written or launched.
     case alreadySucceeded(URL)
@@ -75,6 +79,9 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
             "\"\(text.prefix(64))\" is not a run id (expected something like 20250101-120000-000-1a2b3c4d)"
         case .runInProgress(let url):
             "the run in \(url.path) is still being written by another process"
+        case .runTakenOver(let url):
+            "the run in \(url.path) was taken over by another process while this one waited; "
+                + "this process stopped it without writing more (see that process for how it went on)"
         case .alreadySucceeded(let url):
             "the run in \(url.path) has already succeeded; there is nothing to resume"
         case .alreadyUndone(let url, let undone):

@@ -54,16 +54,29 @@ enum JournalFile {
             _ = close(descriptor)
             throw busy ? .runInProgress(url) : .io(url, operation: "lock", reason: reason)
         }
+        // A run parked by a live process has let go of its lock but not of its run.
+        if ParkMark.isHeldByLiveProcess(url) {
+            _ = flock(descriptor, LOCK_UN)
+            _ = close(descriptor)
+            throw .runInProgress(url)
+        }
         return descriptor
     }
 
-    /// Whether a live writer holds the journal's lock. The lock dies with its process, so a
-    /// journal without a finish event and without a lock was left by a process that was killed.
+    /// Takes the writer's lock again on a descriptor that let go of it (a parked run going on);
+    /// `false` when another writer holds it.
+    static func relock(_ descriptor: Int32) -> Bool {
+        lock(descriptor, LOCK_EX)
+    }
+
+    /// Whether a live writer holds the journal's lock, or has parked the run without it
+    /// (``ParkMark``). The lock dies with its process, so a journal without a finish event and
+    /// without a lock was left by a process that was killed.
     static func isBeingWritten(_ url: URL) -> Bool {
         let descriptor = url.withUnsafeFileSystemRepresentation { path in
             path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1
         }
-        return isBeingWritten(descriptor: descriptor)
+        return isBeingWritten(descriptor: descriptor) || ParkMark.isHeldByLiveProcess(url)
     }
 
     /// ``isBeingWritten(_:)`` for a refusal rather than a status: a lock found held is tried
@@ -76,7 +89,7 @@ enum JournalFile {
         defer { _ = close(descriptor) }
         if lock(descriptor, LOCK_SH) {
             _ = flock(descriptor, LOCK_UN)
-            return false
+            return ParkMark.isHeldByLiveProcess(url)
         }
         return errno == EWOULDBLOCK
     }
@@ -106,7 +119,7 @@ enum JournalFile {
     /// The same for a journal named by path: a listing asks it of thousands of journals and
     /// makes no `URL` for each.
     static func isBeingWritten(path: String) -> Bool {
-        isBeingWritten(descriptor: open(path, O_RDONLY | O_CLOEXEC))
+        isBeingWritten(descriptor: open(path, O_RDONLY | O_CLOEXEC)) || ParkMark.isHeldByLiveProcess(path: path)
     }
 
     private static func isBeingWritten(descriptor: Int32) -> Bool {

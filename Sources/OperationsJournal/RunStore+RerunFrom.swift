@@ -88,7 +88,7 @@ extension RunStore {
         let draft = try JournalFile.createDraft(of: url)
         let failure =
             bytes.withUnsafeBytes { JournalIO.system.write($0, draft.descriptor) }
-            ?? JournalIO.system.sync(draft.descriptor)
+            ?? JournalIO.system.sync(draft.descriptor, .durable)
         if let failure {
             JournalFile.discard(draft)
             throw .io(url, operation: "write", reason: String(cString: strerror(failure)))

@@ -27,6 +27,10 @@ public struct RunStore: Sendable {
     /// Seals the values of its runs that hold secrets (see ``JournalSealer``).
     public let sealer: (any JournalSealer)?
 
+    /// The data-protection class of the runs directory and every journal this store creates
+    /// (``FileProtection``); their sync and park marks and the index take the directory's.
+    public let fileProtection: FileProtection
+
     /// The drafts of runs a killed process left, removed as this store was opened
     /// (``removeAbandonedDrafts()``).
     public let removedDrafts: [String]
@@ -44,10 +48,30 @@ public struct RunStore: Sendable {
     ///   - sealer: Seals the step values that hold secrets in the journals this store creates
     ///     and opens them on resume; without one, such values are withheld and their steps
     ///     launched again on resume.
-    public init(stateDirectory: URL, sealer: (any JournalSealer)? = nil) {
+    ///   - fileProtection: The data-protection class of its files on the iOS family (e.g.
+    ///     ``FileProtection/completeUnlessOpen`` for runs that go on while the device is locked);
+    ///     ``FileProtection/inherited`` by default, and no effect on other platforms.
+    public init(
+        stateDirectory: URL, sealer: (any JournalSealer)? = nil, fileProtection: FileProtection = .inherited
+    ) {
         self.directory = stateDirectory.appendingPathComponent("runs", isDirectory: true)
         self.sealer = sealer
+        self.fileProtection = fileProtection
         self.removedDrafts = Self.removeAbandonedDrafts(in: directory)
+    }
+
+    /// Gives a journal just created, and the directory its marks are created in, the store's
+    /// data-protection class before the run writes more than its header.
+    private func protected(_ journal: ScenarioJournal) throws(JournalError) -> ScenarioJournal {
+        guard fileProtection != .inherited else { return journal }
+        do {
+            try fileProtection.apply(to: directory)
+            try fileProtection.apply(to: journal.url)
+        } catch {
+            try? journal.close()
+            throw .io(journal.url, operation: "protect (\(fileProtection))", reason: "\(error)")
+        }
+        return journal
     }
 
     /// Creates the journal of a new run with a fresh id.
@@ -69,7 +93,7 @@ public struct RunStore: Sendable {
                 at: url(for: id), runID: id, scenario: scenario, durability: durability, createdAt: Date(),
                 sealer: sealer)
             {
-                return journal
+                return try protected(journal)
             }
         }
         throw .io(directory, operation: "create a run in", reason: "every new run id was already taken")
@@ -108,7 +132,7 @@ public struct RunStore: Sendable {
                 at: url(for: id), runID: id, scenario: shape.name, shape: shape, settings: settings, input: input,
                 durability: durability, createdAt: Date(), sealer: sealer)
             {
-                return journal
+                return try protected(journal)
             }
         }
         throw .io(directory, operation: "create a run in", reason: "every new run id was already taken")

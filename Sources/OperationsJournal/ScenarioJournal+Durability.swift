@@ -1,42 +1,81 @@
 import Operations
 
 extension ScenarioJournal {
-    /// How hard a journal works to keep its events through a crash.
+    /// What a journal's file survives, and so which call it makes when a step finishes.
     ///
-    /// Both modes collect events in memory and write them to the file (no sync) when a step's
-    /// attempt finishes, when the run starts or ends, on ``ScenarioJournal/flush()`` and when
-    /// 64 KiB have gathered: an event costs an encode and a memory append, and a killed process
-    /// loses at most the launch line of the step it was running — never a finished step's
-    /// output, which is what resuming needs.
+    /// Every level collects events in memory and writes them to the file when a step's attempt
+    /// finishes, when the run starts or ends, on ``ScenarioJournal/flush()`` and when 64 KiB have
+    /// gathered: an event costs an encode and a memory append. Every level also makes the launch
+    /// line of a step with side effects durable, with its idempotency key, before the step runs
+    /// (`Purity.sideEffects`): a request is never sent without its key on disk.
+    ///
+    /// The levels differ in what a finished step's line survives:
+    ///
+    /// | level       | a process kill | a power loss                        | call when a step finishes                          |
+    /// |-------------|----------------|-------------------------------------|----------------------------------------------------|
+    /// | ``buffered``| kept           | may lose any line since the last durable one | none                                      |
+    /// | ``ordered`` | kept           | the journal is a prefix of what was written | Darwin `fcntl(F_BARRIERFSYNC)`; Linux `fdatasync` |
+    /// | ``durable`` | kept           | every finished step kept            | Darwin `fcntl(F_FULLFSYNC)`; Linux `fsync`         |
+    ///
+    /// Where Darwin's file system supports neither `fcntl`, `fsync` is made instead.
+    ///
+    /// `.buffered` is the default of ``ScenarioJournal/create(at:runID:scenario:durability:createdAt:sealer:)``
+    /// and ``RunStore``. Pick by what the power loss would cost the person using the app: a
+    /// resumed run replays what its journal kept and launches the rest again, and a step with side
+    /// effects whose finish was lost is relaunched with the same idempotency key, so no level lets
+    /// a backend act twice. `.buffered` suits most apps (a phone rarely loses power with the app
+    /// running, and iOS suspends rather than kills). `.ordered` when redoing finished steps after a
+    /// power loss is acceptable but a journal must never be refused for lost lines — on Darwin at a
+    /// small fraction of a full flush. `.durable` when a finished step must never be redone, e.g.
+    /// one that asked the person for something they cannot give twice; it costs a drive flush per
+    /// step (Docs/Benchmarks.md, `journal.fsync`).
     public struct Durability: Sendable {
-        let sync: JournalSync?
+        /// The calls a level makes, apart from a test's own sync.
+        enum Level: Sendable { case buffered, ordered, durable }
 
-        /// Writes without syncing: survives the process being killed, not the machine losing
-        /// power.
-        public static let buffered = Durability(sync: nil)
+        let level: Level
+        /// A sync that replaces the platform's, for a test that counts calls.
+        let custom: JournalSync?
 
-        /// Also syncs the file to disk once per completed step (success or final failure) and
-        /// at the run's end — not once per event — so a completed step survives a power loss.
-        /// Each sync is marked beside the journal, without a sync of its own, so a journal later
-        /// found shorter than a mark says is refused rather than resumed.
-        public static let durable = Durability(sync: .fsync)
+        /// Writes without syncing a finished step: survives the process being killed, not the
+        /// machine losing power. The default.
+        public static let buffered = Durability(level: .buffered, custom: nil)
+
+        /// Orders each finished step's lines before what follows (Darwin's `F_BARRIERFSYNC`,
+        /// Linux's `fdatasync`): after a power loss the journal is a prefix of what was written —
+        /// it resumes, redoing the steps whose lines were lost, and is never refused for them.
+        public static let ordered = Durability(level: .ordered, custom: nil)
+
+        /// Flushes the file to the drive once per completed step (success or final failure) and at
+        /// the run's end — not once per event — so every finished step survives a power loss
+        /// (Darwin's `F_FULLFSYNC`, Linux's `fsync`). Each flush is marked beside the journal,
+        /// without a sync of its own, so a journal later found shorter than a mark says is
+        /// refused rather than resumed.
+        public static let durable = Durability(level: .durable, custom: nil)
 
         /// Durable mode with another sync, e.g. one that counts calls in a test.
         ///
         /// - Parameter sync: Called where durable mode syncs.
         /// - Returns: A durable mode that syncs with `sync`.
         public static func durable(syncingWith sync: JournalSync) -> Durability {
-            Durability(sync: sync)
+            Durability(level: .durable, custom: sync)
         }
 
-        /// Whether completed steps are synced to disk.
-        public var isDurable: Bool { sync != nil }
+        /// Whether every completed step survives a power loss (``durable``).
+        public var isDurable: Bool { level == .durable }
+
+        /// What the sync after a finished step promises; `nil` for ``buffered``, which makes none.
+        package var guarantee: DiskSync.Guarantee? {
+            switch level {
+            case .buffered: nil
+            case .ordered: .ordered
+            case .durable: .durable
+            }
+        }
     }
 }
 
-/// How a durable journal pushes its file to disk; the platform's full sync unless a test injects
-/// another (`fsync(2)` on Linux; `fcntl(F_FULLFSYNC)` on Darwin, where `fsync` alone leaves the
-/// data in the drive's cache).
+/// A sync that replaces the platform's in a durable journal, e.g. one that counts calls in a test.
 public struct JournalSync: Sendable {
     let body: @Sendable (Int32) throws -> Void
 
@@ -48,8 +87,9 @@ public struct JournalSync: Sendable {
         self.body = body
     }
 
-    /// The platform's full sync: `fsync(2)` on Linux, `fcntl(F_FULLFSYNC)` (or `fsync` where the
-    /// file system does not support it) on Darwin.
+    /// The platform's full sync, as ``ScenarioJournal/Durability/durable`` makes it: `fsync(2)` on
+    /// Linux, `fcntl(F_FULLFSYNC)` (or `fsync` where the file system does not support it) on
+    /// Darwin.
     public static let fsync = JournalSync { descriptor in
         if let reason = JournalFile.sync(descriptor) { throw SyncFailure(reason: reason) }
     }

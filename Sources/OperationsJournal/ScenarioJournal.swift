@@ -63,6 +63,8 @@ public final class ScenarioJournal: ScenarioObserver {
     /// Seals the values that hold secrets; without one, the journal withholds them.
     private let sealer: (any JournalSealer)?
     private let state: LockedState<State>
+    /// Names this journal object in its `ParkMark`.
+    private let token = UUID().uuidString
 
     /// Bytes gathered in memory before they are written even without a commit point.
     static let bufferLimit = 64 * 1024
@@ -87,6 +89,11 @@ public final class ScenarioJournal: ScenarioObserver {
         /// Where each sync is marked (``SyncMark``); `nil` while the journal is a draft, whose
         /// final name may yet turn out to be another run's.
         var mark: SyncMark.Writer?
+        /// How many parts of the run wait outside it now (``runParked()``).
+        var parked = 0
+        /// The file as it was when the lock was let go of, while the run is parked without it;
+        /// `nil` while the lock is held.
+        var released: FileStamp?
 
         /// Ends `line` where it stands in the file and adds it to the lines to write.
         mutating func append(_ line: inout JournalLine) {
@@ -125,7 +132,12 @@ public final class ScenarioJournal: ScenarioObserver {
         // file; the run then reads as interrupted (no end event, no live lock).
         state.withLock { state in
             guard let descriptor = state.descriptor else { return }
-            if !state.lines.isEmpty, state.error == nil { _ = state.lines.withUnsafeBytes { io.write($0, descriptor) } }
+            // Dropped while parked: the run's mark goes with it, if it is still this journal's.
+            if state.released != nil {
+                if ParkMark.read(for: url) == ParkMark(pid: getpid(), token: token) { ParkMark.remove(for: url) }
+            } else if !state.lines.isEmpty, state.error == nil {
+                _ = state.lines.withUnsafeBytes { io.write($0, descriptor) }
+            }
             JournalFile.closeDescriptor(descriptor)
             state.descriptor = nil
             state.mark?.close()
@@ -473,7 +485,7 @@ public final class ScenarioJournal: ScenarioObserver {
             JournalFile.discard(draft)
             return nil
         }
-        if durability.isDurable { JournalFile.syncDirectory(directory) }
+        if durability.guarantee != nil { JournalFile.syncDirectory(directory) }
         journal.state.withLock { $0.mark = SyncMark.Writer(journal: url) }
         return journal
     }
@@ -483,11 +495,11 @@ public final class ScenarioJournal: ScenarioObserver {
     /// confidential values sealed with `sealer`.
     package static func create(
         at url: URL, scenario: String, shape: ScenarioShape, input: any Sendable, sealer: (any JournalSealer)? = nil,
-        io: JournalIO
+        durability: Durability = .buffered, io: JournalIO
     ) throws(JournalError) -> ScenarioJournal {
         guard
             let journal = try createIfAbsent(
-                at: url, runID: .make(), scenario: scenario, shape: shape, input: input, durability: .buffered,
+                at: url, runID: .make(), scenario: scenario, shape: shape, input: input, durability: durability,
                 createdAt: Date(), sealer: sealer, io: io)
         else { throw .io(url, operation: "create", reason: "a file with that name already exists") }
         return journal
@@ -672,14 +684,19 @@ public final class ScenarioJournal: ScenarioObserver {
         line.field("error", json: (try? state.encoder.encode(recorded)) ?? Data("null".utf8))
     }
 
-    /// Writes the buffer; syncs too when asked and the journal is durable. Errors are kept for
-    /// `flush()`/`close()` and ``haltingError``, because an observer cannot throw.
+    /// Writes the buffer; syncs too when asked and the journal's level syncs, or always when
+    /// `evenIfBuffered` (a write-ahead line). Errors are kept for `flush()`/`close()` and
+    /// ``haltingError``, because an observer cannot throw.
     ///
     /// After the first error nothing more is written: a line after one that was dropped would
     /// leave a hole a rerun reads as history, so the journal ends at its last good line and the
-    /// run stops (``RunHalted``).
+    /// run stops (``RunHalted``). Only a durable sync is marked (``SyncMark``): after an ordered
+    /// one a power loss may leave fewer lines than were synced, which is the prefix that level
+    /// promises, not damage.
     private func commit(_ state: inout State, sync: Bool, evenIfBuffered: Bool = false) {
         guard let descriptor = state.descriptor else { return }
+        // A part of the run writes while another is parked (parallel branches): the lock first.
+        if state.released != nil { retakeLock(&state) }
         guard state.error == nil else { return state.lines.removeAll(keepingCapacity: true) }
         if !state.lines.isEmpty {
             if let code = state.lines.withUnsafeBytes({ io.write($0, descriptor) }) {
@@ -689,22 +706,67 @@ public final class ScenarioJournal: ScenarioObserver {
             }
             state.lines.removeAll(keepingCapacity: true)
         }
-        if sync, state.unsynced, state.error == nil, let syncer = durability.sync {
-            state.unsynced = false
+        let guarantee = evenIfBuffered ? .durable : sync ? durability.guarantee : nil
+        guard let guarantee, state.unsynced, state.error == nil else { return }
+        state.unsynced = false
+        if let custom = durability.custom {
             do {
-                try syncer.body(descriptor)
+                try custom.body(descriptor)
                 state.markSynced()
             } catch {
-                if state.error == nil { state.error = .io(url, operation: "sync", reason: "\(error)") }
+                state.error = .io(url, operation: "sync", reason: "\(error)")
             }
-        } else if evenIfBuffered, state.unsynced, state.error == nil {
-            state.unsynced = false
-            if let code = io.sync(descriptor) {
-                state.error = .io(url, operation: "sync", reason: String(cString: strerror(code)))
-            } else {
-                state.markSynced()
-            }
+        } else if let code = io.sync(descriptor, guarantee) {
+            state.error = .io(url, operation: "sync", reason: String(cString: strerror(code)))
+        } else if guarantee == .durable {
+            state.markSynced()
         }
+    }
+
+    // MARK: - Parking without the lock
+
+    /// The run waits outside itself: what was gathered is written, the run is marked parked by
+    /// this process (`ParkMark`) and the file lock is let go of, so that an iOS app suspended
+    /// now holds no lock (the system kills an app suspended with a file lock in a shared
+    /// container, `0xdead10cc`). Without a mark the lock is kept: a second writer must stay out.
+    public func runParked() {
+        state.withLock { state in
+            state.parked += 1
+            guard state.released == nil, let descriptor = state.descriptor, state.error == nil else { return }
+            commit(&state, sync: false)
+            guard state.error == nil, state.mark != nil,
+                ParkMark.write(ParkMark(pid: getpid(), token: token), for: url),
+                let stamp = FileStamp(of: url)
+            else { return ParkMark.remove(for: url) }
+            state.released = stamp
+            _ = flock(descriptor, LOCK_UN)
+        }
+    }
+
+    /// The run goes on: the lock is taken again before anything is written. When the journal is
+    /// no longer as this process left it, or another process holds the lock or the mark, the
+    /// journal stops with ``JournalError/runTakenOver(_:)`` and the run halts before its next
+    /// launch (``haltingError``), writing nothing more.
+    public func runGoesOn() {
+        state.withLock { state in
+            state.parked = max(0, state.parked - 1)
+            if state.parked == 0, state.released != nil { retakeLock(&state) }
+        }
+    }
+
+    /// Takes the lock let go of by ``runParked()`` and checks that the run is still this
+    /// journal's; otherwise keeps ``JournalError/runTakenOver(_:)``.
+    private func retakeLock(_ state: inout State) {
+        guard let released = state.released, let descriptor = state.descriptor else { return }
+        state.released = nil
+        let stillOurs =
+            JournalFile.relock(descriptor) && ParkMark.read(for: url) == ParkMark(pid: getpid(), token: token)
+            && FileStamp(of: url) == released
+        guard stillOurs else {
+            if state.error == nil { state.error = .runTakenOver(url) }
+            return
+        }
+        ParkMark.remove(for: url)
     }
 
     private static func explainEncoding(_ error: any Error) -> String {
@@ -723,7 +785,8 @@ public final class ScenarioJournal: ScenarioObserver {
 }
 
 extension ScenarioJournal {
-    /// Removes the journal at `url` and its sync mark (`<journal>.synced`): a host that reuses
+    /// Removes the journal at `url`, its sync mark (`<journal>.synced`) and a park mark
+    /// (`<journal>.parked`): a host that reuses
     /// a path for another run must not leave the old run's mark beside the new journal, which
     /// would read as lines lost.
     ///
@@ -731,5 +794,6 @@ extension ScenarioJournal {
     package static func removeWithMark(at url: URL) {
         try? FileManager.default.removeItem(at: url)
         try? FileManager.default.removeItem(at: SyncMark.url(for: url))
+        ParkMark.remove(for: url)
     }
 }

@@ -21,7 +21,7 @@ public enum CommonOptions {
     )
 
     /// `--from STEP`, `rerun`'s choice of the step to launch anew in a new run
-    /// (``RerunFromStep``).
+    /// (`RerunFromStep`).
     public static let rerunFrom = CommandOption(
         "--from", value: "STEP",
         "Start a new run that replays the steps before STEP and launches\nSTEP and the steps after it anew (a nested step by its name,\nor a path such as VerificationScenario/CodeOp)"

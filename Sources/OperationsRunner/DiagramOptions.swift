@@ -80,7 +80,7 @@ public struct DiagramOptions: Sendable {
         }
     }
 
-    /// Draws one step of a run (``Trace/sections(named:)``).
+    /// Draws one step of a run (`Trace/sections(named:)`).
     ///
     /// - Throws: ``CLIError`` with the sentence a user reads, as drawing a whole trace does.
     public func draw(_ section: TraceSection) throws -> String {

@@ -1,5 +1,5 @@
+public import OperationsExplorer
 public import OperationsJournal
-public import OperationsTesting
 
 /// One flow a runner program offers to `PROGRAM explore NAME`: its name on the command line and
 /// how to explore it, whatever its input and output types.
@@ -43,7 +43,7 @@ public struct Exploration: Sendable {
     ///     program's own (``RunnerConfiguration/journalSealer``) when `explore` runs it. None by
     ///     default.
     ///   - progress: Told after each schedule how far the exploration is, one call at a time
-    ///     (``FaultExplorer/explore(progress:)``); none by default.
+    ///     (`FaultExplorer/explore(progress:)`); none by default.
     /// - Returns: The report.
     public func explore(
         maxFaults: Int, randomSchedules: Int, seed: UInt64, sealer: (any JournalSealer)? = nil,

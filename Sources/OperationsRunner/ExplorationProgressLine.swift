@@ -1,4 +1,4 @@
-import OperationsTesting
+import OperationsExplorer
 import Synchronization
 
 /// The line `explore` keeps up to date on a terminal while it runs: how many schedules ran, of

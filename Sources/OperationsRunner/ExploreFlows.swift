@@ -1,5 +1,5 @@
 import Foundation
-import OperationsTesting
+import OperationsExplorer
 
 /// `PROGRAM explore NAME`: runs one of the program's flows under every fault schedule up to
 /// `--max-faults` and reports every violation of "never twice", shrunk and replayable. A CI job

@@ -4,7 +4,7 @@ import OperationsJournal
 
 /// `PROGRAM runs`: the runs in the state directory, newest first, filtered and limited.
 ///
-/// The listing comes from the run store's summary index (``RunStore/summaries()``), so it
+/// The listing comes from the run store's summary index (`RunStore/summaries()`), so it
 /// reads only the journals that changed since the last listing, however many runs are kept.
 public enum ListRuns<Program: RunnerProgram>: Command {
     /// `runs`.

@@ -3,7 +3,7 @@ import Operations
 public import OperationsJournal
 
 /// A run's status as `runs` shows it and `--status` selects it: the journal's
-/// ``RunStatus``, or `damaged` for a journal that cannot be read.
+/// `RunStatus`, or `damaged` for a journal that cannot be read.
 public enum ListedStatus: String, CaseIterable, Comparable, Sendable {
     /// The run succeeded.
     case succeeded

@@ -5,7 +5,7 @@ import OperationsJournal
 /// `PROGRAM rerun RUN_ID --from STEP`: a new run, linked to the old one, that replays the
 /// steps before STEP from the old journal and launches STEP and everything after it anew, as
 /// new requests. The old journal is left byte for byte as it was; the new run's header names
-/// it (``RunStore/rerun(_:from:scenario:)``), and `runs` and `show` show the link both ways.
+/// it (`RunStore/rerun(_:from:scenario:)`), and `runs` and `show` show the link both ways.
 ///
 /// Every refusal comes before anything is written or launched: a step the scenario does not
 /// have, or a name several steps share, is a usage error listing the choices (exit 2); so is a

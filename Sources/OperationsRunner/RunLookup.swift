@@ -32,14 +32,14 @@ public enum RunLookup {
     }
 
     /// The journal of run `id` read as a resume reads it, damaged lines skipped and listed
-    /// (``RunStore/loadSkippingDamage(_:)``): what `rerun` goes on from.
+    /// (`RunStore/loadSkippingDamage(_:)`): what `rerun` goes on from.
     ///
     /// - Parameters:
     ///   - id: The run.
     ///   - store: The runs of the state directory.
     ///   - program: The program's name, in the hint of an unknown run.
     /// - Throws: ``UsageError`` when there is no such run; ``CLIError`` when it cannot be read,
-    ///   in the sentence `check` gives for it (``ResumeCheck/reason(for:)``).
+    ///   in the sentence `check` gives for it (`ResumeCheck/reason(for:)`).
     public static func recordToResume(_ id: RunID, in store: RunStore, program: String) throws -> JournalRecord {
         do {
             return try store.loadSkippingDamage(id)

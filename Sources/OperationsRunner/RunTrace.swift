@@ -4,7 +4,7 @@ public import OperationsJournal
 
 /// Where a run's trace is kept, for `run`/`rerun` (which write it) and `diagram --run` (which
 /// draws it): next to its journal, as `<run-id>.trace.jsonl`, appended to
-/// as the run goes (see ``FileTracer``). Labels are redacted, so it holds no secret.
+/// as the run goes (see `FileTracer`). Labels are redacted, so it holds no secret.
 public enum RunTrace {
     /// The trace file of the run whose journal is `journal`.
     public static func url(for journal: URL) -> URL {
@@ -25,7 +25,11 @@ public enum RunTrace {
     /// The run's trace, every session of it, each cut-off session closed with a `cut off` note
     /// and each marked where it starts by a divider naming its scenario
     /// (`RecordedTrace.markingSessions()`), so a rerun is seen where it begins.
-    /// - Parameter missing: Called when there is no trace, to throw "no such run" first.
+    ///
+    /// - Parameters:
+    ///   - journal: The run's journal file; its trace file lies beside it.
+    ///   - runID: The run, whose sessions the trace records.
+    ///   - missing: Called when there is no trace, to throw "no such run" first.
     public static func load(for journal: URL, runID: RunID, missing: () throws -> Void) throws -> Trace {
         try loadRecorded(for: journal, runID: runID, missing: missing).markingSessions()
     }

@@ -61,7 +61,7 @@ public struct RunnerConfiguration<Input: Codable & Sendable>: Sendable {
     public var shapes: @Sendable (_ stateDirectory: URL, _ console: Console) -> [ScenarioShape]
     /// The flows `explore` runs under every fault schedule, over simulated services.
     public var explorations: [Exploration]
-    /// Seals the confidential values of the program's runs (``JournalSealer``): every run the
+    /// Seals the confidential values of the program's runs (`JournalSealer`): every run the
     /// runner creates or resumes seals them instead of withholding them, and every command that
     /// opens a journal (`run`, `rerun`, `show`, `check`, `diagram`, `runs`, `prune`) opens it
     /// with this one sealer, so a sealed run's values open wherever its journal is read. `nil`
@@ -72,7 +72,7 @@ public struct RunnerConfiguration<Input: Codable & Sendable>: Sendable {
     public var journalSealer: (any JournalSealer)?
     /// Removes the drafts of the program's own files beside its runs that a killed process
     /// left, when they may hold secrets (opctl: the saved sign-in's); each command that opens
-    /// the state directory calls it, and ``RunStore`` tidies the runs' own. It must keep a
+    /// the state directory calls it, and `RunStore` tidies the runs' own. It must keep a
     /// draft a live process still writes (`DraftFile` in
     /// `Sources/Operations/Journal/DraftFile.swift` is one way).
     public var removeAbandonedDrafts: @Sendable (_ stateDirectory: URL) -> Void

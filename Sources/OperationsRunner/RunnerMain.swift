@@ -104,8 +104,8 @@ public enum RunnerMain<Program: RunnerProgram> {
     /// The whole process: Ctrl-C ends it with ``ExitStatus/interrupted`` until a run traps the
     /// signal itself, then ``main(_:console:)`` runs the command line on the real streams.
     ///
-    /// On Linux the same handler is already in place before `main` (``exitOnEarlyInterrupt``);
-    /// installing it again here covers the platforms without `.preinit_array`.
+    /// A program that opted into ``installEarlyInterruptExit()`` has the same handler already;
+    /// installing it again here covers the others and the platforms without `.preinit_array`.
     public static func runProcess() -> Never {
         // First thing: Ctrl-C before a run installs its own handler (while the program parses
         // arguments or loads the state directory) ends it with the interrupted status instead of
@@ -140,30 +140,32 @@ public enum RunnerMain<Program: RunnerProgram> {
 
 /// SIGINT's handler until a run traps it: exit at once with ``ExitStatus/interrupted``. The
 /// literal, not the constant, because it may run before the Swift runtime has initialised the
-/// module's globals (from ``exitOnEarlyInterrupt``); `opctlTests/InterruptAtStartTests.swift`
+/// module's globals (from ``installEarlyInterruptExit()``); `opctlTests/InterruptAtStartTests.swift`
 /// checks the two agree.
 private func exitInterrupted(_: Int32) { _exit(130) }
 
-// `@section` is a Swift 6.3 attribute; an older compiler builds without the early hook, and a
-// Ctrl-C before `main` then ends the process by the signal rather than with status 130.
-#if os(Linux) && compiler(>=6.3)
-    /// Installs SIGINT's exit-130 handler from the executable's `.preinit_array`: the dynamic
-    /// loader calls it as soon as it has mapped and relocated the libraries, before any of their
-    /// initialisers (the Swift runtime's and Foundation's among them) and long before `main`.
-    /// A Ctrl-C in the first milliseconds of a runner program, while those load, used to kill
-    /// it by the signal rather than exit with the documented ``ExitStatus/interrupted``; only the
-    /// loader's own work is left before this, and no code of the process can run sooner.
-    ///
-    /// Any executable linking this module gets it, as every runner program calls
-    /// ``RunnerMain/runProcess()`` (`Sources/opctl/main.swift`); a test bundle linking it exits
-    /// 130 on Ctrl-C instead of dying by the signal, the same end for whoever pressed it.
-    @used @section(".preinit_array")
-    let exitOnEarlyInterrupt: @convention(c) () -> Void = installEarlyInterruptExit
-
-    /// What ``exitOnEarlyInterrupt`` calls; a plain function, as a `.preinit_array` entry must be
-    /// a constant.
-    private func installEarlyInterruptExit() { exitOnInterrupt() }
-#endif
+/// Makes Ctrl-C end the process with ``ExitStatus/interrupted`` from the first moment the
+/// executable's own code runs: what a runner program puts in its `.preinit_array`, so that an
+/// interrupt while the Swift runtime and Foundation initialise, long before `main` and
+/// ``RunnerMain/runProcess()``, exits 130 rather than killing the process by the signal.
+///
+/// An executable opts in; linking this module installs nothing (a test bundle or an app that links
+/// it keeps SIGINT's default). The entry must live in the executable's own module, as a
+/// `.preinit_array` entry only counts in the executable (Sources/opctl/EarlyInterrupt.swift):
+///
+/// ```swift
+/// #if os(Linux) && compiler(>=6.3)
+///     @used @section(".preinit_array")
+///     let exitOnEarlyInterrupt: @convention(c) () -> Void = installEarlyInterruptExit
+/// #endif
+/// ```
+///
+/// `@section`/`@used` need Swift 6.3 and `.preinit_array` is an ELF section, hence the guard:
+/// elsewhere the handler comes a little later, from ``RunnerMain/runProcess()``.
+///
+/// Safe that early: it only calls `signal` and `pthread_sigmask`, and its handler exits with the
+/// literal 130, touching no global that the runtime has yet to initialise.
+public func installEarlyInterruptExit() { exitOnInterrupt() }
 
 /// Makes SIGINT exit with ``ExitStatus/interrupted`` on the calling (main) thread. SIGINT is
 /// also unblocked: a process spawned from a Dispatch worker thread, which blocks every signal,

@@ -34,10 +34,14 @@ enum JournalCases {
         }
     }
 
+    /// The level `journal.fsync` journals at, and so the guarantee its floor syncs with.
+    static let measuredDurability = ScenarioJournal.Durability.durable
+    static let floorGuarantee = measuredDurability.guarantee ?? .durable
+
     /// `journal.fsync`: one step journaled durably: its `stepLaunched` and `stepSucceeded`
     /// events, the second written and synced.
     static let durableSteps: @Sendable (Int) -> Void = { iterations in
-        withJournal(durability: .durable) { journal in
+        withJournal(durability: measuredDurability) { journal in
             for index in 0..<iterations {
                 journal.scenario(launched(index))
                 journal.scenario(
@@ -55,8 +59,8 @@ enum JournalCases {
     }
 
     /// `fsync.floor`: the least a durable step can cost on this disk — one line of the size a
-    /// step's two events take appended to a file, then `fdatasync`. `journal.fsync` is judged
-    /// against it, in the same run, on the same disk.
+    /// step's two events take appended to a file, then the sync the durable level makes.
+    /// `journal.fsync` is judged against it, in the same run, on the same disk.
     static let appendAndSync: @Sendable (Int) -> Void = { iterations in
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("opctl-bench-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
@@ -69,9 +73,9 @@ enum JournalCases {
         let line = Array(String(repeating: "x", count: 400).utf8) + [0x0a]
         for _ in 0..<iterations {
             _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            // The call the durable journal makes (fsync on Linux, F_FULLFSYNC on Darwin): the
-            // floor is the same work without the journal.
-            _ = DiskSync.full(descriptor)
+            // The very call `durableSteps`' level makes after a step (fsync on Linux, F_FULLFSYNC
+            // on Darwin): the floor is the same work without the journal.
+            _ = DiskSync.sync(descriptor, floorGuarantee)
         }
     }
 

@@ -22,10 +22,11 @@ enum ResidentMemory {
             }
         #endif
         var usage = rusage()
-        #if canImport(Darwin)
-            let who = RUSAGE_SELF
-        #else
+        // Glibc imports getrusage's `who` as the enum __rusage_who_t; Darwin and Musl take Int32.
+        #if canImport(Glibc)
             let who = __rusage_who_t(RUSAGE_SELF.rawValue)
+        #else
+            let who = RUSAGE_SELF
         #endif
         guard getrusage(who, &usage) == 0 else { return 0 }
         #if canImport(Darwin)

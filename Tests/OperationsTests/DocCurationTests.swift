@@ -8,7 +8,10 @@ struct DocCurationTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    @Test(arguments: ["Operations", "OperationsJournal", "OperationsDiagrams"])
+    @Test(arguments: [
+        "Operations", "OperationsJournal", "OperationsDiagrams", "OperationsExplorer", "OperationsTesting",
+        "OperationsRunner",
+    ])
     func everyPublicTypeIsCurated(module: String) throws {
         let sources = Self.root.appendingPathComponent("Sources/\(module)")
         let catalog = sources.appendingPathComponent("\(module).docc")

@@ -16,6 +16,16 @@ public struct ObserverGroup: ScenarioObserver {
 
     /// The first member's reason to stop the run: one failed journal stops it, whoever else
     /// watches.
+    /// Tells every observer, in order.
+    public func runParked() {
+        for observer in observers { observer.runParked() }
+    }
+
+    /// Tells every observer, in order.
+    public func runGoesOn() {
+        for observer in observers { observer.runGoesOn() }
+    }
+
     public var haltingError: (any Error)? {
         for observer in observers {
             if let error = observer.haltingError { return error }

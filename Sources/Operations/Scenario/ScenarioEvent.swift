@@ -96,11 +96,30 @@ public protocol ScenarioObserver: Sendable {
     /// after it could act with a key that is not on disk, and the journal would have a hole. The
     /// scenario asks before every launch and ends the run failed with ``RunHalted``.
     var haltingError: (any Error)? { get }
+
+    /// A part of the run now waits outside it — a person's answer to a ``ScreenPrompt``, a wait's
+    /// or a poll's deadline — and launches nothing until the matching ``runGoesOn()``. Each call
+    /// is matched by exactly one ``runGoesOn()``; parts of a run in parallel may be parked at once.
+    ///
+    /// What waits here can last: an app may be suspended meanwhile. A journal lets go of its file
+    /// lock here, as iOS kills an app suspended while holding one in a shared container.
+    func runParked()
+
+    /// What a part of the run waited for came (an answer, the deadline), or the wait ended
+    /// (cancelled, timed out): it goes on. Called before the waiting operation hears of it, so an
+    /// observer can take back what it let go of before the run writes or launches anything.
+    func runGoesOn()
 }
 
 extension ScenarioObserver {
     /// An observer that records nothing the run depends on never stops it.
     public var haltingError: (any Error)? { nil }
+
+    /// An observer that holds nothing across a wait ignores it.
+    public func runParked() {}
+
+    /// An observer that holds nothing across a wait ignores it.
+    public func runGoesOn() {}
 }
 
 /// Supplies the outputs of steps that completed in an earlier run, so resuming a run does not

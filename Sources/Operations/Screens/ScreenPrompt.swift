@@ -52,6 +52,8 @@ public final class ScreenPrompt<Answer: Sendable>: Sendable {
         var closedBecause: CloseReason?
         var registration: CancellationRegistration?
         var timer: (any ScheduledWork)?
+        /// Whether the run was told it is parked on this prompt and not yet that it goes on.
+        var parked = false
     }
 
     private let state = Mutex(State())
@@ -60,6 +62,8 @@ public final class ScreenPrompt<Answer: Sendable>: Sendable {
     private let queue: DispatchQueue?
     private let diagnostics: any OpDiagnostics
     private let operation: String
+    /// Told that the run is parked while the prompt is open (``ScenarioObserver/runParked()``).
+    private let observer: (any ScenarioObserver)?
 
     /// Opens a prompt for one launch.
     ///
@@ -100,6 +104,12 @@ public final class ScreenPrompt<Answer: Sendable>: Sendable {
         self.queue = queue
         diagnostics = environment.diagnostics
         self.operation = operation
+        observer = environment.observer
+        // Parked from the start: a close that comes while the prompt is set up goes on again.
+        if let observer {
+            state.withLock { $0.parked = true }
+            observer.runParked()
+        }
         let registration = cancellation?.onCancel { [weak self] in self?.close(.cancelled) }
         let timer = deadline.map { deadline in
             environment.scheduler.schedule(at: deadline) { [weak self] in self?.close(.timedOut) }
@@ -170,6 +180,7 @@ public final class ScreenPrompt<Answer: Sendable>: Sendable {
         switch outcome {
         case .deliver:
             stopWatching()
+            goOn()
             guard let queue else { return deliver(result) }
             let deliver = deliver
             queue.async { deliver(result) }
@@ -189,7 +200,17 @@ public final class ScreenPrompt<Answer: Sendable>: Sendable {
             return state.closeHandlers
         }
         stopWatching()
+        goOn()
         for handler in handlers { handler(reason) }
+    }
+
+    /// Tells the run it goes on, once, before the operation hears the answer or the close.
+    private func goOn() {
+        let wasParked = state.withLock { state in
+            defer { state.parked = false }
+            return state.parked
+        }
+        if wasParked { observer?.runGoesOn() }
     }
 
     /// Lets go of the token's registration and the deadline's timer once the prompt is done.

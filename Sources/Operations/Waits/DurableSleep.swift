@@ -29,17 +29,22 @@ enum DurableSleep {
             finish(.failure(StepFailure(scenario: run.name, step: step, attempt: 1, error: OpError.cancelled)))
         }
         if run.cancellation?.isCancelled == true { return cancelled() }
+        // The run is parked for the wait: an observer (a journal) may let go of what it holds.
+        let observer = run.environment.observer
+        observer?.runParked()
         let once = OnceFlag()
         let registration = LockedState<CancellationRegistration?>(nil)
         let work = scheduler.schedule(after: remaining) {
             guard once.claim() else { return }
             registration.withLock { $0 }?.cancel()
+            observer?.runGoesOn()
             finish(.success(()))
         }
         guard let token = run.cancellation else { return }
         let onCancel = token.onCancel {
             guard once.claim() else { return }
             work.cancel()
+            observer?.runGoesOn()
             cancelled()
         }
         registration.withLock { $0 = onCancel }

@@ -1,6 +1,6 @@
 import Operations
 
-/// How strictly ``Trace/mismatch(expecting:matching:width:)`` compares.
+/// How strictly `Trace.mismatch(expecting:matching:width:)` compares.
 public enum TraceMatching: Hashable, Sendable {
     /// The trace's messages must be exactly the expected ones, in order: any unexpected message
     /// is a mismatch. The default for unit tests of one operation.

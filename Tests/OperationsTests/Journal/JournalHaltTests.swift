@@ -42,12 +42,12 @@ extension JournalTests {
                             UnsafeRawBufferPointer(rebasing: bytes.prefix(bytes.count / 2)), descriptor)
                         return self.error
                     },
-                    sync: { descriptor in
+                    sync: { descriptor, guarantee in
                         let call = self.syncs.withLock { count in
                             count += 1
                             return count
                         }
-                        return call >= self.failSyncsFrom ? self.error : JournalIO.system.sync(descriptor)
+                        return call >= self.failSyncsFrom ? self.error : JournalIO.system.sync(descriptor, guarantee)
                     })
             }
         }

@@ -1,8 +1,8 @@
 import Checkout
 import Operations
+import OperationsExplorer
 import OperationsJournal
 import OperationsRunner
-import OperationsTesting
 
 /// The store's line under the fault explorer: each request meets the schedule's fault for it,
 /// and each time the store acts the world counts the effect.

@@ -1,6 +1,6 @@
 import Checkout
 import Operations
-import OperationsTesting
+import OperationsExplorer
 
 extension CheckoutProgram {
     /// The checkout of a payment that settles later: the store answers "pending" to the first

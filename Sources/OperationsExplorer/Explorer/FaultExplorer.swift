@@ -5,7 +5,7 @@ import OperationsDiagrams
 public import OperationsJournal
 
 /// Runs a scenario under every fault schedule up to a number of faults, then random ones, and
-/// checks after each that "never twice" held (Sources/OperationsTesting/Explorer/ScheduleRun.swift
+/// checks after each that "never twice" held (Sources/OperationsExplorer/Explorer/ScheduleRun.swift
 /// lists the checks): every effect performed at most once, the run finishes succeeded once the
 /// faults stop, the journal reads and `check` agrees with the rerun, no launch is left unfinished
 /// or finished twice, no declared secret is in the journal in clear.

@@ -149,7 +149,7 @@ public final class FaultWorld: Sendable {
                 default: return isDead ? EIO : JournalIO.system.write(bytes, descriptor)
                 }
             },
-            sync: { [self] _ in
+            sync: { [self] _, _ in
                 // The explorer's disk is the page cache: a sync only marks a boundary.
                 switch reach(.journalSync) {
                 case .syncFailure?, .kill?: return EIO

@@ -2,9 +2,9 @@ import Dispatch
 public import Foundation
 public import Operations
 
-/// A ``Scheduler`` whose time moves only when a test says so.
+/// A `Scheduler` whose time moves only when a test says so.
 ///
-/// Put it in the ``OpEnvironment`` of a test and call ``advance(by:)``: every piece of work due
+/// Put it in the `OpEnvironment` of a test and call ``advance(by:)``: every piece of work due
 /// by then runs, in order of its due time, on the calling thread. Retry backoff and deadlines
 /// are tested this way without sleeping.
 public final class TestScheduler: Scheduler {
