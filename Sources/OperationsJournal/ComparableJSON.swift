@@ -1,16 +1,17 @@
 import Foundation
 
-/// A value as `JSONSerialization` parsed it, written again as JSON in one form for every equal
-/// value: what a read journal keeps of a step's value (``RecordedValue/json(_:)``) and what a
-/// resumed run compares the value it would launch with against
-/// (``JournalReplay/repeatsRecordedRequest(at:input:)``).
+/// A JSON value written again in one form for every equal value: what a read journal keeps of
+/// a step's value (``RecordedValue/json(_:)``) and what a resumed run compares the value it
+/// would launch with against (``JournalReplay/repeatsRecordedRequest(at:input:)``).
 ///
-/// Both sides are made here from trees `JSONSerialization` parsed, so they agree byte for byte
-/// whenever the values are equal: object keys in the order of their UTF-8 bytes, numbers in
-/// Swift's shortest form that reads back the same (an integral number without a fraction, so
-/// `1.0` and `1` are one value, as in JSON), strings escaped only where JSON requires it. It
-/// never reaches a file: the journal writes its own bytes, and this form is rebuilt on every
-/// read (why not `JSONSerialization`: Docs/Benchmarks.md, "The explorer, whole command").
+/// Both sides are made in one form (a journal line's values and the value a resumed run would
+/// launch with as they are decoded, ``Decoded``; a value rebuilt around its confidential fields
+/// from a tree), so they agree byte for byte whenever the values are equal: object keys in the
+/// order of their UTF-8 bytes, numbers in Swift's shortest form that reads back the same (an
+/// integral number without a fraction, so `1.0` and `1` are one value, as in JSON), strings
+/// escaped only where JSON requires it. It never reaches a file: the journal writes its own
+/// bytes, and this form is rebuilt on every read (why not `JSONSerialization`:
+/// Docs/Benchmarks.md, "The explorer, whole command").
 enum ComparableJSON {
     /// A tree that is not JSON as `JSONSerialization` parses it.
     struct NotJSON: Error {}
@@ -99,7 +100,7 @@ enum ComparableJSON {
         }
     }
 
-    private static func writeString(_ string: String, into bytes: inout [UInt8]) {
+    static func writeString(_ string: String, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         for byte in string.utf8 {
             switch byte {

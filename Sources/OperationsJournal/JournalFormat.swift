@@ -84,6 +84,27 @@ enum JournalFormat {
         /// For a run made by `rerun ID --from STEP`: the run and step it came from. Optional, so
         /// version 1 readers that predate it read the journal as a plain run.
         let rerunOf: RerunOrigin?
+        /// The run's input, if the header records it.
+        let values: RecordedValues
+
+        private enum CodingKeys: String, CodingKey {
+            case format, version, run, scenario, createdAt, scenarioVersion, fingerprint, shape, settings, rerunOf
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            format = try container.decodeIfPresent(String.self, forKey: .format)
+            version = try container.decodeIfPresent(Int.self, forKey: .version)
+            run = try container.decodeIfPresent(String.self, forKey: .run)
+            scenario = try container.decodeIfPresent(String.self, forKey: .scenario)
+            createdAt = try container.decodeIfPresent(String.self, forKey: .createdAt)
+            scenarioVersion = try container.decodeIfPresent(Int.self, forKey: .scenarioVersion)
+            fingerprint = try container.decodeIfPresent(String.self, forKey: .fingerprint)
+            shape = try container.decodeIfPresent(ScenarioShape.self, forKey: .shape)
+            settings = try container.decodeIfPresent([String: String].self, forKey: .settings)
+            rerunOf = try container.decodeIfPresent(RerunOrigin.self, forKey: .rerunOf)
+            values = RecordedValues(from: try decoder.container(keyedBy: ComparableJSON.AnyKey.self))
+        }
     }
 
     /// Just enough of the first line to tell a journal from another JSON file.
@@ -99,10 +120,10 @@ enum JournalFormat {
         let address: StepAddress?
         let attempt: Int?
         let durationMs: Double?
-        /// The recorded input, if the line carries one (read apart: ``values(in:)``).
-        var recordedInput: RecordedValue?
-        /// The recorded output, if the line carries one.
-        var recordedOutput: RecordedValue?
+        /// The recorded input and output, if the line carries them, or why a value's field is not
+        /// of its form: held apart, since only the events that carry values read them
+        /// (``Event/carriesValues``).
+        let values: RecordedValues
         let error: RecordedError?
         let willRetry: Bool?
         let status: String?
@@ -150,20 +171,35 @@ enum JournalFormat {
             polls = try container.decodeIfPresent(Int.self, forKey: .polls)
             nextPollAt = try container.decodeIfPresent(Int64.self, forKey: .nextPollAt)
             waitSeconds = try container.decodeIfPresent(Double.self, forKey: .waitSeconds)
+            values = RecordedValues(from: try decoder.container(keyedBy: ComparableJSON.AnyKey.self))
         }
     }
 
-    /// The input and output a line records: step values have any shape, so they are read from
-    /// the line as `JSONSerialization` parses it, apart from the envelope's `Decodable` fields.
-    ///
-    /// - Throws: ``JournalReader/Inconsistency`` when the line is not an object, or a value's
-    ///   field is not of its form.
-    static func values(in line: ArraySlice<UInt8>) throws(JournalReader.Inconsistency) -> (
-        input: RecordedValue?, output: RecordedValue?
-    ) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
-            throw .init(text: "not a JSON object")
+    /// The input and output a line records, read with the line's other fields: step values
+    /// have any shape, so they are read as JSON of any form (``ComparableJSON/Decoded``).
+    struct RecordedValues {
+        let input: RecordedValue?
+        let output: RecordedValue?
+        /// Why a value's field is not of its form; the input's first.
+        let problem: JournalReader.Inconsistency?
+
+        init(from line: KeyedDecodingContainer<ComparableJSON.AnyKey>) {
+            var problem: JournalReader.Inconsistency?
+            var input: RecordedValue?
+            var output: RecordedValue?
+            do {
+                input = try RecordedValue(.input, in: line)
+                output = try RecordedValue(.output, in: line)
+            } catch {
+                problem = error
+            }
+            (self.input, self.output, self.problem) = (input, output, problem)
         }
-        return (try RecordedValue(.input, in: object), try RecordedValue(.output, in: object))
+
+        /// The values, or the problem with them.
+        func read() throws(JournalReader.Inconsistency) -> (input: RecordedValue?, output: RecordedValue?) {
+            if let problem { throw problem }
+            return (input, output)
+        }
     }
 }

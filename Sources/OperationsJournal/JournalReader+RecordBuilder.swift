@@ -52,7 +52,14 @@ extension JournalReader {
             self.input = header.input
         }
 
-        mutating func apply(_ kind: JournalFormat.Event, _ line: JournalFormat.EventLine) throws(Inconsistency) {
+        /// Folds one event in.
+        ///
+        /// - Parameter values: The input and output the line records, read only for an event
+        ///   that carries values (``JournalFormat/Event/carriesValues``).
+        mutating func apply(
+            _ kind: JournalFormat.Event, _ line: JournalFormat.EventLine,
+            values: (input: RecordedValue?, output: RecordedValue?)
+        ) throws(Inconsistency) {
             let at = JournalReader.date(line.at)
             if kind != .compensating, let address = line.address, !address.path.isEmpty, !address.isCompensation {
                 latestChild[StepAddress(path: Array(address.path.dropLast()))] = address
@@ -63,7 +70,7 @@ extension JournalReader {
             case .runStarted:
                 if startedAt == nil {
                     startedAt = at
-                    input = line.recordedInput ?? input
+                    input = values.input ?? input
                 }
             case .resumed:
                 if let reshaped = line.shape {
@@ -97,7 +104,7 @@ extension JournalReader {
                 outputs[address] = nil
                 steps[index].outputNotKept = nil
                 inFlight[address] = steps[index].attempts.count - 1
-                let launched = line.recordedInput
+                let launched = values.input
                 if attempt == 1, launchInputs[address]?.latest != launched {
                     // A start from a value other than where the step last stood: a new start.
                     launchInputs[address] = JournalRecord.LaunchInputs(started: launched, latest: launched)
@@ -112,7 +119,7 @@ extension JournalReader {
                 let index = stepPosition(address, outcome: .succeeded)
                 finishAttempt(address, index: index, outcome: .succeeded, durationMs: line.durationMs)
                 steps[index].outcome = .succeeded
-                let output = line.recordedOutput ?? .notRecorded("the journal has no output for this step")
+                let output = values.output ?? .notRecorded("the journal has no output for this step")
                 outputs[address] = output
                 steps[index].outputNotKept = output.notKept
             case .stepFailed:
@@ -152,7 +159,7 @@ extension JournalReader {
                 guard let status = RunStatus(rawValue: text), status != .running else {
                     throw Inconsistency(text: "\"\(text)\" is not how a run finishes")
                 }
-                finished = Finish(status: status, error: line.error, output: line.recordedOutput, at: at)
+                finished = Finish(status: status, error: line.error, output: values.output, at: at)
             }
         }
 

@@ -59,7 +59,7 @@ enum JournalReader {
                 continue
             }
             if let loss = places.check(line, number: number) { throw .linesLost(url, loss) }
-            var event: JournalFormat.EventLine
+            let event: JournalFormat.EventLine
             do {
                 event = try decoder.decode(JournalFormat.EventLine.self, from: Data(line))
             } catch {
@@ -68,10 +68,8 @@ enum JournalReader {
             }
             guard let kind = JournalFormat.Event(rawValue: event.event) else { continue }
             do {
-                if kind.carriesValues {
-                    (event.recordedInput, event.recordedOutput) = try JournalFormat.values(in: line)
-                }
-                try builder.apply(kind, event)
+                let values = kind.carriesValues ? try event.values.read() : (nil, nil)
+                try builder.apply(kind, event, values: values)
             } catch let reason {
                 damaged.append(.init(line: number, reason: reason.text))
                 continue
@@ -148,7 +146,7 @@ enum JournalReader {
         }
         let input: RecordedValue?
         do {
-            input = try JournalFormat.values(in: line).input
+            input = try header.values.read().input
         } catch {
             throw .damaged(url, line: 1, reason: error.text)
         }

@@ -208,10 +208,9 @@ public struct JournalReplay: StepReplaying {
     private static func json(of value: Any) -> Data? {
         guard let encodable = value as? any Encodable, !(value is any JournalConfidential),
             (try? ConfidentialFields.places(in: encodable))?.isEmpty == true,
-            let json = try? JSONEncoder().encode(encodable),
-            let tree = try? JSONSerialization.jsonObject(with: json, options: .fragmentsAllowed)
+            let json = try? JSONEncoder().encode(encodable)
         else { return nil }
-        return try? ComparableJSON.data(tree)
+        return ComparableJSON.Decoded.data(json)
     }
 }
 

@@ -13,28 +13,40 @@ enum RecordedValue: Sendable, Hashable {
     case withConfidentialFields(ConfidentialFields.Recorded)
     case notRecorded(String)
 
-    /// The value that `fields` name in a line as `JSONSerialization` parsed it; `nil` when the
-    /// line has none of them.
+    /// The value that `fields` name in a line, read by the decoder that reads the line's other
+    /// fields, so the line is parsed once; `nil` when the line has none of them.
     ///
     /// - Throws: ``JournalReader/Inconsistency`` when a field is there but not of its form.
-    init?(_ fields: JournalFormat.ValueFields, in line: [String: Any]) throws(JournalReader.Inconsistency) {
+    init?(
+        _ fields: JournalFormat.ValueFields, in line: KeyedDecodingContainer<ComparableJSON.AnyKey>
+    ) throws(JournalReader.Inconsistency) {
+        let clear = ComparableJSON.AnyKey(stringValue: fields.clear)
+        let sealed = ComparableJSON.AnyKey(stringValue: fields.sealed)
+        let withConfidentialFields = ComparableJSON.AnyKey(stringValue: fields.withConfidentialFields)
+        let notRecorded = ComparableJSON.AnyKey(stringValue: fields.notRecorded)
         // A recorded value may be null (`Void`, `nil`): presence is the key's.
-        if let clear = line[fields.clear] {
-            guard let json = try? ComparableJSON.data(clear) else {
+        if line.contains(clear) {
+            guard let json = try? line.decode(ComparableJSON.Decoded.self, forKey: clear) else {
                 throw .init(text: "the field \"\(fields.clear)\" is not valid")
             }
-            self = .json(json)
-        } else if let sealed = line[fields.sealed] {
-            guard let text = sealed as? String else { throw .init(text: "the field \"\(fields.sealed)\" is not valid") }
+            self = .json(Data(json.bytes))
+        } else if line.contains(sealed) {
+            guard let text = try? line.decode(String.self, forKey: sealed) else {
+                throw .init(text: "the field \"\(fields.sealed)\" is not valid")
+            }
             self = .sealed(text)
-        } else if let object = line[fields.withConfidentialFields] {
-            guard let object = object as? [String: Any], let value = object[ConfidentialFields.Key.value],
-                let places = object[ConfidentialFields.Key.confidential] as? [String],
-                let json = try? ComparableJSON.data(value)
+        } else if line.contains(withConfidentialFields) {
+            let value = ComparableJSON.AnyKey(stringValue: ConfidentialFields.Key.value)
+            let confidential = ComparableJSON.AnyKey(stringValue: ConfidentialFields.Key.confidential)
+            guard
+                let object = try? line.nestedContainer(
+                    keyedBy: ComparableJSON.AnyKey.self, forKey: withConfidentialFields),
+                object.contains(value), let json = try? object.decode(ComparableJSON.Decoded.self, forKey: value),
+                let places = try? object.decode([String].self, forKey: confidential)
             else { throw .init(text: "the field \"\(fields.withConfidentialFields)\" is not valid") }
-            self = .withConfidentialFields(ConfidentialFields.Recorded(value: json, confidential: places))
-        } else if let reason = line[fields.notRecorded] {
-            guard let text = reason as? String else {
+            self = .withConfidentialFields(ConfidentialFields.Recorded(value: Data(json.bytes), confidential: places))
+        } else if line.contains(notRecorded) {
+            guard let text = try? line.decode(String.self, forKey: notRecorded) else {
                 throw .init(text: "the field \"\(fields.notRecorded)\" is not valid")
             }
             self = .notRecorded(text)

@@ -68,6 +68,14 @@ extension JournalTests {
             ("{\"event\":\"stepLaunched\",\"at\":1}", "the field \"address\" is missing"),
             ("{\"at\":1}", "the field \"event\" is missing"),
             ("{\"event\":\"runFinished\",\"at\":1,\"status\":\"exploded\"}", "\"exploded\" is not how a run finishes"),
+            (
+                #"{"event":"stepLaunched","at":1,"address":[],"attempt":1,"inputSealed":5}"#,
+                "the field \"inputSealed\" is not valid"
+            ),
+            (
+                #"{"event":"stepSucceeded","at":1,"address":[],"attempt":1,"outputWithConfidentialFields":{"value":1}}"#,
+                "the field \"outputWithConfidentialFields\" is not valid"
+            ),
         ])
         func aBadLineBeforeTheLastIsDamage(line: String, reason: String) throws {
             try withTemporaryDirectory { directory in
@@ -90,6 +98,22 @@ extension JournalTests {
                         separator: "\n") + "\n"
                 try Data(text.utf8).write(to: url)
                 #expect(try ScenarioJournal.load(url).status == .interrupted)
+            }
+        }
+
+        /// Only the events that carry values read them: a value field elsewhere is not damage.
+        @Test func aValueFieldOnAnEventWithoutValuesIsNotRead() throws {
+            try withTemporaryDirectory { directory in
+                let url = directory.appendingPathComponent("extra.jsonl")
+                let text =
+                    [
+                        validHeader, #"{"event":"runStarted","at":1,"input":1}"#,
+                        #"{"event":"stepSkipped","at":2,"address":[],"inputSealed":5}"#,
+                        #"{"event":"stepSkipped","at":3,"address":[]}"#,
+                    ]
+                    .joined(separator: "\n") + "\n"
+                try Data(text.utf8).write(to: url)
+                #expect(try ScenarioJournal.load(url).damagedLines.isEmpty)
             }
         }
 
