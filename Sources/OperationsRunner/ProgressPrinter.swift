@@ -3,9 +3,10 @@ import OperationsJournal
 import Synchronization
 
 /// One line per step outcome on standard error: step, attempt, outcome, duration. Steps taken
-/// from a journal say `replayed`. A launch is labelled as ``RunHistory`` labels it from the
-/// journal (`attempt 2`, a polled step's `poll 3`), so the progress and `show` number alike. A nested scenario opens with a `NAME: started` line, its steps
-/// indented under it, and closes with its own outcome line at its level.
+/// from a journal say `replayed`. A launch is labelled as `RunHistory` labels it from the
+/// journal (`attempt 2`, a polled step's `poll 3`), so the progress and `show` number alike. A
+/// nested scenario opens with a `NAME: started` line, its steps indented under it, and closes
+/// with its own outcome line at its level.
 ///
 /// A conditional step that was not needed (`PhoneOp: skipped (not needed)`) prints nothing
 /// unless ``showsSkippedSteps``: printed right after a step of the same name had succeeded, it
