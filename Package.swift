@@ -100,9 +100,35 @@ let package = Package(
             name: "HTTPTestSupport", dependencies: ["AuthFlow", "AuthSimulator", "LoopbackHTTP", "OperationsTesting"],
             path: "Tests/HTTPTestSupport",
             swiftSettings: swiftSettings),
+        // What the tests of the Operations libraries share: test operations, scripted outcomes,
+        // journal helpers and the articles' text. A target of its own so that each library's
+        // tests can be a target of their own.
+        .target(
+            name: "OperationsTestSupport",
+            dependencies: ["Operations", "OperationsJournal", "OperationsTesting"],
+            path: "Tests/OperationsTestSupport",
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "OperationsTests",
-            dependencies: ["Operations", "OperationsJournal", "OperationsDiagrams", "OperationsTesting"],
+            dependencies: [
+                "Operations", "OperationsJournal", "OperationsDiagrams", "OperationsTesting", "OperationsTestSupport",
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "OperationsJournalTests",
+            dependencies: ["Operations", "OperationsJournal", "OperationsTesting", "OperationsTestSupport"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "OperationsDiagramsTests",
+            dependencies: ["Operations", "OperationsDiagrams", "OperationsTesting", "OperationsTestSupport"],
+            resources: [.copy("Golden")],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "OperationsExplorerTests",
+            dependencies: [
+                "Operations", "OperationsJournal", "OperationsExplorer", "OperationsTesting", "OperationsTestSupport",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "AuthFlowTests",

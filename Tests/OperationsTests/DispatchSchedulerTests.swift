@@ -1,5 +1,6 @@
 import Dispatch
 import Operations
+import OperationsTestSupport
 import Testing
 
 /// The production scheduler lets go of cancelled work at once: a finished launch with a

@@ -1,6 +1,7 @@
 import Dispatch
 import Operations
 import OperationsDiagrams
+import OperationsTestSupport
 import OperationsTesting
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import Dispatch
 import Operations
+import OperationsTestSupport
 import OperationsTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import Operations
+import OperationsTestSupport
 import Testing
 
 /// A failure handler that asks the person learns of the scenario's cancellation, and the step

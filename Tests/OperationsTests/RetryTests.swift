@@ -1,5 +1,6 @@
 import Operations
 import OperationsJournal
+import OperationsTestSupport
 import OperationsTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsTestSupport
 import Testing
 
 /// Retries and failure-handler relaunches of operations that finish inside their own launch run

@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsTestSupport
 import Testing
 
 // ChainingOperations.md's example, compiled: the block between the markers below must be the

@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsTestSupport
 import Testing
 
 // Compensation.md's example, compiled: the block between the markers below must be the

@@ -1,6 +1,7 @@
 import Foundation
 import Operations
 import OperationsDiagrams
+import OperationsTestSupport
 import Testing
 
 // GettingStarted.md's example, compiled: the block between the markers below must be the

@@ -1,6 +1,7 @@
 import Foundation
 import Operations
 import OperationsJournal
+import OperationsTestSupport
 import Testing
 
 // RerunsAndTheJournal.md's example of an app's error read back from the journal, compiled: the

@@ -1,6 +1,7 @@
 import Foundation
 import Observation
 import Operations
+import OperationsTestSupport
 import OperationsTesting
 import Testing
 

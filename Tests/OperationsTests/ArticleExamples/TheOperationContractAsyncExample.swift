@@ -1,4 +1,5 @@
 import Operations
+import OperationsTestSupport
 import OperationsTesting
 import Testing
 

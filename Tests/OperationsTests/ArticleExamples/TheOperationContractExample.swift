@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Operations
+import OperationsTestSupport
 import OperationsTesting
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import Operations
 import OperationsDiagrams
 import OperationsJournal
+import OperationsTestSupport
 import OperationsTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import Operations
+import OperationsTestSupport
 import OperationsTesting
 
 /// A one-way latch a test and a run await each other on: `wait()` returns once `open()` was

@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsTestSupport
 import OperationsTesting
 import Testing
 

@@ -1,44 +1,8 @@
 import Foundation
 import Operations
+import OperationsTestSupport
 import OperationsTesting
 import Testing
-
-/// A payment's state as a poll sees it.
-struct Settlement: Sendable, Codable, Equatable {
-    var polls: Int
-    var isSettled: Bool
-}
-
-/// Answers "pending" for its first `pendingPolls` polls, then "settled".
-final class SettlementBoard: Sendable {
-    private let count = LockedState(0)
-    let pendingPolls: Int
-
-    init(pendingPolls: Int) { self.pendingPolls = pendingPolls }
-
-    var polls: Int { count.withLock { $0 } }
-
-    func makeOp() -> SettlementOp { SettlementOp(board: self) }
-
-    fileprivate func poll() -> Settlement {
-        let number = count.withLock { count in
-            count += 1
-            return count
-        }
-        return Settlement(polls: number, isSettled: number > pendingPolls)
-    }
-}
-
-/// One poll of a ``SettlementBoard``.
-final class SettlementOp: PureOp {
-    private let board: SettlementBoard
-
-    init(board: SettlementBoard) { self.board = board }
-
-    func launch(_ context: OpContext<Int>, onFinish: @escaping OnFinish<Settlement>) {
-        Completion(retaining: self, context: context, onFinish: onFinish).succeed(board.poll())
-    }
-}
 
 /// A polled step is launched again, after its interval, until its output says it is done.
 @Suite struct PollingTests {

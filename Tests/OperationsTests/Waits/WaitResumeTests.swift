@@ -1,6 +1,7 @@
 import Foundation
 import Operations
 import OperationsJournal
+import OperationsTestSupport
 import OperationsTesting
 import Testing
 
