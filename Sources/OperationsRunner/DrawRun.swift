@@ -4,13 +4,13 @@ import OperationsDiagrams
 import OperationsJournal
 
 /// `PROGRAM diagram --run RUN_ID`: the message diagram of a recorded run, drawn from the trace
-/// the runner saves beside every run's journal (``RunTrace``), so any program can draw its own
+/// the runner saves beside every run's journal (`RunTrace.swift`), so any program can draw its own
 /// runs by listing this command.
 ///
 /// `--depth N` draws N levels of launches with their insides, `--step NAME` one step wherever it
 /// ran (nested scenarios included; N then counts from the step), `--format` and `--width` as
 /// ``DiagramOptions`` reads them. Each session of the run (the run, each rerun) starts at a
-/// divider naming its scenario (``RunTrace/load(for:runID:missing:)``).
+/// divider naming its scenario (`RunTrace.load(for:runID:missing:)`).
 /// A program with diagrams of its own under the same command name (opctl draws its catalog with
 /// `diagram NAME`) hands `--run` to ``draw(_:arguments:console:)``.
 public enum DrawRun<Program: RunnerProgram>: Command {

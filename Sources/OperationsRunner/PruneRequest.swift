@@ -1,22 +1,22 @@
-public import Foundation
+import Foundation
 import Operations
-public import OperationsJournal
+import OperationsJournal
 
 /// What `prune` was asked to remove: runs of which statuses, last active before when.
-public struct PruneRequest {
+struct PruneRequest {
     /// What prune removes without `--status`.
-    public static let finished: [ListedStatus] = [.succeeded, .failed, .cancelled]
+    static let finished: [ListedStatus] = [.succeeded, .failed, .cancelled]
 
     /// Runs last active before this moment are old enough.
-    public let cutoff: Date
+    let cutoff: Date
     /// The statuses that may be removed; never `running`.
-    public let statuses: Set<RunStatus>
+    let statuses: Set<RunStatus>
     /// Whether `--status` narrowed the statuses (then kept interrupted runs go unmentioned).
-    public let statusGiven: Bool
+    let statusGiven: Bool
     /// `--include-interrupted`: interrupted runs may be removed too.
-    public let includeInterrupted: Bool
+    let includeInterrupted: Bool
     /// `--dry-run`: say what would be removed, remove nothing.
-    public let dryRun: Bool
+    let dryRun: Bool
 
     /// Reads the command line.
     ///
@@ -27,7 +27,7 @@ public struct PruneRequest {
     ///   - now: The moment durations count back from.
     /// - Throws: ``UsageError`` when `--older-than` is missing or unreadable, a status is not
     ///   one prune removes, or `--status interrupted` comes without `--include-interrupted`.
-    public init(_ arguments: ParsedArguments, command: String, program: String, now: Date) throws {
+    init(_ arguments: ParsedArguments, command: String, program: String, now: Date) throws {
         guard let olderThan = arguments.value("--older-than") else {
             throw UsageError(
                 "missing --older-than WHEN: prune removes runs last active before then (e.g. --older-than 7d)",
@@ -49,7 +49,7 @@ public struct PruneRequest {
     }
 
     /// Whether prune removes `run`: one of the chosen statuses, and old enough.
-    public func selects(_ run: RunSummary) -> Bool {
+    func selects(_ run: RunSummary) -> Bool {
         statuses.contains(run.status) && run.lastActivityAt < cutoff
     }
 }
