@@ -11,6 +11,9 @@ public enum CommonOptions {
             "Where runs are kept (default: $\(variable), $XDG_STATE_HOME/\(program) or ~/.local/state/\(program))")
     }
 
+    /// `-h`/`--help`, which every command accepts without declaring it.
+    static let help = CommandOption("--help", "Show help information")
+
     /// `--json`.
     public static let json = CommandOption("--json", "Print one JSON object on standard output")
 

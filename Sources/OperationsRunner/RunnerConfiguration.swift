@@ -193,10 +193,13 @@ public struct RunnerConfiguration<Input: Codable & Sendable>: Sendable {
     /// (``removeAbandonedDrafts``).
     func stateDirectory(_ arguments: ParsedArguments, _ console: Console) -> URL {
         let directory = StateDirectory.resolve(
-            option: arguments.value("--state-dir"), environment: console.environment, program: name)
+            option: stateDirectoryOption(arguments), environment: console.environment, program: name)
         removeAbandonedDrafts(directory)
         return directory
     }
+
+    /// The `--state-dir` given, if any: repeated in the commands a hint suggests.
+    func stateDirectoryOption(_ arguments: ParsedArguments) -> String? { arguments.value(stateDir) }
 
     /// `--state-dir DIR` with the program's variable and folder: the runner's commands take it,
     /// and so does a program's own command that opens its runs (opctl's `diagram --run`).
