@@ -14,13 +14,13 @@ struct RunnerHelpDefaultsTests {
     enum Minimal: RunnerProgram {
         static let configuration = RunnerConfiguration<String>(
             name: "tool", version: "1", overview: "A tool.", examples: ["tool run a"],
-            commands: [RunScenario<Self>.self, RerunScenario<Self>.self],
             scenarios: [
                 ScenarioListing(name: "a", summary: "A", isScenario: true),
                 ScenarioListing(name: "b", summary: "B", isScenario: true),
             ],
             shapes: { _, _ in [] }, prepareRun: { _ in throw CLIError.message("not in this test") },
-            prepareRerun: { _, _ in throw CLIError.message("not in this test") })
+            prepareRerun: { _, _ in throw CLIError.message("not in this test") }
+        ).with { $0.commands = [RunScenario<Self>.self, RerunScenario<Self>.self] }
     }
 
     @Test func aProgramThatDeclaresNoHelpGetsWholeRunAndRerunHelp() {
