@@ -133,50 +133,6 @@ public struct ParsedArguments: Sendable {
         return text
     }
 
-    /// Whether `flag` was given.
-    public func has(_ flag: String) -> Bool { flags.contains(flag) }
-
-    /// The value of `option`, if given (the last one, when it was given more than once).
-    public func value(_ option: String) -> String? { values[option] }
-
-    /// The whole number of 0 or more given to `option` (`--reserve-failures 2`), or
-    /// `defaultValue` when it was not given: a count a program's option takes, refused in words
-    /// rather than read as 0 when it is not one.
-    ///
-    /// - Parameters:
-    ///   - option: The option.
-    ///   - defaultValue: The count when the option is absent.
-    ///   - command: The command whose help the error points to.
-    /// - Returns: The count.
-    /// - Throws: ``UsageError`` naming the option and what was given.
-    public func count(_ option: String, default defaultValue: Int = 0, command: String) throws -> Int {
-        guard let text = value(option) else { return defaultValue }
-        guard let number = Int(text), number >= 0 else {
-            throw UsageError("\(option) takes a whole number of 0 or more, not '\(Self.clip(text))'", command: command)
-        }
-        return number
-    }
-
-    /// The value of `option`, if given, refused when it is empty (`--card ''`): a value a
-    /// program cannot run with (a card, a cart), refused in words before anything is journaled
-    /// rather than found out by the flow.
-    ///
-    /// - Parameters:
-    ///   - option: The option.
-    ///   - command: The command whose help the error points to.
-    /// - Returns: The value, or `nil` when the option was not given.
-    /// - Throws: ``UsageError`` naming the option.
-    public func nonEmptyValue(_ option: String, command: String) throws -> String? {
-        guard let text = value(option) else { return nil }
-        guard !text.allSatisfy(\.isWhitespace) else {
-            throw UsageError("\(option) needs a value that is not empty", command: command)
-        }
-        return text
-    }
-
-    /// Every value given to `option`, in order; empty when it was not given.
-    public func allValues(_ option: String) -> [String] { repeatedValues[option] ?? [] }
-
     private static func split(_ argument: String) -> (String, String?) {
         guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
         return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
