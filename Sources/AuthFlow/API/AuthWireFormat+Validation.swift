@@ -1,37 +1,25 @@
 import Foundation
 
-/// The ``HTTPResponseValidator`` of the sign-in contract (`Docs/HTTP-API.md`): a 2xx is an
-/// answer, anything else an error answer, and a body must be whole and, on a 2xx, JSON.
-///
-/// - Completeness: a 2xx body shorter than its `Content-Length` is
-///   ``AuthError/truncatedResponse(received:expected:)`` — the server acted, and its answer is
-///   lost. An error answer cut off is still a refusal: its status line arrived whole, so it is
-///   read by its status (a `401` stays `unauthorized`, never a transient failure to repeat). A
-///   body sent with a `Content-Encoding` is not measured: the length counts the encoded bytes,
-///   the body the decoded ones.
-/// - Media type: a 2xx body under a `Content-Type` that is not JSON (`application/json` or any
-///   `…+json`) is ``AuthError/malformedResponse(reason:)`` saying what came instead, e.g. a captive
-///   portal's `text/html` login page. A missing `Content-Type` is accepted, and so is any type on
-///   an error answer: a gateway's HTML `502` is still a server error.
-public struct AuthResponseValidator: HTTPResponseValidator {
-    /// Creates the contract's validator.
-    public init() {}
-
-    /// Judges a response by status, body length and media type.
+extension AuthWireFormat {
+    /// The contract's judgement of a response (``HTTPAuthAPI/Hooks/validate`` by default): a 2xx
+    /// is an answer, anything else an error answer, and a body must be whole and, on a 2xx, JSON.
     ///
-    /// - Parameters:
-    ///   - response: The response.
-    ///   - request: The request it answers.
-    /// - Returns: ``HTTPResponseVerdict/success`` for a 2xx, ``HTTPResponseVerdict/errorResponse``
-    ///   otherwise.
-    /// - Throws: ``AuthError/truncatedResponse(received:expected:)`` or
-    ///   ``AuthError/malformedResponse(reason:)``.
-    public func validate(_ response: HTTPResponse, for request: HTTPRequest) throws(AuthError) -> HTTPResponseVerdict {
+    /// - Completeness: a 2xx body shorter than its `Content-Length` is
+    ///   ``AuthError/truncatedResponse(received:expected:)`` — the server acted, and its answer is
+    ///   lost. An error answer cut off is still a refusal: its status line arrived whole, so it is
+    ///   read by its status (a `401` stays `unauthorized`, never a transient failure to repeat). A
+    ///   body sent with a `Content-Encoding` is not measured: the length counts the encoded bytes,
+    ///   the body the decoded ones.
+    /// - Media type: a 2xx body under a `Content-Type` that is not JSON (`application/json` or any
+    ///   `…+json`) is ``AuthError/malformedResponse(reason:)`` saying what came instead, e.g. a
+    ///   captive portal's `text/html` login page. A missing `Content-Type` is accepted, and so is
+    ///   any type on an error answer: a gateway's HTML `502` is still a server error.
+    static func verdict(on response: HTTPResponse) throws(AuthError) -> HTTPResponseVerdict {
         guard (200...299).contains(response.status) else { return .errorResponse }
-        if let expected = Self.declaredLength(of: response), response.body.count < expected {
+        if let expected = declaredLength(of: response), response.body.count < expected {
             throw .truncatedResponse(received: response.body.count, expected: expected)
         }
-        if !response.body.isEmpty, let mediaType = Self.mediaType(of: response), !Self.isJSON(mediaType) {
+        if !response.body.isEmpty, let mediaType = mediaType(of: response), !isJSON(mediaType) {
             throw .malformedResponse(reason: "a \(mediaType) body where JSON was expected")
         }
         return .success
@@ -54,5 +42,18 @@ public struct AuthResponseValidator: HTTPResponseValidator {
 
     private static func isJSON(_ mediaType: String) -> Bool {
         mediaType == "application/json" || mediaType.hasSuffix("+json")
+    }
+
+    /// A transport failure in the domain's words, one to one:
+    /// ``TransportError/invalidResponse(reason:)`` is an answer the client cannot read,
+    /// ``AuthError/malformedResponse(reason:)``.
+    static func error(from failure: TransportError) -> AuthError {
+        switch failure {
+        case .timeout: .timeout
+        case .cancelled: .cancelled
+        case .connectionLost: .connectionLost
+        case .unreachable(let reason): .unreachable(reason: reason)
+        case .invalidResponse(let reason): .malformedResponse(reason: reason)
+        }
     }
 }
