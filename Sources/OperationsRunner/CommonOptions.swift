@@ -38,12 +38,4 @@ public enum CommonOptions {
     public static let dryRun = CommandOption(
         "--dry-run",
         "With --from: list the steps with side effects a rerun from STEP\nwould launch anew, and change nothing")
-
-    /// The help line of `--state-dir DIR` (``stateDir(program:)``).
-    ///
-    /// - Parameter program: The program's name, which names the variable and the folder.
-    public static func stateDirHelp(program: String) -> String { stateDir(program: program).helpLine }
-
-    /// The help line of `--json`.
-    public static let jsonHelp = json.helpLine
 }
