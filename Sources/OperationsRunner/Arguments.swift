@@ -88,11 +88,14 @@ public struct ParsedArguments: Sendable {
         }
     }
 
-    /// Whether `flag` was given.
-    public func has(_ flag: String) -> Bool { flags.contains(flag) }
+    /// Whether `flag` was given: read through its declaration, so the name is spelled once.
+    public func has(_ flag: CommandOption) -> Bool { flags.contains(flag.name) }
 
-    /// The value of `option`, if given (the last one, when it was given more than once).
-    public func value(_ option: String) -> String? { values[option] }
+    /// The value given to `option`, if any (the last one, when it was given more than once).
+    public func value(_ option: CommandOption) -> String? { values[option.name] }
+
+    /// Every value given to `option`, in order; empty when it was not given.
+    public func allValues(_ option: CommandOption) -> [String] { repeatedValues[option.name] ?? [] }
 
     /// The whole number of 0 or more given to `option` (`--reserve-failures 2`), or
     /// `defaultValue` when it was not given: a count a program's option takes, refused in words
@@ -104,10 +107,11 @@ public struct ParsedArguments: Sendable {
     ///   - command: The command whose help the error points to.
     /// - Returns: The count.
     /// - Throws: ``UsageError`` naming the option and what was given.
-    public func count(_ option: String, default defaultValue: Int = 0, command: String) throws -> Int {
+    public func count(_ option: CommandOption, default defaultValue: Int = 0, command: String) throws -> Int {
         guard let text = value(option) else { return defaultValue }
         guard let number = Int(text), number >= 0 else {
-            throw UsageError("\(option) takes a whole number of 0 or more, not '\(Self.clip(text))'", command: command)
+            throw UsageError(
+                "\(option.name) takes a whole number of 0 or more, not '\(Self.clip(text))'", command: command)
         }
         return number
     }
@@ -121,16 +125,13 @@ public struct ParsedArguments: Sendable {
     ///   - command: The command whose help the error points to.
     /// - Returns: The value, or `nil` when the option was not given.
     /// - Throws: ``UsageError`` naming the option.
-    public func nonEmptyValue(_ option: String, command: String) throws -> String? {
+    public func nonEmptyValue(_ option: CommandOption, command: String) throws -> String? {
         guard let text = value(option) else { return nil }
         guard !text.allSatisfy(\.isWhitespace) else {
-            throw UsageError("\(option) needs a value that is not empty", command: command)
+            throw UsageError("\(option.name) needs a value that is not empty", command: command)
         }
         return text
     }
-
-    /// Every value given to `option`, in order; empty when it was not given.
-    public func allValues(_ option: String) -> [String] { repeatedValues[option] ?? [] }
 
     private static func split(_ argument: String) -> (String, String?) {
         guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }

@@ -29,7 +29,7 @@ public enum CheckRuns<Program: RunnerProgram>: Command {
     public static var options: [CommandOption] {
         [
             Program.configuration.stateDir,
-            CommandOption("--json", "Print a JSON array of objects: id, scenario, status, resumable, reason"),
+            CommonOptions.json.described("Print a JSON array of objects: id, scenario, status, resumable, reason"),
         ]
     }
     /// ``options``.
@@ -46,7 +46,7 @@ public enum CheckRuns<Program: RunnerProgram>: Command {
             throw CLIError.message("cannot check runs: \(error)")
         }
         let stranded = checks.filter(\.isStranded)
-        if arguments.has("--json") {
+        if arguments.has(CommonOptions.json) {
             let objects: [[String: Any]] = checks.map { check in
                 var reason: Any = NSNull()
                 var resumable = !check.isStranded

@@ -68,6 +68,17 @@ public struct CommandOption: Sendable, Hashable {
         return arguments
     }
 
+    /// The same option described for one command (`--json` prints an array in `runs`, an
+    /// object in `show`): read back through either, since reading goes by name.
+    ///
+    /// - Parameter description: What it does in that command.
+    /// - Returns: The option with that description.
+    public func described(_ description: String) -> CommandOption {
+        var option = self
+        option.description = description
+        return option
+    }
+
     /// Its line under `OPTIONS:` (``HelpText/option(_:_:)``).
     public var helpLine: String { HelpText.option(synopsis, description) }
 }

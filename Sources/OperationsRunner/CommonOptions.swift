@@ -11,6 +11,9 @@ public enum CommonOptions {
             "Where runs are kept (default: $\(variable), $XDG_STATE_HOME/\(program) or ~/.local/state/\(program))")
     }
 
+    /// `-h`/`--help`, which every command accepts without declaring it.
+    static let help = CommandOption("--help", "Show help information")
+
     /// `--json`.
     public static let json = CommandOption("--json", "Print one JSON object on standard output")
 
@@ -35,12 +38,4 @@ public enum CommonOptions {
     public static let dryRun = CommandOption(
         "--dry-run",
         "With --from: list the steps with side effects a rerun from STEP\nwould launch anew, and change nothing")
-
-    /// The help line of `--state-dir DIR` (``stateDir(program:)``).
-    ///
-    /// - Parameter program: The program's name, which names the variable and the folder.
-    public static func stateDirHelp(program: String) -> String { stateDir(program: program).helpLine }
-
-    /// The help line of `--json`.
-    public static let jsonHelp = json.helpLine
 }

@@ -12,13 +12,15 @@ public struct DiagramOptions: Sendable {
     public var width: Int
 
     /// `--format` and `--width`, declared once for every drawing command's parser and help.
-    public static let options = [
-        CommandOption("--format", value: "FORMAT", "unicode (default), ascii, plantuml or mermaid"),
-        CommandOption(
-            "--width", value: "N|auto",
-            "Maximum line width of text diagrams, at least 40 (default auto:\n"
-                + "the terminal's columns, 100 when output is not a terminal)"),
-    ]
+    public static let options = [formatOption, widthOption]
+    /// `--format FORMAT`.
+    static let formatOption = CommandOption(
+        "--format", value: "FORMAT", "unicode (default), ascii, plantuml or mermaid")
+    /// `--width N|auto`.
+    static let widthOption = CommandOption(
+        "--width", value: "N|auto",
+        "Maximum line width of text diagrams, at least 40 (default auto:\n"
+            + "the terminal's columns, 100 when output is not a terminal)")
 
     /// The help lines of ``options``, as every drawing command lists them.
     public static var help: String { options.map(\.helpLine).joined(separator: "\n") }
@@ -49,7 +51,7 @@ public struct DiagramOptions: Sendable {
     ///   - command: The command whose help a usage error points to.
     /// - Throws: ``UsageError`` for an unknown format or a width that is not `auto` or 40-10000.
     public init(_ arguments: ParsedArguments, console: Console, command: String) throws {
-        if let text = arguments.value("--format") {
+        if let text = arguments.value(Self.formatOption) {
             guard let format = DiagramFormat(rawValue: text) else {
                 throw UsageError("--format must be unicode, ascii, plantuml or mermaid", command: command)
             }
@@ -57,8 +59,8 @@ public struct DiagramOptions: Sendable {
         } else {
             format = .unicode
         }
-        if let text = arguments.value("--width"), text != "auto" {
-            width = try Self.number(text, option: "--width", default: 100, minimum: 40, command: command)
+        if let text = arguments.value(Self.widthOption), text != "auto" {
+            width = try Self.number(text, option: Self.widthOption.name, default: 100, minimum: 40, command: command)
         } else {
             width = max(console.outputColumns ?? 100, 40)
         }

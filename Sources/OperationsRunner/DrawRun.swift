@@ -4,13 +4,13 @@ import OperationsDiagrams
 import OperationsJournal
 
 /// `PROGRAM diagram --run RUN_ID`: the message diagram of a recorded run, drawn from the trace
-/// the runner saves beside every run's journal (``RunTrace``), so any program can draw its own
+/// the runner saves beside every run's journal (`RunTrace.swift`), so any program can draw its own
 /// runs by listing this command.
 ///
 /// `--depth N` draws N levels of launches with their insides, `--step NAME` one step wherever it
 /// ran (nested scenarios included; N then counts from the step), `--format` and `--width` as
 /// ``DiagramOptions`` reads them. Each session of the run (the run, each rerun) starts at a
-/// divider naming its scenario (``RunTrace/load(for:runID:missing:)``).
+/// divider naming its scenario (`RunTrace.load(for:runID:missing:)`).
 /// A program with diagrams of its own under the same command name (opctl draws its catalog with
 /// `diagram NAME`) hands `--run` to ``draw(_:arguments:console:)``.
 public enum DrawRun<Program: RunnerProgram>: Command {
@@ -38,21 +38,33 @@ public enum DrawRun<Program: RunnerProgram>: Command {
         \(DiagramOptions.fittingHelp)
 
         OPTIONS:
-          --run RUN_ID           The run to draw (see '\(Program.configuration.name) runs')
-          --depth N              Levels of launches drawn with their insides (default 2)
-          --step NAME            Draw only the launches of this step, also inside nested scenarios
-        \(DiagramOptions.help)
-        \(Program.configuration.stateDir.helpLine)
+        \(options.map(\.helpLine).joined(separator: "\n"))
         """
     }
-    /// `--run`, `--depth`, `--step`, `--format`, `--width`, `--state-dir`.
-    public static var spec: ArgumentSpec {
-        ArgumentSpec(options: ["--run", "--depth", "--step", "--format", "--width", "--state-dir"])
+    /// `--run`, `--depth`, `--step`, `--format`, `--width`, `--state-dir`, each declared once for
+    /// the parser and the help.
+    static var options: [CommandOption] {
+        [runOption, depthOption, stepOption] + DiagramOptions.options + [Program.configuration.stateDir]
     }
+    /// `--run RUN_ID`; a program's own drawing command may describe it in its words
+    /// (``CommandOption/described(_:)``), and so the two others.
+    public static var runOption: CommandOption {
+        CommandOption("--run", value: "RUN_ID", "The run to draw (see '\(Program.configuration.name) runs')")
+    }
+    /// `--depth N`.
+    public static var depthOption: CommandOption {
+        CommandOption("--depth", value: "N", "Levels of launches drawn with their insides (default 2)")
+    }
+    /// `--step NAME`.
+    public static var stepOption: CommandOption {
+        CommandOption("--step", value: "NAME", "Draw only the launches of this step, also inside nested scenarios")
+    }
+    /// ``options``.
+    public static var spec: ArgumentSpec { ArgumentSpec(options) }
 
     /// Draws the run `--run` names.
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-        guard let id = arguments.value("--run") else {
+        guard let id = arguments.value(runOption) else {
             throw UsageError(
                 "missing the run to draw: --run RUN_ID (see '\(Program.configuration.name) runs')", command: name)
         }
@@ -73,7 +85,7 @@ public enum DrawRun<Program: RunnerProgram>: Command {
     public static func draw(_ id: String, arguments: ParsedArguments, console: Console) throws -> Int32 {
         let options = try DiagramOptions(arguments, console: console, command: name)
         let depth = try DiagramOptions.number(
-            arguments.value("--depth"), option: "--depth", default: 2, minimum: 1, command: name)
+            arguments.value(depthOption), option: depthOption.name, default: 2, minimum: 1, command: name)
         let store = Program.configuration.runStore(Program.configuration.stateDirectory(arguments, console))
         let runID = try RunLookup.id(id, program: Program.configuration.name)
         let recorded = try RunTrace.loadRecorded(for: store.url(for: runID), runID: runID) {
@@ -96,7 +108,7 @@ public enum DrawRun<Program: RunnerProgram>: Command {
         // A recorded run is always drawn: what a damaged trace cannot balance is marked, not
         // refused (`Trace.drawable()`).
         trace = trace.drawable()
-        guard let step = arguments.value("--step") else {
+        guard let step = arguments.value(stepOption) else {
             console.out(try options.draw(trace.limited(toDepth: depth)))
             return ExitStatus.success
         }

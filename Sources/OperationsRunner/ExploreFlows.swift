@@ -13,7 +13,7 @@ public enum ExploreFlows<Program: RunnerProgram>: Command {
     public static var help: String {
         let names = Program.configuration.explorations.map(\.name).joined(separator: "|")
         return """
-            USAGE: \(Program.configuration.name) explore <\(names)> [--max-faults N] [--random N] [--seed S] [--json]
+            USAGE: \(Program.configuration.name) explore <\(names)> \(CommandOption.usage(of: options).joined(separator: " "))
 
             Runs the flow in process, over its simulated services, under every schedule of up
             to N faults: requests that fail before acting, act and lose their answer, time
@@ -28,10 +28,7 @@ public enum ExploreFlows<Program: RunnerProgram>: Command {
             and the run's diagram. On a terminal, progress is shown on standard error.
 
             OPTIONS:
-              --max-faults N         The most faults in one schedule (default 1; 2 with \(stressVariable)=1)
-              --random N             Random schedules after those (default 100)
-              --seed S               The seed of the random schedules (default 0)
-              --json                 Print one object: scenario, schedules, maxFaults, seed, violations
+            \(options.map(\.helpLine).joined(separator: "\n"))
 
             EXIT STATUS:
               0    no violation
@@ -48,10 +45,29 @@ public enum ExploreFlows<Program: RunnerProgram>: Command {
         String(Program.configuration.name.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" }) + "_STRESS"
     }
 
-    /// `--max-faults`, `--random`, `--seed`, `--json`, one flow name.
-    public static var spec: ArgumentSpec {
-        ArgumentSpec(flags: ["--json"], options: ["--max-faults", "--random", "--seed"], maxPositionals: 1)
+    /// `--max-faults`, `--random`, `--seed`, `--json`, each declared once for the parser and the
+    /// help.
+    static var options: [CommandOption] {
+        [
+            maxFaultsOption, randomOption, seedOption,
+            CommonOptions.json.described("Print one object: scenario, schedules, maxFaults, seed, violations"),
+        ]
     }
+    /// `--max-faults N`.
+    static var maxFaultsOption: CommandOption {
+        CommandOption(
+            "--max-faults", value: "N", "The most faults in one schedule (default 1; 2 with \(stressVariable)=1)")
+    }
+    /// `--random N`.
+    static var randomOption: CommandOption {
+        CommandOption("--random", value: "N", "Random schedules after those (default 100)")
+    }
+    /// `--seed S`.
+    static var seedOption: CommandOption {
+        CommandOption("--seed", value: "S", "The seed of the random schedules (default 0)")
+    }
+    /// ``options`` and one flow name.
+    public static var spec: ArgumentSpec { ArgumentSpec(options, maxPositionals: 1) }
 
     /// Explores the flow; exits 1 when a violation was found.
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
@@ -64,15 +80,15 @@ public enum ExploreFlows<Program: RunnerProgram>: Command {
                 "no flow '\(typed)' to explore (one of: \(names.joined(separator: ", ")))", command: name)
         }
         let deep = console.environment[stressVariable] == "1"
-        let maxFaults = try arguments.count("--max-faults", default: deep ? 2 : 1, command: name)
-        let random = try arguments.count("--random", default: 100, command: name)
-        let seed = try UInt64(arguments.count("--seed", default: 0, command: name))
+        let maxFaults = try arguments.count(maxFaultsOption, default: deep ? 2 : 1, command: name)
+        let random = try arguments.count(randomOption, default: 100, command: name)
+        let seed = try UInt64(arguments.count(seedOption, default: 0, command: name))
         let line = ExplorationProgressLine(flow: exploration.name, console: console)
         let report = exploration.explore(
             maxFaults: maxFaults, randomSchedules: random, seed: seed, sealer: Program.configuration.journalSealer,
             progress: line.isShown ? line.update : nil)
         line.clear()
-        if arguments.has("--json") {
+        if arguments.has(CommonOptions.json) {
             let violations: [[String: Any]] = report.violations.map { violation in
                 [
                     "schedule": violation.schedule.entries.map {

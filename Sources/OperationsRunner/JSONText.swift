@@ -1,9 +1,9 @@
 import Foundation
 
 /// Stable, sorted JSON text for `--json` output, so that the same run prints the same bytes.
-public enum JSONText {
+enum JSONText {
     /// The text of a `JSONSerialization` object; `{}` when it is not one.
-    public static func encode(_ object: Any) -> String {
+    static func encode(_ object: Any) -> String {
         guard JSONSerialization.isValidJSONObject(object),
             let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         else { return "{}" }

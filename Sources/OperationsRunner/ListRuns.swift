@@ -33,26 +33,23 @@ public enum ListRuns<Program: RunnerProgram>: Command {
     /// usage line and the help.
     public static var options: [CommandOption] {
         [
-            CommandOption(
-                "--limit", value: "N",
-                "Show the newest N matching runs (default: \(defaultLimit); with --json: all); 0 for all"),
-            CommandOption(
-                "--status", value: "STATUS",
-                "Only runs with this status: succeeded, failed, cancelled, interrupted,\n"
-                    + "running or damaged; repeat the option or separate statuses with commas"),
-            CommandOption(
-                "--scenario", value: "NAME", "Only runs of this scenario (\(Program.configuration.scenarioNamesHelp))"),
-            CommandOption(
-                "--since", value: "WHEN",
-                "Only runs started since then: a duration ago (30m, 2h, 7d) or an ISO-8601\n"
-                    + "date (2025-01-31, 2025-01-31T12:00:00Z)"),
+            limitOption,
+            RunFilter.status,
+            RunFilter.scenario.described(
+                "Only runs of this scenario (\(Program.configuration.scenarioNamesHelp))"),
+            RunFilter.since,
             Program.configuration.stateDir,
-            CommandOption(
-                "--json",
+            CommonOptions.json.described(
                 "Print a JSON array of objects, newest first: id, scenario, status, failedStep,\n"
                     + "currentStep (a running run's), startedAt, finishedAt, and for a run\n"
                     + "that did not succeed its hint (and rerun, the command that goes on)"),
         ]
+    }
+    /// `--limit N`.
+    static var limitOption: CommandOption {
+        CommandOption(
+            "--limit", value: "N",
+            "Show the newest N matching runs (default: \(defaultLimit); with --json: all); 0 for all")
     }
     /// ``options``.
     public static var spec: ArgumentSpec { ArgumentSpec(options) }
@@ -60,9 +57,9 @@ public enum ListRuns<Program: RunnerProgram>: Command {
     /// Prints the table, or the JSON array with `--json`.
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
         let stateDirectory = Program.configuration.stateDirectory(arguments, console)
-        let json = arguments.has("--json")
+        let json = arguments.has(CommonOptions.json)
         let filter = try RunFilter(arguments, command: name, now: Date())
-        let limit = try limit(arguments.value("--limit"), json: json)
+        let limit = try limit(arguments.value(limitOption), json: json)
         let all: [RunStore.SummaryEntry]
         do {
             all = try Program.configuration.runStore(stateDirectory).summaries()
@@ -80,7 +77,8 @@ public enum ListRuns<Program: RunnerProgram>: Command {
                 // The hint reads the run's steps, which the index does not keep: only runs that
                 // did not succeed and are not running have one, and only their journals are read.
                 (try? store.load(id)).flatMap {
-                    Program.configuration.hint(for: $0, stateDirectoryOption: arguments.value("--state-dir"))
+                    Program.configuration.hint(
+                        for: $0, stateDirectoryOption: Program.configuration.stateDirectoryOption(arguments))
                 }
             }
         } else if all.isEmpty {

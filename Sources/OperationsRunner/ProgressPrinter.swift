@@ -1,4 +1,4 @@
-public import Operations
+import Operations
 import OperationsJournal
 import Synchronization
 
@@ -11,11 +11,11 @@ import Synchronization
 /// A conditional step that was not needed (`PhoneOp: skipped (not needed)`) prints nothing
 /// unless ``showsSkippedSteps``: printed right after a step of the same name had succeeded, it
 /// read as if that step had been undone.
-public struct ProgressPrinter: ScenarioObserver {
+struct ProgressPrinter: ScenarioObserver {
     /// Where the lines go (standard error) and whether they are coloured.
-    public let console: Console
+    let console: Console
     /// Whether a conditional step that was not needed gets a `skipped (not needed)` line.
-    public let showsSkippedSteps: Bool
+    let showsSkippedSteps: Bool
     /// The label of each step's launch in flight, and how to label its next one.
     private let labels = Labels()
 
@@ -24,14 +24,14 @@ public struct ProgressPrinter: ScenarioObserver {
     /// - Parameters:
     ///   - console: Where the lines go.
     ///   - showsSkippedSteps: Whether skipped conditional steps are printed.
-    public init(console: Console, showsSkippedSteps: Bool = false) {
+    init(console: Console, showsSkippedSteps: Bool = false) {
         self.console = console
         self.showsSkippedSteps = showsSkippedSteps
     }
 
     /// Prints the line of a step's outcome, and the opening line of a nested scenario; the
     /// outermost scenario's events and launches print nothing.
-    public func scenario(_ event: ScenarioEvent) {
+    func scenario(_ event: ScenarioEvent) {
         let line: String?
         if case .scenarioStarted = event.kind, !event.address.path.isEmpty {
             line = "\(console.styled(event.step, .bold)): started"
@@ -78,7 +78,7 @@ public struct ProgressPrinter: ScenarioObserver {
     }
 
     /// `12 ms`, `1.2 s`.
-    public static func format(_ duration: Duration) -> String {
+    static func format(_ duration: Duration) -> String {
         let milliseconds = duration.inMilliseconds
         if milliseconds < 1_000 { return "\(Int(milliseconds.rounded())) ms" }
         return "\((milliseconds / 100).rounded() / 10) s"

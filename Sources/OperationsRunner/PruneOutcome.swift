@@ -1,31 +1,31 @@
 import Foundation
 import Operations
-public import OperationsJournal
+import OperationsJournal
 
 /// What `prune` removed and kept, and how it says so.
-public struct PruneOutcome {
+struct PruneOutcome {
     /// What was asked.
-    public let request: PruneRequest
+    let request: PruneRequest
     /// The runs removed (or, in a dry run, that would be).
-    public var removed: [RunSummary] = []
+    var removed: [RunSummary] = []
     /// Old interrupted runs kept because `--include-interrupted` was not given.
-    public var interrupted = 0
+    var interrupted = 0
     /// Old runs kept because a live process was writing them.
-    public var running = 0
+    var running = 0
     /// Journals kept because they cannot be read (their age is unknown).
-    public var damaged = 0
+    var damaged = 0
     /// Files that could not be removed, in words.
-    public var failures: [String] = []
+    var failures: [String] = []
     /// Drafts of runs whose creation a killed process never finished, removed with the runs.
-    public var abandonedDrafts = 0
+    var abandonedDrafts = 0
 
     /// An outcome that removed and kept nothing yet.
-    public init(request: PruneRequest) {
+    init(request: PruneRequest) {
         self.request = request
     }
 
     /// Counts what the listing shows prune will keep.
-    public mutating func count(_ entries: [RunStore.SummaryEntry]) {
+    mutating func count(_ entries: [RunStore.SummaryEntry]) {
         for entry in entries {
             guard case .success(let run) = entry.summary else {
                 damaged += 1
@@ -42,7 +42,7 @@ public struct PruneOutcome {
 
     /// One sentence: `removed 12 runs (3 failed, 9 succeeded), kept 4 interrupted runs; use
     /// --include-interrupted to remove them`.
-    public var sentence: String {
+    var sentence: String {
         var text: String
         if removed.isEmpty {
             // "cancelled, failed or succeeded": the statuses are alternatives, not a list to match.
@@ -81,7 +81,7 @@ public struct PruneOutcome {
     }
 
     /// The `--json` object.
-    public var jsonObject: [String: Any] {
+    var jsonObject: [String: Any] {
         [
             "dryRun": request.dryRun,
             "olderThan": RunTimestamp.text(request.cutoff),

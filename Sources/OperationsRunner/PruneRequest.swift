@@ -1,22 +1,38 @@
-public import Foundation
+import Foundation
 import Operations
-public import OperationsJournal
+import OperationsJournal
 
 /// What `prune` was asked to remove: runs of which statuses, last active before when.
-public struct PruneRequest {
+struct PruneRequest {
     /// What prune removes without `--status`.
-    public static let finished: [ListedStatus] = [.succeeded, .failed, .cancelled]
+    static let finished: [ListedStatus] = [.succeeded, .failed, .cancelled]
 
     /// Runs last active before this moment are old enough.
-    public let cutoff: Date
+    let cutoff: Date
     /// The statuses that may be removed; never `running`.
-    public let statuses: Set<RunStatus>
+    let statuses: Set<RunStatus>
     /// Whether `--status` narrowed the statuses (then kept interrupted runs go unmentioned).
-    public let statusGiven: Bool
+    let statusGiven: Bool
     /// `--include-interrupted`: interrupted runs may be removed too.
-    public let includeInterrupted: Bool
+    let includeInterrupted: Bool
     /// `--dry-run`: say what would be removed, remove nothing.
-    public let dryRun: Bool
+    let dryRun: Bool
+
+    /// `--older-than WHEN`, which `prune` needs.
+    static let olderThanOption = CommandOption(
+        "--older-than", value: "WHEN",
+        "Remove runs last active before then: a duration ago (30m, 2h, 7d) or an\n"
+            + "ISO-8601 date (2025-01-31, 2025-01-31T12:00:00Z)",
+        isRequired: true)
+    /// `--status STATUS`, in `prune`'s words.
+    static let statusOption = RunFilter.status.described(
+        "Only runs with this status: succeeded, failed, cancelled, or interrupted\n"
+            + "(with --include-interrupted); repeat the option or separate statuses with commas")
+    /// `--include-interrupted`.
+    static let includeInterruptedOption = CommandOption(
+        "--include-interrupted", "Also remove interrupted runs; they can no longer be rerun")
+    /// `--dry-run`, in `prune`'s words.
+    static let dryRunOption = CommonOptions.dryRun.described("List the runs that would be removed and remove nothing")
 
     /// Reads the command line.
     ///
@@ -27,17 +43,17 @@ public struct PruneRequest {
     ///   - now: The moment durations count back from.
     /// - Throws: ``UsageError`` when `--older-than` is missing or unreadable, a status is not
     ///   one prune removes, or `--status interrupted` comes without `--include-interrupted`.
-    public init(_ arguments: ParsedArguments, command: String, program: String, now: Date) throws {
-        guard let olderThan = arguments.value("--older-than") else {
+    init(_ arguments: ParsedArguments, command: String, program: String, now: Date) throws {
+        guard let olderThan = arguments.value(Self.olderThanOption) else {
             throw UsageError(
                 "missing --older-than WHEN: prune removes runs last active before then (e.g. --older-than 7d)",
                 command: command)
         }
-        cutoff = try TimeArgument.moment(olderThan, option: "--older-than", command: command, now: now)
-        includeInterrupted = arguments.has("--include-interrupted")
-        dryRun = arguments.has("--dry-run")
+        cutoff = try TimeArgument.moment(olderThan, option: Self.olderThanOption.name, command: command, now: now)
+        includeInterrupted = arguments.has(Self.includeInterruptedOption)
+        dryRun = arguments.has(Self.dryRunOption)
         let given = try ListedStatus.parse(
-            arguments.allValues("--status"), allowed: Self.finished + [.interrupted], command: command)
+            arguments.allValues(Self.statusOption), allowed: Self.finished + [.interrupted], command: command)
         if let given, given.contains(.interrupted), !includeInterrupted {
             throw UsageError(
                 "--status interrupted needs --include-interrupted: interrupted runs can still be resumed with '\(program) rerun'",
@@ -49,7 +65,7 @@ public struct PruneRequest {
     }
 
     /// Whether prune removes `run`: one of the chosen statuses, and old enough.
-    public func selects(_ run: RunSummary) -> Bool {
+    func selects(_ run: RunSummary) -> Bool {
         statuses.contains(run.status) && run.lastActivityAt < cutoff
     }
 }

@@ -34,20 +34,10 @@ public enum PruneRuns<Program: RunnerProgram>: Command {
     /// once for the parser, the usage line and the help.
     public static var options: [CommandOption] {
         [
-            CommandOption(
-                "--older-than", value: "WHEN",
-                "Remove runs last active before then: a duration ago (30m, 2h, 7d) or an\n"
-                    + "ISO-8601 date (2025-01-31, 2025-01-31T12:00:00Z)",
-                isRequired: true),
-            CommandOption(
-                "--status", value: "STATUS",
-                "Only runs with this status: succeeded, failed, cancelled, or interrupted\n"
-                    + "(with --include-interrupted); repeat the option or separate statuses with commas"),
-            CommandOption("--include-interrupted", "Also remove interrupted runs; they can no longer be rerun"),
-            CommandOption("--dry-run", "List the runs that would be removed and remove nothing"),
+            PruneRequest.olderThanOption, PruneRequest.statusOption, PruneRequest.includeInterruptedOption,
+            PruneRequest.dryRunOption,
             Program.configuration.stateDir,
-            CommandOption(
-                "--json",
+            CommonOptions.json.described(
                 "Print one JSON object: dryRun, olderThan, removed (id, scenario, status,\n"
                     + "lastActivityAt), kept (interrupted, running, damaged), abandonedDrafts"),
         ]
@@ -78,7 +68,7 @@ public enum PruneRuns<Program: RunnerProgram>: Command {
         } catch {
             throw CLIError.message("cannot prune runs: \(error)")
         }
-        if arguments.has("--json") {
+        if arguments.has(CommonOptions.json) {
             console.print(JSONText.encode(outcome.jsonObject))
         } else {
             if request.dryRun, !outcome.removed.isEmpty { printTable(outcome.removed, console: console) }

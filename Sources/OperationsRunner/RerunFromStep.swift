@@ -39,11 +39,11 @@ enum RerunFromStep<Program: RunnerProgram> {
         }
         // The input the new run needs is checked before anything is said or written.
         let input = try prepared.makeInput()
-        if arguments.has("--dry-run") {
+        if arguments.has(CommonOptions.dryRun) {
             console.print(describe(plan, runID: runID))
             return ExitStatus.success
         }
-        if !plan.isHarmless, !arguments.has("--yes") {
+        if !plan.isHarmless, !arguments.has(CommonOptions.yes) {
             console.note(describe(plan, runID: runID))
             guard console.inputIsTerminal else {
                 throw UsageError(
@@ -80,16 +80,18 @@ enum RerunFromStep<Program: RunnerProgram> {
         let journal: ScenarioJournal
         do throws(JournalError) {
             journal = try store.resume(
-                newID, scenario: prepared.shape, relaunchingInDoubt: arguments.has("--relaunch-in-doubt"))
+                newID, scenario: prepared.shape, relaunchingInDoubt: arguments.has(CommonOptions.relaunchInDoubt))
         } catch {
             throw RerunScenario<Program>.refusal(error, runID: newID, runnable: runnable)
         }
         prepared.resumed(journal.url)
         return ScenarioExecution(
             program: program.name, scenario: runnable, journal: journal, replay: journal.replay,
-            stateDirectoryOption: arguments.value("--state-dir"), console: console, json: arguments.has("--json"),
+            stateDirectoryOption: program.stateDirectoryOption(arguments), console: console,
+            json: arguments.has(CommonOptions.json),
             explain: prepared.explain,
-            hint: { [stateDir = arguments.value("--state-dir")] in program.hint(for: $0, stateDirectoryOption: stateDir)
+            hint: { [stateDir = program.stateDirectoryOption(arguments)] in
+                program.hint(for: $0, stateDirectoryOption: stateDir)
             },
             launch: prepared.launch
         ).run(input: input)

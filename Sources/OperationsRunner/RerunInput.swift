@@ -11,17 +11,16 @@ public import OperationsJournal
 /// it (a phone number the run recorded, a decision its settings kept).
 ///
 /// ```swift
-/// RerunInput(step: "CodeOp", option: "--code", value: "CODE", alternatives: ["--code-stdin"])
+/// RerunInput(step: "CodeOp", option: codeOption, alternatives: [codeStdinOption])
 /// ```
 public struct RerunInput: Sendable {
     /// The name of the step whose launch needs the input.
     public var step: String
-    /// The option that supplies it.
-    public var option: String
-    /// The placeholder of its value in a hint (`CODE`); `nil` for a flag.
-    public var value: String?
+    /// The option that supplies it, as the command declares it; a hint shows its synopsis
+    /// (`--code CODE`).
+    public var option: CommandOption
     /// Other options that supply it too (`--code-stdin`).
-    public var alternatives: [String]
+    public var alternatives: [CommandOption]
     /// Whether the run needs it although its step is still to run: `false` when the journal
     /// stands in for it. Asked only when the step has not got past its screen.
     public var isNeeded: @Sendable (_ record: JournalRecord) -> Bool
@@ -31,22 +30,20 @@ public struct RerunInput: Sendable {
     /// - Parameters:
     ///   - step: The name of the step whose launch needs it.
     ///   - option: The option that supplies it.
-    ///   - value: The placeholder of its value; `nil` for a flag.
     ///   - alternatives: Other options that supply it.
     ///   - isNeeded: Whether the run needs it while its step is still to run; always by default.
     public init(
-        step: String, option: String, value: String? = nil, alternatives: [String] = [],
+        step: String, option: CommandOption, alternatives: [CommandOption] = [],
         isNeeded: @escaping @Sendable (_ record: JournalRecord) -> Bool = { _ in true }
     ) {
         self.step = step
         self.option = option
-        self.value = value
         self.alternatives = alternatives
         self.isNeeded = isNeeded
     }
 
     /// The words a hint shows: `--code CODE`, `--accept-terms`.
-    public var words: String { value.map { "\(option) \($0)" } ?? option }
+    public var words: String { option.synopsis }
 
     /// Whether `arguments` supply it.
     func isGiven(in arguments: ParsedArguments) -> Bool {

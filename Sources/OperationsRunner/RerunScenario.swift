@@ -51,10 +51,11 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
         let stateDirectory = program.stateDirectory(arguments, console)
         let store = program.runStore(stateDirectory)
         let runID = try RunLookup.id(id, program: program.name)
-        for option in ["--yes", "--dry-run"] where arguments.has(option) && arguments.value("--from") == nil {
-            throw UsageError("\(option) goes with --from STEP: a plain rerun launches nothing anew", command: name)
+        for option in [CommonOptions.yes, CommonOptions.dryRun]
+        where arguments.has(option) && arguments.value(CommonOptions.rerunFrom) == nil {
+            throw UsageError("\(option.name) goes with --from STEP: a plain rerun launches nothing anew", command: name)
         }
-        if arguments.has("--yes"), arguments.has("--dry-run") {
+        if arguments.has(CommonOptions.yes), arguments.has(CommonOptions.dryRun) {
             throw UsageError(
                 "--dry-run with --yes: a dry run launches nothing, so there is nothing to confirm", command: name)
         }
@@ -64,7 +65,7 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
         for damaged in record.damagedLines {
             console.note("\(program.name): run \(runID): skipping damaged \(damaged)")
         }
-        if let step = arguments.value("--from") {
+        if let step = arguments.value(CommonOptions.rerunFrom) {
             return try RerunFromStep<Program>.run(
                 record, runID: runID, step: step, store: store, stateDirectory: stateDirectory, arguments: arguments,
                 console: console)
@@ -85,7 +86,7 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
         // input a rerun would need: the decision the resume takes below, on the same record.
         do throws(JournalError) {
             try record.checkResumable(
-                by: prepared.shape, relaunchingInDoubt: arguments.has("--relaunch-in-doubt"),
+                by: prepared.shape, relaunchingInDoubt: arguments.has(CommonOptions.relaunchInDoubt),
                 sealer: program.journalSealer)
         } catch {
             throw refusal(error, runID: runID, runnable: runnable, record: record, arguments: arguments)
@@ -97,7 +98,7 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
         do throws(JournalError) {
             // The decision `check` takes, on the journal read again under its lock.
             journal = try store.resume(
-                runID, scenario: prepared.shape, relaunchingInDoubt: arguments.has("--relaunch-in-doubt"))
+                runID, scenario: prepared.shape, relaunchingInDoubt: arguments.has(CommonOptions.relaunchInDoubt))
         } catch .alreadySucceeded {
             // Another process finished it while this one waited for the journal's lock.
             return alreadySucceeded(record, runID: runID, runnable: runnable, arguments: arguments, console: console)
@@ -111,9 +112,11 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
         prepared.resumed(journal.url)
         return ScenarioExecution(
             program: program.name, scenario: runnable, journal: journal, replay: journal.replay,
-            stateDirectoryOption: arguments.value("--state-dir"), console: console, json: arguments.has("--json"),
+            stateDirectoryOption: program.stateDirectoryOption(arguments), console: console,
+            json: arguments.has(CommonOptions.json),
             explain: prepared.explain,
-            hint: { [stateDir = arguments.value("--state-dir")] in program.hint(for: $0, stateDirectoryOption: stateDir)
+            hint: { [stateDir = program.stateDirectoryOption(arguments)] in
+                program.hint(for: $0, stateDirectoryOption: stateDir)
             },
             launch: prepared.launch
         ).run(input: input)
@@ -153,7 +156,7 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
         guard !missing.isEmpty else { return }
         let command = RunHint.command(
             record, program: program.name, inputs: program.rerunInputs,
-            stateDirectoryOption: arguments.value("--state-dir"))
+            stateDirectoryOption: program.stateDirectoryOption(arguments))
         throw UsageError(
             "run \(runID) still asks for \(missing.map(\.words).joined(separator: ", ")) "
                 + "(standard input is not a terminal, so \(program.name) cannot ask)",
@@ -184,7 +187,7 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
                 record.map {
                     RunHint.command(
                         $0, program: program.name, inputs: program.rerunInputs,
-                        stateDirectoryOption: arguments?.value("--state-dir"))
+                        stateDirectoryOption: arguments.flatMap(program.stateDirectoryOption))
                 } ?? "\(program.name) rerun \(runID)"
             return UsageError(refusal, hint: RunHint.relaunchInDoubt(rerun))
         case .linesLost:
@@ -199,7 +202,7 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
     private static func alreadySucceeded(
         _ record: JournalRecord, runID: RunID, runnable: String, arguments: ParsedArguments, console: Console
     ) -> Int32 {
-        if arguments.has("--json") {
+        if arguments.has(CommonOptions.json) {
             let object: [String: Any] = [
                 "id": runID.description, "scenario": runnable, "status": "succeeded",
                 "failedStep": NSNull(), "startedAt": RunTimestamp.text(record.startedAt ?? record.createdAt),
@@ -219,7 +222,7 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
         _ record: JournalRecord, runID: RunID, runnable: String, arguments: ParsedArguments, console: Console
     ) -> Int32 {
         let undone = record.undoneSteps.map(\.name)
-        if arguments.has("--json") {
+        if arguments.has(CommonOptions.json) {
             let object: [String: Any] = [
                 "id": runID.description, "scenario": runnable, "status": "failed",
                 "failedStep": record.failedStep.map { $0.name } ?? NSNull(),

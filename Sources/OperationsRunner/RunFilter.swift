@@ -1,36 +1,49 @@
-public import Foundation
+import Foundation
 import Operations
-public import OperationsJournal
+import OperationsJournal
 
 /// Which runs `runs` lists: `--status`, `--scenario` and `--since`, all of which a run
 /// must match.
-public struct RunFilter {
+struct RunFilter {
     /// The statuses to list; every status when `nil`.
-    public var statuses: Set<ListedStatus>?
+    var statuses: Set<ListedStatus>?
     /// The scenario to list, by exact name.
-    public var scenario: String?
+    var scenario: String?
     /// The earliest start to list. A damaged journal has no known start, so `--since` leaves
     /// it out.
-    public var since: Date?
+    var since: Date?
 
     /// Whether any filter was given (the listing's notes then speak of matching runs).
-    public var isActive: Bool { statuses != nil || scenario != nil || since != nil }
+    var isActive: Bool { statuses != nil || scenario != nil || since != nil }
+
+    /// `--status STATUS`, repeatable; `prune` describes it in its own words.
+    static let status = CommandOption(
+        "--status", value: "STATUS",
+        "Only runs with this status: succeeded, failed, cancelled, interrupted,\n"
+            + "running or damaged; repeat the option or separate statuses with commas")
+    /// `--scenario NAME`; `runs` adds the program's names to its description.
+    static let scenario = CommandOption("--scenario", value: "NAME", "Only runs of this scenario")
+    /// `--since WHEN`.
+    static let since = CommandOption(
+        "--since", value: "WHEN",
+        "Only runs started since then: a duration ago (30m, 2h, 7d) or an ISO-8601\n"
+            + "date (2025-01-31, 2025-01-31T12:00:00Z)")
 
     /// Reads the filters of a command line.
     ///
     /// - Throws: ``UsageError`` for an unknown status or a `--since` that is neither a duration
     ///   nor a date.
-    public init(_ arguments: ParsedArguments, command: String, now: Date) throws {
+    init(_ arguments: ParsedArguments, command: String, now: Date) throws {
         statuses = try ListedStatus.parse(
-            arguments.allValues("--status"), allowed: ListedStatus.allCases, command: command)
-        scenario = arguments.value("--scenario")
-        since = try arguments.value("--since").map {
-            try TimeArgument.moment($0, option: "--since", command: command, now: now)
+            arguments.allValues(Self.status), allowed: ListedStatus.allCases, command: command)
+        scenario = arguments.value(Self.scenario)
+        since = try arguments.value(Self.since).map {
+            try TimeArgument.moment($0, option: Self.since.name, command: command, now: now)
         }
     }
 
     /// Whether `entry` is to be listed.
-    public func matches(_ entry: RunStore.SummaryEntry) -> Bool {
+    func matches(_ entry: RunStore.SummaryEntry) -> Bool {
         if let statuses, !statuses.contains(ListedStatus(entry)) { return false }
         guard scenario != nil || since != nil else { return true }
         guard case .success(let summary) = entry.summary else { return false }

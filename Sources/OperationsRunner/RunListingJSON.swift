@@ -1,14 +1,14 @@
 import Foundation
 import Operations
-public import OperationsJournal
+import OperationsJournal
 
 /// The array `runs --json` prints, encoded with `JSONEncoder`: `JSONSerialization` of
 /// `[String: Any]` objects took 300 ms for 2,000 runs, three quarters of it in casts and key
 /// sorting; this takes a few. The bytes are the same: sorted keys, `failedStep` null when
 /// there is none, `finishedAt` left out when the run has not finished.
-public enum RunListingJSON {
+enum RunListingJSON {
     /// One run object.
-    public struct Run: Encodable {
+    struct Run: Encodable {
         let id: String
         let scenario: String
         let status: String
@@ -29,7 +29,7 @@ public enum RunListingJSON {
         var hint: String?
 
         /// The object of a readable run, without links.
-        public init(_ summary: RunSummary, id: RunID) {
+        init(_ summary: RunSummary, id: RunID) {
             self.init(summary, id: id, reruns: [])
         }
 
@@ -40,7 +40,7 @@ public enum RunListingJSON {
         ///   - id: Its id (its file name).
         ///   - reruns: The runs made from it, oldest first.
         ///   - hint: How to go on with it, for a run that did not succeed.
-        public init(_ summary: RunSummary, id: RunID, reruns: [RunSummary], hint: RunHint? = nil) {
+        init(_ summary: RunSummary, id: RunID, reruns: [RunSummary], hint: RunHint? = nil) {
             self.id = id.description
             scenario = summary.scenario
             status = summary.status.rawValue
@@ -60,7 +60,7 @@ public enum RunListingJSON {
         }
 
         /// Encodes the keys in their promised form: `failedStep` null, `finishedAt` left out.
-        public func encode(to encoder: any Encoder) throws {
+        func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(id, forKey: .id)
             try container.encode(scenario, forKey: .scenario)
@@ -81,7 +81,7 @@ public enum RunListingJSON {
     }
 
     /// The array's text.
-    public static func encode(_ runs: [Run]) -> String {
+    static func encode(_ runs: [Run]) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(runs) else { return "[]" }

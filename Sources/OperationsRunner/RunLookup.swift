@@ -1,16 +1,16 @@
 import Operations
-public import OperationsJournal
+import OperationsJournal
 
 /// Finding runs by the id a user typed. An id that names no run is an input error (exit 2) whose
 /// hint says where the ids are.
-public enum RunLookup {
+enum RunLookup {
     /// The id in `text`.
     ///
     /// - Parameters:
     ///   - text: What the user typed.
     ///   - program: The program's name, in the hint `See 'PROGRAM runs' for the run ids.`
     /// - Throws: ``UsageError`` when `text` is not a run id.
-    public static func id(_ text: String, program: String) throws -> RunID {
+    static func id(_ text: String, program: String) throws -> RunID {
         guard let id = try? RunID(validating: text) else { throw unknown(text, program: program) }
         return id
     }
@@ -22,7 +22,7 @@ public enum RunLookup {
     ///   - store: The runs of the state directory.
     ///   - program: The program's name, in the hint of an unknown run.
     /// - Throws: ``UsageError`` when there is no such run, ``CLIError`` when it cannot be read.
-    public static func record(_ id: RunID, in store: RunStore, program: String) throws -> JournalRecord {
+    static func record(_ id: RunID, in store: RunStore, program: String) throws -> JournalRecord {
         do {
             return try store.load(id)
         } catch {
@@ -40,7 +40,7 @@ public enum RunLookup {
     ///   - program: The program's name, in the hint of an unknown run.
     /// - Throws: ``UsageError`` when there is no such run; ``CLIError`` when it cannot be read,
     ///   in the sentence `check` gives for it (`ResumeCheck/reason(for:)`).
-    public static func recordToResume(_ id: RunID, in store: RunStore, program: String) throws -> JournalRecord {
+    static func recordToResume(_ id: RunID, in store: RunStore, program: String) throws -> JournalRecord {
         do {
             return try store.loadSkippingDamage(id)
         } catch {

@@ -64,9 +64,11 @@ public enum RunScenario<Program: RunnerProgram>: Command {
         }
         return ScenarioExecution(
             program: program.name, scenario: runnable, journal: journal, replay: nil,
-            stateDirectoryOption: arguments.value("--state-dir"), console: console, json: arguments.has("--json"),
+            stateDirectoryOption: program.stateDirectoryOption(arguments), console: console,
+            json: arguments.has(CommonOptions.json),
             explain: prepared.explain,
-            hint: { [stateDir = arguments.value("--state-dir")] in program.hint(for: $0, stateDirectoryOption: stateDir)
+            hint: { [stateDir = program.stateDirectoryOption(arguments)] in
+                program.hint(for: $0, stateDirectoryOption: stateDir)
             },
             launch: prepared.launch
         ).run(input: input)

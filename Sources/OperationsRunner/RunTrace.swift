@@ -1,19 +1,19 @@
-public import Foundation
-public import Operations
-public import OperationsJournal
+import Foundation
+import Operations
+import OperationsJournal
 
 /// Where a run's trace is kept, for `run`/`rerun` (which write it) and `diagram --run` (which
 /// draws it): next to its journal, as `<run-id>.trace.jsonl`, appended to
 /// as the run goes (see `FileTracer`). Labels are redacted, so it holds no secret.
-public enum RunTrace {
+enum RunTrace {
     /// The trace file of the run whose journal is `journal`.
-    public static func url(for journal: URL) -> URL {
+    static func url(for journal: URL) -> URL {
         journal.deletingPathExtension().appendingPathExtension("trace.jsonl")
     }
 
     /// `trace` with a `cut off` note over the outermost operation at its end, unless a cut-off
     /// session already carries one.
-    public static func markingInterrupted(_ trace: Trace) -> Trace {
+    static func markingInterrupted(_ trace: Trace) -> Trace {
         guard !trace.events.contains(where: { if case .note(_, Trace.cutOffLabel) = $0.kind { true } else { false } }),
             let root = trace.events.lazy.compactMap({ event -> Participant.ID? in
                 if case .launch(let operation, _, _) = event.kind { operation } else { nil }
@@ -30,7 +30,7 @@ public enum RunTrace {
     ///   - journal: The run's journal file; its trace file lies beside it.
     ///   - runID: The run, whose sessions the trace records.
     ///   - missing: Called when there is no trace, to throw "no such run" first.
-    public static func load(for journal: URL, runID: RunID, missing: () throws -> Void) throws -> Trace {
+    static func load(for journal: URL, runID: RunID, missing: () throws -> Void) throws -> Trace {
         try loadRecorded(for: journal, runID: runID, missing: missing).markingSessions()
     }
 

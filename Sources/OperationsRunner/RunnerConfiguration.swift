@@ -6,7 +6,7 @@ public import OperationsJournal
 /// runs, how it prepares a run and a rerun, what it explores, and where the key of its sealed
 /// values lives. A program gives it once (``RunnerProgram/configuration``) and the runner's
 /// commands, help, parser and exit statuses are made from it; whatever most programs do not say
-/// has a default, so a program sets only what is its own.
+/// has a default, so a program sets only what is its own, each part by name (``with(_:)``).
 ///
 /// ```swift
 /// enum CheckoutProgram: RunnerProgram {
@@ -15,8 +15,11 @@ public import OperationsJournal
 ///         examples: ["checkout run checkout"],
 ///         scenarios: [ScenarioListing(name: "checkout", summary: "CheckoutScenario", isScenario: true)],
 ///         shapes: { _, _ in [CheckoutFactory(store: Store()).checkoutScenario.shape] },
-///         run: RunnerConfiguration.Launch(options: [CommandOption("--coupon", value: "CODE", "A coupon")]),
-///         prepareRun: { request in … }, prepareRerun: { request, record in … })
+///         prepareRun: { request in … }, prepareRerun: { request, record in … }
+///     ).with {
+///         $0.run = RunnerConfiguration.Launch(options: [coupon])
+///     }
+///     static let coupon = CommandOption("--coupon", value: "CODE", "A coupon")
 /// }
 /// ```
 ///
@@ -60,7 +63,7 @@ public struct RunnerConfiguration<Input: Codable & Sendable>: Sendable {
     /// check and the console (for services that need one to be built). Nothing is launched.
     public var shapes: @Sendable (_ stateDirectory: URL, _ console: Console) -> [ScenarioShape]
     /// The flows `explore` runs under every fault schedule, over simulated services.
-    public var explorations: [Exploration]
+    public var explorations: [Exploration] = []
     /// Seals the confidential values of the program's runs (`JournalSealer`): every run the
     /// runner creates or resumes seals them instead of withholding them, and every command that
     /// opens a journal (`run`, `rerun`, `show`, `check`, `diagram`, `runs`, `prune`) opens it
@@ -75,11 +78,11 @@ public struct RunnerConfiguration<Input: Codable & Sendable>: Sendable {
     /// the state directory calls it, and `RunStore` tidies the runs' own. It must keep a
     /// draft a live process still writes (`DraftFile` in
     /// `Sources/Operations/Journal/DraftFile.swift` is one way).
-    public var removeAbandonedDrafts: @Sendable (_ stateDirectory: URL) -> Void
+    public var removeAbandonedDrafts: @Sendable (_ stateDirectory: URL) -> Void = { _ in }
     /// The help and options of `run`.
-    public var run: Launch
+    public var run = Launch()
     /// The help and options of `rerun`.
-    public var rerun: Launch
+    public var rerun = Launch()
     /// Prepares a new run from its command line, touching no file; throws ``UsageError`` for
     /// options it cannot use.
     public var prepareRun: @Sendable (_ request: LaunchRequest) throws -> PreparedRun<Input>
@@ -89,79 +92,65 @@ public struct RunnerConfiguration<Input: Codable & Sendable>: Sendable {
     /// The inputs the program's steps ask for that a journal does not keep, each with the
     /// `rerun` option that supplies it: the hint a run ends with (and `show`, `runs --json`)
     /// asks for those its rerun needs, and `rerun` checks for them before it launches anything.
-    public var rerunInputs: [RerunInput]
+    public var rerunInputs: [RerunInput] = []
     /// The endings a rerun cannot help, read from the journal: what to do instead (a new run
     /// with other input), or `nil` when a rerun can go on. The end of the run, `show` and
     /// `runs --json` all ask it, so they agree.
-    public var rerunCannotHelp: @Sendable (_ record: JournalRecord) -> String?
+    public var rerunCannotHelp: @Sendable (_ record: JournalRecord) -> String? = { _ in nil }
 
-    /// Describes a program; everything after `scenarios` has the runner's default.
+    /// Describes a program by what it cannot do without: its name and top-level help, what it
+    /// runs, and how it prepares a run and a rerun. Every other part has the runner's default
+    /// and is set by name afterwards (``with(_:)``).
     ///
     /// - Parameters:
     ///   - name: The program's name as typed.
     ///   - version: What `--version` prints after the name.
     ///   - overview: The top-level help's overview.
     ///   - examples: The top-level help's examples.
-    ///   - commands: The command table; the runner's commands by default.
-    ///   - cancelledStatusHelp: What ends a run as cancelled (exit 3), in the program's words;
-    ///     "the run cancelled" by default. Ignored when `exitStatuses` is given.
-    ///   - exitStatuses: Every status and its meaning; the runner's, with `cancelledStatusHelp`,
-    ///     by default.
-    ///   - scenarios: What it can run, in `ops` order.
-    ///   - scenariosHelp: `help ops`'s sentence; "Lists what 'NAME run' launches, one line
-    ///     each." by default.
-    ///   - scenarioNamesHelp: What `runs --scenario` accepts; the scenarios' names by default.
-    ///   - runnablesInWords: The runnables in words; the scenarios' names by default.
-    ///   - runnableName: The runnable a typed name means; a scenario's own name by default.
+    ///   - scenarios: What it can run, in `ops` order; the help sentences, ``runnablesInWords``
+    ///     and ``runnableName`` default to their names.
     ///   - shapes: The shapes `check` compares journals with.
-    ///   - explorations: The flows `explore` runs; none by default.
-    ///   - journalSealer: The sealer of confidential values; none by default (withheld).
-    ///   - removeAbandonedDrafts: Removes drafts of the program's own files; nothing by default.
-    ///   - run: The help and options of `run`; the runner's help and no options by default.
-    ///   - rerun: The help and options of `rerun`; the runner's help and no options by default.
     ///   - prepareRun: Prepares a new run.
     ///   - prepareRerun: Prepares a rerun.
-    ///   - rerunInputs: The inputs a rerun may need; none by default.
-    ///   - rerunCannotHelp: The endings a rerun cannot help; none by default.
     public init(
-        name: String, version: String, overview: String, examples: [String], commands: [any Command.Type]? = nil,
-        cancelledStatusHelp: String = "the run cancelled", exitStatuses: [ExitStatus.Meaning]? = nil,
-        scenarios: [ScenarioListing], scenariosHelp: String? = nil, scenarioNamesHelp: String? = nil,
-        runnablesInWords: String? = nil, runnableName: (@Sendable (_ typed: String) -> String?)? = nil,
+        name: String, version: String, overview: String, examples: [String], scenarios: [ScenarioListing],
         shapes: @escaping @Sendable (_ stateDirectory: URL, _ console: Console) -> [ScenarioShape],
-        explorations: [Exploration] = [],
-        journalSealer: (any JournalSealer)? = nil,
-        removeAbandonedDrafts: @escaping @Sendable (_ stateDirectory: URL) -> Void = { _ in },
-        run: Launch = Launch(), rerun: Launch = Launch(),
         prepareRun: @escaping @Sendable (_ request: LaunchRequest) throws -> PreparedRun<Input>,
         prepareRerun:
-            @escaping @Sendable (_ request: LaunchRequest, _ record: JournalRecord) throws -> PreparedRun<Input>,
-        rerunInputs: [RerunInput] = [],
-        rerunCannotHelp: @escaping @Sendable (_ record: JournalRecord) -> String? = { _ in nil }
+            @escaping @Sendable (_ request: LaunchRequest, _ record: JournalRecord) throws -> PreparedRun<Input>
     ) {
         let names = scenarios.map(\.name)
-        let inWords = Self.inWords(names)
         self.name = name
         self.version = version
         self.overview = overview
         self.examples = examples
-        self.commands = commands
-        self.exitStatuses = exitStatuses ?? ExitStatus.meanings(cancelled: cancelledStatusHelp)
+        self.exitStatuses = ExitStatus.meanings(cancelled: "the run cancelled")
         self.scenarios = scenarios
-        self.scenariosHelp = scenariosHelp ?? "Lists what '\(name) run' launches, one line each."
-        self.scenarioNamesHelp = scenarioNamesHelp ?? inWords
-        self.runnablesInWords = runnablesInWords ?? inWords
-        self.runnableName = runnableName ?? { names.contains($0) ? $0 : nil }
+        self.scenariosHelp = "Lists what '\(name) run' launches, one line each."
+        self.scenarioNamesHelp = Self.inWords(names)
+        self.runnablesInWords = Self.inWords(names)
+        self.runnableName = { names.contains($0) ? $0 : nil }
         self.shapes = shapes
-        self.explorations = explorations
-        self.journalSealer = journalSealer
-        self.removeAbandonedDrafts = removeAbandonedDrafts
-        self.run = run
-        self.rerun = rerun
         self.prepareRun = prepareRun
         self.prepareRerun = prepareRerun
-        self.rerunInputs = rerunInputs
-        self.rerunCannotHelp = rerunCannotHelp
+    }
+
+    /// This configuration with the parts `change` sets: how a program says what it does not
+    /// leave to the runner, each part by its name.
+    ///
+    /// ```swift
+    /// RunnerConfiguration(name: "checkout", …).with {
+    ///     $0.run = RunnerConfiguration.Launch(abstract: "Check out a cart", options: [coupon])
+    ///     $0.explorations = [Exploration("checkout", summary: "…", flow: checkoutFlow)]
+    /// }
+    /// ```
+    ///
+    /// - Parameter change: Sets the parts.
+    /// - Returns: The configuration changed.
+    public func with(_ change: (inout Self) -> Void) -> Self {
+        var configuration = self
+        change(&configuration)
+        return configuration
     }
 
     /// How to go on with `record` (``RunHint``); `nil` for a run that succeeded or is running.
@@ -193,10 +182,13 @@ public struct RunnerConfiguration<Input: Codable & Sendable>: Sendable {
     /// (``removeAbandonedDrafts``).
     func stateDirectory(_ arguments: ParsedArguments, _ console: Console) -> URL {
         let directory = StateDirectory.resolve(
-            option: arguments.value("--state-dir"), environment: console.environment, program: name)
+            option: stateDirectoryOption(arguments), environment: console.environment, program: name)
         removeAbandonedDrafts(directory)
         return directory
     }
+
+    /// The `--state-dir` given, if any: repeated in the commands a hint suggests.
+    func stateDirectoryOption(_ arguments: ParsedArguments) -> String? { arguments.value(stateDir) }
 
     /// `--state-dir DIR` with the program's variable and folder: the runner's commands take it,
     /// and so does a program's own command that opens its runs (opctl's `diagram --run`).

@@ -118,7 +118,7 @@ public enum RunnerMain<Program: RunnerProgram> {
     private static func run(_ command: any Command.Type, _ arguments: [String], _ console: Console) -> Int32 {
         do {
             let parsed = try ParsedArguments(arguments, spec: command.spec, command: command.name)
-            if parsed.has("--help") {
+            if parsed.has(CommonOptions.help) {
                 console.print(command.help)
                 return ExitStatus.success
             }

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-public import Operations
-public import OperationsJournal
+import Operations
+import OperationsJournal
 import Synchronization
 
 #if canImport(Glibc)
@@ -14,7 +14,7 @@ import Synchronization
 /// journal, the run's trace and Ctrl-C, waits for the finish, and turns the outcome into output
 /// (or the `--json` object), the rerun command and an exit status. Whatever the scenario, so a
 /// program only says how to launch it and what its outcome and failures mean.
-public struct ScenarioExecution<Input: Sendable> {
+struct ScenarioExecution<Input: Sendable> {
     /// The program's name: the prefix of error lines, the start of the rerun command.
     let program: String
     /// The runnable's name on the command line and in the journal.
@@ -45,7 +45,7 @@ public struct ScenarioExecution<Input: Sendable> {
     ///     (``RunnerConfiguration/hint(for:stateDirectoryOption:)``); the plain rerun command by
     ///     default.
     ///   - launch: Launches the scenario with the context and reports its outcome.
-    public init(
+    init(
         program: String, scenario: String, journal: ScenarioJournal, replay: (any StepReplaying)?,
         stateDirectoryOption: String?, console: Console, json: Bool,
         explain: @escaping @Sendable (RunFailure) -> FailureReading = { $0.reading },
@@ -70,7 +70,7 @@ public struct ScenarioExecution<Input: Sendable> {
     /// Runs the scenario with `input` until it finishes or Ctrl-C interrupts it.
     ///
     /// - Returns: The exit status (``ExitStatus``).
-    public func run(input: Input) -> Int32 {
+    func run(input: Input) -> Int32 {
         let token = CancellationToken()
         let interrupted = Atomic<Bool>(false)
         let journal = journal

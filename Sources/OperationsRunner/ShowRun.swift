@@ -47,14 +47,15 @@ public enum ShowRun<Program: RunnerProgram>: Command {
         let runID = try RunLookup.id(id, program: Program.configuration.name)
         let store = Program.configuration.runStore(stateDirectory)
         let record = try RunLookup.record(runID, in: store, program: Program.configuration.name)
-        if arguments.has("--follow") {
+        if arguments.has(follow) {
             return try RunFollower(store: store, runID: runID, console: console).follow(from: record)
         }
         let links = RunLinks(store: store)
         let history = RunHistory(record)
-        if arguments.has("--json") {
+        if arguments.has(CommonOptions.json) {
             var object = Self.object(history, links: links)
-            let hint = Program.configuration.hint(for: record, stateDirectoryOption: arguments.value("--state-dir"))
+            let hint = Program.configuration.hint(
+                for: record, stateDirectoryOption: Program.configuration.stateDirectoryOption(arguments))
             object["rerun"] = hint?.rerun ?? NSNull()
             object["hint"] = hint?.line ?? NSNull()
             console.print(JSONText.encode(object))
@@ -73,7 +74,8 @@ public enum ShowRun<Program: RunnerProgram>: Command {
         if let error = history.error { console.print("Error: \(error)") }
         for line in text.lines { console.print(line.text) }
         // The way on the run ended with, from the same journal (``RunHint``).
-        if let line = Program.configuration.hint(for: record, stateDirectoryOption: arguments.value("--state-dir"))?
+        if let line = Program.configuration.hint(
+            for: record, stateDirectoryOption: Program.configuration.stateDirectoryOption(arguments))?
             .line
         {
             console.print(line)

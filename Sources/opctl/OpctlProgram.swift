@@ -22,25 +22,28 @@ extension Opctl: RunnerProgram {
             "opctl explore auth --max-faults 2",
             "opctl serve --port 8080        # then: opctl run auth ... --backend http://127.0.0.1:8080",
         ],
-        commands: [
-            RunCommand.self, RerunCommand.self, RunsCommand.self, ShowCommand.self, PruneCommand.self,
-            CheckCommand.self, ExploreCommand.self, DiagramCommand.self, OpsCommand.self, ServeCommand.self,
-        ],
-        // A sign-in also ends as cancelled when the terms are declined.
-        cancelledStatusHelp: "terms declined or the run cancelled",
         scenarios: RunnableScenario.all.map {
             ScenarioListing(name: $0.name, summary: $0.summary, isScenario: $0.isScenario)
         },
-        // opctl also draws what it runs.
-        scenariosHelp: "Lists what 'opctl run' launches and 'opctl diagram' draws, one line each.",
-        scenarioNamesHelp: "auth, app, or an operation's name", runnablesInWords: "auth, app or an operation",
-        runnableName: { RunnableScenario.named($0)?.name },
         shapes: { stateDirectory, console in
             let factory = SignInServices.shapeOnlyFactory(stateDirectory: stateDirectory, console: console)
             return RunnableScenario.all.map { $0.shape(factory) }
         },
+        prepareRun: prepareRun, prepareRerun: prepareRerun
+    ).with { program in
+        program.commands = [
+            RunCommand.self, RerunCommand.self, RunsCommand.self, ShowCommand.self, PruneCommand.self,
+            CheckCommand.self, ExploreCommand.self, DiagramCommand.self, OpsCommand.self, ServeCommand.self,
+        ]
+        // A sign-in also ends as cancelled when the terms are declined.
+        program.exitStatuses = ExitStatus.meanings(cancelled: "terms declined or the run cancelled")
+        // opctl also draws what it runs.
+        program.scenariosHelp = "Lists what 'opctl run' launches and 'opctl diagram' draws, one line each."
+        program.scenarioNamesHelp = "auth, app, or an operation's name"
+        program.runnablesInWords = "auth, app or an operation"
+        program.runnableName = { RunnableScenario.named($0)?.name }
         // The sign-in's flows over the simulator, and one of the engine's generic parts.
-        explorations: [
+        program.explorations = [
             Exploration("auth", summary: "AuthScenario: phone, terms, code", flow: SignInExploration.signIn),
             Exploration("app", summary: "AppScenario from a cold start", flow: SignInExploration.app),
             Exploration("sign-out", summary: "SignOutOp with a saved sign-in", flow: SignInExploration.signOut),
@@ -49,12 +52,17 @@ extension Opctl: RunnerProgram {
                 "order",
                 summary: "OrderScenario: an undoable reservation, a parallel charge and receipt, a polled settlement",
                 flow: CompositionExploration.orderFlow),
-        ],
+        ]
         // The drafts of the saved sign-in a process killed while saving it left: each may hold a
         // live access token. Opening the storage removes them, and keeps one a live process writes.
-        removeAbandonedDrafts: { FileLocalStorage(fileURL: SignInServices.tokenFile(in: $0)).removeAbandonedDrafts() },
-        run: runLaunch, rerun: rerunLaunch, prepareRun: prepareRun, prepareRerun: prepareRerun,
-        rerunInputs: SignInRerunInputs.declared, rerunCannotHelp: SignInRerunInputs.rerunCannotHelp)
+        program.removeAbandonedDrafts = {
+            FileLocalStorage(fileURL: SignInServices.tokenFile(in: $0)).removeAbandonedDrafts()
+        }
+        program.run = runLaunch
+        program.rerun = rerunLaunch
+        program.rerunInputs = SignInRerunInputs.declared
+        program.rerunCannotHelp = SignInRerunInputs.rerunCannotHelp
+    }
 }
 
 // The runner's commands for any program, specialised to opctl under the names its command table

@@ -10,20 +10,26 @@ struct ArgumentParsingTests {
     static let spec = ArgumentSpec(
         flags: ["--json", "--accept-terms"], options: ["--phone", "--code"], maxPositionals: 1)
 
+    // The options read back, as a command declares them.
+    static let phone = CommandOption("--phone", value: "NUMBER", "")
+    static let code = CommandOption("--code", value: "CODE", "")
+    static let json = CommandOption("--json", "")
+    static let help = CommandOption("--help", "")
+
     private func parse(_ arguments: String...) throws -> ParsedArguments {
         try ParsedArguments(arguments, spec: Self.spec, command: "run")
     }
 
     @Test func aCountIsAWholeNumberOfZeroOrMoreOrItsDefault() throws {
-        #expect(try parse("--code", "7").count("--code", command: "run") == 7)
-        #expect(try parse("--code", "0").count("--code", default: 3, command: "run") == 0)
-        #expect(try parse().count("--code", default: 3, command: "run") == 3, "absent: the default")
+        #expect(try parse("--code", "7").count(Self.code, command: "run") == 7)
+        #expect(try parse("--code", "0").count(Self.code, default: 3, command: "run") == 0)
+        #expect(try parse().count(Self.code, default: 3, command: "run") == 3, "absent: the default")
         for bad in ["-1", "two", "1.5", "", String(repeating: "9", count: 80)] {
-            #expect(throws: UsageError.self) { try parse("--code=\(bad)").count("--code", command: "run") }
+            #expect(throws: UsageError.self) { try parse("--code=\(bad)").count(Self.code, command: "run") }
         }
         let long = String(repeating: "x", count: 10_000)
         do {
-            _ = try parse("--code", long).count("--code", command: "run")
+            _ = try parse("--code", long).count(Self.code, command: "run")
             Issue.record("a count of letters was accepted")
         } catch let error as UsageError {
             #expect("\(error)".count < 200, "the text is clipped: \(error)")
@@ -31,48 +37,48 @@ struct ArgumentParsingTests {
     }
 
     @Test func aNonEmptyValueRefusesAnEmptyOrBlankOne() throws {
-        #expect(try parse("--code", "tok_visa").nonEmptyValue("--code", command: "run") == "tok_visa")
-        #expect(try parse().nonEmptyValue("--code", command: "run") == nil, "absent: nil, the caller's default")
+        #expect(try parse("--code", "tok_visa").nonEmptyValue(Self.code, command: "run") == "tok_visa")
+        #expect(try parse().nonEmptyValue(Self.code, command: "run") == nil, "absent: nil, the caller's default")
         for blank in ["", " ", "\t"] {
-            #expect(throws: UsageError.self) { try parse("--code=\(blank)").nonEmptyValue("--code", command: "run") }
-            #expect(throws: UsageError.self) { try parse("--code", blank).nonEmptyValue("--code", command: "run") }
+            #expect(throws: UsageError.self) { try parse("--code=\(blank)").nonEmptyValue(Self.code, command: "run") }
+            #expect(throws: UsageError.self) { try parse("--code", blank).nonEmptyValue(Self.code, command: "run") }
         }
     }
 
     @Test func optionValuesSeparateOrInline() throws {
         let separate = try parse("auth", "--phone", "+79991234567", "--code", "123456")
-        #expect(separate.value("--phone") == "+79991234567")
-        #expect(separate.value("--code") == "123456")
+        #expect(separate.value(Self.phone) == "+79991234567")
+        #expect(separate.value(Self.code) == "123456")
         #expect(separate.positionals == ["auth"])
 
         let inline = try parse("--phone=+7 999 123-45-67", "auth", "--code=12=34")
-        #expect(inline.value("--phone") == "+7 999 123-45-67")
-        #expect(inline.value("--code") == "12=34", "only the first = splits")
+        #expect(inline.value(Self.phone) == "+7 999 123-45-67")
+        #expect(inline.value(Self.code) == "12=34", "only the first = splits")
         #expect(inline.positionals == ["auth"])
 
-        #expect(try parse("--phone=").value("--phone") == "", "an inline empty value is a value")
-        #expect(try parse("--phone", "-1").value("--phone") == "-1", "a value may start with one dash")
+        #expect(try parse("--phone=").value(Self.phone) == "", "an inline empty value is a value")
+        #expect(try parse("--phone", "-1").value(Self.phone) == "-1", "a value may start with one dash")
     }
 
     @Test func doubleDashEndsTheOptions() throws {
         let parsed = try parse("--json", "--", "--phone")
-        #expect(parsed.has("--json"))
+        #expect(parsed.has(Self.json))
         #expect(parsed.positionals == ["--phone"])
-        #expect(parsed.value("--phone") == nil)
+        #expect(parsed.value(Self.phone) == nil)
         #expect(try parse("--", "-").positionals == ["-"])
         #expect(try parse("-").positionals == ["-"], "a lone dash is an argument")
     }
 
     @Test func shortAndLongHelp() throws {
-        #expect(try parse("-h").has("--help"))
-        #expect(try parse("auth", "--help").has("--help"))
+        #expect(try parse("-h").has(Self.help))
+        #expect(try parse("auth", "--help").has(Self.help))
         #expect(try parse("--", "-h").positionals == ["-h"])
     }
 
     @Test func flagsAreSets() throws {
         let parsed = try parse("--json", "--json", "--accept-terms")
-        #expect(parsed.has("--json") && parsed.has("--accept-terms"))
-        #expect(try parse("--phone", "1", "--phone", "2").value("--phone") == "2", "the last one wins")
+        #expect(parsed.has(Self.json) && parsed.has(CommandOption("--accept-terms", "")))
+        #expect(try parse("--phone", "1", "--phone", "2").value(Self.phone) == "2", "the last one wins")
     }
 
     @Test(arguments: [

@@ -1,8 +1,9 @@
 import Foundation
 import Operations
 import OperationsJournal
-import OperationsRunner
 import Testing
+
+@testable import OperationsRunner
 
 #if canImport(Glibc)
     import Glibc

@@ -18,12 +18,14 @@ struct PollingShowTests {
     enum PollingProgram: RunnerProgram {
         static let configuration = RunnerConfiguration(
             name: "poller", version: "1", overview: "Polls.", examples: ["poller run settle"],
-            commands: [RunScenario<Self>.self, ShowRun<Self>.self],
             scenarios: [ScenarioListing(name: "settle", summary: "Settle", isScenario: true)],
-            runnableName: { ["settle", "Settle"].contains($0) ? "Settle" : nil },
             shapes: { _, _ in [scenario.shape] },
             prepareRun: { _ in prepared { 1 } },
-            prepareRerun: { _, record in prepared { try record.input(as: Int.self) } })
+            prepareRerun: { _, record in prepared { try record.input(as: Int.self) } }
+        ).with { program in
+            program.commands = [RunScenario<Self>.self, ShowRun<Self>.self]
+            program.runnableName = { ["settle", "Settle"].contains($0) ? "Settle" : nil }
+        }
 
         static let scenario = Scenario<Int, Bool>("Settle") { chain in
             chain.then(Step("Status") { StatusOp() }, repeatingEvery: .zero, until: { $0 }, atMost: 3)

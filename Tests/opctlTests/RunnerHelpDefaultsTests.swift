@@ -14,13 +14,13 @@ struct RunnerHelpDefaultsTests {
     enum Minimal: RunnerProgram {
         static let configuration = RunnerConfiguration<String>(
             name: "tool", version: "1", overview: "A tool.", examples: ["tool run a"],
-            commands: [RunScenario<Self>.self, RerunScenario<Self>.self],
             scenarios: [
                 ScenarioListing(name: "a", summary: "A", isScenario: true),
                 ScenarioListing(name: "b", summary: "B", isScenario: true),
             ],
             shapes: { _, _ in [] }, prepareRun: { _ in throw CLIError.message("not in this test") },
-            prepareRerun: { _, _ in throw CLIError.message("not in this test") })
+            prepareRerun: { _, _ in throw CLIError.message("not in this test") }
+        ).with { $0.commands = [RunScenario<Self>.self, RerunScenario<Self>.self] }
     }
 
     @Test func aProgramThatDeclaresNoHelpGetsWholeRunAndRerunHelp() {
@@ -64,18 +64,22 @@ struct RunnerHelpDefaultsTests {
 
     @Test func optionLinesAlignTheirDescriptions() {
         #expect(
-            HelpText.option("--json", "Print JSON") == CommonOptions.jsonHelp.replacing(/Print.*/, with: "Print JSON"))
+            HelpText.option("--json", "Print JSON")
+                == CommonOptions.json.helpLine.replacing(/Print.*/, with: "Print JSON"))
         #expect(HelpText.option("--x N", "one\ntwo") == "  --x N                  one\n                         two")
     }
 
-    @Test func aDeclaredOptionMakesItsSpecUsageAndHelpLine() {
+    @Test func aDeclaredOptionMakesItsSpecUsageAndHelpLineAndIsReadBackThroughIt() throws {
         let options = [CommandOption("--count", value: "N", "How many"), CommandOption("--dry", "Touch nothing")]
         #expect(options.map(\.usage) == ["[--count N]", "[--dry]"])
         #expect(
             options.map(\.helpLine) == ["  --count N              How many", "  --dry                  Touch nothing"])
         let spec = ArgumentSpec(options)
         #expect(spec.flags == ["--dry"] && spec.options == ["--count"])
-        #expect(CommonOptions.stateDirHelp(program: "opctl") == CommonOptions.stateDir(program: "opctl").helpLine)
+        // Read back through the declaration, also when a command describes it in its own words.
+        let parsed = try ParsedArguments(["--count=3", "--dry"], spec: spec, command: "x")
+        #expect(try parsed.count(options[0], command: "x") == 3)
+        #expect(parsed.has(options[1].described("Change nothing")) && !parsed.has(CommonOptions.json))
         #expect(RunCommand.spec.flags.isSuperset(of: ["--json", "--accept-terms"]))
         #expect(
             RunCommand.spec.options.isSuperset(of: ["--state-dir", "--phone"]) && RunCommand.spec.maxPositionals == 1)

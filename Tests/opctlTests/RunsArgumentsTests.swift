@@ -41,10 +41,11 @@ struct RunsArgumentsTests {
     @Test func statusesComeRepeatedOrSeparatedByCommas() throws {
         let parsed = try ParsedArguments(
             ["--status", "failed,cancelled", "--status=Interrupted"], spec: RunsCommand.spec, command: "runs")
-        #expect(parsed.allValues("--status") == ["failed,cancelled", "Interrupted"])
-        #expect(parsed.value("--status") == "Interrupted")
+        let status = try #require(RunsCommand.options.first { $0.name == "--status" })
+        #expect(parsed.allValues(status) == ["failed,cancelled", "Interrupted"])
+        #expect(parsed.value(status) == "Interrupted")
         let statuses = try ListedStatus.parse(
-            parsed.allValues("--status"), allowed: ListedStatus.allCases, command: "runs")
+            parsed.allValues(status), allowed: ListedStatus.allCases, command: "runs")
         #expect(statuses == [.failed, .cancelled, .interrupted])
         #expect(try ListedStatus.parse([], allowed: ListedStatus.allCases, command: "runs") == nil)
     }

@@ -64,17 +64,23 @@ struct SealedRunnerTests {
     /// A program whose runs hold a confidential field, with a sealer.
     enum SealingProgram: RunnerProgram {
         static let counts = Mutex(Counts())
+        static let failSend = CommandOption("--fail-send", "Sending fails")
         static let configuration = RunnerConfiguration(
             name: "payout", version: "1", overview: "Pays out.", examples: ["payout run payout"],
-            commands: [RunScenario<Self>.self, RerunScenario<Self>.self, ShowRun<Self>.self, CheckRuns<Self>.self],
             scenarios: [ScenarioListing(name: "payout", summary: "Payout", isScenario: true)],
-            runnableName: { ["payout", "Payout"].contains($0) ? "Payout" : nil },
-            shapes: { _, _ in [scenario(failing: false).shape] }, journalSealer: XORSealer(key: 0x2C),
-            run: RunnerConfiguration.Launch(options: [CommandOption("--fail-send", "Sending fails")]),
-            prepareRun: { request in prepared(failing: request.arguments.has("--fail-send")) { "7" } },
+            shapes: { _, _ in [scenario(failing: false).shape] },
+            prepareRun: { request in prepared(failing: request.arguments.has(failSend)) { "7" } },
             prepareRerun: { request, record in
                 prepared(failing: false) { try record.input(as: String.self, sealer: request.sealer) }
-            })
+            }
+        ).with { program in
+            program.commands = [
+                RunScenario<Self>.self, RerunScenario<Self>.self, ShowRun<Self>.self, CheckRuns<Self>.self,
+            ]
+            program.runnableName = { ["payout", "Payout"].contains($0) ? "Payout" : nil }
+            program.journalSealer = XORSealer(key: 0x2C)
+            program.run = RunnerConfiguration.Launch(options: [failSend])
+        }
 
         static func scenario(failing: Bool) -> Scenario<String, String> {
             Scenario("Payout") { chain in

@@ -4,7 +4,7 @@ public import Operations
 /// One call to the sign-in backend as the client means it, before it is HTTP: which endpoint, the
 /// JSON body, the credential and the attempt's key.
 ///
-/// ``HTTPAuthAPI`` makes one per call and hands it to its ``HTTPRequestBuilder``, which turns it
+/// ``HTTPAuthAPI`` makes one per call and hands it to its ``HTTPAuthAPI/Hooks/makeRequest``, which turns it
 /// into the ``HTTPRequest`` a transport sends. Keeping the two apart lets an app change how every
 /// request looks on the wire (an extra header, another header name for the credential) without
 /// touching the endpoints or the operations that call them.

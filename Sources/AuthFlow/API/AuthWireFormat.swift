@@ -4,8 +4,8 @@ import Operations
 /// The sign-in HTTP contract in code: paths, headers, request bodies, response bodies and (in
 /// `AuthWireFormat+Errors.swift`) the error envelope, converted to and from domain values.
 /// `Docs/HTTP-API.md` describes the same contract in prose; a change to the contract touches this
-/// type and that document, nothing else. The client's default services (``AuthRequestBuilder``,
-/// ``AuthErrorParser``) are its public face.
+/// type and that document, nothing else. The client's default ``HTTPAuthAPI/Hooks`` are its public
+/// face.
 enum AuthWireFormat {
     // MARK: - Requests
 

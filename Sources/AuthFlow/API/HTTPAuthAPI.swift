@@ -5,11 +5,10 @@ import Operations
 /// server (``URLSessionTransport``) and the embedded `SimulatedBackend` (AuthSimulator).
 ///
 /// The client only chooses endpoints, sends, times out and decodes; the parts of HTTP around that
-/// are services it is given, each swappable on its own:
-/// - an ``HTTPRequestBuilder`` makes the request (headers, credential, idempotency key),
-/// - an ``HTTPResponseValidator`` judges the response before its body is read (status, a body cut
-///   off, HTML where JSON was expected),
-/// - an ``HTTPErrorParser`` turns an error answer or a transport failure into ``AuthError``.
+/// are its ``Hooks``, values each replaceable on its own: making the request (headers, credential,
+/// idempotency key), judging the response before its body is read (status, a body cut off, HTML
+/// where JSON was expected), and turning an error answer or a transport failure into
+/// ``AuthError``.
 ///
 /// Each call's ``AuthCall`` reaches the wire: its cancellation abandons the request (the
 /// transport closes the connection), its scheduler runs the timeout, and its idempotency key
@@ -22,15 +21,13 @@ import Operations
 /// // The same client with an extra header on every request:
 /// let tagged = HTTPAuthAPI(
 ///     transport: URLSessionTransport(baseURL: url),
-///     requestBuilder: AuthRequestBuilder(additionalHeaders: ["X-App-Version": "2.1"]))
+///     hooks: HTTPAuthAPI.Hooks(additionalHeaders: ["X-App-Version": "2.1"]))
 /// ```
 public struct HTTPAuthAPI: AuthAPI {
     private let transport: any HTTPTransport
     private let timeout: Duration
     private let now: @Sendable () -> Date
-    private let requestBuilder: any HTTPRequestBuilder
-    private let responseValidator: any HTTPResponseValidator
-    private let errorParser: any HTTPErrorParser
+    private let hooks: Hooks
 
     /// Creates a client.
     ///
@@ -40,24 +37,16 @@ public struct HTTPAuthAPI: AuthAPI {
     ///     enforced by the client itself on the call's ``AuthCall/scheduler``, whatever the
     ///     transport does, and the request is then cancelled so its connection closes.
     ///   - now: The clock that turns `expiresIn` into an expiry date.
-    ///   - requestBuilder: Makes each request; the contract's ``AuthRequestBuilder`` by default.
-    ///   - responseValidator: Judges each response; the contract's ``AuthResponseValidator`` by
+    ///   - hooks: Make each request, judge each response and read failures; the contract's by
     ///     default.
-    ///   - errorParser: Turns error answers and transport failures into ``AuthError``; the
-    ///     contract's ``AuthErrorParser`` by default.
     public init(
         transport: any HTTPTransport, timeout: Duration = .seconds(15),
-        now: @escaping @Sendable () -> Date = { Date() },
-        requestBuilder: any HTTPRequestBuilder = AuthRequestBuilder(),
-        responseValidator: any HTTPResponseValidator = AuthResponseValidator(),
-        errorParser: any HTTPErrorParser = AuthErrorParser()
+        now: @escaping @Sendable () -> Date = { Date() }, hooks: Hooks = Hooks()
     ) {
         self.transport = transport
         self.timeout = timeout
         self.now = now
-        self.requestBuilder = requestBuilder
-        self.responseValidator = responseValidator
-        self.errorParser = errorParser
+        self.hooks = hooks
     }
 
     /// Starts a sign-in attempt: `POST /v1/auth/phone`.
@@ -134,7 +123,7 @@ public struct HTTPAuthAPI: AuthAPI {
     }
 
     /// Builds the call's request, sends it, races it against the timeout and the call's
-    /// cancellation, and reads the answer through the validator, then `decode` or the error parser.
+    /// cancellation, and reads the answer through the hooks: judged, then `decode` or the error.
     ///
     /// The transport gets a token of its own, linked to the call's: the timeout fires it too, so
     /// a request that timed out is cancelled on the wire instead of holding its connection.
@@ -146,7 +135,7 @@ public struct HTTPAuthAPI: AuthAPI {
         var call = call
         call.timeout = timeout
         call.idempotencyKey = options.idempotencyKey
-        let request = requestBuilder.makeRequest(for: call)
+        let request = hooks.makeRequest(call)
         let once = CompletionOnce(completion)
         let stop = CancellationToken(linkedTo: options.cancellation)
         // Delivered on the cancelling thread, at once: a hop through a global queue could wait
@@ -159,21 +148,21 @@ public struct HTTPAuthAPI: AuthAPI {
             stop.cancel()
         }
         once.onComplete = timer
-        let (now, validator, errorParser) = (self.now, responseValidator, self.errorParser)
+        let (now, hooks) = (self.now, self.hooks)
         transport.send(request, cancellation: stop) { result in
             let response: HTTPResponse
             switch result {
             case .failure(let failure):
-                once.complete(.failure(errorParser.error(from: failure, for: request)))
+                once.complete(.failure(hooks.transportFailure(failure, request)))
                 return
             case .success(let received):
                 response = received
             }
             do throws(AuthError) {
-                switch try validator.validate(response, for: request) {
+                switch try hooks.validate(response, request) {
                 case .success: once.complete(.success(try decode(response, now())))
                 case .errorResponse:
-                    once.complete(.failure(errorParser.error(from: response, for: request, now: now())))
+                    once.complete(.failure(hooks.errorAnswer(response, request, now())))
                 }
             } catch {
                 once.complete(.failure(error))

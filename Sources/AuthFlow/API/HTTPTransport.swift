@@ -11,7 +11,7 @@ public import Operations
 /// - `.failure` means no HTTP response arrived that the client could read: ``TransportError``.
 /// - A response whose connection broke before its body was complete is delivered as it came, with
 ///   its head's `Content-Length` and the bytes that arrived, so the client's
-///   ``HTTPResponseValidator`` can say how much was missing; without a `Content-Length` to measure
+///   ``HTTPAuthAPI/Hooks/validate`` can say how much was missing; without a `Content-Length` to measure
 ///   by, it is ``TransportError/connectionLost``.
 /// - When `cancellation` fires, the transport stops the request at once and closes its
 ///   connection, so the server sees the client leave; it then completes with

@@ -100,15 +100,7 @@ public struct FileLocalStorage: LocalStorage {
     /// Encodes `value` and renames a synced, locked, owner-only draft over `file`; on any
     /// failure the draft is removed before the error is thrown.
     private func replace(_ file: URL, with value: some Encodable) throws(LocalStorageError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        let data: Data
-        do {
-            data = try encoder.encode(value)
-        } catch {
-            throw .unwritable(path: file.path, reason: "the token could not be encoded")
-        }
+        let data = try TokenEncoding.encode(value, for: file.path)
         let directory = file.deletingLastPathComponent()
         try createDirectory(directory, for: file)
         let draft: DraftFile.Handle
@@ -137,13 +129,7 @@ public struct FileLocalStorage: LocalStorage {
             if !FileManager.default.fileExists(atPath: file.path) { return nil }
             throw .unreadable(path: file.path, reason: "permission denied or not a file")
         }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        do {
-            return try decoder.decode(Value.self, from: data)
-        } catch {
-            throw .corrupt(path: file.path)
-        }
+        return try TokenEncoding.decode(Value.self, from: data, at: file.path)
     }
 
     private func createDirectory(_ directory: URL, for file: URL) throws(LocalStorageError) {

@@ -96,15 +96,7 @@
         }
 
         private func save(_ value: some Encodable, account: String) throws(LocalStorageError) {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            encoder.dateEncodingStrategy = .iso8601
-            let data: Data
-            do {
-                data = try encoder.encode(value)
-            } catch {
-                throw .unwritable(path: place(account), reason: "the token could not be encoded")
-            }
+            let data = try TokenEncoding.encode(value, for: place(account))
             let contents: [String: Any] = [
                 kSecValueData as String: data,
                 kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
@@ -130,13 +122,7 @@
                 throw .unreadable(path: place(account), reason: Self.sentence(for: status))
             }
             guard let data = item as? Data else { throw .corrupt(path: place(account)) }
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601
-            do {
-                return try decoder.decode(Value.self, from: data)
-            } catch {
-                throw .corrupt(path: place(account))
-            }
+            return try TokenEncoding.decode(Value.self, from: data, at: place(account))
         }
 
         private func delete(account: String) throws(LocalStorageError) {

@@ -11,14 +11,14 @@ struct ScreenInputs {
 
     init(_ arguments: ParsedArguments, console: Console, command: String) throws {
         self.command = command
-        switch (arguments.has("--accept-terms"), arguments.has("--decline-terms")) {
+        switch (arguments.has(SignInOptions.acceptTerms), arguments.has(SignInOptions.declineTerms)) {
         case (true, true): throw UsageError("--accept-terms and --decline-terms exclude each other", command: command)
         case (true, false): terms = .accept
         case (false, true): terms = .decline
         case (false, false): terms = nil
         }
-        if arguments.has("--code-stdin") {
-            guard arguments.value("--code") == nil else {
+        if arguments.has(SignInOptions.codeStdin) {
+            guard arguments.value(SignInOptions.code) == nil else {
                 throw UsageError("--code and --code-stdin exclude each other", command: command)
             }
             guard let line = console.readLine() else {
@@ -26,7 +26,7 @@ struct ScreenInputs {
             }
             codes = [line.trimmingCharacters(in: .whitespaces)]
         } else {
-            codes = arguments.value("--code").map { [$0] } ?? []
+            codes = arguments.value(SignInOptions.code).map { [$0] } ?? []
         }
         for code in codes where !(4...12).contains(code.count) || !code.allSatisfy({ $0.isASCII && $0.isNumber }) {
             throw UsageError("--code: the SMS code has digits only (4 to 12 of them)", command: command)

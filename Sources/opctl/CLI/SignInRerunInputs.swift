@@ -9,14 +9,16 @@ enum SignInRerunInputs {
     /// The phone, when the run recorded none; the terms decision, unless the run was given
     /// `--accept-terms`; the code, which is never kept.
     static let declared: [RerunInput] = [
-        RerunInput(step: "PhoneOp", option: "--phone", value: "NUMBER") { record in
+        RerunInput(step: "PhoneOp", option: SignInOptions.phone) { record in
             signsIn(record) && ((try? record.input(as: PhoneNumber?.self)) ?? nil) == nil
         },
-        RerunInput(step: "TermsOfUseOp", option: "--accept-terms", alternatives: ["--decline-terms"]) { record in
+        RerunInput(
+            step: "TermsOfUseOp", option: SignInOptions.acceptTerms, alternatives: [SignInOptions.declineTerms]
+        ) { record in
             signsIn(record) && showsTerms(record)
                 && record.settings["terms"] != TerminalScreens.TermsDecision.accept.rawValue
         },
-        RerunInput(step: "CodeOp", option: "--code", value: "CODE", alternatives: ["--code-stdin"]) { record in
+        RerunInput(step: "CodeOp", option: SignInOptions.code, alternatives: [SignInOptions.codeStdin]) { record in
             signsIn(record)
         },
     ]

@@ -31,24 +31,26 @@ enum DiagramCommand: Command {
     /// Its options, each declared once: the parser and the help lines are made from them.
     static let options =
         DiagramOptions.options + [
-            CommandOption("--run", value: "RUN_ID", "Draw a recorded run instead"),
-            CommandOption("--depth", value: "N", "With --run: levels of launches drawn with their insides (default 2)"),
-            CommandOption("--step", value: "NAME", "With --run: draw only the launches of this step (e.g. CodeOp)"),
-            Opctl.configuration.stateDir,
-            CommandOption("--all", "Write every diagram in every format to --output (how Diagrams/ is made)"),
-            CommandOption("--output", value: "DIR", "The directory for --all"),
+            DrawRun<Opctl>.runOption.described("Draw a recorded run instead"),
+            DrawRun<Opctl>.depthOption.described("With --run: levels of launches drawn with their insides (default 2)"),
+            DrawRun<Opctl>.stepOption.described("With --run: draw only the launches of this step (e.g. CodeOp)"),
+            Opctl.configuration.stateDir, all, output,
         ]
+    /// `--all`.
+    static let all = CommandOption("--all", "Write every diagram in every format to --output (how Diagrams/ is made)")
+    /// `--output DIR`, where `--all` writes.
+    static let output = CommandOption("--output", value: "DIR", "The directory for --all")
     static let spec = ArgumentSpec(options, maxPositionals: 1)
 
     static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
         let options = try DiagramOptions(arguments, console: console, command: name)
-        if arguments.has("--all") {
-            guard let output = arguments.value("--output") else {
+        if arguments.has(all) {
+            guard let output = arguments.value(output) else {
                 throw UsageError("--all needs --output DIR", command: name)
             }
             return try writeAll(to: URL(fileURLWithPath: output), console: console)
         }
-        if let id = arguments.value("--run") {
+        if let id = arguments.value(DrawRun<Opctl>.runOption) {
             guard arguments.positionals.isEmpty else {
                 throw UsageError("give a NAME or --run RUN_ID, not both", command: name)
             }

@@ -19,17 +19,15 @@ extension Opctl {
             always done again (the file may have been deleted since).
             """,
         options: [
-            CommandOption("--code", value: "CODE", "The SMS code, when the code step runs again"),
-            SignInOptions.codeStdin, SignInOptions.acceptTerms,
-            CommandOption("--decline-terms", "Decline them", or: "--accept-terms"),
-            CommandOption(
-                "--phone", value: "NUMBER",
+            SignInOptions.code.described("The SMS code, when the code step runs again"),
+            SignInOptions.codeStdin, SignInOptions.acceptTerms, SignInOptions.declineTerms.described("Decline them"),
+            SignInOptions.phone.described(
                 """
                 The phone number, when the run's journal has none (a run
                 stopped before it recorded one); a run keeps the number it has
                 """),
-            CommandOption(
-                "--backend", value: "SPEC", SignInOptions.backend.description + "\n(default: the backend the run used)"),
+            SignInOptions.backend.described(
+                SignInOptions.backend.description + "\n(default: the backend the run used)"),
         ])
 
     /// Prepares `opctl rerun RUN_ID` from the run's journal, the settings it started with, and
@@ -51,11 +49,11 @@ extension Opctl {
         // that it is given the answer when nobody can be asked), so it never records a second
         // decline nobody made.
         inputs.terms = inputs.terms ?? metadata?.terms.flatMap { $0 == .accept ? .accept : nil }
-        let backendText = arguments.value("--backend") ?? metadata?.backend ?? BackendSpec.defaultSpec
+        let backendText = arguments.value(SignInOptions.backend) ?? metadata?.backend ?? BackendSpec.defaultSpec
         let backend = try BackendSpec(parsing: backendText)
         let services = SignInServices.forRun(
             backend: backend, stateDirectory: stateDirectory, screens: inputs.screens(console), console: console)
-        let given = arguments.value("--phone")
+        let given = arguments.value(SignInOptions.phone)
         let terms = inputs.terms
         let answers = inputs
         return SignInExecution.prepared(
@@ -81,7 +79,7 @@ extension Opctl {
                 // What a plain rerun still asks the runner has checked before anything was launched
                 // (SignInRerunInputs); here the code's length. A rerun from a step launches the code
                 // step anew unless it starts after it; the terms decision the run started with is kept.
-                let from = arguments.value("--from")
+                let from = arguments.value(CommonOptions.rerunFrom)
                 try answers.validate(
                     for: backend, needsTerms: false, needsCode: from.map { !$0.hasSuffix("SaveTokenOp") } ?? false,
                     console: console, command: command)

@@ -19,12 +19,8 @@ extension Opctl {
             never prompts, and a missing value is a usage error.
             """,
         options: [
-            CommandOption("--phone", value: "NUMBER", "The phone number, e.g. '+7 999 123-45-67'"),
-            SignInOptions.acceptTerms,
-            CommandOption(
-                "--decline-terms", "Decline them (the run ends as cancelled, exit \(ExitStatus.cancelled))",
-                or: "--accept-terms"),
-            CommandOption("--code", value: "CODE", "The SMS code"), SignInOptions.codeStdin, SignInOptions.backend,
+            SignInOptions.phone, SignInOptions.acceptTerms, SignInOptions.declineTerms, SignInOptions.code,
+            SignInOptions.codeStdin, SignInOptions.backend,
             EventInjection.option,
         ])
 
@@ -36,11 +32,13 @@ extension Opctl {
         )
         let command = RunCommand.name
         guard let runnable = RunnableScenario.named(name) else { throw CLIError.message("no runnable '\(name)'") }
-        let phone = try arguments.value("--phone").map { try parsePhone($0, command: command) }
+        let phone = try arguments.value(SignInOptions.phone).map { try parsePhone($0, command: command) }
         let inputs = try ScreenInputs(arguments, console: console, command: command)
-        let backendText = arguments.value("--backend") ?? BackendSpec.defaultSpec
+        let backendText = arguments.value(SignInOptions.backend) ?? BackendSpec.defaultSpec
         let backend = try BackendSpec(parsing: backendText)
-        let injection = try arguments.value("--event").map { try EventInjection(parsing: $0, command: command) }
+        let injection = try arguments.value(EventInjection.option).map {
+            try EventInjection(parsing: $0, command: command)
+        }
         if injection != nil && runnable.name != "app" {
             throw UsageError("--event: only 'opctl run app' reacts to events from outside", command: command)
         }

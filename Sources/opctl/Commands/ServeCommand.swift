@@ -22,20 +22,21 @@ enum ServeCommand: Command {
     static let defaultPort: UInt16 = 8080
     static let defaultHost = "127.0.0.1"
     /// Its options, each declared once: the parser, the usage line and the help lines.
-    static let options = [
-        CommandOption(
-            "--port", value: "N", "The TCP port (default \(defaultPort)); 0 picks a free one, shown on start"),
-        CommandOption(
-            "--host", value: "ADDRESS",
-            """
-            The IP address to listen on (default \(defaultHost): this machine only).
-            Another address, such as 0.0.0.0, lets other machines sign in
-            with the simulator's well-known code; opctl warns
-            """),
-        CommandOption(
-            "--backend", value: "SPEC",
-            "sim: (default) — the simulator's options, as for 'opctl run':\n\(SignInOptions.simulatorExample)"),
-    ]
+    static let options = [port, host, backend]
+    /// `--port N`.
+    static let port = CommandOption(
+        "--port", value: "N", "The TCP port (default \(defaultPort)); 0 picks a free one, shown on start")
+    /// `--host ADDRESS`.
+    static let host = CommandOption(
+        "--host", value: "ADDRESS",
+        """
+        The IP address to listen on (default \(defaultHost): this machine only).
+        Another address, such as 0.0.0.0, lets other machines sign in
+        with the simulator's well-known code; opctl warns
+        """)
+    /// `--backend SPEC`, the simulator's options only.
+    static let backend = SignInOptions.backend.described(
+        "sim: (default) — the simulator's options, as for 'opctl run':\n\(SignInOptions.simulatorExample)")
     static let help = """
         \(HelpText.usage("opctl serve", CommandOption.usage(of: options)))
 
@@ -62,12 +63,12 @@ enum ServeCommand: Command {
     static let spec = ArgumentSpec(options)
 
     static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
-        let port = try parsePort(arguments.value("--port"))
-        let host = arguments.value("--host") ?? defaultHost
+        let port = try parsePort(arguments.value(Self.port))
+        let host = arguments.value(Self.host) ?? defaultHost
         guard HTTPServer.isLoopback(host: host) != nil else { throw startFailure(.invalidHost(host), port: port) }
         guard
             case .simulator(let options) = try BackendSpec(
-                parsing: arguments.value("--backend") ?? BackendSpec.defaultSpec)
+                parsing: arguments.value(Self.backend) ?? BackendSpec.defaultSpec)
         else {
             throw UsageError(
                 "--backend: serve runs the embedded simulator; give 'sim:' with options, not a server URL",

@@ -14,46 +14,23 @@ enum CheckoutProgram: RunnerProgram {
         overview: "Check out a cart against a fake store kept in the state directory, journaled and resumable.",
         examples: ["checkout run checkout --card tok_visa --coupon SAVE5", "checkout rerun RUN_ID"],
         scenarios: [ScenarioListing(name: "checkout", summary: "CheckoutScenario", isScenario: true)],
-        // Journals name a run by its shape's name, so a rerun looks up "CheckoutScenario".
-        runnableName: { ["checkout", "CheckoutScenario"].contains($0) ? "CheckoutScenario" : nil },
         shapes: { _, _ in [factory(Store(), settleEvery: defaultSettleEvery).checkoutScenario.shape] },
-        explorations: [
-            Exploration("checkout", summary: "CheckoutScenario with a coupon", flow: checkoutFlow),
-            Exploration(
-                "declined", summary: "CheckoutScenario with a declined card: the reservation is released",
-                flow: declinedFlow),
-        ],
-        run: RunnerConfiguration.Launch(
-            abstract: "Check out a cart",
-            options: [
-                CommandOption("--cart", value: "ID", "The cart to check out (default: the sample cart)"),
-                CommandOption("--card", value: "TOKEN", "The card to pay with (default: tok_visa)"),
-                CommandOption("--coupon", value: "CODE", "A coupon to apply, e.g. SAVE5"),
-                CommandOption("--decline", value: "CARD", "The fake store declines this card"),
-                CommandOption("--reserve-failures", value: "N", "The stock service is busy N times first (retried)"),
-                CommandOption("--confirm-failures", value: "N", "Confirming the order fails N times (then rerun)"),
-                CommandOption(
-                    "--pending-polls", value: "N", "The payment is still pending at the first N settlement polls"),
-                CommandOption(
-                    "--settle-every", value: "DURATION",
-                    "The wait between two settlement polls, e.g. 30s (default: \(defaultSettleEvery))"),
-            ]),
         prepareRun: { request in
             let arguments = request.arguments
             let faults = Store.Faults(
-                reserveFailures: try arguments.count("--reserve-failures", command: "run"),
-                declinedCards: Set([try arguments.nonEmptyValue("--decline", command: "run")].compactMap { $0 }),
-                confirmFailures: try arguments.count("--confirm-failures", command: "run"),
-                pendingSettlementPolls: try arguments.count("--pending-polls", command: "run"))
-            let settleEvery = try arguments.nonEmptyValue("--settle-every", command: "run") ?? defaultSettleEvery
+                reserveFailures: try arguments.count(Option.reserveFailures, command: "run"),
+                declinedCards: Set([try arguments.nonEmptyValue(Option.decline, command: "run")].compactMap { $0 }),
+                confirmFailures: try arguments.count(Option.confirmFailures, command: "run"),
+                pendingSettlementPolls: try arguments.count(Option.pendingPolls, command: "run"))
+            let settleEvery = try arguments.nonEmptyValue(Option.settleEvery, command: "run") ?? defaultSettleEvery
             guard TimeArgument.duration(settleEvery) != nil else {
                 throw UsageError(
                     "--settle-every '\(ParsedArguments.clip(settleEvery))' is not a duration (30s, 5m)", command: "run")
             }
             let order = CheckoutRequest(
-                cartID: try arguments.nonEmptyValue("--cart", command: "run") ?? Store.sampleCart.id,
-                card: try arguments.nonEmptyValue("--card", command: "run") ?? "tok_visa",
-                coupon: try arguments.nonEmptyValue("--coupon", command: "run"))
+                cartID: try arguments.nonEmptyValue(Option.cart, command: "run") ?? Store.sampleCart.id,
+                card: try arguments.nonEmptyValue(Option.card, command: "run") ?? "tok_visa",
+                coupon: try arguments.nonEmptyValue(Option.coupon, command: "run"))
             let store = Store(faults: faults, keeper: StoreStateFile(stateDirectory: request.stateDirectory))
             // The wait between polls is durable with the header, so a rerun polls alike.
             return prepared(store, settleEvery: settleEvery, settings: ["settleEvery": settleEvery]) { order }
@@ -65,7 +42,41 @@ enum CheckoutProgram: RunnerProgram {
             return prepared(store, settleEvery: record.settings["settleEvery"] ?? defaultSettleEvery) {
                 try record.input(as: CheckoutRequest?.self, sealer: request.sealer) ?? nil
             }
-        })
+        }
+    ).with { program in
+        // Journals name a run by its shape's name, so a rerun looks up "CheckoutScenario".
+        program.runnableName = { ["checkout", "CheckoutScenario"].contains($0) ? "CheckoutScenario" : nil }
+        program.explorations = [
+            Exploration("checkout", summary: "CheckoutScenario with a coupon", flow: checkoutFlow),
+            Exploration(
+                "declined", summary: "CheckoutScenario with a declined card: the reservation is released",
+                flow: declinedFlow),
+        ]
+        program.run = RunnerConfiguration.Launch(
+            abstract: "Check out a cart",
+            options: [
+                Option.cart, Option.card, Option.coupon, Option.decline, Option.reserveFailures,
+                Option.confirmFailures, Option.pendingPolls, Option.settleEvery,
+            ])
+    }
+
+    /// The options of `checkout run`, each declared once: the runner parses them and prints their
+    /// help from these values, and `prepareRun` reads them back through them.
+    enum Option {
+        static let cart = CommandOption("--cart", value: "ID", "The cart to check out (default: the sample cart)")
+        static let card = CommandOption("--card", value: "TOKEN", "The card to pay with (default: tok_visa)")
+        static let coupon = CommandOption("--coupon", value: "CODE", "A coupon to apply, e.g. SAVE5")
+        static let decline = CommandOption("--decline", value: "CARD", "The fake store declines this card")
+        static let reserveFailures = CommandOption(
+            "--reserve-failures", value: "N", "The stock service is busy N times first (retried)")
+        static let confirmFailures = CommandOption(
+            "--confirm-failures", value: "N", "Confirming the order fails N times (then rerun)")
+        static let pendingPolls = CommandOption(
+            "--pending-polls", value: "N", "The payment is still pending at the first N settlement polls")
+        static let settleEvery = CommandOption(
+            "--settle-every", value: "DURATION",
+            "The wait between two settlement polls, e.g. 30s (default: \(defaultSettleEvery))")
+    }
 
     /// The wait between two settlement polls when `--settle-every` is not given.
     static let defaultSettleEvery = "2s"

@@ -2,16 +2,16 @@ import AuthFlow
 import Foundation
 import Testing
 
-/// The contract's validator on its own: which responses are answers, which are error answers, and
+/// The contract's judgement of responses (`HTTPAuthAPI.Hooks.validate`) on its own: which responses are answers, which are error answers, and
 /// what it names as broken.
-struct AuthResponseValidatorTests {
+struct ContractResponseVerdictTests {
     private static let request = HTTPRequest(method: .post, path: "/v1/auth/phone")
 
     private func verdict(_ status: Int, _ headers: HTTPHeaders, body: String = "{}") -> Result<
         HTTPResponseVerdict, AuthError
     > {
         let response = HTTPResponse(status: status, headers: headers, body: Data(body.utf8))
-        return Result { () throws(AuthError) in try AuthResponseValidator().validate(response, for: Self.request) }
+        return Result { () throws(AuthError) in try HTTPAuthAPI.Hooks().validate(response, Self.request) }
     }
 
     @Test(arguments: [

@@ -5,44 +5,52 @@ import Operations
 import OperationsTesting
 import Testing
 
-/// `HTTPAuthAPI`'s three services swapped one at a time, the way an app would: a request builder
-/// that adds a header, a response validator with a check of its own, an error parser that knows a
-/// code the contract does not. The endpoints and the operations stay as they are.
-struct HTTPAuthAPIServicesTests {
+/// `HTTPAuthAPI`'s hooks replaced one at a time, the way an app would: requests with a header of
+/// its own, a check of its own on responses, an error code the contract does not know. The
+/// endpoints and the operations stay as they are.
+struct HTTPAuthAPIHooksTests {
     /// The contract's requests plus the app's version.
-    private struct VersionedRequests: HTTPRequestBuilder {
-        func makeRequest(for call: AuthRequest) -> HTTPRequest {
-            var request = AuthRequestBuilder().makeRequest(for: call)
+    private static var versionedRequests: HTTPAuthAPI.Hooks {
+        var hooks = HTTPAuthAPI.Hooks()
+        let standard = hooks.makeRequest
+        hooks.makeRequest = { call in
+            var request = standard(call)
             request.headers["X-App-Version"] = "2.1"
             return request
         }
+        return hooks
     }
 
     /// The contract's checks plus a signature the app's backend adds to every answer.
-    private struct SignedResponses: HTTPResponseValidator {
-        func validate(_ response: HTTPResponse, for request: HTTPRequest) throws(AuthError) -> HTTPResponseVerdict {
-            let verdict = try AuthResponseValidator().validate(response, for: request)
+    private static var signedResponses: HTTPAuthAPI.Hooks {
+        var hooks = HTTPAuthAPI.Hooks()
+        let standard = hooks.validate
+        hooks.validate = { response, request throws(AuthError) in
+            let verdict = try standard(response, request)
             guard response.headers["X-Signature"] != nil else {
                 throw .malformedResponse(reason: "the answer is not signed")
             }
             return verdict
         }
+        return hooks
     }
 
     /// A legacy backend that labels its JSON `text/plain`: the status alone decides.
-    private struct LenientResponses: HTTPResponseValidator {
-        func validate(_ response: HTTPResponse, for request: HTTPRequest) throws(AuthError) -> HTTPResponseVerdict {
-            (200...299).contains(response.status) ? .success : .errorResponse
-        }
+    private static var lenientResponses: HTTPAuthAPI.Hooks {
+        var hooks = HTTPAuthAPI.Hooks()
+        hooks.validate = { response, _ in (200...299).contains(response.status) ? .success : .errorResponse }
+        return hooks
     }
 
     /// The contract's mapping plus a code of the app's backend.
-    private struct BlockedNumbers: HTTPErrorParser {
-        func error(from response: HTTPResponse, for request: HTTPRequest, now: Date) -> AuthError {
-            let standard = AuthErrorParser()
-            if standard.errorCode(in: response) == "phone_blocked" { return .invalidPhone }
-            return standard.error(from: response, for: request, now: now)
+    private static var blockedNumbers: HTTPAuthAPI.Hooks {
+        var hooks = HTTPAuthAPI.Hooks()
+        let standard = hooks.errorAnswer
+        hooks.errorAnswer = { response, request, now in
+            HTTPAuthAPI.Hooks.errorCode(in: response) == "phone_blocked"
+                ? .invalidPhone : standard(response, request, now)
         }
+        return hooks
     }
 
     private func started(_ start: () throws -> RecordingServer) throws -> RecordingServer {
@@ -53,14 +61,14 @@ struct HTTPAuthAPIServicesTests {
         }
     }
 
-    // MARK: - Request builder
+    // MARK: - Requests
 
-    @Test func aBuildersHeaderArrivesAtTheServer() async throws {
+    @Test func aRequestHooksHeaderArrivesAtTheServer() async throws {
         let server = try started { try RecordingServer(serving: Fixtures.backend()) }
         defer { server.stop() }
         let api = HTTPAuthAPI(
             transport: URLSessionTransport(baseURL: server.baseURL), timeout: TestTimeout.standard,
-            requestBuilder: VersionedRequests())
+            hooks: Self.versionedRequests)
 
         let phoneToken = try await api.readyForCode()
         _ = try await api.verifyCode("123456", phoneToken: phoneToken).get()
@@ -75,12 +83,12 @@ struct HTTPAuthAPIServicesTests {
 
     @Test func additionalHeadersNeverReplaceTheContractsOwn() throws {
         let key = IdempotencyKey.make()
-        let builder = AuthRequestBuilder(additionalHeaders: ["X-App-Version": "2.1", "Authorization": "Basic forged"])
+        let hooks = HTTPAuthAPI.Hooks(additionalHeaders: ["X-App-Version": "2.1", "Authorization": "Basic forged"])
         let call = AuthRequest(
             method: .post, path: "/v1/auth/code/send", body: Data("{}".utf8), bearerToken: "sim1.token",
             idempotencyKey: key, timeout: .seconds(7))
 
-        let request = builder.makeRequest(for: call)
+        let request = hooks.makeRequest(call)
 
         #expect(
             request
@@ -98,19 +106,19 @@ struct HTTPAuthAPIServicesTests {
         let call = AuthRequest(
             method: .get, path: "/v1/auth/terms", bearerToken: "sim1.token", idempotencyKey: IdempotencyKey.make())
 
-        let request = AuthRequestBuilder().makeRequest(for: call)
+        let request = HTTPAuthAPI.Hooks().makeRequest(call)
 
         #expect(request.headers == ["Accept": "application/json", "Authorization": "Bearer sim1.token"])
         #expect(request.body.isEmpty)
         #expect("\(call)" == "GET /v1/auth/terms (bearer, key)", "no token or key in clear")
     }
 
-    // MARK: - Response validator
+    // MARK: - Responses
 
-    @Test func aValidatorOfTheAppsOwnRefusesWhatTheContractAllows() async throws {
+    @Test func aValidateHookOfTheAppsOwnRefusesWhatTheContractAllows() async throws {
         let backend = Fixtures.backend()
         #expect(try await Fixtures.api(backend).submitPhone(Fixtures.phone).get().codeLength == 6)
-        let strict = HTTPAuthAPI(transport: backend, timeout: .seconds(5), responseValidator: SignedResponses())
+        let strict = HTTPAuthAPI(transport: backend, timeout: .seconds(5), hooks: Self.signedResponses)
 
         let result = try await strict.submitPhone(Fixtures.phone)
 
@@ -120,22 +128,22 @@ struct HTTPAuthAPIServicesTests {
                 == "The server sent an answer this app does not understand (the answer is not signed).")
     }
 
-    @Test func aValidatorOfTheAppsOwnAcceptsWhatTheContractRefuses() async throws {
+    @Test func aValidateHookOfTheAppsOwnAcceptsWhatTheContractRefuses() async throws {
         let transport = CannedTransport(
             status: 200, headers: ["Content-Type": "text/plain"],
             json: #"{"phoneToken":"sim1.token","termsRequired":false,"codeLength":4}"#)
         let refused = try await Fixtures.api(transport).submitPhone(Fixtures.phone)
         #expect(refused == .failure(.malformedResponse(reason: "a text/plain body where JSON was expected")))
 
-        let lenient = HTTPAuthAPI(transport: transport, timeout: .seconds(5), responseValidator: LenientResponses())
+        let lenient = HTTPAuthAPI(transport: transport, timeout: .seconds(5), hooks: Self.lenientResponses)
         let session = try await lenient.submitPhone(Fixtures.phone).get()
 
         #expect(session.codeLength == 4)
     }
 
-    // MARK: - Error parser
+    // MARK: - Errors
 
-    @Test func anErrorParserMapsACodeTheContractDoesNotKnow() async throws {
+    @Test func anErrorHookMapsACodeTheContractDoesNotKnow() async throws {
         let blocked = CannedTransport(
             status: 403, headers: ["Content-Type": "application/json"],
             json: #"{"error":{"code":"phone_blocked","message":"This number is blocked."}}"#)
@@ -143,22 +151,22 @@ struct HTTPAuthAPIServicesTests {
             try await Fixtures.api(blocked).submitPhone(Fixtures.phone)
                 == .failure(.unexpectedStatus(403, code: "phone_blocked")))
 
-        let api = HTTPAuthAPI(transport: blocked, timeout: .seconds(5), errorParser: BlockedNumbers())
+        let api = HTTPAuthAPI(transport: blocked, timeout: .seconds(5), hooks: Self.blockedNumbers)
         let result = try await api.submitPhone(Fixtures.phone)
 
         #expect(result == .failure(.invalidPhone))
         #expect(result.failure?.description == "This phone number is not accepted. Check it and try again.")
     }
 
-    @Test func anErrorParserOfTheAppsOwnKeepsTheContractsOtherMeanings() async throws {
+    @Test func anErrorHookOfTheAppsOwnKeepsTheContractsOtherMeanings() async throws {
         let limited = CannedTransport(
             status: 429, headers: ["Retry-After": "30"], json: #"{"error":{"code":"rate_limited"}}"#)
-        let api = HTTPAuthAPI(transport: limited, timeout: .seconds(5), errorParser: BlockedNumbers())
+        let api = HTTPAuthAPI(transport: limited, timeout: .seconds(5), hooks: Self.blockedNumbers)
         #expect(try await api.submitPhone(Fixtures.phone) == .failure(.rateLimited(retryAfter: 30)))
 
-        // Transport failures go through the protocol's default: the contract's mapping.
+        // Transport failures keep the contract's mapping.
         let lost = HTTPAuthAPI(
-            transport: CannedTransport(failure: .connectionLost), timeout: .seconds(5), errorParser: BlockedNumbers())
+            transport: CannedTransport(failure: .connectionLost), timeout: .seconds(5), hooks: Self.blockedNumbers)
         #expect(try await lost.submitPhone(Fixtures.phone) == .failure(.connectionLost))
     }
 
@@ -174,13 +182,13 @@ struct HTTPAuthAPIServicesTests {
     ])
     func transportFailuresInTheDomainsWords(failure: TransportError, expected: AuthError) {
         let request = HTTPRequest(method: .post, path: "/v1/auth/phone")
-        #expect(AuthErrorParser().error(from: failure, for: request) == expected)
+        #expect(HTTPAuthAPI.Hooks().transportFailure(failure, request) == expected)
     }
 
     @Test func tooManyRedirectsReadsInPlainWords() {
-        let error = AuthErrorParser().error(
-            from: .invalidResponse(reason: "the server redirected too many times"),
-            for: HTTPRequest(method: .get, path: "/v1/auth/terms"))
+        let error = HTTPAuthAPI.Hooks().transportFailure(
+            .invalidResponse(reason: "the server redirected too many times"),
+            HTTPRequest(method: .get, path: "/v1/auth/terms"))
         #expect(
             error.description
                 == "The server sent an answer this app does not understand (the server redirected too many times).")
