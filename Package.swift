@@ -102,7 +102,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "OperationsTests",
-            dependencies: ["Operations", "OperationsJournal", "OperationsDiagrams", "OperationsTesting"],
+            dependencies: [
+                "Operations", "OperationsJournal", "OperationsDiagrams", "OperationsRunner", "OperationsTesting",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "AuthFlowTests",

@@ -1,5 +1,6 @@
 public import Foundation
 public import Operations
+import OperationsDiagrams
 public import OperationsJournal
 
 /// Where a run's trace is kept, for `run`/`rerun` (which write it) and `diagram --run` (which

@@ -1,6 +1,8 @@
 import Foundation
 import Operations
 import OperationsDiagrams
+import OperationsRunner
+import OperationsTesting
 import Testing
 
 /// Issue 28, "Diagrams that tell the truth": step numbers, sessions and retries hidden by depth,

@@ -1,6 +1,7 @@
 import Foundation
 import Operations
 import OperationsDiagrams
+import OperationsRunner
 import Testing
 
 /// A trace appended as it happens, read back across sessions and after a cut.

@@ -9,9 +9,7 @@
 ///     .retrying(.transient(maxAttempts: 3))
 /// ```
 public struct Step<Input: Sendable, Output: Sendable>: Sendable {
-    /// The step's parts behind one reference: a scenario copies its steps into every launch,
-    /// and a step inline (a name, a policy, two closures) was copied and destroyed through its
-    /// value witnesses, with generic metadata lookups, each time.
+    /// The step's parts behind one reference, shared by every launch of its scenario.
     final class Storage: Sendable {
         let name: String
         let purity: Purity
