@@ -67,13 +67,13 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
         if let replay = run.environment.replay {
             return resume(input, replay: replay)
         }
-        launch(attempt: 1, retriesLeft: step.maxAttempts - 1, input: input)
+        launch(attempt: 1, retriesLeft: step.retry.maxAttempts - 1, input: input)
     }
 
     /// Launches the step's first attempt with `input` without asking a resumed run's journal:
     /// for a launch the journal cannot have recorded, such as the next poll of a polled step.
     func launchAnew(_ input: Input) {
-        launch(attempt: 1, retriesLeft: step.maxAttempts - 1, input: input)
+        launch(attempt: 1, retriesLeft: step.retry.maxAttempts - 1, input: input)
     }
 
     /// Starts the step in a resumed run: finishes it from its record (a replayed output, or the
@@ -100,7 +100,9 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
         // The recorded key names the request of the recorded value; another value is another
         // request (its chain handed it something new), with a new key.
         let resumedKey = key.flatMap { replay.repeatsRecordedRequest(at: address, input: input) ? $0 : nil }
-        launch(attempt: 1, retriesLeft: step.maxAttempts - 1, input: input, key: resumedKey, resumed: recorded != nil)
+        launch(
+            attempt: 1, retriesLeft: step.retry.maxAttempts - 1, input: input, key: resumedKey, resumed: recorded != nil
+        )
     }
 
     /// Launches one attempt. A step with side effects gets an idempotency key for it: `key`
@@ -242,7 +244,7 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
     /// replays): a step with a compensation joins the run's steps to undo should a later one
     /// fail for good.
     private func succeed(_ output: Output, input: Input) {
-        if step.hasUndo, let undo = step.pendingUndo(input: input, output: output, address: address) {
+        if let undo = step.pendingUndo(input: input, output: output, address: address) {
             run.remember(undo)
         }
         finish(succeeding: output)
