@@ -121,7 +121,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "OperationsDiagramsTests",
-            dependencies: ["Operations", "OperationsDiagrams", "OperationsTesting", "OperationsTestSupport"],
+            dependencies: [
+                "Operations", "OperationsDiagrams", "OperationsRunner", "OperationsTesting", "OperationsTestSupport",
+            ],
             resources: [.copy("Golden")],
             swiftSettings: swiftSettings),
         .testTarget(

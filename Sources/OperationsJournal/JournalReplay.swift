@@ -41,7 +41,7 @@ import Synchronization
 ///   new launch, never from the journal's record of the attempt it replaces.
 ///
 /// ```swift
-/// let journal = try ScenarioJournal.resume(at: url)
+/// let journal = try ScenarioJournal.resume(at: url, shape: scenario.shape)
 /// let environment = OpEnvironment(observer: journal, replay: journal.replay)
 /// ```
 public struct JournalReplay: StepReplaying {

@@ -74,15 +74,10 @@ public struct RunStore: Sendable {
         return journal
     }
 
-    /// Creates the journal of a new run with a fresh id.
-    ///
-    /// - Parameters:
-    ///   - scenario: The name of the scenario the run launches.
-    ///   - durability: Buffered (default) or durable.
-    /// - Returns: The open journal; its ``ScenarioJournal/runID`` names the run.
-    /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory or file cannot be
-    ///   created or written.
-    public func create(scenario: String, durability: ScenarioJournal.Durability = .buffered) throws(JournalError)
+    /// Creates the journal of a new run with a fresh id that records only the scenario's name,
+    /// no shape: what journals of older builds were, kept for the tests that read them (see
+    /// ``create(scenario:settings:input:durability:)``).
+    package func create(scenario: String, durability: ScenarioJournal.Durability = .buffered) throws(JournalError)
         -> ScenarioJournal
     {
         // Ids carry 32 random bits, so a clash is already unlikely; an exclusive create turns
@@ -151,7 +146,9 @@ public struct RunStore: Sendable {
     ///   - durability: Buffered (default) or durable.
     /// - Returns: The open journal, with the run as it stood in ``ScenarioJournal/resumedFrom``.
     /// - Throws: ``JournalError/missingShape(_:scenario:)``, ``JournalError/shapeMismatch(_:_:)``,
-    ///   ``JournalError/resumeRefused(_:_:)``, and the errors of ``resume(_:durability:)``.
+    ///   ``JournalError/resumeRefused(_:_:)``, ``JournalError/unknownRun(_:directory:)``,
+    ///   ``JournalError/runInProgress(_:)``, ``JournalError/alreadySucceeded(_:)``, or the
+    ///   errors of ``ScenarioJournal/load(_:)``.
     public func resume(
         _ id: RunID, scenario: some ScenarioShapeProviding, relaunchingInDoubt: Bool = false,
         durability: ScenarioJournal.Durability = .buffered
@@ -195,16 +192,10 @@ public struct RunStore: Sendable {
         return try ScenarioJournal.loadSkippingDamage(url)
     }
 
-    /// Opens a run's journal to resume it (see ``ScenarioJournal/resume(at:durability:sealer:)``),
-    /// with the store's ``sealer``: the values the run sealed open again, and new ones are sealed.
-    ///
-    /// - Parameters:
-    ///   - id: The run.
-    ///   - durability: Buffered (default) or durable.
-    /// - Returns: The open journal, with the run as it stood in ``ScenarioJournal/resumedFrom``.
-    /// - Throws: ``JournalError/unknownRun(_:directory:)``, ``JournalError/runInProgress(_:)``,
-    ///   ``JournalError/alreadySucceeded(_:)``, or the errors of ``ScenarioJournal/load(_:)``.
-    public func resume(_ id: RunID, durability: ScenarioJournal.Durability = .buffered) throws(JournalError)
+    /// Opens a run's journal to resume it without checking the shape of what resumes it: what
+    /// the tests of journals without a shape use (see
+    /// ``resume(_:scenario:relaunchingInDoubt:durability:)``).
+    package func resume(_ id: RunID, durability: ScenarioJournal.Durability = .buffered) throws(JournalError)
         -> ScenarioJournal
     {
         let url = url(for: id)

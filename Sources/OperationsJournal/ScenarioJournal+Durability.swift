@@ -19,7 +19,7 @@ extension ScenarioJournal {
     ///
     /// Where Darwin's file system supports neither `fcntl`, `fsync` is made instead.
     ///
-    /// `.buffered` is the default of ``ScenarioJournal/create(at:runID:scenario:durability:createdAt:sealer:)``
+    /// `.buffered` is the default of ``ScenarioJournal/create(at:runID:scenario:settings:input:durability:createdAt:sealer:)``
     /// and ``RunStore``. Pick by what the power loss would cost the person using the app: a
     /// resumed run replays what its journal kept and launches the rest again, and a step with side
     /// effects whose finish was lost is relaunched with the same idempotency key, so no level lets

@@ -22,16 +22,24 @@ public import Operations
 /// becomes the journal's error (``flush()``, ``close()``,
 /// ``JournalError/sealingFailed(_:type:reason:)``).
 ///
+/// Create a journal with the scenario it records and resume it with the scenario that goes on
+/// with it: the journal keeps the scenario's shape, and a resume by a scenario of another shape
+/// is refused before a step launches. In a ``RunStore``,
+/// ``RunStore/create(scenario:settings:input:durability:)`` and
+/// ``RunStore/resume(_:scenario:relaunchingInDoubt:durability:)``; at a file of your own,
+/// ``create(at:runID:scenario:settings:input:durability:createdAt:sealer:)`` and
+/// ``resume(at:shape:relaunchingInDoubt:durability:sealer:)``.
+///
 /// ```swift
 /// let store = RunStore(stateDirectory: stateDirectory)
-/// let journal = try store.create(scenario: scenario.name)
+/// let journal = try store.create(scenario: scenario, input: phone)
 /// let environment = OpEnvironment(observer: journal)
 /// scenario.launch(OpContext(phone, environment: environment)) { result in
 ///     try? journal.close()
 /// }
 ///
 /// // Later, perhaps in another process:
-/// let resumed = try store.resume(runID)
+/// let resumed = try store.resume(runID, scenario: scenario)
 /// let input = try resumed.resumedFrom?.input(as: PhoneNumber.self)
 /// let environment = OpEnvironment(observer: resumed, replay: resumed.replay)
 /// ```
@@ -146,16 +154,20 @@ public final class ScenarioJournal: ScenarioObserver {
 
     // MARK: - Creating, resuming, loading
 
-    /// Creates a journal for a new run; fails if the file exists.
+    /// Creates a journal for a new run of `scenario` at `url`; fails if the file exists.
     ///
-    /// Missing directories are created with mode 0700, the file with mode 0600. The header is
-    /// written and synced under a hidden temporary name that is then linked into place, so the
-    /// file never exists without it.
+    /// The header records the scenario's shape and `settings` (and `input`, when given), so a
+    /// later build resumes the run only with a scenario of the same shape
+    /// (``resume(at:shape:relaunchingInDoubt:durability:sealer:)``). Missing directories are
+    /// created with mode 0700, the file with mode 0600. The header is written and synced under a
+    /// hidden temporary name that is then linked into place, so the file never exists without it.
     ///
     /// - Parameters:
     ///   - url: The journal file to create.
     ///   - runID: The run's id; a fresh one by default.
-    ///   - scenario: The name of the scenario the run launches.
+    ///   - scenario: The scenario the run launches (or its shape).
+    ///   - settings: What the host needs to run the scenario again; never secrets.
+    ///   - input: The input the run will be launched with, when the host knows it now.
     ///   - durability: Buffered (default) or durable.
     ///   - createdAt: The creation time written in the header.
     ///   - sealer: Seals the values that hold secrets (see ``JournalSealer``); without one, the
@@ -164,6 +176,23 @@ public final class ScenarioJournal: ScenarioObserver {
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the file exists or cannot be
     ///   created or written.
     public static func create(
+        at url: URL, runID: RunID = .make(), scenario: some ScenarioShapeProviding, settings: [String: String] = [:],
+        input: (any Sendable)? = nil, durability: Durability = .buffered, createdAt: Date = Date(),
+        sealer: (any JournalSealer)? = nil
+    ) throws(JournalError) -> ScenarioJournal {
+        let shape = scenario.shape
+        guard
+            let journal = try createIfAbsent(
+                at: url, runID: runID, scenario: shape.name, shape: shape, settings: settings, input: input,
+                durability: durability, createdAt: createdAt, sealer: sealer)
+        else { throw .io(url, operation: "create", reason: "a file with that name already exists") }
+        return journal
+    }
+
+    /// Creates a journal that records only the scenario's name, no shape: what journals of
+    /// older builds were, kept for the tests that read them. A resume of it is refused
+    /// (``JournalError/missingShape(_:scenario:)``) unless made without a shape check.
+    package static func create(
         at url: URL, runID: RunID = .make(), scenario: String, durability: Durability = .buffered,
         createdAt: Date = Date(), sealer: (any JournalSealer)? = nil
     ) throws(JournalError) -> ScenarioJournal {
@@ -175,31 +204,23 @@ public final class ScenarioJournal: ScenarioObserver {
         return journal
     }
 
-    /// Opens the journal of an earlier run to resume it: appends a `resumed` marker and keeps
-    /// what the journal held in ``resumedFrom``.
-    ///
-    /// A torn last line left by a killed process is cut off first, so the events this process
-    /// appends follow an intact line and take the places after it.
-    ///
-    /// - Parameters:
-    ///   - url: The journal file.
-    ///   - durability: Buffered (default) or durable.
-    ///   - sealer: Opens the values the run sealed and seals new ones (see ``JournalSealer``).
-    /// - Returns: An open journal; use ``replay`` in the resumed run's environment.
-    /// - Throws: ``JournalError/runInProgress(_:)`` when a live process is writing the run;
-    ///   ``JournalError/alreadySucceeded(_:)`` when the run has succeeded (perhaps while this
-    ///   waited for its lock); the errors of ``load(_:)`` when the file is not a readable journal.
-    public static func resume(
+    /// Opens the journal of an earlier run without checking the shape of what resumes it: what
+    /// the tests of journals without a shape use (see ``resume(at:shape:relaunchingInDoubt:durability:sealer:)``).
+    package static func resume(
         at url: URL, durability: Durability = .buffered, sealer: (any JournalSealer)? = nil
     ) throws(JournalError) -> ScenarioJournal {
         try resume(at: url, expecting: nil, durability: durability, sealer: sealer, io: .system)
     }
 
-    /// Opens the journal of an earlier run to resume it with a scenario of `shape`: refused,
-    /// with nothing written to the file, when the journal records no shape or another one, or
+    /// Opens the journal of an earlier run to resume it with a scenario of `shape`: appends a
+    /// `resumed` marker and keeps what the journal held in ``resumedFrom``. Refused, with
+    /// nothing written to the file, when the journal records no shape or another one, or
     /// when a step with side effects the run would reach could act twice — the decision
     /// `check` takes too (``JournalRecord/checkResumable(by:relaunchingInDoubt:sealer:)``), on
     /// the journal as read here under its lock.
+    ///
+    /// A torn last line left by a killed process is cut off first, so the events this process
+    /// appends follow an intact line and take the places after it.
     ///
     /// - Parameters:
     ///   - url: The journal file.
@@ -210,8 +231,10 @@ public final class ScenarioJournal: ScenarioObserver {
     ///   - sealer: Opens the values the run sealed and seals new ones (see ``JournalSealer``).
     /// - Returns: An open journal; use ``replay`` in the resumed run's environment.
     /// - Throws: ``JournalError/missingShape(_:scenario:)``,
-    ///   ``JournalError/shapeMismatch(_:_:)``, ``JournalError/resumeRefused(_:_:)``, and the
-    ///   errors of ``resume(at:durability:sealer:)``.
+    ///   ``JournalError/shapeMismatch(_:_:)``, ``JournalError/resumeRefused(_:_:)``;
+    ///   ``JournalError/runInProgress(_:)`` when a live process is writing the run;
+    ///   ``JournalError/alreadySucceeded(_:)`` when the run has succeeded (perhaps while this
+    ///   waited for its lock); the errors of ``load(_:)`` when the file is not a readable journal.
     public static func resume(
         at url: URL, shape: ScenarioShape, relaunchingInDoubt: Bool = false, durability: Durability = .buffered,
         sealer: (any JournalSealer)? = nil

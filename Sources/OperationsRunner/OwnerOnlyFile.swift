@@ -1,5 +1,6 @@
 public import Foundation
 import Operations
+import OperationsJournal
 
 #if canImport(Glibc)
     import Glibc

@@ -1,7 +1,9 @@
 import Foundation
 import Operations
 import OperationsDiagrams
+import OperationsRunner
 import OperationsTestSupport
+import OperationsTesting
 import Testing
 
 /// Issue 28, "Diagrams that tell the truth": step numbers, sessions and retries hidden by depth,

@@ -1,6 +1,7 @@
 import Foundation
 import Operations
 import OperationsDiagrams
+import OperationsRunner
 import OperationsTestSupport
 import OperationsTesting
 import Testing

@@ -1,5 +1,6 @@
 import Operations
 import OperationsDiagrams
+import OperationsTesting
 import Testing
 
 /// Secrets never appear in clear in any rendered form or in saved traces.

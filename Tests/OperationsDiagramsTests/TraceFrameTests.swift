@@ -1,6 +1,7 @@
 import Foundation
 import Operations
 import OperationsDiagrams
+import OperationsRunner
 import Testing
 
 /// Frames in the trace model: kept or dropped with their opener's insides, closed when a

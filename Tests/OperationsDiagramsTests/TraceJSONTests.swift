@@ -1,6 +1,7 @@
 import Foundation
 import Operations
 import OperationsDiagrams
+import OperationsTesting
 import Testing
 
 /// Saving and loading traces.

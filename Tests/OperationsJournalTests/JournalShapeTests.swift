@@ -153,6 +153,29 @@ extension JournalTests {
             }
         }
 
+        @Test func aJournalCreatedAtAFileRecordsItsScenariosShapeAndResumesOnlyWithIt() throws {
+            try withTemporaryDirectory { directory in
+                let url = directory.appendingPathComponent("run.jsonl")
+                let ops = RecordingOps([.success(1), .failure(.broken)])
+                let journal = try ScenarioJournal.create(
+                    at: url, scenario: chain(["PhoneOp", "CodeOp"]), settings: ["backend": "simulated"])
+                _ = run(chain(["PhoneOp", "CodeOp"], ops: ops), 1, environment: OpEnvironment(observer: journal))
+                try journal.close()
+                let record = try ScenarioJournal.load(url)
+                #expect(record.shape == chain(["PhoneOp", "CodeOp"]).shape)
+                #expect(record.settings == ["backend": "simulated"])
+                let before = try Data(contentsOf: url)
+
+                #expect(throws: JournalError.self) {
+                    try ScenarioJournal.resume(at: url, shape: chain(["PhoneOp", "PromoCodeOp"]).shape)
+                }
+                #expect(try Data(contentsOf: url) == before)
+                let same = try ScenarioJournal.resume(at: url, shape: chain(["PhoneOp", "CodeOp"]).shape)
+                #expect(same.resumedFrom?.status == .failed)
+                try same.close()
+            }
+        }
+
         @Test func aJournalWithoutShapeListsButIsNotResumedAgainstAScenario() throws {
             try withTemporaryDirectory { directory in
                 let store = RunStore(stateDirectory: directory)

@@ -1,5 +1,6 @@
 import Foundation
 import Operations
+import OperationsDiagrams
 import OperationsJournal
 import Testing
 

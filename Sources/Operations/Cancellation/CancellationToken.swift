@@ -24,8 +24,7 @@ public final class CancellationToken: Sendable {
         var nextID: UInt64 = 0
         /// The handlers still registered, oldest first. A token carries a few at a time (a
         /// scenario's launch and the step it is running, a retry's wait, a question on screen)
-        /// and they mostly leave newest first, so a list searched from its end beats a
-        /// dictionary, which allocated and hashed for every step of an awaited scenario.
+        /// and they mostly leave newest first, so a list searched from its end finds them.
         var entries: [Entry] = []
         /// The handler a linked token keeps in its parent; removed when this token goes away,
         /// so a long-lived parent does not collect handlers of dead children.
@@ -128,8 +127,6 @@ public final class CancellationToken: Sendable {
             guard !state.cancelled else { return nil }
             let id = state.nextID
             state.nextID += 1
-            // Room for a scenario, its step and a wait at once, allocated once.
-            if state.entries.capacity == 0 { state.entries.reserveCapacity(4) }
             state.entries.append(Entry(id: id, handler: handler, target: target))
             return id
         }

@@ -14,13 +14,8 @@ public final class OpEnvironment: Sendable {
     public let inFlight: InFlightRegistry?
     /// Receives scenario step events: progress lines, journals, test recorders.
     public let observer: (any ScenarioObserver)?
-    /// Whether ``observer`` is set: read on every scenario launch and step, where reading the
-    /// optional existential itself would copy it through its value witnesses.
-    let isObserved: Bool
     /// Supplies outputs of steps that already completed in an earlier run (journal resume).
     public let replay: (any StepReplaying)?
-    /// Whether ``replay`` is set: read on every step, like ``isObserved``.
-    let isReplaying: Bool
     /// A uniform random number in `0..<1`, used for backoff jitter.
     public let random: @Sendable () -> Double
     /// Names each attempt of a step with side effects (see ``IdempotencyKey``); random by
@@ -53,9 +48,7 @@ public final class OpEnvironment: Sendable {
         self.diagnostics = diagnostics
         self.inFlight = inFlight
         self.observer = observer
-        self.isObserved = observer != nil
         self.replay = replay
-        self.isReplaying = replay != nil
         self.random = random
         self.makeIdempotencyKey = makeIdempotencyKey
     }
@@ -88,16 +81,4 @@ public final class OpEnvironment: Sendable {
     /// The environment used when a context is made without one: dispatch timers, the
     /// platform's diagnostics (``defaultDiagnostics``), no registry, no observer.
     public static let `default` = OpEnvironment()
-
-    /// What a context or a completion stores for `environment`: `nil` for ``default``, which
-    /// outlives every launch, so holding it costs no reference counting.
-    @usableFromInline
-    static func stored(_ environment: OpEnvironment) -> OpEnvironment? {
-        environment === OpEnvironment.default ? nil : environment
-    }
-
-    /// The environment a stored one stands for: the inverse of ``stored(_:)``.
-    static func resolved(_ stored: OpEnvironment?) -> OpEnvironment {
-        stored ?? OpEnvironment.default
-    }
 }

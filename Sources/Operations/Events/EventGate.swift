@@ -19,7 +19,7 @@ final class EventGate<Event: Sendable>: BoundaryGate {
     }
 
     func pass(before nextStep: String?, in run: ScenarioRun, proceed: @escaping @Sendable () -> Void) {
-        // The common case: nothing waiting, nothing allocated, the chain goes straight on. A
+        // The common case: nothing waiting, the chain goes straight on. A
         // launch that has already finished (cancelled, timed out) leaves the events for the
         // next run rather than reacting on behalf of a run nobody waits for.
         guard !inbox.isEmpty, !run.ending.isFinished else { return proceed() }

@@ -12,9 +12,7 @@
 /// Why not `Synchronization.Mutex`: with Swift 6.3.1 on Linux its contended path waits on a futex
 /// inside the uninstrumented standard library, so Thread Sanitizer (which CI runs) cannot see
 /// the hand-over and reports false races on state accessed only under the lock. `pthread`
-/// mutexes are intercepted by the sanitizer. Why not Foundation's `NSLock`, which wraps the same
-/// mutex: its two extra calls and its object cost about a fifth of a recorded trace message.
-/// No hot path takes a lock: launch and finish use atomics.
+/// mutexes are intercepted by the sanitizer.
 package final class LockedState<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched inside `withLock`, under `mutex`.
     /// Allocated apart from the object: a `pthread_mutex_t` must not move once initialised, and

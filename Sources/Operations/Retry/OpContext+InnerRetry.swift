@@ -22,7 +22,7 @@ extension OpContext {
         of attempt: Int, after error: any Error, took duration: Duration?, retryingIn delay: Duration?,
         purity: Purity
     ) {
-        guard environment.isObserved, let observer = environment.observer, let address = scope?.address else { return }
+        guard let observer = environment.observer, let address = scope?.address else { return }
         let scenario = address.path.dropLast().last?.name ?? ""
         observer.scenario(
             ScenarioEvent(

@@ -33,8 +33,7 @@ final class ParallelRun<Input: Sendable>: BranchJoin {
     private let finish: StepFinish<[any Sendable]>
     private let token = CancellationToken()
     private let traces: [BranchTrace]?
-    /// The join's bookkeeping. Its type is declared outside this generic class: nested in it,
-    /// it would be generic too, and every branch's finish would look its metadata up.
+    /// The join's bookkeeping.
     private let state: Mutex<ParallelJoinState>
 
     init(
@@ -71,28 +70,25 @@ final class ParallelRun<Input: Sendable>: BranchJoin {
             state.withLock { $0.parentRegistration = registration }
         }
         let base = address
-        // Untraced, every branch has the same context parts: made once, not once per branch.
-        let shared = traces == nil ? extras(of: nil) : nil
         // Each branch's run is made as it starts and lives only until it ends: a fan-out of a
         // thousand branches keeps the unfinished ones, not a thousand runs, in memory.
         for branch in branches.indices {
             let run = ScenarioRun(
-                name: name, storedEnvironment: parent.storedEnvironment, extras: shared ?? extras(of: branch),
-                base: base, startedAt: parent.startedAt, links: [], ending: parent.ending, gate: nil)
+                name: name, context: context(of: branch), base: base, startedAt: parent.startedAt, links: [],
+                ending: parent.ending, gate: nil)
             branches[branch].start(input, run, branch, self)
         }
     }
 
-    /// A branch's context parts: the shared token, the scenario's deadline, and its own trace
-    /// (none for `nil`, when tracing is off).
-    private func extras(of branch: Int?) -> ContextExtras {
-        var trace: TraceScopeBox?
-        if let traces, let branch, let scope = parent.trace {
-            trace = TraceScopeBox(
-                TraceScope(tracer: traces[branch], participant: scope.participant, launcherID: scope.launcherID))
+    /// A branch's context: the shared token, the scenario's deadline, and its own trace (none
+    /// when tracing is off).
+    private func context(of branch: Int) -> OpContext<Void> {
+        var context = OpContext(cancellation: token, deadline: parent.context.deadline, environment: parent.environment)
+        if let traces, let scope = parent.trace {
+            context.trace = TraceScope(
+                tracer: traces[branch], participant: scope.participant, launcherID: scope.launcherID)
         }
-        return ContextExtras(
-            cancellation: token, deadline: parent.extras?.deadline, scope: nil, trace: trace, idempotencyKey: nil)
+        return context
     }
 
     func branch(_ branch: Int, finished result: Result<any Sendable, any Error>, in run: ScenarioRun) {

@@ -96,16 +96,14 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
     ///
     /// One `ScenarioRun` walks the steps; the launch's ``Completion`` delivers its end.
     public func launch(_ context: OpContext<Input>, onFinish: @escaping OnFinish<Output>) {
-        // The context's parts, read once: this code is generic over the input type.
-        let (storedEnvironment, extras) = (context.storedEnvironment, context.extras)
-        let environment = OpEnvironment.resolved(storedEnvironment)
-        let base = ScenarioRun.base(of: extras?.scope)
+        let environment = context.environment
+        let base = context.scope?.address ?? StepAddress(path: [])
         let startedAt = ScenarioRun.start(in: environment)
         // The end is reported from what the caller is actually given — the body's result, or the
         // cancellation or timeout that beat it — so journals and callers never disagree.
         // A scenario that is a step of another is drawn inside a group with its name, from its
         // launch through its finish; the group closes before the parent hears of the result.
-        let parentTrace = extras?.scope == nil ? nil : extras?.trace?.scope
+        let parentTrace = context.scope == nil ? nil : context.trace
         let delivered: OnFinish<Output>
         if let parentTrace, parentTrace.isEnabled {
             parentTrace.openFrame(.group, name)
@@ -117,7 +115,7 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
             delivered = onFinish
         }
         let finish: OnFinish<Output>
-        if !environment.isObserved {
+        if environment.observer == nil {
             finish = delivered
         } else {
             // Made before the run, which holds the completion that holds it: it reports from
@@ -137,17 +135,11 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
             }
             ScenarioRun.report(.scenarioStarted, scenario: name, in: environment, address: base, value: context.input)
         }
-        // The chain finishes its launch once, and an abandoned launch is named while the
-        // scenario is still held: the name is read after its release only by a late finish
-        // (dropped after a token or a deadline finished the launch) and by the in-flight registry.
-        let keepsName = extras?.cancellation != nil || extras?.deadline != nil || environment.inFlight != nil
-        let completion = Completion(
-            operation: self, type: Self.self, storedEnvironment: storedEnvironment, extras: extras,
-            trace: Completion<Output>.recordLaunch(of: self, context), name: keepsName ? name : nil, onFinish: finish)
+        let completion = Completion(retaining: self, context: context, onFinish: finish)
         if let definitionError { return completion.fail(definitionError) }
         let run = ScenarioRun(
-            name: name, storedEnvironment: storedEnvironment, extras: completion.nested(extras), base: base,
-            startedAt: startedAt, links: links, ending: completion, gate: gate)
+            name: name, context: completion.nested(context.with(input: ())), base: base, startedAt: startedAt,
+            links: links, ending: completion, gate: gate)
         run.start(with: context.input)
     }
 }

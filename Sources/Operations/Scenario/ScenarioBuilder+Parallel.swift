@@ -164,7 +164,7 @@ extension ScenarioBuilder {
             })
         if branches.isEmpty { outline.definitionProblem = .parallelWithoutBranches(step: name) }
         return appending(outline, step: name) { value, run, position in
-            if mode == .race, run.environment.isReplaying, let replay = run.environment.replay,
+            if mode == .race, let replay = run.environment.replay,
                 case .replay(let output)? = try? replay.resumption(
                     at: run.address(index: index, name: name), as: Next.self, purity: .pure)
             {

@@ -73,8 +73,8 @@ private final class UndoWalk: Sendable {
         // A run of its own below the undone step: the compensation's attempts, keys and
         // journal lines sit at its address, apart from the step's.
         let undoRun = ScenarioRun(
-            name: run.name, storedEnvironment: run.storedEnvironment, extras: run.extras, base: pending.address,
-            startedAt: run.startedAt, links: [], ending: run.ending, gate: nil)
+            name: run.name, context: run.context, base: pending.address, startedAt: run.startedAt, links: [],
+            ending: run.ending, gate: nil)
         pending.start(undoRun) { result in
             switch result {
             case .success:

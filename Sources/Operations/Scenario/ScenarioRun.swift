@@ -14,28 +14,17 @@ final class ScenarioRun: Sendable {
     let name: String
     /// Where the launch sits: the step it is in its parent, or the root.
     let base: StepAddress
-    let environment: OpEnvironment
-    /// The scenario's context, as its parts: the environment as a context stores it, and the
-    /// token, deadline, trace scope and key.
-    let storedEnvironment: OpEnvironment?
-    let extras: ContextExtras?
+    /// The scenario's context without its input: the environment, token, deadline, key, and
+    /// the scenario's own trace scope, which its steps record into.
+    let context: OpContext<Void>
     /// When the launch started, for the durations an observer reads; `nil` when nobody observes.
-    let startedAt: FrozenInstant?
+    let startedAt: ContinuousClock.Instant?
     /// The scenario's completion: a failure ends the launch from wherever it happens.
     let ending: any ScenarioEnding
     private let links: [ChainLink]
     private let gate: (any BoundaryGate)?
-    /// The loop's state: whether a loop of this run is running, and the work left for it. A run
-    /// with links walks them through its loop and makes it at once. A run without (the run of
-    /// a parallel branch, whose one step hands its result to the join directly) needs a loop
-    /// only to retry, and makes it then (`lazyLoop`): reading the lazy one costs each hand-on
-    /// of a chain a call and a reference count, making it eagerly costs each branch two
-    /// allocations.
-    private let eagerLoop: LockedState<Loop>?
-    private let lazyLoop = AtomicLazyReference<LockedState<Loop>>()
-    private var loop: LockedState<Loop> {
-        eagerLoop ?? lazyLoop.load() ?? lazyLoop.storeIfNil(LockedState(Loop()))
-    }
+    /// Whether a loop of this run is running, and the work left for it.
+    private let loop = LockedState(Loop())
     /// How many attempts of this run's steps have finished; an attempt's finish is accepted
     /// only when it is the next one, so an operation that calls `onFinish` twice cannot
     /// advance the scenario twice.
@@ -48,54 +37,37 @@ final class ScenarioRun: Sendable {
         var isRunning = false
         /// One slot is enough: a run's links and attempts follow one another, so at most one
         /// piece of work waits at any time.
-        var pending: Work?
+        var pending: (@Sendable () -> Void)?
     }
 
-    /// What the loop does next. The usual work, handing a value to the next link, is kept as
-    /// the value and the position rather than as a closure, which would be allocated for every
-    /// link of every launch.
-    private enum Work: Sendable {
-        case proceed(position: Int, value: any Sendable)
-        case run(@Sendable () -> Void)
-    }
-
-    /// Creates the run of a launch of scenario `name` with the context parts `storedEnvironment`
-    /// and `extras`, at `base`, observed since `startedAt`, walking `links` and ending through
-    /// `ending`.
+    /// Creates the run of a launch of scenario `name` in `context`, at `base`, observed since
+    /// `startedAt`, walking `links` and ending through `ending`.
     init(
-        name: String, storedEnvironment: OpEnvironment?, extras: ContextExtras?, base: StepAddress,
-        startedAt: FrozenInstant?, links: [ChainLink], ending: any ScenarioEnding, gate: (any BoundaryGate)?
+        name: String, context: OpContext<Void>, base: StepAddress, startedAt: ContinuousClock.Instant?,
+        links: [ChainLink], ending: any ScenarioEnding, gate: (any BoundaryGate)?
     ) {
         self.name = name
         self.base = base
-        self.environment = OpEnvironment.resolved(storedEnvironment)
-        self.storedEnvironment = storedEnvironment
-        self.extras = extras
+        self.context = context
         self.startedAt = startedAt
         self.ending = ending
         self.links = links
         self.gate = gate
-        self.eagerLoop = links.isEmpty ? nil : LockedState(Loop())
     }
 
+    var environment: OpEnvironment { context.environment }
     /// Whether an observer receives events: without one, nothing reads step addresses or times.
-    var isObserved: Bool { environment.isObserved }
-    var cancellation: CancellationToken? { extras?.cancellation }
+    var isObserved: Bool { environment.observer != nil }
+    var cancellation: CancellationToken? { context.cancellation }
     /// The scenario's own trace scope, `nil` when tracing is off.
-    var trace: TraceScope? { extras?.trace?.scope }
+    var trace: TraceScope? { context.trace }
     /// Now, for a duration an observer reads; `nil` when nobody observes.
-    var now: FrozenInstant? { Self.start(in: environment) }
-
-    /// Where a launch whose context has `scope` sits: the step it is, or the root for a
-    /// scenario launched on its own.
-    static func base(of scope: ScenarioScope?) -> StepAddress {
-        scope?.address ?? StepAddress(path: [])
-    }
+    var now: ContinuousClock.Instant? { Self.start(in: environment) }
 
     /// When a launch in `environment` starts, for the durations its observer reads; `nil`
     /// (the clock not read) when nobody observes.
-    static func start(in environment: OpEnvironment) -> FrozenInstant? {
-        environment.isObserved ? FrozenInstant(environment.scheduler.now) : nil
+    static func start(in environment: OpEnvironment) -> ContinuousClock.Instant? {
+        environment.observer != nil ? environment.scheduler.now : nil
     }
 
     func address(index: Int, name: String) -> StepAddress {
@@ -107,27 +79,27 @@ final class ScenarioRun: Sendable {
     func context<Input: Sendable>(
         _ input: Input, step index: Int, name: String, key: IdempotencyKey?, resumesEarlierRun: Bool = false
     ) -> OpContext<Input> {
-        let scope = ScenarioScope(base: base, index: index, name: name, resumesEarlierRun: resumesEarlierRun)
-        let extras = ContextExtras(
-            cancellation: extras?.cancellation, deadline: extras?.deadline, scope: scope, trace: extras?.trace,
-            idempotencyKey: key)
-        return OpContext(input: input, storedEnvironment: storedEnvironment, extras: extras)
+        var step = context.with(input: input)
+        step.scope = ScenarioScope(base: base, index: index, name: name, resumesEarlierRun: resumesEarlierRun)
+        step.idempotencyKey = key
+        return step
     }
 
     /// The scenario's context for what an event handler launches: its trace, cancellation and
     /// services, but neither its observer nor its replay nor its place in the run — the
     /// reaction is not a step, so it must not be journaled (or replayed) as one.
     var boundaryContext: OpContext<Void> {
-        var context = OpContext(input: (), environment: environment.with(observer: nil, replay: nil), extras: extras)
-        context.scope = nil
+        var boundary = context
+        boundary.environment = environment.with(observer: nil, replay: nil)
+        boundary.scope = nil
         // The scenario's own key belongs to its requests as a step; a reaction is none of them.
-        context.idempotencyKey = nil
-        return context
+        boundary.idempotencyKey = nil
+        return boundary
     }
 
     func report(
         _ kind: ScenarioEvent.Kind, address: StepAddress, attempt: Int = 0, value: (any Sendable)? = nil,
-        since start: FrozenInstant? = nil, purity: Purity? = nil, idempotencyKey: IdempotencyKey? = nil
+        since start: ContinuousClock.Instant? = nil, purity: Purity? = nil, idempotencyKey: IdempotencyKey? = nil
     ) {
         Self.report(
             kind, scenario: name, in: environment, address: address, attempt: attempt, value: value, since: start,
@@ -140,11 +112,12 @@ final class ScenarioRun: Sendable {
     /// before its run).
     static func report(
         _ kind: ScenarioEvent.Kind, scenario: String, in environment: OpEnvironment, address: StepAddress,
-        attempt: Int = 0, value: (any Sendable)? = nil, since start: FrozenInstant? = nil, purity: Purity? = nil,
+        attempt: Int = 0, value: (any Sendable)? = nil, since start: ContinuousClock.Instant? = nil,
+        purity: Purity? = nil,
         idempotencyKey: IdempotencyKey? = nil
     ) {
         guard let observer = environment.observer else { return }
-        let duration = start.map { $0.instant.duration(to: environment.scheduler.now) }
+        let duration = start.map { $0.duration(to: environment.scheduler.now) }
         observer.scenario(
             ScenarioEvent(
                 kind: kind, scenario: scenario, address: address, attempt: attempt, duration: duration, value: value,
@@ -155,14 +128,12 @@ final class ScenarioRun: Sendable {
 
     /// Starts the walk with the scenario's input.
     func start(with input: some Sendable) {
-        perform(.proceed(position: 0, value: input))
+        schedule { self.proceed(at: 0, with: input) }
     }
 
-    /// Hands the value of the link at `position` to the next link: what ``pass(_:after:)`` does
-    /// with a success, for a caller that has the value itself, so no `Result` of its generic
-    /// type is made and read.
+    /// Hands the value of the link at `position` to the next link.
     func pass<Value: Sendable>(value: Value, after position: Int) {
-        perform(.proceed(position: position + 1, value: value))
+        schedule { self.proceed(at: position + 1, with: value) }
     }
 
     /// Hands the result of the link at `position` on: its value to the next link, its failure
@@ -193,12 +164,6 @@ final class ScenarioRun: Sendable {
     /// Runs `work` in constant stack depth across the run: leaves it to the loop when one is
     /// running, otherwise becomes the loop until no work is left.
     func schedule(_ work: @escaping @Sendable () -> Void) {
-        perform(.run(work))
-    }
-
-    /// Does `work` in the loop: see ``schedule(_:)``.
-    private func perform(_ work: Work) {
-        let loop = self.loop
         let becomesLoop = loop.withLock { loop in
             guard !loop.isRunning else {
                 assert(loop.pending == nil, "a scenario run was handed two pieces of work at once")
@@ -209,12 +174,9 @@ final class ScenarioRun: Sendable {
             return true
         }
         guard becomesLoop else { return }
-        var next: Work? = work
+        var next: (@Sendable () -> Void)? = work
         while let current = next {
-            switch current {
-            case .proceed(let position, let value): proceed(at: position, with: value)
-            case .run(let body): body()
-            }
+            current()
             next = loop.withLock { loop in
                 guard let pending = loop.pending else {
                     loop.isRunning = false

@@ -2,7 +2,7 @@
 /// names, input and output types, purity, whether they may be skipped, and the shapes of the
 /// scenarios nested in them.
 ///
-/// A journal records the shape of the scenario that wrote it (see `RunStore/create(scenario:durability:)`),
+/// A journal records the shape of the scenario that wrote it (see `RunStore/create(scenario:settings:input:durability:)`),
 /// so a later build resumes the run only with a scenario of the same shape and refuses anything
 /// else before a step launches, naming the first step that differs (``mismatch(journal:)``).
 /// Recorded outputs are found by step position and name; replaying them into a scenario whose

@@ -52,7 +52,9 @@ extension Step {
                 then(result.map { _ in () })
             }.start(input(stepInput, stepOutput))
         }
-        return Step(storage: storage.with(undo: undo))
+        var step = self
+        step.undo = undo
+        return step
     }
 
     /// The same step, undone by `compensation` launched with this step's output when a later
@@ -68,13 +70,10 @@ extension Step {
         compensated(by: compensation) { _, output in output }
     }
 
-    /// Whether the step declares a compensation.
-    var hasUndo: Bool { storage.undo != nil }
-
     /// The undo of this step's launch with `input` that finished with `output` in `run`, at
     /// `address`; `nil` when the step has no compensation.
     func pendingUndo(input: Input, output: Output, address: StepAddress) -> PendingUndo? {
-        guard let undo = storage.undo else { return nil }
+        guard let undo else { return nil }
         return PendingUndo(step: name, compensation: undo.name, address: address) { run, then in
             undo.start(input, output, run, then)
         }

@@ -9,73 +9,29 @@
 ///     .retrying(.transient(maxAttempts: 3))
 /// ```
 public struct Step<Input: Sendable, Output: Sendable>: Sendable {
-    /// The step's parts behind one reference: a scenario copies its steps into every launch,
-    /// and a step inline (a name, a policy, two closures) was copied and destroyed through its
-    /// value witnesses, with generic metadata lookups, each time.
-    final class Storage: Sendable {
-        let name: String
-        let purity: Purity
-        let retry: RetryPolicy
-        let failureHandler: FailureHandler<Input, Output>?
-        /// The shape of the scenario the step launches, made only when asked for (it builds one
-        /// operation from the factory, launching nothing); `nil` when the operation is not a
-        /// ``ScenarioShapeProviding`` scenario.
-        let nestedShape: @Sendable () -> ScenarioShape?
-        let launchNew: @Sendable (OpContext<Input>, @escaping OnFinish<Output>) -> Void
-        /// How a finished launch of the step is undone when a later step fails for good; `nil`
-        /// when it is not (see ``Step/compensated(by:input:)``).
-        let undo: StepUndo<Input, Output>?
-
-        init(
-            name: String, purity: Purity, retry: RetryPolicy, failureHandler: FailureHandler<Input, Output>?,
-            nestedShape: @escaping @Sendable () -> ScenarioShape?,
-            launchNew: @escaping @Sendable (OpContext<Input>, @escaping OnFinish<Output>) -> Void,
-            undo: StepUndo<Input, Output>? = nil
-        ) {
-            self.name = name
-            self.purity = purity
-            self.retry = retry
-            self.failureHandler = failureHandler
-            self.nestedShape = nestedShape
-            self.launchNew = launchNew
-            self.undo = undo
-        }
-
-        /// The same parts with some replaced: how each modifier makes its new step.
-        func with(
-            retry: RetryPolicy? = nil, failureHandler: FailureHandler<Input, Output>? = nil,
-            undo: StepUndo<Input, Output>? = nil
-        ) -> Storage {
-            Storage(
-                name: name, purity: purity, retry: retry ?? self.retry,
-                failureHandler: failureHandler ?? self.failureHandler, nestedShape: nestedShape, launchNew: launchNew,
-                undo: undo ?? self.undo)
-        }
-    }
-
-    let storage: Storage
-
     /// The name shown in progress, journals and diagrams; the operation's type name by default.
-    public var name: String { storage.name }
+    public let name: String
     /// Whether relaunching the step is free of consequences.
-    public var purity: Purity { storage.purity }
+    public let purity: Purity
     /// When the step is retried after a failure.
-    public var retry: RetryPolicy { storage.retry }
-    /// How many attempts the retry policy allows: read on every launch, in place, where
-    /// ``retry`` would copy the whole policy out (a closure and a backoff inside).
-    var maxAttempts: Int { storage.retry.maxAttempts }
+    public private(set) var retry: RetryPolicy = .never
     /// What the scenario does when the step failed and will not be retried.
-    public var failureHandler: FailureHandler<Input, Output>? { storage.failureHandler }
+    public private(set) var failureHandler: FailureHandler<Input, Output>?
+    /// The shape of the scenario the step launches, made only when asked for (it builds one
+    /// operation from the factory, launching nothing); `nil` when the operation is not a
+    /// ``ScenarioShapeProviding`` scenario.
+    let nestedShape: @Sendable () -> ScenarioShape?
+    /// Makes a new operation and launches it.
+    let launchNew: @Sendable (OpContext<Input>, @escaping OnFinish<Output>) -> Void
+    /// How a finished launch of the step is undone when a later step fails for good; `nil`
+    /// when it is not (see ``Step/compensated(by:input:)``).
+    var undo: StepUndo<Input, Output>?
 
     /// The step's line in its scenario's shape.
     func outline(conditional: Bool) -> StepOutline {
         StepOutline(
             name: name, input: String(describing: Input.self), output: String(describing: Output.self),
-            purity: purity, conditional: conditional, nested: storage.nestedShape, undoneBy: storage.undo?.name)
-    }
-
-    var launchNew: @Sendable (OpContext<Input>, @escaping OnFinish<Output>) -> Void {
-        storage.launchNew
+            purity: purity, conditional: conditional, nested: nestedShape, undoneBy: undo?.name)
     }
 
     /// Creates a step named after its operation type.
@@ -96,10 +52,10 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
     ///   - make: Makes a new operation for every launch.
     public init<O: Op>(_ name: String, purity: Purity? = nil, _ make: @escaping @Sendable () -> O)
     where O.Input == Input, O.Output == Output {
-        storage = Storage(
-            name: name, purity: purity ?? Purity.of(O.self), retry: .never, failureHandler: nil,
-            nestedShape: Self.nestedShape(of: O.self, make),
-            launchNew: { context, onFinish in make().launch(context, onFinish: onFinish) })
+        self.name = name
+        self.purity = purity ?? Purity.of(O.self)
+        self.nestedShape = Self.nestedShape(of: O.self, make)
+        self.launchNew = { context, onFinish in make().launch(context, onFinish: onFinish) }
     }
 
     /// Reads a nested scenario's shape from one operation of the factory, only when the
@@ -114,16 +70,14 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
         }
     }
 
-    init(storage: Storage) {
-        self.storage = storage
-    }
-
     /// The same step with a retry policy.
     ///
     /// - Parameter policy: When to launch the step again after a failure.
     /// - Returns: The step with `policy`.
     public func retrying(_ policy: RetryPolicy) -> Step {
-        Step(storage: storage.with(retry: policy))
+        var step = self
+        step.retry = policy
+        return step
     }
 
     /// The same step with a failure handler, consulted when the retry policy gives up.
@@ -131,6 +85,8 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
     /// - Parameter handler: Decides to relaunch with new input, recover, or fail.
     /// - Returns: The step with `handler`.
     public func onFailure(_ handler: @escaping FailureHandler<Input, Output>) -> Step {
-        Step(storage: storage.with(failureHandler: handler))
+        var step = self
+        step.failureHandler = handler
+        return step
     }
 }

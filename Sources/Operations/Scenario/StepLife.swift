@@ -13,65 +13,49 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
     let step: Step<Input, Output>
     /// The step's position in its scenario.
     let index: Int
-    /// Where the step's result goes, exactly once: to `finishing`, which works on it first; to
-    /// `join`, the parallel step this step is a branch of; or, when there is neither, straight
-    /// to the run after the link at `position`. Fields rather than an enum of the three: an enum
-    /// nested here would be generic too, and every launch would look its metadata up. The usual
-    /// step makes no closure for its result, and no `Result` of its generic output either
-    /// (making one, or reading one, looks its metadata up).
-    private let finishing: StepFinish<Output>?
-    private let join: (any BranchJoin)?
-    private let position: Int
+    /// Where the step's result goes, exactly once.
+    private let destination: Destination<Output>
 
     /// A step whose result `finish` works on before handing it on.
     init(
         run: ScenarioRun, step: Step<Input, Output>, index: Int,
         then finish: @escaping StepFinish<Output>
     ) {
-        self.init(run: run, step: step, index: index, finishing: finish, join: nil, position: 0)
+        self.init(run: run, step: step, index: index, destination: .finishing(finish))
     }
 
     /// A step whose result goes to the run as it is, after the link at `position`.
     init(run: ScenarioRun, step: Step<Input, Output>, index: Int, passingOnAfter position: Int) {
-        self.init(run: run, step: step, index: index, finishing: nil, join: nil, position: position)
+        self.init(run: run, step: step, index: index, destination: .passingOn(after: position))
     }
 
     /// Branch `index` of a parallel step, whose result goes to `join`.
     init(run: ScenarioRun, step: Step<Input, Output>, branch index: Int, of join: any BranchJoin) {
-        self.init(run: run, step: step, index: index, finishing: nil, join: join, position: 0)
+        self.init(run: run, step: step, index: index, destination: .join(join))
     }
 
-    private init(
-        run: ScenarioRun, step: Step<Input, Output>, index: Int, finishing: StepFinish<Output>?,
-        join: (any BranchJoin)?, position: Int
-    ) {
+    private init(run: ScenarioRun, step: Step<Input, Output>, index: Int, destination: Destination<Output>) {
         self.run = run
         self.step = step
         self.index = index
-        self.finishing = finishing
-        self.join = join
-        self.position = position
+        self.destination = destination
     }
 
     /// Hands the step's output on, once.
     private func finish(succeeding output: Output) {
-        if let finishing {
-            finishing(.success(output))
-        } else if let join {
-            join.branch(index, finished: .success(output), in: run)
-        } else {
-            run.pass(value: output, after: position)
+        switch destination {
+        case .finishing(let finishing): finishing(.success(output))
+        case .join(let join): join.branch(index, finished: .success(output), in: run)
+        case .passingOn(let position): run.pass(value: output, after: position)
         }
     }
 
     /// Hands the step's failure on, once.
     private func finish(failing error: any Error) {
-        if let finishing {
-            finishing(.failure(error))
-        } else if let join {
-            join.branch(index, finished: .failure(error), in: run)
-        } else {
-            run.end(failing: error)
+        switch destination {
+        case .finishing(let finishing): finishing(.failure(error))
+        case .join(let join): join.branch(index, finished: .failure(error), in: run)
+        case .passingOn: run.end(failing: error)
         }
     }
 
@@ -80,17 +64,16 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
     /// Starts the step with `input`: launches its first attempt, or in a resumed run finishes
     /// it from its record.
     func start(_ input: Input) {
-        // The flag first: reading the optional existential copies it through its value witnesses.
-        if run.environment.isReplaying, let replay = run.environment.replay {
+        if let replay = run.environment.replay {
             return resume(input, replay: replay)
         }
-        launch(attempt: 1, retriesLeft: step.maxAttempts - 1, input: input)
+        launch(attempt: 1, retriesLeft: step.retry.maxAttempts - 1, input: input)
     }
 
     /// Launches the step's first attempt with `input` without asking a resumed run's journal:
     /// for a launch the journal cannot have recorded, such as the next poll of a polled step.
     func launchAnew(_ input: Input) {
-        launch(attempt: 1, retriesLeft: step.maxAttempts - 1, input: input)
+        launch(attempt: 1, retriesLeft: step.retry.maxAttempts - 1, input: input)
     }
 
     /// Starts the step in a resumed run: finishes it from its record (a replayed output, or the
@@ -117,7 +100,9 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
         // The recorded key names the request of the recorded value; another value is another
         // request (its chain handed it something new), with a new key.
         let resumedKey = key.flatMap { replay.repeatsRecordedRequest(at: address, input: input) ? $0 : nil }
-        launch(attempt: 1, retriesLeft: step.maxAttempts - 1, input: input, key: resumedKey, resumed: recorded != nil)
+        launch(
+            attempt: 1, retriesLeft: step.retry.maxAttempts - 1, input: input, key: resumedKey, resumed: recorded != nil
+        )
     }
 
     /// Launches one attempt. A step with side effects gets an idempotency key for it: `key`
@@ -155,7 +140,7 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
         let number = run.nextAttempt()
         // The first attempt of a step without a key of its own keeps the scenario's key, if it
         // has one; a retry, a relaunch or an attempt with a key carries its own.
-        let contextKey = attempt == 1 && attemptKey == nil ? run.extras?.idempotencyKey : attemptKey
+        let contextKey = attempt == 1 && attemptKey == nil ? run.context.idempotencyKey : attemptKey
         let context = run.context(input, step: index, name: step.name, key: contextKey, resumesEarlierRun: resumed)
         step.launchNew(context) { result in
             guard run.accept(attempt: number) else {
@@ -186,7 +171,7 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
 
     /// Takes a failed attempt to the retry policy, then to the failure handler.
     private func handle(
-        _ error: any Error, attempt: Int, retriesLeft: Int, input: Input, startedAt: FrozenInstant?,
+        _ error: any Error, attempt: Int, retriesLeft: Int, input: Input, startedAt: ContinuousClock.Instant?,
         key: IdempotencyKey?
     ) {
         // A halted run launches nothing more: no retry, no handler's relaunch or recovery.
@@ -259,8 +244,7 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
     /// replays): a step with a compensation joins the run's steps to undo should a later one
     /// fail for good.
     private func succeed(_ output: Output, input: Input) {
-        // The address is built only for a step that has a compensation.
-        if step.hasUndo, let undo = step.pendingUndo(input: input, output: output, address: address) {
+        if let undo = step.pendingUndo(input: input, output: output, address: address) {
             run.remember(undo)
         }
         finish(succeeding: output)
@@ -312,4 +296,12 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
         }
         registration.withLock { $0 = cancelled }
     }
+}
+
+/// Where a step's result goes: to a closure that works on it first, to the parallel step the
+/// step is a branch of, or straight to the run after the link at a position.
+private enum Destination<Output: Sendable>: Sendable {
+    case finishing(StepFinish<Output>)
+    case join(any BranchJoin)
+    case passingOn(after: Int)
 }

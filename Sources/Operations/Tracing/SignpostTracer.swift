@@ -1,5 +1,5 @@
 // Signposts (`OSSignposter`, Instruments' Points of Interest) exist only on Apple platforms;
-// elsewhere a trace goes to `InMemoryTracer` or `FileTracer`.
+// elsewhere a trace goes to `InMemoryTracer` or to a file (`FileTracer`, in OperationsRunner).
 #if canImport(os)
     public import os
 

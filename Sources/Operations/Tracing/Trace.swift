@@ -1,7 +1,7 @@
 /// Everything recorded while an operation ran: its participants and its events, in order.
 ///
 /// A trace is a plain value: build one by hand in a test, take one from an ``InMemoryTracer``,
-/// or load one saved as JSON (see ``init(jsonData:)``), then render it with
+/// or read one from a file (`OperationsRunner`'s `FileTracer` writes them), then render it with
 /// `TextDiagramRenderer`, `PlantUMLRenderer` or `MermaidRenderer`.
 ///
 /// ```swift

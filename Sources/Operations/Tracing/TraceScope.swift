@@ -20,9 +20,7 @@
 public struct TraceScope: Sendable {
     /// Where events go, or `nil` when tracing is off.
     public var tracer: (any Tracer)? { sink?.tracer }
-    /// The tracer behind one reference: scopes made from this one share it, and recording
-    /// calls the tracer in place, where an optional existential held inline was copied (through
-    /// value witnesses) on every recorded event.
+    /// The tracer behind one reference: scopes made from this one share it.
     private let sink: TracerSink?
     /// The participant this scope records for: the sender of its messages.
     public let participant: Participant

@@ -40,7 +40,7 @@ struct Polling<Input: Sendable, Output: Sendable>: Sendable {
 
     /// Starts the polling: afresh, or in a resumed run from where its journal left it.
     func start() {
-        let recorded = run.environment.isReplaying ? run.environment.replay?.pollProgress(at: address) : nil
+        let recorded = run.environment.replay?.pollProgress(at: address)
         guard let recorded else {
             let began = run.environment.scheduler.wallClock
             report(PollProgress(began: began, polls: 0, nextPoll: nil))

@@ -1,3 +1,5 @@
+public import Operations
+
 /// One step of a traced run drawn on its own: what a diagram too wide for the page is split into,
 /// and what `opctl diagram --run ID --step NAME` draws.
 public struct TraceSection: Hashable, Sendable {
@@ -219,7 +221,8 @@ extension TraceEvent {
         }
     }
 
-    var isDeclaration: Bool {
+    /// Whether the event declares a participant: what a section keeps of the events before it.
+    package var isDeclaration: Bool {
         if case .declare = kind { return true }
         return false
     }

@@ -1,3 +1,5 @@
+public import Operations
+
 // MARK: - API
 
 extension Trace {

@@ -1,4 +1,5 @@
 public import Foundation
+public import Operations
 
 extension Trace: Codable {
     private enum CodingKeys: String, CodingKey {

@@ -1,4 +1,6 @@
 public import Foundation
+public import Operations
+import OperationsJournal
 
 #if canImport(Glibc)
     import Glibc
