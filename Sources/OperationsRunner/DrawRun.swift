@@ -43,7 +43,7 @@ public enum DrawRun<Program: RunnerProgram>: Command {
     }
     /// `--run`, `--depth`, `--step`, `--format`, `--width`, `--state-dir`, each declared once for
     /// the parser and the help.
-    static var options: [CommandOption] {
+    public static var options: [CommandOption] {
         [runOption, depthOption, stepOption] + DiagramOptions.options + [Program.configuration.stateDir]
     }
     /// `--run RUN_ID`; a program's own drawing command may describe it in its words

@@ -47,7 +47,7 @@ public enum ExploreFlows<Program: RunnerProgram>: Command {
 
     /// `--max-faults`, `--random`, `--seed`, `--json`, each declared once for the parser and the
     /// help.
-    static var options: [CommandOption] {
+    public static var options: [CommandOption] {
         [
             maxFaultsOption, randomOption, seedOption,
             CommonOptions.json.described("Print one object: scenario, schedules, maxFaults, seed, violations"),
