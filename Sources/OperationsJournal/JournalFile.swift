@@ -140,6 +140,11 @@ enum JournalFile {
         guard descriptor >= 0 else { throw .io(url, operation: "open", reason: lastErrorText()) }
         defer { _ = close(descriptor) }
         var bytes: [UInt8] = []
+        // Room for the whole file at once: grown by doubling, a 21 MB journal held 32 MB and,
+        // while it grew, 48 MB (Docs/Benchmarks.md, "A journal parsed once"). A writer appending
+        // meanwhile only makes it grow once more.
+        var info = stat()
+        if fstat(descriptor, &info) == 0, info.st_size > 0 { bytes.reserveCapacity(Int(info.st_size) + 1) }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }

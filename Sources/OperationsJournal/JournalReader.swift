@@ -59,12 +59,18 @@ enum JournalReader {
                 continue
             }
             if let loss = places.check(line, number: number) { throw .linesLost(url, loss) }
+            // The journal's own form read by the scanner; anything else, damage included, by
+            // `JSONDecoder`, which says what is wrong (Docs/Benchmarks.md, "A journal parsed once").
             let event: JournalFormat.EventLine
-            do {
-                event = try decoder.decode(JournalFormat.EventLine.self, from: Data(line))
-            } catch {
-                damaged.append(.init(line: number, reason: RecordedValue.explain(error)))
-                continue
+            if let scanned = JournalFormat.EventLine(scanning: line, decoder: decoder) {
+                event = scanned
+            } else {
+                do {
+                    event = try decoder.decode(JournalFormat.EventLine.self, from: Data(line))
+                } catch {
+                    damaged.append(.init(line: number, reason: RecordedValue.explain(error)))
+                    continue
+                }
             }
             guard let kind = JournalFormat.Event(rawValue: event.event) else { continue }
             do {

@@ -83,7 +83,8 @@ struct RunIndex {
         // Every kept entry came from the cache or was read now; equal counts with nothing read
         // means the same set, so an unchanged directory costs no write.
         if changed || kept.count != cached.count { try? save(kept) }
-        return entries.sorted { $0.id < $1.id }
+        // The positions sorted rather than the entries, which are large to move.
+        return entries.indices.sorted { entries[$0].id < entries[$1].id }.map { entries[$0] }
     }
 
     // MARK: - Reading journals

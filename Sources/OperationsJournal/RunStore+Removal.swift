@@ -31,7 +31,27 @@ extension RunStore {
     ///   could not be removed.
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory cannot be listed.
     public func removeRuns(where shouldRemove: (RunSummary) -> Bool) throws(JournalError) -> RemovalReport {
-        let candidates = try summaries().compactMap { entry -> (RunSummary, FileStamp?)? in
+        try removeRuns(among: summaries(), where: shouldRemove)
+    }
+
+    /// Removes the runs `shouldRemove` picks among `listed`, a listing of this store
+    /// (``summaries()``) the caller has already made, as ``removeRuns(where:)`` removes them.
+    ///
+    /// The listing may be stale by the time a run is removed: each journal's stamp is compared
+    /// under its lock with the listing's, and a run that changed since is read again and judged
+    /// as it now stands, so a listing made earlier by the same process costs no second one.
+    /// Runs created since the listing are not in it and are kept.
+    ///
+    /// - Parameters:
+    ///   - listed: A listing of this store.
+    ///   - shouldRemove: As for ``removeRuns(where:)``.
+    /// - Returns: What was removed, and what was left because a live process held it or a file
+    ///   could not be removed.
+    /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory cannot be listed.
+    public func removeRuns(
+        among listed: [SummaryEntry], where shouldRemove: (RunSummary) -> Bool
+    ) throws(JournalError) -> RemovalReport {
+        let candidates = listed.compactMap { entry -> (RunSummary, FileStamp?)? in
             guard let summary = try? entry.summary.get(), summary.status != .running, shouldRemove(summary) else {
                 return nil
             }

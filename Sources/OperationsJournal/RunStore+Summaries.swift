@@ -23,6 +23,19 @@ extension RunStore {
         try RunIndex(directory: directory).refresh()
     }
 
+    /// The runs made from `id` by `rerun ID --from STEP`, oldest first, as ``summaries()``
+    /// would list them, at a cost that does not include a summary of every run.
+    ///
+    /// A run's origin is in its journal's header, which never changes, so the index says which
+    /// journals it knows are reruns of `id` without checking the others; journals it does not
+    /// know yet are read.
+    ///
+    /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory exists but cannot be
+    ///   read. A store with no runs yet has none.
+    public func reruns(of id: RunID) throws(JournalError) -> [SummaryEntry] {
+        try RunIndex(directory: directory).reruns(of: id)
+    }
+
     /// One run in a summary listing.
     public struct SummaryEntry: Sendable {
         /// The run's id (its file name).

@@ -57,7 +57,8 @@ public enum PruneRuns<Program: RunnerProgram>: Command {
             if request.dryRun {
                 outcome.removed = entries.compactMap { try? $0.summary.get() }.filter(request.selects)
             } else {
-                let report = try store.removeRuns(where: request.selects)
+                // The listing above, not a second one: removal checks each run under its lock.
+                let report = try store.removeRuns(among: entries, where: request.selects)
                 outcome.removed = report.removed
                 outcome.running += report.inProgress.count
                 outcome.failures = report.failures.map(\.description)

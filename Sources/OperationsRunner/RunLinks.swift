@@ -19,10 +19,11 @@ struct RunLinks {
         self.reruns = reruns
     }
 
-    /// The links of every run in `store`; none when the store cannot be listed (the run itself
-    /// was read, so `show` goes on without them).
-    init(store: RunStore) {
-        self.init((try? store.summaries()) ?? [])
+    /// The runs made from `id` in `store` (``RunStore/reruns(of:)``), without listing every run;
+    /// none when the store cannot be listed (the run itself was read, so `show` goes on
+    /// without them).
+    init(madeFrom id: RunID, in store: RunStore) {
+        self.init((try? store.reruns(of: id)) ?? [])
     }
 
     /// `rerun of ID from STEP`, as `runs` and `show` say where a run came from.

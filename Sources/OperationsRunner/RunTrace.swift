@@ -1,7 +1,7 @@
-public import Foundation
-public import Operations
+import Foundation
+import Operations
 import OperationsDiagrams
-public import OperationsJournal
+import OperationsJournal
 
 /// Where a run's trace is kept, for `run`/`rerun` (which write it) and `diagram --run` (which
 /// draws it): next to its journal, as `<run-id>.trace.jsonl`, appended to

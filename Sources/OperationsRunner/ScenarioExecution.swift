@@ -190,7 +190,8 @@ struct ScenarioExecution<Input: Sendable> {
             status: "failed", message: "\(step) failed\(after): \(cause)",
             hint: undone.isEmpty ? nil : "Undone: \(undone.map(\.name).joined(separator: ", ")).",
             exitStatus: ExitStatus.failure, failedStep: step, rerunnable: undone.isEmpty)
-        return report(.failed, cause: cause, step: step, attempts: attempts, reading)
+        // The record read here is the one the report reads: a failed run reads its journal once.
+        return report(.failed, cause: cause, step: step, attempts: attempts, reading, read: record)
     }
 
     /// A failure for good whose undoing left something undone: a rerun tries the compensations
@@ -239,10 +240,12 @@ struct ScenarioExecution<Input: Sendable> {
     /// The way on is the journal's (``RunHint``), as `show` gives it: the rerun command with the
     /// inputs the rerun needs, or what to do instead.
     private func report(
-        _ kind: RunFailure.Kind, cause: (any Error)?, step: String, attempts: Int, _ reading: FailureReading
+        _ kind: RunFailure.Kind, cause: (any Error)?, step: String, attempts: Int, _ reading: FailureReading,
+        read: JournalRecord?? = nil
     ) -> Int32 {
         let url = journal.url
-        let record = LockedState<JournalRecord??>(nil)
+        // Read at most once, by whichever part of the report needs it first.
+        let record = LockedState<JournalRecord??>(read)
         let load: @Sendable () -> JournalRecord? = {
             record.withLock { loaded in
                 if let loaded { return loaded }

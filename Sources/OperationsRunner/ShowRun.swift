@@ -50,7 +50,7 @@ public enum ShowRun<Program: RunnerProgram>: Command {
         if arguments.has(follow) {
             return try RunFollower(store: store, runID: runID, console: console).follow(from: record)
         }
-        let links = RunLinks(store: store)
+        let links = RunLinks(madeFrom: runID, in: store)
         let history = RunHistory(record)
         if arguments.has(CommonOptions.json) {
             var object = Self.object(history, links: links)

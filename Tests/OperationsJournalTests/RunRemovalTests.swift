@@ -39,6 +39,25 @@ struct RunRemovalTests {
         }
     }
 
+    /// `prune` lists once and hands that listing to the removal: a run changed since is judged
+    /// again under its lock, and one created since is not in the listing and stays.
+    @Test func aListingMadeEarlierRemovesOnlyWhatItStillPicks() throws {
+        try withTemporaryDirectory { directory in
+            let store = RunStore(stateDirectory: directory)
+            var journal: ScenarioJournal? = try store.create(scenario: "Doubling")
+            let resumedLater = try #require(journal?.runID)
+            journal = nil
+            let failed = try index.failedRun(store)
+            let listed = try store.summaries()
+            try store.resume(resumedLater).close()
+            let createdLater = try index.failedRun(store)
+
+            let report = try store.removeRuns(among: listed) { $0.sessions == 1 }
+            #expect(report.removed.map(\.id) == [failed])
+            #expect(Set(try store.summaries().map(\.id)) == [resumedLater, createdLater])
+        }
+    }
+
     @Test func neverRemovesARunALiveProcessWrites() throws {
         try withTemporaryDirectory { directory in
             let store = RunStore(stateDirectory: directory)
