@@ -105,9 +105,11 @@ final class ScenarioRun: Sendable {
     /// The context of an attempt of step `index`, called `name`: the scenario's token, deadline
     /// and trace, with the step's own scope and `key`.
     func context<Input: Sendable>(
-        _ input: Input, step index: Int, name: String, key: IdempotencyKey?, resumesEarlierRun: Bool = false
+        _ input: Input, step index: Int, name: String, key: IdempotencyKey?, resumesEarlierRun: Bool = false,
+        innerAttempts: InnerAttempts? = nil
     ) -> OpContext<Input> {
-        let scope = ScenarioScope(base: base, index: index, name: name, resumesEarlierRun: resumesEarlierRun)
+        let scope = ScenarioScope(
+            base: base, index: index, name: name, resumesEarlierRun: resumesEarlierRun, innerAttempts: innerAttempts)
         let extras = ContextExtras(
             cancellation: extras?.cancellation, deadline: extras?.deadline, scope: scope, trace: extras?.trace,
             idempotencyKey: key)
@@ -115,10 +117,12 @@ final class ScenarioRun: Sendable {
     }
 
     /// The scenario's context for what an event handler launches: its trace, cancellation and
-    /// services, but neither its observer nor its replay nor its place in the run — the
-    /// reaction is not a step, so it must not be journaled (or replayed) as one.
-    var boundaryContext: OpContext<Void> {
-        var context = OpContext(input: (), environment: environment.with(observer: nil, replay: nil), extras: extras)
+    /// services, but neither its replay nor its place in the run — the reaction is not a step,
+    /// so it must not be journaled (or replayed) as one. What it launches is told to `observer`
+    /// (a ``ReactionRecorder``), which the run's observers hear of as one handled event.
+    func boundaryContext(observer: (any ScenarioObserver)?) -> OpContext<Void> {
+        var context = OpContext(
+            input: (), environment: environment.with(observer: observer, replay: nil), extras: extras)
         context.scope = nil
         // The scenario's own key belongs to its requests as a step; a reaction is none of them.
         context.idempotencyKey = nil
