@@ -178,7 +178,7 @@ public enum ListRuns<Program: RunnerProgram>: Command {
     private static func stepCell(_ summary: RunSummary, current: RunHistory.Current?) -> String {
         if summary.status == .running {
             guard let current else { return summary.failedStep.map { "at \($0.name)" } ?? "starting" }
-            return "at \(current.step.name) for \(HistoryText.format(current.elapsed))"
+            return "at \(HistoryText.path(current.step)) for \(HistoryText.format(current.elapsed))"
         }
         return summary.failedStep?.name ?? "-"
     }

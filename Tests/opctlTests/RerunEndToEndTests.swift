@@ -118,7 +118,7 @@ struct RerunEndToEndTests {
         #expect(runs.first?["currentStepSince"] is String, "\(listing)")
         let id = try #require(runs.first?["id"] as? String)
         let table = try sandbox.run("runs").stdout
-        #expect(table.range(of: #"at \w+ for \d+(\.\d)? m?s"#, options: .regularExpression) != nil, "\(table)")
+        #expect(table.range(of: #"at [\w/]+ for \d+(\.\d)? m?s"#, options: .regularExpression) != nil, "\(table)")
         let shown = try sandbox.run("show", id).stdout
         #expect(shown.contains("· running"), "\(shown)")
         #expect(!shown.contains("in doubt"), "\(shown)")

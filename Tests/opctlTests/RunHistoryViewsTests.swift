@@ -69,6 +69,20 @@ struct RunHistoryViewsTests {
         }
     }
 
+    /// A step nested in a scenario (TermsOfUseOp in VerificationScenario) fails for good after
+    /// the engine's retries: the run's last line counts its attempts, not its scenario's.
+    @Test func aNestedStepFailingAfterRetriesSaysItsAttempts() throws {
+        let sandbox = try Sandbox()
+        let run = try sandbox.run(
+            "run", "auth", "--backend", "sim:?fail=terms:5", "--phone", Self.phone, "--accept-terms", "--code",
+            "123456")
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stderr.contains("opctl: TermsOfUseOp failed after 3 attempts: "), "\(run)")
+        let id = try #require(runID(in: run.stderr), "\(run)")
+        let shown = try sandbox.run("show", id).stdout
+        #expect(shown.contains("Error: VerificationScenario › TermsOfUseOp failed after 3 attempts: "), "\(shown)")
+    }
+
     /// Terms changed as SaveTokenOp launched: the reaction at the end accepts them again and
     /// saves a refreshed token. The token the run prints is the one the token file holds, and
     /// the progress, `show`, `show --json` and the diagram all tell the event, the second

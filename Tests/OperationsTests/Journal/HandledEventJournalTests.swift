@@ -69,6 +69,22 @@ extension JournalTests {
             #expect(failure.attempt == 3)
             #expect(failure.description.hasPrefix("Retrying failed after 3 attempts"), "\(failure)")
         }
+
+        /// A nested step's failure is told with the attempts of the operation it names, not of
+        /// the scenario step around it.
+        @Test func aNestedFailureCountsTheAttemptsOfTheStepItNames() {
+            let inner = StepFailure(
+                scenario: "Verification", step: "TermsOfUseOp", attempt: 3, error: InnerRetryOp.Busy())
+            let outer = StepFailure(scenario: "Auth", step: "Verification", attempt: 1, error: inner)
+            #expect(outer.failedOperationAttempts == 3)
+            #expect(outer.description == "Verification › TermsOfUseOp failed after 3 attempts: Busy()")
+        }
+
+        /// A step stopped by a cancellation reads "cancelled", not "failed".
+        @Test func aCancelledStepReadsCancelled() {
+            let stopped = StepFailure(scenario: "Verification", step: "CodeOp", attempt: 2, error: OpError.cancelled)
+            #expect(stopped.description == "CodeOp cancelled at attempt 2: \(OpError.cancelled)")
+        }
     }
 }
 
