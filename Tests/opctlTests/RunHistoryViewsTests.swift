@@ -114,6 +114,10 @@ struct RunHistoryViewsTests {
         for line in reaction {
             #expect(shown.contains("\n  \(line)\n"), "show: \(line)\n\(shown)")
         }
+        let followed = try sandbox.run("show", id, "--follow").stdout
+        for line in reaction {
+            #expect(followed.contains("\n  \(line)\n"), "show --follow: \(line)\n\(followed)")
+        }
         let object = try #require(try parseJSON(sandbox.run("show", id, "--json").stdout) as? [String: Any])
         let events = try #require(object["events"] as? [[String: Any]], "\(object)")
         let handled = try #require(events.last)
