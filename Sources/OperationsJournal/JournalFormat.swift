@@ -24,13 +24,15 @@ enum JournalFormat {
         case compensating
         /// Where a polled step's polling stands: as it begins, and before each wait between polls.
         case polling
+        /// The scenario at `address` took an event from outside and reacted (`handled`).
+        case eventHandled
         case runFinished
 
         /// Whether lines of this event may record a step's or the run's input or output.
         var carriesValues: Bool {
             switch self {
             case .runStarted, .stepLaunched, .stepSucceeded, .runFinished: true
-            case .resumed, .stepFailed, .stepSkipped, .stepReplayed, .compensating, .polling: false
+            case .resumed, .stepFailed, .stepSkipped, .stepReplayed, .compensating, .polling, .eventHandled: false
             }
         }
     }
@@ -143,11 +145,13 @@ enum JournalFormat {
         let polls: Int?
         let nextPollAt: Int64?
         let waitSeconds: Double?
+        /// On `eventHandled`: the event, the boundary, the reaction and what it launched.
+        let handled: HandledEvent?
 
         private enum CodingKeys: String, CodingKey {
             case event, at, address, attempt, durationMs
             case error, willRetry, status, session, purity, idempotencyKey, shape, fingerprint, skippedLines
-            case began, polls, nextPollAt, waitSeconds
+            case began, polls, nextPollAt, waitSeconds, handled
         }
 
         init(from decoder: any Decoder) throws {
@@ -171,6 +175,7 @@ enum JournalFormat {
             polls = try container.decodeIfPresent(Int.self, forKey: .polls)
             nextPollAt = try container.decodeIfPresent(Int64.self, forKey: .nextPollAt)
             waitSeconds = try container.decodeIfPresent(Double.self, forKey: .waitSeconds)
+            handled = try container.decodeIfPresent(HandledEvent.self, forKey: .handled)
             values = RecordedValues(from: try decoder.container(keyedBy: ComparableJSON.AnyKey.self))
         }
     }

@@ -38,6 +38,8 @@ extension JournalReader {
         private var latestChild: [StepAddress: StepAddress] = [:]
         /// Where each polled step's polling stood (``JournalRecord/pollProgress``).
         private var polling: [StepAddress: PollProgress] = [:]
+        /// The events the run's scenarios handled (``JournalRecord/handledEvents``).
+        private var handledEvents: [HandledEventRecord] = []
 
         private struct Finish {
             let status: RunStatus
@@ -61,7 +63,9 @@ extension JournalReader {
             values: (input: RecordedValue?, output: RecordedValue?)
         ) throws(Inconsistency) {
             let at = JournalReader.date(line.at)
-            if kind != .compensating, let address = line.address, !address.path.isEmpty, !address.isCompensation {
+            if kind != .compensating, kind != .eventHandled, let address = line.address, !address.path.isEmpty,
+                !address.isCompensation
+            {
                 latestChild[StepAddress(path: Array(address.path.dropLast()))] = address
             }
             let finalFailure = kind == .stepFailed && line.willRetry != true
@@ -154,6 +158,11 @@ extension JournalReader {
                     WaitDeadline(until: JournalReader.date(at), seconds: line.waitSeconds ?? 0)
                 }
                 polling[address] = PollProgress(began: began, polls: try require(line.polls, "polls"), nextPoll: next)
+            case .eventHandled:
+                handledEvents.append(
+                    HandledEventRecord(
+                        session: session, at: at, scenario: line.address ?? StepAddress(path: []),
+                        event: try require(line.handled, "handled")))
             case .runFinished:
                 let text = try require(line.status, "status")
                 guard let status = RunStatus(rawValue: text), status != .running else {
@@ -193,7 +202,7 @@ extension JournalReader {
                 input: input, output: finished?.output, outputs: outputs, launchInputs: launchInputs,
                 compensating: compensating, pollProgress: polling,
                 intactLength: intactLength, lineCount: lineCount, lastLineSum: lastLineSum,
-                shape: shape, settings: header.settings, rerunOf: header.rerunOf)
+                shape: shape, settings: header.settings, rerunOf: header.rerunOf, handledEvents: handledEvents)
         }
 
         // MARK: - Internals

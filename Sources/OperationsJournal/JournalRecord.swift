@@ -90,6 +90,10 @@ public struct JournalRecord: Sendable {
     /// For a run made by `rerun ID --from STEP`, the run and step it came from (its header
     /// says so); `nil` for every other run.
     public internal(set) var rerunOf: RerunOrigin? = nil
+    /// The events from outside the run's scenarios handled, with what each reaction launched,
+    /// in the order they were handled over every session; empty in journals from before they
+    /// were recorded.
+    public internal(set) var handledEvents: [HandledEventRecord] = []
 
     /// The input the run was first launched with, for launching it again on resume.
     ///

@@ -44,7 +44,8 @@ enum RerunCopy {
             // The start keeps the run's input; it is stamped with the new run's start, so the
             // new run lists as started when it was made.
             case .runStarted: return position < stepReached ? restamped(event.line, at: startedAt) : nil
-            case .resumed, .compensating, .runFinished: return nil
+            // A reaction to an event belongs to the session that handled it, not to the steps.
+            case .resumed, .compensating, .runFinished, .eventHandled: return nil
             case .stepLaunched, .stepSucceeded, .stepFailed, .stepSkipped, .stepReplayed, .polling:
                 guard let address = event.address, let reached = firstReached[address], reached < stepReached,
                     !isPrefix(address, of: step), !isPrefix(step, of: address),

@@ -6,7 +6,8 @@ public import Operations
 /// `show` (text and JSON), a runner's `--follow`, the labels of its progress lines and the notes
 /// a run's diagram adds to its trace all read a history, so none of them can say of a step what
 /// another does not: its attempts (a polled step's polls), its outcome, whether it is running,
-/// replayed (and in which session), skipped, undone, or in doubt with the key a rerun repeats.
+/// replayed (and in which session), skipped, undone, or in doubt with the key a rerun repeats;
+/// and the events from outside it handled, with what their reactions launched.
 /// An app can read one the same way, from ``RunStore/load(_:)``.
 ///
 /// A history is made from a ``JournalRecord`` at a moment (`now`): a run whose journal a live
@@ -38,6 +39,9 @@ public struct RunHistory: Sendable {
     public let isUndone: Bool
     /// For a run made by `rerun ID --from STEP`, the run and step it came from.
     public let rerunOf: RerunOrigin?
+    /// The events from outside the run's scenarios handled, each with its reaction and what it
+    /// launched (the terms shown again, the token saved), in the order they were handled.
+    public let events: [HandledEventRecord]
 
     /// Where a live run stands.
     public struct Current: Sendable, Hashable {
@@ -64,6 +68,7 @@ public struct RunHistory: Sendable {
         sessions = record.sessions
         error = record.error
         rerunOf = record.rerunOf
+        events = record.handledEvents
         undone = record.undoneSteps
         isUndone = record.isUndone
         let steps = record.steps.map { Step($0, polls: record.pollProgress[$0.address], runStatus: record.status) }

@@ -614,6 +614,11 @@ public final class ScenarioJournal: ScenarioObserver {
                 line.field("waitSeconds", json: String(next.seconds).utf8)
             }
             commit = .writeAndSync
+        case .eventHandled(let handled):
+            // In words only (each label redacted): a reaction is never replayed, only read.
+            begin(.eventHandled, event, &line)
+            line.field("handled", json: (try? JSONEncoder().encode(handled)) ?? Data("null".utf8))
+            commit = .write
         }
         state.append(&line)
         return commit

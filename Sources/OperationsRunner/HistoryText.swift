@@ -29,6 +29,38 @@ struct HistoryText {
         history.steps.flatMap(lines(of:))
     }
 
+    /// The lines of the events the run handled, after its steps: each event, where it was taken
+    /// and how the scenario reacted, then what the reaction launched.
+    var eventLines: [String] {
+        history.events.flatMap { record in
+            let session = history.sessions > 1 ? " (session \(record.session))" : ""
+            let indent = String(repeating: "  ", count: record.scenario.path.count + 1)
+            return Self.lines(of: record.event, session: session).map { indent + $0 }
+        }
+    }
+
+    /// An event and its reaction's launches in the words progress and `show` share:
+    /// `event terms-changed at the end: went on, launching TermsOfUseOp`, then one line per
+    /// launch, indented by its depth in the reaction; `session` (` (session 2)`) follows the
+    /// boundary in a run of several sessions.
+    static func lines(of handled: HandledEvent, session: String = "") -> [String] {
+        let launched = handled.launched.first.map { ", launching \($0.path.joined(separator: "/"))" } ?? ""
+        var lines = ["event \(handled.event) \(handled.boundary)\(session): \(handled.reaction)\(launched)"]
+        for launch in handled.launched {
+            let indent = String(repeating: "  ", count: launch.path.count)
+            let attempts = launch.attempts > 1 ? " after \(launch.attempts) attempts" : ""
+            let result =
+                switch launch.outcome {
+                case .succeeded: "succeeded\(attempts)" + (launch.output.map { ": \($0)" } ?? "")
+                case .failed: "failed\(attempts)" + (launch.error.map { ": \($0)" } ?? "")
+                case .skipped: "skipped (its condition did not hold)"
+                case .unfinished: "not finished when the reaction came"
+                }
+            lines.append("\(indent)\(launch.path.last ?? ""): \(result)")
+        }
+        return lines
+    }
+
     /// `Running: at VerificationScenario/CodeOp for 12 s`, for a live run; `nil` otherwise.
     var runningLine: String? {
         guard history.status == .running else { return nil }

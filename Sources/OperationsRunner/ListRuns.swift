@@ -20,7 +20,8 @@ public enum ListRuns<Program: RunnerProgram>: Command {
             \(HelpText.usage("\(Program.configuration.name) runs", lines: [Array(usage.prefix(4)), Array(usage.dropFirst(4))]))
 
             Lists the runs, newest first, with their id, scenario, status (succeeded, failed, cancelled,
-            interrupted, running), failed step and start time. A journal that cannot be read is listed as
+            interrupted, running), step (the failed one; a running run's current step and how long it
+            has been there) and start time. A journal that cannot be read is listed as
             damaged; with --json it is left out of the array and named on standard error instead. The
             table shows the newest \(defaultLimit) runs that match, and standard error says how many older
             ones were left out.
@@ -41,8 +42,9 @@ public enum ListRuns<Program: RunnerProgram>: Command {
             Program.configuration.stateDir,
             CommonOptions.json.described(
                 "Print a JSON array of objects, newest first: id, scenario, status, failedStep,\n"
-                    + "currentStep (a running run's), startedAt, finishedAt, and for a run\n"
-                    + "that did not succeed its hint (and rerun, the command that goes on)"),
+                    + "currentStep, currentStepSince and currentStepMilliseconds (a running\n"
+                    + "run's), startedAt, finishedAt, and for a run that did not succeed its hint\n"
+                    + "(and rerun, the command that goes on)"),
         ]
     }
     /// `--limit N`.
@@ -71,9 +73,19 @@ public enum ListRuns<Program: RunnerProgram>: Command {
         let leftOut = matching.count - shown.count
         // The links of `rerun --from`, from every run, not only those shown.
         let links = RunLinks(all)
+        let store = Program.configuration.runStore(stateDirectory)
+        // Where each live run is, from its history, as `show` says it: only live runs' journals
+        // are read, and they are few.
+        let now = Date()
+        var current: [RunID: RunHistory.Current] = [:]
+        for entry in shown {
+            guard case .success(let summary) = entry.summary, summary.status == .running,
+                let record = try? store.load(entry.id)
+            else { continue }
+            current[entry.id] = RunHistory(record, now: now).current
+        }
         if json {
-            let store = Program.configuration.runStore(stateDirectory)
-            printJSON(shown, links: links, console: console) { id in
+            printJSON(shown, links: links, current: current, console: console) { id in
                 // The hint reads the run's steps, which the index does not keep: only runs that
                 // did not succeed and are not running have one, and only their journals are read.
                 (try? store.load(id)).flatMap {
@@ -88,7 +100,7 @@ public enum ListRuns<Program: RunnerProgram>: Command {
         } else if matching.isEmpty {
             console.note("No runs match (\(CountText.runs(all.count)) in \(stateDirectory.path)).")
         } else {
-            printTable(shown, links: links, console: console)
+            printTable(shown, links: links, current: current, console: console)
         }
         if leftOut > 0 {
             let older = filter.isActive ? "older matching" : "older"
@@ -109,7 +121,8 @@ public enum ListRuns<Program: RunnerProgram>: Command {
     }
 
     private static func printJSON(
-        _ entries: [RunStore.SummaryEntry], links: RunLinks, console: Console, hint: (RunID) -> RunHint?
+        _ entries: [RunStore.SummaryEntry], links: RunLinks, current: [RunID: RunHistory.Current], console: Console,
+        hint: (RunID) -> RunHint?
     ) {
         // Every object keeps the promised keys and statuses; a damaged journal has neither a
         // scenario nor a start time, so it is reported beside the array, not in it.
@@ -118,7 +131,8 @@ public enum ListRuns<Program: RunnerProgram>: Command {
             case .success(let summary):
                 let ended = summary.status != .succeeded && summary.status != .running
                 return RunListingJSON.Run(
-                    summary, id: entry.id, reruns: links.reruns[entry.id] ?? [], hint: ended ? hint(entry.id) : nil)
+                    summary, id: entry.id, reruns: links.reruns[entry.id] ?? [], hint: ended ? hint(entry.id) : nil,
+                    current: current[entry.id])
             case .failure(let error):
                 console.note(
                     "\(Program.configuration.name): left out run \(entry.id), its journal cannot be read: \(error)")
@@ -130,14 +144,16 @@ public enum ListRuns<Program: RunnerProgram>: Command {
 
     /// The table; a `LINKS` column only when a shown run was rerun from a step or made so,
     /// so a listing without such runs reads as it always has.
-    private static func printTable(_ entries: [RunStore.SummaryEntry], links: RunLinks, console: Console) {
+    private static func printTable(
+        _ entries: [RunStore.SummaryEntry], links: RunLinks, current: [RunID: RunHistory.Current], console: Console
+    ) {
         let linkTexts = entries.map { entry -> String? in
             guard case .success(let summary) = entry.summary else { return nil }
             let texts = [summary.rerunOf.map(RunLinks.text), links.text(of: entry.id)].compactMap { $0 }
             return texts.isEmpty ? nil : texts.joined(separator: "; ")
         }
         let linked = linkTexts.contains { $0 != nil }
-        var rows = [["RUN", "SCENARIO", "STATUS", "FAILED STEP", "STARTED"] + (linked ? ["LINKS"] : [])]
+        var rows = [["RUN", "SCENARIO", "STATUS", "STEP", "STARTED"] + (linked ? ["LINKS"] : [])]
         for (entry, link) in zip(entries, linkTexts) {
             let linkColumn = linked ? [link ?? "-"] : []
             switch entry.summary {
@@ -145,7 +161,8 @@ public enum ListRuns<Program: RunnerProgram>: Command {
                 rows.append(
                     [
                         entry.id.description, summary.scenario, summary.status.rawValue,
-                        Self.stepCell(summary), RunTimestamp.text(summary.startedAt ?? summary.createdAt),
+                        Self.stepCell(summary, current: current[entry.id]),
+                        RunTimestamp.text(summary.startedAt ?? summary.createdAt),
                     ] + linkColumn)
             case .failure:
                 rows.append([entry.id.description, "?", ListedStatus.damaged.rawValue, "-", "-"] + linkColumn)
@@ -154,10 +171,13 @@ public enum ListRuns<Program: RunnerProgram>: Command {
         for line in Table.render(rows) { console.print(line) }
     }
 
-    /// The failed step of a run that failed; for a live run, the step it is at, marked so that
-    /// it does not read as a failure.
-    private static func stepCell(_ summary: RunSummary) -> String {
-        guard let step = summary.failedStep?.name else { return "-" }
-        return summary.status == .running ? "(at \(step))" : step
+    /// The failed step of a run that failed; for a live run, the step it is at and for how long,
+    /// as `show` says it (`at CodeOp for 12 s`), so that it does not read as a failure.
+    private static func stepCell(_ summary: RunSummary, current: RunHistory.Current?) -> String {
+        if summary.status == .running {
+            guard let current else { return summary.failedStep.map { "at \($0.name)" } ?? "starting" }
+            return "at \(HistoryText.path(current.step)) for \(HistoryText.format(current.elapsed))"
+        }
+        return summary.failedStep?.name ?? "-"
     }
 }

@@ -35,6 +35,13 @@ struct ProgressPrinter: ScenarioObserver {
         let line: String?
         if case .scenarioStarted = event.kind, !event.address.path.isEmpty {
             line = "\(console.styled(event.step, .bold)): started"
+        } else if case .eventHandled(let handled) = event.kind {
+            // The lines `show` prints for it, at the level of the scenario's steps.
+            let indent = String(repeating: "  ", count: event.address.path.count)
+            for text in HistoryText.lines(of: handled) {
+                console.note(indent + text)
+            }
+            return
         } else if event.isScenarioEvent {
             line = nil
         } else {
@@ -72,7 +79,7 @@ struct ProgressPrinter: ScenarioObserver {
         case .stepLaunched:
             labels.launched(event)
             return nil
-        case .scenarioStarted, .scenarioSucceeded, .scenarioFailed:
+        case .scenarioStarted, .scenarioSucceeded, .scenarioFailed, .eventHandled:
             return nil
         }
     }

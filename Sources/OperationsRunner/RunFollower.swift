@@ -25,6 +25,7 @@ struct RunFollower {
     /// - Throws: What reading the journal throws (``JournalError``).
     func follow(from record: JournalRecord) throws -> Int32 {
         var printed: [HistoryText.Line.Key: String] = [:]
+        var eventLinesPrinted = 0
         var record = record
         console.print("Following run \(runID) · \(record.scenario)")
         while true {
@@ -35,6 +36,10 @@ struct RunFollower {
                 console.print(line.text)
                 printed[line.key] = line.text
             }
+            // Events are only ever appended: the lines past those printed are new.
+            let eventLines = text.eventLines
+            for line in eventLines.dropFirst(eventLinesPrinted) { console.print(line) }
+            eventLinesPrinted = max(eventLinesPrinted, eventLines.count)
             guard history.status == .running else {
                 console.print(text.headline)
                 if let error = history.error { console.print("Error: \(error)") }

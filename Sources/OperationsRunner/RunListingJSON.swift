@@ -15,6 +15,10 @@ enum RunListingJSON {
         let failedStep: String?
         /// The step a live run is at; left out for a run that is not running.
         let currentStep: String?
+        /// Since when, and for how long, a live run has been at ``currentStep``: what `show
+        /// --json` says (``RunHistory/current``); left out for a run that is not running.
+        var currentStepSince: String?
+        var currentStepMilliseconds: Int?
         let startedAt: String
         let finishedAt: String?
         /// The run and step it was rerun from; left out for other runs.
@@ -40,14 +44,22 @@ enum RunListingJSON {
         ///   - id: Its id (its file name).
         ///   - reruns: The runs made from it, oldest first.
         ///   - hint: How to go on with it, for a run that did not succeed.
-        init(_ summary: RunSummary, id: RunID, reruns: [RunSummary], hint: RunHint? = nil) {
+        ///   - current: Where a live run is, from its history.
+        init(
+            _ summary: RunSummary, id: RunID, reruns: [RunSummary], hint: RunHint? = nil,
+            current: RunHistory.Current? = nil
+        ) {
             self.id = id.description
             scenario = summary.scenario
             status = summary.status.rawValue
             // A live run has not failed: the step it is at is its current step, not a failed one.
             let isRunning = summary.status == .running
             failedStep = isRunning ? nil : summary.failedStep?.name
-            currentStep = isRunning ? summary.failedStep?.name : nil
+            currentStep = isRunning ? (current?.step.name ?? summary.failedStep?.name) : nil
+            if isRunning, let current {
+                currentStepSince = RunTimestamp.text(current.since)
+                currentStepMilliseconds = Int(current.elapsed.inMilliseconds.rounded(.down))
+            }
             startedAt = RunTimestamp.text(summary.startedAt ?? summary.createdAt)
             finishedAt = summary.finishedAt.map(RunTimestamp.text)
             rerunOf = summary.rerunOf.map { ["run": $0.run.description, "step": $0.step.namePath] }
@@ -67,6 +79,8 @@ enum RunListingJSON {
             try container.encode(status, forKey: .status)
             try container.encode(failedStep, forKey: .failedStep)
             try container.encodeIfPresent(currentStep, forKey: .currentStep)
+            try container.encodeIfPresent(currentStepSince, forKey: .currentStepSince)
+            try container.encodeIfPresent(currentStepMilliseconds, forKey: .currentStepMilliseconds)
             try container.encode(startedAt, forKey: .startedAt)
             try container.encodeIfPresent(finishedAt, forKey: .finishedAt)
             try container.encodeIfPresent(rerunOf, forKey: .rerunOf)
@@ -76,7 +90,8 @@ enum RunListingJSON {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case id, scenario, status, failedStep, currentStep, startedAt, finishedAt, rerunOf, reruns, rerun, hint
+            case id, scenario, status, failedStep, currentStep, currentStepSince, currentStepMilliseconds
+            case startedAt, finishedAt, rerunOf, reruns, rerun, hint
         }
     }
 

@@ -145,7 +145,8 @@ struct ScenarioExecution<Input: Sendable> {
     /// (``PreparedRun/explain``).
     private func fail(_ error: any Error) -> Int32 {
         let failure = error as? StepFailure
-        let attempts = failure?.attempt ?? 1
+        // The step named is the innermost failed one, so are its attempts.
+        let attempts = failure?.failedOperationAttempts ?? 1
         // The journal, not the step, stopped the rerun: a step in doubt without a key, or a
         // recorded value this build cannot read. Rerunning the same way would stop again.
         if let cause = failure?.rootCause, cause is ResumeError || cause is JournalError {
@@ -205,7 +206,7 @@ struct ScenarioExecution<Input: Sendable> {
             status: "failed", message: "\(step) failed: \(cause); left undone: \(left)",
             hint: "A rerun tries again to undo what is left undone.", exitStatus: ExitStatus.failure,
             failedStep: step)
-        return report(.failed, cause: undoing, step: step, attempts: failure?.attempt ?? 1, reading)
+        return report(.failed, cause: undoing, step: step, attempts: failure?.failedOperationAttempts ?? 1, reading)
     }
 
     /// Opens the run's trace next to its journal for `diagram --run`: every event is appended

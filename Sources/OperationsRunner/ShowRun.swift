@@ -73,6 +73,7 @@ public enum ShowRun<Program: RunnerProgram>: Command {
         if let running = text.runningLine { console.print(running) }
         if let error = history.error { console.print("Error: \(error)") }
         for line in text.lines { console.print(line.text) }
+        for line in text.eventLines { console.print(line) }
         // The way on the run ended with, from the same journal (``RunHint``).
         if let line = Program.configuration.hint(
             for: record, stateDirectoryOption: Program.configuration.stateDirectoryOption(arguments))?
@@ -122,10 +123,30 @@ public enum ShowRun<Program: RunnerProgram>: Command {
             object["currentStepSince"] = RunTimestamp.text(current.since)
             object["currentStepMilliseconds"] = Self.milliseconds(current.elapsed)
         }
+        // Present only for a run that handled events from outside, so other objects are as they were.
+        if !history.events.isEmpty { object["events"] = history.events.map(Self.object) }
         // Present only for linked runs, so the object of every other run is as it was.
         if let origin = history.rerunOf { object["rerunOf"] = RunLinks.object(run: origin.run, step: origin.step) }
         if !links.objects(of: history.runID).isEmpty { object["reruns"] = links.objects(of: history.runID) }
         return object
+    }
+
+    /// A handled event's JSON object: the same facts as its lines in the text.
+    private static func object(_ record: HandledEventRecord) -> [String: Any] {
+        let launched: [[String: Any]] = record.event.launched.map { launch in
+            var object: [String: Any] = [
+                "step": launch.path.joined(separator: "/"), "outcome": launch.outcome.rawValue,
+                "attempts": launch.attempts,
+            ]
+            object["output"] = launch.output
+            object["error"] = launch.error
+            return object
+        }
+        return [
+            "event": record.event.event, "boundary": record.event.boundary,
+            "reaction": record.event.reaction.description, "session": record.session,
+            "scenario": record.scenario.description, "at": RunTimestamp.text(record.at), "launched": launched,
+        ]
     }
 
     /// The attempt number within its session (a poll's attempt within the poll).

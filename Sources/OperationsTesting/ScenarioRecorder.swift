@@ -38,6 +38,9 @@ public final class ScenarioRecorder: ScenarioObserver {
         case .stepSkipped: return "\(step) skipped"
         case .stepReplayed: return "\(step) replayed"
         case .compensationStarted(let error): return "\(step) failed for good, undoing: \(error)"
+        case .eventHandled(let handled):
+            let launched = handled.launched.map { " \($0.path.joined(separator: "/")) \($0.outcome)" }.joined()
+            return "\(event.scenario) event \(handled.event) \(handled.boundary): \(handled.reaction)\(launched)"
         case .polling(let progress):
             guard let next = progress.nextPoll else { return "\(step) polling" }
             return "\(step) pending after \(progress.polls), next poll in \(next.describedLength)"

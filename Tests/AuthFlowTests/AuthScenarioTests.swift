@@ -75,10 +75,10 @@ struct AuthScenarioTests {
         #expect(
             harness.recorder.stepLines == [
                 // Each retry of the request is an attempt the run's observers record (the journal,
-                // the progress); the launch's own finish ends the last one.
+                // the progress); the launch's own finish ends the last one, and says so.
                 "PhoneOp launched #1", "PhoneOp failed #1, retry in 0.0 seconds: \(Self.unavailable)",
                 "PhoneOp launched #2", "PhoneOp failed #2, retry in 0.0 seconds: \(Self.unavailable)",
-                "PhoneOp launched #3", "PhoneOp succeeded #1",
+                "PhoneOp launched #3", "PhoneOp succeeded #3",
                 "VerificationScenario launched #1", "PhoneOp skipped",
                 "TermsOfUseOp launched #1", "TermsOfUseOp succeeded #1",
                 "CodeOp launched #1", "CodeOp succeeded #1",
@@ -183,7 +183,7 @@ struct AuthScenarioTests {
                 "PhoneOp launched #1", "PhoneOp succeeded #1",
                 "VerificationScenario launched #1", "PhoneOp skipped",
                 "TermsOfUseOp launched #1", "TermsOfUseOp failed #1: \(SignInCancelled.termsDeclined)",
-                "VerificationScenario failed #1: TermsOfUseOp failed: \(SignInCancelled.termsDeclined)",
+                "VerificationScenario failed #1: TermsOfUseOp cancelled: \(SignInCancelled.termsDeclined)",
             ])
         #expect(harness.backend.requestCount(for: .termsAccept) == 0)
         #expect(harness.backend.requestCount(for: .codeSend) == 0)

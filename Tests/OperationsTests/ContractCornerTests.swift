@@ -77,7 +77,7 @@ struct ContractCornerTests {
         #expect(box.first?.failure?.isCancellation == true)
         #expect(
             recorder.lines.filter { $0.hasPrefix("Race ") } == [
-                "Race started", "Race failed: ManualOp failed: the operation was cancelled",
+                "Race started", "Race failed: ManualOp cancelled: the operation was cancelled",
             ])
     }
 

@@ -244,8 +244,9 @@ struct BadInputEndToEndTests {
         #expect(ContinuousClock.now - started < .seconds(45), "took \(ContinuousClock.now - started)")
         expectCleanFailure(result)
         #expect(result.status == 1, "\(result)")
-        // PhoneOp retries the request inside its one attempt, so progress shows one attempt.
-        #expect(result.stderr.contains("PhoneOp failed: The server cannot be reached"), "\(result)")
+        // PhoneOp retries the request inside its one launch; each retry is an attempt, and the
+        // failure counts them all.
+        #expect(result.stderr.contains("PhoneOp failed after 3 attempts: The server cannot be reached"), "\(result)")
         let id = try #require(runID(in: result.stderr), "\(result)")
         #expect(result.stderr.contains("opctl rerun \(id)"), "\(result)")
     }

@@ -82,7 +82,8 @@ struct DiagramEndToEndTests {
         #expect(detailed.status == 0, "\(detailed)")
         let lines = detailed.stdout.split(separator: "\n")
         #expect(lines.allSatisfy { $0.count <= 100 }, "a line is wider than 100 columns")
-        // PhoneOp retries its request inside (the screen is asked once): a note, not a step loop.
+        // PhoneOp retries its request inside (the screen is asked once): a loop frame around the
+        // resent request, as the engine draws its own retries.
         #expect(lines.contains("step 1 of 3: PhoneOp"), "\(detailed.stdout)")
         #expect(detailed.stdout.contains("retry 2 of 3:"), "\(detailed.stdout)")
         #expect(detailed.stdout.contains("AuthAPI"))

@@ -39,9 +39,55 @@ struct RunHistoryViewsTests {
         #expect(drawn.stdout.contains("took 3 attempts"), "\(drawn.stdout)")
     }
 
+    /// PhoneOp fails for good after its inner retries: the run's last lines, `show`, `--json`
+    /// and the diagram all say three attempts, and the diagram draws the retries as the loop
+    /// frames the engine's own retries get, not as notes.
+    @Test func phoneOpFailingAfterItsInnerRetriesSaysThreeAttemptsInEveryView() throws {
+        let sandbox = try Sandbox()
+        let run = try sandbox.run(
+            "run", "auth", "--backend", "sim:?fail=phone:5", "--phone", Self.phone, "--accept-terms", "--code",
+            "123456")
+        #expect(run.status == 1, "\(run)")
+        let id = try #require(runID(in: run.stderr), "\(run)")
+        #expect(run.stderr.contains("opctl: PhoneOp failed after 3 attempts: "), "\(run)")
+        #expect(run.stderrLines.filter { $0.hasPrefix("PhoneOp: attempt ") }.count == 3, "\(run)")
+
+        let shown = try sandbox.run("show", id).stdout
+        #expect(shown.contains("Error: PhoneOp failed after 3 attempts: "), "\(shown)")
+        #expect(shown.contains("  attempt 3: failed: "), "\(shown)")
+        let object = try #require(try parseJSON(sandbox.run("show", id, "--json").stdout) as? [String: Any])
+        #expect((object["error"] as? String)?.hasPrefix("PhoneOp failed after 3 attempts: ") == true, "\(object)")
+        let steps = try #require(object["steps"] as? [[String: Any]])
+        let phone = try #require(steps.first { $0["step"] as? String == "PhoneOp" })
+        #expect((phone["attempts"] as? [[String: Any]])?.count == 3, "\(phone)")
+
+        let mermaid = try sandbox.run("diagram", "--run", id, "--format", "mermaid", "--depth", "3")
+        #expect(mermaid.status == 0, "\(mermaid)")
+        for retry in ["retry 2 of 3", "retry 3 of 3"] {
+            #expect(mermaid.stdout.contains("loop \(retry): "), "\(retry):\n\(mermaid.stdout)")
+            #expect(!mermaid.stdout.contains(": \(retry)"), "a note:\n\(mermaid.stdout)")
+        }
+    }
+
+    /// A step nested in a scenario (TermsOfUseOp in VerificationScenario) fails for good after
+    /// the engine's retries: the run's last line counts its attempts, not its scenario's.
+    @Test func aNestedStepFailingAfterRetriesSaysItsAttempts() throws {
+        let sandbox = try Sandbox()
+        let run = try sandbox.run(
+            "run", "auth", "--backend", "sim:?fail=terms:5", "--phone", Self.phone, "--accept-terms", "--code",
+            "123456")
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stderr.contains("opctl: TermsOfUseOp failed after 3 attempts: "), "\(run)")
+        let id = try #require(runID(in: run.stderr), "\(run)")
+        let shown = try sandbox.run("show", id).stdout
+        #expect(shown.contains("Error: VerificationScenario › TermsOfUseOp failed after 3 attempts: "), "\(shown)")
+    }
+
     /// Terms changed as SaveTokenOp launched: the reaction at the end accepts them again and
-    /// saves a refreshed token. The token the run prints is the one the token file holds.
-    @Test func theTokenPrintedIsTheTokenSavedAfterAnEventsReaction() throws {
+    /// saves a refreshed token. The token the run prints is the one the token file holds, and
+    /// the progress, `show`, `show --json` and the diagram all tell the event, the second
+    /// acceptance and the token saved.
+    @Test func theTokenPrintedIsTheTokenSavedAfterAnEventsReactionAndEveryViewSaysSo() throws {
         let sandbox = try Sandbox()
         let run = try sandbox.run(
             "run", "app", "--phone", "+7 999 123-45-67", "--accept-terms", "--code", "123456", "--event",
@@ -50,8 +96,48 @@ struct RunHistoryViewsTests {
         let saved = try #require(
             try parseJSON(String(contentsOf: sandbox.tokenFile, encoding: .utf8)) as? [String: Any])
         let token = try #require(saved["token"] as? String)
+        let redacted = "\(token.prefix(3))…\(token.suffix(4))"
         let printed = try #require(run.stdout.split(separator: "\n").first { $0.hasPrefix("Auth token ") }, "\(run)")
-        #expect(printed.hasPrefix("Auth token \(token.prefix(3))…\(token.suffix(4)) saved"), "\(printed)")
+        #expect(printed.hasPrefix("Auth token \(redacted) saved"), "\(printed)")
+        let id = try #require(runID(in: run.stderr), "\(run)")
+
+        let reaction = [
+            "event terms-changed at the end: went on, launching TermsOfUseOp",
+            "  TermsOfUseOp: succeeded: acceptedNewTerms(\(redacted))",
+            "    TermsOfUseOp: succeeded: v2",
+            "    SaveTokenOp: succeeded: \(redacted)",
+        ]
+        for line in reaction {
+            #expect(run.stderrLines.contains(line), "progress: \(line)\n\(run.stderr)")
+        }
+        let shown = try sandbox.run("show", id).stdout
+        for line in reaction {
+            #expect(shown.contains("\n  \(line)\n"), "show: \(line)\n\(shown)")
+        }
+        let followed = try sandbox.run("show", id, "--follow").stdout
+        for line in reaction {
+            #expect(followed.contains("\n  \(line)\n"), "show --follow: \(line)\n\(followed)")
+        }
+        let object = try #require(try parseJSON(sandbox.run("show", id, "--json").stdout) as? [String: Any])
+        let events = try #require(object["events"] as? [[String: Any]], "\(object)")
+        let handled = try #require(events.last)
+        #expect(handled["event"] as? String == "terms-changed", "\(handled)")
+        #expect(handled["boundary"] as? String == "at the end", "\(handled)")
+        let launched = try #require(handled["launched"] as? [[String: Any]])
+        let save = try #require(launched.first { $0["step"] as? String == "TermsOfUseOp/SaveTokenOp" }, "\(launched)")
+        #expect(save["output"] as? String == redacted, "\(save)")
+        #expect(
+            launched.contains {
+                $0["step"] as? String == "TermsOfUseOp/TermsOfUseOp" && $0["outcome"] as? String == "succeeded"
+            })
+
+        // Depth 1 draws the run as one launch; from depth 2 on, its steps and the event's note.
+        for depth in 1...6 {
+            let drawn = try sandbox.run("diagram", "--run", id, "--format", "plantuml", "--depth", "\(depth)")
+            #expect(drawn.status == 0, "depth \(depth): \(drawn)")
+            guard depth > 1 else { continue }
+            #expect(drawn.stdout.contains("event terms-changed at the end"), "depth \(depth):\n\(drawn.stdout)")
+        }
     }
 
     /// A rerun's session replays PhoneOp and TermsOfUseOp: `show` says which session replayed

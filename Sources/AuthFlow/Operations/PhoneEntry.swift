@@ -151,14 +151,17 @@ package struct PhoneEntry {
         model.submit(phone, call: call.request("submit")) { result in
             viewModel?.reply(from: .authAPI, result.replyLabel { $0.phoneToken.redacted })
             trace?.reply(from: .phoneViewModel, result.replyLabel { $0.phoneToken.redacted })
+            // A retried attempt is drawn in a loop frame, as the engine draws its own retries.
+            if attempt > 1 { trace?.closeFrame() }
             guard case .failure(let error) = result, attempt < retry.maxAttempts, retry.isTransient(error),
                 call.cancellation?.isCancelled != true
             else { return done(result) }
             let delay = retry.delay(beforeRetry: attempt, after: error, random: random())
-            trace?.note("retry \(attempt + 1) of \(retry.maxAttempts): \(error.traceLabel)")
+            let frame = "retry \(attempt + 1) of \(retry.maxAttempts): \(error.traceLabel)"
             retried(attempt, error, sent.duration(to: call.scheduler.now), delay)
             let again: @Sendable () -> Void = {
                 guard call.cancellation?.isCancelled != true else { return done(.failure(.cancelled)) }
+                trace?.openFrame(.loop, frame)
                 submit(
                     phone, attempt: attempt + 1, model: model, retry: retry, random: random, retried: retried,
                     call: call, trace: trace, done: done)

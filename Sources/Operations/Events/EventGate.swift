@@ -23,10 +23,8 @@ final class EventGate<Event: Sendable>: BoundaryGate {
         // launch that has already finished (cancelled, timed out) leaves the events for the
         // next run rather than reacting on behalf of a run nobody waits for.
         guard !inbox.isEmpty, !run.ending.isFinished else { return proceed() }
-        let boundary = StepBoundary(scenario: run.name, nextStep: nextStep, context: run.boundaryContext)
         EventRound(
-            events: inbox.takeAll(), boundary: boundary, handler: handler, inbox: inbox, ending: run.ending,
-            proceed: proceed
+            events: inbox.takeAll(), run: run, nextStep: nextStep, handler: handler, inbox: inbox, proceed: proceed
         ).run(from: 0)
     }
 }
@@ -37,7 +35,8 @@ final class EventGate<Event: Sendable>: BoundaryGate {
 /// another thread, resumes the loop there.
 private final class EventRound<Event: Sendable>: Sendable {
     private let events: [Event]
-    private let boundary: StepBoundary
+    private let run: ScenarioRun
+    private let nextStep: String?
     private let handler: EventHandler<Event>
     private let inbox: EventInbox<Event>
     private let ending: any ScenarioEnding
@@ -46,15 +45,22 @@ private final class EventRound<Event: Sendable>: Sendable {
     private let postponed = Mutex<[Event]>([])
 
     init(
-        events: [Event], boundary: StepBoundary, handler: @escaping EventHandler<Event>, inbox: EventInbox<Event>,
-        ending: any ScenarioEnding, proceed: @escaping @Sendable () -> Void
+        events: [Event], run: ScenarioRun, nextStep: String?, handler: @escaping EventHandler<Event>,
+        inbox: EventInbox<Event>, proceed: @escaping @Sendable () -> Void
     ) {
         self.events = events
-        self.boundary = boundary
+        self.run = run
+        self.nextStep = nextStep
         self.handler = handler
         self.inbox = inbox
-        self.ending = ending
+        self.ending = run.ending
         self.proceed = proceed
+    }
+
+    /// The boundary one event is handed over at. In an observed run each event's reaction gets
+    /// a recorder of its own, so the run's observers hear what that reaction launched.
+    private func boundary(recording recorder: ReactionRecorder?) -> StepBoundary {
+        StepBoundary(scenario: run.name, nextStep: nextStep, context: run.boundaryContext(observer: recorder))
     }
 
     /// Where one event's reaction stands: the handler has not returned yet, it returned without
@@ -69,14 +75,17 @@ private final class EventRound<Event: Sendable>: Sendable {
         var index = start
         while index < events.count {
             let event = events[index]
+            let recorder = run.environment.observer.map(ReactionRecorder.init(run:))
+            let boundary = boundary(recording: recorder)
             if let trace = boundary.context.trace, trace.isEnabled {
-                trace.note("event \(TraceLabel.describe(event) ?? String(describing: event)) \(boundary)")
+                trace.note("event \(Self.label(event)) \(boundary)")
             }
             let slot = Mutex(Slot.pending)
             let once = OnceFlag()
             let next = index + 1
             handler(event, boundary) { reaction in
                 guard once.claim() else { return }
+                if let recorder { self.report(reaction, to: event, launched: recorder.launched) }
                 let returned = slot.withLock { state -> Bool in
                     if case .returned = state { return true }
                     state = .reacted(reaction)
@@ -96,6 +105,23 @@ private final class EventRound<Event: Sendable>: Sendable {
         }
         inbox.putBack(postponed.withLock { $0 })
         proceed()
+    }
+
+    private static func label(_ event: Event) -> String {
+        TraceLabel.describe(event) ?? String(describing: event)
+    }
+
+    /// Tells the run's observers the event was handled, before the reaction takes effect: a
+    /// journal then holds it before the next step's launch, or the run's end.
+    private func report(_ reaction: EventReaction, to event: Event, launched: [HandledEvent.Launch]) {
+        let words: HandledEvent.Reaction =
+            switch reaction {
+            case .proceed: .proceeded
+            case .postpone: .postponed
+            case .end(let error): .ended(TraceLabel.describe(error) ?? "\(error)")
+            }
+        let handled = HandledEvent(event: Self.label(event), nextStep: nextStep, reaction: words, launched: launched)
+        run.report(.eventHandled(handled), address: run.base)
     }
 
     /// Applies a reaction; whether the round goes on to the next event.

@@ -6,7 +6,8 @@ extension OpContext {
     /// Reports that attempt `attempt` of this launch's request failed with `error` and that the
     /// operation sends it again after `delay`: the observers get the attempt's failure (a retry
     /// follows) and the launch of attempt `attempt + 1`, with this launch's input, at the
-    /// step's address. Outside a scenario, or with no observer, it does nothing.
+    /// step's address. The step's failure, should the launch fail, counts these attempts too
+    /// (``StepFailure/attempt``). Outside a scenario it does nothing.
     ///
     /// Call it only from an operation whose step the scenario does not retry itself, before the
     /// request goes out again; the launch's own finish then ends the last attempt reported.
@@ -22,6 +23,8 @@ extension OpContext {
         of attempt: Int, after error: any Error, took duration: Duration?, retryingIn delay: Duration?,
         purity: Purity
     ) {
+        // Counted whether or not anyone observes: the step's failure says how many attempts it took.
+        scope?.innerAttempts?.begin(attempt + 1, at: environment.scheduler.now)
         guard let observer = environment.observer, let address = scope?.address else { return }
         let scenario = address.path.dropLast().last?.name ?? ""
         observer.scenario(

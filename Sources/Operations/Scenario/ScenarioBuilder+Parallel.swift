@@ -4,7 +4,7 @@ extension ScenarioBuilder {
     ///
     /// ```swift
     /// .parallel("PriceAndStock", Step(factory.makePriceOrderOp), Step(factory.makeCheckStockOp))
-    /// .map { price, order in order.priced(price) }
+    /// .map { price, stock in PricedStock(price: price, stock: stock) }
     /// ```
     ///
     /// Each branch is a step of its own, journaled at its address below the parallel step's

@@ -32,6 +32,10 @@ public struct ScenarioEvent: Sendable {
         /// journal records it before the wait begins, so that a rerun waits only what is left
         /// and counts the polls already made (``StepReplaying/pollProgress(at:)``).
         case polling(PollProgress)
+        /// The scenario's handler took an event from outside at a step boundary and reacted,
+        /// launching what ``HandledEvent/launched`` lists: reported once the reaction came,
+        /// at the scenario's own address, so that a journal can tell every view of the run.
+        case eventHandled(HandledEvent)
     }
 
     /// What happened.

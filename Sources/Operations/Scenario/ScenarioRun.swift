@@ -77,20 +77,23 @@ final class ScenarioRun: Sendable {
     /// The context of an attempt of step `index`, called `name`: the scenario's token, deadline
     /// and trace, with the step's own scope and `key`.
     func context<Input: Sendable>(
-        _ input: Input, step index: Int, name: String, key: IdempotencyKey?, resumesEarlierRun: Bool = false
+        _ input: Input, step index: Int, name: String, key: IdempotencyKey?, resumesEarlierRun: Bool = false,
+        innerAttempts: InnerAttempts? = nil
     ) -> OpContext<Input> {
         var step = context.with(input: input)
-        step.scope = ScenarioScope(base: base, index: index, name: name, resumesEarlierRun: resumesEarlierRun)
+        step.scope = ScenarioScope(
+            base: base, index: index, name: name, resumesEarlierRun: resumesEarlierRun, innerAttempts: innerAttempts)
         step.idempotencyKey = key
         return step
     }
 
     /// The scenario's context for what an event handler launches: its trace, cancellation and
-    /// services, but neither its observer nor its replay nor its place in the run — the
-    /// reaction is not a step, so it must not be journaled (or replayed) as one.
-    var boundaryContext: OpContext<Void> {
+    /// services, but neither its replay nor its place in the run — the reaction is not a step,
+    /// so it must not be journaled (or replayed) as one. What it launches is told to `observer`
+    /// (a ``ReactionRecorder``), which the run's observers hear of as one handled event.
+    func boundaryContext(observer: (any ScenarioObserver)?) -> OpContext<Void> {
         var boundary = context
-        boundary.environment = environment.with(observer: nil, replay: nil)
+        boundary.environment = environment.with(observer: observer, replay: nil)
         boundary.scope = nil
         // The scenario's own key belongs to its requests as a step; a reaction is none of them.
         boundary.idempotencyKey = nil

@@ -76,6 +76,10 @@ public struct ScenarioScope: Sendable, Hashable {
     /// screen shows no reason that belonged to the earlier attempt ("the code is wrong").
     public let resumesEarlierRun: Bool
 
+    /// The attempts the launched operation reports making inside this launch of its step; `nil`
+    /// outside a step's launch. Not part of the scope's identity.
+    let innerAttempts: InnerAttempts?
+
     /// Creates a scope.
     ///
     /// - Parameters:
@@ -84,12 +88,17 @@ public struct ScenarioScope: Sendable, Hashable {
     public init(address: StepAddress, resumesEarlierRun: Bool = false) {
         storage = .built(address)
         self.resumesEarlierRun = resumesEarlierRun
+        innerAttempts = nil
     }
 
     /// The scope of step `index`, called `name`, of a scenario launched at `base`.
-    init(base: StepAddress, index: Int, name: String, resumesEarlierRun: Bool = false) {
+    init(
+        base: StepAddress, index: Int, name: String, resumesEarlierRun: Bool = false,
+        innerAttempts: InnerAttempts? = nil
+    ) {
         storage = .step(base: base, index: index, name: name)
         self.resumesEarlierRun = resumesEarlierRun
+        self.innerAttempts = innerAttempts
     }
 
     public static func == (lhs: ScenarioScope, rhs: ScenarioScope) -> Bool {

@@ -84,11 +84,22 @@ public struct StepFailure: Error, Sendable, CustomStringConvertible {
     /// The innermost failed operation's name.
     public var failedOperation: String { stepPath.last ?? step }
 
-    /// A sentence for people: logs, CLI messages, test failures.
+    /// How many times the innermost failed operation (``failedOperation``) was attempted: the
+    /// number its failure is told with, whichever scenario it is nested in.
+    public var failedOperationAttempts: Int {
+        (error as? StepFailure)?.failedOperationAttempts ?? attempt
+    }
+
+    /// A sentence for people: logs, CLI messages, test failures. The attempts it counts are the
+    /// innermost failed operation's, the one it names last. A cancellation (a person declined,
+    /// Ctrl-C) is said to have cancelled the step, not to have failed it.
     public var description: String {
-        let attempts = attempt == 1 ? "" : " after \(attempt) attempts"
+        let attempt = failedOperationAttempts
+        let cancelled = rootCause.isCancellation
+        let attempts = attempt == 1 ? "" : cancelled ? " at attempt \(attempt)" : " after \(attempt) attempts"
         let notes = notes.map { " (\($0))" }.joined()
-        return "\(stepPath.joined(separator: " › ")) failed\(attempts): \(rootCause)\(notes)"
+        let path = stepPath.joined(separator: " › ")
+        return "\(path) \(cancelled ? "cancelled" : "failed")\(attempts): \(rootCause)\(notes)"
     }
 
     /// The notes of this failure and of the nested failures it wraps, innermost last.

@@ -141,22 +141,29 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
         // The first attempt of a step without a key of its own keeps the scenario's key, if it
         // has one; a retry, a relaunch or an attempt with a key carries its own.
         let contextKey = attempt == 1 && attemptKey == nil ? run.context.idempotencyKey : attemptKey
-        let context = run.context(input, step: index, name: step.name, key: contextKey, resumesEarlierRun: resumed)
+        let inner = InnerAttempts()
+        let context = run.context(
+            input, step: index, name: step.name, key: contextKey, resumesEarlierRun: resumed, innerAttempts: inner)
         step.launchNew(context) { result in
             guard run.accept(attempt: number) else {
                 run.environment.diagnostics.report(OpDiagnostic(kind: .finishedTwice, operation: step.name))
                 return
             }
             if framed { run.trace?.closeFrame() }
+            // The operation's own retries inside this launch (``OpContext/reportRetry``) are
+            // attempts of the step: its finish ends the last of them.
+            let (extra, since) = inner.current
+            let last = attempt + extra - 1
+            let lastStartedAt = since ?? startedAt
             switch result {
             case .success(let output):
                 if run.isObserved {
-                    run.report(.stepSucceeded, address: address, attempt: attempt, value: output, since: startedAt)
+                    run.report(.stepSucceeded, address: address, attempt: last, value: output, since: lastStartedAt)
                 }
                 succeed(output, input: input)
             case .failure(let error):
                 handle(
-                    error, attempt: attempt, retriesLeft: retriesLeft, input: input, startedAt: startedAt,
+                    error, attempt: last, retriesLeft: retriesLeft, input: input, startedAt: lastStartedAt,
                     key: attemptKey)
             }
         }

@@ -8,11 +8,11 @@ public final class CheckStockOp: PureOp {
     /// Creates the operation.
     public init(store: Store) { self.store = store }
 
-    /// The order, once its products are known to be in stock; ``StoreError/soldOut(sku:)``
-    /// otherwise.
-    public func launch(_ context: OpContext<Order>, onFinish: @escaping OnFinish<Order>) {
+    /// What the check found once the order's products are known to be in stock;
+    /// ``StoreError/soldOut(sku:)`` otherwise.
+    public func launch(_ context: OpContext<Order>, onFinish: @escaping OnFinish<StockCheck>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
-        let order = context.input
-        completion.finish(Result { try store.checkStock(order.cart) }.map { order })
+        let cart = context.input.cart
+        completion.finish(Result { try store.checkStock(cart) }.map { StockCheck(linesInStock: cart.lines.count) })
     }
 }

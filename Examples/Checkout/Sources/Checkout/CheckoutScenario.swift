@@ -75,8 +75,10 @@ public struct CheckoutFactory: Sendable {
             chain
                 .then(Step(makeLoadCartOp), input: \.cartID) { request, cart in Order(request: request, cart: cart) }
                 .then(Step(makeApplyCouponOp), when: \.hasCoupon, describedAs: "coupon given")
-                .parallel("PriceAndStock", Step(makePriceOrderOp), Step(makeCheckStockOp))
-                .map { price, order in order.priced(price) }
+                // The order goes on as it was given, priced; the stock check only has to pass.
+                .parallel("PriceAndStock", Step(makePriceOrderOp), Step(makeCheckStockOp)) { order, price, _ in
+                    order.priced(price)
+                }
                 .then(reserveStock, input: { $0 }) { order, reservation in
                     ReservedOrder(order: order, reservation: reservation)
                 }

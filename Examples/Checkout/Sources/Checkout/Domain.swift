@@ -85,6 +85,17 @@ public struct Order: Codable, Sendable, Hashable {
     }
 }
 
+/// What the stock check found: every product of the order in stock, counted by line. The
+/// check hands back what it learned, not the order it was given: the parallel step keeps the
+/// order itself (`parallel(_:_:_:combine:)`).
+public struct StockCheck: Codable, Sendable, Hashable {
+    /// How many lines of the cart were checked, all in stock.
+    public let linesInStock: Int
+
+    /// Creates a result of the check.
+    public init(linesInStock: Int) { self.linesInStock = linesInStock }
+}
+
 /// Stock held for an order until it is confirmed.
 public struct Reservation: Codable, Sendable, Hashable {
     /// The reservation's id at the store.

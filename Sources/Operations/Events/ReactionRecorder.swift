@@ -1,0 +1,78 @@
+import Synchronization
+
+/// The observer of what an event handler launches with its boundary's context: it keeps what
+/// each launched scenario and step did (``HandledEvent/Launch``), for the run's own observers to
+/// get once, with the reaction, as ``ScenarioEvent/Kind/eventHandled(_:)``. It stops the
+/// reaction's launches whenever the run's observers stop the run (``haltingError``).
+final class ReactionRecorder: ScenarioObserver {
+    private let run: any ScenarioObserver
+    private let state = Mutex(State())
+
+    private struct State {
+        /// The scenario the reaction launched: the first reported at the root.
+        var root: String?
+        var launches: [Entry] = []
+    }
+
+    private struct Entry {
+        var path: [String]
+        var outcome: HandledEvent.Launch.Outcome
+        var attempts: Int
+        var output: String?
+        var error: String?
+    }
+
+    /// - Parameter run: The observers of the run whose handler reacts.
+    init(run: any ScenarioObserver) {
+        self.run = run
+    }
+
+    func scenario(_ event: ScenarioEvent) {
+        state.withLock { state in
+            // A scenario the reaction launched is its own root: its steps' addresses, those of
+            // the scenarios nested in it included, start below it.
+            if event.address.path.isEmpty, state.root == nil { state.root = event.scenario }
+            let path = [state.root ?? event.scenario] + event.address.path.map(\.name)
+            let index = Self.index(of: path, in: &state.launches)
+            switch event.kind {
+            case .scenarioStarted:
+                break
+            case .stepLaunched:
+                state.launches[index].attempts += 1
+                state.launches[index].outcome = .unfinished
+            case .stepSucceeded, .scenarioSucceeded:
+                state.launches[index].outcome = .succeeded
+                state.launches[index].output = event.value.flatMap { TraceLabel.describe($0) }
+            case .stepFailed(let error, let willRetry, _):
+                guard !willRetry else { return }
+                state.launches[index].outcome = .failed
+                state.launches[index].error = TraceLabel.describe(error) ?? "\(error)"
+            case .scenarioFailed(let error):
+                state.launches[index].outcome = .failed
+                state.launches[index].error = TraceLabel.describe(error) ?? "\(error)"
+            case .stepSkipped:
+                state.launches[index].outcome = .skipped
+            case .stepReplayed, .compensationStarted, .polling, .eventHandled:
+                break
+            }
+        }
+    }
+
+    var haltingError: (any Error)? { run.haltingError }
+
+    /// What the reaction launched, in the order each was first reported.
+    var launched: [HandledEvent.Launch] {
+        state.withLock { state in
+            state.launches.map {
+                HandledEvent.Launch(
+                    path: $0.path, outcome: $0.outcome, attempts: $0.attempts, output: $0.output, error: $0.error)
+            }
+        }
+    }
+
+    private static func index(of path: [String], in launches: inout [Entry]) -> Int {
+        if let index = launches.firstIndex(where: { $0.path == path }) { return index }
+        launches.append(Entry(path: path, outcome: .unfinished, attempts: 0))
+        return launches.count - 1
+    }
+}
