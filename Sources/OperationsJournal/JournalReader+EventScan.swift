@@ -6,7 +6,7 @@ extension JournalFormat.EventLine {
     /// `JSONDecoder`, so a field a later version adds is read as it always was.
     fileprivate enum Field: Int, CaseIterable {
         case event, at, address, attempt, durationMs, error, willRetry, status, session, purity
-        case idempotencyKey, shape, fingerprint, skippedLines, began, polls, nextPollAt, waitSeconds
+        case idempotencyKey, shape, fingerprint, skippedLines, began, polls, nextPollAt, waitSeconds, handled
         case input, inputSealed, inputWithConfidentialFields, inputNotRecorded
         case output, outputSealed, outputWithConfidentialFields, outputNotRecorded
         case sequence, previous, checksum
@@ -99,6 +99,7 @@ extension JournalFormat.EventLine {
         polls = try fields.int(.polls)
         nextPollAt = try fields.int64(.nextPollAt)
         waitSeconds = try fields.double(.waitSeconds)
+        handled = try fields.decoded(HandledEvent.self, .handled)
         // The input's problem first, and the output not read after it, as `init(from:)` does.
         var problem: JournalReader.Inconsistency?
         var input: RecordedValue?
