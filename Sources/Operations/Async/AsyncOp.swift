@@ -27,7 +27,8 @@
 ///   cancels the task, so `Task.isCancelled`, `Task.checkCancellation()` and every cancellable
 ///   `await` inside `run` see it. A `run` that throws `CancellationError` finishes the launch
 ///   with ``OpError/cancelled``, never a failure. Awaiting a launch (``Op/launch(_:)``) from a
-///   task that is cancelled fires the launch's token, and so cancels `run`'s task in turn.
+///   task that is cancelled fires the launch's token, and so cancels `run`'s task in turn; the
+///   awaiting call then throws `CancellationError`.
 /// - **Journaled and drawn like any other.** The launch and the finish are recorded in the
 ///   caller's trace; the `context` `run` gets records into the operation's own scope, so its
 ///   ``OpContext/trace`` draws messages from the operation, and an operation it launches with
