@@ -20,6 +20,8 @@
 ///
 /// - **One launch, finished once.** Each launch runs `run` once, in a task of its own, and
 ///   delivers `onFinish` exactly once through a ``Completion``: with what `run` returned or threw.
+///   Awaited with a context that has neither a token nor a deadline (``launch(_:)``), `run` runs
+///   in the awaiting task instead, the only one that can end it.
 /// - **Retained until it finishes.** The task holds the operation until `run` returns; nothing
 ///   else does, so it is released right after.
 /// - **Cancellation both ways.** A launch cancelled through its context (its token fires, its
