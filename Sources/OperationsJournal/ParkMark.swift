@@ -20,9 +20,10 @@ import Foundation
 ///
 /// A run parks at every screen, wait and poll, so the mark costs no directory change there: the
 /// file is made at the first park and kept open (``Writer``), each park writes the mark in place
-/// and each going on empties it, and it is removed once, when the journal closes. An empty file
-/// marks nobody. The mark is written before the lock is let go of and emptied only after it is
-/// taken again, so a writer that takes the lock never reads it half written.
+/// and each going on blanks it (spaces over the same bytes, so no block is freed or taken), and
+/// it is removed once, when the journal closes. A blank or empty file marks nobody. The mark is
+/// written before the lock is let go of and blanked only after it is taken again, so a writer
+/// that takes the lock never reads it half written.
 struct ParkMark: Equatable {
     /// The parked writer's process.
     let pid: Int32
@@ -34,17 +35,29 @@ struct ParkMark: Equatable {
         journal.appendingPathExtension("parked")
     }
 
-    /// The mark as its file holds it: one line.
-    var record: [UInt8] { Array("\(pid) \(token)\n".utf8) }
+    /// Every record has this length, so that each write covers the one before it whole.
+    static let recordLength = 96
 
-    /// The mark in a file's bytes; `nil` for an empty file or bytes that are not a mark.
+    /// The mark as its file holds it: one line, padded with spaces to ``recordLength``.
+    var record: [UInt8] { Self.padded(Array("\(pid) \(token)".utf8)) }
+
+    /// The record that marks nobody: spaces.
+    static let blank = padded([])
+
+    private static func padded(_ text: [UInt8]) -> [UInt8] {
+        text + [UInt8](repeating: UInt8(ascii: " "), count: max(0, recordLength - 1 - text.count)) + [
+            UInt8(ascii: "\n")
+        ]
+    }
+
+    /// The mark in a file's bytes; `nil` for a blank or empty file or bytes that are not a mark.
     static func decode(_ bytes: [UInt8]) -> ParkMark? {
         let parts = bytes.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") })
         guard parts.count == 2, let pid = Int32(String(decoding: parts[0], as: UTF8.self)) else { return nil }
         return ParkMark(pid: pid, token: String(decoding: parts[1], as: UTF8.self))
     }
 
-    /// The mark beside `journal`, or `nil` when there is none, it is empty or it cannot be read.
+    /// The mark beside `journal`, or `nil` when there is none, it is blank or it cannot be read.
     static func read(for journal: URL) -> ParkMark? {
         guard let bytes = try? JournalFile.readAll(url(for: journal)) else { return nil }
         return decode(bytes)
@@ -72,7 +85,7 @@ struct ParkMark: Equatable {
     }
 
     /// The mark's file as one journal writes it: made at its first park, written in place at each
-    /// park, emptied when the run goes on, removed when the journal closes.
+    /// park, blanked when the run goes on, removed when the journal closes.
     struct Writer {
         let url: URL
         let mark: ParkMark
@@ -92,10 +105,8 @@ struct ParkMark: Equatable {
                 }
                 guard descriptor >= 0 else { return false }
             }
-            let record = mark.record
-            let written = record.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-            guard written == record.count, ftruncate(descriptor, off_t(record.count)) == 0 else {
-                _ = ftruncate(descriptor, 0)
+            guard write(mark.record) else {
+                _ = write(ParkMark.blank)
                 return false
             }
             return true
@@ -103,7 +114,11 @@ struct ParkMark: Equatable {
 
         /// Marks nobody: the run went on and holds its lock again.
         func goOn() {
-            if descriptor >= 0 { _ = ftruncate(descriptor, 0) }
+            if descriptor >= 0 { _ = write(ParkMark.blank) }
+        }
+
+        private func write(_ record: [UInt8]) -> Bool {
+            record.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) } == record.count
         }
 
         /// Closes the file and removes it if it still holds this journal's mark or nobody's (a
@@ -113,7 +128,7 @@ struct ParkMark: Equatable {
             JournalFile.closeDescriptor(descriptor)
             descriptor = -1
             let found = try? JournalFile.readAll(url)
-            if let found, found.isEmpty || ParkMark.decode(found) == mark { JournalFile.remove(url) }
+            if let found, ParkMark.decode(found) == nil || ParkMark.decode(found) == mark { JournalFile.remove(url) }
         }
     }
 }
