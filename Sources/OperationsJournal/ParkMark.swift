@@ -17,6 +17,13 @@ import Foundation
 /// it is down this mark does: a writer that takes the lock and finds the mark of a live process
 /// refuses the run as in progress, and a listing shows the run running. The token lets the parked
 /// journal tell, when it takes the lock again, that the mark is still its own.
+///
+/// A run parks at every screen, wait and poll, so the mark costs no directory change there: the
+/// file is made at the first park and kept open (``Writer``), each park writes the mark in place
+/// and each going on blanks it (spaces over the same bytes, so no block is freed or taken), and
+/// it is removed once, when the journal closes. A blank or empty file marks nobody. The mark is
+/// written before the lock is let go of and blanked only after it is taken again, so a writer
+/// that takes the lock never reads it half written.
 struct ParkMark: Equatable {
     /// The parked writer's process.
     let pid: Int32
@@ -28,23 +35,37 @@ struct ParkMark: Equatable {
         journal.appendingPathExtension("parked")
     }
 
-    /// Writes the mark; `false` when it could not be written (the lock is then kept).
-    static func write(_ mark: ParkMark, for journal: URL) -> Bool {
-        let bytes = Data("\(mark.pid) \(mark.token)\n".utf8)
-        return (try? bytes.write(to: url(for: journal), options: .atomic)) != nil
+    /// Every record has this length, so that each write covers the one before it whole.
+    static let recordLength = 96
+
+    /// The mark as its file holds it: one line, padded with spaces to ``recordLength``.
+    var record: [UInt8] { Self.padded(Array("\(pid) \(token)".utf8)) }
+
+    /// The record that marks nobody: spaces.
+    static let blank = padded([])
+
+    private static func padded(_ text: [UInt8]) -> [UInt8] {
+        text + [UInt8](repeating: UInt8(ascii: " "), count: max(0, recordLength - 1 - text.count)) + [
+            UInt8(ascii: "\n")
+        ]
     }
 
-    /// The mark beside `journal`, or `nil` when there is none or it cannot be read.
+    /// The mark in a file's bytes; `nil` for a blank or empty file or bytes that are not a mark.
+    static func decode(_ bytes: [UInt8]) -> ParkMark? {
+        let parts = bytes.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") })
+        guard parts.count == 2, let pid = Int32(String(decoding: parts[0], as: UTF8.self)) else { return nil }
+        return ParkMark(pid: pid, token: String(decoding: parts[1], as: UTF8.self))
+    }
+
+    /// The mark beside `journal`, or `nil` when there is none, it is blank or it cannot be read.
     static func read(for journal: URL) -> ParkMark? {
-        guard let text = try? String(contentsOf: url(for: journal), encoding: .utf8) else { return nil }
-        let parts = text.split(whereSeparator: \.isWhitespace)
-        guard parts.count == 2, let pid = Int32(parts[0]) else { return nil }
-        return ParkMark(pid: pid, token: String(parts[1]))
+        guard let bytes = try? JournalFile.readAll(url(for: journal)) else { return nil }
+        return decode(bytes)
     }
 
     /// Removes the mark beside `journal`.
     static func remove(for journal: URL) {
-        _ = url(for: journal).withUnsafeFileSystemRepresentation { path in path.map { unlink($0) } }
+        JournalFile.remove(url(for: journal))
     }
 
     /// Whether a live process has parked the run at `journal`. A mark whose process is gone is
@@ -61,5 +82,53 @@ struct ParkMark: Equatable {
     static func isHeldByLiveProcess(path: String) -> Bool {
         guard access(path + ".parked", F_OK) == 0 else { return false }
         return isHeldByLiveProcess(URL(fileURLWithPath: path))
+    }
+
+    /// The mark's file as one journal writes it: made at its first park, written in place at each
+    /// park, blanked when the run goes on, removed when the journal closes.
+    struct Writer {
+        let url: URL
+        let mark: ParkMark
+        private var descriptor: Int32 = -1
+
+        init(journal: URL, mark: ParkMark) {
+            url = ParkMark.url(for: journal)
+            self.mark = mark
+        }
+
+        /// Marks the run parked; `false` when the mark could not be written (the lock is then
+        /// kept: without a mark, only the lock keeps a second writer out).
+        mutating func park() -> Bool {
+            if descriptor < 0 {
+                descriptor = url.withUnsafeFileSystemRepresentation { path in
+                    path.map { open($0, O_WRONLY | O_CREAT | O_CLOEXEC, JournalFile.fileMode) } ?? -1
+                }
+                guard descriptor >= 0 else { return false }
+            }
+            guard write(mark.record) else {
+                _ = write(ParkMark.blank)
+                return false
+            }
+            return true
+        }
+
+        /// Marks nobody: the run went on and holds its lock again.
+        func goOn() {
+            if descriptor >= 0 { _ = write(ParkMark.blank) }
+        }
+
+        private func write(_ record: [UInt8]) -> Bool {
+            record.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) } == record.count
+        }
+
+        /// Closes the file and removes it if it still holds this journal's mark or nobody's (a
+        /// mark another process wrote after a takeover stays).
+        mutating func close() {
+            guard descriptor >= 0 else { return }
+            JournalFile.closeDescriptor(descriptor)
+            descriptor = -1
+            let found = try? JournalFile.readAll(url)
+            if let found, ParkMark.decode(found) == nil || ParkMark.decode(found) == mark { JournalFile.remove(url) }
+        }
     }
 }

@@ -102,6 +102,8 @@ public final class ScenarioJournal: ScenarioObserver {
         /// The file as it was when the lock was let go of, while the run is parked without it;
         /// `nil` while the lock is held.
         var released: FileStamp?
+        /// Where the run is marked parked (`ParkMark`); made at the first park.
+        var parkMark: ParkMark.Writer?
 
         /// Ends `line` where it stands in the file and adds it to the lines to write.
         mutating func append(_ line: inout JournalLine) {
@@ -140,15 +142,14 @@ public final class ScenarioJournal: ScenarioObserver {
         // file; the run then reads as interrupted (no end event, no live lock).
         state.withLock { state in
             guard let descriptor = state.descriptor else { return }
-            // Dropped while parked: the run's mark goes with it, if it is still this journal's.
-            if state.released != nil {
-                if ParkMark.read(for: url) == ParkMark(pid: getpid(), token: token) { ParkMark.remove(for: url) }
-            } else if !state.lines.isEmpty, state.error == nil {
+            if state.released == nil, !state.lines.isEmpty, state.error == nil {
                 _ = state.lines.withUnsafeBytes { io.write($0, descriptor) }
             }
             JournalFile.closeDescriptor(descriptor)
             state.descriptor = nil
             state.mark?.close()
+            // Dropped while parked: the run's mark goes with it, if it is still this journal's.
+            state.parkMark?.close()
         }
     }
 
@@ -420,6 +421,7 @@ public final class ScenarioJournal: ScenarioObserver {
             JournalFile.closeDescriptor(descriptor)
             state.descriptor = nil
             state.mark?.close()
+            state.parkMark?.close()
             if let error = state.error { throw error }
         }
     }
@@ -762,10 +764,11 @@ public final class ScenarioJournal: ScenarioObserver {
             state.parked += 1
             guard state.released == nil, let descriptor = state.descriptor, state.error == nil else { return }
             commit(&state, sync: false)
-            guard state.error == nil, state.mark != nil,
-                ParkMark.write(ParkMark(pid: getpid(), token: token), for: url),
-                let stamp = FileStamp(of: url)
-            else { return ParkMark.remove(for: url) }
+            guard state.error == nil, state.mark != nil, let stamp = FileStamp(of: url) else { return }
+            if state.parkMark == nil {
+                state.parkMark = ParkMark.Writer(journal: url, mark: ParkMark(pid: getpid(), token: token))
+            }
+            guard state.parkMark?.park() == true else { return }
             state.released = stamp
             _ = flock(descriptor, LOCK_UN)
         }
@@ -794,7 +797,7 @@ public final class ScenarioJournal: ScenarioObserver {
             if state.error == nil { state.error = .runTakenOver(url) }
             return
         }
-        ParkMark.remove(for: url)
+        state.parkMark?.goOn()
     }
 
     private static func explainEncoding(_ error: any Error) -> String {

@@ -13,4 +13,18 @@ enum AsyncBlocking {
         }
         done.wait()
     }
+
+    /// Awaits `launch` for each index below `iterations`, one after another on one task, each
+    /// output consumed (`-1` for a throw): the loop every awaited case runs.
+    static func awaitEach(_ iterations: Int, _ launch: @escaping @Sendable (Int) async throws -> Int) {
+        run {
+            for index in 0..<iterations {
+                do {
+                    BlackHole.consume(try await launch(index))
+                } catch {
+                    BlackHole.consume(-1)
+                }
+            }
+        }
+    }
 }

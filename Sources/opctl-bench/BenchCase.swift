@@ -43,10 +43,8 @@ struct BenchCase: Sendable {
     }
 
     /// The same case, for an operation that hands work to another thread: each round is timed in
-    /// five parts of a fifth of the operations, and the fastest part is kept. A hand-off that
-    /// finds the other thread asleep or preempted only ever adds time, and on a shared 2-core
-    /// machine such stalls moved these cases' ratios by 20-30 % between two full runs (17 % with
-    /// three parts).
+    /// five parts of a fifth of the operations, and the fastest part is kept, because a stalled
+    /// hand-off only ever adds time (Docs/Benchmarks.md, "The benchmark's own method").
     func crossThread() -> BenchCase {
         var copy = self
         copy.partsPerRound = 5

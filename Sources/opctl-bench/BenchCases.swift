@@ -1,6 +1,11 @@
 /// The table of `opctl-bench`: every case, in report order, with the guards Docs/Benchmarks.md
 /// explains.
 ///
+/// A guard is something a person or a CI bill notices: whole commands (`--version`, the scripted
+/// sign-in, `runs`, `show`, `check`, `explore`), a durable step against the disk's own floor,
+/// memory staying flat, and the async-function operation issue 37 holds within 1.5× of the
+/// bridge. Every other case is a figure: reported, never guarded, never tuned for.
+///
 /// Adding a case is one entry. A case whose engine piece is not in a build is listed as
 /// ``BenchCase/unavailable(_:_:reference:targets:)`` with its targets, so the report shows it as
 /// missing instead of faking a figure. A case marked ``BenchCase/slow()`` is skipped by
@@ -13,14 +18,14 @@ enum BenchCases {
             ReferenceCases.selfRetainingBaseline),
         .timed(
             "op.sync", "engine operation, launch → onFinish synchronously", reference: "baseline.selfRetain",
-            targets: [.ratioAtMost(1.5)], EngineCases.syncLaunches),
+            EngineCases.syncLaunches),
         .timed(
             "op.async", "engine operation finished from another thread (serial queue)", reference: "dispatch.async",
             EngineCases.asyncLaunches
         ).crossThread(),
         .timed(
             "opqueue.batch", "OperationQueue, BlockOperations added in a batch, waited once", reference: "op.sync",
-            targets: [.ratioAtLeast(50)], ReferenceCases.operationQueueBatch
+            ReferenceCases.operationQueueBatch
         ).crossThread(),
         .timed(
             "opqueue.wait", "OperationQueue, each BlockOperation added and waited for", reference: "op.sync",
@@ -55,18 +60,18 @@ enum BenchCases {
             reference: "ops.3byHand", EngineCases.threeOpsThroughProtocol),
         .timed(
             "scenario.3steps", "a 3-step scenario of the same operations", reference: "opqueue.batch",
-            targets: [.ratioAtMost(1)], EngineCases.threeStepScenario),
+            EngineCases.threeStepScenario),
         .timed(
             "scenario.chain1k", "a scenario of 1,000 synchronous steps chained", ParallelCases.chainedSteps),
         .timed(
             "parallel.fanout1k", "the same 1,000 steps as the branches of one parallel step",
-            reference: "scenario.chain1k", targets: [.ratioAtMost(1.5)], ParallelCases.fannedOutSteps),
+            reference: "scenario.chain1k", ParallelCases.fannedOutSteps),
         .timed(
             "asyncawait.3steps", "three async functions awaited in a row, each a callback step behind a continuation",
             ReferenceCases.threeAsyncFunctions),
         .timed(
             "scenario.3steps.await", "the 3-step scenario awaited through the async bridge",
-            reference: "asyncawait.3steps", targets: [.ratioAtMost(10)], EngineCases.threeStepScenarioAwaited),
+            reference: "asyncawait.3steps", EngineCases.threeStepScenarioAwaited),
         .timed(
             "trace.off", "an operation with a trace hook, launched with tracing off (context.trace == nil)",
             reference: "op.sync", TraceCases.tracingOffLaunches),
@@ -75,7 +80,7 @@ enum BenchCases {
             TraceCases.recordedMessages),
         .timed(
             "journal.buffered", "one stepLaunched event with a small Codable struct appended to a buffered journal",
-            targets: [.atMost(nanoseconds: 10_000)], JournalCases.bufferedEvents),
+            JournalCases.bufferedEvents),
         .timed(
             "fsync.floor", "the floor of a durable step: one line appended to a file, then the journal's sync call",
             JournalCases.appendAndSync),
@@ -86,18 +91,17 @@ enum BenchCases {
             "render.1k", "text rendering of a trace of 1,000 messages over 8 lifelines", RenderCases.rendering(1_000)),
         .timed(
             "render.10k", "text rendering of a trace of 10,000 messages over 8 lifelines", reference: "render.1k",
-            targets: [.atMost(nanoseconds: 100_000_000), .ratioAtMost(12)], RenderCases.rendering(10_000)),
+            RenderCases.rendering(10_000)),
         .timed(
             "render.10k.frames", "text rendering of 10,000 messages with loop and alt frames around every code step",
-            reference: "render.10k", targets: [.atMost(nanoseconds: 100_000_000), .ratioAtMost(1.5)],
-            RenderCases.rendering(10_000, framed: true)),
+            reference: "render.10k", RenderCases.rendering(10_000, framed: true)),
         .timed(
             "render.100k", "text rendering of a trace of 100,000 messages over 8 lifelines (skipped by --quick)",
-            reference: "render.10k", targets: [.ratioAtMost(12)], RenderCases.rendering(100_000)
+            reference: "render.10k", RenderCases.rendering(100_000)
         ).slow(),
         .timed(
             "explore.auth", "one fault schedule of the sign-in explored: every session, rerun and check",
-            targets: [.atMost(nanoseconds: 1_000_000)], ExploreCases.signInSchedules),
+            ExploreCases.signInSchedules),
         BenchCase(
             id: "explore.memory",
             summary: "resident-size growth over 2,000 explored sign-in schedules (skipped by --quick)",
@@ -109,6 +113,11 @@ enum BenchCases {
         process(
             "process.signIn", "the built opctl running the README's scripted sign-in, journal and trace written",
             targets: [.atMost(nanoseconds: 50_000_000)], ProcessCases.signIn),
+        process(
+            "process.explore",
+            "the built opctl exploring every sign-in schedule of up to two faults (skipped by --quick)",
+            targets: [.atMost(nanoseconds: 10_000_000_000)], ProcessCases.exploring
+        ).slow(),
         process(
             "process.runs", "the built opctl listing a state directory of 50,000 runs (2,000 with --quick)",
             targets: [.atMost(nanoseconds: 300_000_000)], ProcessCases.listing),
@@ -128,15 +137,14 @@ enum BenchCases {
             "store.openEmpty", "a RunStore opened on a state directory with no runs", StoreCases.openingEmpty),
         .timed(
             "store.open", "a RunStore opened on the state directory of 50,000 runs (2,000 with --quick)",
-            reference: "store.openEmpty", targets: [.ratioAtMost(1.5)], StoreCases.opening),
+            reference: "store.openEmpty", StoreCases.opening),
         .timed(
             "journal.resume100k", "an interrupted run with a 100,000-line journal resumed (10,000 with --quick)",
-            targets: [.atMost(nanoseconds: 1_500_000_000)], StoreCases.resuming),
+            StoreCases.resuming),
         BenchCase(
             id: "journal.resume100k.memory",
             summary: "peak resident size a process resuming that journal adds, against 3× the journal's size",
-            reference: nil, targets: [.bytesBelow(3 * LongJournal.fullSize)],
-            measure: .residentGrowth(StoreCases.resumingMemory)),
+            reference: nil, targets: [], measure: .residentGrowth(StoreCases.resumingMemory)),
         BenchCase(
             id: "memory.1M", summary: "resident-size growth over a million sequential op.sync launches",
             reference: nil, targets: [.bytesBelow(1_000_000)], measure: .residentGrowth(EngineCases.residentGrowth)),

@@ -16,7 +16,11 @@ enum BenchCommand {
             Warms each case up, then runs every case once per round, in interleaved rounds, and
             prints the median nanoseconds per operation with the spread of the rounds, the ratio
             to the case's reference taken round by round (so a slow spell of the machine moves
-            both sides together) and the design's target. Build in release mode:
+            both sides together) and the case's guard, if it has one. Only what a person or a CI
+            bill notices is guarded (whole commands, a durable step against the disk's floor, the
+            explorer, memory staying flat, an async-function operation against the bridge); every
+            other case is a figure. A full run exits with status 1 when a guard is missed; a
+            quick run or one of fixed iterations only reports. Build in release mode:
             swift run -c release opctl-bench
 
             USAGE: opctl-bench [--quick] [--json] [--case <id>...] [--iterations <n>]
@@ -42,7 +46,7 @@ enum BenchCommand {
     /// Runs `opctl-bench` with its arguments.
     ///
     /// - Parameter arguments: The command line after the program name.
-    /// - Returns: The exit status: 0, or 2 for a usage error.
+    /// - Returns: The exit status: 0; 1 when a full run missed a guard; 2 for a usage error.
     static func run(arguments: [String]) -> Int32 {
         let options: BenchOptions
         do {
@@ -67,7 +71,10 @@ enum BenchCommand {
             print(header(config), terminator: "")
             print(BenchReport.table(results), terminator: "")
         }
-        return 0
+        // The guards are the full run's: a quick run's few short rounds, or a fixed count of
+        // iterations for a profiler, only show that every case still runs.
+        let judged = !options.quick && options.iterations == nil
+        return judged && results.contains { $0.isMet == false } ? 1 : 0
     }
 
     private static func header(_ config: BenchConfig) -> String {

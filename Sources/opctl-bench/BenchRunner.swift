@@ -75,10 +75,9 @@ struct BenchRunner: Sendable {
     /// round: after one untimed call, grow the count until the *extra* time of twice as many
     /// operations reaches a tenth of that, then scale.
     ///
-    /// Timing `n` and `2n` and taking the difference leaves out what a round costs besides its
-    /// operations (a journal case opens and closes a file in each): calibrated on the whole
-    /// round, such a case came out at a handful of operations per quick round, and read as
-    /// ~180 µs per 2-µs append.
+    /// Timing `n` and `2n` and taking the difference leaves out what a round does besides its
+    /// operations (a journal case opens and closes a file in each; Docs/Benchmarks.md, "The
+    /// benchmark's own method").
     private func calibratedIterations(_ body: (Int) -> Void) -> Int {
         let goal = config.roundNanoseconds
         // One untimed call first: a one-time cost (a formatter, a time zone, a file system cache

@@ -2,8 +2,8 @@ import Synchronization
 
 /// Where every benchmark case puts what it computed, so the optimiser cannot delete the work.
 ///
-/// A relaxed atomic store is opaque to the optimiser yet costs a plain store on x86-64 and arm64;
-/// the functions are `@inline(never)` so the sink is the same call in every case.
+/// A relaxed atomic store is opaque to the optimiser; the functions are `@inline(never)` so the
+/// sink is the same call in every case (Docs/Benchmarks.md, "The benchmark's own method").
 enum BlackHole {
     private static let sink = Atomic<Int>(0)
 

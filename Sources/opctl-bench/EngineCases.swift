@@ -26,30 +26,14 @@ enum EngineCases {
     /// `bridge.await`: `try await op.launch(context)` on a synchronous operation.
     static let bridgeAwaits: @Sendable (Int) -> Void = { iterations in
         let op = SyncDoubleOp()
-        AsyncBlocking.run {
-            for index in 0..<iterations {
-                do {
-                    BlackHole.consume(try await op.launch(OpContext(index)))
-                } catch {
-                    BlackHole.consume(-1)
-                }
-            }
-        }
+        AsyncBlocking.awaitEach(iterations) { index in try await op.launch(OpContext(index)) }
     }
 
     /// `asyncop.await`: `bridge.await` with the operation written as an `async throws`
     /// function (``AsyncOp``) instead of a callback: the same bridge, plus the task its run gets.
     static let asyncOpAwaits: @Sendable (Int) -> Void = { iterations in
         let op = AsyncDoubleOp()
-        AsyncBlocking.run {
-            for index in 0..<iterations {
-                do {
-                    BlackHole.consume(try await op.launch(OpContext(index)))
-                } catch {
-                    BlackHole.consume(-1)
-                }
-            }
-        }
+        AsyncBlocking.awaitEach(iterations) { index in try await op.launch(OpContext(index)) }
     }
 
     /// `ops.3byHand`: three operations, each made new and launched with the previous output,
@@ -69,9 +53,7 @@ enum EngineCases {
 
     /// `ops.3viaProtocol`: `ops.3byHand`, each operation made by a factory the caller knows only
     /// as `() -> any Op<Int, Int>`, as code that runs operations of any type (an engine, a
-    /// queue) must hold them. What it adds to `ops.3byHand` is the language's price of calling
-    /// `launch` through the protocol: its `onFinish` is converted to and from the protocol's
-    /// generic form on each call, which allocates.
+    /// queue) must hold them: the difference from `ops.3byHand` is the call through the protocol.
     static let threeOpsThroughProtocol: @Sendable (Int) -> Void = { iterations in
         // Read from an array so that the optimiser cannot see which type the factory makes.
         let make = opaqueFactories[0]
@@ -90,20 +72,10 @@ enum EngineCases {
     /// `bridge.floor`: the least any bridge of an operation to async/await does — a cancellation
     /// handler on the calling task, an unsafe continuation, and the operation's launch through
     /// the `Op` protocol (as library code holds an operation of any type), resumed from
-    /// `onFinish`. What `bridge.await` adds to it is what its contract asks for: a token the
-    /// operation sees fire, and a guard that resumes the caller once however often, or never,
-    /// `onFinish` is called.
+    /// `onFinish`.
     static let bridgeFloors: @Sendable (Int) -> Void = { iterations in
         let op = opaqueFactories[0]()
-        AsyncBlocking.run {
-            for index in 0..<iterations {
-                do {
-                    BlackHole.consume(try await launchedBare(op, OpContext(index)))
-                } catch {
-                    BlackHole.consume(-1)
-                }
-            }
-        }
+        AsyncBlocking.awaitEach(iterations) { index in try await launchedBare(op, OpContext(index)) }
     }
 
     @inline(never)
@@ -130,15 +102,7 @@ enum EngineCases {
     /// code calls it.
     static let threeStepScenarioAwaited: @Sendable (Int) -> Void = { iterations in
         let scenario = threeSteps()
-        AsyncBlocking.run {
-            for index in 0..<iterations {
-                do {
-                    BlackHole.consume(try await scenario.launch(OpContext(index)))
-                } catch {
-                    BlackHole.consume(-1)
-                }
-            }
-        }
+        AsyncBlocking.awaitEach(iterations) { index in try await scenario.launch(OpContext(index)) }
     }
 
     /// The scenario of `scenario.3steps` and `scenario.3steps.await`: three synchronous steps.
@@ -157,29 +121,16 @@ enum EngineCases {
     static let deadlineResidentGrowth: @Sendable (Int) -> Int = { launches in
         let op = SyncDoubleOp()
         let deadline = ContinuousClock.now.advanced(by: .seconds(60))
-        for index in 0..<min(launches, 10_000) {
+        return ResidentMemory.growth(over: launches) { index in
             op.launch(OpContext(index, deadline: deadline), onFinish: BlackHole.consumeResult)
         }
-        let before = ResidentMemory.currentBytes()
-        for index in 0..<launches {
-            op.launch(OpContext(index, deadline: deadline), onFinish: BlackHole.consumeResult)
-        }
-        let after = ResidentMemory.currentBytes()
-        return max(0, after - before)
     }
 
-    /// `memory.1M`: resident-size growth in bytes over `launches` sequential `op.sync` launches,
-    /// after a warm-up that brings the allocator to its steady state.
+    /// `memory.1M`: resident-size growth in bytes over `launches` sequential `op.sync` launches.
     static let residentGrowth: @Sendable (Int) -> Int = { launches in
         let op = SyncDoubleOp()
-        for index in 0..<min(launches, 10_000) {
+        return ResidentMemory.growth(over: launches) { index in
             op.launch(OpContext(index), onFinish: BlackHole.consumeResult)
         }
-        let before = ResidentMemory.currentBytes()
-        for index in 0..<launches {
-            op.launch(OpContext(index), onFinish: BlackHole.consumeResult)
-        }
-        let after = ResidentMemory.currentBytes()
-        return max(0, after - before)
     }
 }

@@ -32,15 +32,9 @@ enum ParallelCases {
         let scenario = fanOut(4)
         let count = max(1, launches / 10)
         let token = CancellationToken()
-        for index in 0..<min(count, 10_000) {
+        return ResidentMemory.growth(over: count) { index in
             scenario.launch(OpContext(index, cancellation: token)) { BlackHole.consume((try? $0.get())?.count ?? -1) }
         }
-        let before = ResidentMemory.currentBytes()
-        for index in 0..<count {
-            scenario.launch(OpContext(index, cancellation: token)) { BlackHole.consume((try? $0.get())?.count ?? -1) }
-        }
-        let after = ResidentMemory.currentBytes()
-        return max(0, after - before)
     }
 
     private static let step = Step { SyncDoubleOp() }

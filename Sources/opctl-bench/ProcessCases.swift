@@ -34,6 +34,11 @@ enum ProcessCases {
         for _ in 0..<iterations { run(signInArguments, stateDirectory: scratch) }
     }
 
+    /// `process.explore`: `opctl explore auth --max-faults 2`, the command CI runs for each flow.
+    static let exploring: @Sendable (Int) -> Void = { iterations in
+        for _ in 0..<iterations { run(["explore", "auth", "--max-faults", "2"], stateDirectory: scratch) }
+    }
+
     /// `process.runs`: `opctl runs` over the state directory of ``ScaleFixture`` (50,000 runs).
     static let listing: @Sendable (Int) -> Void = { iterations in
         let directory = ScaleFixture.stateDirectory
@@ -68,8 +73,8 @@ enum ProcessCases {
 
     /// Starts `opctl` with `arguments`, its output discarded, and waits for it to exit.
     ///
-    /// Through `posix_spawn` directly: Foundation's `Process` added about 35 ms a start on Linux
-    /// here, which would have passed for opctl's own time.
+    /// Through `posix_spawn` directly, so that what is timed is opctl's own start (Docs/Benchmarks.md,
+    /// "Method").
     ///
     /// - Returns: The peak resident size of the process in bytes, `nil` when it did not start.
     @discardableResult

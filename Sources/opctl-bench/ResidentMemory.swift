@@ -66,4 +66,14 @@ enum ResidentMemory {
             return Int(String(decoding: fields[1], as: UTF8.self))
         }
     #endif
+
+    /// The growth of resident memory in bytes over `launches` calls of `launch`, after a warm-up
+    /// of up to 10,000 calls that brings the allocator to its steady state: the measure of every
+    /// `memory.*` case.
+    static func growth(over launches: Int, _ launch: (Int) -> Void) -> Int {
+        for index in 0..<min(launches, 10_000) { launch(index) }
+        let before = currentBytes()
+        for index in 0..<launches { launch(index) }
+        return max(0, currentBytes() - before)
+    }
 }

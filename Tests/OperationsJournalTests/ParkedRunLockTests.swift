@@ -110,6 +110,40 @@ extension JournalTests {
             }
         }
 
+        /// The mark is kept in one file for the journal's life, written in place at each park and
+        /// blanked at each going on: a run parked twice is refused to a second writer both times,
+        /// marks nobody while it runs (a process killed then leaves no live-looking mark) and
+        /// leaves no file when it closes.
+        @Test func aRunParkedTwiceIsMarkedEachTimeAndMarksNobodyInBetween() throws {
+            try withTemporaryDirectory { directory in
+                let store = RunStore(stateDirectory: directory)
+                let journal = try store.create(scenario: "AskingTwice")
+                let asking = Asking()
+                let box = FinishBox<Int>()
+                let scenario = Scenario<Int, Int>("AskingTwice") { chain in
+                    chain.then(Step("First", asking.make)).then(Step("Second", asking.make))
+                }
+                scenario.launch(OpContext(1, environment: OpEnvironment(observer: journal)), onFinish: box.onFinish)
+                let markPath = journal.url.path + ".parked"
+
+                let first = try asking.prompt()
+                #expect(throws: JournalError.runInProgress(journal.url)) { _ = try store.resume(journal.runID) }
+                first.answer(10)
+                let second = try asking.prompt()
+                #expect(!Self.isLocked(journal.url), "the lock is held on the second screen")
+                #expect(throws: JournalError.runInProgress(journal.url)) { _ = try store.resume(journal.runID) }
+                second.answer(20)
+                #expect(box.wait()?.success == 20)
+                #expect(Self.isLocked(journal.url))
+                let left = try String(contentsOfFile: markPath, encoding: .utf8)
+                #expect(
+                    left.allSatisfy { $0 == " " || $0 == "\n" }, "a run that went on still marks itself parked: \(left)"
+                )
+                try journal.close()
+                #expect(!FileManager.default.fileExists(atPath: markPath))
+            }
+        }
+
         @Test func aRunInAWaitHoldsNoLockAndTakesItBack() throws {
             try withTemporaryDirectory { directory in
                 let store = RunStore(stateDirectory: directory)

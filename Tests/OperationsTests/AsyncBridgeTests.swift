@@ -17,10 +17,16 @@ struct AsyncBridgeTests {
         await #expect(throws: TestError.broken) { try await ops.make().launch(with: 1) }
     }
 
-    @Test func cancellingTheTaskCancelsTheOperation() async throws {
+    @Test func cancellingTheTaskCancelsTheOperationAndThrowsCancellationError() async throws {
         let task = Task { try await StuckOp().launch(with: 1) }
         task.cancel()
-        await #expect(throws: OpError.cancelled) { try await task.value }
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+
+    @Test func aLaunchCancelledByItsOwnTokenThrowsOpErrorCancelledToATaskGoingOn() async throws {
+        let token = CancellationToken()
+        token.cancel()
+        await #expect(throws: OpError.cancelled) { try await StuckOp().launch(OpContext(1, cancellation: token)) }
     }
 
     @Test func aScenarioCanBeAwaited() async throws {

@@ -36,7 +36,8 @@ struct BenchTests {
             "scenario.3steps", "scenario.chain1k", "parallel.fanout1k",
             "asyncawait.3steps", "scenario.3steps.await", "trace.off", "trace.message", "journal.buffered",
             "fsync.floor", "journal.fsync", "render.1k", "render.10k", "render.10k.frames", "render.100k",
-            "explore.auth", "explore.memory", "process.version", "process.signIn", "process.runs", "process.show",
+            "explore.auth", "explore.memory", "process.version", "process.signIn", "process.explore", "process.runs",
+            "process.show",
             "process.check", "process.check.memory", "store.openEmpty", "store.open", "journal.resume100k",
             "journal.resume100k.memory", "memory.1M", "memory.deadline", "memory.parallel",
         ]
@@ -44,7 +45,17 @@ struct BenchTests {
         // The whole-process cases need the opctl built beside opctl-bench, which a test bundle
         // is not.
         #expect(BenchCases.all.filter { !$0.id.hasPrefix("process.") }.allSatisfy { $0.isAvailable })
-        #expect(BenchCases.all.filter(\.isSlow).map(\.id) == ["render.100k", "explore.memory"])
+        #expect(BenchCases.all.filter(\.isSlow).map(\.id) == ["render.100k", "explore.memory", "process.explore"])
+    }
+
+    /// Issue 38: only what a person or a CI bill notices is guarded; every other case is a figure.
+    @Test func onlyTheUserVisibleCasesAreGuarded() {
+        #expect(
+            BenchCases.all.filter { !$0.targets.isEmpty }.map(\.id) == [
+                "asyncop.await", "journal.fsync", "explore.memory", "process.version", "process.signIn",
+                "process.explore", "process.runs", "process.show", "process.check", "process.check.memory",
+                "memory.1M", "memory.deadline", "memory.parallel",
+            ])
     }
 
     @Test func crossThreadCasesAreTimedInFivePartsAndTheOthersWhole() {

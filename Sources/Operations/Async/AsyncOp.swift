@@ -20,6 +20,8 @@
 ///
 /// - **One launch, finished once.** Each launch runs `run` once, in a task of its own, and
 ///   delivers `onFinish` exactly once through a ``Completion``: with what `run` returned or threw.
+///   Awaited with a context that has neither a token nor a deadline (``launch(_:)``), `run` runs
+///   in the awaiting task instead, the only one that can end it.
 /// - **Retained until it finishes.** The task holds the operation until `run` returns; nothing
 ///   else does, so it is released right after.
 /// - **Cancellation both ways.** A launch cancelled through its context (its token fires, its
@@ -27,7 +29,8 @@
 ///   cancels the task, so `Task.isCancelled`, `Task.checkCancellation()` and every cancellable
 ///   `await` inside `run` see it. A `run` that throws `CancellationError` finishes the launch
 ///   with ``OpError/cancelled``, never a failure. Awaiting a launch (``Op/launch(_:)``) from a
-///   task that is cancelled fires the launch's token, and so cancels `run`'s task in turn.
+///   task that is cancelled fires the launch's token, and so cancels `run`'s task in turn; the
+///   awaiting call then throws `CancellationError`.
 /// - **Journaled and drawn like any other.** The launch and the finish are recorded in the
 ///   caller's trace; the `context` `run` gets records into the operation's own scope, so its
 ///   ``OpContext/trace`` draws messages from the operation, and an operation it launches with

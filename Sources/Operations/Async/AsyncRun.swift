@@ -68,7 +68,7 @@ final class AsyncRun<Operation: AsyncOp>: Sendable {
 
     /// What `run` returned or threw, as the launch's result: `CancellationError` is the
     /// launch's cancellation.
-    private static func outcome(of operation: Operation?, _ context: OpContext<Operation.Input>) async -> Result<
+    static func outcome(of operation: Operation?, _ context: OpContext<Operation.Input>) async -> Result<
         Output, any Error
     > {
         // Taken twice only if started twice, which `launch` never does.

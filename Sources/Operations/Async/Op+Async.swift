@@ -6,7 +6,9 @@ extension Op {
     /// Launches the operation and waits for its finish.
     ///
     /// Cancelling the calling task cancels the launch: the operation sees its context's token
-    /// fire and the call throws ``OpError/cancelled``.
+    /// fire, and the call throws `CancellationError`, as any `async` call of a cancelled task
+    /// does. A launch cancelled by its own token, with the task going on, throws
+    /// ``OpError/cancelled``.
     ///
     /// An operation that lets go of `onFinish` without calling it does not leave the caller
     /// waiting: the call throws ``OpError/abandoned(operation:)``, as a ``Completion`` reports
@@ -14,24 +16,36 @@ extension Op {
     ///
     /// - Parameter context: The launch context; its token, if any, still cancels the launch.
     /// - Returns: The operation's output.
-    /// - Throws: The operation's error, ``OpError/cancelled``, ``OpError/timedOut`` or
+    /// - Throws: The operation's error, `CancellationError` when the calling task was cancelled
+    ///   and the launch ended as cancelled, ``OpError/cancelled``, ``OpError/timedOut`` or
     ///   ``OpError/abandoned(operation:)``.
     // Inlinable, with the resumption it makes: specialised for the operation type at the call
     // site, it looks up no generic metadata; unspecialised, it did so on every call (the
     // `bridge.await` and `scenario.3steps.await` cases of Sources/opctl-bench/BenchCases.swift).
     @inlinable
     public func launch(_ context: OpContext<Input>) async throws -> Output {
+        try await bridgedLaunch(context)
+    }
+
+    /// What ``launch(_:)`` does for any operation: the callback launch behind a continuation.
+    @inlinable
+    func bridgedLaunch(_ context: OpContext<Input>) async throws -> Output {
         let token = CancellationToken(linkedTo: context.cancellation)
         var launched = context
         launched.cancellation = token
-        return try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { continuation in
-                let resumption = BridgeResumption(
-                    continuation, environment: launched.environment, operation: Self.self)
-                self.launch(launched) { result in resumption.resume(with: result) }
+        do {
+            return try await withTaskCancellationHandler {
+                try await withUnsafeThrowingContinuation { continuation in
+                    let resumption = BridgeResumption(
+                        continuation, environment: launched.environment, operation: Self.self)
+                    self.launch(launched) { result in resumption.resume(with: result) }
+                }
+            } onCancel: {
+                token.cancel()
             }
-        } onCancel: {
-            token.cancel()
+        } catch let error where Task.isCancelled && error.isCancellation {
+            // The task's cancellation, said the way Swift concurrency says it.
+            throw CancellationError()
         }
     }
 
@@ -42,7 +56,7 @@ extension Op {
     ///   - input: The launch input.
     ///   - environment: Host-wide services.
     /// - Returns: The operation's output.
-    /// - Throws: The operation's error, or ``OpError/cancelled`` when the task is cancelled.
+    /// - Throws: The operation's error, or `CancellationError` when the task is cancelled.
     public func launch(with input: Input, environment: OpEnvironment = .default) async throws -> Output {
         try await launch(OpContext(input, environment: environment))
     }

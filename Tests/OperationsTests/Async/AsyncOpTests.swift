@@ -96,9 +96,65 @@ struct AsyncOpTests {
         // Cancelled before its run started, the launch would never run it (the test above).
         try await operation.started.wait()
         task.cancel()
-        await #expect(throws: OpError.cancelled) { try await task.value }
+        await #expect(throws: CancellationError.self) { try await task.value }
         try await operation.ended.wait()
         #expect(operation.sawCancellation)
+    }
+
+    /// Awaited with a context that has no token and no deadline, `run` runs in the awaiting
+    /// task: the launch is still recorded, finished once and released, and the task's
+    /// cancellation reaches `run` and what `run` launches with its context.
+    @Test func awaitedInTheCallingTaskItIsTracedFinishedOnceAndReleased() async throws {
+        let tracer = InMemoryTracer()
+        let diagnostics = DiagnosticsRecorder()
+        var context = OpContext(21, environment: OpEnvironment(diagnostics: diagnostics))
+        context.trace = .root(tracer, caller: .caller("App"))
+        let weakOperation: WeakReference<AsyncDoubleOp>
+        do {
+            let operation = AsyncDoubleOp()
+            weakOperation = WeakReference(operation)
+            #expect(try await operation.launch(context) == 42)
+        }
+        #expect(weakOperation.value == nil)
+        #expect(
+            tracer.trace.messages.map(\.description) == [
+                "App => (launch) AsyncDoubleOp: launch(21)", "AsyncDoubleOp <= (finish) App: onFinish(42)",
+            ])
+        #expect(diagnostics.diagnostics.isEmpty)
+    }
+
+    @Test func awaitedInTheCallingTaskATaskCancelledThrowsCancellationErrorAndCancelsNestedLaunches() async throws {
+        let nested = FinishBox<Int>()
+        let started = AsyncGate()
+        let operation = AsyncFunctionOp<Int, Int>("Waits") { input, context in
+            // A callback launch with `run`'s context: the task's cancellation must reach it too.
+            StuckOp().launch(context, onFinish: nested.onFinish)
+            started.open()
+            try await AsyncGate().wait()
+            return input
+        }
+        let task = Task { try await operation.launch(OpContext(1)) }
+        try await started.wait()
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(nested.first?.failure as? OpError == .cancelled)
+    }
+
+    @Test func aStepWhoseRunThrowsCancellationErrorEndsTheRunCancelled() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("async-op-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = RunStore(stateDirectory: directory)
+        let journal = try store.create(scenario: "GivesUp")
+        let scenario = Scenario<Int, Int>("GivesUp") { chain in
+            chain.then(Step("Stop", purity: .pure) { _, _ in throw CancellationError() })
+        }
+        let failure = await #expect(throws: StepFailure.self) {
+            try await scenario.launch(OpContext(1, environment: OpEnvironment(observer: journal)))
+        }
+        #expect(failure?.error as? OpError == .cancelled, "\(String(describing: failure))")
+        try journal.close()
+        let record = try store.load(journal.runID)
+        #expect(record.status == .cancelled)
     }
 
     @Test func inAScenarioItIsJournaledAndDrawnLikeAnyOtherStep() async throws {
