@@ -104,7 +104,13 @@ struct RunIndexVerdictTests {
             #expect(report.removed.count == 1)
             #expect(try index.listing(store) == index.journalsSay(store), "after the prune")
 
-            let failed = try #require(try store.summaries().first { (try? $0.summary.get().status) == .failed }?.id)
+            // The failed run of "Failing", not the undone checkout (also failed): which of the two
+            // lists first depends on their ids, made in the same millisecond.
+            let failed = try #require(
+                try store.summaries().first { listed in
+                    guard let summary = try? listed.summary.get() else { return false }
+                    return summary.status == .failed && summary.scenario == "Failing"
+                }?.id)
             let resumed = try store.resume(failed)
             let fixed = Scenario<Int, Int>("Failing") { chain in chain.then(Step { DoubleOp() }) }
             _ = run(fixed, 1, environment: OpEnvironment(observer: resumed, replay: resumed.replay))
