@@ -11,7 +11,7 @@ extension Trace {
 
 extension Trace {
     /// The trace with what it leaves open closed, as the end of a cut-off session is
-    /// (``recorded(jsonLines:)``): a `cut off` note, then replies, releases and `cut off`
+    /// (`recorded(jsonLines:)`): a `cut off` note, then replies, releases and `cut off`
     /// finishes innermost first, open frames closed and every live service released. For a
     /// drawing of a trace that had to be cut short where it stopped making sense.
     package func closingOpenWork() -> Trace {

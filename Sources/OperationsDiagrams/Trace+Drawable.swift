@@ -193,7 +193,7 @@ extension Trace {
 }
 
 extension TraceSection {
-    /// The same step with its trace made drawable (``Operations/Trace/drawable()``).
+    /// The same step with its trace made drawable (`Trace.drawable()`).
     public func drawable() -> TraceSection {
         replacingTrace(trace.drawable())
     }

@@ -23,9 +23,9 @@ public struct TraceSection: Hashable, Sendable {
     /// (`ScenarioShape.swift`), so a diagram's `step 3 of 3` and a rerun's refusal at `step 3`
     /// name the same step.
     public let position: Int
-    /// How many steps the trace shows the outermost operation having, counted as ``position``.
+    /// How many steps the trace shows the outermost operation having, counted as `position`.
     public let stepCount: Int
-    /// The label of the last divider before the step (``TraceEvent/Kind/divider(label:)``): the
+    /// The label of the last divider before the step (`TraceEvent/Kind/divider(label:)`): the
     /// session of the run it was launched in; `nil` when the trace has no dividers.
     public let session: String?
 
@@ -61,7 +61,7 @@ extension Trace {
     }
 
     /// The names of the steps at every depth of nested scenarios, each once, in the order they
-    /// were first launched: what ``sections(named:)`` can find.
+    /// were first launched: what `sections(named:)` can find.
     public var stepNames: [String] {
         sections().reduce(into: [String]()) { names, section in
             for name in [section.operation.name] + section.trace.stepNames where !names.contains(name) {
@@ -96,7 +96,7 @@ extension Trace {
         var openFrames: [String] = []
         var pendingNotes: [String] = []
         var session: String?
-        /// The steps' names in the order the trace first meets them, for ``TraceSection/position``.
+        /// The steps' names in the order the trace first meets them, for `TraceSection/position`.
         var steps: [String] = []
         func meet(_ step: String) { if !steps.contains(step) { steps.append(step) } }
         var index = events.startIndex
@@ -162,7 +162,7 @@ extension Trace {
     /// A step's events with its frames closed inside it: a frame it opened and the trace
     /// closes only after its finish (a session cut inside the frame, mended where it was
     /// cut) closes at its end, and a frame's branch or close whose opening lies before the
-    /// step (it ran inside the frame) is left out — the section's ``TraceSection/frames``
+    /// step (it ran inside the frame) is left out — the section's `TraceSection/frames`
     /// name those.
     private static func framesBalanced(_ events: [TraceEvent]) -> [TraceEvent] {
         var open = 0
@@ -230,7 +230,7 @@ extension TraceEvent {
 
 extension TraceSection {
     /// The step as seen from `depth` levels of launches, counted from the step's launcher (the
-    /// caller edge, level 0; the step is level 1): ``Trace/limited(toDepth:)`` of its trace.
+    /// caller edge, level 0; the step is level 1): `Trace/limited(toDepth:)` of its trace.
     ///
     /// Counting from the step rather than from the run is what lets a step of a nested scenario
     /// be drawn at the default depth: counted from the run, `CodeOp` inside
@@ -245,7 +245,7 @@ extension TraceSection {
     }
 
     /// Several launches of a step as one trace, to draw as one document: each launch after a
-    /// divider naming its session (``session``), its number and the frames it ran in, the
+    /// divider naming its session (`session`), its number and the frames it ran in, the
     /// scenario's notes about it (which the launcher edge cannot hold) as notes over the step.
     ///
     /// One document rather than one per launch is what a source format needs: two Mermaid

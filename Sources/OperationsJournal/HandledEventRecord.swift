@@ -3,7 +3,7 @@ public import Operations
 
 /// An event from outside that one of the run's scenarios handled, as its journal recorded it
 /// (``JournalRecord/handledEvents``): which scenario, in which session, when, and the event with
-/// its reaction and what that launched (``HandledEvent``).
+/// its reaction and what that launched (`HandledEvent`, in Operations).
 public struct HandledEventRecord: Sendable, Hashable {
     /// The session (process) that handled it, from 1.
     public let session: Int

@@ -117,7 +117,7 @@ public enum DrawRun<Program: RunnerProgram>: Command {
 
     /// `--step NAME`: every launch of that step, at any depth of nested scenarios, found in the
     /// whole trace and drawn `depth` levels deep counted from the step
-    /// (``TraceSection/limited(toDepth:)``). Every launch (a failed run's and its rerun's) is in
+    /// (`TraceSection.limited(toDepth:)`). Every launch (a failed run's and its rerun's) is in
     /// one document, after a divider naming its scenario and session (``TraceSection/joined(_:)``),
     /// in every format.
     private static func drawStep(

@@ -14,12 +14,12 @@ import OperationsJournal
 /// The file is JSON Lines: each opening of the file starts a *session* with a header line
 /// (`{"session":true,"version":1}`), then one line per event, each written with a single
 /// `write(2)` on a descriptor opened with `O_APPEND`, so lines of one process never interleave
-/// and a kill leaves at most a torn last line, which ``Trace/recorded(jsonLines:)`` skips. There is
+/// and a kill leaves at most a torn last line, which `Trace/recorded(jsonLines:)` skips. There is
 /// no `fsync`: the trace is a diagnostic, not a ledger, and the kernel keeps what a killed
 /// process wrote. A rerun opens the same file again and appends a new session.
 ///
 /// The file is created owner-only (0600). Labels are redacted when they are built (see
-/// ``Redactable``), so it holds no secret.
+/// `Redactable`), so it holds no secret.
 ///
 /// ```swift
 /// let tracer = try FileTracer(appendingTo: runFolder.appendingPathComponent("run.trace.jsonl"))
@@ -41,7 +41,7 @@ public final class FileTracer: Tracer {
 
     /// Opens (creating owner-only if needed) the file and starts a new session in it.
     /// - Parameter url: The trace file, e.g. next to a run's journal.
-    /// - Throws: ``TraceFileError`` naming the file and the system's reason.
+    /// - Throws: `TraceFileError` naming the file and the system's reason.
     public init(appendingTo url: URL) throws(TraceFileError) {
         let descriptor = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
@@ -64,7 +64,7 @@ public final class FileTracer: Tracer {
     }
 
     /// Appends the event as one line. A repeated identical declaration is not written twice.
-    /// A failed write is counted (see ``failedWrites``), never thrown: tracing must not fail the
+    /// A failed write is counted (see `failedWrites`), never thrown: tracing must not fail the
     /// run it watches.
     /// - Parameter event: The event to append.
     public func record(_ event: consuming TraceEvent) {

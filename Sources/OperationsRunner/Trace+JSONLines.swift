@@ -2,7 +2,7 @@ public import Foundation
 public import Operations
 import OperationsDiagrams
 
-/// The line format ``FileTracer`` writes.
+/// The line format `FileTracer` writes.
 enum TraceLines {
     static let sessionHeader = "{\"session\":true,\"version\":\(Trace.formatVersion)}\n"
 
@@ -12,7 +12,7 @@ enum TraceLines {
     }
 }
 
-/// A trace read back from a ``FileTracer`` file: every session of the run, one after another,
+/// A trace read back from a `FileTracer` file: every session of the run, one after another,
 /// with each session that stopped half-way closed off so it can be drawn.
 public struct RecordedTrace: Hashable, Sendable {
     /// The events of every session, each cut-off session closed with a `cut off` note and
@@ -26,13 +26,13 @@ public struct RecordedTrace: Hashable, Sendable {
     /// Whether the last session stopped before its operations finished: the file ends before
     /// the run's latest session did, whatever its journal says of how that session ended.
     public let endsCutOff: Bool
-    /// Where each session starts in ``trace``'s events, in order.
+    /// Where each session starts in `trace`'s events, in order.
     public let sessionStarts: [Int]
     /// The lines of the file that could not be read and were skipped (counted from 1), the
-    /// torn last line of a killed process aside: each is named by a note in ``trace``.
+    /// torn last line of a killed process aside: each is named by a note in `trace`.
     public let damagedLines: [Int]
 
-    /// The trace with a divider (``TraceEvent/Kind/divider(label:)``) where each session
+    /// The trace with a divider (`TraceEvent/Kind/divider(label:)`) where each session
     /// starts, naming the scenario the session launched and which session it is:
     /// `AuthScenario: run` for a run of one session; `AuthScenario: run (session 1 of 2)`, then
     /// `AuthScenario: rerun 1 (session 2 of 2)` for a run and its rerun. Without them a
@@ -71,20 +71,20 @@ public struct RecordedTrace: Hashable, Sendable {
 }
 
 extension Trace {
-    /// Reads a ``FileTracer`` file.
+    /// Reads a `FileTracer` file.
     ///
     /// A damaged last line (the process was killed while writing it) is skipped and the trace
     /// counts as cut off. A damaged line before it (the file was damaged at rest) is skipped
     /// too, as is a line this build cannot read (an event kind it does not know), and named by a
     /// note where it stood (`trace line 12 is unreadable: skipped`) and in
-    /// ``RecordedTrace/damagedLines``: what the file still holds is drawn, and the drawing says
+    /// `RecordedTrace/damagedLines`: what the file still holds is drawn, and the drawing says
     /// what is missing. A session that ends with operations still running, calls unanswered or
     /// services alive gets, at the point where it stopped, a `cut off` note over the innermost
     /// running operation, then for each running operation, innermost first, a `cut off` reply
     /// to each call it (or a service it created) still waits on, a release of each service it
     /// created, and its `cut off` finish, so the next session starts from a clean slate.
     /// - Parameter jsonLines: The file's bytes.
-    /// - Throws: ``TraceError/unsupportedVersion(found:supported:)`` for a session of another
+    /// - Throws: `TraceError/unsupportedVersion(found:supported:)` for a session of another
     ///   format.
     public static func recorded(jsonLines: Data) throws(TraceError) -> RecordedTrace {
         // Empty lines are kept, so that a line's index says which line of the file it is.
