@@ -1,10 +1,9 @@
-import AuthFlow
-import AuthSimulator
+package import AuthFlow
+package import AuthSimulator
 import Dispatch
 import Foundation
 public import Operations
 public import OperationsDiagrams
-import StatefulAuthFlow
 
 /// The message diagrams of the sign-in operations and scenarios, traced from real runs against
 /// a deterministic simulator — the source of the committed `Diagrams/` and of `opctl diagram`.
@@ -13,8 +12,8 @@ import StatefulAuthFlow
 public enum AuthDiagrams {
     /// What can be drawn, in catalogue order.
     public static let names = [
-        "PhoneOp", "PhoneOp.rejected", "PhoneOp.stateful", "TermsOfUseOp", "TermsOfUseOp.stateful", "CodeOp",
-        "CodeOp.stateful", "AuthOp", "SaveTokenOp", "SignOutOp", "AuthScenario", "VerificationScenario",
+        "PhoneOp", "PhoneOp.rejected", "TermsOfUseOp", "CodeOp", "AuthOp", "SaveTokenOp", "SignOutOp",
+        "AuthScenario", "VerificationScenario",
         "AuthScenario.services", "AuthScenario.retry", "AuthScenario.termsAccepted", "AuthScenario.codeRejected",
         "AuthScenario.termsChanged", "AppScenario", "AppScenario.signIn", "AppScenario.termsChangedEvent",
     ]
@@ -94,25 +93,10 @@ public enum AuthDiagrams {
                 return try bench.traced {
                     try bench.factory.makePhoneOp().runToFinish($0.with(input: bench.rejectedPhone))
                 }
-            case "PhoneOp.stateful":
-                return try bench.traced {
-                    try bench.factory.makeStatefulPhoneOp().runToFinish($0.with(input: bench.phone))
-                }
             case "TermsOfUseOp":
                 let attempt = try bench.submitPhone()
                 return try bench.traced {
                     try bench.factory.makeTermsOfUseOp().runToFinish($0.with(input: attempt.phoneToken))
-                }
-            case "TermsOfUseOp.stateful":
-                // The phone token read from storage, the accepted one written back.
-                try bench.factory.makeStatefulPhoneOp().runToFinish(OpContext(bench.phone))
-                return try bench.traced { try bench.factory.makeStatefulTermsOfUseOp().runToFinish($0) }
-            case "CodeOp.stateful":
-                try bench.factory.makeStatefulPhoneOp().runToFinish(OpContext(bench.phone))
-                try bench.factory.makeStatefulTermsOfUseOp().runToFinish(OpContext(()))
-                let phone = try PhoneNumber(parsing: "+7 999 123-45-67")
-                return try bench.traced {
-                    try bench.factory.makeStatefulCodeOp().runToFinish($0.with(input: phone))
                 }
             case "AuthOp":
                 // Before the split: both screens in one operation, which works only while no
@@ -239,7 +223,7 @@ extension Op {
     /// answers on a Dispatch queue, never on this thread; the timeout turns a stuck run into an
     /// error. The wait itself is the engine's package-wide one, shared with `OperationsTesting`'s
     /// `launchAndWait`.
-    fileprivate func runToFinish(_ context: OpContext<Input>, timeout: Duration = .seconds(30)) throws -> Output {
+    package func runToFinish(_ context: OpContext<Input>, timeout: Duration = .seconds(30)) throws -> Output {
         guard let result = blockingResult(context, timeout: timeout) else {
             throw DiagramBenchError.didNotFinish(operation: String(describing: Self.self), timeout: timeout)
         }
@@ -247,15 +231,16 @@ extension Op {
     }
 }
 
-/// One deterministic simulator, storage and script per diagram.
-private struct DiagramBench {
+/// One deterministic simulator, storage and script per diagram; `package` for the stateful
+/// variants' diagrams, drawn beside them in Examples/StatefulAuthFlow.
+package struct DiagramBench {
     let simulator: SimulatedBackend
-    let factory: AuthFlowFactory
-    let phone: PhoneNumber?
+    package let factory: AuthFlowFactory
+    package let phone: PhoneNumber?
     /// A number the simulator refuses when the bench is made with `rejectsFirstPhone`.
     let rejectedPhone: PhoneNumber?
 
-    init(
+    package init(
         faults: [SimulatedBackend.Endpoint: [SimulatedBackend.Fault]] = [:], termsRequired: Bool = true,
         wrongCodeFirst: Bool = false, wrongCodes: Int = 0, rejectsFirstPhone: Bool = false,
         retry: RetryPolicy = .never
@@ -288,7 +273,7 @@ private struct DiagramBench {
 
     /// Runs `body` with a traced context and returns what it recorded; a run drawn for how it
     /// fails (`expectingFailure`) must fail, and one drawn for how it succeeds must succeed.
-    func traced(
+    package func traced(
         expectingFailure: Bool = false, observer: (any ScenarioObserver)? = nil,
         _ body: (OpContext<Void>) throws -> some Any
     ) throws -> Trace {
