@@ -58,7 +58,7 @@ struct AuthAPITestDoublesTests {
     @Test func anImmediateStubAnswersBeforeTheCallReturns() {
         let api = StubAuthAPI(fetchTerms: { _ in .success(Fixtures.terms) })
         let answered = Flag()
-        api.fetchTerms(phoneToken: Fixtures.phoneToken) { _ in answered.raise() }
+        api.fetchTerms(phoneToken: Fixtures.phoneToken, call: AuthCall()) { _ in answered.raise() }
         #expect(answered.isRaised)
     }
 }

@@ -13,8 +13,8 @@
 ///   makes the backend act (`acceptTerms`, `sendCode`, `verifyCode`, `submitPhone`, `signOut`)
 ///   sends its idempotency key, so a repeat with the same key gets the first answer and acts only
 ///   once.
-/// - The overloads without `call:` use ``AuthCall/init(cancellation:scheduler:idempotencyKey:)``'s
-///   defaults: no cancellation, Dispatch's clock, no key.
+/// - Outside an operation, `call: AuthCall()` asks with no cancellation, Dispatch's clock and no
+///   key (``AuthCall/init(cancellation:scheduler:idempotencyKey:)``).
 public protocol AuthAPI: Sendable {
     /// Starts a sign-in attempt for a phone number.
     ///
@@ -93,54 +93,4 @@ public protocol AuthAPI: Sendable {
     ///   - completion: Success once the backend no longer accepts the token.
     func signOut(
         authToken: AuthToken, call: AuthCall, completion: @escaping @Sendable (Result<Void, AuthError>) -> Void)
-}
-
-extension AuthAPI {
-    /// ``submitPhone(_:call:completion:)`` with default call options.
-    public func submitPhone(
-        _ phone: PhoneNumber, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
-    ) {
-        submitPhone(phone, call: AuthCall(), completion: completion)
-    }
-
-    /// ``fetchTerms(phoneToken:call:completion:)`` with default call options.
-    public func fetchTerms(
-        phoneToken: PhoneToken, completion: @escaping @Sendable (Result<TermsOfUse, AuthError>) -> Void
-    ) {
-        fetchTerms(phoneToken: phoneToken, call: AuthCall(), completion: completion)
-    }
-
-    /// ``acceptTerms(version:phoneToken:call:completion:)`` with default call options.
-    public func acceptTerms(
-        version: String, phoneToken: PhoneToken,
-        completion: @escaping @Sendable (Result<TermsAcceptance, AuthError>) -> Void
-    ) {
-        acceptTerms(version: version, phoneToken: phoneToken, call: AuthCall(), completion: completion)
-    }
-
-    /// ``sendCode(phoneToken:call:completion:)`` with default call options.
-    public func sendCode(
-        phoneToken: PhoneToken, completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void
-    ) {
-        sendCode(phoneToken: phoneToken, call: AuthCall(), completion: completion)
-    }
-
-    /// ``verifyCode(_:phoneToken:call:completion:)`` with default call options.
-    public func verifyCode(
-        _ code: SMSCode, phoneToken: PhoneToken, completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void
-    ) {
-        verifyCode(code, phoneToken: phoneToken, call: AuthCall(), completion: completion)
-    }
-
-    /// ``fetchSession(authToken:call:completion:)`` with default call options.
-    public func fetchSession(
-        authToken: AuthToken, completion: @escaping @Sendable (Result<SessionStatus, AuthError>) -> Void
-    ) {
-        fetchSession(authToken: authToken, call: AuthCall(), completion: completion)
-    }
-
-    /// ``signOut(authToken:call:completion:)`` with default call options.
-    public func signOut(authToken: AuthToken, completion: @escaping @Sendable (Result<Void, AuthError>) -> Void) {
-        signOut(authToken: authToken, call: AuthCall(), completion: completion)
-    }
 }

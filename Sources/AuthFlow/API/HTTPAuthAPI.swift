@@ -16,7 +16,7 @@ import Operations
 ///
 /// ```swift
 /// let api = HTTPAuthAPI(transport: SimulatedBackend())
-/// api.submitPhone(try PhoneNumber(parsing: "+7 999 123-45-67")) { result in … }
+/// api.submitPhone(try PhoneNumber(parsing: "+7 999 123-45-67"), call: AuthCall()) { result in … }
 ///
 /// // The same client with an extra header on every request:
 /// let tagged = HTTPAuthAPI(
