@@ -125,7 +125,7 @@ public struct UnimplementedAuthAPI: AuthAPI {
         fail(.signOut, completion)
     }
 
-    private func fail<Value>(_ method: Method, _ completion: @Sendable (Result<Value, AuthError>) -> Void) {
+    func fail<Value>(_ method: Method, _ completion: @Sendable (Result<Value, AuthError>) -> Void) {
         report(method)
         completion(.failure(Self.error(for: method)))
     }
