@@ -1,6 +1,6 @@
 package import Operations
 
-/// The part both phone operations share (`StatefulPhoneOp` is in Sources/StatefulAuthFlow, hence
+/// The part both phone operations share (`StatefulPhoneOp` is in Examples/StatefulAuthFlow, hence
 /// `package`): create the phone view model (handed ``AuthAPI``), bind it to a screen through the
 /// router, submit the number the user confirms through the view model, and dismiss the screen —
 /// recording each message when tracing is on. What to do with
@@ -74,10 +74,11 @@ package struct PhoneEntry {
         trace?.declare(.authAPI)
         let screen = screens.makePhoneScreen()
         let model = Self.created(PhoneViewModel(api: api, input: prefill?.e164 ?? ""), trace)
-        let shown = ScreenLifetime(dismiss: screen.dismiss, cancellation: call.cancellation)
+        let shown = ScreenLifetime(
+            dismiss: screen.dismiss, cancellation: call.cancellation, viewModel: .phoneViewModel, trace: trace)
         ask(model, on: screen, framed: false, reasksLeft: Self.reasks, call: call.withoutKey, trace: trace) {
             result in
-            Self.close(shown, trace)
+            shown.close()
             answered(result)
         }
     }
@@ -170,12 +171,5 @@ package struct PhoneEntry {
             if delay <= .zero { return again() }
             _ = call.scheduler.schedule(after: delay, again)
         }
-    }
-
-    /// Dismisses the screen through the router and lets the view model go.
-    private static func close(_ screen: ScreenLifetime, _ trace: TraceScope?) {
-        trace?.message(to: .router, "dismiss()")
-        screen.close()
-        trace?.release(.phoneViewModel)
     }
 }
