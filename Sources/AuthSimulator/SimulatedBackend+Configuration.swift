@@ -60,14 +60,6 @@ extension SimulatedBackend {
         public init() {}
 
         /// A configuration with the fields tests change most.
-        ///
-        /// - Parameters:
-        ///   - smsCode: The code every SMS carries.
-        ///   - termsRequired: Whether terms must be accepted first.
-        ///   - termsVersion: The current terms version.
-        ///   - latency: The delay of every answer.
-        ///   - attemptsBeforeLock: Wrong codes allowed before a lock.
-        ///   - faults: Faults per endpoint.
         public init(
             smsCode: String = "123456", termsRequired: Bool = true, termsVersion: String = "1",
             latency: Duration = .zero, attemptsBeforeLock: Int = 3, faults: [Endpoint: [Fault]] = [:]
