@@ -16,8 +16,7 @@ extension SimulatedBackend {
         /// How long each answer takes, delivered by a Dispatch timer, never by blocking the caller.
         public var latency: Duration = .zero
         /// Answer on the caller's thread, before `send` returns, when there is no latency: what a
-        /// deterministic driver wants (the fault explorer plays thousands of runs, and a hop to
-        /// another thread per request was most of their cost). Off by default, as a real
+        /// deterministic driver such as the fault explorer wants. Off by default, as a real
         /// client's answer never arrives inside its own call.
         public var answersOnCallersThread = false
         /// Wrong codes allowed before the number is locked.
