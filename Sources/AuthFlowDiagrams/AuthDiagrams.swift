@@ -116,9 +116,7 @@ public enum AuthDiagrams {
                 try bench.factory.storage.saveAuthToken(try bench.authToken())
                 return try bench.traced { try bench.factory.makeSignOutOp().runToFinish($0.with(input: ())) }
             case "AuthScenario":
-                return try bench.traced {
-                    try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
-                }.limited(toDepth: 2)
+                return try bench.authScenario(depth: 2)
             case "VerificationScenario":
                 // The part AuthScenario launches again as a whole: its own operations.
                 let attempt = try bench.submitPhone()
@@ -129,9 +127,7 @@ public enum AuthDiagrams {
             case "AuthScenario.services":
                 // The whole flow with the services each operation talks to: too wide for one
                 // page, so the text is drawn step by step.
-                return try bench.traced {
-                    try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
-                }.limited(toDepth: 4)
+                return try bench.authScenario(depth: 4)
             case "AuthScenario.retry":
                 // A transient failure retried by the policy (the terms step: PhoneOp retries its
                 // request inside), then a wrong code asked again.
@@ -139,42 +135,30 @@ public enum AuthDiagrams {
                     faults: [.terms: [.unavailable(times: 1)]], wrongCodeFirst: true,
                     // Drawn at once: neither a backoff nor the 503's Retry-After is waited for.
                     retry: .transient(maxAttempts: 3, backoff: .immediate, maxRequestedDelay: .zero))
-                return try bench.traced {
-                    try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
-                }.limited(toDepth: 3)
+                return try bench.authScenario(depth: 3)
             case "AuthScenario.termsAccepted":
                 // Terms already accepted: the conditional step is skipped, and the note says so.
                 let bench = try DiagramBench(termsRequired: false)
-                return try bench.traced {
-                    try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
-                }.limited(toDepth: 3)
+                return try bench.authScenario(depth: 3)
             case "AuthScenario.codeRejected":
                 // Every code wrong: the person is asked until the backend allows no more, and the
                 // note at the end says why the run stopped.
                 let bench = try DiagramBench(wrongCodes: 3)
-                return try bench.traced(expectingFailure: true) {
-                    try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
-                }.limited(toDepth: 3)
+                return try bench.authScenario(depth: 3, expectingFailure: true)
             case "AuthScenario.termsChanged":
                 // The terms change after the terms screen: code/send refuses, and the whole
                 // verification is launched again, showing the new terms (a `loop` frame).
                 let bench = try DiagramBench(faults: [.codeSend: [.termsChanged(times: 1)]])
-                return try bench.traced {
-                    try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
-                }.limited(toDepth: 2)
+                return try bench.authScenario(depth: 2)
             case "AppScenario.signIn":
                 // Nobody signed in: the main scenario runs AuthScenario as a step, drawn as a group.
-                return try bench.traced {
-                    try bench.factory.makeAppScenario().runToFinish($0.with(input: bench.phone))
-                }.limited(toDepth: 2)
+                return try bench.appScenario()
             case "AppScenario":
                 // The reuse the article asks for: a saved sign-in meets changed terms, and the
                 // main scenario runs TermsOfUseOp alone.
                 try bench.factory.storage.saveAuthToken(try bench.authToken())
                 bench.simulator.publishTerms(version: "2", text: "Updated demonstration terms of use.")
-                return try bench.traced {
-                    try bench.factory.makeAppScenario().runToFinish($0.with(input: bench.phone))
-                }.limited(toDepth: 2)
+                return try bench.appScenario()
             case "AppScenario.termsChangedEvent":
                 // The article's key service launching a lone operation: signed in, the terms
                 // unchanged at the app's own check, then new terms and the push saying so; at
@@ -186,9 +170,7 @@ public enum AuthDiagrams {
                     simulator.publishTerms(version: "2", text: "Updated demonstration terms of use.")
                     events.post(.termsChanged)
                 }
-                return try bench.traced(observer: push) {
-                    try bench.factory.makeAppScenario().runToFinish($0.with(input: bench.phone))
-                }.limited(toDepth: 2)
+                return try bench.appScenario(observer: push)
             default:
                 throw DiagramError.unknown(name)
             }
@@ -290,6 +272,19 @@ package struct DiagramBench {
             // The failure is what the diagram shows.
         }
         return tracer.trace
+    }
+
+    /// A traced run of the sign-in scenario, drawn `depth` levels deep.
+    func authScenario(depth: Int, expectingFailure: Bool = false) throws -> Trace {
+        try traced(expectingFailure: expectingFailure) {
+            try factory.makeAuthScenario().runToFinish($0.with(input: phone))
+        }.limited(toDepth: depth)
+    }
+
+    /// A traced run of the app's main scenario, drawn to its steps' level.
+    func appScenario(observer: (any ScenarioObserver)? = nil) throws -> Trace {
+        try traced(observer: observer) { try factory.makeAppScenario().runToFinish($0.with(input: phone)) }
+            .limited(toDepth: 2)
     }
 
     func submitPhone() throws -> SignInAttempt {
