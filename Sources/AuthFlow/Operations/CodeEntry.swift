@@ -7,9 +7,8 @@ package import Operations
 /// tracing is on. ``CodeOp`` finishes with the token; ``AuthOp`` (the article's
 /// operation before the split) runs it after its own phone screen.
 ///
-/// The launch's own first send and each verification carry keys of their own, derived from the
-/// launch's (``AuthCall/request(_:)``), a verification's from the code it sends too
-/// (``verifyRequest(_:)``); a resend the person asks for carries none: it must send a new SMS.
+/// Its requests' keys are as ``CodeOp`` describes them; ``verifyRequest(_:)`` names a
+/// verification's.
 package struct CodeEntry {
     let api: any AuthAPI
     let screens: any AuthScreens
