@@ -37,8 +37,7 @@ let package = Package(
         // The sign-in backend simulated in process (SimulatedBackend), apart from AuthFlow so that
         // an app signing in links no simulator; AuthFlowTesting's doubles are built on it.
         .library(name: "AuthSimulator", targets: ["AuthSimulator"]),
-        // AuthAPI test doubles (StubAuthAPI, UnimplementedAuthAPI), kept out of AuthFlow for the
-        // same reason.
+        // The AuthAPI test double (StubAuthAPI), kept out of AuthFlow for the same reason.
         .library(name: "AuthFlowTesting", targets: ["AuthFlowTesting"]),
         .executable(name: "opctl", targets: ["opctl"]),
         // The engine's benchmark, apart so that opctl carries no benchmark code.

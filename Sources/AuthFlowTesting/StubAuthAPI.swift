@@ -5,9 +5,9 @@ public import Operations
 /// An ``AuthAPI`` that answers from closures a test sets up, one per method, and records every
 /// call: the backend of pure-operation tests, with no HTTP and no simulator.
 ///
-/// A method the test did not set up behaves as in ``UnimplementedAuthAPI``: it reports through
-/// the `unimplemented` closure and fails with ``UnimplementedAuthAPI/error(for:)``, so an
-/// unexpected call fails the test loudly.
+/// A method the test did not set up reports through the `unimplemented` closure and fails with
+/// ``UnimplementedAuthAPI/error(for:)``, so an unexpected call fails the test loudly; a stub
+/// with nothing set up fails every call.
 ///
 /// ```swift
 /// let api = StubAuthAPI(
@@ -63,7 +63,7 @@ public final class StubAuthAPI: AuthAPI {
     private let verifyCodeAnswer: (@Sendable (SMSCode, PhoneToken) -> Result<AuthToken, AuthError>)?
     private let fetchSessionAnswer: (@Sendable (AuthToken) -> Result<SessionStatus, AuthError>)?
     private let signOutAnswer: (@Sendable (AuthToken) -> Result<Void, AuthError>)?
-    private let unimplemented: UnimplementedAuthAPI
+    private let unimplemented: @Sendable (UnimplementedAuthAPI.Method) -> Void
     private let delivery: Delivery
     private let recorded = LockedState<[(call: Call, key: IdempotencyKey?)]>([])
 
@@ -105,7 +105,7 @@ public final class StubAuthAPI: AuthAPI {
         self.fetchSessionAnswer = fetchSession
         self.signOutAnswer = signOut
         self.delivery = delivery
-        self.unimplemented = UnimplementedAuthAPI(report: unimplemented)
+        self.unimplemented = unimplemented
     }
 
     /// Every call received, set up or not, in order.
@@ -189,7 +189,10 @@ public final class StubAuthAPI: AuthAPI {
         _ answer: () -> Result<Value, AuthError>?
     ) {
         recorded.withLock { $0.append((received, call.idempotencyKey)) }
-        guard let result = answer() else { return unimplemented.fail(received.method, completion) }
+        guard let result = answer() else {
+            unimplemented(received.method)
+            return completion(.failure(UnimplementedAuthAPI.error(for: received.method)))
+        }
         deliver(result, to: completion)
     }
 
