@@ -37,8 +37,7 @@ let package = Package(
         // The sign-in backend simulated in process (SimulatedBackend), apart from AuthFlow so that
         // an app signing in links no simulator; AuthFlowTesting's doubles are built on it.
         .library(name: "AuthSimulator", targets: ["AuthSimulator"]),
-        // AuthAPI test doubles (StubAuthAPI, UnimplementedAuthAPI), kept out of AuthFlow for the
-        // same reason.
+        // The AuthAPI test double (StubAuthAPI), kept out of AuthFlow for the same reason.
         .library(name: "AuthFlowTesting", targets: ["AuthFlowTesting"]),
         .executable(name: "opctl", targets: ["opctl"]),
         // The engine's benchmark, apart so that opctl carries no benchmark code.
@@ -70,15 +69,17 @@ let package = Package(
         .target(
             name: "AuthFlowTesting", dependencies: ["AuthFlow", "AuthSimulator", "Operations", "OperationsTesting"],
             swiftSettings: swiftSettings),
-        // The article's stateful sign-in operations, kept only to be compared with the pure ones
-        // (diagrams, tests); not a product, so no app links them.
-        .target(name: "StatefulAuthFlow", dependencies: ["AuthFlow", "Operations"], swiftSettings: swiftSettings),
         // The committed Diagrams/ and `opctl diagram`, traced from runs against the simulator; not
         // a product: only opctl and the drift tests draw them.
         .target(
-            name: "AuthFlowDiagrams",
-            dependencies: ["AuthFlow", "AuthSimulator", "Operations", "OperationsDiagrams", "StatefulAuthFlow"],
+            name: "AuthFlowDiagrams", dependencies: ["AuthFlow", "AuthSimulator", "Operations", "OperationsDiagrams"],
             swiftSettings: swiftSettings),
+        // The article's stateful sign-in operations and their diagrams, kept only to be compared
+        // with the pure ones (tests, the drift-checked Diagrams/*.stateful.*): beside the example
+        // package and in no product, so neither an app nor opctl carries them.
+        .target(
+            name: "StatefulAuthFlow", dependencies: ["AuthFlow", "AuthFlowDiagrams", "Operations"],
+            path: "Examples/StatefulAuthFlow", swiftSettings: swiftSettings),
         .executableTarget(
             name: "opctl",
             dependencies: [

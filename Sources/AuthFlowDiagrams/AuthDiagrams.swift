@@ -1,10 +1,9 @@
-import AuthFlow
-import AuthSimulator
+package import AuthFlow
+package import AuthSimulator
 import Dispatch
 import Foundation
 public import Operations
 public import OperationsDiagrams
-import StatefulAuthFlow
 
 /// The message diagrams of the sign-in operations and scenarios, traced from real runs against
 /// a deterministic simulator — the source of the committed `Diagrams/` and of `opctl diagram`.
@@ -13,8 +12,8 @@ import StatefulAuthFlow
 public enum AuthDiagrams {
     /// What can be drawn, in catalogue order.
     public static let names = [
-        "PhoneOp", "PhoneOp.rejected", "PhoneOp.stateful", "TermsOfUseOp", "TermsOfUseOp.stateful", "CodeOp",
-        "CodeOp.stateful", "AuthOp", "SaveTokenOp", "SignOutOp", "AuthScenario", "VerificationScenario",
+        "PhoneOp", "PhoneOp.rejected", "TermsOfUseOp", "CodeOp", "AuthOp", "SaveTokenOp", "SignOutOp",
+        "AuthScenario", "VerificationScenario",
         "AuthScenario.services", "AuthScenario.retry", "AuthScenario.termsAccepted", "AuthScenario.codeRejected",
         "AuthScenario.termsChanged", "AppScenario", "AppScenario.signIn", "AppScenario.termsChangedEvent",
     ]
@@ -94,25 +93,10 @@ public enum AuthDiagrams {
                 return try bench.traced {
                     try bench.factory.makePhoneOp().runToFinish($0.with(input: bench.rejectedPhone))
                 }
-            case "PhoneOp.stateful":
-                return try bench.traced {
-                    try bench.factory.makeStatefulPhoneOp().runToFinish($0.with(input: bench.phone))
-                }
             case "TermsOfUseOp":
                 let attempt = try bench.submitPhone()
                 return try bench.traced {
                     try bench.factory.makeTermsOfUseOp().runToFinish($0.with(input: attempt.phoneToken))
-                }
-            case "TermsOfUseOp.stateful":
-                // The phone token read from storage, the accepted one written back.
-                try bench.factory.makeStatefulPhoneOp().runToFinish(OpContext(bench.phone))
-                return try bench.traced { try bench.factory.makeStatefulTermsOfUseOp().runToFinish($0) }
-            case "CodeOp.stateful":
-                try bench.factory.makeStatefulPhoneOp().runToFinish(OpContext(bench.phone))
-                try bench.factory.makeStatefulTermsOfUseOp().runToFinish(OpContext(()))
-                let phone = try PhoneNumber(parsing: "+7 999 123-45-67")
-                return try bench.traced {
-                    try bench.factory.makeStatefulCodeOp().runToFinish($0.with(input: phone))
                 }
             case "AuthOp":
                 // Before the split: both screens in one operation, which works only while no
@@ -132,9 +116,7 @@ public enum AuthDiagrams {
                 try bench.factory.storage.saveAuthToken(try bench.authToken())
                 return try bench.traced { try bench.factory.makeSignOutOp().runToFinish($0.with(input: ())) }
             case "AuthScenario":
-                return try bench.traced {
-                    try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
-                }.limited(toDepth: 2)
+                return try bench.authScenario(depth: 2)
             case "VerificationScenario":
                 // The part AuthScenario launches again as a whole: its own operations.
                 let attempt = try bench.submitPhone()
@@ -145,9 +127,7 @@ public enum AuthDiagrams {
             case "AuthScenario.services":
                 // The whole flow with the services each operation talks to: too wide for one
                 // page, so the text is drawn step by step.
-                return try bench.traced {
-                    try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
-                }.limited(toDepth: 4)
+                return try bench.authScenario(depth: 4)
             case "AuthScenario.retry":
                 // A transient failure retried by the policy (the terms step: PhoneOp retries its
                 // request inside), then a wrong code asked again.
@@ -155,42 +135,30 @@ public enum AuthDiagrams {
                     faults: [.terms: [.unavailable(times: 1)]], wrongCodeFirst: true,
                     // Drawn at once: neither a backoff nor the 503's Retry-After is waited for.
                     retry: .transient(maxAttempts: 3, backoff: .immediate, maxRequestedDelay: .zero))
-                return try bench.traced {
-                    try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
-                }.limited(toDepth: 3)
+                return try bench.authScenario(depth: 3)
             case "AuthScenario.termsAccepted":
                 // Terms already accepted: the conditional step is skipped, and the note says so.
                 let bench = try DiagramBench(termsRequired: false)
-                return try bench.traced {
-                    try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
-                }.limited(toDepth: 3)
+                return try bench.authScenario(depth: 3)
             case "AuthScenario.codeRejected":
                 // Every code wrong: the person is asked until the backend allows no more, and the
                 // note at the end says why the run stopped.
                 let bench = try DiagramBench(wrongCodes: 3)
-                return try bench.traced(expectingFailure: true) {
-                    try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
-                }.limited(toDepth: 3)
+                return try bench.authScenario(depth: 3, expectingFailure: true)
             case "AuthScenario.termsChanged":
                 // The terms change after the terms screen: code/send refuses, and the whole
                 // verification is launched again, showing the new terms (a `loop` frame).
                 let bench = try DiagramBench(faults: [.codeSend: [.termsChanged(times: 1)]])
-                return try bench.traced {
-                    try bench.factory.makeAuthScenario().runToFinish($0.with(input: bench.phone))
-                }.limited(toDepth: 2)
+                return try bench.authScenario(depth: 2)
             case "AppScenario.signIn":
                 // Nobody signed in: the main scenario runs AuthScenario as a step, drawn as a group.
-                return try bench.traced {
-                    try bench.factory.makeAppScenario().runToFinish($0.with(input: bench.phone))
-                }.limited(toDepth: 2)
+                return try bench.appScenario()
             case "AppScenario":
                 // The reuse the article asks for: a saved sign-in meets changed terms, and the
                 // main scenario runs TermsOfUseOp alone.
                 try bench.factory.storage.saveAuthToken(try bench.authToken())
                 bench.simulator.publishTerms(version: "2", text: "Updated demonstration terms of use.")
-                return try bench.traced {
-                    try bench.factory.makeAppScenario().runToFinish($0.with(input: bench.phone))
-                }.limited(toDepth: 2)
+                return try bench.appScenario()
             case "AppScenario.termsChangedEvent":
                 // The article's key service launching a lone operation: signed in, the terms
                 // unchanged at the app's own check, then new terms and the push saying so; at
@@ -202,9 +170,7 @@ public enum AuthDiagrams {
                     simulator.publishTerms(version: "2", text: "Updated demonstration terms of use.")
                     events.post(.termsChanged)
                 }
-                return try bench.traced(observer: push) {
-                    try bench.factory.makeAppScenario().runToFinish($0.with(input: bench.phone))
-                }.limited(toDepth: 2)
+                return try bench.appScenario(observer: push)
             default:
                 throw DiagramError.unknown(name)
             }
@@ -239,7 +205,7 @@ extension Op {
     /// answers on a Dispatch queue, never on this thread; the timeout turns a stuck run into an
     /// error. The wait itself is the engine's package-wide one, shared with `OperationsTesting`'s
     /// `launchAndWait`.
-    fileprivate func runToFinish(_ context: OpContext<Input>, timeout: Duration = .seconds(30)) throws -> Output {
+    package func runToFinish(_ context: OpContext<Input>, timeout: Duration = .seconds(30)) throws -> Output {
         guard let result = blockingResult(context, timeout: timeout) else {
             throw DiagramBenchError.didNotFinish(operation: String(describing: Self.self), timeout: timeout)
         }
@@ -247,15 +213,16 @@ extension Op {
     }
 }
 
-/// One deterministic simulator, storage and script per diagram.
-private struct DiagramBench {
+/// One deterministic simulator, storage and script per diagram; `package` for the stateful
+/// variants' diagrams, drawn beside them in Examples/StatefulAuthFlow.
+package struct DiagramBench {
     let simulator: SimulatedBackend
-    let factory: AuthFlowFactory
-    let phone: PhoneNumber?
+    package let factory: AuthFlowFactory
+    package let phone: PhoneNumber?
     /// A number the simulator refuses when the bench is made with `rejectsFirstPhone`.
     let rejectedPhone: PhoneNumber?
 
-    init(
+    package init(
         faults: [SimulatedBackend.Endpoint: [SimulatedBackend.Fault]] = [:], termsRequired: Bool = true,
         wrongCodeFirst: Bool = false, wrongCodes: Int = 0, rejectsFirstPhone: Bool = false,
         retry: RetryPolicy = .never
@@ -288,7 +255,7 @@ private struct DiagramBench {
 
     /// Runs `body` with a traced context and returns what it recorded; a run drawn for how it
     /// fails (`expectingFailure`) must fail, and one drawn for how it succeeds must succeed.
-    func traced(
+    package func traced(
         expectingFailure: Bool = false, observer: (any ScenarioObserver)? = nil,
         _ body: (OpContext<Void>) throws -> some Any
     ) throws -> Trace {
@@ -305,6 +272,19 @@ private struct DiagramBench {
             // The failure is what the diagram shows.
         }
         return tracer.trace
+    }
+
+    /// A traced run of the sign-in scenario, drawn `depth` levels deep.
+    func authScenario(depth: Int, expectingFailure: Bool = false) throws -> Trace {
+        try traced(expectingFailure: expectingFailure) {
+            try factory.makeAuthScenario().runToFinish($0.with(input: phone))
+        }.limited(toDepth: depth)
+    }
+
+    /// A traced run of the app's main scenario, drawn to its steps' level.
+    func appScenario(observer: (any ScenarioObserver)? = nil) throws -> Trace {
+        try traced(observer: observer) { try factory.makeAppScenario().runToFinish($0.with(input: phone)) }
+            .limited(toDepth: 2)
     }
 
     func submitPhone() throws -> SignInAttempt {

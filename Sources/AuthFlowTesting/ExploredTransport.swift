@@ -15,11 +15,11 @@ public final class ExploredTransport: HTTPTransport {
     private let world: FaultWorld
     private let backend: SimulatedBackend
 
+    private static let prefix = "/v1/auth/"
+
     /// The endpoints whose requests act (an SMS, a verification, an acceptance), each counted
     /// as an effect when the backend acts on it. Not sign-out: revoking a revoked session
     /// changes nothing, so `SignOutOp` is idempotent and may repeat it freely.
-    private static let prefix = "/v1/auth/"
-
     private static let acting: [SimulatedBackend.Endpoint] = [.termsAccept, .codeSend, .codeVerify]
 
     /// Creates the transport.

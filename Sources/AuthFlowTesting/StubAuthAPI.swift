@@ -5,9 +5,9 @@ public import Operations
 /// An ``AuthAPI`` that answers from closures a test sets up, one per method, and records every
 /// call: the backend of pure-operation tests, with no HTTP and no simulator.
 ///
-/// A method the test did not set up behaves as in ``UnimplementedAuthAPI``: it reports through
-/// the `unimplemented` closure and fails with ``UnimplementedAuthAPI/error(for:)``, so an
-/// unexpected call fails the test loudly.
+/// A method the test did not set up reports through the `unimplemented` closure and fails with
+/// ``UnimplementedAuthAPI/error(for:)``, so an unexpected call fails the test loudly; a stub
+/// with nothing set up fails every call.
 ///
 /// ```swift
 /// let api = StubAuthAPI(
@@ -63,7 +63,7 @@ public final class StubAuthAPI: AuthAPI {
     private let verifyCodeAnswer: (@Sendable (SMSCode, PhoneToken) -> Result<AuthToken, AuthError>)?
     private let fetchSessionAnswer: (@Sendable (AuthToken) -> Result<SessionStatus, AuthError>)?
     private let signOutAnswer: (@Sendable (AuthToken) -> Result<Void, AuthError>)?
-    private let unimplemented: UnimplementedAuthAPI
+    private let unimplemented: @Sendable (UnimplementedAuthAPI.Method) -> Void
     private let delivery: Delivery
     private let recorded = LockedState<[(call: Call, key: IdempotencyKey?)]>([])
 
@@ -105,7 +105,7 @@ public final class StubAuthAPI: AuthAPI {
         self.fetchSessionAnswer = fetchSession
         self.signOutAnswer = signOut
         self.delivery = delivery
-        self.unimplemented = UnimplementedAuthAPI(report: unimplemented)
+        self.unimplemented = unimplemented
     }
 
     /// Every call received, set up or not, in order.
@@ -132,22 +132,14 @@ public final class StubAuthAPI: AuthAPI {
     public func submitPhone(
         _ phone: PhoneNumber, call: AuthCall, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
     ) {
-        record(.submitPhone(phone), key: call.idempotencyKey)
-        guard let answer = submitPhoneAnswer else {
-            return unimplemented.submitPhone(phone, call: call, completion: completion)
-        }
-        deliver(answer(phone), to: completion)
+        answer(.submitPhone(phone), call, completion) { submitPhoneAnswer?(phone) }
     }
 
     /// Answers from the `fetchTerms` closure.
     public func fetchTerms(
         phoneToken: PhoneToken, call: AuthCall, completion: @escaping @Sendable (Result<TermsOfUse, AuthError>) -> Void
     ) {
-        record(.fetchTerms(phoneToken: phoneToken), key: call.idempotencyKey)
-        guard let answer = fetchTermsAnswer else {
-            return unimplemented.fetchTerms(phoneToken: phoneToken, call: call, completion: completion)
-        }
-        deliver(answer(phoneToken), to: completion)
+        answer(.fetchTerms(phoneToken: phoneToken), call, completion) { fetchTermsAnswer?(phoneToken) }
     }
 
     /// Answers from the `acceptTerms` closure.
@@ -155,12 +147,9 @@ public final class StubAuthAPI: AuthAPI {
         version: String, phoneToken: PhoneToken, call: AuthCall,
         completion: @escaping @Sendable (Result<TermsAcceptance, AuthError>) -> Void
     ) {
-        record(.acceptTerms(version: version, phoneToken: phoneToken), key: call.idempotencyKey)
-        guard let answer = acceptTermsAnswer else {
-            return unimplemented.acceptTerms(
-                version: version, phoneToken: phoneToken, call: call, completion: completion)
+        answer(.acceptTerms(version: version, phoneToken: phoneToken), call, completion) {
+            acceptTermsAnswer?(version, phoneToken)
         }
-        deliver(answer(version, phoneToken), to: completion)
     }
 
     /// Answers from the `sendCode` closure.
@@ -168,11 +157,7 @@ public final class StubAuthAPI: AuthAPI {
         phoneToken: PhoneToken, call: AuthCall,
         completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void
     ) {
-        record(.sendCode(phoneToken: phoneToken), key: call.idempotencyKey)
-        guard let answer = sendCodeAnswer else {
-            return unimplemented.sendCode(phoneToken: phoneToken, call: call, completion: completion)
-        }
-        deliver(answer(phoneToken), to: completion)
+        answer(.sendCode(phoneToken: phoneToken), call, completion) { sendCodeAnswer?(phoneToken) }
     }
 
     /// Answers from the `verifyCode` closure.
@@ -180,37 +165,35 @@ public final class StubAuthAPI: AuthAPI {
         _ code: SMSCode, phoneToken: PhoneToken, call: AuthCall,
         completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void
     ) {
-        record(.verifyCode(code, phoneToken: phoneToken), key: call.idempotencyKey)
-        guard let answer = verifyCodeAnswer else {
-            return unimplemented.verifyCode(code, phoneToken: phoneToken, call: call, completion: completion)
-        }
-        deliver(answer(code, phoneToken), to: completion)
+        answer(.verifyCode(code, phoneToken: phoneToken), call, completion) { verifyCodeAnswer?(code, phoneToken) }
     }
 
     /// Answers from the `fetchSession` closure.
     public func fetchSession(
         authToken: AuthToken, call: AuthCall, completion: @escaping @Sendable (Result<SessionStatus, AuthError>) -> Void
     ) {
-        record(.fetchSession(authToken: authToken), key: call.idempotencyKey)
-        guard let answer = fetchSessionAnswer else {
-            return unimplemented.fetchSession(authToken: authToken, call: call, completion: completion)
-        }
-        deliver(answer(authToken), to: completion)
+        answer(.fetchSession(authToken: authToken), call, completion) { fetchSessionAnswer?(authToken) }
     }
 
     /// Answers from the `signOut` closure.
     public func signOut(
         authToken: AuthToken, call: AuthCall, completion: @escaping @Sendable (Result<Void, AuthError>) -> Void
     ) {
-        record(.signOut(authToken: authToken), key: call.idempotencyKey)
-        guard let answer = signOutAnswer else {
-            return unimplemented.signOut(authToken: authToken, call: call, completion: completion)
-        }
-        deliver(answer(authToken), to: completion)
+        answer(.signOut(authToken: authToken), call, completion) { signOutAnswer?(authToken) }
     }
 
-    private func record(_ call: Call, key: IdempotencyKey?) {
-        recorded.withLock { $0.append((call, key)) }
+    /// Records the call, then delivers what its closure answers, or fails as unimplemented when
+    /// the test set none up (`answer` gives `nil`).
+    private func answer<Value: Sendable>(
+        _ received: Call, _ call: AuthCall, _ completion: @escaping @Sendable (Result<Value, AuthError>) -> Void,
+        _ answer: () -> Result<Value, AuthError>?
+    ) {
+        recorded.withLock { $0.append((received, call.idempotencyKey)) }
+        guard let result = answer() else {
+            unimplemented(received.method)
+            return completion(.failure(UnimplementedAuthAPI.error(for: received.method)))
+        }
+        deliver(result, to: completion)
     }
 
     private func deliver<Value: Sendable>(

@@ -16,8 +16,7 @@ extension SimulatedBackend {
         /// How long each answer takes, delivered by a Dispatch timer, never by blocking the caller.
         public var latency: Duration = .zero
         /// Answer on the caller's thread, before `send` returns, when there is no latency: what a
-        /// deterministic driver wants (the fault explorer plays thousands of runs, and a hop to
-        /// another thread per request was most of their cost). Off by default, as a real
+        /// deterministic driver such as the fault explorer wants. Off by default, as a real
         /// client's answer never arrives inside its own call.
         public var answersOnCallersThread = false
         /// Wrong codes allowed before the number is locked.
@@ -60,14 +59,6 @@ extension SimulatedBackend {
         public init() {}
 
         /// A configuration with the fields tests change most.
-        ///
-        /// - Parameters:
-        ///   - smsCode: The code every SMS carries.
-        ///   - termsRequired: Whether terms must be accepted first.
-        ///   - termsVersion: The current terms version.
-        ///   - latency: The delay of every answer.
-        ///   - attemptsBeforeLock: Wrong codes allowed before a lock.
-        ///   - faults: Faults per endpoint.
         public init(
             smsCode: String = "123456", termsRequired: Bool = true, termsVersion: String = "1",
             latency: Duration = .zero, attemptsBeforeLock: Int = 3, faults: [Endpoint: [Fault]] = [:]

@@ -1,4 +1,5 @@
 public import AuthFlow
+
 extension SimulatedBackend {
     /// The endpoints of the contract, by the names configuration and counters use.
     public enum Endpoint: String, Sendable, Hashable, CaseIterable, Codable {

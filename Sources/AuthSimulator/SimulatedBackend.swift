@@ -121,10 +121,6 @@ public final class SimulatedBackend: HTTPTransport {
     // MARK: - Runtime changes
 
     /// Appends a fault for an endpoint, after any still pending.
-    ///
-    /// - Parameters:
-    ///   - fault: The fault.
-    ///   - endpoint: The endpoint it applies to.
     public func inject(_ fault: Fault, into endpoint: Endpoint) {
         state.withLock { $0.faults[endpoint, default: []].append(fault) }
     }
@@ -155,10 +151,6 @@ public final class SimulatedBackend: HTTPTransport {
 
     /// Publishes new terms, as a backend does when the lawyers change them; sessions that accepted
     /// an older version must accept again.
-    ///
-    /// - Parameters:
-    ///   - version: The new version.
-    ///   - text: The new text.
     public func publishTerms(version: String, text: String) {
         transaction(notStored: ()) { state in
             state.termsVersion = version

@@ -14,11 +14,6 @@ public struct SimulatedSMS: Sendable, Hashable, CustomStringConvertible {
     public let sentAt: Date
 
     /// Creates a record of a sent SMS.
-    ///
-    /// - Parameters:
-    ///   - phone: The recipient.
-    ///   - code: The code.
-    ///   - sentAt: When it was sent.
     public init(phone: PhoneNumber, code: SMSCode, sentAt: Date) {
         self.phone = phone
         self.code = code

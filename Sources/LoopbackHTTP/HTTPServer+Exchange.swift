@@ -20,12 +20,6 @@ extension HTTPServer {
         public let body: Data
 
         /// Creates a request; the server makes them, tests of a handler may too.
-        ///
-        /// - Parameters:
-        ///   - method: The method.
-        ///   - target: The path and query.
-        ///   - headers: The fields, names lowercased.
-        ///   - body: The body.
         public init(method: String, target: String, headers: [String: String] = [:], body: Data = Data()) {
             self.method = method
             self.target = target
@@ -46,11 +40,6 @@ extension HTTPServer {
         public var body: Data
 
         /// Creates a response.
-        ///
-        /// - Parameters:
-        ///   - status: The status code.
-        ///   - headers: The header fields.
-        ///   - body: The body.
         public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
             self.status = status
             self.headers = headers

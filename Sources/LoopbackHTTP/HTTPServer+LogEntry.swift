@@ -25,13 +25,8 @@ extension HTTPServer {
         /// From the request's first byte to the outcome.
         public let duration: Duration
 
-        /// Creates an entry; the server makes them, tests and other front ends may too.
-        ///
-        /// - Parameters:
-        ///   - method: The method.
-        ///   - target: The request target as sent; only its path is kept.
-        ///   - outcome: How it ended.
-        ///   - duration: How long it took.
+        /// Creates an entry from the request target as sent, of which only the path is kept; the
+        /// server makes them, tests and other front ends may too.
         public init(method: String, target: String, outcome: Outcome, duration: Duration) {
             self.method = method.count <= 20 ? method : method.prefix(20) + "…"
             self.path = Self.loggable(target)

@@ -48,15 +48,8 @@ public final class HTTPServer: Sendable {
         /// idle, new ones wait to be accepted.
         public var maxConnections: Int
 
-        /// Limits fit for a development server: 10 s to send a request, 60 s for an answer,
-        /// 16 KiB of head, 64 KiB of body, 512 connections.
-        ///
-        /// - Parameters:
-        ///   - readTimeout: Time to send the whole request (and to read the answer).
-        ///   - answerTimeout: Time the handler has to answer.
-        ///   - maxHeaderBytes: The largest head.
-        ///   - maxBodyBytes: The largest body.
-        ///   - maxConnections: Connections open at once.
+        /// Limits fit for a development server by default: 10 s to send a request, 60 s for an
+        /// answer, 16 KiB of head, 64 KiB of body, 512 connections.
         public init(
             readTimeout: Duration = .seconds(10), answerTimeout: Duration = .seconds(60),
             maxHeaderBytes: Int = 16 * 1024, maxBodyBytes: Int = 64 * 1024, maxConnections: Int = 512

@@ -11,12 +11,7 @@ enum Opctl {
     /// The top-level help.
     static var help: String { RunnerMain<Opctl>.help }
 
-    /// Runs one command line.
-    ///
-    /// - Parameters:
-    ///   - arguments: The arguments after the program name.
-    ///   - console: The streams and environment.
-    /// - Returns: The exit status.
+    /// Runs one command line (the arguments after the program name) and returns its exit status.
     static func main(_ arguments: [String], console: Console) -> Int32 {
         RunnerMain<Opctl>.main(arguments, console: console)
     }

@@ -64,9 +64,9 @@ struct ArticleDiagramTests {
         #expect(try AuthDiagrams.render(section, format: .unicode).contains("launch(nil)"))
     }
 
-    @Test(arguments: AuthDiagrams.names)
+    @Test(arguments: DiagramDriftTests.names)
     func keyServicesGetNoBarsInTheExports(name: String) throws {
-        let trace = try AuthDiagrams.trace(of: name)
+        let trace = try DiagramDriftTests.trace(of: name)
         let keyServices = trace.participants.filter { $0.kind == .keyService }.map(\.name)
         let plantUML = try AuthDiagrams.render(trace, format: .plantuml).split(separator: "\n")
         let mermaid = try AuthDiagrams.render(trace, format: .mermaid).split(separator: "\n")
@@ -78,9 +78,9 @@ struct ArticleDiagramTests {
         }
     }
 
-    @Test(arguments: AuthDiagrams.names)
+    @Test(arguments: DiagramDriftTests.names)
     func everyLifelineIsTalkedTo(name: String) throws {
-        let trace = try AuthDiagrams.trace(of: name)
+        let trace = try DiagramDriftTests.trace(of: name)
         var used: Set<Participant.ID> = []
         for event in trace.events {
             switch event.kind {

@@ -3,12 +3,13 @@ import AuthFlowTesting
 import Operations
 import Testing
 
-/// The shipped test doubles: an unimplemented API fails every call loudly, naming it, and a stub
-/// answers what it was given, records every call and falls back to failing for the rest.
+/// The shipped test double: a stub with nothing set up fails every call loudly, naming it, and
+/// one set up answers what it was given, records every call and falls back to failing for the
+/// rest.
 struct AuthAPITestDoublesTests {
     @Test func everyUnimplementedCallReportsAndFailsNamingTheMethod() async throws {
         let reported = LockedState<[UnimplementedAuthAPI.Method]>([])
-        let api = UnimplementedAuthAPI { method in reported.withLock { $0.append(method) } }
+        let api = StubAuthAPI(unimplemented: { method in reported.withLock { $0.append(method) } })
         let token = PhoneToken("t")
         let errors: [AuthError?] = [
             try await api.submitPhone(Fixtures.phone).failure,
@@ -58,7 +59,7 @@ struct AuthAPITestDoublesTests {
     @Test func anImmediateStubAnswersBeforeTheCallReturns() {
         let api = StubAuthAPI(fetchTerms: { _ in .success(Fixtures.terms) })
         let answered = Flag()
-        api.fetchTerms(phoneToken: Fixtures.phoneToken) { _ in answered.raise() }
+        api.fetchTerms(phoneToken: Fixtures.phoneToken, call: AuthCall()) { _ in answered.raise() }
         #expect(answered.isRaised)
     }
 }

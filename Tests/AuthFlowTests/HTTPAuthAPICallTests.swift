@@ -61,7 +61,7 @@ struct HTTPAuthAPICallTests {
         let call = AuthCall(idempotencyKey: key)
         _ = try await awaitCompletion { done in api.sendCode(phoneToken: token, call: call, completion: done) }
         _ = try await awaitCompletion { done in api.fetchTerms(phoneToken: token, call: call, completion: done) }
-        _ = try await awaitCompletion { done in api.sendCode(phoneToken: token, completion: done) }
+        _ = try await awaitCompletion { done in api.sendCode(phoneToken: token, call: AuthCall(), completion: done) }
 
         #expect(transport.requests.map { $0.headers["Idempotency-Key"] } == [key.rawValue, nil, nil])
     }

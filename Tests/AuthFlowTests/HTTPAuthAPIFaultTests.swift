@@ -66,7 +66,7 @@ struct HTTPAuthAPIFaultTests {
         let api = Fixtures.api(held, timeout: .milliseconds(50))
         let deliveries = LockedState<[Result<PhoneSession, AuthError>]>([])
         let first: Result<PhoneSession, AuthError> = try await awaitCompletion { done in
-            api.submitPhone(Fixtures.phone) { result in
+            api.submitPhone(Fixtures.phone, call: AuthCall()) { result in
                 deliveries.withLock { $0.append(result) }
                 done(result)
             }

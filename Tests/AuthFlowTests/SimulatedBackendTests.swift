@@ -20,7 +20,7 @@ struct SimulatedBackendTests {
         let count = 200
         let request: @Sendable (@escaping @Sendable (Int) -> Void) -> Void = { done in
             DispatchQueue.concurrentPerform(iterations: count) { _ in
-                api.submitPhone(Fixtures.phone) { result in
+                api.submitPhone(Fixtures.phone, call: AuthCall()) { result in
                     let finished = successes.withLock { value -> Int? in
                         if case .success = result { value += 1 }
                         return value == count ? value : nil

@@ -13,14 +13,13 @@
 ///   makes the backend act (`acceptTerms`, `sendCode`, `verifyCode`, `submitPhone`, `signOut`)
 ///   sends its idempotency key, so a repeat with the same key gets the first answer and acts only
 ///   once.
-/// - The overloads without `call:` use ``AuthCall/init(cancellation:scheduler:idempotencyKey:)``'s
-///   defaults: no cancellation, Dispatch's clock, no key.
+/// - Outside an operation, `call: AuthCall()` asks with no cancellation, Dispatch's clock and no
+///   key (``AuthCall/init(cancellation:scheduler:idempotencyKey:)``).
 public protocol AuthAPI: Sendable {
     /// Starts a sign-in attempt for a phone number.
     ///
     /// - Parameters:
     ///   - phone: The phone number.
-    ///   - call: The launch's cancellation, clock and idempotency key.
     ///   - completion: The attempt's phone token, whether terms are required and the code length.
     func submitPhone(
         _ phone: PhoneNumber, call: AuthCall, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void)
@@ -29,7 +28,6 @@ public protocol AuthAPI: Sendable {
     ///
     /// - Parameters:
     ///   - phoneToken: The attempt's phone token.
-    ///   - call: The launch's cancellation, clock and idempotency key.
     ///   - completion: The current terms.
     func fetchTerms(
         phoneToken: PhoneToken, call: AuthCall, completion: @escaping @Sendable (Result<TermsOfUse, AuthError>) -> Void)
@@ -39,7 +37,6 @@ public protocol AuthAPI: Sendable {
     /// - Parameters:
     ///   - version: The version the person saw and accepted.
     ///   - phoneToken: The attempt's phone token.
-    ///   - call: The launch's cancellation, clock and idempotency key.
     ///   - completion: A receipt with the phone token to use from now on (and, for re-acceptance
     ///     after ``fetchSession(authToken:call:completion:)``, a refreshed access token);
     ///     ``AuthError/termsOutdated(currentVersion:)`` when `version` is no longer current.
@@ -51,7 +48,6 @@ public protocol AuthAPI: Sendable {
     ///
     /// - Parameters:
     ///   - phoneToken: The attempt's phone token (after acceptance, the one the receipt returned).
-    ///   - call: The launch's cancellation, clock and idempotency key.
     ///   - completion: When a resend is allowed and the code length;
     ///     ``AuthError/rateLimited(retryAfter:)`` when asked again too soon.
     func sendCode(
@@ -63,7 +59,6 @@ public protocol AuthAPI: Sendable {
     /// - Parameters:
     ///   - code: The code the person entered.
     ///   - phoneToken: The attempt's phone token.
-    ///   - call: The launch's cancellation, clock and idempotency key.
     ///   - completion: The access token; ``AuthError/invalidCode(attemptsLeft:)``,
     ///     ``AuthError/codeExpired`` or ``AuthError/locked(retryAfter:)`` otherwise.
     func verifyCode(
@@ -74,7 +69,6 @@ public protocol AuthAPI: Sendable {
     ///
     /// - Parameters:
     ///   - authToken: The saved access token.
-    ///   - call: The launch's cancellation, clock and idempotency key.
     ///   - completion: The session's status; ``AuthError/unauthorized`` when the token is no
     ///     longer accepted.
     func fetchSession(
@@ -89,58 +83,7 @@ public protocol AuthAPI: Sendable {
     ///
     /// - Parameters:
     ///   - authToken: The saved access token.
-    ///   - call: The launch's cancellation, clock and idempotency key.
     ///   - completion: Success once the backend no longer accepts the token.
     func signOut(
         authToken: AuthToken, call: AuthCall, completion: @escaping @Sendable (Result<Void, AuthError>) -> Void)
-}
-
-extension AuthAPI {
-    /// ``submitPhone(_:call:completion:)`` with default call options.
-    public func submitPhone(
-        _ phone: PhoneNumber, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
-    ) {
-        submitPhone(phone, call: AuthCall(), completion: completion)
-    }
-
-    /// ``fetchTerms(phoneToken:call:completion:)`` with default call options.
-    public func fetchTerms(
-        phoneToken: PhoneToken, completion: @escaping @Sendable (Result<TermsOfUse, AuthError>) -> Void
-    ) {
-        fetchTerms(phoneToken: phoneToken, call: AuthCall(), completion: completion)
-    }
-
-    /// ``acceptTerms(version:phoneToken:call:completion:)`` with default call options.
-    public func acceptTerms(
-        version: String, phoneToken: PhoneToken,
-        completion: @escaping @Sendable (Result<TermsAcceptance, AuthError>) -> Void
-    ) {
-        acceptTerms(version: version, phoneToken: phoneToken, call: AuthCall(), completion: completion)
-    }
-
-    /// ``sendCode(phoneToken:call:completion:)`` with default call options.
-    public func sendCode(
-        phoneToken: PhoneToken, completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void
-    ) {
-        sendCode(phoneToken: phoneToken, call: AuthCall(), completion: completion)
-    }
-
-    /// ``verifyCode(_:phoneToken:call:completion:)`` with default call options.
-    public func verifyCode(
-        _ code: SMSCode, phoneToken: PhoneToken, completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void
-    ) {
-        verifyCode(code, phoneToken: phoneToken, call: AuthCall(), completion: completion)
-    }
-
-    /// ``fetchSession(authToken:call:completion:)`` with default call options.
-    public func fetchSession(
-        authToken: AuthToken, completion: @escaping @Sendable (Result<SessionStatus, AuthError>) -> Void
-    ) {
-        fetchSession(authToken: authToken, call: AuthCall(), completion: completion)
-    }
-
-    /// ``signOut(authToken:call:completion:)`` with default call options.
-    public func signOut(authToken: AuthToken, completion: @escaping @Sendable (Result<Void, AuthError>) -> Void) {
-        signOut(authToken: authToken, call: AuthCall(), completion: completion)
-    }
 }

@@ -16,7 +16,7 @@ import Operations
 ///
 /// ```swift
 /// let api = HTTPAuthAPI(transport: SimulatedBackend())
-/// api.submitPhone(try PhoneNumber(parsing: "+7 999 123-45-67")) { result in … }
+/// api.submitPhone(try PhoneNumber(parsing: "+7 999 123-45-67"), call: AuthCall()) { result in … }
 ///
 /// // The same client with an extra header on every request:
 /// let tagged = HTTPAuthAPI(
@@ -53,20 +53,14 @@ public struct HTTPAuthAPI: AuthAPI {
     public func submitPhone(
         _ phone: PhoneNumber, call: AuthCall, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
     ) {
-        perform(AuthWireFormat.submitPhone(phone), options: call, completion: completion) {
-            response, _ throws(AuthError) in
-            try AuthWireFormat.phoneSession(from: response)
-        }
+        perform(AuthWireFormat.submitPhone(phone), call, completion, AuthWireFormat.phoneSession(from:))
     }
 
     /// Fetches the terms: `GET /v1/auth/terms`.
     public func fetchTerms(
         phoneToken: PhoneToken, call: AuthCall, completion: @escaping @Sendable (Result<TermsOfUse, AuthError>) -> Void
     ) {
-        perform(AuthWireFormat.fetchTerms(phoneToken: phoneToken), options: call, completion: completion) {
-            response, _ throws(AuthError) in
-            try AuthWireFormat.terms(from: response)
-        }
+        perform(AuthWireFormat.fetchTerms(phoneToken: phoneToken), call, completion, AuthWireFormat.terms(from:))
     }
 
     /// Accepts the terms: `POST /v1/auth/terms/accept`.
@@ -75,9 +69,7 @@ public struct HTTPAuthAPI: AuthAPI {
         completion: @escaping @Sendable (Result<TermsAcceptance, AuthError>) -> Void
     ) {
         let request = AuthWireFormat.acceptTerms(version: version, phoneToken: phoneToken)
-        perform(request, options: call, completion: completion) { response, now throws(AuthError) in
-            try AuthWireFormat.termsAcceptance(from: response, now: now)
-        }
+        perform(request, call, completion, AuthWireFormat.termsAcceptance(from:now:))
     }
 
     /// Sends the SMS code: `POST /v1/auth/code/send`.
@@ -85,10 +77,7 @@ public struct HTTPAuthAPI: AuthAPI {
         phoneToken: PhoneToken, call: AuthCall,
         completion: @escaping @Sendable (Result<CodeDelivery, AuthError>) -> Void
     ) {
-        perform(AuthWireFormat.sendCode(phoneToken: phoneToken), options: call, completion: completion) {
-            response, _ throws(AuthError) in
-            try AuthWireFormat.codeDelivery(from: response)
-        }
+        perform(AuthWireFormat.sendCode(phoneToken: phoneToken), call, completion, AuthWireFormat.codeDelivery(from:))
     }
 
     /// Exchanges the code for an access token: `POST /v1/auth/code/verify`.
@@ -96,30 +85,32 @@ public struct HTTPAuthAPI: AuthAPI {
         _ code: SMSCode, phoneToken: PhoneToken, call: AuthCall,
         completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void
     ) {
-        let request = AuthWireFormat.verifyCode(code, phoneToken: phoneToken)
-        perform(request, options: call, completion: completion) { response, now throws(AuthError) in
-            try AuthWireFormat.authToken(from: response, now: now)
-        }
+        perform(
+            AuthWireFormat.verifyCode(code, phoneToken: phoneToken), call, completion,
+            AuthWireFormat.authToken(from:now:))
     }
 
     /// Checks a saved access token: `GET /v1/auth/session`.
     public func fetchSession(
         authToken: AuthToken, call: AuthCall, completion: @escaping @Sendable (Result<SessionStatus, AuthError>) -> Void
     ) {
-        perform(AuthWireFormat.fetchSession(authToken: authToken), options: call, completion: completion) {
-            response, _ throws(AuthError) in
-            try AuthWireFormat.sessionStatus(from: response)
-        }
+        perform(
+            AuthWireFormat.fetchSession(authToken: authToken), call, completion, AuthWireFormat.sessionStatus(from:))
     }
 
     /// Revokes an access token: `POST /v1/auth/sign-out`.
     public func signOut(
         authToken: AuthToken, call: AuthCall, completion: @escaping @Sendable (Result<Void, AuthError>) -> Void
     ) {
-        perform(AuthWireFormat.signOut(authToken: authToken), options: call, completion: completion) {
-            response, _ throws(AuthError) in
-            try AuthWireFormat.signedOut(from: response)
-        }
+        perform(AuthWireFormat.signOut(authToken: authToken), call, completion, AuthWireFormat.signedOut(from:))
+    }
+
+    /// The call of the `perform` below, with a decoder that needs no clock.
+    private func perform<Value: Sendable>(
+        _ call: AuthRequest, _ options: AuthCall, _ completion: @escaping @Sendable (Result<Value, AuthError>) -> Void,
+        _ decode: @escaping @Sendable (HTTPResponse) throws(AuthError) -> Value
+    ) {
+        perform(call, options, completion) { response, _ throws(AuthError) in try decode(response) }
     }
 
     /// Builds the call's request, sends it, races it against the timeout and the call's
@@ -128,9 +119,8 @@ public struct HTTPAuthAPI: AuthAPI {
     /// The transport gets a token of its own, linked to the call's: the timeout fires it too, so
     /// a request that timed out is cancelled on the wire instead of holding its connection.
     private func perform<Value: Sendable>(
-        _ call: AuthRequest, options: AuthCall,
-        completion: @escaping @Sendable (Result<Value, AuthError>) -> Void,
-        decode: @escaping @Sendable (HTTPResponse, Date) throws(AuthError) -> Value
+        _ call: AuthRequest, _ options: AuthCall, _ completion: @escaping @Sendable (Result<Value, AuthError>) -> Void,
+        _ decode: @escaping @Sendable (HTTPResponse, Date) throws(AuthError) -> Value
     ) {
         var call = call
         call.timeout = timeout

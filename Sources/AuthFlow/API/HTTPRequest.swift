@@ -26,13 +26,6 @@ public struct HTTPRequest: Sendable, Hashable, CustomStringConvertible {
     public var timeout: Duration
 
     /// Creates a request.
-    ///
-    /// - Parameters:
-    ///   - method: The method.
-    ///   - path: The path, starting with `/`.
-    ///   - headers: The header fields.
-    ///   - body: The body.
-    ///   - timeout: The caller's timeout.
     public init(
         method: HTTPMethod, path: String, headers: HTTPHeaders = [:], body: Data = Data(),
         timeout: Duration = .seconds(30)
@@ -60,11 +53,6 @@ public struct HTTPResponse: Sendable, Hashable, CustomStringConvertible {
     public var body: Data
 
     /// Creates a response.
-    ///
-    /// - Parameters:
-    ///   - status: The status code.
-    ///   - headers: The header fields.
-    ///   - body: The body.
     public init(status: Int, headers: HTTPHeaders = [:], body: Data = Data()) {
         self.status = status
         self.headers = headers

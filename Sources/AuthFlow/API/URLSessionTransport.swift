@@ -12,14 +12,11 @@ public import Operations
 /// Request paths are resolved against ``baseURL``.
 ///
 /// - A request with side effects (a `POST`) goes out on a session, and so a connection, of its
-///   own. `URLSession` has no setting that forbids it to send a request again, and libcurl
-///   (under FoundationNetworking on Linux) does when a connection it *reused* closes before any
-///   answer — a `POST` then goes out a second time without its body, under the same
-///   `Idempotency-Key`, and the caller waits for its timeout. On a connection never used before,
-///   libcurl reports the lost answer at once instead (tested over a socket on Linux); the step's
-///   retry repeats the request whole. This leans on how libcurl decides, which no API promises:
-///   the price of TLS without a dependency. `GET`s share one session, kept alive: sent again, a
-///   read does no harm.
+///   own: libcurl sends a request again by itself only when a connection it *reused* closes
+///   before any answer (``PlainHTTPTransport`` says how), and on a new one reports the lost
+///   answer at once (tested over a socket on Linux), so the step's retry repeats the request
+///   whole. This leans on how libcurl decides, which no API promises: the price of TLS without
+///   a dependency. `GET`s share one session, kept alive: sent again, a read does no harm.
 ///
 /// - Timeouts: each request's ``HTTPRequest/timeout`` becomes the `URLRequest` timeout, and the
 ///   session's request and resource timeouts are set to the transport's `timeout` as well:

@@ -17,10 +17,6 @@ public struct AuthToken: Sendable, Hashable, Codable, CustomStringConvertible, C
     public let expiresAt: Date
 
     /// Wraps a token received from the backend.
-    ///
-    /// - Parameters:
-    ///   - revealed: The clear token.
-    ///   - expiresAt: When the token expires.
     public init(_ revealed: String, expiresAt: Date) {
         self.revealed = revealed
         self.expiresAt = expiresAt

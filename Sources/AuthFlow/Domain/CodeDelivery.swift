@@ -8,10 +8,6 @@ public struct CodeDelivery: Sendable, Hashable, Codable {
     public let codeLength: Int
 
     /// Creates a delivery receipt.
-    ///
-    /// - Parameters:
-    ///   - resendAfter: Seconds until a resend is allowed.
-    ///   - codeLength: The code's length.
     public init(resendAfter: TimeInterval, codeLength: Int) {
         self.resendAfter = resendAfter
         self.codeLength = codeLength

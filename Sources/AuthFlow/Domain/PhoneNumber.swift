@@ -94,11 +94,6 @@ extension PhoneNumber {
         public var nationalNumberLength: Int
 
         /// Creates a convention.
-        ///
-        /// - Parameters:
-        ///   - countryCode: The country calling code, digits only.
-        ///   - trunkPrefix: The national trunk prefix, digits only.
-        ///   - nationalNumberLength: The number of digits after the trunk prefix.
         public init(countryCode: String, trunkPrefix: String, nationalNumberLength: Int) {
             self.countryCode = countryCode
             self.trunkPrefix = trunkPrefix

@@ -9,11 +9,6 @@ public struct PhoneSession: Sendable, Hashable, Codable {
     public let codeLength: Int
 
     /// Creates a phone session.
-    ///
-    /// - Parameters:
-    ///   - phoneToken: The attempt's token.
-    ///   - termsRequired: Whether terms must be accepted first.
-    ///   - codeLength: The SMS code's length.
     public init(phoneToken: PhoneToken, termsRequired: Bool, codeLength: Int) {
         self.phoneToken = phoneToken
         self.termsRequired = termsRequired

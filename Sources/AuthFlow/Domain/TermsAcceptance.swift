@@ -9,7 +9,7 @@ public struct TermsAcceptance: Sendable, Hashable, Codable {
     /// The phone token to use from now on in this attempt.
     public let phoneToken: PhoneToken
     /// A fresh access token recording the acceptance, present only when the phone token came from
-    /// ``AuthAPI/fetchSession(authToken:completion:)`` (re-acceptance by a signed-in person). Save
+    /// ``AuthAPI/fetchSession(authToken:call:completion:)`` (re-acceptance by a signed-in person). Save
     /// it in place of the old one.
     public let authToken: AuthToken?
 

@@ -7,10 +7,6 @@ public struct TermsOfUse: Sendable, Hashable, Codable {
     public let text: String
 
     /// Creates terms.
-    ///
-    /// - Parameters:
-    ///   - version: The version identifier.
-    ///   - text: The text to show.
     public init(version: String, text: String) {
         self.version = version
         self.text = text

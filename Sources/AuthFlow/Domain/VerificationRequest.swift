@@ -10,10 +10,6 @@ public struct VerificationRequest: Sendable, Hashable, Codable {
     public let renewsPhoneToken: Bool
 
     /// Creates a request.
-    ///
-    /// - Parameters:
-    ///   - attempt: The attempt to verify.
-    ///   - renewsPhoneToken: Whether to submit the number again first.
     public init(attempt: SignInAttempt, renewsPhoneToken: Bool = false) {
         self.attempt = attempt
         self.renewsPhoneToken = renewsPhoneToken

@@ -9,11 +9,6 @@ public final class CheckSessionOp: PureOp {
     private let now: @Sendable () -> Date
 
     /// Creates the operation; use ``AuthFlowFactory/makeCheckSessionOp()``.
-    ///
-    /// - Parameters:
-    ///   - api: The backend.
-    ///   - storage: Where the token is saved.
-    ///   - now: The clock for the token's expiry.
     public init(api: any AuthAPI, storage: any LocalStorage, now: @escaping @Sendable () -> Date = { Date() }) {
         self.api = api
         self.storage = storage

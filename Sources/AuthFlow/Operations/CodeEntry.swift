@@ -1,15 +1,14 @@
 package import Operations
 
-/// The part the code operations share (`StatefulCodeOp` is in Sources/StatefulAuthFlow, hence
+/// The part the code operations share (`StatefulCodeOp` is in Examples/StatefulAuthFlow, hence
 /// `package`): send the SMS (unless it was sent already), create the code view model (handed
 /// ``AuthAPI``) and bind it to a screen through the router, verify what the person enters through
 /// the view model, resend when asked, and dismiss the screen — recording each message when
 /// tracing is on. ``CodeOp`` finishes with the token; ``AuthOp`` (the article's
 /// operation before the split) runs it after its own phone screen.
 ///
-/// The launch's own first send and each verification carry keys of their own, derived from the
-/// launch's (``AuthCall/request(_:)``), a verification's from the code it sends too
-/// (``verifyRequest(_:)``); a resend the person asks for carries none: it must send a new SMS.
+/// Its requests' keys are as ``CodeOp`` describes them; ``verifyRequest(_:)`` names a
+/// verification's.
 package struct CodeEntry {
     let api: any AuthAPI
     let screens: any AuthScreens
@@ -76,7 +75,8 @@ package struct CodeEntry {
         let screen = screens.makeCodeScreen()
         trace?.create(.codeViewModel, "create(AuthAPI)")
         let viewModel = trace?.scope(for: .codeViewModel)
-        let shown = ScreenLifetime(dismiss: screen.dismiss, cancellation: call.cancellation)
+        let shown = ScreenLifetime(
+            dismiss: screen.dismiss, cancellation: call.cancellation, viewModel: .codeViewModel, trace: trace)
         let prompt = ScreenPrompt<CodeScreenEvent>(
             cancellation: call.cancellation, operation: "CodeOp", deliverOn: screens.promptDelivery
         ) { answer in
@@ -85,15 +85,15 @@ package struct CodeEntry {
                 // Nobody could answer (`PromptUnanswerable`): cancelled; the code sent stays valid
                 // for a rerun with it.
                 trace?.callback(from: .router, "unanswered")
-                Self.close(shown, trace)
+                shown.close()
                 finished(.failure(error))
             case .success(.cancelled):
                 trace?.callback(from: .router, "cancelled")
-                Self.close(shown, trace)
+                shown.close()
                 finished(.failure(SignInCancelled.codeScreenClosed))
             case .success(.resendRequested):
                 trace?.callback(from: .router, "resendRequested")
-                Self.close(shown, trace)
+                shown.close()
                 send(model, request: request, call: call, trace: trace, firstSend: false, finished: finished)
             case .success(.submitted(let code)):
                 trace?.callback(from: .router, "submitted(\(code.redacted))")
@@ -104,7 +104,7 @@ package struct CodeEntry {
                     let label = verified.replyLabel { $0.redacted }
                     viewModel?.reply(from: .authAPI, label)
                     trace?.reply(from: .codeViewModel, label)
-                    Self.close(shown, trace)
+                    shown.close()
                     finished(verified.mapError { $0 })
                 }
             }
@@ -121,12 +121,5 @@ package struct CodeEntry {
     /// same key and the backend's first answer.
     package static func verifyRequest(_ code: SMSCode) -> String {
         "verify:" + code.revealed
-    }
-
-    /// Dismisses the screen through the router and lets the view model go.
-    private static func close(_ screen: ScreenLifetime, _ trace: TraceScope?) {
-        trace?.message(to: .router, "dismiss()")
-        screen.close()
-        trace?.release(.codeViewModel)
     }
 }

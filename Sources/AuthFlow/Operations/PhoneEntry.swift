@@ -1,55 +1,35 @@
 package import Operations
 
-/// The part both phone operations share (`StatefulPhoneOp` is in Sources/StatefulAuthFlow, hence
-/// `package`): create the phone view model (handed ``AuthAPI``), bind it to a screen through the
-/// router, submit the number the user confirms through the view model, and dismiss the screen —
-/// recording each message when tracing is on. What to do with
-/// the answer (return it, or store it) is the operation's own business.
+/// The part the phone operations share (``PhoneOp``, ``AuthOp``, and `StatefulPhoneOp` in
+/// Examples/StatefulAuthFlow, hence `package`): create the phone view model (handed
+/// ``AuthAPI``), bind it to a screen through the router, submit the number the user confirms
+/// through the view model, and dismiss the screen — recording each message when tracing is on.
+/// What to do with the answer (return it, or store it) is the operation's own business.
 ///
-/// A transient failure of the request is retried here, by `retry`, on the call's scheduler: the
-/// person typed the number once, so only the request is sent again, never the screen shown again.
-/// The scenario therefore does not retry the phone step itself; each retry is reported through
-/// `retried` (``OpContext/reportRetry(of:after:took:retryingIn:purity:)``), so the run's journal
-/// and progress hold every attempt, as its diagram does.
-///
-/// A number the backend rejects (`invalid_phone`) is the person's to correct: when `asksAgain`,
-/// the same screen shows the number again with the server's reason and waits for another one,
-/// inside a `loop` frame that says so, up to ``reasks`` times. A scripted caller cannot correct
-/// it and gets the error.
-///
-/// The request never carries an idempotency key, whatever the launch's context holds (a pure
-/// step inside a keyed nested scenario inherits one): it opens an attempt and acts on nothing,
-/// and a second number on the same screen is a different request.
+/// The request's retries (by `retry` on the call's scheduler, each reported through `retried`),
+/// a rejected number asked for again (`asksAgain`, in a `loop` frame, up to ``reasks`` times)
+/// and the request without an idempotency key are as ``PhoneOp`` describes them.
 package struct PhoneEntry {
     let api: any AuthAPI
     let screens: any AuthScreens
-    /// How the request is retried after a transient failure; ``RetryPolicy/never`` sends it once.
-    var retry: RetryPolicy = .never
-    /// Whether a rejected number is asked for again on the same screen.
-    var asksAgain: Bool = false
+    let retry: RetryPolicy
+    let asksAgain: Bool
     /// How many rejected numbers are asked for again before the rejection ends the launch: a
     /// person corrects a typo in one or two; a screen that keeps sending the same number would
     /// otherwise loop for ever.
     static let reasks = 5
     /// Places the backoff's jitter (the launch environment's ``OpEnvironment/random``).
-    var random: @Sendable () -> Double = { 0.5 }
+    let random: @Sendable () -> Double
     /// Told of each retry of the request before it goes out again: the attempt that failed,
     /// its error, how long it took and the wait before the next.
-    var retried: @Sendable (_ attempt: Int, _ error: AuthError, _ took: Duration, _ delay: Duration) -> Void = {
-        _, _, _, _ in
-    }
+    let retried: @Sendable (_ attempt: Int, _ error: AuthError, _ took: Duration, _ delay: Duration) -> Void
 
-    /// An entry that sends the number once and gives a rejection to the caller.
-    package init(api: any AuthAPI, screens: any AuthScreens) {
-        self.api = api
-        self.screens = screens
-    }
-
-    /// An entry with every setting.
-    init(
-        api: any AuthAPI, screens: any AuthScreens, retry: RetryPolicy, asksAgain: Bool,
-        random: @escaping @Sendable () -> Double,
-        retried: @escaping @Sendable (_ attempt: Int, _ error: AuthError, _ took: Duration, _ delay: Duration) -> Void
+    /// An entry; by default it sends the number once and gives a rejection to the caller.
+    package init(
+        api: any AuthAPI, screens: any AuthScreens, retry: RetryPolicy = .never, asksAgain: Bool = false,
+        random: @escaping @Sendable () -> Double = { 0.5 },
+        retried: @escaping @Sendable (_ attempt: Int, _ error: AuthError, _ took: Duration, _ delay: Duration) -> Void =
+            { _, _, _, _ in }
     ) {
         self.api = api
         self.screens = screens
@@ -74,10 +54,11 @@ package struct PhoneEntry {
         trace?.declare(.authAPI)
         let screen = screens.makePhoneScreen()
         let model = Self.created(PhoneViewModel(api: api, input: prefill?.e164 ?? ""), trace)
-        let shown = ScreenLifetime(dismiss: screen.dismiss, cancellation: call.cancellation)
+        let shown = ScreenLifetime(
+            dismiss: screen.dismiss, cancellation: call.cancellation, viewModel: .phoneViewModel, trace: trace)
         ask(model, on: screen, framed: false, reasksLeft: Self.reasks, call: call.withoutKey, trace: trace) {
             result in
-            Self.close(shown, trace)
+            shown.close()
             answered(result)
         }
     }
@@ -170,12 +151,5 @@ package struct PhoneEntry {
             if delay <= .zero { return again() }
             _ = call.scheduler.schedule(after: delay, again)
         }
-    }
-
-    /// Dismisses the screen through the router and lets the view model go.
-    private static func close(_ screen: ScreenLifetime, _ trace: TraceScope?) {
-        trace?.message(to: .router, "dismiss()")
-        screen.close()
-        trace?.release(.phoneViewModel)
     }
 }

@@ -45,11 +45,11 @@ public final class PhoneOp: PureOp {
     public func launch(_ context: OpContext<PhoneNumber?>, onFinish: @escaping OnFinish<SignInAttempt>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
         let entry = PhoneEntry(
-            api: api, screens: screens, retry: retry, asksAgain: asksAgain, random: context.environment.random
-        ) { attempt, error, took, delay in
-            context.reportRetry(
-                of: attempt, after: error, took: took, retryingIn: delay, purity: Purity.of(PhoneOp.self))
-        }
+            api: api, screens: screens, retry: retry, asksAgain: asksAgain, random: context.environment.random,
+            retried: { attempt, error, took, delay in
+                context.reportRetry(
+                    of: attempt, after: error, took: took, retryingIn: delay, purity: Purity.of(PhoneOp.self))
+            })
         entry.run(prefill: context.input, call: AuthCall(context), trace: completion.trace) { answer in
             completion.finish(
                 answer.map { phone, session in

@@ -9,10 +9,6 @@ public struct CodeResend: Sendable, Hashable, Codable {
     public let lastDelivery: CodeDelivery
 
     /// Creates the request.
-    ///
-    /// - Parameters:
-    ///   - phoneToken: The attempt's phone token.
-    ///   - lastDelivery: The backend's answer to the last send.
     public init(phoneToken: PhoneToken, lastDelivery: CodeDelivery) {
         self.phoneToken = phoneToken
         self.lastDelivery = lastDelivery

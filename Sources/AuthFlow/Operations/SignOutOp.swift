@@ -18,10 +18,6 @@ public final class SignOutOp: IdempotentOp {
     private let storage: any LocalStorage
 
     /// Creates the operation; use ``AuthFlowFactory/makeSignOutOp()``.
-    ///
-    /// - Parameters:
-    ///   - api: The backend that revokes the token.
-    ///   - storage: Where the token is saved.
     public init(api: any AuthAPI, storage: any LocalStorage) {
         self.api = api
         self.storage = storage

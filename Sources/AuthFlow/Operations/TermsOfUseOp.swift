@@ -40,7 +40,9 @@ public final class TermsOfUseOp: Op {
                 let model = TermsViewModel(api: api, terms: terms)
                 trace?.create(.termsViewModel, "create(AuthAPI)")
                 let viewModel = trace?.scope(for: .termsViewModel)
-                let shown = ScreenLifetime(dismiss: screen.dismiss, cancellation: context.cancellation)
+                let shown = ScreenLifetime(
+                    dismiss: screen.dismiss, cancellation: context.cancellation, viewModel: .termsViewModel,
+                    trace: trace)
                 let prompt = ScreenPrompt<TermsScreenEvent>(
                     for: context, operation: "TermsOfUseOp", deliverOn: screens.promptDelivery
                 ) { answer in
@@ -48,11 +50,11 @@ public final class TermsOfUseOp: Op {
                     case .failure(let error):
                         // Nobody could answer (`PromptUnanswerable`): cancelled, nothing accepted.
                         trace?.callback(from: .router, "unanswered")
-                        Self.close(shown, trace)
+                        shown.close()
                         completion.fail(error)
                     case .success(.declined):
                         trace?.callback(from: .router, "declined")
-                        Self.close(shown, trace)
+                        shown.close()
                         completion.fail(SignInCancelled.termsDeclined)
                     case .success(.accepted):
                         trace?.callback(from: .router, "accepted")
@@ -62,7 +64,7 @@ public final class TermsOfUseOp: Op {
                             let label = accepted.replyLabel { $0.phoneToken.redacted }
                             viewModel?.reply(from: .authAPI, label)
                             trace?.reply(from: .termsViewModel, label)
-                            Self.close(shown, trace)
+                            shown.close()
                             completion.finish(accepted.mapError { $0 })
                         }
                     }
@@ -71,12 +73,5 @@ public final class TermsOfUseOp: Op {
                 screen.show(model, prompt)
             }
         }
-    }
-
-    /// Dismisses the screen through the router and lets the view model go.
-    private static func close(_ screen: ScreenLifetime, _ trace: TraceScope?) {
-        trace?.message(to: .router, "dismiss()")
-        screen.close()
-        trace?.release(.termsViewModel)
     }
 }

@@ -8,7 +8,7 @@ public struct AuthFlowFactory: Sendable {
     /// The backend.
     public let api: any AuthAPI
     /// Where the auth token is kept (and the phone token, by the stateful variants in
-    /// Sources/StatefulAuthFlow).
+    /// Examples/StatefulAuthFlow).
     public let storage: any LocalStorage
     /// The screens the operations show.
     public let screens: any AuthScreens

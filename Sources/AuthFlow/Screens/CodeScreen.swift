@@ -9,17 +9,8 @@ public import Operations
 ///   ``CodeViewModel/codeLength`` and reports only a code that validated.
 /// - ``dismiss()`` removes the screen.
 public protocol CodeScreen: Sendable {
-    /// Displays a model and asks the person through `prompt`, the package's one way to ask a
-    /// person (`ScreenPrompt`).
-    ///
-    /// Answer the prompt once with what the person did. When nobody can answer now (no terminal
-    /// and no input given, the app in the background), call
-    /// `prompt.cannotBeAnswered(because:)`: the launch ends cancelled and the run can be rerun
-    /// with the input. The prompt closes itself when the launch is cancelled.
-    ///
-    /// - Parameters:
-    ///   - model: What to show.
-    ///   - prompt: Answered once, from any thread.
+    /// Displays a model and asks the person through `prompt`, answered once from any thread, as
+    /// ``PhoneScreen/show(_:_:)`` says (`cannotBeAnswered(because:)` when nobody can answer now).
     func show(_ model: CodeViewModel, _ prompt: ScreenPrompt<CodeScreenEvent>)
 
     /// Removes the screen.
@@ -56,7 +47,7 @@ public struct CodeViewModel: Sendable, Hashable {
     /// A message about the last attempt (a wrong code), or `nil`.
     public let errorMessage: String?
     /// The hard link: the backend the entered code goes to.
-    private let api: any AuthAPI
+    private let api: HardLink<any AuthAPI>
 
     /// Creates a model.
     ///
@@ -71,7 +62,7 @@ public struct CodeViewModel: Sendable, Hashable {
         api: any AuthAPI, phone: PhoneNumber, codeLength: Int, attemptsLeft: Int? = nil,
         resendAfter: TimeInterval? = nil, errorMessage: String? = nil
     ) {
-        self.api = api
+        self.api = HardLink(service: api)
         self.phone = phone
         self.codeLength = codeLength
         self.attemptsLeft = attemptsLeft
@@ -91,7 +82,8 @@ public struct CodeViewModel: Sendable, Hashable {
         var attemptsLeft = self.attemptsLeft
         if case .invalidCode(let left) = error { attemptsLeft = left }
         return CodeViewModel(
-            api: api, phone: phone, codeLength: codeLength, attemptsLeft: attemptsLeft, resendAfter: resendAfter,
+            api: api.service, phone: phone, codeLength: codeLength, attemptsLeft: attemptsLeft,
+            resendAfter: resendAfter,
             errorMessage: error.description)
     }
 
@@ -101,7 +93,7 @@ public struct CodeViewModel: Sendable, Hashable {
     /// - Returns: A new model, handed the same backend.
     public func resent(_ delivery: CodeDelivery) -> CodeViewModel {
         CodeViewModel(
-            api: api, phone: phone, codeLength: delivery.codeLength, attemptsLeft: attemptsLeft,
+            api: api.service, phone: phone, codeLength: delivery.codeLength, attemptsLeft: attemptsLeft,
             resendAfter: delivery.resendAfter, errorMessage: nil)
     }
 
@@ -116,21 +108,6 @@ public struct CodeViewModel: Sendable, Hashable {
         _ code: SMSCode, phoneToken: PhoneToken, call: AuthCall,
         completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void
     ) {
-        api.verifyCode(code, phoneToken: phoneToken, call: call, completion: completion)
-    }
-
-    /// Equal when they show the same.
-    public static func == (lhs: CodeViewModel, rhs: CodeViewModel) -> Bool {
-        lhs.phone == rhs.phone && lhs.codeLength == rhs.codeLength && lhs.attemptsLeft == rhs.attemptsLeft
-            && lhs.resendAfter == rhs.resendAfter && lhs.errorMessage == rhs.errorMessage
-    }
-
-    /// Hashes what the model shows.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(phone)
-        hasher.combine(codeLength)
-        hasher.combine(attemptsLeft)
-        hasher.combine(resendAfter)
-        hasher.combine(errorMessage)
+        api.service.verifyCode(code, phoneToken: phoneToken, call: call, completion: completion)
     }
 }

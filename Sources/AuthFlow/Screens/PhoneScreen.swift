@@ -51,7 +51,7 @@ public struct PhoneViewModel: Sendable, Hashable {
     /// A message about the last attempt (the backend rejected the number), or `nil`.
     public let errorMessage: String?
     /// The hard link: the backend the submitted number goes to.
-    private let api: any AuthAPI
+    private let api: HardLink<any AuthAPI>
 
     /// Creates a model.
     ///
@@ -64,7 +64,7 @@ public struct PhoneViewModel: Sendable, Hashable {
         api: any AuthAPI, title: String = "Sign in with your phone number", input: String = "",
         errorMessage: String? = nil
     ) {
-        self.api = api
+        self.api = HardLink(service: api)
         self.title = title
         self.input = input
         self.errorMessage = errorMessage
@@ -78,7 +78,7 @@ public struct PhoneViewModel: Sendable, Hashable {
     ///   - phone: The number that was submitted.
     /// - Returns: A new model.
     public func failed(with error: AuthError, phone: PhoneNumber) -> PhoneViewModel {
-        PhoneViewModel(api: api, title: title, input: phone.e164, errorMessage: error.description)
+        PhoneViewModel(api: api.service, title: title, input: phone.e164, errorMessage: error.description)
     }
 
     /// Sends a submitted number to the backend the model was handed: one request, whose retry
@@ -91,18 +91,6 @@ public struct PhoneViewModel: Sendable, Hashable {
     func submit(
         _ phone: PhoneNumber, call: AuthCall, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
     ) {
-        api.submitPhone(phone, call: call, completion: completion)
-    }
-
-    /// Equal when they show the same.
-    public static func == (lhs: PhoneViewModel, rhs: PhoneViewModel) -> Bool {
-        lhs.title == rhs.title && lhs.input == rhs.input && lhs.errorMessage == rhs.errorMessage
-    }
-
-    /// Hashes what the model shows.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(title)
-        hasher.combine(input)
-        hasher.combine(errorMessage)
+        api.service.submitPhone(phone, call: call, completion: completion)
     }
 }

@@ -57,12 +57,6 @@ public final class ScriptedScreens: PhoneScreen, TermsScreen, CodeScreen {
     private let delivery: Delivery
 
     /// Creates scripted screens.
-    ///
-    /// - Parameters:
-    ///   - phone: The phone screen's answers, in order.
-    ///   - terms: The terms screen's answers, in order.
-    ///   - code: The code screen's answers, in order.
-    ///   - delivery: When answers are delivered.
     public init(
         phone: [PhoneScreenEvent] = [], terms: [TermsScreenEvent] = [], code: [CodeScreenEvent] = [],
         delivery: Delivery = .immediate

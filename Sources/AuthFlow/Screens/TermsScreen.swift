@@ -7,17 +7,8 @@ public import Operations
 /// - Scrolling and reading stay inside the screen; only accepting or declining is reported.
 /// - ``dismiss()`` removes the screen.
 public protocol TermsScreen: Sendable {
-    /// Displays a model and asks the person through `prompt`, the package's one way to ask a
-    /// person (`ScreenPrompt`).
-    ///
-    /// Answer the prompt once with what the person did. When nobody can answer now (no terminal
-    /// and no input given, the app in the background), call
-    /// `prompt.cannotBeAnswered(because:)`: the launch ends cancelled and the run can be rerun
-    /// with the input. The prompt closes itself when the launch is cancelled.
-    ///
-    /// - Parameters:
-    ///   - model: What to show.
-    ///   - prompt: Answered once, from any thread.
+    /// Displays a model and asks the person through `prompt`, answered once from any thread, as
+    /// ``PhoneScreen/show(_:_:)`` says (`cannotBeAnswered(because:)` when nobody can answer now).
     func show(_ model: TermsViewModel, _ prompt: ScreenPrompt<TermsScreenEvent>)
 
     /// Removes the screen.
@@ -48,7 +39,7 @@ public struct TermsViewModel: Sendable, Hashable {
     /// A message about the last attempt (e.g. the terms changed while being read), or `nil`.
     public let errorMessage: String?
     /// The hard link: the backend the acceptance goes to.
-    private let api: any AuthAPI
+    private let api: HardLink<any AuthAPI>
 
     /// Creates a model.
     ///
@@ -58,7 +49,7 @@ public struct TermsViewModel: Sendable, Hashable {
     ///   - isUpdate: Whether they replace accepted ones.
     ///   - errorMessage: A message about the last attempt.
     public init(api: any AuthAPI, terms: TermsOfUse, isUpdate: Bool = false, errorMessage: String? = nil) {
-        self.api = api
+        self.api = HardLink(service: api)
         self.terms = terms
         self.isUpdate = isUpdate
         self.errorMessage = errorMessage
@@ -74,7 +65,7 @@ public struct TermsViewModel: Sendable, Hashable {
     ///   - terms: The terms now current.
     /// - Returns: A new model, handed the same backend.
     public func failed(with error: AuthError, terms: TermsOfUse) -> TermsViewModel {
-        TermsViewModel(api: api, terms: terms, isUpdate: isUpdate, errorMessage: error.description)
+        TermsViewModel(api: api.service, terms: terms, isUpdate: isUpdate, errorMessage: error.description)
     }
 
     /// Sends the acceptance of the terms shown to the backend the model was handed.
@@ -87,18 +78,6 @@ public struct TermsViewModel: Sendable, Hashable {
         phoneToken: PhoneToken, call: AuthCall,
         completion: @escaping @Sendable (Result<TermsAcceptance, AuthError>) -> Void
     ) {
-        api.acceptTerms(version: terms.version, phoneToken: phoneToken, call: call, completion: completion)
-    }
-
-    /// Equal when they show the same.
-    public static func == (lhs: TermsViewModel, rhs: TermsViewModel) -> Bool {
-        lhs.terms == rhs.terms && lhs.isUpdate == rhs.isUpdate && lhs.errorMessage == rhs.errorMessage
-    }
-
-    /// Hashes what the model shows.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(terms)
-        hasher.combine(isUpdate)
-        hasher.combine(errorMessage)
+        api.service.acceptTerms(version: terms.version, phoneToken: phoneToken, call: call, completion: completion)
     }
 }

@@ -6,10 +6,6 @@ public final class InMemoryLocalStorage: LocalStorage {
     private let phoneToken: LockedState<PhoneToken?>
 
     /// Creates a storage, optionally holding tokens already.
-    ///
-    /// - Parameters:
-    ///   - token: The initially saved auth token.
-    ///   - phoneToken: The initially saved phone token.
     public init(token: AuthToken? = nil, phoneToken: PhoneToken? = nil) {
         self.token = LockedState(token)
         self.phoneToken = LockedState(phoneToken)

@@ -1,7 +1,7 @@
 /// Where the app keeps the auth token between launches: the other key service of sign-in.
 ///
 /// It also keeps a phone token, for the stateful sign-in variant only (`StatefulPhoneOp`, in
-/// Sources/StatefulAuthFlow), which passes the token to later steps through storage instead of by
+/// Examples/StatefulAuthFlow), which passes the token to later steps through storage instead of by
 /// value.
 ///
 /// Synchronous and throwing, because the medium is a small local file or memory and a callback

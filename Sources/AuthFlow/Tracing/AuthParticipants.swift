@@ -57,7 +57,7 @@ extension TermsAcceptance: TraceLabelConvertible {
 
 extension Result {
     /// A reply label: the value's trace label, or the error's description; `package` for the
-    /// stateful operations of Sources/StatefulAuthFlow.
+    /// stateful operations of Examples/StatefulAuthFlow.
     package func replyLabel(_ success: (Success) -> String) -> String {
         switch self {
         case .success(let value): success(value)

@@ -26,13 +26,8 @@ final class TerminalScreens: AuthScreens, PhoneScreen, TermsScreen, CodeScreen {
     private let terms: TermsDecision?
     private let state: LockedState<State>
 
-    /// Creates the screens.
-    ///
-    /// - Parameters:
-    ///   - console: Where prompts go and answers come from.
-    ///   - terms: The decision given on the command line.
-    ///   - codes: Codes given on the command line, used in order.
-    ///   - command: The command whose help a missing-input error points to.
+    /// Creates the screens: prompts go to `console`, `codes` are used in order, and a missing
+    /// input's error points to `command`'s help.
     init(console: Console, terms: TermsDecision?, codes: [String], command: String? = nil) {
         self.console = console
         self.command = command

@@ -29,35 +29,39 @@ enum Fixtures {
 
 extension AuthAPI {
     func submitPhone(_ phone: PhoneNumber) async throws -> Result<PhoneSession, AuthError> {
-        try await awaitCompletion { done in submitPhone(phone, completion: done) }
+        try await awaitCompletion { done in submitPhone(phone, call: AuthCall(), completion: done) }
     }
 
     func fetchTerms(phoneToken: PhoneToken) async throws -> Result<TermsOfUse, AuthError> {
-        try await awaitCompletion { done in fetchTerms(phoneToken: phoneToken, completion: done) }
+        try await awaitCompletion { done in fetchTerms(phoneToken: phoneToken, call: AuthCall(), completion: done) }
     }
 
     func acceptTerms(version: String, phoneToken: PhoneToken) async throws -> Result<TermsAcceptance, AuthError> {
-        try await awaitCompletion { done in acceptTerms(version: version, phoneToken: phoneToken, completion: done) }
+        try await awaitCompletion { done in
+            acceptTerms(version: version, phoneToken: phoneToken, call: AuthCall(), completion: done)
+        }
     }
 
     func sendCode(phoneToken: PhoneToken) async throws -> Result<CodeDelivery, AuthError> {
-        try await awaitCompletion { done in sendCode(phoneToken: phoneToken, completion: done) }
+        try await awaitCompletion { done in sendCode(phoneToken: phoneToken, call: AuthCall(), completion: done) }
     }
 
     func verifyCode(_ code: String, phoneToken: PhoneToken) async throws -> Result<AuthToken, AuthError> {
         let code = try SMSCode(code, length: code.count)
-        return try await awaitCompletion { done in verifyCode(code, phoneToken: phoneToken, completion: done) }
+        return try await awaitCompletion { done in
+            verifyCode(code, phoneToken: phoneToken, call: AuthCall(), completion: done)
+        }
     }
 
     func fetchSession(authToken: AuthToken) async throws -> Result<SessionStatus, AuthError> {
-        try await awaitCompletion { done in fetchSession(authToken: authToken, completion: done) }
+        try await awaitCompletion { done in fetchSession(authToken: authToken, call: AuthCall(), completion: done) }
     }
 
     /// Revokes the token; `nil` on success, the error otherwise (`Result<Void, _>` is not
     /// `Equatable`, so tests compare this instead).
     func signOut(authToken: AuthToken) async throws -> AuthError? {
         let result: Result<Void, AuthError> = try await awaitCompletion { done in
-            signOut(authToken: authToken, completion: done)
+            signOut(authToken: authToken, call: AuthCall(), completion: done)
         }
         if case .failure(let error) = result { return error }
         return nil
