@@ -79,31 +79,23 @@ enum ProcessCases {
     /// - Returns: The peak resident size of the process in bytes, `nil` when it did not start.
     @discardableResult
     static func run(_ arguments: [String], stateDirectory: URL) -> Int? {
-        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-            // No posix_spawn (nor any way to start a process) on these platforms: the process
-            // cases measure nothing there.
-            return nil
-        #else
-            guard let opctl else { return nil }
-            return spawn(opctl, arguments, stateDirectory: stateDirectory)
-        #endif
+        spawn(opctl, arguments, stateDirectory: stateDirectory)
     }
 
     /// Starts this benchmark program again with `arguments` and waits for it to exit.
     ///
     /// - Returns: The peak resident size of the process in bytes, `nil` when it did not start.
     static func runSelf(_ arguments: [String]) -> Int? {
-        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-            // No way to start a process on these platforms (see run(_:stateDirectory:)).
-            return nil
-        #else
-            guard let own = Bundle.main.executableURL else { return nil }
-            return spawn(own, arguments, stateDirectory: scratch)
-        #endif
+        spawn(Bundle.main.executableURL, arguments, stateDirectory: scratch)
     }
 
-    #if !(os(iOS) || os(tvOS) || os(watchOS) || os(visionOS))
-        private static func spawn(_ executable: URL, _ arguments: [String], stateDirectory: URL) -> Int? {
+    private static func spawn(_ executable: URL?, _ arguments: [String], stateDirectory: URL) -> Int? {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+            // No posix_spawn (nor any way to start a process) on these platforms: the process
+            // cases measure nothing there.
+            return nil
+        #else
+            guard let executable else { return nil }
             var environment = ProcessInfo.processInfo.environment
             environment["OPCTL_STATE_DIR"] = stateDirectory.path
             let argv = [executable.path] + arguments
@@ -133,8 +125,8 @@ enum ProcessCases {
             #else
                 return Int(usage.ru_maxrss) * 1024
             #endif
-        }
-    #endif
+        #endif
+    }
 
     /// Calls `body` with a NULL-terminated C array of `strings`, valid for the call.
     private static func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
