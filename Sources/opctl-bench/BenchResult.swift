@@ -44,15 +44,11 @@ struct BenchResult: Sendable {
 
     /// Measures `cases`: the timed ones in interleaved rounds (every case once per round), then
     /// the memory cases, and pairs each case with its reference round by round.
-    static func run(_ cases: [BenchCase], config: BenchConfig, progress: (BenchCase) -> Void = { _ in })
-        -> [BenchResult]
-    {
+    static func run(_ cases: [BenchCase], config: BenchConfig) -> [BenchResult] {
         BenchScale.use(config.scale)
         let runner = BenchRunner(config: config)
         var timed: [(id: String, body: @Sendable (Int) -> Void, iterations: Int, parts: Int)] = []
-        var figures: [String: BenchRunner.Figure] = [:]
         for benchCase in cases {
-            progress(benchCase)
             if case .timed(let body) = benchCase.measure, !(benchCase.isSlow && config.skipsSlowCases) {
                 timed.append((benchCase.id, body, runner.prepare(body), benchCase.partsPerRound))
             }
@@ -64,12 +60,11 @@ struct BenchResult: Sendable {
                     runner.sample(entry.body, iterations: entry.iterations, parts: entry.parts))
             }
         }
+        var figures: [String: BenchRunner.Figure] = [:]
         for benchCase in cases {
-            if let caseSamples = samples[benchCase.id] {
-                figures[benchCase.id] = .nanosecondsPerOperation(BenchRunner.median(caseSamples))
-            } else {
-                figures[benchCase.id] = runner.measure(benchCase)
-            }
+            figures[benchCase.id] =
+                samples[benchCase.id].map { .nanosecondsPerOperation(BenchRunner.median($0)) }
+                ?? runner.measure(benchCase)
         }
         return cases.map { benchCase in
             var result = BenchResult(

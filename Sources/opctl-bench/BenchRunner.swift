@@ -47,7 +47,7 @@ struct BenchRunner: Sendable {
     }
 
     /// Measures one case on its own (all its rounds in a row), as a case that is not timed per
-    /// round is (memory growth, or no figure at all); ``BenchResult/run(_:config:progress:)``
+    /// round is (memory growth, or no figure at all); ``BenchResult/run(_:config:)``
     /// interleaves the timed ones instead.
     func measure(_ benchCase: BenchCase) -> Figure {
         if benchCase.isSlow && config.skipsSlowCases { return .skipped }
