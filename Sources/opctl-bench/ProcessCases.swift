@@ -25,18 +25,17 @@ enum ProcessCases {
     static let signInArguments = ["run", "auth", "--phone", "+7 999 123-45-67", "--accept-terms", "--code", "123456"]
 
     /// `process.version`: `opctl --version`, the floor of any command.
-    static let version: @Sendable (Int) -> Void = { iterations in
-        for _ in 0..<iterations { run(["--version"], stateDirectory: scratch) }
-    }
-
+    static let version = command(["--version"])
     /// `process.signIn`: one scripted sign-in, journal and trace written.
-    static let signIn: @Sendable (Int) -> Void = { iterations in
-        for _ in 0..<iterations { run(signInArguments, stateDirectory: scratch) }
-    }
-
+    static let signIn = command(signInArguments)
     /// `process.explore`: `opctl explore auth --max-faults 2`, the command CI runs for each flow.
-    static let exploring: @Sendable (Int) -> Void = { iterations in
-        for _ in 0..<iterations { run(["explore", "auth", "--max-faults", "2"], stateDirectory: scratch) }
+    static let exploring = command(["explore", "auth", "--max-faults", "2"])
+
+    /// A body running `opctl` with `arguments` in a state directory of this process's own.
+    private static func command(_ arguments: [String]) -> @Sendable (Int) -> Void {
+        { iterations in
+            for _ in 0..<iterations { run(arguments, stateDirectory: scratch) }
+        }
     }
 
     /// `process.runs`: `opctl runs` over the state directory of ``ScaleFixture`` (50,000 runs).
@@ -119,12 +118,7 @@ enum ProcessCases {
             var status: Int32 = 0
             var usage = rusage()
             while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
-            // ru_maxrss: bytes on Darwin, kilobytes elsewhere.
-            #if canImport(Darwin)
-                return Int(usage.ru_maxrss)
-            #else
-                return Int(usage.ru_maxrss) * 1024
-            #endif
+            return ResidentMemory.bytes(usage)
         #endif
     }
 
