@@ -155,11 +155,6 @@ public final class TestScheduler: Scheduler {
         state.withLock { $0.onScheduled = handler }
     }
 
-    /// Runs the work that is due now, without moving the clock.
-    public func runDue() {
-        advance(by: .zero)
-    }
-
     private func takeNext(dueBy target: ContinuousClock.Instant) -> Pending? {
         state.withLock { state in
             let due = state.pending.enumerated().filter { $0.element.due <= target }

@@ -29,16 +29,7 @@ enum ComparableJSON {
     }
 
     private static func write(_ value: Any, into bytes: inout [UInt8]) throws(NotJSON) {
-        // The types `JSONSerialization` gives, told apart by their metadata first: a cast that
-        // fails (a dictionary asked whether it is a string) costs more than the writing.
-        let kind = ObjectIdentifier(type(of: value))
-        if kind == ObjectIdentifier(String.self), let string = value as? String {
-            writeString(string, into: &bytes)
-        } else if kind == ObjectIdentifier([String: Any].self), let object = value as? [String: Any] {
-            try writeObject(object, into: &bytes)
-        } else if kind == ObjectIdentifier([Any].self), let array = value as? [Any] {
-            try writeArray(array, into: &bytes)
-        } else if let number = value as? NSNumber {
+        if let number = value as? NSNumber {
             try writeNumber(number, into: &bytes)
         } else if value is NSNull {
             bytes += Array("null".utf8)

@@ -50,7 +50,11 @@ enum ConfidentialFields {
         /// The confidential value itself, to be sealed alone.
         let value: any Encodable
 
-        var pointer: String { tokens.map { "/" + ConfidentialFields.pointerToken($0) }.joined() }
+        /// `~` as `~0` and `/` as `~1` in each token.
+        var pointer: String {
+            tokens.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }
+                .joined()
+        }
     }
 
     /// The confidential values `value` holds, in the order its conformance encodes them; `value`
@@ -93,7 +97,7 @@ enum ConfidentialFields {
             guard let replaced = replacing(at: place.tokens[...], in: tree, with: marker) else { return nil }
             tree = replaced
         }
-        guard let value = try? canonicalJSON(tree),
+        guard let value = try? JSONSerialization.data(withJSONObject: tree, options: jsonOptions),
             let pointers = try? JSONSerialization.data(withJSONObject: places.map(\.pointer), options: jsonOptions)
         else { return nil }
         return Array(#"{"\#(Key.value)":"#.utf8) + value + Array(#","\#(Key.confidential)":"#.utf8) + pointers + [
@@ -105,11 +109,6 @@ enum ConfidentialFields {
     static let jsonOptions: JSONSerialization.WritingOptions = [
         .fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes,
     ]
-
-    /// A value parsed by `JSONSerialization` as JSON again, keys sorted.
-    static func canonicalJSON(_ tree: Any) throws -> Data {
-        try JSONSerialization.data(withJSONObject: tree, options: jsonOptions)
-    }
 
     /// `json` (as `JSONSerialization` parses it) with the value at `tokens` replaced by `field`;
     /// `nil` when nothing is there.
@@ -134,10 +133,5 @@ enum ConfidentialFields {
     /// The reason a withheld value's marker gives.
     static func withheldReason(_ typeName: String) -> String {
         "\(typeName) is confidential and the run has no sealer: not kept"
-    }
-
-    /// One token of a JSON Pointer: `~` as `~0`, `/` as `~1`.
-    static func pointerToken(_ key: String) -> String {
-        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 }

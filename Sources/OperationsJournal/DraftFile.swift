@@ -56,24 +56,23 @@ package enum DraftFile {
         for _ in 0..<16 {
             let suffix = String(UInt32.random(in: .min ... .max), radix: 16)
             let draft = folder.appendingPathComponent(".\(url.lastPathComponent).\(suffix).tmp", isDirectory: false)
-            let descriptor = draft.withUnsafeFileSystemRepresentation { path in
-                path.map { open($0, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, mode) } ?? -1
-            }
+            let descriptor = JournalFile.openDescriptor(
+                draft, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, mode: mode)
             if descriptor < 0 {
                 if errno == EEXIST { continue }
-                throw Failure(reason: lastErrorText())
+                throw Failure(reason: JournalFile.lastErrorText())
             }
             let handle = Handle(descriptor: descriptor, url: draft)
             // The umask can only narrow the mode; set it exactly and check it, since the mode is
             // what keeps a token in the draft from other users.
             var status = stat()
             guard fchmod(descriptor, mode) == 0, fstat(descriptor, &status) == 0, status.st_mode & 0o777 == mode else {
-                let reason = lastErrorText()
+                let reason = JournalFile.lastErrorText()
                 discard(handle)
                 throw Failure(reason: "the draft \(draft.path) cannot be made owner-only: \(reason)")
             }
             guard lock(descriptor) else {
-                let reason = lastErrorText()
+                let reason = JournalFile.lastErrorText()
                 discard(handle)
                 throw Failure(reason: "the draft \(draft.path) cannot be locked: \(reason)")
             }
@@ -92,7 +91,7 @@ package enum DraftFile {
     /// - Parameter handle: The draft.
     package static func discard(_ handle: Handle) {
         // Removed before it is closed: the name goes while the lock still marks it as held.
-        _ = handle.url.withUnsafeFileSystemRepresentation { path in path.map { unlink($0) } }
+        JournalFile.unlinkFile(handle.url)
         _ = close(handle.descriptor)
     }
 
@@ -135,9 +134,7 @@ package enum DraftFile {
     /// - Parameter draft: A file named as ``finalName(ofDraft:)`` reads a draft's name.
     /// - Returns: Whether it was removed.
     package static func removeIfAbandoned(_ draft: URL) -> Bool {
-        let descriptor = draft.withUnsafeFileSystemRepresentation { path in
-            path.map { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) } ?? -1
-        }
+        let descriptor = JournalFile.openDescriptor(draft, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { _ = close(descriptor) }
         var locked = stat()
@@ -148,7 +145,7 @@ package enum DraftFile {
         // Published or replaced since it was opened: the name is no longer this file's.
         let same = draft.withUnsafeFileSystemRepresentation { path in path.map { lstat($0, &named) == 0 } ?? false }
         guard same, named.st_dev == locked.st_dev, named.st_ino == locked.st_ino else { return false }
-        return draft.withUnsafeFileSystemRepresentation { path in path.map { unlink($0) == 0 } ?? false }
+        return JournalFile.unlinkFile(draft) == 0
     }
 
     // MARK: - Internals
@@ -159,9 +156,5 @@ package enum DraftFile {
             if errno != EINTR { return false }
         }
         return true
-    }
-
-    private static func lastErrorText() -> String {
-        String(cString: strerror(errno))
     }
 }

@@ -35,9 +35,7 @@ extension JournalFile {
         for _ in 0..<8 {
             let suffix = String(UInt32.random(in: .min ... .max), radix: 36)
             temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(suffix).tmp", isDirectory: false)
-            descriptor = temporary.withUnsafeFileSystemRepresentation { path in
-                path.map { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, fileMode) } ?? -1
-            }
+            descriptor = openDescriptor(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: fileMode)
             if descriptor >= 0 || errno != EEXIST { break }
         }
         guard descriptor >= 0 else { throw .io(url, operation: "write", reason: lastErrorText()) }
@@ -67,9 +65,7 @@ extension JournalFile {
     /// - Returns: The descriptor holding the lock, or `nil` when a live process holds it.
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the file cannot be opened.
     static func lockForRemoval(_ url: URL) throws(JournalError) -> Int32? {
-        let descriptor = url.withUnsafeFileSystemRepresentation { path in
-            path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1
-        }
+        let descriptor = openDescriptor(url, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .io(url, operation: "open", reason: lastErrorText()) }
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let busy = errno == EWOULDBLOCK
@@ -83,8 +79,7 @@ extension JournalFile {
 
     /// Removes a file, saying why not; a file already gone is not an error.
     static func removeFile(_ url: URL) throws(JournalError) {
-        let result = url.withUnsafeFileSystemRepresentation { path in path.map { unlink($0) } ?? -1 }
-        if result != 0 && errno != ENOENT {
+        if unlinkFile(url) != 0 && errno != ENOENT {
             throw .io(url, operation: "remove", reason: lastErrorText())
         }
     }

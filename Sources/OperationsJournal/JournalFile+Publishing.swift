@@ -16,10 +16,7 @@ extension JournalFile {
     /// empty journal listed as damaged forever. The draft holds the run's input (a phone
     /// number), so opening the store removes the ones a killed process left (``DraftFile``);
     /// in a folder of their own, so that doing so lists the drafts and not every run.
-    struct Draft {
-        let descriptor: Int32
-        let temporary: URL
-    }
+    typealias Draft = DraftFile.Handle
 
     /// The folder the drafts of journals in `directory` are made in.
     static func draftFolder(in directory: URL) -> URL {
@@ -33,8 +30,7 @@ extension JournalFile {
         let folder = draftFolder(in: url.deletingLastPathComponent())
         try makeDirectory(folder)
         do {
-            let handle = try DraftFile.create(of: url, in: folder)
-            return Draft(descriptor: handle.descriptor, temporary: handle.url)
+            return try DraftFile.create(of: url, in: folder)
         } catch {
             throw .io(url, operation: "create", reason: error.reason)
         }
@@ -46,7 +42,7 @@ extension JournalFile {
     /// - Returns: `false` when a journal of that name already exists (the draft is left to the
     ///   caller to discard).
     static func publish(_ draft: Draft, as url: URL) throws(JournalError) -> Bool {
-        let linked = draft.temporary.withUnsafeFileSystemRepresentation { from in
+        let linked = draft.url.withUnsafeFileSystemRepresentation { from in
             url.withUnsafeFileSystemRepresentation { to in
                 guard let from, let to else { return Int32(-1) }
                 return link(from, to)
@@ -56,12 +52,12 @@ extension JournalFile {
             if errno == EEXIST { return false }
             throw .io(url, operation: "create", reason: lastErrorText())
         }
-        remove(draft.temporary)
+        remove(draft.url)
         return true
     }
 
     /// Removes and closes a draft that will not be published.
     static func discard(_ draft: Draft) {
-        DraftFile.discard(DraftFile.Handle(descriptor: draft.descriptor, url: draft.temporary))
+        DraftFile.discard(draft)
     }
 }

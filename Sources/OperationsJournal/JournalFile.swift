@@ -44,9 +44,7 @@ enum JournalFile {
     ///
     /// - Throws: ``JournalError/runInProgress(_:)`` when a live writer holds the lock.
     static func openForAppending(_ url: URL) throws(JournalError) -> Int32 {
-        let descriptor = url.withUnsafeFileSystemRepresentation { path in
-            path.map { open($0, O_WRONLY | O_APPEND | O_CLOEXEC) } ?? -1
-        }
+        let descriptor = openDescriptor(url, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard descriptor >= 0 else { throw .io(url, operation: "open", reason: lastErrorText()) }
         if !lock(descriptor, LOCK_EX) {
             let busy = errno == EWOULDBLOCK
@@ -73,18 +71,14 @@ enum JournalFile {
     /// (``ParkMark``). The lock dies with its process, so a journal without a finish event and
     /// without a lock was left by a process that was killed.
     static func isBeingWritten(_ url: URL) -> Bool {
-        let descriptor = url.withUnsafeFileSystemRepresentation { path in
-            path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1
-        }
+        let descriptor = openDescriptor(url, O_RDONLY | O_CLOEXEC)
         return isBeingWritten(descriptor: descriptor) || ParkMark.isHeldByLiveProcess(url)
     }
 
     /// ``isBeingWritten(_:)`` for a refusal rather than a status: a lock found held is tried
     /// again through ``lockGrace`` before the run counts as another writer's.
     static func isHeldByAnotherWriter(_ url: URL) -> Bool {
-        let descriptor = url.withUnsafeFileSystemRepresentation { path in
-            path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1
-        }
+        let descriptor = openDescriptor(url, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { _ = close(descriptor) }
         if lock(descriptor, LOCK_SH) {
@@ -134,9 +128,7 @@ enum JournalFile {
 
     /// Reads the whole file.
     static func readAll(_ url: URL) throws(JournalError) -> [UInt8] {
-        let descriptor = url.withUnsafeFileSystemRepresentation { path in
-            path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1
-        }
+        let descriptor = openDescriptor(url, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .io(url, operation: "open", reason: lastErrorText()) }
         defer { _ = close(descriptor) }
         var bytes: [UInt8] = []
@@ -166,9 +158,7 @@ enum JournalFile {
 
     /// Flushes the directory entry of a newly created file to disk (durable mode).
     static func syncDirectory(_ url: URL) {
-        let descriptor = url.withUnsafeFileSystemRepresentation { path in
-            path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1
-        }
+        let descriptor = openDescriptor(url, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         _ = DiskSync.full(descriptor)
         _ = close(descriptor)
@@ -177,6 +167,17 @@ enum JournalFile {
     /// Releases the lock and closes the descriptor.
     static func closeDescriptor(_ descriptor: Int32) {
         _ = close(descriptor)
+    }
+
+    /// `open(2)` of `url`: the descriptor, or -1 with `errno` set.
+    static func openDescriptor(_ url: URL, _ flags: Int32, mode: mode_t = 0) -> Int32 {
+        url.withUnsafeFileSystemRepresentation { path in path.map { open($0, flags, mode) } ?? -1 }
+    }
+
+    /// `unlink(2)` of `url`: 0, or -1 with `errno` set.
+    @discardableResult
+    static func unlinkFile(_ url: URL) -> Int32 {
+        url.withUnsafeFileSystemRepresentation { path in path.map { unlink($0) } ?? -1 }
     }
 
     /// Whether anything exists at `url`.
@@ -199,6 +200,6 @@ extension JournalFile {
 
     /// Removes a file; used to take back a journal whose header could not be written.
     static func remove(_ url: URL) {
-        _ = url.withUnsafeFileSystemRepresentation { path in path.map { unlink($0) } }
+        unlinkFile(url)
     }
 }

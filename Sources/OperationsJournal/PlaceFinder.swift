@@ -30,9 +30,12 @@ struct PlaceFinder: Encoder {
         Single(path: path, found: found)
     }
 
-    /// Notes `value` at `path` when it is confidential, and walks into it otherwise.
+    /// Notes `value` at `path` when it is confidential, and walks into it otherwise. Every
+    /// container's `encode` of a JSON leaf (a boolean, a string, a number) comes here too, and
+    /// ends here: a leaf holds nothing, and walking its conformance would come back to it.
     static func visit<T: Encodable>(_ value: T, at path: [String], _ found: Found) throws {
         if value is any JournalConfidential { return found.places.append(.init(tokens: path, value: value)) }
+        if value is Bool || value is String || value is any BinaryInteger || value is any BinaryFloatingPoint { return }
         try value.encode(to: PlaceFinder(path: path, found: found))
     }
 
@@ -49,20 +52,6 @@ struct PlaceFinder: Encoder {
         var codingPath: [any CodingKey] { path.map(PathKey.init(stringValue:)) }
 
         mutating func encodeNil(forKey key: Key) throws {}
-        mutating func encode(_ value: Bool, forKey key: Key) throws {}
-        mutating func encode(_ value: String, forKey key: Key) throws {}
-        mutating func encode(_ value: Double, forKey key: Key) throws {}
-        mutating func encode(_ value: Float, forKey key: Key) throws {}
-        mutating func encode(_ value: Int, forKey key: Key) throws {}
-        mutating func encode(_ value: Int8, forKey key: Key) throws {}
-        mutating func encode(_ value: Int16, forKey key: Key) throws {}
-        mutating func encode(_ value: Int32, forKey key: Key) throws {}
-        mutating func encode(_ value: Int64, forKey key: Key) throws {}
-        mutating func encode(_ value: UInt, forKey key: Key) throws {}
-        mutating func encode(_ value: UInt8, forKey key: Key) throws {}
-        mutating func encode(_ value: UInt16, forKey key: Key) throws {}
-        mutating func encode(_ value: UInt32, forKey key: Key) throws {}
-        mutating func encode(_ value: UInt64, forKey key: Key) throws {}
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
             try PlaceFinder.visit(value, at: path + [key.stringValue], found)
         }
@@ -102,20 +91,6 @@ struct PlaceFinder: Encoder {
         }
 
         mutating func encodeNil() throws { _ = next() }
-        mutating func encode(_ value: Bool) throws { _ = next() }
-        mutating func encode(_ value: String) throws { _ = next() }
-        mutating func encode(_ value: Double) throws { _ = next() }
-        mutating func encode(_ value: Float) throws { _ = next() }
-        mutating func encode(_ value: Int) throws { _ = next() }
-        mutating func encode(_ value: Int8) throws { _ = next() }
-        mutating func encode(_ value: Int16) throws { _ = next() }
-        mutating func encode(_ value: Int32) throws { _ = next() }
-        mutating func encode(_ value: Int64) throws { _ = next() }
-        mutating func encode(_ value: UInt) throws { _ = next() }
-        mutating func encode(_ value: UInt8) throws { _ = next() }
-        mutating func encode(_ value: UInt16) throws { _ = next() }
-        mutating func encode(_ value: UInt32) throws { _ = next() }
-        mutating func encode(_ value: UInt64) throws { _ = next() }
         mutating func encode<T: Encodable>(_ value: T) throws { try PlaceFinder.visit(value, at: next(), found) }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
@@ -135,20 +110,6 @@ struct PlaceFinder: Encoder {
         var codingPath: [any CodingKey] { path.map(PathKey.init(stringValue:)) }
 
         mutating func encodeNil() throws {}
-        mutating func encode(_ value: Bool) throws {}
-        mutating func encode(_ value: String) throws {}
-        mutating func encode(_ value: Double) throws {}
-        mutating func encode(_ value: Float) throws {}
-        mutating func encode(_ value: Int) throws {}
-        mutating func encode(_ value: Int8) throws {}
-        mutating func encode(_ value: Int16) throws {}
-        mutating func encode(_ value: Int32) throws {}
-        mutating func encode(_ value: Int64) throws {}
-        mutating func encode(_ value: UInt) throws {}
-        mutating func encode(_ value: UInt8) throws {}
-        mutating func encode(_ value: UInt16) throws {}
-        mutating func encode(_ value: UInt32) throws {}
-        mutating func encode(_ value: UInt64) throws {}
         mutating func encode<T: Encodable>(_ value: T) throws { try PlaceFinder.visit(value, at: path, found) }
     }
 }

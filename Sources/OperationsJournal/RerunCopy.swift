@@ -75,9 +75,7 @@ enum RerunCopy {
     static func header(
         _ old: ArraySlice<UInt8>, oldRun: RunID, newRun: RunID, createdAt: Date, origin: RerunOrigin
     ) -> [UInt8]? {
-        // The fields before the checksum (or before the closing brace of a line without one).
-        var body = Array(
-            LineChecksum.verify(old) == .intact ? old.dropLast(LineChecksum.suffixLength) : old.dropLast())
+        var body = fields(of: old)
         var runField = Array(#""run":"#.utf8)
         JournalLine.appendString(oldRun.rawValue, to: &runField)
         guard let runRange = body.firstRange(of: runField) else { return nil }
@@ -112,8 +110,7 @@ enum RerunCopy {
     /// `line` with its `at` set to `date` and its checksum made again; as it was when it has
     /// no `at` where a journal writes it (right after the event's name).
     private static func restamped(_ line: ArraySlice<UInt8>, at date: Date) -> ArraySlice<UInt8> {
-        var body = Array(
-            LineChecksum.verify(line) == .intact ? line.dropLast(LineChecksum.suffixLength) : line.dropLast())
+        var body = fields(of: line)
         guard let field = body.firstRange(of: Array(#","at":"#.utf8)) else { return line }
         let digits = body[field.upperBound...].prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
         guard !digits.isEmpty else { return line }
@@ -121,6 +118,11 @@ enum RerunCopy {
         body.replaceSubrange(field.upperBound..<digits.endIndex, with: Array(String(milliseconds).utf8))
         // Without the newline, which the copy adds after each line.
         return ArraySlice((body + LineChecksum.suffix(for: body)).dropLast())
+    }
+
+    /// A line's fields before its checksum (or before the closing brace of a line without one).
+    private static func fields(of line: ArraySlice<UInt8>) -> [UInt8] {
+        Array(LineChecksum.verify(line) == .intact ? line.dropLast(LineChecksum.suffixLength) : line.dropLast())
     }
 
     private static func isPrefix(_ prefix: StepAddress, of address: StepAddress) -> Bool {

@@ -19,18 +19,6 @@ public struct RerunFromPlan: Sendable, Hashable {
     /// acted, and a plain rerun repeats it under its old key instead.
     public let inDoubt: [StepAddress]
 
-    /// Creates a plan.
-    ///
-    /// - Parameters:
-    ///   - step: The first step launched anew.
-    ///   - relaunched: The steps with side effects launched anew.
-    ///   - inDoubt: Those of them the old run left in doubt.
-    public init(step: StepAddress, relaunched: [StepAddress], inDoubt: [StepAddress]) {
-        self.step = step
-        self.relaunched = relaunched
-        self.inDoubt = inDoubt
-    }
-
     /// Whether the new run sends nothing that acts: only pure or idempotent steps are launched.
     public var isHarmless: Bool { relaunched.isEmpty }
 }

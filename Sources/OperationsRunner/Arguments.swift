@@ -4,21 +4,21 @@
 /// and are parsed by the same rules as the runner's commands.
 public struct ArgumentSpec: Sendable {
     /// Options that stand alone, like `--json`.
-    public var flags: Set<String> = []
+    public var flags: Set<String>
     /// Options that take a value, like `--phone NUMBER` or `--phone=NUMBER`.
-    public var options: Set<String> = []
+    public var options: Set<String>
     /// How many positional arguments the command takes at most.
-    public var maxPositionals = 0
+    public var maxPositionals: Int
 
-    /// Creates a spec.
+    /// The spec that accepts `options` (``CommandOption``): those with a value as options, the
+    /// others as flags.
     ///
     /// - Parameters:
-    ///   - flags: Options that stand alone.
-    ///   - options: Options that take a value.
+    ///   - options: The declared options.
     ///   - maxPositionals: How many positional arguments are allowed.
-    public init(flags: Set<String> = [], options: Set<String> = [], maxPositionals: Int = 0) {
-        self.flags = flags
-        self.options = options
+    public init(_ options: [CommandOption] = [], maxPositionals: Int = 0) {
+        flags = Set(options.filter { $0.value == nil }.map(\.name))
+        self.options = Set(options.filter { $0.value != nil }.map(\.name))
         self.maxPositionals = maxPositionals
     }
 }

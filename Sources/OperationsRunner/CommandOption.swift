@@ -82,26 +82,3 @@ public struct CommandOption: Sendable, Hashable {
     /// Its line under `OPTIONS:` (``HelpText/option(_:_:)``).
     public var helpLine: String { HelpText.option(synopsis, description) }
 }
-
-extension ArgumentSpec {
-    /// The spec that accepts `options`: those with a value as options, the others as flags.
-    ///
-    /// - Parameters:
-    ///   - options: The declared options.
-    ///   - maxPositionals: How many positional arguments are allowed.
-    public init(_ options: [CommandOption], maxPositionals: Int = 0) {
-        self.init(
-            flags: Set(options.filter { $0.value == nil }.map(\.name)),
-            options: Set(options.filter { $0.value != nil }.map(\.name)), maxPositionals: maxPositionals)
-    }
-
-    /// This spec accepting `options` as well.
-    ///
-    /// - Parameter options: The options to add.
-    /// - Returns: The union of both.
-    public func adding(_ options: [CommandOption]) -> ArgumentSpec {
-        let added = ArgumentSpec(options)
-        return ArgumentSpec(
-            flags: flags.union(added.flags), options: self.options.union(added.options), maxPositionals: maxPositionals)
-    }
-}

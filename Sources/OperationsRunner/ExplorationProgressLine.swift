@@ -1,3 +1,4 @@
+import Operations
 import OperationsExplorer
 import Synchronization
 
@@ -35,7 +36,7 @@ final class ExplorationProgressLine: Sendable {
 
     /// Draws the line over the last one, if the last was drawn long enough ago.
     func update(_ progress: ExplorationProgress) {
-        let now = Double(progress.elapsed.components.seconds) + Double(progress.elapsed.components.attoseconds) / 1e18
+        let now = progress.elapsed.inSeconds
         let due = drawnAt.withLock { drawnAt -> Bool in
             if let last = drawnAt, now - last < Self.interval { return false }
             drawnAt = now

@@ -53,16 +53,13 @@ public enum ExploreFlows<Program: RunnerProgram>: Command {
             CommonOptions.json.described("Print one object: scenario, schedules, maxFaults, seed, violations"),
         ]
     }
-    /// `--max-faults N`.
     static var maxFaultsOption: CommandOption {
         CommandOption(
             "--max-faults", value: "N", "The most faults in one schedule (default 1; 2 with \(stressVariable)=1)")
     }
-    /// `--random N`.
     static var randomOption: CommandOption {
         CommandOption("--random", value: "N", "Random schedules after those (default 100)")
     }
-    /// `--seed S`.
     static var seedOption: CommandOption {
         CommandOption("--seed", value: "S", "The seed of the random schedules (default 0)")
     }

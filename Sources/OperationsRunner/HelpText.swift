@@ -23,19 +23,18 @@ public enum HelpText {
     ///     --code-stdin]` is one).
     /// - Returns: The lines, without a final newline.
     public static func usage(_ command: String, _ arguments: [String]) -> String {
-        let head = "USAGE: \(command) "
-        let indent = String(repeating: " ", count: head.count)
-        var lines: [String] = []
-        var line = head
+        let start = "USAGE: \(command) ".count
+        var lines: [[String]] = [[]]
+        var width = start
         for argument in arguments {
-            if line != head && line != indent && line.count + 1 + argument.count > usageWidth {
-                lines.append(line)
-                line = indent
+            if !lines[lines.count - 1].isEmpty && width + 1 + argument.count > usageWidth {
+                lines.append([])
+                width = start
             }
-            line += (line == head || line == indent ? "" : " ") + argument
+            width += (lines[lines.count - 1].isEmpty ? 0 : 1) + argument.count
+            lines[lines.count - 1].append(argument)
         }
-        lines.append(line)
-        return lines.joined(separator: "\n")
+        return usage(command, lines: lines)
     }
 
     /// A `USAGE:` line laid out in the lines given, each continuation aligned under the first

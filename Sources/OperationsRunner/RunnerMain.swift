@@ -26,40 +26,35 @@ public enum RunnerMain<Program: RunnerProgram> {
 
     /// The top-level help: overview, commands, options, examples, exit statuses, environment.
     public static var help: String {
-        let entries = commands.map { ($0.name, $0.abstract) } + [("help", "Show help for a command")]
-        let width = entries.map(\.0.count).max() ?? 0
-        let list = entries.map { "  \($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1)" }
-        let variables = [
+        let configuration = Program.configuration
+        let commandLines = columns(commands.map { ($0.name, $0.abstract) } + [("help", "Show help for a command")])
+        let environment = columns([
             (
-                "\(StateDirectory.environmentVariable(program: Program.configuration.name)), XDG_STATE_HOME",
+                "\(StateDirectory.environmentVariable(program: configuration.name)), XDG_STATE_HOME",
                 "where runs are kept"
             ),
             ("NO_COLOR", "no colour, even on a terminal"),
-        ]
-        let variableWidth = variables.map(\.0.count).max() ?? 0
-        let environment = variables.map {
-            "  \($0.0.padding(toLength: variableWidth, withPad: " ", startingAt: 0))  \($0.1)"
-        }
+        ])
         return """
-            OVERVIEW: \(Program.configuration.overview)
+            OVERVIEW: \(configuration.overview)
 
-            USAGE: \(Program.configuration.name) <command> [options]
+            USAGE: \(configuration.name) <command> [options]
 
             COMMANDS:
-            \(list.joined(separator: "\n"))
+            \(commandLines)
 
             OPTIONS:
-              -h, --help   Show help; '\(Program.configuration.name) help COMMAND' or '\(Program.configuration.name) COMMAND --help' for a command
+              -h, --help   Show help; '\(configuration.name) help COMMAND' or '\(configuration.name) COMMAND --help' for a command
               --version    Show the version
 
             EXAMPLES:
-            \(Program.configuration.examples.map { "  " + $0 }.joined(separator: "\n"))
+            \(configuration.examples.map { "  " + $0 }.joined(separator: "\n"))
 
             EXIT STATUS:
-            \(ExitStatus.helpLines(Program.configuration.exitStatuses).joined(separator: "\n"))
+            \(ExitStatus.helpLines(configuration.exitStatuses).joined(separator: "\n"))
 
             ENVIRONMENT:
-            \(environment.joined(separator: "\n"))
+            \(environment)
 
             """
     }
@@ -71,28 +66,21 @@ public enum RunnerMain<Program: RunnerProgram> {
     ///   - console: The streams and environment.
     /// - Returns: The exit status.
     public static func main(_ arguments: [String], console: Console) -> Int32 {
-        guard let first = arguments.first else {
+        switch arguments.first {
+        case nil, "-h"?, "--help"?,
+            "help"? where arguments.count == 1:
             console.out(help)
             return ExitStatus.success
-        }
-        switch first {
-        case "-h", "--help":
-            console.out(help)
-            return ExitStatus.success
-        case "--version":
+        case "--version"?:
             console.print("\(Program.configuration.name) \(Program.configuration.version)")
             return ExitStatus.success
-        case "help":
-            guard let topic = arguments.dropFirst().first else {
-                console.out(help)
-                return ExitStatus.success
-            }
-            guard let command = commands.first(where: { $0.name == topic }) else {
-                return fail(UsageError("unknown command '\(ParsedArguments.clip(topic))'"), console)
+        case "help"?:
+            guard let command = commands.first(where: { $0.name == arguments[1] }) else {
+                return fail(UsageError("unknown command '\(ParsedArguments.clip(arguments[1]))'"), console)
             }
             console.print(command.help)
             return ExitStatus.success
-        default:
+        case let first?:
             guard let command = commands.first(where: { $0.name == first }) else {
                 let kind = first.hasPrefix("-") && first != "-" ? "option" : "command"
                 return fail(UsageError("unknown \(kind) '\(ParsedArguments.clip(first))'"), console)
@@ -129,6 +117,13 @@ public enum RunnerMain<Program: RunnerProgram> {
             console.note("\(Program.configuration.name): \(error)")
             return ExitStatus.failure
         }
+    }
+
+    /// `  NAME  text` lines, the names padded to the widest.
+    private static func columns(_ rows: [(String, String)]) -> String {
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { "  \($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1)" }
+            .joined(separator: "\n")
     }
 
     private static func fail(_ error: UsageError, _ console: Console) -> Int32 {

@@ -93,9 +93,10 @@ private enum SignalPipe {
     static let writeEnd = Atomic<Int32>(-1)
     /// The traps in the order they started, and the next trap's id.
     static let registrations = Mutex<(list: [Registration], nextID: UInt64)>(([], 0))
-    /// The source reading the pipe, kept for the process's life as the pipe is. Written once,
-    /// inside ``started``'s initialiser (which Swift runs exactly once), and never read.
-    nonisolated(unsafe) static var reader: (any DispatchSourceRead)?
+    /// The source reading the pipe, kept for the process's life as the pipe is (a source no one
+    /// holds is released, and reads nothing more). Set once, inside ``started``'s initialiser;
+    /// the signal handler never touches it, so a lock is safe here.
+    static let reader = Mutex<(any DispatchSourceRead)?>(nil)
     /// Creates the pipe and its reader on first use.
     static let started: Bool = {
         var ends: [Int32] = [-1, -1]
@@ -104,10 +105,13 @@ private enum SignalPipe {
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
         }
-        let source = DispatchSource.makeReadSource(fileDescriptor: ends[0], queue: .global())
-        source.setEventHandler { deliver(from: ends[0]) }
-        source.resume()
-        reader = source
+        let readEnd = ends[0]
+        reader.withLock { reader in
+            let source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: .global())
+            source.setEventHandler { deliver(from: readEnd) }
+            source.resume()
+            reader = source
+        }
         writeEnd.store(ends[1], ordering: .releasing)
         return true
     }()

@@ -31,7 +31,7 @@ public enum LaunchProbe {
     ) -> LaunchReport<O.Output> {
         let recorder = DiagnosticsRecorder()
         let environment = context.environment.with(
-            diagnostics: ForwardingDiagnostics(recorder, context.environment.diagnostics))
+            diagnostics: ForwardingDiagnostics(recorder: recorder, next: context.environment.diagnostics))
         var probed = context
         probed.environment = environment
 
@@ -165,11 +165,6 @@ public enum LaunchProbeError: Error, Sendable, Hashable, CustomStringConvertible
 private struct ForwardingDiagnostics: OpDiagnostics {
     let recorder: DiagnosticsRecorder
     let next: any OpDiagnostics
-
-    init(_ recorder: DiagnosticsRecorder, _ next: any OpDiagnostics) {
-        self.recorder = recorder
-        self.next = next
-    }
 
     func report(_ diagnostic: OpDiagnostic) {
         recorder.report(diagnostic)

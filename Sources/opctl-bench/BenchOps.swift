@@ -32,3 +32,26 @@ final class DispatchedDoubleOp: PureOp {
         queue.async(group: group) { completion.succeed(input &* 2) }
     }
 }
+
+extension BenchCase {
+    /// The body of most engine cases: the operation `make` gives, made once per round as a
+    /// factory-made operation is, launched `iterations` times with a fresh context each
+    /// (`OpContext(index)`), as callers do.
+    static func launches<O: Op<Int, Int>>(_ make: @escaping @Sendable () -> O) -> @Sendable (Int) -> Void {
+        { iterations in
+            let op = make()
+            for index in 0..<iterations {
+                op.launch(OpContext(index), onFinish: BlackHole.consumeResult)
+            }
+        }
+    }
+
+    /// The same, each launch awaited through the engine's async bridge (`try await op.launch(context)`).
+    static func awaits<O: Op<Int, Int>>(_ make: @escaping @Sendable () -> O) -> @Sendable (Int) -> Void {
+        { iterations in
+            let op = make()
+            AsyncBlocking.awaitEach(iterations) { index in try await op.launch(OpContext(index)) }
+        }
+    }
+
+}

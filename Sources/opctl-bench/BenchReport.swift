@@ -1,3 +1,5 @@
+import Foundation
+
 /// Prints bench results: a table for people, a JSON array for tools.
 enum BenchReport {
     /// The text of a case that is not part of this build.
@@ -49,7 +51,7 @@ enum BenchReport {
                     && cells[column] != skippedNote
                 return rightAligned ? padding + cells[column] : cells[column] + padding
             }
-            return padded.joined(separator: "  ").trimmingTrailingSpaces()
+            return String(padded.joined(separator: "  ").reversed().drop { $0 == " " }.reversed())
         }
         let rule = widths.map { String(repeating: "-", count: $0) }
         return ([line(header), line(rule)] + rows.map(line)).joined(separator: "\n") + "\n"
@@ -110,29 +112,6 @@ enum BenchReport {
     }
 
     private static func quoted(_ text: String) -> String {
-        var escaped = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case _ where scalar.value < 0x20: escaped += "\\u" + hex4(scalar.value)
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped + "\""
-    }
-
-    private static func hex4(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-    }
-}
-
-extension String {
-    /// The string without spaces at its end.
-    fileprivate func trimmingTrailingSpaces() -> String {
-        var text = Substring(self)
-        while text.last == " " { text = text.dropLast() }
-        return String(text)
+        (try? JSONEncoder().encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 }

@@ -10,8 +10,6 @@ struct BenchResult: Sendable {
     var samples: [Double] = []
     /// The case's figure divided by its reference's, round by round.
     var roundRatios: [Double] = []
-    /// The case's figure minus its reference's, round by round (nanoseconds).
-    var roundOverheads: [Double] = []
 
     /// The median of the per-round ratios to the reference; the ratio of the medians when the
     /// rounds were not paired.
@@ -19,13 +17,6 @@ struct BenchResult: Sendable {
         if !roundRatios.isEmpty { return BenchRunner.median(roundRatios) }
         guard let value = figure.value, let referenceFigure, referenceFigure > 0 else { return nil }
         return value / referenceFigure
-    }
-
-    /// The median of the per-round differences from the reference, in nanoseconds.
-    var overhead: Double? {
-        if !roundOverheads.isEmpty { return BenchRunner.median(roundOverheads) }
-        guard let value = figure.value, let referenceFigure else { return nil }
-        return value - referenceFigure
     }
 
     /// The lowest and highest round of the case, in nanoseconds per operation.
@@ -45,7 +36,7 @@ struct BenchResult: Sendable {
         guard !benchCase.targets.isEmpty, let value = figure.value else { return nil }
         var met = true
         for target in benchCase.targets {
-            guard let verdict = target.isMet(by: value, ratio: ratio, overhead: overhead) else { return nil }
+            guard let verdict = target.isMet(by: value, ratio: ratio) else { return nil }
             met = met && verdict
         }
         return met
@@ -53,15 +44,11 @@ struct BenchResult: Sendable {
 
     /// Measures `cases`: the timed ones in interleaved rounds (every case once per round), then
     /// the memory cases, and pairs each case with its reference round by round.
-    static func run(_ cases: [BenchCase], config: BenchConfig, progress: (BenchCase) -> Void = { _ in })
-        -> [BenchResult]
-    {
+    static func run(_ cases: [BenchCase], config: BenchConfig) -> [BenchResult] {
         BenchScale.use(config.scale)
         let runner = BenchRunner(config: config)
         var timed: [(id: String, body: @Sendable (Int) -> Void, iterations: Int, parts: Int)] = []
-        var figures: [String: BenchRunner.Figure] = [:]
         for benchCase in cases {
-            progress(benchCase)
             if case .timed(let body) = benchCase.measure, !(benchCase.isSlow && config.skipsSlowCases) {
                 timed.append((benchCase.id, body, runner.prepare(body), benchCase.partsPerRound))
             }
@@ -73,12 +60,11 @@ struct BenchResult: Sendable {
                     runner.sample(entry.body, iterations: entry.iterations, parts: entry.parts))
             }
         }
+        var figures: [String: BenchRunner.Figure] = [:]
         for benchCase in cases {
-            if let caseSamples = samples[benchCase.id] {
-                figures[benchCase.id] = .nanosecondsPerOperation(BenchRunner.median(caseSamples))
-            } else {
-                figures[benchCase.id] = runner.measureUntimed(benchCase)
-            }
+            figures[benchCase.id] =
+                samples[benchCase.id].map { .nanosecondsPerOperation(BenchRunner.median($0)) }
+                ?? runner.measure(benchCase)
         }
         return cases.map { benchCase in
             var result = BenchResult(
@@ -87,9 +73,7 @@ struct BenchResult: Sendable {
                 referenceFigure: benchCase.reference.flatMap { figures[$0]?.value })
             result.samples = samples[benchCase.id] ?? []
             if let reference = benchCase.reference, let referenceSamples = samples[reference] {
-                let pairs = zip(result.samples, referenceSamples)
-                result.roundRatios = pairs.compactMap { $1 > 0 ? $0 / $1 : nil }
-                result.roundOverheads = pairs.map { $0 - $1 }
+                result.roundRatios = zip(result.samples, referenceSamples).compactMap { $1 > 0 ? $0 / $1 : nil }
             }
             return result
         }

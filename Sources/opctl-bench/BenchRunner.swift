@@ -46,8 +46,10 @@ struct BenchRunner: Sendable {
         return (0..<parts).map { _ in time(body, share) / Double(share) }.min() ?? .nan
     }
 
-    /// Measures a case that is not timed per round: memory growth, or no figure at all.
-    func measureUntimed(_ benchCase: BenchCase) -> Figure {
+    /// Measures one case on its own (all its rounds in a row), as a case that is not timed per
+    /// round is (memory growth, or no figure at all); ``BenchResult/run(_:config:)``
+    /// interleaves the timed ones instead.
+    func measure(_ benchCase: BenchCase) -> Figure {
         if benchCase.isSlow && config.skipsSlowCases { return .skipped }
         switch benchCase.measure {
         case .timed(let body):
@@ -63,12 +65,6 @@ struct BenchRunner: Sendable {
         case .unavailable:
             return .unavailable
         }
-    }
-
-    /// Measures one case on its own (all its rounds in a row); ``BenchResult/run(_:config:progress:)``
-    /// interleaves instead.
-    func measure(_ benchCase: BenchCase) -> Figure {
-        measureUntimed(benchCase)
     }
 
     /// The iteration count whose operations take about ``BenchConfig/roundNanoseconds`` a

@@ -21,7 +21,4 @@ enum BlackHole {
         case .failure: sink.store(-1, ordering: .relaxed)
         }
     }
-
-    /// The last value consumed (read once at the end of a run, so the sink is observable).
-    static var last: Int { sink.load(ordering: .relaxed) }
 }

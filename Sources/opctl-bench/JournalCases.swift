@@ -24,9 +24,9 @@ enum JournalCases {
     /// The address of the journaled step: the scenario's second step.
     private static let address = StepAddress(path: [.init(index: 1, name: "PhoneOp")])
 
-    /// `journal.buffered`: one `stepLaunched` event with a struct input, appended to a buffered
-    /// journal (written to the file only when 64 KiB have gathered).
-    static let bufferedEvents: @Sendable (Int) -> Void = { iterations in
+    static let buffered = BenchCase.timed(
+        "journal.buffered", "one stepLaunched event with a small Codable struct appended to a buffered journal"
+    ) { iterations in
         withJournal(durability: .buffered) { journal in
             for index in 0..<iterations {
                 journal.scenario(launched(index))
@@ -38,9 +38,11 @@ enum JournalCases {
     static let measuredDurability = ScenarioJournal.Durability.durable
     static let floorGuarantee = measuredDurability.guarantee ?? .durable
 
-    /// `journal.fsync`: one step journaled durably: its `stepLaunched` and `stepSucceeded`
-    /// events, the second written and synced.
-    static let durableSteps: @Sendable (Int) -> Void = { iterations in
+    /// The second event is written and synced.
+    static let durable = BenchCase.timed(
+        "journal.fsync", "one step journaled durably: stepLaunched + stepSucceeded, one sync",
+        reference: "fsync.floor", targets: [.ratioAtMost(1.3)]
+    ) { iterations in
         withJournal(durability: measuredDurability) { journal in
             for index in 0..<iterations {
                 journal.scenario(launched(index))
@@ -58,12 +60,13 @@ enum JournalCases {
             value: PhoneRequest(phone: "+15551234567", locale: "en_US", attempt: index, acceptsTerms: true))
     }
 
-    /// `fsync.floor`: the least a durable step can cost on this disk — one line of the size a
-    /// step's two events take appended to a file, then the sync the durable level makes.
-    /// `journal.fsync` is judged against it, in the same run, on the same disk.
-    static let appendAndSync: @Sendable (Int) -> Void = { iterations in
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("opctl-bench-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+    /// The least a durable step can cost on this disk — a line of the size a step's two events
+    /// take, then the sync the durable level makes: `journal.fsync` is judged against it, in the
+    /// same run, on the same disk.
+    static let floor = BenchCase.timed(
+        "fsync.floor", "the floor of a durable step: one line appended to a file, then the journal's sync call"
+    ) { iterations in
+        let directory = scratchDirectory()
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("floor.jsonl").path
@@ -73,15 +76,14 @@ enum JournalCases {
         let line = Array(String(repeating: "x", count: 400).utf8) + [0x0a]
         for _ in 0..<iterations {
             _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            // The very call `durableSteps`' level makes after a step (fsync on Linux, F_FULLFSYNC
+            // The very call `journal.fsync`'s level makes after a step (fsync on Linux, F_FULLFSYNC
             // on Darwin): the floor is the same work without the journal.
             _ = DiskSync.sync(descriptor, floorGuarantee)
         }
     }
 
     private static func withJournal(durability: ScenarioJournal.Durability, _ body: (ScenarioJournal) -> Void) {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("opctl-bench-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+        let directory = scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
             let journal = try ScenarioJournal.create(
@@ -91,5 +93,11 @@ enum JournalCases {
         } catch {
             fatalError("opctl-bench: the journal case could not write its file: \(error)")
         }
+    }
+
+    /// A new folder name in the temporary directory, for one round's files.
+    private static func scratchDirectory() -> URL {
+        FileManager.default.temporaryDirectory
+            .appendingPathComponent("opctl-bench-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
     }
 }

@@ -25,18 +25,17 @@ enum ProcessCases {
     static let signInArguments = ["run", "auth", "--phone", "+7 999 123-45-67", "--accept-terms", "--code", "123456"]
 
     /// `process.version`: `opctl --version`, the floor of any command.
-    static let version: @Sendable (Int) -> Void = { iterations in
-        for _ in 0..<iterations { run(["--version"], stateDirectory: scratch) }
-    }
-
+    static let version = command(["--version"])
     /// `process.signIn`: one scripted sign-in, journal and trace written.
-    static let signIn: @Sendable (Int) -> Void = { iterations in
-        for _ in 0..<iterations { run(signInArguments, stateDirectory: scratch) }
-    }
-
+    static let signIn = command(signInArguments)
     /// `process.explore`: `opctl explore auth --max-faults 2`, the command CI runs for each flow.
-    static let exploring: @Sendable (Int) -> Void = { iterations in
-        for _ in 0..<iterations { run(["explore", "auth", "--max-faults", "2"], stateDirectory: scratch) }
+    static let exploring = command(["explore", "auth", "--max-faults", "2"])
+
+    /// A body running `opctl` with `arguments` in a state directory of this process's own.
+    private static func command(_ arguments: [String]) -> @Sendable (Int) -> Void {
+        { iterations in
+            for _ in 0..<iterations { run(arguments, stateDirectory: scratch) }
+        }
     }
 
     /// `process.runs`: `opctl runs` over the state directory of ``ScaleFixture`` (50,000 runs).
@@ -79,31 +78,23 @@ enum ProcessCases {
     /// - Returns: The peak resident size of the process in bytes, `nil` when it did not start.
     @discardableResult
     static func run(_ arguments: [String], stateDirectory: URL) -> Int? {
-        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-            // No posix_spawn (nor any way to start a process) on these platforms: the process
-            // cases measure nothing there.
-            return nil
-        #else
-            guard let opctl else { return nil }
-            return spawn(opctl, arguments, stateDirectory: stateDirectory)
-        #endif
+        spawn(opctl, arguments, stateDirectory: stateDirectory)
     }
 
     /// Starts this benchmark program again with `arguments` and waits for it to exit.
     ///
     /// - Returns: The peak resident size of the process in bytes, `nil` when it did not start.
     static func runSelf(_ arguments: [String]) -> Int? {
-        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-            // No way to start a process on these platforms (see run(_:stateDirectory:)).
-            return nil
-        #else
-            guard let own = Bundle.main.executableURL else { return nil }
-            return spawn(own, arguments, stateDirectory: scratch)
-        #endif
+        spawn(Bundle.main.executableURL, arguments, stateDirectory: scratch)
     }
 
-    #if !(os(iOS) || os(tvOS) || os(watchOS) || os(visionOS))
-        private static func spawn(_ executable: URL, _ arguments: [String], stateDirectory: URL) -> Int? {
+    private static func spawn(_ executable: URL?, _ arguments: [String], stateDirectory: URL) -> Int? {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+            // No posix_spawn (nor any way to start a process) on these platforms: the process
+            // cases measure nothing there.
+            return nil
+        #else
+            guard let executable else { return nil }
             var environment = ProcessInfo.processInfo.environment
             environment["OPCTL_STATE_DIR"] = stateDirectory.path
             let argv = [executable.path] + arguments
@@ -127,14 +118,9 @@ enum ProcessCases {
             var status: Int32 = 0
             var usage = rusage()
             while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
-            // ru_maxrss: bytes on Darwin, kilobytes elsewhere.
-            #if canImport(Darwin)
-                return Int(usage.ru_maxrss)
-            #else
-                return Int(usage.ru_maxrss) * 1024
-            #endif
-        }
-    #endif
+            return ResidentMemory.bytes(usage)
+        #endif
+    }
 
     /// Calls `body` with a NULL-terminated C array of `strings`, valid for the call.
     private static func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {

@@ -7,15 +7,18 @@ import Synchronization
 ///
 /// Each body runs `iterations` operations and puts every result into ``BlackHole``.
 enum ReferenceCases {
-    /// `baseline.selfRetain`: allocate, retain self, finish once through an atomic flag, release.
-    static let selfRetainingBaseline: @Sendable (Int) -> Void = { iterations in
+    static let selfRetain = BenchCase.timed(
+        "baseline.selfRetain",
+        "hand-written: allocate a final class that retains itself, finish once through an atomic flag, release"
+    ) { iterations in
         for index in 0..<iterations {
             SelfRetainingJob().start(index)
         }
     }
 
-    /// `opqueue.batch`: `iterations` block operations added at once, waited for once.
-    static let operationQueueBatch: @Sendable (Int) -> Void = { iterations in
+    static let operationQueueBatch = BenchCase.timed(
+        "opqueue.batch", "OperationQueue, BlockOperations added in a batch, waited once", reference: "op.sync"
+    ) { iterations in
         let queue = OperationQueue()
         var operations: [Operation] = []
         operations.reserveCapacity(iterations)
@@ -23,28 +26,31 @@ enum ReferenceCases {
             operations.append(BlockOperation { BlackHole.consume(index &* 2) })
         }
         queue.addOperations(operations, waitUntilFinished: true)
-    }
+    }.crossThread()
 
-    /// `opqueue.wait`: each block operation added and waited for before the next.
-    static let operationQueueEachWaited: @Sendable (Int) -> Void = { iterations in
+    static let operationQueueEachWaited = BenchCase.timed(
+        "opqueue.wait", "OperationQueue, each BlockOperation added and waited for", reference: "op.sync"
+    ) { iterations in
         let queue = OperationQueue()
         for index in 0..<iterations {
             queue.addOperations([BlockOperation { BlackHole.consume(index &* 2) }], waitUntilFinished: true)
         }
-    }
+    }.crossThread()
 
-    /// `dispatch.async`: blocks sent to a serial queue, a group wait after every
-    /// ``DispatchBatches/size`` of them.
-    static let dispatchAsync: @Sendable (Int) -> Void = { iterations in
+    /// A group wait after every ``DispatchBatches/size`` blocks.
+    static let dispatchAsync = BenchCase.timed(
+        "dispatch.async", "DispatchQueue.async (serial queue) + one group wait"
+    ) { iterations in
         let queue = DispatchQueue(label: "opctl.bench.dispatch")
         let group = DispatchGroup()
         DispatchBatches.run(iterations, waitingOn: group) { index in
             queue.async(group: group) { BlackHole.consume(index &* 2) }
         }
-    }
+    }.crossThread()
 
-    /// `continuation.checked`: a checked continuation resumed inline, awaited.
-    static let checkedContinuation: @Sendable (Int) -> Void = { iterations in
+    static let checkedContinuation = BenchCase.timed(
+        "continuation.checked", "withCheckedContinuation resumed inline"
+    ) { iterations in
         AsyncBlocking.run {
             for index in 0..<iterations {
                 let value = await withCheckedContinuation { continuation in
@@ -55,10 +61,12 @@ enum ReferenceCases {
         }
     }
 
-    /// `asyncawait.3steps`: the peer a user would write instead of a scenario — three `async`
-    /// functions awaited in a row, each the async form of one callback step (a checked
-    /// continuation resumed by the step), so both sides do the same work per step.
-    static let threeAsyncFunctions: @Sendable (Int) -> Void = { iterations in
+    /// The peer a user would write instead of a scenario: each function is the async form of one
+    /// callback step (a checked continuation resumed by the step), so both sides do the same
+    /// work per step.
+    static let threeAsyncFunctions = BenchCase.timed(
+        "asyncawait.3steps", "three async functions awaited in a row, each a callback step behind a continuation"
+    ) { iterations in
         AsyncBlocking.run {
             for index in 0..<iterations {
                 let first = await asyncDouble(index)
@@ -68,7 +76,6 @@ enum ReferenceCases {
         }
     }
 
-    /// One step as plain async code: the callback step's work behind a checked continuation.
     @inline(never)
     private static func asyncDouble(_ value: Int) async -> Int {
         await withCheckedContinuation { continuation in
@@ -76,14 +83,13 @@ enum ReferenceCases {
         }
     }
 
-    /// `task.await`: an unstructured task created and awaited.
-    static let taskAwait: @Sendable (Int) -> Void = { iterations in
+    static let taskAwait = BenchCase.timed("task.await", "Task {} + await", reference: "bridge.await") { iterations in
         AsyncBlocking.run {
             for index in 0..<iterations {
                 BlackHole.consume(await Task { index &* 2 }.value)
             }
         }
-    }
+    }.crossThread()
 }
 
 /// The hand-written baseline the engine's launch is held to: a final class that keeps itself

@@ -1,10 +1,26 @@
 import Operations
 import OperationsDiagrams
+import Synchronization
 
 /// The cases that measure text rendering of traces of 1,000, 10,000 and 100,000 messages.
 enum RenderCases {
+    static let all = [
+        BenchCase.timed(
+            "render.1k", "text rendering of a trace of 1,000 messages over 8 lifelines", rendering(1_000)),
+        .timed(
+            "render.10k", "text rendering of a trace of 10,000 messages over 8 lifelines", reference: "render.1k",
+            rendering(10_000)),
+        .timed(
+            "render.10k.frames", "text rendering of 10,000 messages with loop and alt frames around every code step",
+            reference: "render.10k", rendering(10_000, framed: true)),
+        .timed(
+            "render.100k", "text rendering of a trace of 100,000 messages over 8 lifelines (skipped by --quick)",
+            reference: "render.10k", rendering(100_000)
+        ).slow(),
+    ]
+
     /// A body rendering the trace of `messages` messages; the trace is built once, on first use.
-    static func rendering(_ messages: Int, framed: Bool = false) -> @Sendable (Int) -> Void {
+    private static func rendering(_ messages: Int, framed: Bool = false) -> @Sendable (Int) -> Void {
         { iterations in
             let trace = BenchTraces.trace(messages: messages, framed: framed)
             let renderer = TextDiagramRenderer()
@@ -23,13 +39,20 @@ enum RenderCases {
 /// repeated: a scenario launches two operations in turn, which call key services and get
 /// replies, send asynchronous events, and finish back to it.
 enum BenchTraces {
-    private static let cache = LockedCache()
+    /// Traces made once per size, shared by the rounds of a run.
+    private static let cache = Mutex<[Int: Trace]>([:])
 
     /// The trace of `messages` messages (launches, calls, replies, async messages and finishes),
     /// plus the declarations they need; `framed`, every code step also sits in a `loop` frame
     /// and every third one in an `alt` with an `else`, as retries and re-asks draw them.
     static func trace(messages: Int, framed: Bool = false) -> Trace {
-        cache.value(for: framed ? -messages : messages) { make(messages: messages, framed: framed) }
+        cache.withLock { traces in
+            let key = framed ? -messages : messages
+            if let trace = traces[key] { return trace }
+            let trace = make(messages: messages, framed: framed)
+            traces[key] = trace
+            return trace
+        }
     }
 
     static func make(messages: Int, framed: Bool = false) -> Trace {
@@ -94,19 +117,5 @@ enum BenchTraces {
         }
         events.append(.finish(scenario.id, to: caller.id, "onFinish(success(\(round) rounds))"))
         return Trace(events: events)
-    }
-}
-
-/// Traces made once per size, shared by the rounds of a run.
-private final class LockedCache: Sendable {
-    private let traces = LockedState<[Int: Trace]>([:])
-
-    func value(for key: Int, _ make: () -> Trace) -> Trace {
-        traces.withLock { traces in
-            if let trace = traces[key] { return trace }
-            let trace = make()
-            traces[key] = trace
-            return trace
-        }
     }
 }

@@ -29,10 +29,16 @@ enum ResidentMemory {
             let who = RUSAGE_SELF
         #endif
         guard getrusage(who, &usage) == 0 else { return 0 }
+        return bytes(usage)
+    }
+
+    /// The peak resident size `usage` reports, in bytes.
+    static func bytes(_ usage: rusage) -> Int {
+        // ru_maxrss: bytes on Darwin, kilobytes elsewhere.
         #if canImport(Darwin)
-            return Int(usage.ru_maxrss)
+            Int(usage.ru_maxrss)
         #else
-            return Int(usage.ru_maxrss) * 1024
+            Int(usage.ru_maxrss) * 1024
         #endif
     }
 

@@ -2,19 +2,16 @@ import Operations
 
 /// The cases that measure tracing: its cost when off, and one recorded message when on.
 enum TraceCases {
-    /// `trace.off`: the `op.sync` operation plus the trace hook an operation writes (a message
-    /// through its completion's scope), launched with the default context, whose `trace` is
-    /// `nil`.
-    static let tracingOffLaunches: @Sendable (Int) -> Void = { iterations in
-        let op = TracedDoubleOp()
-        for index in 0..<iterations {
-            op.launch(OpContext(index), onFinish: BlackHole.consumeResult)
-        }
-    }
+    /// The `op.sync` operation plus the trace hook an operation writes, launched with the default
+    /// context, whose `trace` is `nil`.
+    static let off = BenchCase.timed(
+        "trace.off", "an operation with a trace hook, launched with tracing off (context.trace == nil)",
+        reference: "op.sync", BenchCase.launches { TracedDoubleOp() })
 
-    /// `trace.message`: `TraceScope.message(to:_:)` into an `InMemoryTracer`, a fresh tracer per
-    /// round, as a traced run starts with one.
-    static let recordedMessages: @Sendable (Int) -> Void = { iterations in
+    /// A fresh tracer per round, as a traced run starts with one.
+    static let message = BenchCase.timed(
+        "trace.message", "one message recorded with tracing on: TraceScope.message(to:_:) into InMemoryTracer"
+    ) { iterations in
         let tracer = InMemoryTracer()
         let scope = TraceScope.root(tracer, caller: .operation("PhoneOp"))
         let api = Participant.keyService("AuthAPI")

@@ -7,8 +7,7 @@ import Testing
 /// The hand-written argument parser, directly and through ``Opctl/main(_:console:)`` with a fake
 /// console: no process, no terminal.
 struct ArgumentParsingTests {
-    static let spec = ArgumentSpec(
-        flags: ["--json", "--accept-terms"], options: ["--phone", "--code"], maxPositionals: 1)
+    static let spec = ArgumentSpec([phone, code, json, CommandOption("--accept-terms", "")], maxPositionals: 1)
 
     // The options read back, as a command declares them.
     static let phone = CommandOption("--phone", value: "NUMBER", "")

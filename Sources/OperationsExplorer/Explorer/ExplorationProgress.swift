@@ -13,18 +13,6 @@ public struct ExplorationProgress: Sendable, Hashable {
     /// The time since the exploration began, on the wall clock.
     public let elapsed: Duration
 
-    /// Creates a report of progress.
-    ///
-    /// - Parameters:
-    ///   - schedules: Schedules run so far.
-    ///   - total: Schedules in all, when known.
-    ///   - elapsed: Time since the exploration began.
-    public init(schedules: Int, total: Int?, elapsed: Duration) {
-        self.schedules = schedules
-        self.total = total
-        self.elapsed = elapsed
-    }
-
     /// Schedules per second so far; 0 before any time has passed.
     public var rate: Double {
         let seconds = elapsed.inSeconds
@@ -32,13 +20,25 @@ public struct ExplorationProgress: Sendable, Hashable {
     }
 }
 
-/// What the explorer's workers count together over both phases: schedules run, the boundaries
-/// of the run without faults (where random schedules put theirs), and the progress told.
-final class Tally: @unchecked Sendable {
-    // @unchecked: every field is touched only under `lock`.
-    private let lock = NSLock()
+/// The schedules of a phase still to run, shared by the explorer's workers, and what they
+/// count together over both phases (schedules run, the boundaries of the run without faults,
+/// where random schedules put theirs): each worker takes a schedule, runs it, and hands back
+/// what it found and the schedules that grow from it. Taken in the order they came, so every
+/// schedule of k faults runs before any of k + 1 and the total is known as soon as the last
+/// schedule that may grow has run.
+final class Frontier: @unchecked Sendable {
+    // @unchecked: every field is touched only under `condition`.
+    private let condition = NSCondition()
     private let start = ContinuousClock.now
     private let progress: (@Sendable (ExplorationProgress) -> Void)?
+    private var pending: [(schedule: FaultSchedule, index: Int)] = []
+    /// The next to take from `pending`; those before it were taken.
+    private var head = 0
+    private var busy = 0
+    /// Pending or running schedules that may still make more.
+    private var growing = 0
+    private var canGrow: @Sendable (FaultSchedule) -> Bool = { _ in false }
+    private var violations: [(schedule: FaultSchedule, problems: [String], index: Int)] = []
     private var run = 0
     private var boundaries = 0
     /// Schedules the phases after the current one will run.
@@ -49,52 +49,26 @@ final class Tally: @unchecked Sendable {
         self.progress = progress
     }
 
-    var count: Int { lock.withLock { run } }
-    var boundaryCount: Int { lock.withLock { boundaries } }
+    /// Schedules run so far, in both phases.
+    var count: Int { condition.withLock { run } }
+    /// The boundaries the run without faults reached.
+    var boundaryCount: Int { condition.withLock { boundaries } }
 
-    /// The random phase begins: nothing runs after it.
-    func beginLastPhase() {
-        lock.withLock { later = 0 }
-    }
-
-    /// One schedule ran; `left` schedules of this phase are still to run, if known. Tells the
-    /// progress under the lock, so its calls come one at a time and in order.
-    func ran(left: Int?, boundariesWithoutFaults: Int?) {
-        lock.withLock {
-            run += 1
-            if let boundariesWithoutFaults { boundaries = boundariesWithoutFaults }
-            progress?(
-                ExplorationProgress(
-                    schedules: run, total: left.map { run + $0 + later }, elapsed: start.duration(to: .now)))
-        }
-    }
-}
-
-/// The schedules of one phase still to run, shared by the workers: each takes one, runs it,
-/// and hands back what it found and the schedules that grow from it. Taken in the order they
-/// came, so every schedule of k faults runs before any of k + 1 and the total is known as soon as
-/// the last schedule that may grow has run.
-final class Frontier: @unchecked Sendable {
-    // @unchecked: every field is touched only under `condition`.
-    private let condition = NSCondition()
-    private var pending: [(schedule: FaultSchedule, index: Int)]
-    /// The next to take from `pending`; those before it were taken.
-    private var head = 0
-    private var busy = 0
-    /// Pending or running schedules that may still make more.
-    private var growing: Int
-    private var violations: [(schedule: FaultSchedule, problems: [String], index: Int)] = []
-    private let canGrow: @Sendable (FaultSchedule) -> Bool
-
-    init(_ initial: [FaultSchedule], canGrow: @escaping @Sendable (FaultSchedule) -> Bool) {
-        pending = initial.enumerated().map { ($0.element, $0.offset) }
-        growing = initial.filter(canGrow).count
-        self.canGrow = canGrow
-    }
-
-    /// The schedules that broke an invariant, with their problems.
+    /// The schedules of this phase that broke an invariant, with their problems.
     var found: [(schedule: FaultSchedule, problems: [String], index: Int)] {
         condition.withLock { violations }
+    }
+
+    /// Starts a phase with `initial`; after the last, nothing runs.
+    func begin(_ initial: [FaultSchedule], canGrow: @escaping @Sendable (FaultSchedule) -> Bool, isLast: Bool) {
+        condition.withLock {
+            pending = initial.enumerated().map { ($0.element, $0.offset) }
+            head = 0
+            growing = initial.filter(canGrow).count
+            self.canGrow = canGrow
+            violations = []
+            if isLast { later = 0 }
+        }
     }
 
     /// The next schedule to run, waiting while others run that may make more; `nil` when the
@@ -115,10 +89,11 @@ final class Frontier: @unchecked Sendable {
         return next
     }
 
-    /// One schedule ran: its problems, and the schedules that grow from it.
+    /// One schedule ran: its problems, the schedules that grow from it, and for the run without
+    /// faults its boundaries. Tells the progress under the lock, so its calls come one at a time
+    /// and in order.
     func finish(
-        _ schedule: FaultSchedule, index: Int, problems: [String], next: [FaultSchedule], tally: Tally,
-        boundaries: Int?
+        _ schedule: FaultSchedule, index: Int, problems: [String], next: [FaultSchedule], boundaries: Int?
     ) {
         condition.lock()
         defer { condition.unlock() }
@@ -127,7 +102,13 @@ final class Frontier: @unchecked Sendable {
         if !problems.isEmpty { violations.append((schedule, problems, index)) }
         pending += next.map { ($0, index) }
         growing += next.filter(canGrow).count
-        tally.ran(left: growing == 0 ? pending.count - head + busy : nil, boundariesWithoutFaults: boundaries)
+        run += 1
+        if let boundaries { self.boundaries = boundaries }
+        // Known once no schedule that may grow is left: this phase's rest and the later phases'.
+        let left = growing == 0 ? pending.count - head + busy : nil
+        progress?(
+            ExplorationProgress(
+                schedules: run, total: left.map { run + $0 + later }, elapsed: start.duration(to: .now)))
         condition.broadcast()
     }
 }

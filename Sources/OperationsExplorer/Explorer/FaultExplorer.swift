@@ -79,7 +79,7 @@ public struct FaultExplorer<Input: Sendable, Output: Sendable>: Sendable {
     /// - Returns: The report: how many schedules ran, and each distinct violation shrunk.
     public func explore(progress: (@Sendable (ExplorationProgress) -> Void)? = nil) -> ExplorationReport {
         let scenarioName = name
-        let tally = Tally(randomSchedules: randomSchedules, progress: progress)
+        let frontier = Frontier(randomSchedules: randomSchedules, progress: progress)
         // Every schedule of up to `maxFaults` faults, each extended only at the boundaries its
         // own run reached after its last fault.
         let maxFaults = maxFaults
@@ -94,22 +94,21 @@ public struct FaultExplorer<Input: Sendable, Output: Sendable>: Sendable {
             }
         }
         let exhaustive = runAll(
-            [FaultSchedule()], tally: tally, canGrow: { $0.entries.count < maxFaults }, next: grow)
+            [FaultSchedule()], frontier, canGrow: { $0.entries.count < maxFaults }, isLast: false, next: grow)
         var random = SplitMix64(seed: seed)
         var schedules: [FaultSchedule] = []
         for _ in 0..<randomSchedules {
             let faults = Int(random.next() % UInt64(maxFaults + 1)) + 1
             var entries: [FaultSchedule.Entry] = []
             for _ in 0..<faults {
-                let boundary = Int(random.next() % UInt64(max(1, tally.boundaryCount * 3 / 2)))
+                let boundary = Int(random.next() % UInt64(max(1, frontier.boundaryCount * 3 / 2)))
                 guard !entries.contains(where: { $0.boundary == boundary }) else { continue }
                 let fault = Fault.allCases[Int(random.next() % UInt64(Fault.allCases.count))]
                 entries.append(.init(boundary: boundary, fault: fault))
             }
             schedules.append(FaultSchedule(entries))
         }
-        tally.beginLastPhase()
-        let randomFound = runAll(schedules, tally: tally, canGrow: { _ in false }, next: { _, _ in [] })
+        let randomFound = runAll(schedules, frontier, canGrow: { _ in false }, isLast: true, next: { _, _ in [] })
 
         var found: [String: ExplorationReport.Violation] = [:]
         var order: [String] = []
@@ -121,18 +120,18 @@ public struct FaultExplorer<Input: Sendable, Output: Sendable>: Sendable {
             record(violation.schedule, seed: seed, violation.problems, into: &found, order: &order)
         }
         return ExplorationReport(
-            scenario: scenarioName, schedules: tally.count, maxFaults: maxFaults, seed: seed,
+            scenario: scenarioName, schedules: frontier.count, maxFaults: maxFaults, seed: seed,
             violations: order.compactMap { found[$0] })
     }
 
     /// Runs `initial` and every schedule `next` makes of a run without problems, on ``workers``
-    /// threads (this one among them), and returns the schedules with problems, each with its
-    /// place in `initial` (for the random ones).
+    /// threads (this one among them), as one phase of `frontier`, and returns the schedules with
+    /// problems, each with its place in `initial` (for the random ones).
     private func runAll(
-        _ initial: [FaultSchedule], tally: Tally, canGrow: @escaping @Sendable (FaultSchedule) -> Bool,
-        next: @escaping @Sendable (FaultSchedule, ScheduleRun<Input, Output>.Outcome) -> [FaultSchedule]
+        _ initial: [FaultSchedule], _ frontier: Frontier, canGrow: @escaping @Sendable (FaultSchedule) -> Bool,
+        isLast: Bool, next: @escaping @Sendable (FaultSchedule, ScheduleRun<Input, Output>.Outcome) -> [FaultSchedule]
     ) -> [(schedule: FaultSchedule, problems: [String], index: Int)] {
-        let frontier = Frontier(initial, canGrow: canGrow)
+        frontier.begin(initial, canGrow: canGrow, isLast: isLast)
         let work: @Sendable () -> Void = {
             // One folder per thread for the journals of its schedules, one at a time.
             Self.withScratchFolder { folder in
@@ -140,7 +139,7 @@ public struct FaultExplorer<Input: Sendable, Output: Sendable>: Sendable {
                     let outcome = run(schedule, in: folder)
                     frontier.finish(
                         schedule, index: index, problems: outcome.problems,
-                        next: outcome.problems.isEmpty ? next(schedule, outcome) : [], tally: tally,
+                        next: outcome.problems.isEmpty ? next(schedule, outcome) : [],
                         boundaries: schedule.entries.isEmpty ? outcome.boundaries.count : nil)
                 }
             }

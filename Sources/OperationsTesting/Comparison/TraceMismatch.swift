@@ -45,13 +45,7 @@ public struct TraceMismatch: Error, Hashable, Sendable, CustomStringConvertible 
             let row = leftLine + padding + " │ " + rightLine
             rows.append(String(row.reversed().drop(while: { $0 == " " }).reversed()))
         }
-        while rows.last?.trimmingCharacters(in: " │") == "" { rows.removeLast() }
+        while rows.last?.allSatisfy({ $0 == " " || $0 == "│" }) == true { rows.removeLast() }
         return rows.joined(separator: "\n") + "\n"
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        String(drop(while: { set.contains($0) }).reversed().drop(while: { set.contains($0) }).reversed())
     }
 }
