@@ -72,6 +72,11 @@ extension RunIndex {
             func line(_ name: String) -> ArraySlice<UInt8>? {
                 ranges[name].map { bytes[$0] }
             }
+
+            /// The names of the journals whose lines `isIncluded` picks, each line read as it is.
+            func names(where isIncluded: (ArraySlice<UInt8>) -> Bool) -> [String] {
+                ranges.compactMap { name, range in isIncluded(bytes[range]) ? name : nil }
+            }
         }
 
         /// The lines of an index being written, in the order they are added.

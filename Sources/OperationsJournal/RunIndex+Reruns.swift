@@ -17,16 +17,18 @@ extension RunIndex {
     func reruns(of id: RunID) throws(JournalError) -> [RunStore.SummaryEntry] {
         guard let journals = try journals() else { return [] }
         let cached = load()
-        let found = journals.compactMap { journal -> RunStore.SummaryEntry? in
-            if let line = cached.line(journal.name) {
-                guard Codec.rerunOf(in: line) == id else { return nil }
-                return checked(journal, line: line)
+        let base = base
+        var found = cached.names { Codec.rerunOf(in: $0) == id }.compactMap { name in
+            journal(named: name, base: base).flatMap { journal in
+                cached.line(name).flatMap { checked(journal, line: $0) }
             }
+        }
+        for journal in journals where cached.line(journal.name) == nil {
             guard let stamp = FileStamp(path: journal.path),
                 case .cacheable(let read) = Self.read(journal.url, id: journal.id, stamp: stamp),
                 read.run?.rerunOf?.run == id
-            else { return nil }
-            return journal.entry(read)
+            else { continue }
+            found.append(journal.entry(read))
         }
         return found.sorted { $0.id < $1.id }
     }

@@ -85,8 +85,10 @@ struct RunIndex {
     struct Journal {
         let id: RunID
         let name: String
-        let path: String
+        /// The directory's path, ending in `/`.
+        let base: String
 
+        var path: String { base + name }
         var url: URL { URL(fileURLWithPath: path, isDirectory: false) }
 
         /// The listing's entry for the journal, from its index entry.
@@ -95,20 +97,30 @@ struct RunIndex {
         }
     }
 
+    /// The directory's path, ending in `/`.
+    var base: String { directory.path.hasSuffix("/") ? directory.path : directory.path + "/" }
+
+    /// The journal called `name` in the directory whose path is `base`, when `name` is a
+    /// journal's (`<run id>.jsonl`).
+    func journal(named name: String, base: String) -> Journal? {
+        guard name.hasSuffix(".\(RunStore.fileExtension)"),
+            let id = try? RunID(validating: String(name.dropLast(RunStore.fileExtension.count + 1)))
+        else { return nil }
+        return Journal(id: id, name: name, base: base)
+    }
+
     /// The journals in the directory, in no order; `nil` when there is no directory. Removes
     /// what killed processes left beside them (``removeIfAbandonedTemporary(_:)``).
     func journals() throws(JournalError) -> [Journal]? {
         guard let names = try JournalFile.names(in: directory) else { return nil }
-        let suffix = ".\(RunStore.fileExtension)"
-        let base = directory.path.hasSuffix("/") ? directory.path : directory.path + "/"
+        let base = base
         var journals: [Journal] = []
         for name in names {
-            guard name.hasSuffix(suffix) else {
+            guard name.hasSuffix(".\(RunStore.fileExtension)") else {
                 removeIfAbandonedTemporary(name)
                 continue
             }
-            guard let id = try? RunID(validating: String(name.dropLast(suffix.count))) else { continue }
-            journals.append(Journal(id: id, name: name, path: base + name))
+            if let journal = journal(named: name, base: base) { journals.append(journal) }
         }
         return journals
     }
@@ -132,20 +144,23 @@ struct RunIndex {
         case cacheable(Entry)
         /// An error of the moment (the file could not be opened): listed, not cached.
         case unreadableNow(JournalError)
+
+        /// The listing's entry for `journal`; `nil` when it is not listed.
+        func entry(of journal: Journal) -> RunStore.SummaryEntry? {
+            switch self {
+            case .absent: nil
+            case .cacheable(let entry): journal.entry(entry)
+            case .unreadableNow(let error): RunStore.SummaryEntry(id: journal.id, summary: .failure(error))
+            }
+        }
     }
 
     /// Reads `journal` into its listing's entry, adding its line to `saved` when it can be
     /// cached; `nil` when it is not to be listed.
     func read(_ journal: Journal, stamp: FileStamp, into saved: inout Codec.Body) -> RunStore.SummaryEntry? {
-        switch Self.read(journal.url, id: journal.id, stamp: stamp) {
-        case .absent:
-            return nil
-        case .cacheable(let entry):
-            saved.append(name: journal.name, entry)
-            return journal.entry(entry)
-        case .unreadableNow(let error):
-            return RunStore.SummaryEntry(id: journal.id, summary: .failure(error))
-        }
+        let reading = Self.read(journal.url, id: journal.id, stamp: stamp)
+        if case .cacheable(let entry) = reading { saved.append(name: journal.name, entry) }
+        return reading.entry(of: journal)
     }
 
     /// Reads the journal at `url`, whose stamp was taken before reading: a write after the
