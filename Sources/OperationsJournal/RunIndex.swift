@@ -38,13 +38,6 @@ struct RunIndex {
     /// The index file.
     var url: URL { directory.appendingPathComponent(Self.fileName, isDirectory: false) }
 
-    /// Lists every run in the directory, oldest first (``forEachRun(_:)``).
-    func refresh() throws(JournalError) -> [RunStore.SummaryEntry] {
-        var entries: [RunStore.SummaryEntry] = []
-        try forEachRun { entries.append($0) }
-        return entries
-    }
-
     /// Hands every run in the directory to `visit`, oldest first, from the index where it is
     /// still valid and from the journals elsewhere, holding nothing per run but its name and
     /// its line of the index; saves the index when anything changed.
@@ -72,7 +65,9 @@ struct RunIndex {
                 continue
             }
             changed = true
-            if let entry = read(journal, stamp: stamp, into: &saved) { visit(entry) }
+            let reading = Self.read(journal.url, id: journal.id, stamp: stamp)
+            if case .cacheable(let entry) = reading { saved.append(name: journal.name, entry) }
+            if let entry = reading.entry(of: journal) { visit(entry) }
         }
         // Every saved line came from the cache or was read now; equal counts with nothing read
         // means the same set, so an unchanged directory costs no write.
@@ -153,14 +148,6 @@ struct RunIndex {
             case .unreadableNow(let error): RunStore.SummaryEntry(id: journal.id, summary: .failure(error))
             }
         }
-    }
-
-    /// Reads `journal` into its listing's entry, adding its line to `saved` when it can be
-    /// cached; `nil` when it is not to be listed.
-    func read(_ journal: Journal, stamp: FileStamp, into saved: inout Codec.Body) -> RunStore.SummaryEntry? {
-        let reading = Self.read(journal.url, id: journal.id, stamp: stamp)
-        if case .cacheable(let entry) = reading { saved.append(name: journal.name, entry) }
-        return reading.entry(of: journal)
     }
 
     /// Reads the journal at `url`, whose stamp was taken before reading: a write after the

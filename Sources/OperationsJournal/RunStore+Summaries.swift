@@ -20,7 +20,9 @@ extension RunStore {
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory exists but cannot be
     ///   read. A store with no runs yet lists nothing.
     public func summaries() throws(JournalError) -> [SummaryEntry] {
-        try RunIndex(directory: directory).refresh()
+        var entries: [SummaryEntry] = []
+        try forEachSummary { entries.append($0) }
+        return entries
     }
 
     /// Hands every run in the store to `visit`, oldest first, summarised as ``summaries()``

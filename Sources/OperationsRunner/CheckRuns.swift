@@ -70,8 +70,9 @@ public enum CheckRuns<Program: RunnerProgram>: Command {
             console.print("]")
         } else {
             console.print(
-                "\(CountText.runs(checked)) checked: \(waiting) can be resumed, \(finished) finished, "
-                    + "\(stranded.count) cannot be resumed by this build")
+                "\(CountText.runs(checked)) checked: \(CountText.grouped(waiting)) can be resumed, "
+                    + "\(CountText.grouped(finished)) finished, "
+                    + "\(CountText.grouped(stranded.count)) cannot be resumed by this build")
             for line in stranded { console.print("  " + line) }
         }
         return stranded.isEmpty ? ExitStatus.success : ExitStatus.failure
