@@ -25,7 +25,7 @@ public struct RecordedError: Error, Sendable, Hashable, Codable, CustomStringCon
     /// Whether the request the error answers may have taken effect all the same (a lost
     /// answer, a timeout, a cancellation: `OutcomeUncertainError`), so a repeat of the attempt
     /// must carry its idempotency key.
-    public let isOutcomeUncertain: Bool
+    public internal(set) var isOutcomeUncertain: Bool
     /// The innermost error's type with its module, `Onboarding.OnboardingError`: what
     /// ``matches(_:)`` compares, so two types of one name in different modules stay apart.
     /// `nil` in journals written before errors kept it.

@@ -137,16 +137,31 @@ extension RunStore {
     /// - Returns: One check per journal file.
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory cannot be listed.
     public func checkResumable(by shapes: [ScenarioShape]) throws(JournalError) -> [ResumeCheck] {
+        var checks: [ResumeCheck] = []
+        try checkResumable(by: shapes) { checks.append($0) }
+        return checks
+    }
+
+    /// Checks every run as ``checkResumable(by:)`` does, handing each check to `visit` as it is
+    /// made and holding none: what a check of tens of thousands of runs uses.
+    ///
+    /// - Parameters:
+    ///   - shapes: As for ``checkResumable(by:)``.
+    ///   - visit: Takes each check in turn, oldest run first.
+    /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory cannot be listed.
+    public func checkResumable(by shapes: [ScenarioShape], _ visit: (ResumeCheck) -> Void) throws(JournalError) {
         let byName = Dictionary(shapes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        return try summaries().map { entry in
+        try forEachSummary { entry in
             if case .success(let summary) = entry.summary {
                 if summary.status == .succeeded {
-                    return ResumeCheck(
-                        id: entry.id, scenario: summary.scenario, status: summary.status, verdict: .finished)
+                    return visit(
+                        ResumeCheck(
+                            id: entry.id, scenario: summary.scenario, status: summary.status, verdict: .finished))
                 }
                 if summary.status == .failed, let undone = entry.undone {
-                    return ResumeCheck(
-                        id: entry.id, scenario: summary.scenario, status: summary.status, verdict: .undone(undone))
+                    return visit(
+                        ResumeCheck(
+                            id: entry.id, scenario: summary.scenario, status: summary.status, verdict: .undone(undone)))
                 }
             }
             let record: Result<JournalRecord, JournalError>
@@ -155,7 +170,7 @@ extension RunStore {
             } catch {
                 record = .failure(error)
             }
-            return ResumeCheck.check(Entry(id: entry.id, record: record), against: byName, sealer: sealer)
+            visit(ResumeCheck.check(Entry(id: entry.id, record: record), against: byName, sealer: sealer))
         }
     }
 }

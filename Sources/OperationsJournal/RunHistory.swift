@@ -119,7 +119,9 @@ extension RunHistory {
         public let purity: Purity?
         /// Whether a rerun must repeat the step's request under its key because it may have
         /// acted unanswered (``StepRecord/isInDoubt``); only a step with side effects is in
-        /// doubt, and never one of a live run.
+        /// doubt, and never one of a live run, nor one cancelled while it waited for a person or
+        /// a deadline with no other step in flight (Ctrl-C at its screen): its journal records
+        /// that cancellation as certain, since no answer can have been lost.
         public let isInDoubt: Bool
         /// The key of the request in doubt (print only its redacted form).
         public let keyInDoubt: IdempotencyKey?

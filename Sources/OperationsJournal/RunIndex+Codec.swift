@@ -36,40 +36,107 @@ extension RunIndex {
         private static let tab = UInt8(ascii: "\t")
         private static let newline = UInt8(ascii: "\n")
 
-        /// The index's bytes.
-        static func encode(_ entries: [String: Entry]) -> [UInt8] {
-            var body: [UInt8] = []
-            body.reserveCapacity(entries.count * 160)
-            for name in entries.keys.sorted() {
-                guard let entry = entries[name] else { continue }
-                body += fields(name: name, entry).joined(separator: [tab])
-                body.append(newline)
+        /// The index file as read: each journal's line by its name, decoded only when asked.
+        struct Lines {
+            private var bytes: [UInt8] = []
+            private var ranges: [String: Range<Int>] = [:]
+
+            /// How many lines the index holds.
+            var count: Int { ranges.count }
+
+            /// No index.
+            init() {}
+
+            /// The lines of an index's bytes; `nil` when anything about them is not as written.
+            /// Only each line's name is read here.
+            init?(_ bytes: [UInt8]) {
+                guard let end = bytes.firstIndex(of: newline) else { return nil }
+                let body = bytes[(end + 1)...]
+                guard let header = try? JSONDecoder().decode(Header.self, from: Data(bytes[..<end])),
+                    header.format == format, header.version == version, header.sum == sum(of: body)
+                else { return nil }
+                ranges.reserveCapacity(header.count)
+                var start = body.startIndex
+                while start < body.endIndex {
+                    let stop = body[start...].firstIndex(of: newline) ?? body.endIndex
+                    guard let nameEnd = body[start..<stop].firstIndex(of: tab), let name = text(body[start..<nameEnd])
+                    else { return nil }
+                    ranges[name] = start..<stop
+                    start = stop + 1
+                }
+                guard ranges.count == header.count else { return nil }
+                self.bytes = bytes
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            let header = Header(format: format, version: version, count: entries.count, sum: sum(of: body[...]))
-            guard let head = try? encoder.encode(header) else { return [] }
-            return Array(head) + [newline] + body
+
+            /// The line of the journal called `name`, if the index has one.
+            func line(_ name: String) -> ArraySlice<UInt8>? {
+                ranges[name].map { bytes[$0] }
+            }
+
+            /// The names of the journals whose lines `isIncluded` picks, each line read as it is.
+            func names(where isIncluded: (ArraySlice<UInt8>) -> Bool) -> [String] {
+                ranges.compactMap { name, range in isIncluded(bytes[range]) ? name : nil }
+            }
         }
 
-        /// The entries in an index's bytes; `nil` when anything about them is not as written.
-        static func decode(_ bytes: [UInt8]) -> [String: Entry]? {
-            guard let end = bytes.firstIndex(of: newline) else { return nil }
-            let body = bytes[(end + 1)...]
-            guard let header = try? JSONDecoder().decode(Header.self, from: Data(bytes[..<end])),
-                header.format == format, header.version == version, header.sum == sum(of: body)
-            else { return nil }
-            var entries: [String: Entry] = [:]
-            entries.reserveCapacity(header.count)
-            for line in body.split(separator: newline) {
-                guard let (name, entry) = entry(in: line) else { return nil }
-                entries[name] = entry
+        /// The lines of an index being written, in the order they are added.
+        struct Body {
+            private var bytes: [UInt8] = []
+            /// How many lines it holds.
+            private(set) var count = 0
+
+            /// Adds a line read from an index.
+            mutating func append(line: ArraySlice<UInt8>) {
+                bytes += line
+                bytes.append(newline)
+                count += 1
             }
-            return entries.count == header.count ? entries : nil
+
+            /// Adds the line of `entry`, the journal called `name`.
+            mutating func append(name: String, _ entry: Entry) {
+                bytes += fields(name: name, entry).joined(separator: [tab])
+                bytes.append(newline)
+                count += 1
+            }
+
+            /// The index file's bytes: the header, then the lines.
+            func file() -> [UInt8] {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = .sortedKeys
+                let header = Header(format: format, version: version, count: count, sum: sum(of: bytes[...]))
+                guard let head = try? encoder.encode(header) else { return [] }
+                return Array(head) + [newline] + bytes
+            }
         }
 
         private static func sum(of body: ArraySlice<UInt8>) -> String {
             LineChecksum.hex(LineChecksum.adler32(body))
+        }
+
+        /// The journal's stamp a line records; `nil` when it does not read.
+        static func stamp(in line: ArraySlice<UInt8>) -> FileStamp? {
+            guard let size = field(1, of: line).flatMap(number), let modified = field(2, of: line).flatMap(number),
+                let inode = field(3, of: line).flatMap(number).flatMap(UInt64.init(exactly:))
+            else { return nil }
+            return FileStamp(size: size, modified: modified, inode: inode)
+        }
+
+        /// The run a line's run was rerun from, read without the rest of the line; `nil` for a
+        /// run that was not, or a line that does not read.
+        static func rerunOf(in line: ArraySlice<UInt8>) -> RunID? {
+            guard field(4, of: line)?.elementsEqual("R".utf8) == true, let run = field(13, of: line), !run.isEmpty
+            else { return nil }
+            return text(run).flatMap { try? RunID(validating: $0) }
+        }
+
+        /// The `index`th field of `line`, from 0.
+        private static func field(_ index: Int, of line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+            var start = line.startIndex
+            for _ in 0..<index {
+                guard let tabAt = line[start...].firstIndex(of: tab) else { return nil }
+                start = tabAt + 1
+            }
+            return line[start..<(line[start...].firstIndex(of: tab) ?? line.endIndex)]
         }
 
         // MARK: - One entry
@@ -92,9 +159,9 @@ extension RunIndex {
             ]
         }
 
-        private static func entry(in line: ArraySlice<UInt8>) -> (String, Entry)? {
+        static func entry(in line: ArraySlice<UInt8>) -> Entry? {
             let fields = line.split(separator: tab, omittingEmptySubsequences: false)
-            guard fields.count >= 5, let name = text(fields[0]), let size = number(fields[1]),
+            guard fields.count >= 5, text(fields[0]) != nil, let size = number(fields[1]),
                 let modified = number(fields[2]), let inode = number(fields[3]).flatMap(UInt64.init(exactly:))
             else { return nil }
             let stamp = FileStamp(size: size, modified: modified, inode: inode)
@@ -121,7 +188,7 @@ extension RunIndex {
                     scenario: scenario, finished: finished, failedStep: failedStep, createdAt: createdAt,
                     startedAt: number(fields[9]), finishedAt: number(fields[10]), lastActivityAt: lastActivityAt,
                     sessions: Int(sessions), rerunOf: rerunOf, undone: undone)
-                return (name, Entry(stamp: stamp, run: run))
+                return Entry(stamp: stamp, run: run)
             case (false, 10):
                 guard fields[4].elementsEqual("F".utf8), let kindText = text(fields[5]),
                     let kind = CachedFailure.Kind(rawValue: kindText), let reason = text(fields[6])
@@ -129,7 +196,7 @@ extension RunIndex {
                 let failure = CachedFailure(
                     kind: kind, reason: reason, line: number(fields[7]).map(Int.init),
                     found: number(fields[8]).map(Int.init), supported: number(fields[9]).map(Int.init))
-                return (name, Entry(stamp: stamp, failure: failure))
+                return Entry(stamp: stamp, failure: failure)
             default:
                 return nil
             }

@@ -48,37 +48,6 @@ extension RunIndex {
         /// over without reading its journal (index version 4); `nil` for any other run.
         var undone: [String]?
 
-        init(
-            scenario: String, finished: RunStatus?, failedStep: StepAddress?, createdAt: Int64, startedAt: Int64?,
-            finishedAt: Int64?, lastActivityAt: Int64, sessions: Int, rerunOf: RerunOrigin? = nil,
-            undone: [String]? = nil
-        ) {
-            self.scenario = scenario
-            self.finished = finished
-            self.failedStep = failedStep
-            self.createdAt = createdAt
-            self.startedAt = startedAt
-            self.finishedAt = finishedAt
-            self.lastActivityAt = lastActivityAt
-            self.sessions = sessions
-            self.rerunOf = rerunOf
-            self.undone = undone
-        }
-
-        /// The cached form of `summary`, a summary of `record`.
-        init(_ summary: RunSummary, of record: JournalRecord) {
-            scenario = summary.scenario
-            finished = summary.finishedAt == nil ? nil : summary.status
-            failedStep = summary.failedStep
-            createdAt = Self.milliseconds(summary.createdAt)
-            startedAt = summary.startedAt.map(Self.milliseconds)
-            finishedAt = summary.finishedAt.map(Self.milliseconds)
-            lastActivityAt = Self.milliseconds(summary.lastActivityAt)
-            sessions = summary.sessions
-            rerunOf = summary.rerunOf
-            undone = record.isUndone ? record.undoneSteps.map(\.name) : nil
-        }
-
         func summary(id: RunID, isBeingWritten: () -> Bool) -> RunSummary {
             RunSummary(
                 id: id, scenario: scenario, status: finished ?? (isBeingWritten() ? .running : .interrupted),
@@ -110,39 +79,49 @@ extension RunIndex {
         var found: Int?
         var supported: Int?
 
-        init(kind: Kind, reason: String, line: Int?, found: Int?, supported: Int?) {
-            self.kind = kind
-            self.reason = reason
-            self.line = line
-            self.found = found
-            self.supported = supported
-        }
-
-        /// The cacheable form of `error`; `nil` for an error of the moment.
-        init?(_ error: JournalError) {
-            switch error {
-            case .notAJournal(_, let reason):
-                kind = .notAJournal
-                self.reason = reason
-            case .unsupportedVersion(_, let found, let supported):
-                kind = .unsupportedVersion
-                self.found = found
-                self.supported = supported
-            case .damaged(_, let line, let reason):
-                kind = .damaged
-                self.line = line
-                self.reason = reason
-            default:
-                return nil
-            }
-        }
-
         func error(_ url: URL) -> JournalError {
             switch kind {
             case .notAJournal: .notAJournal(url, reason: reason)
             case .unsupportedVersion: .unsupportedVersion(url, found: found ?? 0, supported: supported ?? 0)
             case .damaged: .damaged(url, line: line ?? 0, reason: reason)
             }
+        }
+    }
+}
+
+extension RunIndex.CachedRun {
+    /// The cached form of `summary`, a summary of `record`.
+    init(_ summary: RunSummary, of record: JournalRecord) {
+        scenario = summary.scenario
+        finished = summary.finishedAt == nil ? nil : summary.status
+        failedStep = summary.failedStep
+        createdAt = Self.milliseconds(summary.createdAt)
+        startedAt = summary.startedAt.map(Self.milliseconds)
+        finishedAt = summary.finishedAt.map(Self.milliseconds)
+        lastActivityAt = Self.milliseconds(summary.lastActivityAt)
+        sessions = summary.sessions
+        rerunOf = summary.rerunOf
+        undone = record.isUndone ? record.undoneSteps.map(\.name) : nil
+    }
+}
+
+extension RunIndex.CachedFailure {
+    /// The cacheable form of `error`; `nil` for an error of the moment.
+    init?(_ error: JournalError) {
+        switch error {
+        case .notAJournal(_, let reason):
+            kind = .notAJournal
+            self.reason = reason
+        case .unsupportedVersion(_, let found, let supported):
+            kind = .unsupportedVersion
+            self.found = found
+            self.supported = supported
+        case .damaged(_, let line, let reason):
+            kind = .damaged
+            self.line = line
+            self.reason = reason
+        default:
+            return nil
         }
     }
 }

@@ -38,53 +38,95 @@ struct RunIndex {
     /// The index file.
     var url: URL { directory.appendingPathComponent(Self.fileName, isDirectory: false) }
 
-    /// Lists every run in the directory, oldest first, from the index where it is still valid
-    /// and from the journals elsewhere, and saves the index when anything changed.
+    /// Hands every run in the directory to `visit`, oldest first, from the index where it is
+    /// still valid and from the journals elsewhere, holding nothing per run but its name and
+    /// its line of the index; saves the index when anything changed.
     ///
     /// A journal that cannot be read is listed with its error; a file another process has just
     /// created and not yet written, or one removed during the listing, is left out.
     ///
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory exists but cannot
     ///   be listed. Failing to save the index is not an error: the listing is right without it.
-    func refresh() throws(JournalError) -> [RunStore.SummaryEntry] {
-        guard let names = try JournalFile.names(in: directory) else { return [] }
+    func forEachRun(_ visit: (RunStore.SummaryEntry) -> Void) throws(JournalError) {
+        guard let journals = try journals() else { return }
         let cached = load()
-        var kept: [String: Entry] = [:]
-        kept.reserveCapacity(cached.count)
+        var saved = Codec.Body()
         var changed = false
-        var entries: [RunStore.SummaryEntry] = []
-        let suffix = ".\(RunStore.fileExtension)"
-        let base = directory.path.hasSuffix("/") ? directory.path : directory.path + "/"
-        for name in names {
-            guard name.hasSuffix(suffix) else {
-                removeIfAbandonedTemporary(name)
+        for journal in journals.sorted(by: { $0.id < $1.id }) {
+            guard let stamp = FileStamp(path: journal.path) else {
+                changed = true
                 continue
             }
-            guard let id = try? RunID(validating: String(name.dropLast(suffix.count))) else { continue }
-            let path = base + name
-            guard let stamp = FileStamp(path: path) else { continue }
-            let url = { directory.appendingPathComponent(name, isDirectory: false) }
-            if let entry = cached[name], entry.stamp == stamp {
-                kept[name] = entry
-                entries.append(RunStore.SummaryEntry(id: id, entry, path: path, url: url))
+            if let line = cached.line(journal.name), Codec.stamp(in: line) == stamp,
+                let entry = Codec.entry(in: line)
+            {
+                saved.append(line: line)
+                visit(journal.entry(entry))
                 continue
             }
             changed = true
-            switch Self.read(url(), id: id, stamp: stamp) {
-            case .absent:
-                continue
-            case .cacheable(let entry):
-                kept[name] = entry
-                entries.append(RunStore.SummaryEntry(id: id, entry, path: path, url: url))
-            case .unreadableNow(let error):
-                entries.append(RunStore.SummaryEntry(id: id, summary: .failure(error)))
-            }
+            let reading = Self.read(journal.url, id: journal.id, stamp: stamp)
+            if case .cacheable(let entry) = reading { saved.append(name: journal.name, entry) }
+            if let entry = reading.entry(of: journal) { visit(entry) }
         }
-        // Every kept entry came from the cache or was read now; equal counts with nothing read
+        // Every saved line came from the cache or was read now; equal counts with nothing read
         // means the same set, so an unchanged directory costs no write.
-        if changed || kept.count != cached.count { try? save(kept) }
-        // The positions sorted rather than the entries, which are large to move.
-        return entries.indices.sorted { entries[$0].id < entries[$1].id }.map { entries[$0] }
+        if changed || saved.count != cached.count { try? save(saved) }
+    }
+
+    // MARK: - The directory
+
+    /// A journal file of the directory.
+    struct Journal {
+        let id: RunID
+        let name: String
+        /// The directory's path, ending in `/`.
+        let base: String
+
+        var path: String { base + name }
+        var url: URL { URL(fileURLWithPath: path, isDirectory: false) }
+
+        /// The listing's entry for the journal, from its index entry.
+        func entry(_ entry: Entry) -> RunStore.SummaryEntry {
+            RunStore.SummaryEntry(id: id, entry, path: path, url: { url })
+        }
+    }
+
+    /// The directory's path, ending in `/`.
+    var base: String { directory.path.hasSuffix("/") ? directory.path : directory.path + "/" }
+
+    /// The journal called `name` in the directory whose path is `base`, when `name` is a
+    /// journal's (`<run id>.jsonl`).
+    func journal(named name: String, base: String) -> Journal? {
+        guard name.hasSuffix(".\(RunStore.fileExtension)"),
+            let id = try? RunID(validating: String(name.dropLast(RunStore.fileExtension.count + 1)))
+        else { return nil }
+        return Journal(id: id, name: name, base: base)
+    }
+
+    /// The journals in the directory, in no order; `nil` when there is no directory. Removes
+    /// what killed processes left beside them (``removeIfAbandonedTemporary(_:)``).
+    func journals() throws(JournalError) -> [Journal]? {
+        guard let names = try JournalFile.names(in: directory) else { return nil }
+        let base = base
+        var journals: [Journal] = []
+        for name in names {
+            guard name.hasSuffix(".\(RunStore.fileExtension)") else {
+                removeIfAbandonedTemporary(name)
+                continue
+            }
+            if let journal = journal(named: name, base: base) { journals.append(journal) }
+        }
+        return journals
+    }
+
+    /// The journal's entry from its index line, checked against its stamp and read again when
+    /// it changed; `nil` when it is gone or no longer reads as a run.
+    func checked(_ journal: Journal, line: ArraySlice<UInt8>) -> RunStore.SummaryEntry? {
+        guard let stamp = FileStamp(path: journal.path) else { return nil }
+        if Codec.stamp(in: line) == stamp, let entry = Codec.entry(in: line) { return journal.entry(entry) }
+        guard case .cacheable(let read) = Self.read(journal.url, id: journal.id, stamp: stamp) else { return nil }
+        return journal.entry(read)
     }
 
     // MARK: - Reading journals
@@ -97,6 +139,15 @@ struct RunIndex {
         case cacheable(Entry)
         /// An error of the moment (the file could not be opened): listed, not cached.
         case unreadableNow(JournalError)
+
+        /// The listing's entry for `journal`; `nil` when it is not listed.
+        func entry(of journal: Journal) -> RunStore.SummaryEntry? {
+            switch self {
+            case .absent: nil
+            case .cacheable(let entry): journal.entry(entry)
+            case .unreadableNow(let error): RunStore.SummaryEntry(id: journal.id, summary: .failure(error))
+            }
+        }
     }
 
     /// Reads the journal at `url`, whose stamp was taken before reading: a write after the
@@ -114,26 +165,15 @@ struct RunIndex {
 
     // MARK: - The index file
 
-    /// The entries of the index file; empty when there is none or it cannot be trusted.
-    func load() -> [String: Entry] {
-        guard let bytes = try? JournalFile.readAll(url) else { return [:] }
-        return Codec.decode(bytes) ?? [:]
+    /// The lines of the index file; none when there is none or it cannot be trusted.
+    func load() -> Codec.Lines {
+        guard let bytes = try? JournalFile.readAll(url), let lines = Codec.Lines(bytes) else { return Codec.Lines() }
+        return lines
     }
 
-    /// Replaces the index file with `entries`.
-    func save(_ entries: [String: Entry]) throws(JournalError) {
-        try JournalFile.replaceAtomically(url, with: Codec.encode(entries))
-    }
-
-    /// 64-bit FNV-1a in hex: enough to catch damage, not meant against forgery (whoever can
-    /// write the index can write the journals).
-    static func checksum(_ bytes: some Sequence<UInt8>) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return String(hash, radix: 16)
+    /// Replaces the index file with `body`.
+    func save(_ body: Codec.Body) throws(JournalError) {
+        try JournalFile.replaceAtomically(url, with: body.file())
     }
 
     /// Removes a temporary of the index that a killed process left behind, and the draft of a

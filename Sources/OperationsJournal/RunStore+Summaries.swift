@@ -20,7 +20,43 @@ extension RunStore {
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory exists but cannot be
     ///   read. A store with no runs yet lists nothing.
     public func summaries() throws(JournalError) -> [SummaryEntry] {
-        try RunIndex(directory: directory).refresh()
+        var entries: [SummaryEntry] = []
+        try forEachSummary { entries.append($0) }
+        return entries
+    }
+
+    /// Hands every run in the store to `visit`, oldest first, summarised as ``summaries()``
+    /// summarises them, holding none of them: a check of every run costs the memory of one.
+    ///
+    /// - Parameter visit: Takes each run in turn.
+    /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory exists but cannot be
+    ///   read. A store with no runs yet visits nothing.
+    public func forEachSummary(_ visit: (SummaryEntry) -> Void) throws(JournalError) {
+        try RunIndex(directory: directory).forEachRun(visit)
+    }
+
+    /// The newest `limit` runs, newest first, summarised, with how many runs the store holds
+    /// and the runs made from those by `rerun ID --from STEP`: a page of a listing, at a cost
+    /// that does not include a summary of every run.
+    ///
+    /// Each run listed is checked against its journal as ``summaries()`` checks it; the others
+    /// are only counted.
+    ///
+    /// - Parameter limit: How many runs the page lists.
+    /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory exists but cannot be
+    ///   read. A store with no runs yet has an empty page.
+    public func newestSummaries(_ limit: Int) throws(JournalError) -> SummaryPage {
+        try RunIndex(directory: directory).newest(limit)
+    }
+
+    /// A page of a listing (``newestSummaries(_:)``).
+    public struct SummaryPage: Sendable {
+        /// The runs listed, newest first.
+        public let runs: [SummaryEntry]
+        /// How many runs the store holds.
+        public let total: Int
+        /// The runs made from those listed by `rerun ID --from STEP`, oldest first.
+        public let reruns: [SummaryEntry]
     }
 
     /// The runs made from `id` by `rerun ID --from STEP`, oldest first, as ``summaries()``

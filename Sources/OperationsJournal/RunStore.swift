@@ -212,32 +212,15 @@ public struct RunStore: Sendable {
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory exists but cannot be
     ///   read. A store with no runs yet lists nothing.
     public func runs() throws(JournalError) -> [Entry] {
-        try entries { url throws(JournalError) in try ScenarioJournal.load(url) }
-    }
-
-    /// Every run in the store, oldest first, each journal read by `read`: a plain read for
-    /// listings, or a resume's reading for checks (``checkResumable(by:)``).
-    func entries(reading read: (URL) throws(JournalError) -> JournalRecord) throws(JournalError) -> [Entry] {
-        guard JournalFile.exists(directory) else { return [] }
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        } catch {
-            throw .io(directory, operation: "list", reason: error.localizedDescription)
-        }
-        let suffix = ".\(Self.fileExtension)"
-        return names.compactMap { name -> Entry? in
-            guard name.hasSuffix(suffix), let id = try? RunID(validating: String(name.dropLast(suffix.count)))
-            else { return nil }
-            let url = url(for: id)
+        let journals = try RunIndex(directory: directory).journals() ?? []
+        return journals.sorted { $0.id < $1.id }.compactMap { journal in
             do throws(JournalError) {
-                return Entry(id: id, record: .success(try read(url)))
+                return Entry(id: journal.id, record: .success(try ScenarioJournal.load(journal.url)))
             } catch {
-                if case .notAJournal = error, JournalFile.isBeingWritten(url) { return nil }
-                return Entry(id: id, record: .failure(error))
+                if case .notAJournal = error, JournalFile.isBeingWritten(journal.url) { return nil }
+                return Entry(id: journal.id, record: .failure(error))
             }
         }
-        .sorted { $0.id < $1.id }
     }
 
     /// One run in a listing.

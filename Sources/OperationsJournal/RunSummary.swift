@@ -33,7 +33,9 @@ public struct RunSummary: Sendable, Hashable {
     /// For a run made by `rerun ID --from STEP`, the run and step it came from; the runs made
     /// from a run are the summaries whose origin names it.
     public let rerunOf: RerunOrigin?
+}
 
+extension RunSummary {
     /// Summarises a record read from a journal.
     ///
     /// - Parameter record: The run as ``ScenarioJournal/load(_:)`` read it.
@@ -57,22 +59,6 @@ public struct RunSummary: Sendable, Hashable {
             id: id, scenario: record.scenario, status: record.status, failedStep: record.failedStep,
             createdAt: record.createdAt, startedAt: record.startedAt, finishedAt: record.finishedAt,
             lastActivityAt: latest, sessions: record.sessions, rerunOf: record.rerunOf)
-    }
-
-    init(
-        id: RunID, scenario: String, status: RunStatus, failedStep: StepAddress?, createdAt: Date, startedAt: Date?,
-        finishedAt: Date?, lastActivityAt: Date, sessions: Int, rerunOf: RerunOrigin? = nil
-    ) {
-        self.id = id
-        self.scenario = scenario
-        self.status = status
-        self.failedStep = failedStep
-        self.createdAt = createdAt
-        self.startedAt = startedAt
-        self.finishedAt = finishedAt
-        self.lastActivityAt = lastActivityAt
-        self.sessions = sessions
-        self.rerunOf = rerunOf
     }
 }
 

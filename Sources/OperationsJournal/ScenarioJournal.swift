@@ -87,6 +87,12 @@ public final class ScenarioJournal: ScenarioObserver {
         var root: StepAddress?
         var runInFlight = false
         var interruptionNoted = false
+        /// The steps launched and not finished, to tell whether a part of the run other than the
+        /// one waiting could have had a request on its way when the run was interrupted.
+        var stepsInFlight: Set<StepAddress> = []
+        /// Whether the interruption came while the run's one step in flight waited for a person
+        /// or a deadline (parked): no request was on its way, so its cancellation is certain.
+        var interruptedWhileWaiting = false
         /// Whether bytes were written since the last sync, so a sync with nothing new is skipped.
         var unsynced = false
         var error: JournalError?
@@ -386,7 +392,14 @@ public final class ScenarioJournal: ScenarioObserver {
     /// Records that the host is stopping the run (Ctrl-C): the cancellation that follows ends
     /// the run as `interrupted` rather than `cancelled`, which reads as resumable.
     public func noteInterruption() {
-        state.withLock { $0.interruptionNoted = true }
+        state.withLock { state in
+            state.interruptionNoted = true
+            // Only the innermost steps act; a scenario step is in flight around its own.
+            let innermost = state.stepsInFlight.filter { step in
+                !state.stepsInFlight.contains { $0.path.count > step.path.count && $0.path.starts(with: step.path) }
+            }
+            state.interruptedWhileWaiting = state.parked > 0 && innermost.count <= 1
+        }
     }
 
     /// Writes the gathered events to the file, and syncs it in durable mode.
@@ -571,6 +584,7 @@ public final class ScenarioJournal: ScenarioObserver {
             recordError(error, &line, state)
             commit = .writeAndSync
         case .stepLaunched:
+            state.stepsInFlight.insert(event.address)
             begin(.stepLaunched, event, &line)
             line.field("attempt", int: event.attempt)
             if let purity = event.purity { line.field("purity", string: purity.rawValue) }
@@ -580,12 +594,14 @@ public final class ScenarioJournal: ScenarioObserver {
             // line — with its key — is on disk before the operation runs, whatever the durability.
             commit = event.purity == .sideEffects ? .writeAhead : .none
         case .stepSucceeded:
+            state.stepsInFlight.remove(event.address)
             begin(.stepSucceeded, event, &line)
             line.field("attempt", int: event.attempt)
             duration(event, &line)
             value(event.value, .output, &line, &state)
             commit = .writeAndSync
         case .stepFailed(let error, let willRetry, let delay):
+            state.stepsInFlight.remove(event.address)
             begin(.stepFailed, event, &line)
             line.field("attempt", int: event.attempt)
             duration(event, &line)
@@ -709,7 +725,9 @@ public final class ScenarioJournal: ScenarioObserver {
     }
 
     private func recordError(_ error: any Error, _ line: inout JournalLine, _ state: State) {
-        let recorded = RecordedError(error)
+        var recorded = RecordedError(error)
+        // Cancelled while it waited (at a screen, in a wait): no answer was lost (RunHistory).
+        if state.interruptedWhileWaiting, recorded.isCancellation { recorded.isOutcomeUncertain = false }
         // `RecordedError`'s own `Codable` form; it has nothing `JSONEncoder` can refuse.
         line.field("error", json: (try? state.encoder.encode(recorded)) ?? Data("null".utf8))
     }

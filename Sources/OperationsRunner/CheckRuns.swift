@@ -17,9 +17,10 @@ public enum CheckRuns<Program: RunnerProgram>: Command {
 
         Reads every journal and checks it against this build's scenarios, launching and
         writing nothing. A run can be resumed when its scenario still has the same steps up to
-        the last step the run reached; steps after it may have changed. Lists each run this
-        build could not resume, with the first step that differs; exits 1 when there is one,
-        so a CI job can stop a release that would strand runs.
+        the last step the run reached; steps after it may have changed. Lists every run as it
+        is checked, oldest first, with its scenario, status and verdict, then the counts and
+        again each run this build could not resume, with the first step that differs; exits 1
+        when there is one, so a CI job can stop a release that would strand runs.
 
         OPTIONS:
         \(options.map(\.helpLine).joined(separator: "\n"))
@@ -29,57 +30,69 @@ public enum CheckRuns<Program: RunnerProgram>: Command {
     public static var options: [CommandOption] {
         [
             Program.configuration.stateDir,
-            CommonOptions.json.described("Print a JSON array of objects: id, scenario, status, resumable, reason"),
+            CommonOptions.json.described(
+                "Print a JSON array of objects, one a line: id, scenario, status, resumable, reason"),
         ]
     }
     /// ``options``.
     public static var spec: ArgumentSpec { ArgumentSpec(options) }
 
-    /// Checks every run; exits 1 when one cannot be resumed by this build.
+    /// Checks every run, listing each as it is checked; exits 1 when one cannot be resumed by
+    /// this build. Nothing is held per run but the lines of those that cannot, repeated at the
+    /// end where a reader of a long listing looks.
     public static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
         let stateDirectory = Program.configuration.stateDirectory(arguments, console)
-        let checks: [ResumeCheck]
+        let json = arguments.has(CommonOptions.json)
+        var checked = 0
+        var waiting = 0
+        var finished = 0
+        var stranded: [String] = []
+        if json { console.print("[") }
         do {
-            checks = try Program.configuration.runStore(stateDirectory)
-                .checkResumable(by: Program.configuration.shapes(stateDirectory, console))
+            try Program.configuration.runStore(stateDirectory)
+                .checkResumable(by: Program.configuration.shapes(stateDirectory, console)) { check in
+                    if json {
+                        console.print((checked == 0 ? "" : ",") + JSONText.encode(object(check)))
+                    } else {
+                        console.print("  " + check.description)
+                    }
+                    checked += 1
+                    switch check.verdict {
+                    case .resumable, .running: waiting += 1
+                    case .finished, .undone: finished += 1
+                    case .stranded: stranded.append(check.description)
+                    }
+                }
         } catch {
             throw CLIError.message("cannot check runs: \(error)")
         }
-        let stranded = checks.filter(\.isStranded)
-        if arguments.has(CommonOptions.json) {
-            let objects: [[String: Any]] = checks.map { check in
-                var reason: Any = NSNull()
-                var resumable = !check.isStranded
-                switch check.verdict {
-                case .stranded(let text): reason = text
-                case .undone(let steps):
-                    // Not stranded (no build could do more), and not resumable either.
-                    resumable = false
-                    reason = "undone (\(steps.joined(separator: ", "))): nothing to resume"
-                default: break
-                }
-                return [
-                    "id": check.id.description, "scenario": check.scenario ?? NSNull(),
-                    "status": check.status?.rawValue ?? "damaged", "resumable": resumable, "reason": reason,
-                ]
-            }
-            console.print(JSONText.encode(objects))
-            return stranded.isEmpty ? ExitStatus.success : ExitStatus.failure
+        if json {
+            console.print("]")
+        } else {
+            console.print(
+                "\(CountText.runs(checked)) checked: \(CountText.grouped(waiting)) can be resumed, "
+                    + "\(CountText.grouped(finished)) finished, "
+                    + "\(CountText.grouped(stranded.count)) cannot be resumed by this build")
+            for line in stranded { console.print("  " + line) }
         }
-        let waiting = checks.filter { $0.verdict == .resumable || $0.verdict == .running }.count
-        let finished = checks.filter {
-            if case .undone = $0.verdict { return true }
-            return $0.verdict == .finished
-        }.count
-        console.print(
-            "\(checks.count) \(checks.count == 1 ? "run" : "runs") checked: \(waiting) can be resumed, "
-                + "\(finished) finished, \(stranded.count) cannot be resumed by this build")
-        // The runs waiting for a rerun, and those undone, by name: a count alone leaves the
-        // reader to find them. Finished runs are only counted.
-        for check in checks where !check.isStranded && check.verdict != .finished {
-            console.print("  " + check.description)
-        }
-        for check in stranded { console.print("  " + check.description) }
         return stranded.isEmpty ? ExitStatus.success : ExitStatus.failure
+    }
+
+    /// A check's JSON object: what `check --json` prints for one run.
+    private static func object(_ check: ResumeCheck) -> [String: Any] {
+        var reason: Any = NSNull()
+        var resumable = !check.isStranded
+        switch check.verdict {
+        case .stranded(let text): reason = text
+        case .undone(let steps):
+            // Not stranded (no build could do more), and not resumable either.
+            resumable = false
+            reason = "undone (\(steps.joined(separator: ", "))): nothing to resume"
+        default: break
+        }
+        return [
+            "id": check.id.description, "scenario": check.scenario ?? NSNull(),
+            "status": check.status?.rawValue ?? "damaged", "resumable": resumable, "reason": reason,
+        ]
     }
 }

@@ -4,8 +4,9 @@ import OperationsJournal
 
 /// `PROGRAM runs`: the runs in the state directory, newest first, filtered and limited.
 ///
-/// The listing comes from the run store's summary index (`RunStore/summaries()`), so it
-/// reads only the journals that changed since the last listing, however many runs are kept.
+/// The listing comes from the run store's summary index, so it reads only the journals that
+/// changed since the last listing, however many runs are kept; a page of the newest runs
+/// without a filter (the default) checks only the runs it shows (`RunStore/newestSummaries(_:)`).
 public enum ListRuns<Program: RunnerProgram>: Command {
     /// `runs`.
     public static var name: String { "runs" }
@@ -62,18 +63,27 @@ public enum ListRuns<Program: RunnerProgram>: Command {
         let json = arguments.has(CommonOptions.json)
         let filter = try RunFilter(arguments, command: name, now: Date())
         let limit = try limit(arguments.value(limitOption), json: json)
-        let all: [RunStore.SummaryEntry]
+        let store = Program.configuration.runStore(stateDirectory)
+        let shown: [RunStore.SummaryEntry]
+        let matching: Int
+        let total: Int
+        let links: RunLinks
         do {
-            all = try Program.configuration.runStore(stateDirectory).summaries()
+            if let limit, !filter.isActive {
+                // A page: only the runs shown are read; the others are counted.
+                let page = try store.newestSummaries(limit)
+                (shown, matching, total, links) = (page.runs, page.total, page.total, RunLinks(page.reruns))
+            } else {
+                let all = try store.summaries()
+                let matches = Array(all.reversed().filter(filter.matches))
+                shown = limit.map { Array(matches.prefix($0)) } ?? matches
+                // The links of `rerun --from`, from every run, not only those shown.
+                (matching, total, links) = (matches.count, all.count, RunLinks(all))
+            }
         } catch {
             throw CLIError.message("cannot list runs: \(error)")
         }
-        let matching = Array(all.reversed().filter(filter.matches))
-        let shown = limit.map { Array(matching.prefix($0)) } ?? matching
-        let leftOut = matching.count - shown.count
-        // The links of `rerun --from`, from every run, not only those shown.
-        let links = RunLinks(all)
-        let store = Program.configuration.runStore(stateDirectory)
+        let leftOut = matching - shown.count
         // Where each live run is, from its history, as `show` says it: only live runs' journals
         // are read, and they are few.
         let now = Date()
@@ -93,12 +103,12 @@ public enum ListRuns<Program: RunnerProgram>: Command {
                         for: $0, stateDirectoryOption: Program.configuration.stateDirectoryOption(arguments))
                 }
             }
-        } else if all.isEmpty {
+        } else if total == 0 {
             console.note(
                 "No runs yet in \(stateDirectory.path). Start one with '\(Program.configuration.name) run \(Program.configuration.scenarios.first?.name ?? "NAME")'."
             )
-        } else if matching.isEmpty {
-            console.note("No runs match (\(CountText.runs(all.count)) in \(stateDirectory.path)).")
+        } else if matching == 0 {
+            console.note("No runs match (\(CountText.runs(total)) in \(stateDirectory.path)).")
         } else {
             printTable(shown, links: links, current: current, console: console)
         }

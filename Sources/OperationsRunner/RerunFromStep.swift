@@ -66,7 +66,7 @@ enum RerunFromStep<Program: RunnerProgram> {
         } catch {
             switch error {
             case .journal(let cause):
-                throw RerunScenario<Program>.refusal(cause, runID: runID, runnable: runnable)
+                throw RerunScenario<Program>.refusal(cause, runID: runID, runnable: runnable, arguments: arguments)
             case .undoneBefore:
                 throw UsageError("--from: \(error)", hint: "See '\(program.name) show \(runID)' for what it undid.")
             case .stepNotReached:
@@ -82,7 +82,7 @@ enum RerunFromStep<Program: RunnerProgram> {
             journal = try store.resume(
                 newID, scenario: prepared.shape, relaunchingInDoubt: arguments.has(CommonOptions.relaunchInDoubt))
         } catch {
-            throw RerunScenario<Program>.refusal(error, runID: newID, runnable: runnable)
+            throw RerunScenario<Program>.refusal(error, runID: newID, runnable: runnable, arguments: arguments)
         }
         prepared.resumed(journal.url)
         return ScenarioExecution(

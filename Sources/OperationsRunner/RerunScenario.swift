@@ -107,7 +107,7 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
             let undone = (try? store.load(runID)) ?? record
             return alreadyUndone(undone, runID: runID, runnable: runnable, arguments: arguments, console: console)
         } catch {
-            throw refusal(error, runID: runID, runnable: runnable)
+            throw refusal(error, runID: runID, runnable: runnable, arguments: arguments)
         }
         prepared.resumed(journal.url)
         return ScenarioExecution(
@@ -181,14 +181,16 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
                 refusal,
                 hint:
                     "Resume it with the \(program.name) build that started it, or start a new run: \(program.name) run \(runnable)"
-            )
+                    + RunHint.stateDirectoryWords(arguments.flatMap(program.stateDirectoryOption)))
         case .resumeRefused:
             let rerun =
                 record.map {
                     RunHint.command(
                         $0, program: program.name, inputs: program.rerunInputs,
                         stateDirectoryOption: arguments.flatMap(program.stateDirectoryOption))
-                } ?? "\(program.name) rerun \(runID)"
+                }
+                ?? "\(program.name) rerun \(runID)"
+                + RunHint.stateDirectoryWords(arguments.flatMap(program.stateDirectoryOption))
             return UsageError(refusal, hint: RunHint.relaunchInDoubt(rerun))
         case .linesLost:
             // No word of the caller's gets past lines that are gone: no hint to relaunch.

@@ -29,8 +29,9 @@ public struct RunHint: Sendable, Equatable {
     ///   - program: The program's name, the start of the command.
     ///   - inputs: The inputs its steps ask for (``RunnerConfiguration/rerunInputs``).
     ///   - cannotHelp: The program's endings a rerun cannot help
-    ///     (``RunnerConfiguration/rerunCannotHelp``).
-    ///   - stateDirectoryOption: The `--state-dir` given, repeated in the command.
+    ///     (``RunnerConfiguration/rerunCannotHelp``), each ending with the command to run
+    ///     instead.
+    ///   - stateDirectoryOption: The `--state-dir` given, repeated in every command.
     ///   - sealer: The program's sealer, with which a rerun would open the run's sealed values.
     /// - Returns: The hint.
     public static func of(
@@ -45,7 +46,10 @@ public struct RunHint: Sendable, Equatable {
                 instead: "Undone: \(record.undoneSteps.map(\.name).joined(separator: ", ")). Nothing is left to rerun."
             )
         }
-        if let instead = cannotHelp(record) { return RunHint(rerun: nil, instead: instead) }
+        // The new run that goes on instead must reach the same state directory as the rerun would.
+        if let instead = cannotHelp(record) {
+            return RunHint(rerun: nil, instead: instead + stateDirectoryWords(stateDirectoryOption))
+        }
         let rerun = command(record, program: program, inputs: inputs, stateDirectoryOption: stateDirectoryOption)
         if refusesStepInDoubt(record, sealer: sealer) {
             return RunHint(rerun: nil, instead: relaunchInDoubt(rerun))
@@ -79,8 +83,16 @@ public struct RunHint: Sendable, Equatable {
     ) -> String {
         var words = [program, "rerun", record.runID.description]
         words += RerunInput.needed(by: record, of: inputs).map(\.words)
-        if let stateDirectoryOption { words.append("--state-dir \(shellQuoted(stateDirectoryOption))") }
-        return words.joined(separator: " ")
+        return words.joined(separator: " ") + stateDirectoryWords(stateDirectoryOption)
+    }
+
+    /// ` --state-dir DIR` when one was given, else nothing: what every command a hint suggests
+    /// carries so that it reaches the run's state directory (and the backend's state kept there).
+    ///
+    /// - Parameter stateDirectoryOption: The `--state-dir` given, if any.
+    /// - Returns: The words, with their leading space.
+    public static func stateDirectoryWords(_ stateDirectoryOption: String?) -> String {
+        stateDirectoryOption.map { " --state-dir \(shellQuoted($0))" } ?? ""
     }
 
     /// `text` as one shell word: as it is when it needs no quoting, else in single quotes.

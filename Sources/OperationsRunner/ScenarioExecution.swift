@@ -152,7 +152,7 @@ struct ScenarioExecution<Input: Sendable> {
         if let cause = failure?.rootCause, cause is ResumeError || cause is JournalError {
             let hint =
                 cause is ResumeError
-                ? "If you know it did not take effect: \(program) rerun \(journal.runID) --relaunch-in-doubt" : nil
+                ? RunHint.relaunchInDoubt(rerunCommand([])) : nil
             let reading = FailureReading(
                 status: "failed", message: "cannot resume run \(journal.runID): \(cause)", hint: hint,
                 exitStatus: ExitStatus.usage, failedStep: failure?.failedOperation, rerunnable: false)
@@ -163,7 +163,7 @@ struct ScenarioExecution<Input: Sendable> {
             // Nobody could answer a screen: nothing was undone, and a rerun with the input goes on.
             let reading = FailureReading(
                 status: "cancelled", message: "run stopped: \(unanswered)",
-                hint: "Rerun it with the input the question asked for: \(program) rerun \(journal.runID)",
+                hint: "Rerun it with the input the question asked for: \(rerunCommand([]))",
                 exitStatus: ExitStatus.usage, failedStep: failure?.failedOperation, rerunnable: true)
             return report(
                 .cancelled, cause: unanswered, step: failure?.failedOperation ?? scenario, attempts: attempts,
@@ -294,9 +294,8 @@ struct ScenarioExecution<Input: Sendable> {
 
     /// The plain rerun command with `arguments`, for a run whose journal cannot be read.
     private func rerunCommand(_ arguments: [String]) -> String {
-        var words = [program, "rerun", journal.runID.description] + arguments
-        if let stateDirectoryOption { words.append("--state-dir \(RunHint.shellQuoted(stateDirectoryOption))") }
-        return words.joined(separator: " ")
+        ([program, "rerun", journal.runID.description] + arguments).joined(separator: " ")
+            + RunHint.stateDirectoryWords(stateDirectoryOption)
     }
 
     // MARK: - Process plumbing

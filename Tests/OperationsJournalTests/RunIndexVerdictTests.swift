@@ -54,8 +54,15 @@ struct RunIndexVerdictTests {
     /// used the index.
     func verdictsReadingEveryJournal(_ store: RunStore, _ shapes: [ScenarioShape]) throws -> [String] {
         let byName = Dictionary(uniqueKeysWithValues: shapes.map { ($0.name, $0) })
-        return try store.entries { url throws(JournalError) in try ScenarioJournal.loadSkippingDamage(url) }
-            .map { ResumeCheck.check($0, against: byName).description }
+        return try store.runs().map { entry in
+            let record: Result<JournalRecord, JournalError>
+            do throws(JournalError) {
+                record = .success(try ScenarioJournal.loadSkippingDamage(store.url(for: entry.id)))
+            } catch {
+                record = .failure(error)
+            }
+            return ResumeCheck.check(RunStore.Entry(id: entry.id, record: record), against: byName).description
+        }
     }
 
     /// A store with a run of every kind `check` tells apart.

@@ -42,15 +42,23 @@ struct CheckCommandTests {
         #expect(signedIn.status == 0, "\(signedIn)")
         let all = opctl.run("check")
         #expect(all.status == 0, "\(all)")
-        #expect(all.stdout == "1 run checked: 0 can be resumed, 1 finished, 0 cannot be resumed by this build\n")
+        // Every run it counted, by id with its status, then the counts (issue 36).
+        let finished = try #require(runID(in: signedIn.stderr), "\(signedIn)")
+        #expect(
+            all.stdout
+                == "  \(finished) (auth, succeeded): finished\n"
+                + "1 run checked: 0 can be resumed, 1 finished, 0 cannot be resumed by this build\n")
 
         let stranded = try Self.journal(in: directory, steps: ["PhoneOp", "PromoOp"], reached: 1)
         let result = opctl.run("check")
         #expect(result.status == 1, "\(result)")
         #expect(
             result.stdout.contains("2 runs checked: 0 can be resumed, 1 finished, 1 cannot be resumed by this build"))
-        #expect(
-            result.stdout.contains("\(stranded) (auth, interrupted): cannot be resumed: step 1: PhoneOp takes X -> X"))
+        let strandedLine = "  \(stranded) (auth, interrupted): cannot be resumed: step 1: PhoneOp takes X -> X"
+        #expect(result.stdout.contains(strandedLine), "\(result)")
+        #expect(result.stdout.contains("  \(finished) (auth, succeeded): finished\n"), "\(result)")
+        // Listed where it stands, and again after the counts, where a long listing ends.
+        #expect(result.stdout.components(separatedBy: strandedLine).count == 3, "\(result)")
 
         let json = opctl.run("check", "--json")
         #expect(json.status == 1)

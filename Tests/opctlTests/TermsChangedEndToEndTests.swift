@@ -27,6 +27,26 @@ struct TermsChangedEndToEndTests {
         #expect(!result.stderr.contains("to rerun:"), "a rerun replays the old acceptance: \(result)")
     }
 
+    /// A hint's command reaches the run's state directory: the new sign-in it suggests carries the
+    /// `--state-dir` the run was given, in the run's last lines and in `show`.
+    @Test func theHintToSignInAnewCarriesTheStateDirectory() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "opctl-terms-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let opctl = InProcessOpctl()
+        let words = "--state-dir \(directory.path)"
+
+        let result = opctl.run(
+            "run", "auth", "--phone=+7 999 123-45-67", "--accept-terms", "--code", "123456", "--backend",
+            "sim:?termsChange=code.send", "--state-dir", directory.path)
+
+        #expect(result.status == ExitStatus.failure, "\(result)")
+        #expect(result.stderr.contains("--accept-terms --code CODE \(words)"), "\(result)")
+        let id = try #require(runID(in: result.stderr), "\(result)")
+        let shown = opctl.run("show", id, "--state-dir", directory.path)
+        #expect(shown.stdout.contains("--accept-terms --code CODE \(words)"), "\(shown)")
+    }
+
     @Test func anUnknownEndpointIsAUsageError() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "opctl-terms-\(UUID().uuidString)")
