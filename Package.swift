@@ -156,6 +156,7 @@ let package = Package(
             dependencies: [
                 "opctl", "opctl-bench", "OperationsRunner", "AuthFlow", "AuthFlowDiagrams", "AuthSimulator",
                 "HTTPTestSupport", "Operations", "OperationsJournal", "OperationsDiagrams", "OperationsTesting",
+                "OperationsTestSupport",
             ],
             swiftSettings: swiftSettings
         ),
