@@ -34,6 +34,10 @@ let package = Package(
         // which knows nothing of terminals.
         .library(name: "OperationsRunner", targets: ["OperationsRunner"]),
         .library(name: "AuthFlow", targets: ["AuthFlow"]),
+        // AuthFlow's transport for https://, over URLSession: apart from AuthFlow because on Linux
+        // URLSession is FoundationNetworking, which loads libcurl and some twenty libraries
+        // behind it at every start of a program that links it (half of `opctl --version`).
+        .library(name: "AuthFlowURLSession", targets: ["AuthFlowURLSession"]),
         // The sign-in backend simulated in process (SimulatedBackend), apart from AuthFlow so that
         // an app signing in links no simulator; AuthFlowTesting's doubles are built on it.
         .library(name: "AuthSimulator", targets: ["AuthSimulator"]),
@@ -59,6 +63,7 @@ let package = Package(
             dependencies: ["Operations", "OperationsJournal", "OperationsDiagrams", "OperationsExplorer"],
             swiftSettings: swiftSettings),
         .target(name: "AuthFlow", dependencies: ["Operations", "OperationsJournal"], swiftSettings: swiftSettings),
+        .target(name: "AuthFlowURLSession", dependencies: ["AuthFlow", "Operations"], swiftSettings: swiftSettings),
         // The one HTTP server of the package, for `opctl serve` and the tests' real sockets:
         // Foundation only, knows nothing of sign-in; not a product, and apart from AuthFlow so that
         // an app signing in links no server.
@@ -86,6 +91,11 @@ let package = Package(
                 "AuthFlow", "AuthFlowDiagrams", "AuthFlowTesting", "AuthSimulator", "LoopbackHTTP", "Operations",
                 "OperationsJournal", "OperationsDiagrams",
                 "OperationsRunner",
+                // https:// only where URLSession is part of Foundation (Apple platforms): on Linux
+                // it would load libcurl and its libraries at every start of every command.
+                .target(
+                    name: "AuthFlowURLSession",
+                    condition: .when(platforms: [.macOS, .macCatalyst, .iOS, .tvOS, .watchOS, .visionOS])),
             ],
             swiftSettings: swiftSettings),
         .executableTarget(
@@ -136,7 +146,9 @@ let package = Package(
         .testTarget(
             name: "AuthFlowTests",
             dependencies: [
-                "AuthFlow", "AuthFlowDiagrams", "AuthFlowTesting", "AuthSimulator", "HTTPTestSupport", "LoopbackHTTP",
+                "AuthFlow", "AuthFlowDiagrams", "AuthFlowTesting", "AuthFlowURLSession", "AuthSimulator",
+                "HTTPTestSupport",
+                "LoopbackHTTP",
                 "Operations", "OperationsJournal", "OperationsDiagrams", "OperationsTesting", "StatefulAuthFlow",
             ],
             swiftSettings: swiftSettings),
@@ -145,6 +157,7 @@ let package = Package(
             dependencies: [
                 "opctl", "opctl-bench", "OperationsRunner", "AuthFlow", "AuthFlowDiagrams", "AuthSimulator",
                 "HTTPTestSupport", "Operations", "OperationsJournal", "OperationsDiagrams", "OperationsTesting",
+                "OperationsTestSupport",
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,4 +1,5 @@
 import AuthFlow
+import AuthFlowURLSession
 import Foundation
 import HTTPTestSupport
 import Operations

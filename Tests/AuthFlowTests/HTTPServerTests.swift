@@ -1,4 +1,5 @@
 import AuthFlow
+import AuthFlowURLSession
 import AuthSimulator
 import Dispatch
 import Foundation

@@ -11,17 +11,6 @@ import Testing
 /// so without a sealer the journal withholds it and a rerun makes another — and ends holding a key
 /// the server never registered. With the sealer the rerun replays the key it registered.
 struct SealedExplorationTests {
-    /// Stands in for an AEAD cipher: reversible with its key, refuses bytes sealed with another.
-    struct XORSealer: JournalSealer {
-        let key: UInt8
-        struct WrongKey: Error {}
-        func seal(_ plaintext: [UInt8]) throws -> [UInt8] { [key] + plaintext.map { $0 ^ key } }
-        func open(_ sealed: [UInt8]) throws -> [UInt8] {
-            guard sealed.first == key else { throw WrongKey() }
-            return sealed.dropFirst().map { $0 ^ key }
-        }
-    }
-
     /// A key the device makes: a secret the journal may hold only sealed.
     struct DeviceKey: Codable, Sendable, Hashable, JournalConfidential {
         let secret: String

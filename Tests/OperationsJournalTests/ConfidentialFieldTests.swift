@@ -96,7 +96,7 @@ extension JournalTests {
 
         @Test func withASealerTheFieldIsSealedAloneAndTheWholeValueReplays() throws {
             try withTemporaryDirectory { directory in
-                let store = RunStore(stateDirectory: directory, sealer: ConfidentialValueTests.XORSealer(key: 0x33))
+                let store = RunStore(stateDirectory: directory, sealer: XORSealer(key: 0x33))
                 let (runID, _) = try placeThenFailToConfirm(store)
                 let text = try String(contentsOf: store.url(for: runID), encoding: .utf8)
                 #expect(!text.contains(Self.accountNumber), "the account number never reaches the file in clear")
@@ -140,8 +140,8 @@ extension JournalTests {
         @Test func aFieldSealedWithAnotherKeyIsReportedNotReplayed() throws {
             try withTemporaryDirectory { directory in
                 let (runID, _) = try placeThenFailToConfirm(
-                    RunStore(stateDirectory: directory, sealer: ConfidentialValueTests.XORSealer(key: 1)))
-                let store = RunStore(stateDirectory: directory, sealer: ConfidentialValueTests.XORSealer(key: 2))
+                    RunStore(stateDirectory: directory, sealer: XORSealer(key: 1)))
+                let store = RunStore(stateDirectory: directory, sealer: XORSealer(key: 2))
                 let launches = LockedState<[IdempotencyKey?]>([])
                 let scenario = scenario(launches: launches, received: LockedState([]), failing: false)
                 let resumed = try store.resume(runID)

@@ -44,17 +44,6 @@ extension JournalTests {
             }
         }
 
-        /// A stand-in for an AEAD cipher: reversible with its key, refuses bytes sealed with another.
-        struct XORSealer: JournalSealer {
-            let key: UInt8
-            struct WrongKey: Error {}
-            func seal(_ plaintext: [UInt8]) throws -> [UInt8] { [key] + plaintext.map { $0 ^ key } }
-            func open(_ sealed: [UInt8]) throws -> [UInt8] {
-                guard sealed.first == key else { throw WrongKey() }
-                return sealed.dropFirst().map { $0 ^ key }
-            }
-        }
-
         private func checkout(keys: LockedState<[IdempotencyKey?]>, shipping: Bool) -> Scenario<Int, Int> {
             Scenario("Checkout") { chain in
                 chain

@@ -156,7 +156,7 @@ extension JournalTests {
             }
         }
 
-        static let sealer = ConfidentialValueTests.XORSealer(key: 0x5A)
+        static let sealer = XORSealer(key: 0x5A)
 
         // MARK: - Reading the fixtures
 
@@ -173,6 +173,16 @@ extension JournalTests {
             try FileManager.default.createDirectory(at: store.directory, withIntermediateDirectories: true)
             try bytes.write(to: store.url(for: id))
             return (store, id)
+        }
+
+        /// The run `id` resumed in `store`: `scenario` launched with `input`, replaying from its journal.
+        private func resume<Input: Sendable, Output: Sendable>(
+            _ id: RunID, in store: RunStore, _ scenario: Scenario<Input, Output>, _ input: Input
+        ) throws -> Result<Output, any Error>? {
+            let resumed = try store.resume(id)
+            let result = run(scenario, input, environment: OpEnvironment(observer: resumed, replay: resumed.replay))
+            try resumed.close()
+            return result
         }
 
         @Test func aRunThatSucceededReadsWithItsValuesExact() throws {
@@ -196,11 +206,7 @@ extension JournalTests {
                 #expect(record.failedStep == StepAddress((1, "Use")))
                 let make = Launches<Int>()
                 let use = Launches<Rich>()
-                let resumed = try store.resume(id)
-                let result = run(
-                    Self.richScenario(make: make, use: use), 3,
-                    environment: OpEnvironment(observer: resumed, replay: resumed.replay))
-                try resumed.close()
+                let result = try resume(id, in: store, Self.richScenario(make: make, use: use), 3)
                 #expect(result?.success == 2)
                 #expect(make.keys.isEmpty, "Make succeeded before and is replayed")
                 #expect(use.inputs == [Self.rich(3)], "the value comes back as it was written, to the last bit")
@@ -218,11 +224,7 @@ extension JournalTests {
                 let key = try #require(made.attempts.last?.idempotencyKey)
                 let make = Launches<Int>()
                 let use = Launches<Rich>()
-                let resumed = try store.resume(id)
-                let result = run(
-                    Self.richScenario(make: make, use: use), 3,
-                    environment: OpEnvironment(observer: resumed, replay: resumed.replay))
-                try resumed.close()
+                let result = try resume(id, in: store, Self.richScenario(make: make, use: use), 3)
                 #expect(result?.success == 2)
                 #expect(make.keys == [key], "the repeat carries the key of the attempt in doubt")
             }
@@ -235,11 +237,8 @@ extension JournalTests {
                 #expect(!text.contains(Self.cardNumber))
                 #expect(text.contains("\"outputSealed\"") && text.contains("\"outputWithConfidentialFields\""))
                 let (charge, order, ship) = (Launches<Int>(), Launches<Receipt>(), Launches<PaidOrder>())
-                let resumed = try store.resume(id)
-                let result = run(
-                    Self.checkoutScenario(charge: charge, order: order, ship: ship), 25,
-                    environment: OpEnvironment(observer: resumed, replay: resumed.replay))
-                try resumed.close()
+                let result = try resume(
+                    id, in: store, Self.checkoutScenario(charge: charge, order: order, ship: ship), 25)
                 #expect(result?.success == 25)
                 #expect(charge.keys.isEmpty && order.inputs.isEmpty, "both are opened and replayed")
                 #expect(
@@ -263,11 +262,8 @@ extension JournalTests {
                 #expect(ordered.outputNotKept?.contains("its confidential field /receipt was withheld") == true)
                 let key = try #require(charged.attempts.last?.idempotencyKey)
                 let (charge, order, ship) = (Launches<Int>(), Launches<Receipt>(), Launches<PaidOrder>())
-                let resumed = try store.resume(id)
-                let result = run(
-                    Self.checkoutScenario(charge: charge, order: order, ship: ship), 25,
-                    environment: OpEnvironment(observer: resumed, replay: resumed.replay))
-                try resumed.close()
+                let result = try resume(
+                    id, in: store, Self.checkoutScenario(charge: charge, order: order, ship: ship), 25)
                 #expect(result?.success == 25)
                 #expect(charge.keys == [key], "asked again with the key of the attempt that succeeded")
                 #expect(!(try String(contentsOf: store.url(for: id), encoding: .utf8)).contains(Self.cardNumber))

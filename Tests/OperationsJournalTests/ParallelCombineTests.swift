@@ -183,7 +183,7 @@ struct ParallelCombineTests {
         #expect(!text.contains("s3cr3t"))
         let recorded = try #require(withheld["outputWithConfidentialFields"] as? [String: Any], "\(withheld)")
         #expect(recorded["confidential"] as? [String] == ["/1"])
-        let sealer = JournalTests.ConfidentialValueTests.XORSealer(key: 0x5A)
+        let sealer = XORSealer(key: 0x5A)
         let (sealed, sealedText) = try succeededLine(of: "Both", running: scenario, sealer: sealer)
         #expect(!sealedText.contains("s3cr3t"))
         #expect(sealed["outputWithConfidentialFields"] != nil)

@@ -62,15 +62,23 @@ extension JournalTests {
             return false
         }
 
+        /// A run of ``scenario(_:)`` journaled in a new store in `directory`, launched and parked
+        /// on its screen: the store, its journal, where it finishes, and the screen's prompt.
+        static func parkedOnAScreen(in directory: URL) throws -> (
+            RunStore, ScenarioJournal, FinishBox<Int>, ScreenPrompt<Int>
+        ) {
+            let store = RunStore(stateDirectory: directory)
+            let journal = try store.create(scenario: "Asking")
+            let asking = Asking()
+            let box = FinishBox<Int>()
+            Self.scenario(asking).launch(
+                OpContext(1, environment: OpEnvironment(observer: journal)), onFinish: box.onFinish)
+            return (store, journal, box, try asking.prompt())
+        }
+
         @Test func aRunOnAScreenHoldsNoLockAndNobodyElseWritesIt() throws {
             try withTemporaryDirectory { directory in
-                let store = RunStore(stateDirectory: directory)
-                let journal = try store.create(scenario: "Asking")
-                let asking = Asking()
-                let box = FinishBox<Int>()
-                Self.scenario(asking).launch(
-                    OpContext(1, environment: OpEnvironment(observer: journal)), onFinish: box.onFinish)
-                let prompt = try asking.prompt()
+                let (store, journal, box, prompt) = try Self.parkedOnAScreen(in: directory)
 
                 #expect(!Self.isLocked(journal.url), "the lock is held while the run waits for a person")
                 #expect(throws: JournalError.runInProgress(journal.url)) { _ = try store.resume(journal.runID) }
@@ -87,13 +95,7 @@ extension JournalTests {
 
         @Test func aRunTakenOverWhileParkedStopsWithoutWriting() throws {
             try withTemporaryDirectory { directory in
-                let store = RunStore(stateDirectory: directory)
-                let journal = try store.create(scenario: "Asking")
-                let asking = Asking()
-                let box = FinishBox<Int>()
-                Self.scenario(asking).launch(
-                    OpContext(1, environment: OpEnvironment(observer: journal)), onFinish: box.onFinish)
-                let prompt = try asking.prompt()
+                let (store, journal, box, prompt) = try Self.parkedOnAScreen(in: directory)
 
                 // Another process that did not see the mark (gone, unreadable) takes the run.
                 try FileManager.default.removeItem(atPath: journal.url.path + ".parked")

@@ -105,6 +105,27 @@ struct BadInputEndToEndTests {
         try expectNoRuns(sandbox)
     }
 
+    #if !canImport(Darwin)
+        // Linux: opctl links no URLSession there (FoundationNetworking would load libcurl at
+        // every start), so an https:// backend is a usage error before anything is sent or made.
+        @Test func httpsBackendOnLinuxSaysOpctlSpeaksPlainHTTP() throws {
+            let sandbox = try Sandbox()
+            let result = try sandbox.run(
+                "run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456", "--backend",
+                "https://auth.example.com")
+            expectUsageError(result, mentions: "speaks plain http:// only", command: "run")
+            try expectNoRuns(sandbox)
+        }
+
+        @Test func opctlOnLinuxLoadsNoFoundationNetworking() throws {
+            // glibc's loader lists what a program loads, without running it, when asked (as ldd does).
+            let listed = try Sandbox().run("--version", environment: ["LD_TRACE_LOADED_OBJECTS": "1"])
+            #expect(listed.stdout.contains("libFoundation"), "\(listed)")
+            #expect(!listed.stdout.contains("libFoundationNetworking"), "\(listed)")
+            #expect(!listed.stdout.contains("libcurl"), "\(listed)")
+        }
+    #endif
+
     // MARK: - Runs and journals
 
     @Test(

@@ -2,6 +2,7 @@ import Foundation
 import Operations
 import OperationsJournal
 import OperationsRunner
+import OperationsTestSupport
 import Synchronization
 import Testing
 
@@ -11,17 +12,6 @@ import Testing
 /// rerun replays the value, so the screen that made it is not shown again.
 struct SealedRunnerTests {
     static let iban = "DE89370400440532013000"
-
-    /// Stands in for an AEAD cipher: reversible with its key, refuses bytes sealed with another.
-    struct XORSealer: JournalSealer {
-        let key: UInt8
-        struct WrongKey: Error {}
-        func seal(_ plaintext: [UInt8]) throws -> [UInt8] { [key] + plaintext.map { $0 ^ key } }
-        func open(_ sealed: [UInt8]) throws -> [UInt8] {
-            guard sealed.first == key else { throw WrongKey() }
-            return sealed.dropFirst().map { $0 ^ key }
-        }
-    }
 
     struct Account: Codable, Sendable, Hashable, JournalConfidential {
         let iban: String

@@ -2,7 +2,8 @@ public import Foundation
 import Operations
 
 /// ``AuthAPI`` as an HTTP/JSON client over an ``HTTPTransport``: the same code path against a real
-/// server (``URLSessionTransport``) and the embedded `SimulatedBackend` (AuthSimulator).
+/// server (``PlainHTTPTransport``, or `URLSessionTransport` from AuthFlowURLSession for TLS) and
+/// the embedded `SimulatedBackend` (AuthSimulator).
 ///
 /// The client only chooses endpoints, sends, times out and decodes; the parts of HTTP around that
 /// are its ``Hooks``, values each replaceable on its own: making the request (headers, credential,

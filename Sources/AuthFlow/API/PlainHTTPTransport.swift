@@ -18,7 +18,7 @@ public import Operations
 /// out. Repeating a request is the step's decision (its retry policy, with its full body and the
 /// same key), never the HTTP stack's. `URLSession` offers no setting that forbids it, so this
 /// transport does the little HTTP a JSON client needs itself. `https://` stays with
-/// ``URLSessionTransport``, which cannot be given TLS without a dependency.
+/// `URLSessionTransport` (AuthFlowURLSession), which cannot be given TLS without a dependency.
 ///
 /// - One exchange, one connection: the request goes out with `Connection: close` and a
 ///   `Content-Length`, and the connection is closed when the answer has been read.

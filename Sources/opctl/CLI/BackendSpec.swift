@@ -7,7 +7,7 @@ import OperationsRunner
 ///
 /// `sim:` (the default) or `sim:?code=123456&terms=1&termsVersion=2&latency=50&fail=code.verify:2,phone:1`
 /// (`termsChange=code.send` publishes new terms just before the first request to that endpoint);
-/// `http://…` / `https://…` for a server that implements Docs/HTTP-API.md.
+/// `http://…` (and on Apple platforms `https://…`) for a server that implements Docs/HTTP-API.md.
 enum BackendSpec: Equatable {
     /// The in-process simulator.
     case simulator(Simulator)
@@ -25,6 +25,16 @@ enum BackendSpec: Equatable {
         var termsChanges: Set<SimulatedBackend.Endpoint> = []
     }
 
+    /// Whether this build of opctl reaches `https://` servers: only where it links
+    /// AuthFlowURLSession (Package.swift), which is where URLSession is part of Foundation.
+    #if canImport(Darwin)
+        // Apple platforms: URLSession comes with Foundation, so https:// costs the start nothing.
+        static let speaksHTTPS = true
+    #else
+        // Linux: URLSession is FoundationNetworking, which opctl does not link (half its start-up).
+        static let speaksHTTPS = false
+    #endif
+
     /// The spec used when `--backend` is not given.
     static let defaultSpec = "sim:"
 
@@ -36,6 +46,11 @@ enum BackendSpec: Equatable {
             guard let url = URL(string: spec), url.host != nil, url.port.map({ (1...65_535).contains($0) }) ?? true
             else {
                 throw UsageError("--backend: '\(ParsedArguments.clip(spec))' is not a valid server URL")
+            }
+            guard spec.hasPrefix("http://") || Self.speaksHTTPS else {
+                throw UsageError(
+                    "--backend: opctl on Linux speaks plain http:// only (https:// would load libcurl at every"
+                        + " start); point it at an http:// server, or build your runner with AuthFlowURLSession")
             }
             self = .server(url)
             return

@@ -4,6 +4,12 @@ import Foundation
 import Operations
 import OperationsRunner
 
+// Apple platforms only: Package.swift links AuthFlowURLSession there and not on Linux (where
+// its module is still built for the tests, so `canImport` cannot tell).
+#if canImport(Darwin)
+    import AuthFlowURLSession
+#endif
+
 /// The key services of one opctl run, assembled from the command line: the backend (simulator or
 /// server), the saved sign-in, the terminal screens, and the factory that makes the operations.
 struct SignInServices {
@@ -73,6 +79,35 @@ struct SignInServices {
         }
     }
 
+    private static func transport(for url: URL) -> any HTTPTransport {
+        let plain: PlainHTTPTransport
+        do {
+            plain = try PlainHTTPTransport(baseURL: url)
+        } catch {
+            #if canImport(Darwin)
+                // Apple platforms (Package.swift links it there): URLSession is part of Foundation.
+                return URLSessionTransport(baseURL: url)
+            #else
+                // Linux: BackendSpec refuses https:// before a run starts, so no URL it passes
+                // gets here; were one to, each request would say why it was not sent.
+                return RefusedURL(reason: error.description)
+            #endif
+        }
+        return plain
+    }
+
+    /// A transport that sends nothing and answers every request with why.
+    private struct RefusedURL: HTTPTransport {
+        let reason: String
+
+        func send(
+            _ request: HTTPRequest, cancellation: CancellationToken?,
+            completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
+        ) {
+            completion(.failure(.unreachable(reason: reason)))
+        }
+    }
+
     init(
         backend: BackendSpec, stateDirectory: URL, screens: TerminalScreens, console: Console,
         simulatorState: SimulatorStateFile?
@@ -94,12 +129,8 @@ struct SignInServices {
             simulator = nil
             // http:// over a socket of opctl's own, which never sends a request twice by itself;
             // https:// over URLSession, the only TLS without a dependency (URLSessionTransport
-            // says what it does to keep a POST from being sent twice).
-            if let plain = try? PlainHTTPTransport(baseURL: url) {
-                transport = plain
-            } else {
-                transport = URLSessionTransport(baseURL: url)
-            }
+            // says what it does to keep a POST from being sent twice), where opctl links it.
+            transport = Self.transport(for: url)
         }
         let storage = FileLocalStorage(fileURL: Self.tokenFile(in: stateDirectory))
         self.storage = storage

@@ -26,6 +26,6 @@ enum SignInOptions {
         sim: (default) — the embedded simulator, with options
         \(simulatorExample)
         (termsChange=code.send: the terms change mid-run)
-        or an http:// / https:// base URL of a real server
+        or the http:// base URL of a real server (https:// on macOS)
         """)
 }

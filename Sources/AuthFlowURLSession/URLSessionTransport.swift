@@ -1,3 +1,4 @@
+public import AuthFlow
 public import Foundation
 public import Operations
 
@@ -5,9 +6,13 @@ public import Operations
     public import FoundationNetworking
 #endif
 
-/// An ``HTTPTransport`` for real servers, over `URLSession` (FoundationNetworking on Linux): the
-/// transport for `https://`. For `http://`, ``PlainHTTPTransport`` is the one that can promise
-/// never to send a request twice by itself.
+/// An `HTTPTransport` for real servers, over `URLSession` (FoundationNetworking on Linux): the
+/// transport for `https://`. For `http://`, AuthFlow's `PlainHTTPTransport` is the one that can
+/// promise never to send a request twice by itself.
+///
+/// A library of its own so that a program which speaks plain HTTP links no FoundationNetworking:
+/// on Linux that module loads libcurl and its TLS, Kerberos, LDAP and SSH libraries at every
+/// start of the program (Docs/Benchmarks.md, `opctl --version`).
 ///
 /// Request paths are resolved against ``baseURL``.
 ///
@@ -18,7 +23,7 @@ public import Operations
 ///   whole. This leans on how libcurl decides, which no API promises: the price of TLS without
 ///   a dependency. `GET`s share one session, kept alive: sent again, a read does no harm.
 ///
-/// - Timeouts: each request's ``HTTPRequest/timeout`` becomes the `URLRequest` timeout, and the
+/// - Timeouts: each request's `HTTPRequest.timeout` becomes the `URLRequest` timeout, and the
 ///   session's request and resource timeouts are set to the transport's `timeout` as well:
 ///   FoundationNetworking applies the session's values (60 s and 7 days by default) whatever the
 ///   request says. Both are rounded up to whole seconds (see `wholeSeconds`).
@@ -28,7 +33,7 @@ public import Operations
 ///   status, because following a `301` would turn a `POST` into a `GET`.
 /// - A body cut off after the head arrived is delivered as far as it came, with the head's
 ///   `Content-Length`, so the client's validator can say "the body ended after 12 of 40 bytes"
-///   instead of a network error number; other `URLError`s become ``TransportError`` cases with a
+///   instead of a network error number; other `URLError`s become `TransportError` cases with a
 ///   reason in plain words.
 public struct URLSessionTransport: HTTPTransport {
     /// The server's base URL, e.g. `https://auth.example.com`; paths are appended to it.
@@ -58,10 +63,10 @@ public struct URLSessionTransport: HTTPTransport {
     ///   - request: The request.
     ///   - cancellation: Cancels the task, closing its connection.
     ///   - completion: The response (a 3xx included, never followed; a body cut off after its head
-    ///     as far as it came), ``TransportError/timeout`` when `URLSession` timed out,
-    ///     ``TransportError/cancelled`` after `cancellation` fired, ``TransportError/connectionLost``
-    ///     when the connection broke mid-exchange, ``TransportError/invalidResponse(reason:)`` when
-    ///     what came back was not readable HTTP, or ``TransportError/unreachable(reason:)`` for any
+    ///     as far as it came), `TransportError.timeout` when `URLSession` timed out,
+    ///     `TransportError.cancelled` after `cancellation` fired, `TransportError.connectionLost`
+    ///     when the connection broke mid-exchange, `TransportError.invalidResponse(reason:)` when
+    ///     what came back was not readable HTTP, or `TransportError.unreachable(reason:)` for any
     ///     other network failure.
     public func send(
         _ request: HTTPRequest, cancellation: CancellationToken?,
