@@ -58,6 +58,11 @@ extension Character {
 extension StringProtocol {
     /// The number of terminal columns the text occupies: the sum of its graphemes' widths.
     package var displayWidth: Int {
-        reduce(0) { $0 + $1.displayWidth }
+        isPrintableASCII ? utf8.count : reduce(0) { $0 + $1.displayWidth }
+    }
+
+    /// Whether every character is printable ASCII, one column each.
+    var isPrintableASCII: Bool {
+        utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 }

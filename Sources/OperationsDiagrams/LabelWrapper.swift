@@ -9,12 +9,16 @@ enum LabelWrapper {
     /// Replaces control characters (tabs, newlines) with spaces and trims the ends, so a label is
     /// one line of printable text.
     static func sanitize(_ text: String) -> String {
+        // Most labels are printable ASCII with nothing to trim.
+        if text.isPrintableASCII && text.first != " " && text.last != " " { return text }
         var result = ""
         for character in text {
             let isControl = character.unicodeScalars.first?.properties.generalCategory == .control
             result.append(character.isNewline || character == "\t" || isControl ? " " : character)
         }
-        return String(result.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+        guard let first = result.firstIndex(where: { $0 != " " }), let last = result.lastIndex(where: { $0 != " " })
+        else { return "" }
+        return String(result[first...last])
     }
 
     /// The lines of a note: its own line breaks kept, each paragraph sanitized.
@@ -111,6 +115,11 @@ enum LabelWrapper {
     /// lower-case letter or digit followed by a capital (`checkout|Request`), or after `_`, `-`,
     /// `/`, `:`.
     static func isWordBoundary(_ previous: Character, _ next: Character) -> Bool {
+        if let before = previous.asciiValue, let after = next.asciiValue {
+            let lowerOrDigit = (0x61...0x7A).contains(before) || (0x30...0x39).contains(before)
+            if lowerOrDigit && (0x41...0x5A).contains(after) { return true }
+            return previous == "_" || previous == "-" || previous == "/" || previous == ":"
+        }
         guard let before = previous.unicodeScalars.last, let after = next.unicodeScalars.first else { return false }
         if (before.properties.isLowercase || before.properties.numericType != nil) && after.properties.isUppercase {
             return true
