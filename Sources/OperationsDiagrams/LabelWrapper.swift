@@ -3,14 +3,22 @@ import Operations
 /// Wraps label and note text to a width in display columns.
 ///
 /// Lines break at spaces and after `(`, `,` and `.`; a token longer than the width is broken
-/// hard, at the last place where an identifier's words meet (``isWordBoundary(_:_:)``) that
+/// hard, at the last place where an identifier's words meet (``TextUnit/isWordBoundary(_:_:)``) that
 /// fits, else where the line is full; past `maxLines` the last kept line ends in `…`.
 enum LabelWrapper {
     /// Replaces control characters (tabs, newlines) with spaces and trims the ends, so a label is
     /// one line of printable text.
     static func sanitize(_ text: String) -> String {
-        // Most labels are printable ASCII with nothing to trim.
-        if text.isPrintableASCII && text.first != " " && text.last != " " { return text }
+        // Most labels have nothing to change: no control character (each is a grapheme of its
+        // own) and no space at either end, found by one walk of the scalars.
+        let scalars = text.unicodeScalars
+        if scalars.first != " " && scalars.last != " "
+            && !scalars.contains(where: {
+                $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}"
+            })
+        {
+            return text
+        }
         var result = ""
         for character in text {
             let isControl = character.unicodeScalars.first?.properties.generalCategory == .control
@@ -74,7 +82,7 @@ enum LabelWrapper {
                 var cut = fitEnd
                 var candidate = fitEnd
                 while candidate > rest.startIndex + 1 {
-                    if isWordBoundary(rest[candidate - 1], rest[candidate]) {
+                    if Character.isWordBoundary(rest[candidate - 1], rest[candidate]) {
                         cut = candidate
                         break
                     }
@@ -111,22 +119,6 @@ enum LabelWrapper {
         return kept
     }
 
-    /// Whether a hard break between two characters falls where an identifier's words meet: a
-    /// lower-case letter or digit followed by a capital (`checkout|Request`), or after `_`, `-`,
-    /// `/`, `:`.
-    static func isWordBoundary(_ previous: Character, _ next: Character) -> Bool {
-        if let before = previous.asciiValue, let after = next.asciiValue {
-            let lowerOrDigit = (0x61...0x7A).contains(before) || (0x30...0x39).contains(before)
-            if lowerOrDigit && (0x41...0x5A).contains(after) { return true }
-            return previous == "_" || previous == "-" || previous == "/" || previous == ":"
-        }
-        guard let before = previous.unicodeScalars.last, let after = next.unicodeScalars.first else { return false }
-        if (before.properties.isLowercase || before.properties.numericType != nil) && after.properties.isUppercase {
-            return true
-        }
-        return before == "_" || before == "-" || before == "/" || before == ":"
-    }
-
     /// The line shortened so that it and a final `…` fit the width.
     static func ellipsized(_ line: String, width: Int) -> String {
         var characters = Array(line)
@@ -141,20 +133,25 @@ enum LabelWrapper {
     /// Splits text after each break opportunity: a run of spaces, or `(`, `,` or `.` with the
     /// spaces that follow it.
     static func pieces(of text: String) -> [Substring] {
-        var result: [Substring] = []
+        (text.isPrintableASCII ? pieceRanges(in: text.utf8) : pieceRanges(in: text)).map { text[$0] }
+    }
+
+    /// ``pieces(of:)`` as ranges of the text, walked by `TextUnit`.
+    static func pieceRanges<Text: Collection>(in text: Text) -> [Range<String.Index>]
+    where Text.Element: TextUnit, Text.Index == String.Index {
+        var result: [Range<String.Index>] = []
         var start = text.startIndex
         var index = start
         while index < text.endIndex {
-            let character = text[index]
             var next = text.index(after: index)
-            if character == " " || character == "(" || character == "," || character == "." {
-                while next < text.endIndex && text[next] == " " { next = text.index(after: next) }
-                result.append(text[start..<next])
+            if text[index].breaksAfter {
+                while next < text.endIndex && text[next].isSpace { next = text.index(after: next) }
+                result.append(start..<next)
                 start = next
             }
             index = next
         }
-        if start < text.endIndex { result.append(text[start...]) }
+        if start < text.endIndex { result.append(start..<text.endIndex) }
         return result
     }
 }

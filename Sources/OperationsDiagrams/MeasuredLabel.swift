@@ -26,22 +26,27 @@ struct MeasuredLabel {
 
     /// Measures `text` (sanitized) in one pass.
     init(_ text: String) {
-        for piece in LabelWrapper.pieces(of: text) {
+        if text.isPrintableASCII { measure(text.utf8) } else { measure(text) }
+    }
+
+    private mutating func measure<Text: Collection>(_ text: Text)
+    where Text.Element: TextUnit, Text.Index == String.Index {
+        for range in LabelWrapper.pieceRanges(in: text) {
             var measured = Piece()
             var word = 0
-            var previous: Character?
-            for character in piece {
-                let width = character.displayWidth
+            var previous: Text.Element?
+            for unit in text[range] {
+                let width = unit.columns
                 natural += width
-                if character == " " {
+                if unit.isSpace {
                     measured.spaces += 1
                     continue
                 }
-                if let previous, LabelWrapper.isWordBoundary(previous, character) { word = 0 }
+                if let previous, Text.Element.isWordBoundary(previous, unit) { word = 0 }
                 word += width
                 longestWord = max(longestWord, word)
                 measured.width += width
-                previous = character
+                previous = unit
             }
             measured.endsInPunctuation = previous?.isPunctuation ?? false
             longest = max(longest, measured.width)

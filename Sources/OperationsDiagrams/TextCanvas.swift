@@ -6,51 +6,56 @@ import Operations
 /// each step: those rows are written out and dropped. The canvas holds a step's rows, not the
 /// whole drawing, whatever the trace's length.
 struct TextCanvas {
-    /// What one column of a row shows.
-    private enum Cell {
+    /// What one column of a row shows. A plain value: a grapheme other than printable ASCII
+    /// waits in `graphemes` until its row is written out.
+    private enum Cell: Equatable {
         case blank
         case glyph(Glyph)
-        case text(Character)
+        case ascii(UInt8)
+        case grapheme(Int)
         /// The second column of a wide grapheme: written out as nothing.
         case wideTail
     }
 
     let width: Int
     let charset: DiagramCharset
-    /// The rows not yet written out, from `firstRow` on.
-    private var rows: [[Cell]] = []
-    /// The index of the first row still in `rows`.
+    /// The UTF-8 of each glyph in the charset, by its raw value.
+    private let spellings: [[UInt8]]
+    /// The rows not yet written out, from `firstRow` on, `width` cells each.
+    private var cells: [Cell] = []
+    private var graphemes: [Character] = []
+    /// The index of the first row still in `cells`.
     private var firstRow = 0
-    /// The rows written out so far.
-    private var drawing = ""
+    /// The rows written out so far, as UTF-8.
+    private var written: [UInt8] = []
 
     init(width: Int, charset: DiagramCharset) {
         self.width = width
         self.charset = charset
+        spellings = Glyph.allCases.map { Array($0.spelled(in: charset).utf8) }
     }
 
     /// Appends a blank row and returns its index.
     mutating func addRow() -> Int {
-        rows.append(Array(repeating: .blank, count: width))
-        return firstRow + rows.count - 1
+        cells.append(contentsOf: repeatElement(.blank, count: width))
+        return firstRow + cells.count / width - 1
     }
 
     func isBlank(_ row: Int, _ column: Int) -> Bool {
         guard column >= 0, column < width else { return true }
-        if case .blank = rows[row - firstRow][column] { return true }
-        return false
+        return cells[(row - firstRow) * width + column] == .blank
     }
 
     /// Whether a cell holds a lifeline or a bar's side, which a frame's edge crosses.
     func isLine(_ row: Int, _ column: Int) -> Bool {
-        guard column >= 0, column < width, case .glyph(.vertical) = rows[row - firstRow][column] else { return false }
-        return true
+        guard column >= 0, column < width else { return false }
+        return cells[(row - firstRow) * width + column] == .glyph(.vertical)
     }
 
     /// Blanks a cell, e.g. around text set into a rule.
     mutating func clear(_ row: Int, _ column: Int) {
         guard column >= 0, column < width else { return }
-        rows[row - firstRow][column] = .blank
+        cells[(row - firstRow) * width + column] = .blank
     }
 
     mutating func put(_ glyph: Glyph, _ row: Int, _ column: Int) {
@@ -58,7 +63,7 @@ struct TextCanvas {
             assertionFailure("glyph outside the canvas at column \(column) of \(width)")
             return
         }
-        rows[row - firstRow][column] = .glyph(glyph)
+        cells[(row - firstRow) * width + column] = .glyph(glyph)
     }
 
     mutating func put(_ glyph: Glyph, _ row: Int, from start: Int, through end: Int) {
@@ -69,6 +74,16 @@ struct TextCanvas {
     /// Writes text starting at a column; the caller has measured that it fits. In the ASCII
     /// charset a non-ASCII grapheme becomes its ``ASCIIFallback`` of the same width.
     mutating func put(text: String, _ row: Int, _ column: Int) {
+        let rowStart = (row - firstRow) * width
+        // Most text is printable ASCII: a cell per byte, no grapheme to find.
+        if text.isPrintableASCII {
+            guard column >= 0, column + text.utf8.count <= width else {
+                assertionFailure("text outside the canvas at column \(column) of \(width)")
+                return
+            }
+            for (offset, byte) in text.utf8.enumerated() { cells[rowStart + column + offset] = .ascii(byte) }
+            return
+        }
         var position = column
         for character in text {
             let width = character.displayWidth
@@ -77,13 +92,16 @@ struct TextCanvas {
                 assertionFailure("text outside the canvas at column \(position) of \(self.width)")
                 return
             }
-            if charset == .ascii && !character.isASCII {
+            if let ascii = character.asciiValue {
+                cells[rowStart + position] = .ascii(ascii)
+            } else if charset == .ascii {
                 for (offset, byte) in ASCIIFallback.bytes(for: character, width: width).enumerated() {
-                    rows[row - firstRow][position + offset] = .text(Character(Unicode.Scalar(byte)))
+                    cells[rowStart + position + offset] = .ascii(byte)
                 }
             } else {
-                rows[row - firstRow][position] = .text(character)
-                if width == 2 { rows[row - firstRow][position + 1] = .wideTail }
+                cells[rowStart + position] = .grapheme(graphemes.count)
+                graphemes.append(character)
+                if width == 2 { cells[rowStart + position + 1] = .wideTail }
             }
             position += width
         }
@@ -92,26 +110,28 @@ struct TextCanvas {
     /// Writes out every row painted so far (`\n` after each, no trailing spaces) and drops
     /// them; later rows keep their indices.
     mutating func flush() {
-        for row in rows {
-            var end = row.count
-            while end > 0, case .blank = row[end - 1] { end -= 1 }
-            for cell in row[..<end] {
+        for rowStart in stride(from: 0, to: cells.count, by: width) {
+            var end = rowStart + width
+            while end > rowStart, cells[end - 1] == .blank { end -= 1 }
+            for cell in cells[rowStart..<end] {
                 switch cell {
-                case .blank: drawing.append(" ")
-                case .glyph(let glyph): drawing += glyph.spelled(in: charset)
-                case .text(let character): drawing.append(character)
+                case .blank: written.append(0x20)
+                case .glyph(let glyph): written += spellings[Int(glyph.rawValue)]
+                case .ascii(let byte): written.append(byte)
+                case .grapheme(let index): written += graphemes[index].utf8
                 case .wideTail: break
                 }
             }
-            drawing.append("\n")
+            written.append(0x0A)
         }
-        firstRow += rows.count
-        rows.removeAll(keepingCapacity: true)
+        firstRow += cells.count / width
+        cells.removeAll(keepingCapacity: true)
+        graphemes.removeAll(keepingCapacity: true)
     }
 
     /// The finished drawing: `\n` after every row, no trailing spaces.
     mutating func output() -> String {
         flush()
-        return drawing
+        return String(decoding: written, as: UTF8.self)
     }
 }
