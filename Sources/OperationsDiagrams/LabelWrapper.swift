@@ -94,8 +94,11 @@ enum LabelWrapper {
             }
         }
 
-        for piece in pieces(of: text) {
-            let token = Array(piece.trimmingTrailingSpaces)
+        let characters = Array(text)
+        for piece in pieces(of: characters) {
+            var tokenEnd = piece.upperBound
+            while tokenEnd > piece.lowerBound && characters[tokenEnd - 1].isSpace { tokenEnd -= 1 }
+            let token = characters[piece.lowerBound..<tokenEnd]
             let pieceWidth = token.reduce(0) { $0 + $1.displayWidth }
             if !line.isEmpty && lineWidth + pendingSpaces + pieceWidth > width { flush() }
             // The spaces before a piece stay only between two pieces on one line.
@@ -107,7 +110,7 @@ enum LabelWrapper {
                 lineWidth += pieceWidth
             } else {
                 // Only a token longer than a whole line gets here: break it hard.
-                breakHard(token[...])
+                breakHard(token)
             }
             pendingSpaces = piece.count - token.count
         }
@@ -130,16 +133,10 @@ enum LabelWrapper {
         return String(characters) + "…"
     }
 
-    /// Splits text after each break opportunity: a run of spaces, or `(`, `,` or `.` with the
-    /// spaces that follow it.
-    static func pieces(of text: String) -> [Substring] {
-        (text.isPrintableASCII ? pieceRanges(in: text.utf8) : pieceRanges(in: text)).map { text[$0] }
-    }
-
-    /// ``pieces(of:)`` as ranges of the text, walked by `TextUnit`.
-    static func pieceRanges<Text: Collection>(in text: Text) -> [Range<String.Index>]
-    where Text.Element: TextUnit, Text.Index == String.Index {
-        var result: [Range<String.Index>] = []
+    /// Where text splits after each break opportunity: a run of spaces, or `(`, `,` or `.` with
+    /// the spaces that follow it.
+    static func pieces<Text: Collection>(of text: Text) -> [Range<Text.Index>] where Text.Element: TextUnit {
+        var result: [Range<Text.Index>] = []
         var start = text.startIndex
         var index = start
         while index < text.endIndex {
@@ -153,13 +150,5 @@ enum LabelWrapper {
         }
         if start < text.endIndex { result.append(start..<text.endIndex) }
         return result
-    }
-}
-
-extension Substring {
-    fileprivate var trimmingTrailingSpaces: Substring {
-        var end = endIndex
-        while end > startIndex && self[index(before: end)] == " " { end = index(before: end) }
-        return self[startIndex..<end]
     }
 }

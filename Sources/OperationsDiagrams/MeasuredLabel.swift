@@ -26,12 +26,12 @@ struct MeasuredLabel {
 
     /// Measures `text` (sanitized) in one pass.
     init(_ text: String) {
-        if text.isPrintableASCII { measure(text.utf8) } else { measure(text) }
+        // Printable ASCII by its bytes; other text by its graphemes, found once.
+        if text.isPrintableASCII { measure(text.utf8) } else { measure(Array(text)) }
     }
 
-    private mutating func measure<Text: Collection>(_ text: Text)
-    where Text.Element: TextUnit, Text.Index == String.Index {
-        for range in LabelWrapper.pieceRanges(in: text) {
+    private mutating func measure<Text: Collection>(_ text: Text) where Text.Element: TextUnit {
+        for range in LabelWrapper.pieces(of: text) {
             var measured = Piece()
             var word = 0
             var previous: Text.Element?

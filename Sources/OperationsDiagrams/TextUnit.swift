@@ -28,12 +28,16 @@ extension UInt8: TextUnit {
 }
 
 extension Character: TextUnit {
+    /// The character's byte when it is one ASCII scalar: a cheaper question than `==` or
+    /// `asciiValue`, which compare with `"\r\n"` first.
+    private var asciiByte: UInt8? { utf8.count == 1 ? utf8.first : nil }
+
     var columns: Int { displayWidth }
-    var isSpace: Bool { self == " " }
-    var breaksAfter: Bool { self == " " || self == "(" || self == "," || self == "." }
+    var isSpace: Bool { asciiByte == 0x20 }
+    var breaksAfter: Bool { asciiByte?.breaksAfter ?? false }
 
     static func isWordBoundary(_ previous: Character, _ next: Character) -> Bool {
-        if let before = previous.asciiValue, let after = next.asciiValue {
+        if let before = previous.asciiByte, let after = next.asciiByte {
             return UInt8.isWordBoundary(before, after)
         }
         guard let before = previous.unicodeScalars.last, let after = next.unicodeScalars.first else { return false }
