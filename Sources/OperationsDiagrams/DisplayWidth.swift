@@ -55,65 +55,14 @@ extension Character {
     }
 }
 
-extension Unicode.Scalar {
-    /// Whether this scalar is always a grapheme of its own in text made only of such scalars:
-    /// printable ASCII, and the blocks of letters, punctuation, arrows and symbols that hold no
-    /// combining mark, joiner, variation selector, regional indicator, Hangul jamo or prepended
-    /// or spacing mark (the scalars that grapheme clustering joins to a neighbour).
-    package var isStandaloneGrapheme: Bool {
-        switch value {
-        case 0x20...0x7E, 0xA0...0x2FF, 0x370...0x3FF, 0x400...0x482, 0x2010...0x2027, 0x2030...0x205E,
-            0x2190...0x23FF, 0x2500...0x27BF:
-            return true
-        default:
-            return false
-        }
-    }
-
-    /// The display width of this scalar as a grapheme of its own: ``Character/displayWidth``
-    /// of the one-scalar character, without building it.
-    package var standaloneDisplayWidth: Int {
-        if value < 0x80 { return value < 0x20 || value == 0x7F ? 0 : 1 }
-        // Latin-1 and Latin Extended letters and signs, and general punctuation (`…`, `—`):
-        // one column, no property lookup (the soft hyphen is a format character: none).
-        if (0xA0...0x2FF).contains(value) { return value == 0xAD ? 0 : 1 }
-        if (0x2010...0x2027).contains(value) || (0x2030...0x205E).contains(value) { return 1 }
-        return Character(self).displayWidth
-    }
-}
-
 extension StringProtocol {
     /// The number of terminal columns the text occupies: the sum of its graphemes' widths.
-    ///
-    /// Printable ASCII is its byte count; text whose scalars are all standalone graphemes (a
-    /// label with `…`, `é` or an arrow) is summed scalar by scalar, which gives the same result
-    /// as the grapheme loop without segmenting graphemes; anything else is measured grapheme by
-    /// grapheme.
     package var displayWidth: Int {
-        var allASCII = true
-        for byte in utf8 where byte >= 0x80 || byte < 0x20 || byte == 0x7F {
-            allASCII = false
-            break
-        }
-        if allASCII { return utf8.count }
-        var width = 0
-        if unicodeScalars.allSatisfy(\.isStandaloneGrapheme) {
-            for scalar in unicodeScalars { width += scalar.standaloneDisplayWidth }
-            return width
-        }
-        for character in self { width += character.displayWidth }
-        return width
+        isPrintableASCII ? utf8.count : reduce(0) { $0 + $1.displayWidth }
     }
-}
 
-extension String {
-    /// ``StringProtocol/displayWidth`` for a `String`, the type every label is: one pass over the
-    /// UTF-8 (``TextScan``) for ASCII and standalone scalars, graphemes for anything else.
-    package var displayWidth: Int {
-        let (kind, width) = TextScan.measure(self)
-        if kind != .complex { return width }
-        var total = 0
-        for character in self { total += character.displayWidth }
-        return total
+    /// Whether every character is printable ASCII, one column each.
+    var isPrintableASCII: Bool {
+        utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 }

@@ -77,7 +77,7 @@ struct TextLayout {
     /// The total width of the drawing.
     private(set) var width = 0
     /// Each step's label lines (note lines for notes).
-    private(set) var lines: [LabelLines] = []
+    private(set) var lines: [[String]] = []
     private(set) var placements: [Placement] = []
 
     private static let padding = 1
@@ -124,26 +124,25 @@ struct TextLayout {
         frameDepth = model.frameDepth
         guard !columns.isEmpty else { return }
 
-        let texts = model.steps.map { step -> LabelLines in
+        let texts = model.steps.map { step -> [String] in
             switch step.action {
             case .message, .create, .launch, .finish:
-                return LabelLines(LabelWrapper.sanitize(model.label(of: step)))
+                return [LabelWrapper.sanitize(model.label(of: step))]
             case .note:
-                return LabelLines(LabelWrapper.paragraphs(model.label(of: step)))
+                return LabelWrapper.paragraphs(model.label(of: step))
             case .frameOpen(let kind, _, _):
-                return LabelLines(Self.tab(kind.rawValue, model.label(of: step)))
+                return [Self.tab(kind.rawValue, model.label(of: step))]
             case .frameBranch(let kind, _):
-                return LabelLines(Self.tab(kind == .par ? "and" : "else", model.label(of: step)))
+                return [Self.tab(kind == .par ? "and" : "else", model.label(of: step))]
             case .frameClose:
-                return .none
+                return []
             case .divider:
-                return LabelLines(LabelWrapper.sanitize(model.label(of: step)))
+                return [LabelWrapper.sanitize(model.label(of: step))]
             }
         }
         placements = model.steps.map { Self.placement(of: $0) }
         // Labels are measured once, for every fitting pass below.
-        var pieces = WrapPieces(reservingCapacityFor: texts.count)
-        let measured = texts.indices.map { placements[$0].isNote ? nil : pieces.measure(texts[$0].first ?? "") }
+        let measured = texts.indices.map { placements[$0].isNote ? nil : MeasuredLabel(texts[$0].first ?? "") }
 
         // A border column per frame level first; one for all when that does not fit without
         // breaking a word: a narrow page gives the labels the columns of the frames' borders.
@@ -154,7 +153,7 @@ struct TextLayout {
             let breaks = frameColumns > 1 ? min(breaks, .words) : breaks
             // Shrink gaps: drop the comfortable padding before wrapping anything.
             fit = Fit(
-                layout: self, model: model, texts: texts, pieces: pieces, measured: measured, padding: Self.padding,
+                layout: self, model: model, texts: texts, measured: measured, padding: Self.padding,
                 maxLabelLines: maxLabelLines)
             shrunk = fit.total > maxWidth
             guard shrunk else { break }
@@ -193,8 +192,9 @@ struct TextLayout {
         for (step, placement) in placements.enumerated() {
             guard case .frame(let level) = placement, let text = texts[step].first else { continue }
             let available = width - 2 * ruleStart(model.steps[step].action, level: level) - 6
-            lines[step] = LabelLines(
-                text.displayWidth <= available ? text : LabelWrapper.ellipsized(text, width: max(available, 1)))
+            lines[step] = [
+                text.displayWidth <= available ? text : LabelWrapper.ellipsized(text, width: max(available, 1))
+            ]
         }
 
         // Notes take the free width right of their lifeline, now that it is known: over idle
@@ -203,8 +203,9 @@ struct TextLayout {
         for slot in fit.slots where slot.isNote {
             guard case .note(let column) = placements[slot.step] else { continue }
             let available = noteTextWidth(column: column, limit: model.steps[slot.step].noteLimit)
-            lines[slot.step] = LabelLines(
-                texts[slot.step].flatMap { LabelWrapper.wrap($0, width: min(available, Self.noteWidestText)) })
+            lines[slot.step] = texts[slot.step].flatMap {
+                LabelWrapper.wrap($0, width: min(available, Self.noteWidestText))
+            }
         }
     }
 
@@ -254,31 +255,26 @@ struct TextLayout {
         /// The widest word of an identifier in it (`verification` of `verificationRequest`):
         /// what cannot be broken at the words of an identifier.
         let longestWord: Int
+        /// The label measured for wrapping; `nil` for a note, which wraps for real.
+        let label: MeasuredLabel?
         let isNote: Bool
-        let isTail: Bool
         /// The width the text is currently wrapped to.
         var width: Int
+        /// The columns the slot takes in its gap now.
+        var extent: Int { fixed + width }
     }
 
     /// The gap sizes and wrapped labels while fitting a width.
     private struct Fit {
-        /// Kept apart from its slot, so that slots are plain values that copy without
-        /// reference counting.
         var slots: [Slot] = []
-        /// Every label measured for wrapping.
-        let pieces: WrapPieces
-        /// Each gap's slots, as fitting reads them on every column it narrows the gap: together
-        /// in memory, rather than a slot here, its label there and its pieces elsewhere.
-        var entriesInGap: [[GapEntry]]
-        /// Each gap's entries by extent, made when shrinking starts (the extents do not change
-        /// before).
-        var bucketsInGap: [ExtentBuckets] = []
+        /// The positions in `slots` of each gap's slots, in step order.
+        var slotsInGap: [[Int]]
         var structural: [Int]
         var sizes: [Int]
-        var lines: [LabelLines]
+        var lines: [[String]]
         /// The width each label wraps to, once fitting narrowed it.
         var wrapWidths: [Int?]
-        let texts: [LabelLines]
+        let texts: [[String]]
         let maxLabelLines: Int
 
         /// The columns outside the gaps: the last lifeline's own and the right frame borders.
@@ -289,33 +285,20 @@ struct TextLayout {
         mutating func wrapLabels() {
             for (step, width) in wrapWidths.enumerated() {
                 guard let width else { continue }
-                lines[step] = LabelLines(
-                    LabelWrapper.wrap(texts[step].first ?? "", width: width, maxLines: maxLabelLines))
+                lines[step] = LabelWrapper.wrap(texts[step].first ?? "", width: width, maxLines: maxLabelLines)
             }
         }
 
         /// The narrowest the drawing can get: every text one column wide.
         var hardFloorTotal: Int { floors(hardNotes: true, labels: .any).reduce(0, +) + outside }
 
-        /// A slot in its gap's list.
-        struct GapEntry {
-            /// The columns the slot takes in the gap now: `fixed + width`.
-            var extent: Int32
-            let fixed: Int32
-            /// The slot's index in `slots`.
-            let slot: Int32
-            /// The label measured for wrapping; `nil` for a note, which is rare and wraps for real.
-            let label: WrapPieces.Label?
-        }
-
         init(
-            layout: TextLayout, model: DiagramModel, texts: [LabelLines], pieces: WrapPieces,
-            measured: [WrapPieces.Label?], padding: Int, maxLabelLines: Int
+            layout: TextLayout, model: DiagramModel, texts: [[String]], measured: [MeasuredLabel?], padding: Int,
+            maxLabelLines: Int
         ) {
             let columns = layout.columns
             let count = columns.count
             self.texts = texts
-            self.pieces = pieces
             self.maxLabelLines = maxLabelLines
             let frameDepth = layout.frameColumns
             outside = 1 + layout.rightInset
@@ -334,12 +317,12 @@ struct TextLayout {
             }
             structural[count] = max(columns[count - 1].boxRight, columns[count - 1].rightReach)
 
-            entriesInGap = Array(repeating: [], count: count + 1)
+            slotsInGap = Array(repeating: [], count: count + 1)
             for (index, step) in model.steps.enumerated() {
                 let text = texts[index]
                 let label = measured[index]
                 let natural = label?.natural ?? text.map(\.displayWidth).max() ?? 0
-                let longest = label?.longest ?? text.map(LabelWrapper.longestPiece).max() ?? 0
+                let longest = label?.longest ?? text.map { MeasuredLabel($0).longest }.max() ?? 0
                 let longestWord = label?.longestWord ?? longest
                 var gap = 0
                 var fixed = 0
@@ -378,25 +361,23 @@ struct TextLayout {
                 let isTail = gap == count
                 let asked =
                     isNote ? min(natural, isTail ? TextLayout.noteTailWidth : TextLayout.noteNaturalWidth) : natural
-                if isNote { lines[index] = LabelLines(text.flatMap { LabelWrapper.wrap($0, width: asked) }) }
-                entriesInGap[gap].append(
-                    GapEntry(
-                        extent: Int32(truncatingIfNeeded: fixed + asked), fixed: Int32(truncatingIfNeeded: fixed),
-                        slot: Int32(truncatingIfNeeded: slots.count), label: isNote ? nil : label))
+                if isNote { lines[index] = text.flatMap { LabelWrapper.wrap($0, width: asked) } }
+                slotsInGap[gap].append(slots.count)
                 slots.append(
                     Slot(
                         step: index, gap: gap, fixed: fixed, padding: slotPadding, natural: asked,
-                        longestPiece: longest, longestWord: longestWord, isNote: isNote, isTail: isTail, width: asked))
+                        longestPiece: longest, longestWord: longestWord, label: isNote ? nil : label, isNote: isNote,
+                        width: asked))
             }
             sizes = structural
-            for slot in slots { sizes[slot.gap] = max(sizes[slot.gap], slot.fixed + slot.padding + slot.width) }
+            for slot in slots { sizes[slot.gap] = max(sizes[slot.gap], slot.extent + slot.padding) }
         }
 
         /// The first step of fitting: the gaps without the comfortable padding. Computed from
         /// the same slots rather than by measuring every label again.
         mutating func dropPadding() {
             sizes = structural
-            for slot in slots { sizes[slot.gap] = max(sizes[slot.gap], slot.fixed + slot.width) }
+            for slot in slots { sizes[slot.gap] = max(sizes[slot.gap], slot.extent) }
         }
 
         /// The smallest each gap may get: texts wrapped only at break opportunities (soft), also
@@ -422,10 +403,9 @@ struct TextLayout {
         func harm(shrinking gap: Int) -> Double {
             let target = sizes[gap] - 1
             var total = 0.0
-            for position in bucketsInGap[gap].positions(widerThan: target) {
-                let entry = entriesInGap[gap][Int(position)]
-                guard let label = entry.label else { continue }
-                total += pieces.harm(label, max(target - Int(entry.fixed), 1))
+            for index in slotsInGap[gap] where slots[index].extent > target {
+                guard let label = slots[index].label else { continue }
+                total += label.harm(max(target - slots[index].fixed, 1))
             }
             return total
         }
@@ -437,9 +417,7 @@ struct TextLayout {
         mutating func shrink(to maxWidth: Int, hardNotes: Bool, labels: Breaks) {
             let hardLabels = labels > .soft
             let floor = floors(hardNotes: hardNotes, labels: labels)
-            if bucketsInGap.isEmpty { bucketsInGap = entriesInGap.map { ExtentBuckets(extents: $0.map(\.extent)) } }
-            var currentTotal = total
-            while currentTotal > maxWidth {
+            while total > maxWidth {
                 var widest = -1
                 var widestScore = 0.0
                 for gap in sizes.indices where sizes[gap] > floor[gap] {
@@ -451,28 +429,21 @@ struct TextLayout {
                 }
                 guard widest >= 0 else { return }
                 let target = sizes[widest] - 1
-                // Only the entries wider than the target change; the others keep their extent.
-                for position in bucketsInGap[widest].take(widerThan: target) {
-                    let entry = entriesInGap[widest][Int(position)]
-                    let index = Int(entry.slot)
-                    let fixed = Int(entry.fixed)
-                    let allowed = max(target - fixed, 1)
-                    let step = slots[index].step
-                    if let label = entry.label {
-                        slots[index].width = pieces.wrappedWidth(label, allowed)
-                        wrapWidths[step] = allowed
-                    } else {
-                        let wrapped = texts[step].flatMap { LabelWrapper.wrap($0, width: allowed) }
-                        lines[step] = LabelLines(wrapped)
-                        slots[index].width = wrapped.map(\.displayWidth).max() ?? 0
+                var size = structural[widest]
+                for index in slotsInGap[widest] {
+                    if slots[index].extent > target {
+                        let allowed = max(target - slots[index].fixed, 1)
+                        let step = slots[index].step
+                        if let label = slots[index].label {
+                            slots[index].width = label.wrappedWidth(allowed)
+                            wrapWidths[step] = allowed
+                        } else {
+                            lines[step] = texts[step].flatMap { LabelWrapper.wrap($0, width: allowed) }
+                            slots[index].width = lines[step].map(\.displayWidth).max() ?? 0
+                        }
                     }
-                    let extent = fixed + slots[index].width
-                    entriesInGap[widest][Int(position)].extent = Int32(truncatingIfNeeded: extent)
-                    bucketsInGap[widest].put(position, extent: extent)
+                    size = max(size, slots[index].extent)
                 }
-                bucketsInGap[widest].settle()
-                let size = max(structural[widest], bucketsInGap[widest].top)
-                currentTotal -= sizes[widest] - size
                 sizes[widest] = size
             }
         }

@@ -16,14 +16,11 @@ struct TextPainter {
     private let layout: TextLayout
     private let showFootBoxes: Bool
     private var canvas: TextCanvas
-    // What a base row shows; a change makes the next base row be drawn anew.
-    private var depth: [Int] { didSet { canvas.forgetTemplate() } }
-    private var alive: [Bool] { didSet { canvas.forgetTemplate() } }
+    /// How deep each column's bars are nested, and whether its lifeline stands.
+    private var depth: [Int]
+    private var alive: [Bool]
     /// How many frames are open: their borders stand on every row.
-    private var openFrames = 0 { didSet { canvas.forgetTemplate() } }
-    /// The closing marks of the step being painted, kept between steps so that most steps
-    /// allocate nothing for them.
-    private var marks: [ClosingMark] = []
+    private var openFrames = 0
 
     /// What happens to a column on the `row`-th closing row of a step.
     private struct ClosingMark {
@@ -43,11 +40,6 @@ struct TextPainter {
 
     mutating func paint() -> String {
         guard !model.columns.isEmpty else { return "" }
-        // Room for the whole drawing up front, so that it is not copied as it grows: a step is
-        // its label rows, an arrow row, a closing row or two and a blank one.
-        var rows = 8
-        for lines in layout.lines { rows += lines.count + 3 }
-        canvas.reserve(rows: rows)
         if alive.contains(true) {
             paintBoxes(for: alive, foot: false)
         }
@@ -66,13 +58,10 @@ struct TextPainter {
 
     // MARK: Rows and lifelines
 
-    /// Adds a row showing every alive lifeline and bar: a copy of the canvas's template row
-    /// while nothing has changed since it was drawn.
+    /// Adds a row showing every alive lifeline and bar.
     @discardableResult
     private mutating func baseRow() -> Int {
-        if let row = canvas.addTemplateRow() { return row }
         let row = canvas.addRow()
-        defer { canvas.makeTemplate(of: row) }
         for column in alive.indices where alive[column] {
             let x = layout.x[column]
             let level = depth[column]
@@ -152,7 +141,7 @@ struct TextPainter {
 
     private mutating func paint(step index: Int) {
         let step = model.steps[index]
-        collectClosingMarks(of: step)
+        let marks = Self.closingMarks(of: step)
         switch step.action {
         case .note(let column):
             paintNote(column: column, lines: layout.lines[index])
@@ -171,7 +160,7 @@ struct TextPainter {
         case .frameClose(let level):
             let corners: (Glyph, Glyph) =
                 layout.sharesBorder(level: level) ? (.teeRight, .teeLeft) : (.bottomLeft, .bottomRight)
-            paintFrameEdge(start: layout.frameBorder(level: level), corners: corners, fill: .horizontal, lines: .none)
+            paintFrameEdge(start: layout.frameBorder(level: level), corners: corners, fill: .horizontal, lines: [])
             openFrames -= 1
         case .divider(let level):
             // A session's start: a double rule, as PlantUML draws `== label ==`.
@@ -196,12 +185,12 @@ struct TextPainter {
                 apply(entry.mark, column: entry.column, row: row)
             }
         }
-        marks.removeAll(keepingCapacity: true)
     }
 
     /// What happens to each column on the closing rows of a step: a column's marks go on
     /// successive rows, in the order they are added.
-    private mutating func collectClosingMarks(of step: DiagramModel.Step) {
+    private static func closingMarks(of step: DiagramModel.Step) -> [ClosingMark] {
+        var marks: [ClosingMark] = []
         func add(_ column: Int, _ mark: Mark) {
             var row = 0
             for entry in marks where entry.column == column { row += 1 }
@@ -222,6 +211,7 @@ struct TextPainter {
             if ending.hadBar { add(ending.column, .barEnd) }
             if ending.crossed { add(ending.column, .cross) }
         }
+        return marks
     }
 
     private mutating func apply(_ mark: Mark, column: Int, row: Int) {
@@ -244,7 +234,7 @@ struct TextPainter {
         }
     }
 
-    private mutating func paintArrowStep(_ step: DiagramModel.Step, lines: LabelLines) {
+    private mutating func paintArrowStep(_ step: DiagramModel.Step, lines: [String]) {
         let sender = step.sender
         let receiver = step.receiver
         var created: Int?
@@ -259,7 +249,7 @@ struct TextPainter {
         // Label rows; the receiver's bar and a created head box start on the last one.
         let placement = layout.placements.isEmpty ? nil : gap(of: step)
         let bounds = placement.map { layout.labelBounds(gap: $0, createdColumn: created) }
-        let labelLines = lines.isEmpty ? LabelLines("") : lines
+        let labelLines = lines.isEmpty ? [""] : lines
         var lastLabelRow = 0
         for line in labelLines {
             lastLabelRow = baseRow()
@@ -361,7 +351,7 @@ struct TextPainter {
     /// A frame's top, branch or bottom: a rule from its left border to its right one, crossing
     /// every lifeline and bar (`┼`), with the tab — keyword and reason — set into it at the left.
     /// The rule is the one row where nothing else is drawn, so the tab covers no label or arrow.
-    private mutating func paintFrameEdge(start left: Int, corners: (Glyph, Glyph), fill: Glyph, lines: LabelLines) {
+    private mutating func paintFrameEdge(start left: Int, corners: (Glyph, Glyph), fill: Glyph, lines: [String]) {
         let row = baseRow()
         let right = layout.width - 1 - left
         for column in (left + 1)..<right {
@@ -379,7 +369,7 @@ struct TextPainter {
     // MARK: Self-messages and notes
 
     /// A loop leaving the bar's right edge, at least three rows tall, with the label on its right.
-    private mutating func paintLoop(column: Int, style: MessageStyle, lines: LabelLines) {
+    private mutating func paintLoop(column: Int, style: MessageStyle, lines: [String]) {
         let rows = max(3, lines.count + 1)
         let x = layout.x[column]
         let start = x + depth[column] + 1
@@ -405,7 +395,7 @@ struct TextPainter {
     }
 
     /// A double-bordered box right of the lifeline, text left-aligned.
-    private mutating func paintNote(column: Int, lines: LabelLines) {
+    private mutating func paintNote(column: Int, lines: [String]) {
         let start = layout.noteStart(column: column)
         let textWidth = lines.map(\.displayWidth).max() ?? 0
         let end = start + textWidth + 3

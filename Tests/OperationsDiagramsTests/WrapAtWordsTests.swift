@@ -157,11 +157,10 @@ struct WrapAtWordsTests {
     /// `verification` | `Request` is 12, `on` | `Finish(` 7; a token without inner words is
     /// its own word.
     @Test func identifiersAreMeasuredByTheirWords() {
-        var pieces = WrapPieces()
-        #expect(pieces.measure("signInAttempt → verificationRequest").longestWord == 12)
-        #expect(pieces.measure("onFinish(sessionCheck)").longestWord == 7)
-        #expect(pieces.measure("launch(+799…4567)").longestWord == 10)
-        #expect(pieces.measure("user_id/path").longestWord == 5)
+        #expect(MeasuredLabel("signInAttempt → verificationRequest").longestWord == 12)
+        #expect(MeasuredLabel("onFinish(sessionCheck)").longestWord == 7)
+        #expect(MeasuredLabel("launch(+799…4567)").longestWord == 10)
+        #expect(MeasuredLabel("user_id/path").longestWord == 5)
         // Wrapped no narrower than its widest word, a label breaks only between words.
         #expect(LabelWrapper.wrap("verificationRequest", width: 12) == ["verification", "Request"])
         #expect(LabelWrapper.wrap("onFinish(sessionCheck)", width: 8) == ["on", "Finish(", "session", "Check)"])
