@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A one-way switch the caller fires to cancel launches that carry it.
 ///
 /// Operations never poll it in a loop: ``Completion`` registers for it and finishes the launch
@@ -21,7 +19,6 @@ public final class CancellationToken: Sendable {
     }
 
     private let handlers = LockedState(Handlers())
-    private let fired = Atomic<Bool>(false)
 
     /// Creates a token that has not fired.
     public init() {}
@@ -47,7 +44,7 @@ public final class CancellationToken: Sendable {
     }
 
     /// Whether the token has fired.
-    public var isCancelled: Bool { fired.load(ordering: .acquiring) }
+    public var isCancelled: Bool { handlers.withLock { $0.cancelled } }
 
     /// Fires the token: runs every registered handler once, on the calling thread, newest first
     /// (launches nested inside others registered later, so they finish before the scenario
@@ -61,9 +58,7 @@ public final class CancellationToken: Sendable {
             defer { state.entries = [] }
             return state.entries.reversed().map(\.handler)
         }
-        guard let pending else { return }
-        fired.store(true, ordering: .releasing)
-        for handler in pending { handler() }
+        for handler in pending ?? [] { handler() }
     }
 
     /// Registers work to run when the token fires.

@@ -48,13 +48,11 @@ public struct HandledEvent: Sendable, Hashable, Codable {
         /// Reads `"proceeded"`, `"postponed"` or `{"ended": "…"}`.
         public init(from decoder: any Decoder) throws {
             if let word = try? decoder.singleValueContainer().decode(String.self) {
-                switch word {
-                case "proceeded": self = .proceeded
-                case "postponed": self = .postponed
-                default:
+                guard word == "proceeded" || word == "postponed" else {
                     throw DecodingError.dataCorrupted(
                         .init(codingPath: decoder.codingPath, debugDescription: "\"\(word)\" is no reaction"))
                 }
+                self = word == "proceeded" ? .proceeded : .postponed
                 return
             }
             let container = try decoder.container(keyedBy: Key.self)

@@ -31,7 +31,11 @@ public struct Backoff: Sendable, Hashable {
     /// `random`, a uniform random number in `0..<1`.
     public func delay(beforeRetry retry: Int, random: Double) -> Duration {
         var grown = initial.inSeconds
-        for _ in 1..<max(1, retry) where grown < cap.inSeconds { grown *= multiplier }
+        var grownFor = 1
+        while grownFor < retry, grown < cap.inSeconds {
+            grown *= multiplier
+            grownFor += 1
+        }
         let capped = min(grown, cap.inSeconds)
         let jittered = capped * (1 - jitter * min(max(random, 0), 1))
         return .nanoseconds(Int64((jittered * 1e9).rounded()))

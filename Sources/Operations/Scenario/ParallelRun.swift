@@ -25,8 +25,7 @@ final class ParallelRun<Input: Sendable>: BranchJoin {
     private let index: Int
     private let name: String
     private let mode: ParallelMode
-    /// The step's output type, as its journal names it when a branch's output is not
-    /// `Encodable`.
+    /// The step's output type, as its journal names it.
     private let output: String
     private let branches: [ParallelBranch<Input>]
     /// Hears the outputs in branch order (all), or the winner's alone (race).
@@ -183,7 +182,7 @@ final class ParallelRun<Input: Sendable>: BranchJoin {
     }
 }
 
-/// What a parallel step's join keeps while its branches run (see ``ParallelRun``).
+/// What a parallel step's join keeps while its branches run.
 struct ParallelJoinState {
     var results: [Result<any Sendable, any Error>?]
     var remaining: Int

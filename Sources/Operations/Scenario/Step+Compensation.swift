@@ -25,11 +25,10 @@ extension Step {
     /// the error neither transient nor a lost answer (``RetryableError``,
     /// ``OutcomeUncertainError``), which a rerun may get past — undoes the steps it finished
     /// that declare a compensation, last finished first: the checkout releases the stock it
-    /// reserved when the card is declined. Each compensation is
-    /// a step like any other: journaled, retried by its own policy, launched with an
-    /// idempotency key, and resumed after a kill. A run killed while undoing goes on undoing
-    /// when it is rerun; it does not try its failed step again. A cancelled run undoes nothing:
-    /// it is interrupted, not failed, and may be resumed.
+    /// reserved when the card is declined. Each compensation is a step like any other:
+    /// journaled, retried by its own policy, launched with an idempotency key, and resumed after
+    /// a kill; a run killed while undoing goes on undoing when it is rerun. A cancelled run
+    /// undoes nothing: it is interrupted, not failed.
     ///
     /// ```swift
     /// Step(factory.makeReserveStockOp)

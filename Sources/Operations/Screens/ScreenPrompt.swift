@@ -168,7 +168,6 @@ public final class ScreenPrompt<Answer: Sendable>: Sendable {
         switch outcome {
         case .deliver:
             stopWatching()
-            goOn()
             guard let queue else { return deliver(result) }
             let deliver = deliver
             queue.async { deliver(result) }
@@ -188,30 +187,23 @@ public final class ScreenPrompt<Answer: Sendable>: Sendable {
             return state.closeHandlers
         }
         stopWatching()
-        goOn()
         for handler in handlers { handler(reason) }
     }
 
-    /// Tells the run it goes on, once, before the operation hears the answer or the close.
-    private func goOn() {
-        let wasParked = state.withLock { state in
-            defer { state.parked = false }
-            return state.parked
-        }
-        if wasParked { observer?.runGoesOn() }
-    }
-
-    /// Lets go of the token's registration and the deadline's timer once the prompt is done.
+    /// Lets go of the token's registration and the deadline's timer once the prompt is done,
+    /// and tells the run it goes on, once, before the operation hears the answer or the close.
     private func stopWatching() {
-        let (registration, timer) = state.withLock { state in
+        let (registration, timer, wasParked) = state.withLock { state in
             defer {
                 state.registration = nil
                 state.timer = nil
+                state.parked = false
             }
-            return (state.registration, state.timer)
+            return (state.registration, state.timer, state.parked)
         }
         registration?.cancel()
         timer?.cancel()
+        if wasParked { observer?.runGoesOn() }
     }
 }
 

@@ -71,24 +71,18 @@ extension TraceScope {
     /// declared here, as by every message below, so a trace made of messages alone can always
     /// be drawn. Labels here and below are evaluated only when tracing is on.
     public func message(to target: Participant, _ label: @autoclosure () -> String) {
-        guard let sink else { return }
-        sink.declareIfNew(target)
-        sink.tracer.record(.call(from: participant.id, to: target.id, label()))
+        sink?.record(declaring: target) { .call(from: participant.id, to: target.id, label()) }
     }
 
     /// Records a reply from this scope's participant to `target`, whose call it answers (or who
     /// created it).
     public func reply(to target: Participant, _ label: @autoclosure () -> String) {
-        guard let sink else { return }
-        sink.declareIfNew(target)
-        sink.tracer.record(.reply(from: participant.id, to: target.id, label()))
+        sink?.record(declaring: target) { .reply(from: participant.id, to: target.id, label()) }
     }
 
     /// Records a one-way asynchronous message or callback from this scope's participant.
     public func async(to target: Participant, _ label: @autoclosure () -> String) {
-        guard let sink else { return }
-        sink.declareIfNew(target)
-        sink.tracer.record(.async(from: participant.id, to: target.id, label()))
+        sink?.record(declaring: target) { .async(from: participant.id, to: target.id, label()) }
     }
 
     /// Records a note on this scope's participant's lifeline.
@@ -139,17 +133,13 @@ extension TraceScope {
     /// Records a reply from `service` (a key service answering a call) to this scope's
     /// participant.
     public func reply(from service: Participant, _ label: @autoclosure () -> String) {
-        guard let sink else { return }
-        sink.declareIfNew(service)
-        sink.tracer.record(.reply(from: service.id, to: participant.id, label()))
+        sink?.record(declaring: service) { .reply(from: service.id, to: participant.id, label()) }
     }
 
     /// Records an asynchronous callback from `service` (a screen reporting an event) to this
     /// scope's participant.
     public func callback(from service: Participant, _ label: @autoclosure () -> String) {
-        guard let sink else { return }
-        sink.declareIfNew(service)
-        sink.tracer.record(.async(from: service.id, to: participant.id, label()))
+        sink?.record(declaring: service) { .async(from: service.id, to: participant.id, label()) }
     }
 
     /// Opens a frame around the events that follow, on behalf of this scope's participant:
@@ -229,9 +219,11 @@ private final class TracerSink: Sendable {
         }
     }
 
-    /// Declares a participant a message names before its first message, unless it already was.
-    func declareIfNew(_ participant: Participant) {
-        guard declared.withLock({ $0.insert(participant.id).inserted }) else { return }
-        tracer.record(.declare(participant))
+    /// Records `event`, declaring `participant`, which it names, first unless it already was.
+    func record(declaring participant: Participant, _ event: () -> TraceEvent) {
+        if declared.withLock({ $0.insert(participant.id).inserted }) {
+            tracer.record(.declare(participant))
+        }
+        tracer.record(event())
     }
 }
