@@ -18,7 +18,7 @@ public struct TraceSection: Hashable, Sendable {
     public let notesAfter: [String]
     /// The step's place among the outermost operation's steps, from 1: steps are counted in the
     /// order the trace first meets them — launched, or skipped by a scenario's condition (the
-    /// `skipped NAME: …` note of `ConditionalStepTrace.swift`) — once each, however often they
+    /// `skipped NAME: …` note of `Sources/Operations/Scenario/ScenarioBuilder.swift`) — once each, however often they
     /// were launched and in whichever session. That is how a scenario's shape counts its steps
     /// (`ScenarioShape.swift`), so a diagram's `step 3 of 3` and a rerun's refusal at `step 3`
     /// name the same step.
@@ -183,7 +183,7 @@ extension Trace {
         return balanced
     }
 
-    /// The step a scenario's `skipped NAME: … is false` note names (`ConditionalStepTrace.swift`).
+    /// The step a scenario's `skipped NAME: … is false` note names (`Sources/Operations/Scenario/ScenarioBuilder.swift`).
     private static func skippedStep(_ note: String) -> String? {
         guard note.hasPrefix("skipped "), let colon = note.firstIndex(of: ":") else { return nil }
         let name = note[note.index(note.startIndex, offsetBy: "skipped ".count)..<colon]

@@ -15,37 +15,16 @@ public final class AsyncFunctionOp<Input: Sendable, Output: Sendable>: AsyncOp, 
     public let name: String
     private let body: @Sendable (Input, OpContext<Input>) async throws -> Output
 
-    /// Creates the operation.
-    ///
-    /// - Parameters:
-    ///   - name: The name diagrams, diagnostics and journals show.
-    ///   - body: The work of one launch (see ``AsyncOp/run(_:context:)``); called once per launch.
+    /// Creates the operation called `name`, whose `body` is the work of one launch (see
+    /// ``AsyncOp/run(_:context:)``), called once per launch.
     public init(_ name: String, _ body: @escaping @Sendable (Input, OpContext<Input>) async throws -> Output) {
         self.name = name
         self.body = body
     }
 
     /// Calls the closure the operation was made with.
-    ///
-    /// - Parameters:
-    ///   - input: The launch's input.
-    ///   - context: The launch's context, recording into this operation's own trace scope.
-    /// - Returns: What the closure returns.
-    /// - Throws: What the closure throws.
     public func run(_ input: Input, context: OpContext<Input>) async throws -> Output {
         try await body(input, context)
-    }
-
-    /// Runs the closure in a task of its own and finishes the launch once with its outcome, as
-    /// `launch(_:onFinish:)` of ``AsyncOp`` does, with `name` in diagnostics.
-    ///
-    /// - Parameters:
-    ///   - context: The launch context; its token and deadline cancel the closure's task.
-    ///   - onFinish: Called exactly once with the outcome, on any thread.
-    public func launch(_ context: OpContext<Input>, onFinish: @escaping OnFinish<Output>) {
-        let run = AsyncRun(self, onFinish)
-        let completion = Completion(retaining: self, context: context) { run.deliver($0) }
-        run.start(completion: completion, context: context)
     }
 }
 
@@ -57,10 +36,7 @@ extension Step {
     /// .then(Step("PriceCart", purity: .pure) { cart, context in try await inventory.priced(cart) })
     /// ```
     ///
-    /// - Parameters:
-    ///   - name: The step's name in progress, journals and diagrams.
-    ///   - purity: What relaunching it does; side effects unless told (see ``Purity``).
-    ///   - run: The work of one launch (see ``AsyncOp/run(_:context:)``).
+    /// Its purity is side effects unless told (see ``Purity``).
     public init(
         _ name: String, purity: Purity = .sideEffects,
         run: @escaping @Sendable (Input, OpContext<Input>) async throws -> Output

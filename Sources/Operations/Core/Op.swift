@@ -34,12 +34,8 @@ public protocol Op<Input, Output>: AnyObject, Sendable {
     /// The value a successful launch delivers to `onFinish`.
     associatedtype Output: Sendable
 
-    /// Starts the operation.
-    ///
-    /// - Parameters:
-    ///   - context: The launch-time values: the input, the cancellation token, the deadline and
-    ///     the environment (scheduler, diagnostics, observers).
-    ///   - onFinish: Called exactly once with the outcome, on any thread.
+    /// Starts the operation with the launch-time values of `context` (input, token, deadline,
+    /// environment); `onFinish` is called exactly once with the outcome, on any thread.
     func launch(_ context: OpContext<Input>, onFinish: @escaping OnFinish<Output>)
 }
 
@@ -49,15 +45,12 @@ public protocol Op<Input, Output>: AnyObject, Sendable {
 /// Conforming is a declaration the engine acts on (``Purity``):
 /// - A retry policy retries a pure step's transient failures; a step with side effects only when
 ///   the policy says ``RetryPolicy/relaunchesSideEffects``, and then with the same
-///   ``IdempotencyKey`` after an answer that may have been lost. A retry declined for side
-///   effects says so in the ``StepFailure``.
-/// - Journal resumption replays what succeeded, and relaunches a pure step left in doubt (it was
-///   launched and never finished) freely. A step with side effects left in doubt is relaunched
-///   only with the idempotency key of that attempt, or by the caller's explicit choice
-///   (`JournalReplay/init(_:relaunchingInDoubt:sealer:)`); otherwise the run stops before it with
-///   `ResumeError`.
+///   ``IdempotencyKey``.
+/// - Journal resumption relaunches a pure step left in doubt (launched, never finished)
+///   freely; a step with side effects only with the idempotency key of that attempt, or by the
+///   caller's explicit choice (`JournalReplay/init(_:relaunchingInDoubt:sealer:)`).
 /// - A pure step gets no idempotency key and its launch is not synced to the journal ahead of
-///   time: nothing it does needs either.
+///   time.
 public protocol PureOp<Input, Output>: Op {}
 
 /// An operation that changes key services, but whose relaunch is safe by nature: doing it twice

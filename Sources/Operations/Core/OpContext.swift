@@ -27,13 +27,7 @@ public struct OpContext<Input: Sendable>: Sendable {
     /// several asks ``idempotencyKey(for:)`` for each.
     public var idempotencyKey: IdempotencyKey?
 
-    /// Creates a context.
-    ///
-    /// - Parameters:
-    ///   - input: The launch's input value.
-    ///   - cancellation: A token the caller may fire to cancel the launch.
-    ///   - deadline: When the launch times out.
-    ///   - environment: Host-wide services; ``OpEnvironment/default`` when omitted.
+    /// Creates a context; the environment is ``OpEnvironment/default`` when omitted.
     public init(
         _ input: Input,
         cancellation: CancellationToken? = nil,
@@ -55,15 +49,12 @@ public struct OpContext<Input: Sendable>: Sendable {
     /// api.verifyCode(code, token, idempotencyKey: context.idempotencyKey(for: "verify"))
     /// ```
     ///
-    /// - Parameter request: Which request of the operation: a name unique within it.
+    /// `request` names the request, uniquely within the operation.
     public func idempotencyKey(for request: String) -> IdempotencyKey? {
         idempotencyKey?.forRequest(request)
     }
 
     /// The same context dependencies carrying another input.
-    ///
-    /// - Parameter input: The input of the next launch.
-    /// - Returns: A context with `input` and everything else unchanged.
     public func with<Next: Sendable>(input: Next) -> OpContext<Next> {
         var next = OpContext<Next>(input, cancellation: cancellation, deadline: deadline, environment: environment)
         next.scope = scope
@@ -73,9 +64,6 @@ public struct OpContext<Input: Sendable>: Sendable {
     }
 
     /// The same context with a deadline no later than `now + timeout`.
-    ///
-    /// - Parameter timeout: How long the launch may take from now.
-    /// - Returns: A context whose deadline is the earlier of the current one and the new one.
     public func withTimeout(_ timeout: Duration) -> OpContext<Input> {
         var copy = self
         let proposed = environment.scheduler.now.advanced(by: timeout)
@@ -86,11 +74,6 @@ public struct OpContext<Input: Sendable>: Sendable {
 
 extension OpContext where Input == Void {
     /// A context for an operation that takes no input.
-    ///
-    /// - Parameters:
-    ///   - cancellation: A token the caller may fire to cancel the launch.
-    ///   - deadline: When the launch times out.
-    ///   - environment: Host-wide services; ``OpEnvironment/default`` when omitted.
     public init(
         cancellation: CancellationToken? = nil,
         deadline: ContinuousClock.Instant? = nil,

@@ -1,16 +1,15 @@
 /// Host-wide services that travel in every ``OpContext``: time, diagnostics, observation.
 ///
-/// An environment is built once by the host (the app, the CLI, a test) and shared by reference,
-/// so copying a context costs one retain however many services it carries. Tests inject a
-/// `TestScheduler` and a `DiagnosticsRecorder` (both in the `OperationsTesting` product) here
-/// instead of touching global state.
+/// An environment is built once by the host (the app, the CLI, a test) and shared by reference.
+/// Tests inject a `TestScheduler` and a `DiagnosticsRecorder` (both in the `OperationsTesting`
+/// product) here instead of touching global state.
 public final class OpEnvironment: Sendable {
     /// Schedules deadlines and retry backoff; tests use `OperationsTesting`'s `TestScheduler` to
     /// run them without sleeping.
     public let scheduler: any Scheduler
     /// Receives contract violations: a second finish, an abandoned launch.
     public let diagnostics: any OpDiagnostics
-    /// When set, every launch registers here until it finishes (opt-in: `nil` costs nothing).
+    /// When set, every launch registers here until it finishes.
     public let inFlight: InFlightRegistry?
     /// Receives scenario step events: progress lines, journals, test recorders.
     public let observer: (any ScenarioObserver)?
@@ -23,18 +22,9 @@ public final class OpEnvironment: Sendable {
     /// every run.
     public let makeIdempotencyKey: @Sendable () -> IdempotencyKey
 
-    /// Creates an environment.
-    ///
-    /// - Parameters:
-    ///   - scheduler: The time source for deadlines and backoff.
-    ///   - diagnostics: Where contract violations are reported; ``defaultDiagnostics`` (the
-    ///     unified log on Apple platforms, standard error elsewhere) when omitted.
-    ///   - inFlight: A registry of launched, unfinished operations; `nil` turns it off.
-    ///   - observer: Scenario step events go here.
-    ///   - replay: Outputs of steps completed by an earlier run of the same scenario.
-    ///   - random: Jitter source; inject a constant in tests.
-    ///   - makeIdempotencyKey: Makes the key of a new attempt of a step with side effects;
-    ///     inject ``IdempotencyKey/sequence(prefix:)`` for stable output.
+    /// Creates an environment; diagnostics go to ``defaultDiagnostics`` (the unified log on
+    /// Apple platforms, standard error elsewhere) when omitted. Tests inject a constant
+    /// `random` and ``IdempotencyKey/sequence(prefix:)`` for stable output.
     public init(
         scheduler: any Scheduler = DispatchScheduler.shared,
         diagnostics: any OpDiagnostics = OpEnvironment.defaultDiagnostics,
@@ -55,9 +45,6 @@ public final class OpEnvironment: Sendable {
 
     /// The same services with diagnostics going elsewhere — what a test harness uses to watch
     /// a launch's diagnostics without dropping any other service the caller set up.
-    ///
-    /// - Parameter diagnostics: Where contract violations are reported now.
-    /// - Returns: A new environment sharing everything else.
     public func with(diagnostics: any OpDiagnostics) -> OpEnvironment {
         OpEnvironment(
             scheduler: scheduler, diagnostics: diagnostics, inFlight: inFlight, observer: observer, replay: replay,
@@ -67,11 +54,6 @@ public final class OpEnvironment: Sendable {
     /// The same services with another observer and replay: what a host adds to a run it
     /// watches (an observer of its own in front of the run's), and what an event handler's
     /// launch drops (neither, so it is not journaled or replayed as a step of the run).
-    ///
-    /// - Parameters:
-    ///   - observer: Scenario step events go here now.
-    ///   - replay: Outputs of completed steps, or `nil`.
-    /// - Returns: A new environment sharing everything else.
     public func with(observer: (any ScenarioObserver)?, replay: (any StepReplaying)?) -> OpEnvironment {
         OpEnvironment(
             scheduler: scheduler, diagnostics: diagnostics, inFlight: inFlight, observer: observer, replay: replay,
@@ -81,4 +63,19 @@ public final class OpEnvironment: Sendable {
     /// The environment used when a context is made without one: dispatch timers, the
     /// platform's diagnostics (``defaultDiagnostics``), no registry, no observer.
     public static let `default` = OpEnvironment()
+
+    /// The diagnostics an environment reports to when it is given none: where the platform's
+    /// developers look.
+    ///
+    /// On Apple platforms, the unified log (`LoggerDiagnostics`, subsystem `Operations`): an app
+    /// on a device has no standard error anyone reads. Elsewhere, one line on standard error
+    /// (``StandardErrorDiagnostics``). Either way, a debug build stops at a second finish.
+    public static var defaultDiagnostics: any OpDiagnostics {
+        // `os.Logger` exists only on Apple platforms.
+        #if canImport(os)
+            LoggerDiagnostics()
+        #else
+            StandardErrorDiagnostics()
+        #endif
+    }
 }

@@ -1,7 +1,7 @@
 import Synchronization
 
-/// The check a scenario's chain makes at each step boundary; `nil` in a launch of a scenario
-/// built without an inbox, so a scenario that takes no events pays one `nil` check per step.
+/// The check a scenario's chain makes at each step boundary; `nil` for a scenario built without
+/// an inbox.
 protocol BoundaryGate: AnyObject, Sendable {
     /// Hands the waiting events to the handler, then calls `proceed` — or ends the run through
     /// the launch's completion when the handler says so.
@@ -19,8 +19,7 @@ final class EventGate<Event: Sendable>: BoundaryGate {
     }
 
     func pass(before nextStep: String?, in run: ScenarioRun, proceed: @escaping @Sendable () -> Void) {
-        // The common case: nothing waiting, the chain goes straight on. A
-        // launch that has already finished (cancelled, timed out) leaves the events for the
+        // A launch that has already finished (cancelled, timed out) leaves the events for the
         // next run rather than reacting on behalf of a run nobody waits for.
         guard !inbox.isEmpty, !run.ending.isFinished else { return proceed() }
         EventRound(
@@ -39,7 +38,6 @@ private final class EventRound<Event: Sendable>: Sendable {
     private let nextStep: String?
     private let handler: EventHandler<Event>
     private let inbox: EventInbox<Event>
-    private let ending: any ScenarioEnding
     private let proceed: @Sendable () -> Void
     /// The events postponed so far; only the loop touches it, one step at a time.
     private let postponed = Mutex<[Event]>([])
@@ -53,7 +51,6 @@ private final class EventRound<Event: Sendable>: Sendable {
         self.nextStep = nextStep
         self.handler = handler
         self.inbox = inbox
-        self.ending = run.ending
         self.proceed = proceed
     }
 
@@ -134,7 +131,7 @@ private final class EventRound<Event: Sendable>: Sendable {
             return true
         case .end(let error):
             inbox.putBack(postponed.withLock { $0 })
-            ending.fail(error)
+            run.ending.fail(error)
             return false
         }
     }

@@ -26,8 +26,6 @@ public final class EventInbox<Event: Sendable>: Sendable {
     public init() {}
 
     /// Leaves `event` for the next step boundary; safe from any thread.
-    ///
-    /// - Parameter event: The event.
     public func post(_ event: Event) {
         waiting.withLock { $0.append(event) }
     }
@@ -46,6 +44,6 @@ public final class EventInbox<Event: Sendable>: Sendable {
         waiting.withLock { $0.insert(contentsOf: events, at: 0) }
     }
 
-    /// Whether an event is waiting: the boundary's check when none is, a load under the lock.
+    /// Whether no event is waiting.
     var isEmpty: Bool { waiting.withLock { $0.isEmpty } }
 }

@@ -17,12 +17,6 @@ public struct HandledEvent: Sendable, Hashable, Codable {
     public let launched: [Launch]
 
     /// Creates a record of a handled event.
-    ///
-    /// - Parameters:
-    ///   - event: The event's label.
-    ///   - nextStep: The step about to launch, or `nil` at the end.
-    ///   - reaction: How the handler reacted.
-    ///   - launched: What the reaction launched.
     public init(event: String, nextStep: String?, reaction: Reaction, launched: [Launch] = []) {
         self.event = event
         self.nextStep = nextStep
@@ -54,13 +48,11 @@ public struct HandledEvent: Sendable, Hashable, Codable {
         /// Reads `"proceeded"`, `"postponed"` or `{"ended": "…"}`.
         public init(from decoder: any Decoder) throws {
             if let word = try? decoder.singleValueContainer().decode(String.self) {
-                switch word {
-                case "proceeded": self = .proceeded
-                case "postponed": self = .postponed
-                default:
+                guard word == "proceeded" || word == "postponed" else {
                     throw DecodingError.dataCorrupted(
                         .init(codingPath: decoder.codingPath, debugDescription: "\"\(word)\" is no reaction"))
                 }
+                self = word == "proceeded" ? .proceeded : .postponed
                 return
             }
             let container = try decoder.container(keyedBy: Key.self)
@@ -69,17 +61,12 @@ public struct HandledEvent: Sendable, Hashable, Codable {
 
         /// Writes `"proceeded"`, `"postponed"` or `{"ended": "…"}`.
         public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .proceeded:
+            guard case .ended(let error) = self else {
                 var container = encoder.singleValueContainer()
-                try container.encode("proceeded")
-            case .postponed:
-                var container = encoder.singleValueContainer()
-                try container.encode("postponed")
-            case .ended(let error):
-                var container = encoder.container(keyedBy: Key.self)
-                try container.encode(error, forKey: .ended)
+                return try container.encode(self == .proceeded ? "proceeded" : "postponed")
             }
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(error, forKey: .ended)
         }
 
         private enum Key: String, CodingKey { case ended }
@@ -88,26 +75,19 @@ public struct HandledEvent: Sendable, Hashable, Codable {
     /// One scenario or step the reaction launched.
     public struct Launch: Sendable, Hashable, Codable {
         /// Its names from the reaction's scenario down: `["TermsOfUseOp", "SaveTokenOp"]`.
-        public let path: [String]
+        public internal(set) var path: [String]
         /// How it ended.
-        public let outcome: Outcome
+        public internal(set) var outcome: Outcome
         /// How many times it was launched (its attempts); 0 for a skipped step and for the
         /// reaction's scenario itself.
-        public let attempts: Int
+        public internal(set) var attempts: Int
         /// What it finished with, redacted as a trace label is; `nil` when it did not succeed or
         /// finished with nothing to show.
-        public let output: String?
+        public internal(set) var output: String?
         /// Why it failed, for a failed launch.
-        public let error: String?
+        public internal(set) var error: String?
 
         /// Creates a launch record.
-        ///
-        /// - Parameters:
-        ///   - path: Its names from the reaction's scenario down.
-        ///   - outcome: How it ended.
-        ///   - attempts: How many times it was launched.
-        ///   - output: What it finished with, redacted.
-        ///   - error: Why it failed.
         public init(path: [String], outcome: Outcome, attempts: Int, output: String? = nil, error: String? = nil) {
             self.path = path
             self.outcome = outcome

@@ -11,18 +11,10 @@ final class ReactionRecorder: ScenarioObserver {
     private struct State {
         /// The scenario the reaction launched: the first reported at the root.
         var root: String?
-        var launches: [Entry] = []
+        var launches: [HandledEvent.Launch] = []
     }
 
-    private struct Entry {
-        var path: [String]
-        var outcome: HandledEvent.Launch.Outcome
-        var attempts: Int
-        var output: String?
-        var error: String?
-    }
-
-    /// - Parameter run: The observers of the run whose handler reacts.
+    /// The recorder for a reaction of the run whose observers are `run`.
     init(run: any ScenarioObserver) {
         self.run = run
     }
@@ -61,18 +53,11 @@ final class ReactionRecorder: ScenarioObserver {
     var haltingError: (any Error)? { run.haltingError }
 
     /// What the reaction launched, in the order each was first reported.
-    var launched: [HandledEvent.Launch] {
-        state.withLock { state in
-            state.launches.map {
-                HandledEvent.Launch(
-                    path: $0.path, outcome: $0.outcome, attempts: $0.attempts, output: $0.output, error: $0.error)
-            }
-        }
-    }
+    var launched: [HandledEvent.Launch] { state.withLock(\.launches) }
 
-    private static func index(of path: [String], in launches: inout [Entry]) -> Int {
+    private static func index(of path: [String], in launches: inout [HandledEvent.Launch]) -> Int {
         if let index = launches.firstIndex(where: { $0.path == path }) { return index }
-        launches.append(Entry(path: path, outcome: .unfinished, attempts: 0))
+        launches.append(HandledEvent.Launch(path: path, outcome: .unfinished, attempts: 0))
         return launches.count - 1
     }
 }

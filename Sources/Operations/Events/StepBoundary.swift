@@ -11,11 +11,6 @@ public struct StepBoundary: Sendable, CustomStringConvertible {
     public let context: OpContext<Void>
 
     /// Creates a boundary, e.g. to unit-test an ``EventHandler``.
-    ///
-    /// - Parameters:
-    ///   - scenario: The scenario's name.
-    ///   - nextStep: The step about to launch, or `nil` at the end.
-    ///   - context: The scenario's context.
     public init(scenario: String, nextStep: String?, context: OpContext<Void> = OpContext(())) {
         self.scenario = scenario
         self.nextStep = nextStep

@@ -15,7 +15,6 @@
 /// free it, because the first attempt may have acted. Only a launch with another value (a
 /// failure handler's relaunch with a new code, another card) is a new request with a new key.
 ///
-
 /// A key is a secret of sorts: whoever holds it can replay a request's answer. Its printed forms
 /// are redacted; ``rawValue`` is for the wire and the journal only.
 public struct IdempotencyKey: Sendable, Hashable, Codable, Redactable {
@@ -25,10 +24,8 @@ public struct IdempotencyKey: Sendable, Hashable, Codable, Redactable {
     /// The longest key a service is expected to accept (Docs/HTTP-API.md).
     public static let maximumLength = 255
 
-    /// Wraps a key received from a journal or made by the caller.
-    ///
-    /// - Parameter rawValue: The key; 1 to ``maximumLength`` characters.
-    /// - Returns: `nil` when the key is empty or too long.
+    /// Wraps a key received from a journal or made by the caller; `nil` unless it has 1 to
+    /// ``maximumLength`` characters.
     public init?(_ rawValue: String) {
         guard !rawValue.isEmpty, rawValue.utf8.count <= Self.maximumLength else { return nil }
         self.rawValue = rawValue
@@ -51,9 +48,8 @@ public struct IdempotencyKey: Sendable, Hashable, Codable, Redactable {
     /// let environment = OpEnvironment(makeIdempotencyKey: IdempotencyKey.sequence())
     /// ```
     ///
-    /// - Parameter prefix: Hexadecimal-looking text the keys start with, so that sequences of
-    ///   different tests differ; cut to 16 characters.
-    /// - Returns: A thread-safe maker of keys.
+    /// `prefix`, cut to 16 characters, starts every key, so that sequences of different tests
+    /// differ.
     public static func sequence(prefix: String = "0") -> @Sendable () -> IdempotencyKey {
         let counter = LockedState(0)
         let head = String(prefix.prefix(16)).leftPadded(to: 16)
@@ -72,9 +68,7 @@ public struct IdempotencyKey: Sendable, Hashable, Codable, Redactable {
     /// An operation that sends several requests with side effects (send a code, then verify it)
     /// gives each its own key, as a server that scopes keys to one request expects; the
     /// derivation, not a second journal line, is what makes each one as durable as the launch key.
-    ///
-    /// - Parameter request: Which request of the launch: `"send"`, `"verify"`, `"charge"`.
-    /// - Returns: 32 lowercase hexadecimal digits.
+    /// `request` names the request: `"send"`, `"verify"`, `"charge"`.
     public func forRequest(_ request: String) -> IdempotencyKey {
         // Two 64-bit FNV-1a lanes with different offsets, each finished by SplitMix64's mixer:
         // stable across processes and platforms (unlike `Hasher`), and the launch key's 128

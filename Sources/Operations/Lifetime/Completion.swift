@@ -15,8 +15,6 @@
 public final class Completion<Output: Sendable>: Sendable {
     private let onFinish: OnFinish<Output>
     private let environment: OpEnvironment
-    /// The token this launch is registered with, if its context has one.
-    private let token: CancellationToken?
     /// The name a ``NamedOp`` gives itself (a scenario's), kept for diagnostics made after its
     /// release; `nil` for other operations, named by their type.
     private let name: String?
@@ -27,16 +25,12 @@ public final class Completion<Output: Sendable>: Sendable {
     /// The operation's own trace scope, `nil` when tracing is off.
     public let trace: TraceScope?
 
-    /// Starts the finish of a launch.
+    /// Starts the finish of a launch of `operation`, retained until the launch finishes: the
+    /// token and deadline of `context` are watched, its trace scope records the launch, and
+    /// `onFinish` is called exactly once.
     ///
-    /// A ``NamedOp`` (a ``Scenario``) is named by its ``NamedOp/name`` in diagnostics — a second
-    /// finish, a late one, an in-flight registration — rather than by its generic type.
-    ///
-    /// - Parameters:
-    ///   - operation: The operation being launched; retained until the launch finishes.
-    ///   - context: The launch's context; its token and deadline are watched, its trace scope
-    ///     records the launch.
-    ///   - onFinish: The caller's completion, called exactly once.
+    /// A ``NamedOp`` (a ``Scenario``) is named by its ``NamedOp/name`` in diagnostics rather
+    /// than by its generic type.
     public init<O: Op, Input: Sendable>(
         retaining operation: O,
         context: OpContext<Input>,
@@ -45,7 +39,6 @@ public final class Completion<Output: Sendable>: Sendable {
         let name = (operation as? any NamedOp)?.name
         self.onFinish = onFinish
         self.environment = context.environment
-        self.token = context.cancellation
         self.name = name
         self.operationType = O.self
         self.state = LockedState(FinishState(operation: operation))
@@ -53,8 +46,8 @@ public final class Completion<Output: Sendable>: Sendable {
             launcher.launch(
                 .operation(name ?? String(describing: type(of: operation))), TraceLabel.call("launch", context.input))
         }
-        if environment.inFlight != nil || token != nil || context.deadline != nil {
-            attach(deadline: context.deadline)
+        if environment.inFlight != nil || context.cancellation != nil || context.deadline != nil {
+            attach(token: context.cancellation, deadline: context.deadline)
         }
     }
 
@@ -72,8 +65,6 @@ public final class Completion<Output: Sendable>: Sendable {
     public var isFinished: Bool { state.withLock { $0.finisher != nil } }
 
     /// Finishes the launch with `result`; only the first finish of a launch is delivered.
-    ///
-    /// - Parameter result: The outcome to deliver to `onFinish`.
     public func finish(_ result: Result<Output, any Error>) {
         guard let watches = claim(by: .operation) else {
             let kind: OpDiagnostic.Kind =
@@ -84,25 +75,18 @@ public final class Completion<Output: Sendable>: Sendable {
         deliver(result, watches)
     }
 
-    /// Finishes the launch successfully.
-    ///
-    /// - Parameter value: The operation's output.
+    /// Finishes the launch successfully with `value`.
     public func succeed(_ value: Output) {
         finish(.success(value))
     }
 
-    /// Finishes the launch with an error.
-    ///
-    /// - Parameter error: Why the operation failed.
+    /// Finishes the launch with `error`.
     public func fail(_ error: any Error) {
         finish(.failure(error))
     }
 
-    /// A context for an operation or scenario this launch starts itself, so the nested launch is
-    /// drawn as a message from this operation.
-    ///
-    /// - Parameter context: The nested launch's context.
-    /// - Returns: The context, recording into this operation's trace scope.
+    /// `context` recording into this operation's trace scope: for an operation or scenario this
+    /// launch starts itself, so the nested launch is drawn as a message from this operation.
     public func nested<Input: Sendable>(_ context: OpContext<Input>) -> OpContext<Input> {
         guard let trace else { return context }
         var nested = context
@@ -148,20 +132,19 @@ public final class Completion<Output: Sendable>: Sendable {
     private func stopWatching(_ watches: Watches) {
         watches.timer?.cancel()
         if let id = watches.inFlightID { environment.inFlight?.remove(id) }
-        if let token, let id = watches.registrationID { token.remove(id) }
+        watches.registration?.cancel()
     }
 
-    private func attach(deadline: ContinuousClock.Instant?) {
+    private func attach(token: CancellationToken?, deadline: ContinuousClock.Instant?) {
         // Nothing attached holds the completion strongly: a long-lived token or timer must not
-        // keep an abandoned launch alive, or its abandonment would never be reported. The timer
-        // and the token hold it weakly.
+        // keep an abandoned launch alive, or its abandonment would never be reported.
         if let registry = environment.inFlight {
             let id = registry.register(operation: operationName)
             keep { $0.inFlightID = id }
         }
         if let token {
-            guard let id = token.register(self) else { return finishByEngine(.cancelled) }
-            keep { $0.registrationID = id }
+            let registration = token.onCancel { [weak self] in self?.finishByEngine(.cancelled) }
+            keep { $0.registration = registration }
         }
         if let deadline {
             let timer = environment.scheduler.schedule(at: deadline) { [weak self] in
@@ -187,15 +170,6 @@ public final class Completion<Output: Sendable>: Sendable {
     }
 }
 
-extension Completion: CancellationTarget {
-    /// Called by a firing token, outside its lock, holding this completion strongly: finishes
-    /// the launch as cancelled unless it already finished. The token has already dropped the
-    /// registration.
-    func tokenFired() {
-        finishByEngine(.cancelled)
-    }
-}
-
 /// Who finished a launch.
 private enum Finisher {
     /// The operation's own code, through ``Completion/finish(_:)``.
@@ -215,5 +189,5 @@ private struct FinishState {
 private struct Watches {
     var timer: (any ScheduledWork)?
     var inFlightID: UInt64?
-    var registrationID: UInt64?
+    var registration: CancellationRegistration?
 }

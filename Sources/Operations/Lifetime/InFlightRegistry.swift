@@ -11,9 +11,6 @@ public final class InFlightRegistry: Sendable {
         public let operation: String
         /// When it was launched.
         public let launchedAt: ContinuousClock.Instant
-        /// The last message the operation sent, when its host noted one (the engine's tracing does
-        /// not feed the registry yet).
-        public var lastMessage: String?
     }
 
     private struct State {
@@ -31,20 +28,11 @@ public final class InFlightRegistry: Sendable {
         state.withLock { $0.entries.values.sorted { $0.id < $1.id } }
     }
 
-    /// Records the latest message of an unfinished launch.
-    ///
-    /// - Parameters:
-    ///   - message: A human description of the message.
-    ///   - id: The entry's id.
-    package func noteMessage(_ message: String, for id: UInt64) {
-        state.withLock { $0.entries[id]?.lastMessage = message }
-    }
-
     func register(operation: String) -> UInt64 {
         state.withLock { state in
             let id = state.nextID
             state.nextID += 1
-            state.entries[id] = Entry(id: id, operation: operation, launchedAt: .now, lastMessage: nil)
+            state.entries[id] = Entry(id: id, operation: operation, launchedAt: .now)
             return id
         }
     }

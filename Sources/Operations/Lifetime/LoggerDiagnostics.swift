@@ -18,22 +18,15 @@
         private let logger: Logger
         private let assertsInDebug: Bool
 
-        /// Creates diagnostics that log to `logger`.
-        ///
-        /// - Parameters:
-        ///   - logger: Where the entries go; the app's own subsystem and category.
-        ///   - assertsInDebug: Whether a second finish stops a debug build.
+        /// Creates diagnostics that log to `logger`; a second finish stops a debug build when
+        /// `assertsInDebug`.
         public init(logger: Logger, assertsInDebug: Bool = true) {
             self.logger = logger
             self.assertsInDebug = assertsInDebug
         }
 
-        /// Creates diagnostics that log under `subsystem` and `category`.
-        ///
-        /// - Parameters:
-        ///   - subsystem: The log's subsystem, usually the app's bundle identifier.
-        ///   - category: The log's category within it.
-        ///   - assertsInDebug: Whether a second finish stops a debug build.
+        /// Creates diagnostics that log under `subsystem` (usually the app's bundle identifier)
+        /// and `category`.
         public init(subsystem: String = "Operations", category: String = "diagnostics", assertsInDebug: Bool = true) {
             self.init(logger: Logger(subsystem: subsystem, category: category), assertsInDebug: assertsInDebug)
         }

@@ -6,9 +6,7 @@ import Foundation
 /// The engine never crashes a release build for a misbehaving operation: it keeps the contract
 /// (one finish delivered) and reports what it ignored here.
 public protocol OpDiagnostics: Sendable {
-    /// Called on the thread where the violation happened.
-    ///
-    /// - Parameter diagnostic: What happened, and to which operation.
+    /// Receives what happened, and to which operation, on the thread where it happened.
     func report(_ diagnostic: OpDiagnostic)
 }
 
@@ -57,9 +55,7 @@ public struct OpDiagnostic: Sendable, Hashable, CustomStringConvertible {
 public struct StandardErrorDiagnostics: OpDiagnostics {
     private let assertsInDebug: Bool
 
-    /// Creates the default diagnostics.
-    ///
-    /// - Parameter assertsInDebug: Whether a second finish stops a debug build.
+    /// Creates the diagnostics; a second finish stops a debug build when `assertsInDebug`.
     public init(assertsInDebug: Bool = true) {
         self.assertsInDebug = assertsInDebug
     }

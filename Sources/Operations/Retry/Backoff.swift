@@ -11,13 +11,8 @@ public struct Backoff: Sendable, Hashable {
     /// full wait).
     public var jitter: Double
 
-    /// Creates a backoff.
-    ///
-    /// - Parameters:
-    ///   - initial: The wait before the first retry.
-    ///   - multiplier: Growth per retry; 1 keeps the wait constant.
-    ///   - cap: The longest wait.
-    ///   - jitter: The random share of each wait, clamped to `0...1`.
+    /// Creates a backoff; a `multiplier` below 1 is taken as 1 (a constant wait), `jitter` is
+    /// clamped to `0...1`.
     public init(
         initial: Duration = .milliseconds(200), multiplier: Double = 2, cap: Duration = .seconds(10),
         jitter: Double = 0.2
@@ -31,30 +26,18 @@ public struct Backoff: Sendable, Hashable {
     /// No wait between attempts.
     public static let immediate = Backoff(initial: .zero, multiplier: 1, cap: .zero, jitter: 0)
 
-    /// The wait before retry number `retry` (1 for the first retry).
-    ///
-    /// - Parameters:
-    ///   - retry: Which retry, counted from 1.
-    ///   - random: A uniform random number in `0..<1` that places the jitter.
-    /// - Returns: `min(cap, initial × multiplier^(retry-1))`, less up to `jitter` of itself.
+    /// The wait before retry number `retry` (1 for the first retry):
+    /// `min(cap, initial × multiplier^(retry-1))`, less up to `jitter` of itself, placed by
+    /// `random`, a uniform random number in `0..<1`.
     public func delay(beforeRetry retry: Int, random: Double) -> Duration {
-        let exponent = Double(max(0, retry - 1))
-        let grown = initial.inSeconds * _pow(multiplier, exponent)
+        var grown = initial.inSeconds
+        var grownFor = 1
+        while grownFor < retry, grown < cap.inSeconds {
+            grown *= multiplier
+            grownFor += 1
+        }
         let capped = min(grown, cap.inSeconds)
         let jittered = capped * (1 - jitter * min(max(random, 0), 1))
         return .nanoseconds(Int64((jittered * 1e9).rounded()))
     }
-}
-
-/// `pow` without importing Foundation into a value type's file.
-private func _pow(_ base: Double, _ exponent: Double) -> Double {
-    var result = 1.0
-    var remaining = Int(exponent)
-    var factor = base
-    while remaining > 0 {
-        if remaining & 1 == 1 { result *= factor }
-        factor *= factor
-        remaining >>= 1
-    }
-    return result
 }

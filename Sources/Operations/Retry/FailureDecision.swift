@@ -33,13 +33,6 @@ public struct StepFailureInfo<Input: Sendable>: Sendable {
     public let cancellation: CancellationToken?
 
     /// Creates the information, e.g. to unit-test a ``FailureHandler``.
-    ///
-    /// - Parameters:
-    ///   - step: The step's name.
-    ///   - attempt: The attempt that failed, from 1.
-    ///   - error: The error it finished with.
-    ///   - input: The input it was launched with.
-    ///   - cancellation: The launch's cancellation, if it can be cancelled.
     public init(step: String, attempt: Int, error: any Error, input: Input, cancellation: CancellationToken? = nil) {
         self.step = step
         self.attempt = attempt

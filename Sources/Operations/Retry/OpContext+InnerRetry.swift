@@ -11,20 +11,16 @@ extension OpContext {
     ///
     /// Call it only from an operation whose step the scenario does not retry itself, before the
     /// request goes out again; the launch's own finish then ends the last attempt reported.
-    ///
-    /// - Parameters:
-    ///   - attempt: The attempt that failed, from 1.
-    ///   - error: Its error.
-    ///   - duration: How long it took, if measured.
-    ///   - delay: How long the operation waits before the next attempt.
-    ///   - purity: The operation's purity (``Purity/of(_:)``), which the journal records with
-    ///     the launch.
+    /// `duration` is how long the attempt took, if measured; `purity` is the operation's
+    /// (``Purity/of(_:)``), which the journal records with the launch.
     public func reportRetry(
         of attempt: Int, after error: any Error, took duration: Duration?, retryingIn delay: Duration?,
         purity: Purity
     ) {
         // Counted whether or not anyone observes: the step's failure says how many attempts it took.
-        scope?.innerAttempts?.begin(attempt + 1, at: environment.scheduler.now)
+        if case .step(let run, _, _, let number)? = scope?.storage {
+            run.begin(inner: attempt + 1, of: number, at: environment.scheduler.now)
+        }
         guard let observer = environment.observer, let address = scope?.address else { return }
         let scenario = address.path.dropLast().last?.name ?? ""
         observer.scenario(

@@ -16,15 +16,8 @@ public struct RetryPolicy: Sendable {
     /// Whether a step with side effects may be retried at all.
     public var relaunchesSideEffects: Bool
 
-    /// Creates a policy.
-    ///
-    /// - Parameters:
-    ///   - maxAttempts: Attempts in all, the first included.
-    ///   - backoff: The waits between attempts.
-    ///   - maxRequestedDelay: The longest wait an error may ask for; a minute by default.
-    ///   - relaunchesSideEffects: Allow retrying steps whose operations are not ``PureOp``.
-    ///   - isTransient: Which errors are retried; by default those a ``RetryableError`` calls
-    ///     transient.
+    /// Creates a policy; by default only the errors a ``RetryableError`` calls transient are
+    /// retried, and only steps that relaunch freely.
     public init(
         maxAttempts: Int,
         backoff: Backoff = Backoff(),
@@ -42,15 +35,9 @@ public struct RetryPolicy: Sendable {
     /// One attempt, no retry.
     public static let never = RetryPolicy(maxAttempts: 1)
 
-    /// Retries transient errors up to `maxAttempts` attempts in all.
-    ///
-    /// - Parameters:
-    ///   - maxAttempts: Attempts in all, the first included.
-    ///   - backoff: The waits between attempts; the default backoff unless given.
-    ///   - maxRequestedDelay: The longest wait an error may ask for; a minute by default.
-    ///   - relaunchesSideEffects: Retry a step with side effects too — right when its requests
-    ///     carry the attempt's idempotency key, so a repeat cannot act twice.
-    /// - Returns: The policy.
+    /// Retries transient errors up to `maxAttempts` attempts in all; a step with side effects
+    /// too when `relaunchesSideEffects` — right when its requests carry the attempt's
+    /// idempotency key, so a repeat cannot act twice.
     public static func transient(
         maxAttempts: Int = 3, backoff: Backoff = Backoff(), maxRequestedDelay: Duration = .seconds(60),
         relaunchesSideEffects: Bool = false
@@ -65,12 +52,7 @@ public struct RetryPolicy: Sendable {
     /// ``maxRequestedDelay``.
     ///
     /// A scenario's steps wait this long; an operation that retries a request itself should too.
-    ///
-    /// - Parameters:
-    ///   - retry: Which retry, counted from 1.
-    ///   - error: The error the failed attempt ended with.
-    ///   - random: A uniform random number in `0..<1` that places the backoff's jitter.
-    /// - Returns: The wait.
+    /// `random`, a uniform random number in `0..<1`, places the backoff's jitter.
     public func delay(beforeRetry retry: Int, after error: any Error, random: Double) -> Duration {
         let backedOff = backoff.delay(beforeRetry: retry, random: random)
         guard let asked = (error as? any RetryableError)?.retryDelay, asked > backedOff else { return backedOff }

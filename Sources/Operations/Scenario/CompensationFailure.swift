@@ -16,11 +16,6 @@ public struct CompensationFailure: Error, Sendable, CustomStringConvertible {
         public let error: any Error
 
         /// Creates the record of a step left undone.
-        ///
-        /// - Parameters:
-        ///   - address: Where the step whose effect stands sits.
-        ///   - compensation: The step that was to undo it.
-        ///   - error: Why it did not.
         public init(address: StepAddress, compensation: String, error: any Error) {
             self.address = address
             self.compensation = compensation
@@ -45,11 +40,6 @@ public struct CompensationFailure: Error, Sendable, CustomStringConvertible {
     public let leftUndone: [LeftUndone]
 
     /// Creates the failure.
-    ///
-    /// - Parameters:
-    ///   - failure: The failure that started the undoing.
-    ///   - undone: The steps that were undone.
-    ///   - leftUndone: The steps whose effect stands.
     public init(failure: any Error, undone: [UndoneStep], leftUndone: [LeftUndone]) {
         self.failure = failure
         self.undone = undone

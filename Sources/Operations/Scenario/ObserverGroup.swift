@@ -14,8 +14,6 @@ public struct ObserverGroup: ScenarioObserver {
         for observer in observers { observer.scenario(event) }
     }
 
-    /// The first member's reason to stop the run: one failed journal stops it, whoever else
-    /// watches.
     /// Tells every observer, in order.
     public func runParked() {
         for observer in observers { observer.runParked() }
@@ -26,10 +24,9 @@ public struct ObserverGroup: ScenarioObserver {
         for observer in observers { observer.runGoesOn() }
     }
 
+    /// The first member's reason to stop the run: one failed journal stops it, whoever else
+    /// watches.
     public var haltingError: (any Error)? {
-        for observer in observers {
-            if let error = observer.haltingError { return error }
-        }
-        return nil
+        observers.lazy.compactMap(\.haltingError).first
     }
 }

@@ -1,8 +1,5 @@
 /// One branch of a parallel step with its output type erased, so branches of different types
 /// run side by side: what the step is, and how to start it in its own run.
-///
-/// A class: a launch reads each branch once per start, and a struct of names and an outline was
-/// copied whole each time, a dozen reference counts per branch (`parallel.fanout1k`).
 final class ParallelBranch<Input: Sendable>: Sendable {
     let name: String
     let purity: Purity
@@ -15,7 +12,7 @@ final class ParallelBranch<Input: Sendable>: Sendable {
         purity = step.purity
         outline = step.outline(conditional: false)
         start = { input, run, index, join in
-            StepLife(run: run, step: step, branch: index, of: join).start(input)
+            StepLife(run: run, step: step, index: index, destination: .join(join)).start(input)
         }
     }
 }
@@ -36,8 +33,7 @@ struct BranchOutputs: ~Copyable {
         self.values = values
     }
 
-    /// Every output, as `type`: the outputs of a fan-out of one step type, cast as one array
-    /// (an element at a time through a generic closure cost several times as much per branch).
+    /// Every output, as `type`: the outputs of a fan-out of one step type.
     static func all<Output>(_ values: [any Sendable], as type: Output.Type) -> [Output] {
         guard let outputs = values as? [Output] else {
             let handed = values.map { Swift.type(of: $0) }

@@ -25,8 +25,7 @@ final class ParallelRun<Input: Sendable>: BranchJoin {
     private let index: Int
     private let name: String
     private let mode: ParallelMode
-    /// The step's output type, as its journal names it when a branch's output is not
-    /// `Encodable`.
+    /// The step's output type, as its journal names it.
     private let output: String
     private let branches: [ParallelBranch<Input>]
     /// Hears the outputs in branch order (all), or the winner's alone (race).
@@ -183,7 +182,7 @@ final class ParallelRun<Input: Sendable>: BranchJoin {
     }
 }
 
-/// What a parallel step's join keeps while its branches run (see ``ParallelRun``).
+/// What a parallel step's join keeps while its branches run.
 struct ParallelJoinState {
     var results: [Result<any Sendable, any Error>?]
     var remaining: Int
@@ -198,35 +197,23 @@ struct ParallelJoinState {
 /// Where a branch of a parallel step records its trace until the step draws it; an event that
 /// comes after (a screen closing late) goes straight on to the run's tracer.
 final class BranchTrace: Tracer {
-    private enum Sink {
-        case buffering([TraceEvent])
-        case forwarding(any Tracer)
-    }
-
-    private let sink = Mutex(Sink.buffering([]))
+    /// The events kept so far, until `forwarding` is set.
+    private let state = Mutex<(events: [TraceEvent], forwarding: (any Tracer)?)>(([], nil))
 
     func record(_ event: consuming TraceEvent) {
         let event = event
-        let forward = sink.withLock { sink -> (any Tracer)? in
-            switch sink {
-            case .buffering(var events):
-                sink = .buffering([])  // the array's one owner, appended in place
-                events.append(event)
-                sink = .buffering(events)
-                return nil
-            case .forwarding(let tracer):
-                return tracer
-            }
+        let forward = state.withLock { state -> (any Tracer)? in
+            if state.forwarding == nil { state.events.append(event) }
+            return state.forwarding
         }
         forward?.record(event)
     }
 
     /// The events so far, taken out; later ones go to `tracer` as they come.
     func drain(forwardingTo tracer: any Tracer) -> [TraceEvent] {
-        sink.withLock { sink in
-            defer { sink = .forwarding(tracer) }
-            guard case .buffering(let events) = sink else { return [] }
-            return events
+        state.withLock { state in
+            defer { state = ([], tracer) }
+            return state.events
         }
     }
 }

@@ -9,9 +9,7 @@ public struct RunHalted: Error, CustomStringConvertible {
     /// What failed: for a journal, its `JournalError` naming the file and the system's error.
     public let reason: any Error
 
-    /// Wraps the observer's error.
-    ///
-    /// - Parameter reason: Why the run cannot go on.
+    /// Wraps the observer's error: why the run cannot go on.
     public init(_ reason: any Error) {
         self.reason = reason
     }

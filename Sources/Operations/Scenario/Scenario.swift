@@ -35,13 +35,8 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
     /// before a step launches.
     private let definitionError: ScenarioDefinitionError?
 
-    /// Creates a scenario.
-    ///
-    /// - Parameters:
-    ///   - name: The scenario's name.
-    ///   - version: The author's version of the scenario, recorded in journals with its shape;
-    ///     `nil` when the author does not version it.
-    ///   - build: Chains the steps, starting from the scenario's input.
+    /// Creates a scenario called `name`, whose `build` chains the steps from its input; `version`
+    /// is recorded in journals with its shape.
     public convenience init(
         _ name: String, version: Int? = nil,
         _ build: (ScenarioBuilder<Input, Input>) -> ScenarioBuilder<Input, Output>
@@ -57,13 +52,6 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
     /// ``EventReaction/end(_:)``. A main scenario shows new terms the moment a push says they
     /// changed, or ends the flow when the session was signed out elsewhere, without any step
     /// reading shared state. Nested scenarios take events only if built with an inbox of their own.
-    ///
-    /// - Parameters:
-    ///   - name: The scenario's name.
-    ///   - version: The author's version of the scenario, recorded in journals with its shape.
-    ///   - events: Where the app posts the events.
-    ///   - onEvent: Reacts to each event at a boundary.
-    ///   - build: Chains the steps, starting from the scenario's input.
     public convenience init<Event: Sendable>(
         _ name: String, version: Int? = nil, events: EventInbox<Event>, onEvent: @escaping EventHandler<Event>,
         _ build: (ScenarioBuilder<Input, Input>) -> ScenarioBuilder<Input, Output>
@@ -104,37 +92,22 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
         // A scenario that is a step of another is drawn inside a group with its name, from its
         // launch through its finish; the group closes before the parent hears of the result.
         let parentTrace = context.scope == nil ? nil : context.trace
-        let delivered: OnFinish<Output>
-        if let parentTrace, parentTrace.isEnabled {
-            parentTrace.openFrame(.group, name)
-            delivered = { result in
-                parentTrace.closeFrame()
-                onFinish(result)
+        let framed = parentTrace?.isEnabled == true
+        if framed { parentTrace?.openFrame(.group, name) }
+        let name = name
+        let finish: OnFinish<Output> = { result in
+            switch result {
+            case .success(let output):
+                ScenarioRun.report(
+                    .scenarioSucceeded, scenario: name, in: environment, address: base, value: output, since: startedAt)
+            case .failure(let error):
+                ScenarioRun.report(
+                    .scenarioFailed(error), scenario: name, in: environment, address: base, since: startedAt)
             }
-        } else {
-            delivered = onFinish
+            if framed { parentTrace?.closeFrame() }
+            onFinish(result)
         }
-        let finish: OnFinish<Output>
-        if environment.observer == nil {
-            finish = delivered
-        } else {
-            // Made before the run, which holds the completion that holds it: it reports from
-            // the run's parts.
-            let name = name
-            finish = { result in
-                switch result {
-                case .success(let output):
-                    ScenarioRun.report(
-                        .scenarioSucceeded, scenario: name, in: environment, address: base, value: output,
-                        since: startedAt)
-                case .failure(let error):
-                    ScenarioRun.report(
-                        .scenarioFailed(error), scenario: name, in: environment, address: base, since: startedAt)
-                }
-                delivered(result)
-            }
-            ScenarioRun.report(.scenarioStarted, scenario: name, in: environment, address: base, value: context.input)
-        }
+        ScenarioRun.report(.scenarioStarted, scenario: name, in: environment, address: base, value: context.input)
         let completion = Completion(retaining: self, context: context, onFinish: finish)
         if let definitionError { return completion.fail(definitionError) }
         let run = ScenarioRun(

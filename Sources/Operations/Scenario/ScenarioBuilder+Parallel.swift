@@ -16,8 +16,7 @@ extension ScenarioBuilder {
     ///
     /// - Parameters:
     ///   - name: The parallel step's name in progress, journals and diagrams.
-    ///   - first: The first branch; a parallel step has at least one.
-    ///   - rest: The other branches, each taking the current value.
+    ///   - first: The first branch; `rest`, the others; each takes the current value.
     /// - Returns: The chain, producing the branches' outputs as a tuple.
     public consuming func parallel<First: Sendable, each Rest: Sendable>(
         _ name: String, _ first: Step<Current, First>, _ rest: repeat Step<Current, each Rest>
@@ -32,8 +31,7 @@ extension ScenarioBuilder {
 
     /// Appends a step that launches its branches at once, then builds the next value from the
     /// value it was given and the branches' outputs: what ``then(_:input:combine:)`` is to a
-    /// single step, for a parallel one. The value the step was given is kept without a branch
-    /// handing it back.
+    /// single step, for a parallel one.
     ///
     /// ```swift
     /// .parallel("PriceAndReserve", Step(factory.makePriceOrderOp), Step(factory.makeReserveStockOp)) {
@@ -41,17 +39,9 @@ extension ScenarioBuilder {
     /// }
     /// ```
     ///
-    /// The step is the one ``parallel(_:_:_:)`` makes — the same shape in the journal, whose
-    /// output is the branches' outputs — and `combine` runs after it, again on a resumed run, so
-    /// keep it a pure function of its arguments.
-    ///
-    /// - Parameters:
-    ///   - name: The parallel step's name in progress, journals and diagrams.
-    ///   - first: The first branch; a parallel step has at least one.
-    ///   - rest: The other branches, each taking the current value.
-    ///   - combine: The next value, from the current value and each branch's output in branch
-    ///     order.
-    /// - Returns: The chain, producing what `combine` makes.
+    /// The step is the one ``parallel(_:_:_:)`` makes, the same in the journal; `combine` runs
+    /// after it, again on a resumed run, so keep it a pure function of its arguments: the
+    /// current value and each branch's output in branch order.
     public consuming func parallel<First: Sendable, each Rest: Sendable, Next: Sendable>(
         _ name: String, _ first: Step<Current, First>, _ rest: repeat Step<Current, each Rest>,
         combine: @escaping @Sendable (Current, First, repeat each Rest) -> Next
@@ -75,11 +65,6 @@ extension ScenarioBuilder {
     ///
     /// An empty list is refused: every launch of the scenario fails with
     /// ``ScenarioDefinitionError/parallelWithoutBranches(step:)`` before a step launches.
-    ///
-    /// - Parameters:
-    ///   - name: The parallel step's name in progress, journals and diagrams.
-    ///   - branches: The branches, each taking the current value.
-    /// - Returns: The chain, producing the branches' outputs in branch order.
     public consuming func parallel<Output: Sendable>(_ name: String, _ branches: [Step<Current, Output>])
         -> ScenarioBuilder<Input, [Output]>
     {
@@ -99,12 +84,6 @@ extension ScenarioBuilder {
     /// ```
     ///
     /// An empty list is refused as ``parallel(_:_:)`` refuses it.
-    ///
-    /// - Parameters:
-    ///   - name: The parallel step's name in progress, journals and diagrams.
-    ///   - branches: The branches, each taking the current value.
-    ///   - combine: The next value, from the current value and the branches' outputs.
-    /// - Returns: The chain, producing what `combine` makes.
     public consuming func parallel<Output: Sendable, Next: Sendable>(
         _ name: String, _ branches: [Step<Current, Output>],
         combine: @escaping @Sendable (Current, [Output]) -> Next
@@ -124,12 +103,8 @@ extension ScenarioBuilder {
     /// ```
     ///
     /// A rerun replays the race's recorded winner when its output type is `Codable`; otherwise
-    /// it runs the race again, replaying the branches that had finished.
-    ///
-    /// - Parameters:
-    ///   - name: The race's name in progress, journals and diagrams.
-    ///   - branches: The branches, each taking the current value; at least one.
-    /// - Returns: The chain, producing the winner's output.
+    /// it runs the race again, replaying the branches that had finished. It needs at least one
+    /// branch.
     public consuming func race<Output: Sendable>(_ name: String, _ branches: [Step<Current, Output>])
         -> ScenarioBuilder<Input, Output>
     {

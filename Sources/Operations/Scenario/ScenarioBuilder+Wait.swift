@@ -1,11 +1,9 @@
 /// Durable waits: a scenario that waits for a time between steps, and a step polled until its
 /// output says it is done.
 ///
-/// A wait is a step of its own, named by the scenario: its output is its deadline on the wall
-/// clock (``WaitDeadline``), journaled before the wait begins. A run killed during the wait and
-/// resumed from its journal replays that deadline and waits only what is left; a deadline
-/// already passed is not waited for again. The time goes by on the environment's scheduler
-/// (``OpEnvironment/scheduler``), so tests drive it with `OperationsTesting`'s `TestScheduler`.
+/// A wait is a step of its own whose output, its deadline on the wall clock (``WaitDeadline``),
+/// is journaled before the wait begins: a resumed run waits only what is left. The time goes by
+/// on the environment's scheduler, so tests drive it with `OperationsTesting`'s `TestScheduler`.
 extension ScenarioBuilder {
     /// Appends a wait of a fixed time; the value passes on unchanged.
     ///
@@ -13,11 +11,8 @@ extension ScenarioBuilder {
     /// chain.then(Step(makeSendOp)).wait("CoolDown", for: .seconds(30)).then(Step(makeNextOp))
     /// ```
     ///
-    /// - Parameters:
-    ///   - name: The wait's step name in progress, journals and diagrams.
-    ///   - duration: How long to wait; a negative duration is a ``ScenarioDefinitionError``,
-    ///     reported when the scenario is launched, before any step launches.
-    /// - Returns: The chain, producing the same value after the wait.
+    /// `name` is the wait's step name in progress, journals and diagrams. A negative `duration`
+    /// is a ``ScenarioDefinitionError``, reported when the scenario is launched.
     public consuming func wait(_ name: String, for duration: Duration) -> ScenarioBuilder<Input, Current> {
         let problem: ScenarioDefinitionError? =
             duration < .zero ? .negativeWait(step: name, seconds: duration.inSeconds) : nil
@@ -31,11 +26,8 @@ extension ScenarioBuilder {
     /// chain.wait("ResendDelay", for: \.resendDelay)
     /// ```
     ///
-    /// - Parameters:
-    ///   - name: The wait's step name in progress, journals and diagrams.
-    ///   - duration: How long to wait, from the current value; a negative one fails the step with
-    ///     ``WaitError/negativeDuration(step:seconds:)`` before it waits.
-    /// - Returns: The chain, producing the same value after the wait.
+    /// A negative duration fails the step with ``WaitError/negativeDuration(step:seconds:)``
+    /// before it waits.
     public consuming func wait(_ name: String, for duration: @escaping @Sendable (Current) -> Duration)
         -> ScenarioBuilder<Input, Current>
     {
@@ -59,19 +51,16 @@ extension ScenarioBuilder {
     /// asks, it does not act).
     ///
     /// - Parameters:
-    ///   - step: The step to poll; its input is the current value.
-    ///   - interval: The wait between two polls; a negative one is a
-    ///     ``ScenarioDefinitionError``.
+    ///   - interval: The wait between two polls.
     ///   - done: Whether an output is the final one.
     ///   - polls: The most polls; when the last is still not done the step fails with
-    ///     ``WaitError/stillNotDone(step:polls:)``. Fewer than one is a
-    ///     ``ScenarioDefinitionError``.
-    ///   - limit: How long the step may go on polling, on the wall clock from its first poll,
-    ///     across restarts; no wait goes past it, one last poll is made when it runs out, and
-    ///     when that one is still not done the step fails with
-    ///     ``WaitError/gaveUp(step:after:polls:)``. `nil` (the default) sets no limit but
-    ///     `polls`; zero or less is a ``ScenarioDefinitionError``.
-    /// - Returns: The chain, producing the step's final output.
+    ///     ``WaitError/stillNotDone(step:polls:)``.
+    ///   - limit: How long the step may go on polling, from its first poll, across restarts; no
+    ///     wait goes past it, and when the last poll made then is still not done the step
+    ///     fails with ``WaitError/gaveUp(step:after:polls:)``. `nil`: no limit but `polls`.
+    ///
+    /// A negative interval, fewer than one poll or a limit of zero or less is a
+    /// ``ScenarioDefinitionError``.
     public consuming func then<Next: Sendable>(
         _ step: Step<Current, Next>, repeatingEvery interval: Duration, until done: @escaping @Sendable (Next) -> Bool,
         atMost polls: Int, givingUpAfter limit: Duration? = nil

@@ -16,25 +16,18 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     }
 
     /// Appends a step that takes the current value and produces the next one.
-    ///
-    /// - Parameter step: The step; its input type must be the current output type.
-    /// - Returns: The chain, now producing the step's output.
     public consuming func then<Next: Sendable>(_ step: Step<Current, Next>) -> ScenarioBuilder<Input, Next> {
         let index = outlines.count
         return appending(step.outline(conditional: false), step: step.name) { value, run, position in
-            StepLife(run: run, step: step, index: index, passingOnAfter: position).start(value)
+            StepLife(run: run, step: step, index: index, destination: .passingOn(after: position)).start(value)
         }
     }
 
     /// Appends a step that runs only when `condition` holds for the current value, and is
     /// skipped otherwise (the value passes on unchanged).
     ///
-    /// - Parameters:
-    ///   - step: A step that takes and returns the current type.
-    ///   - condition: Decides from the current value whether the step runs.
-    ///   - description: The condition in words, e.g. `terms required`: the label of the `opt`
-    ///     frame around the step in a run's diagram, and of the note when it is skipped.
-    /// - Returns: The chain, producing the same type.
+    /// `description` is the condition in words, e.g. `terms required`: the label of the `opt`
+    /// frame around the step in a run's diagram, and of the note when it is skipped.
     public consuming func then(
         _ step: Step<Current, Current>, when condition: @escaping @Sendable (Current) -> Bool,
         describedAs description: String? = nil
@@ -58,14 +51,8 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     /// }
     /// ```
     ///
-    /// - Parameters:
-    ///   - step: The step, with its own input and output types.
-    ///   - condition: Whether the step runs for the current value.
-    ///   - description: The condition in words, e.g. `terms required`: the label of the `opt`
-    ///     frame around the step in a run's diagram, and of the note when it is skipped.
-    ///   - input: The step's input, taken from the current value.
-    ///   - merge: The next value, from the current value and the step's output.
-    /// - Returns: The chain, producing the same type.
+    /// `description` labels the step's `opt` frame and its skip note, as in
+    /// ``then(_:when:describedAs:)``.
     public consuming func then<StepInput: Sendable, StepOutput: Sendable>(
         _ step: Step<StepInput, StepOutput>,
         when condition: @escaping @Sendable (Current) -> Bool = { _ in true },
@@ -98,12 +85,6 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     ///
     /// The step is journaled and replayed with its own output; `combine` runs again on a resumed
     /// run, so keep it a pure function of its arguments.
-    ///
-    /// - Parameters:
-    ///   - step: The step, with its own input and output types.
-    ///   - input: The step's input, taken from the current value.
-    ///   - combine: The next value, from the current value and the step's output.
-    /// - Returns: The chain, producing what `combine` makes.
     public consuming func then<StepInput: Sendable, StepOutput: Sendable, Next: Sendable>(
         _ step: Step<StepInput, StepOutput>,
         input: @escaping @Sendable (Current) -> StepInput,
@@ -120,11 +101,8 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         }
     }
 
-    /// Converts the current value without launching anything (pick a field, wrap a value).
-    ///
-    /// - Parameter transform: A pure function of the current value; an error it throws ends
-    ///   the scenario.
-    /// - Returns: The chain, producing the transformed value.
+    /// Converts the current value without launching anything (pick a field, wrap a value) with
+    /// a pure function; an error it throws ends the scenario.
     public consuming func map<Next: Sendable>(_ transform: @escaping @Sendable (Current) throws -> Next)
         -> ScenarioBuilder<Input, Next>
     {
@@ -147,10 +125,8 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
             }
             body(value, run, position)
         }
-        // The arrays are taken out of this builder before appending: a chain written as one
-        // expression hands each builder on once, so every append finds its array unshared and
-        // building a chain of n steps copies nothing (`outlines + [outline]` copied the whole
-        // chain at every step: n² copies, most of the time of a 1,000-step scenario's build).
+        // Taken out of this builder before appending, so a chain written as one expression
+        // appends to unshared arrays (Docs/Benchmarks.md).
         var outlines = self.outlines
         var links = self.links
         self = ScenarioBuilder(outlines: [], links: [])
@@ -173,13 +149,17 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
             guard condition(value) else {
                 // Reported and drawn, so a reader sees every step of the scenario, run or not.
                 run.report(.stepSkipped, address: run.address(index: index, name: name), value: value)
-                ConditionalStepTrace.skipped(name, description: description, trace: run.trace)
+                run.trace?.note("skipped \(name): \(description ?? "its condition") is false")
                 return run.pass(.success(value), after: position)
             }
-            let finish = ConditionalStepTrace.running(name, description: description, trace: run.trace) {
-                (result: Result<Current, any Error>) in run.pass(result, after: position)
+            // Drawn inside an `opt` frame labelled with the condition, closed before the scenario
+            // hears of the result.
+            let trace = run.trace?.isEnabled == true ? run.trace : nil
+            trace?.openFrame(.opt, description ?? "\(name)'s condition holds")
+            start(value, index, run) { result in
+                trace?.closeFrame()
+                run.pass(result, after: position)
             }
-            start(value, index, run, finish)
         }
     }
 }

@@ -11,30 +11,26 @@ public struct ScenarioEvent: Sendable {
         case stepLaunched
         /// The step finished with ``ScenarioEvent/value`` as its output.
         case stepSucceeded
-        /// An attempt failed; `willRetry` tells whether the policy launches it again after
-        /// `delay`.
+        /// An attempt failed; `willRetry`: the policy launches it again after `delay`.
         case stepFailed(any Error, willRetry: Bool, delay: Duration?)
         /// The step's condition was false; its input passed on unchanged.
         case stepSkipped
-        /// The step's output came from an earlier run (``ScenarioEvent/value``); it was not
-        /// launched.
+        /// The step's output (``ScenarioEvent/value``) came from an earlier run, not a launch.
         case stepReplayed
         /// The scenario finished with ``ScenarioEvent/value`` as its output.
         case scenarioSucceeded
         /// The scenario finished with an error (a ``StepFailure``, or a cancellation).
         case scenarioFailed(any Error)
         /// The step at ``ScenarioEvent/address`` failed for good with this error, and the
-        /// scenario is undoing the steps it finished, last first (``Step/compensated(by:input:)``).
-        /// A journal records it so that a rerun goes on undoing instead of trying the step again.
+        /// scenario undoes the steps it finished, last first (``Step/compensated(by:input:)``);
+        /// a rerun goes on undoing instead of trying the step again.
         case compensationStarted(any Error)
-        /// The polled step at ``ScenarioEvent/address`` begins polling, or has had a poll answer
-        /// "not done" and waits for the next one: where its polling stands across sessions. A
-        /// journal records it before the wait begins, so that a rerun waits only what is left
-        /// and counts the polls already made (``StepReplaying/pollProgress(at:)``).
+        /// The polled step at ``ScenarioEvent/address`` begins polling, or a poll answered "not
+        /// done" and it waits for the next: reported before the wait begins, so that a rerun
+        /// waits only what is left and counts on (``StepReplaying/pollProgress(at:)``).
         case polling(PollProgress)
         /// The scenario's handler took an event from outside at a step boundary and reacted,
-        /// launching what ``HandledEvent/launched`` lists: reported once the reaction came,
-        /// at the scenario's own address, so that a journal can tell every view of the run.
+        /// launching what ``HandledEvent/launched`` lists; reported at the scenario's address.
         case eventHandled(HandledEvent)
     }
 
@@ -50,8 +46,8 @@ public struct ScenarioEvent: Sendable {
     public let duration: Duration?
     /// The input or output involved, when the kind says there is one.
     public let value: (any Sendable)?
-    /// For ``Kind/stepLaunched``: whether the step may be relaunched freely, so a journal can
-    /// tell on resume what an attempt left in doubt means.
+    /// For ``Kind/stepLaunched``: the step's purity, which says what an attempt left in doubt
+    /// means on resume.
     public let purity: Purity?
     /// For ``Kind/stepLaunched`` of a step with side effects: the attempt's key, which a journal
     /// makes durable before the operation launches.
@@ -94,24 +90,20 @@ public protocol ScenarioObserver: Sendable {
     /// - Parameter event: What happened.
     func scenario(_ event: ScenarioEvent)
 
-    /// Why the run must launch nothing more, or `nil` while it may go on.
-    ///
-    /// A journal that could not write or sync a line answers with that error: a step launched
-    /// after it could act with a key that is not on disk, and the journal would have a hole. The
-    /// scenario asks before every launch and ends the run failed with ``RunHalted``.
+    /// Why the run must launch nothing more, or `nil` while it may go on: a journal that could
+    /// not write or sync a line (a step launched after it could act with a key not on disk).
+    /// The scenario asks before every launch and ends the run failed with ``RunHalted``.
     var haltingError: (any Error)? { get }
 
     /// A part of the run now waits outside it — a person's answer to a ``ScreenPrompt``, a wait's
-    /// or a poll's deadline — and launches nothing until the matching ``runGoesOn()``. Each call
-    /// is matched by exactly one ``runGoesOn()``; parts of a run in parallel may be parked at once.
-    ///
-    /// What waits here can last: an app may be suspended meanwhile. A journal lets go of its file
-    /// lock here, as iOS kills an app suspended while holding one in a shared container.
+    /// or a poll's deadline — and launches nothing until the one matching ``runGoesOn()``; parts
+    /// of a run in parallel may be parked at once. An app may be suspended meanwhile: a journal
+    /// lets go of its file lock here (iOS kills an app suspended holding one).
     func runParked()
 
-    /// What a part of the run waited for came (an answer, the deadline), or the wait ended
-    /// (cancelled, timed out): it goes on. Called before the waiting operation hears of it, so an
-    /// observer can take back what it let go of before the run writes or launches anything.
+    /// The parked part of the run goes on (an answer came, the deadline, a cancellation). Called
+    /// before the waiting operation hears of it, so an observer takes back what it let go of
+    /// before the run writes or launches anything.
     func runGoesOn()
 }
 
@@ -131,21 +123,12 @@ extension ScenarioObserver {
 public protocol StepReplaying: Sendable {
     /// The recorded output of the step at `address`, or `nil` when it must run.
     ///
-    /// - Parameters:
-    ///   - address: The step.
-    ///   - type: The output type the step produces.
-    /// - Returns: The recorded output, or `nil`.
     /// - Throws: When a record exists but cannot be read as `type`.
     func recordedOutput<T: Sendable>(at address: StepAddress, as type: T.Type) throws -> T?
 
-    /// How a resumed run goes on at the step at `address`: replay its output, or launch it —
-    /// with the idempotency key of an attempt left in doubt.
+    /// How a resumed run goes on at the step at `address`, of `purity` in this build: replay
+    /// its output, or launch it — with the idempotency key of an attempt left in doubt.
     ///
-    /// - Parameters:
-    ///   - address: The step.
-    ///   - type: The output type the step produces.
-    ///   - purity: The step's purity in this build.
-    /// - Returns: What to do.
     /// - Throws: `ResumeError` when the step must not be launched again without the caller's
     ///   say-so; `JournalError/valueNotReadable(step:type:reason:)` when a record cannot be
     ///   read as `type`.
@@ -154,36 +137,22 @@ public protocol StepReplaying: Sendable {
 
     /// The input a step that ``resumption(at:as:purity:)`` launches again gets in place of
     /// `current`, the value its chain hands it now: the input of its latest attempt, when the
-    /// run stood in a relaunch with a new input (the code asked again without another SMS, the
-    /// terms shown again) and the chain hands the step the same value as then. `nil` launches
-    /// it with `current`.
-    ///
-    /// - Parameters:
-    ///   - address: The step.
-    ///   - current: The input its chain hands it in this run.
-    /// - Returns: The input to launch with instead, or `nil`.
+    /// run stood in a relaunch with a new input (the code asked again without another SMS) and
+    /// the chain hands the step the same value as then. `nil` launches it with `current`.
     func resumedInput<T: Sendable>(at address: StepAddress, current: T) -> T?
 
     /// Whether launching the step at `address` with `input` repeats the request its latest
-    /// recorded attempt sent, so the key ``resumption(at:as:purity:)`` gave applies.
-    ///
-    /// - Parameters:
-    ///   - address: The step.
-    ///   - input: The value the step is about to be launched with.
-    /// - Returns: `false` only when the journal shows the recorded value was another one.
+    /// recorded attempt sent, so the key ``resumption(at:as:purity:)`` gave applies: `false`
+    /// only when the journal shows the recorded value was another one.
     func repeatsRecordedRequest<T: Sendable>(at address: StepAddress, input: T) -> Bool
 
     /// Where the polled step at `address` stood when the run stopped, as its last
     /// ``ScenarioEvent/Kind/polling(_:)`` event recorded it, with each poll that answered after
-    /// it counted in; `nil` when nothing was recorded (the run never polled it, or a journal from
-    /// before polls were recorded).
+    /// it counted in; `nil` when nothing was recorded.
     ///
-    /// A ``PollProgress/nextPoll`` is given only while the run was waiting for that poll (no poll
-    /// answered after the wait began): the resumed run waits only what is left of it and then
-    /// launches the next poll, rather than replaying the last answer.
-    ///
-    /// - Parameter address: The polled step.
-    /// - Returns: The progress, or `nil`.
+    /// A ``PollProgress/nextPoll`` is given only while the run was waiting for that poll: the
+    /// resumed run waits what is left of it and launches the next poll, rather than replaying
+    /// the last answer.
     func pollProgress(at address: StepAddress) -> PollProgress?
 }
 

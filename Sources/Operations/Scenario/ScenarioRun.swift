@@ -5,11 +5,9 @@ import Synchronization
 /// host's observer) and guards each step's attempts against a second finish.
 ///
 /// Constant stack depth: every hand-on from a link to the next, and every relaunch of a step,
-/// goes through ``schedule(_:)``. When the loop of this run is already further down the stack
-/// (the step finished inside its own launch), the work is left to it and the call returns,
-/// unwinding everything between; otherwise the caller becomes the loop. A chain whose
-/// operations all finish inside their launch therefore still finishes before the scenario's
-/// launch returns, whatever its length and however often its steps are retried.
+/// goes through ``schedule(_:)``, which leaves the work to this run's loop when one is further
+/// down the stack (the step finished inside its own launch). A chain whose operations all
+/// finish inside their launch still finishes before the scenario's launch returns.
 final class ScenarioRun: Sendable {
     let name: String
     /// Where the launch sits: the step it is in its parent, or the root.
@@ -32,6 +30,10 @@ final class ScenarioRun: Sendable {
     /// The finished steps to undo should a later one fail for good, and which one did
     /// (see ScenarioRun+Compensation.swift).
     let undoing = Mutex(Undoing())
+    /// The latest attempt the operation of the running step reported making inside its launch
+    /// (``OpContext/reportRetry(of:after:took:retryingIn:purity:)``), for the attempt of this
+    /// run it belongs to; `nil` until an operation reports one.
+    private let innerAttempt = Mutex<InnerAttempt?>(nil)
 
     private struct Loop {
         var isRunning = false
@@ -40,8 +42,6 @@ final class ScenarioRun: Sendable {
         var pending: (@Sendable () -> Void)?
     }
 
-    /// Creates the run of a launch of scenario `name` in `context`, at `base`, observed since
-    /// `startedAt`, walking `links` and ending through `ending`.
     init(
         name: String, context: OpContext<Void>, base: StepAddress, startedAt: ContinuousClock.Instant?,
         links: [ChainLink], ending: any ScenarioEnding, gate: (any BoundaryGate)?
@@ -74,15 +74,14 @@ final class ScenarioRun: Sendable {
         base.appending(index: index, name: name)
     }
 
-    /// The context of an attempt of step `index`, called `name`: the scenario's token, deadline
-    /// and trace, with the step's own scope and `key`.
+    /// The context of attempt `attempt` of step `index`, called `name`: the scenario's token,
+    /// deadline and trace, with the step's own scope and `key`.
     func context<Input: Sendable>(
-        _ input: Input, step index: Int, name: String, key: IdempotencyKey?, resumesEarlierRun: Bool = false,
-        innerAttempts: InnerAttempts? = nil
+        _ input: Input, step index: Int, name: String, attempt: Int, key: IdempotencyKey?, resumesEarlierRun: Bool
     ) -> OpContext<Input> {
         var step = context.with(input: input)
         step.scope = ScenarioScope(
-            base: base, index: index, name: name, resumesEarlierRun: resumesEarlierRun, innerAttempts: innerAttempts)
+            run: self, index: index, name: name, attempt: attempt, resumesEarlierRun: resumesEarlierRun)
         step.idempotencyKey = key
         return step
     }
@@ -109,10 +108,8 @@ final class ScenarioRun: Sendable {
             purity: purity, idempotencyKey: idempotencyKey)
     }
 
-    /// Reports an event of scenario `scenario` to the observer of `environment`, if any: what
-    /// ``report(_:address:attempt:value:since:purity:idempotencyKey:)`` does, for a caller that
-    /// holds the run's parts rather than the run (the scenario's own finish, which is made
-    /// before its run).
+    /// Reports an event of scenario `scenario` to the observer of `environment`, if any: for a
+    /// caller that holds the run's parts rather than the run (the scenario's own finish).
     static func report(
         _ kind: ScenarioEvent.Kind, scenario: String, in environment: OpEnvironment, address: StepAddress,
         attempt: Int = 0, value: (any Sendable)? = nil, since start: ContinuousClock.Instant? = nil,
@@ -191,6 +188,28 @@ final class ScenarioRun: Sendable {
         }
     }
 
+    /// Runs `then` after `delay` on the run's scheduler; when the run is cancelled first, the
+    /// wait ends at once, the scheduled work is dropped and `cancelled` runs instead. Exactly one
+    /// of them runs.
+    func wait(
+        _ delay: Duration, then: @escaping @Sendable () -> Void, cancelled: @escaping @Sendable () -> Void
+    ) {
+        let once = OnceFlag()
+        let registration = LockedState<CancellationRegistration?>(nil)
+        let work = environment.scheduler.schedule(after: delay) {
+            guard once.claim() else { return }
+            registration.withLock { $0 }?.cancel()
+            then()
+        }
+        guard let token = cancellation else { return }
+        let onCancel = token.onCancel {
+            guard once.claim() else { return }
+            work.cancel()
+            cancelled()
+        }
+        registration.withLock { $0 = onCancel }
+    }
+
     // MARK: - Attempts
 
     /// The number the next attempt of a step of this run gets; attempts follow one another,
@@ -204,4 +223,29 @@ final class ScenarioRun: Sendable {
         finishedAttempts.compareExchange(expected: number - 1, desired: number, ordering: .acquiringAndReleasing)
             .exchanged
     }
+
+    /// Notes that the operation of attempt `number` began its own attempt `inner` at `since`.
+    func begin(inner: Int, of number: Int, at since: ContinuousClock.Instant?) {
+        innerAttempt.withLock { $0 = InnerAttempt(of: number, attempt: inner, since: since) }
+    }
+
+    /// The latest attempt the operation of attempt `number` reported beginning, taken out;
+    /// `nil` when it reported none.
+    func takeInnerAttempt(of number: Int) -> InnerAttempt? {
+        innerAttempt.withLock { latest in
+            guard let inner = latest, inner.of == number else { return nil }
+            latest = nil
+            return inner
+        }
+    }
+}
+
+/// An attempt an operation made inside one launch of its step, as it reported it: the step's
+/// failure then counts every attempt, and its last attempt is measured from its own start.
+struct InnerAttempt {
+    /// The run's attempt (the step's launch) it was made in.
+    let of: Int
+    /// The operation's own attempt, from 1.
+    let attempt: Int
+    let since: ContinuousClock.Instant?
 }

@@ -23,11 +23,6 @@ public struct ScenarioShape: Sendable, Hashable, Codable, CustomStringConvertibl
     public let steps: [StepShape]
 
     /// Creates a shape.
-    ///
-    /// - Parameters:
-    ///   - name: The scenario's name.
-    ///   - version: The author's version, if any.
-    ///   - steps: The steps, in order.
     public init(name: String, version: Int? = nil, steps: [StepShape]) {
         self.name = name
         self.version = version
@@ -60,7 +55,6 @@ public struct ScenarioShape: Sendable, Hashable, Codable, CustomStringConvertibl
             index: Int, name: String, input: String, output: String, purity: String, conditional: Bool,
             nested: ScenarioShape? = nil, undoneBy: String? = nil
         ) {
-            self.undoneBy = undoneBy
             self.index = index
             self.name = name
             self.input = input
@@ -68,6 +62,7 @@ public struct ScenarioShape: Sendable, Hashable, Codable, CustomStringConvertibl
             self.purity = purity
             self.conditional = conditional
             self.nested = nested
+            self.undoneBy = undoneBy
         }
     }
 
@@ -103,10 +98,8 @@ public struct ScenarioShape: Sendable, Hashable, Codable, CustomStringConvertibl
     /// How this shape (the build's) differs from the one a journal recorded, or `nil` when a run
     /// of `journal` can be resumed by this shape's scenario unchanged.
     ///
-    /// Versions are not compared: two builds with the same steps resume each other's runs.
-    ///
-    /// - Parameter journal: The shape recorded in the journal.
-    /// - Returns: The first difference, from the outermost scenario down.
+    /// Versions are not compared: two builds with the same steps resume each other's runs. The
+    /// difference returned is the first, from the outermost scenario down.
     public func mismatch(journal: ScenarioShape) -> ShapeMismatch? {
         mismatch(journal: journal, path: [], progress: nil)
     }
@@ -114,12 +107,10 @@ public struct ScenarioShape: Sendable, Hashable, Codable, CustomStringConvertibl
     /// How this shape (the build's) differs from the one a journal recorded *in the part of the
     /// run the journal recorded*, or `nil` when this build can resume the run.
     ///
-    /// This is the rule that lets a scenario's author ship a change without stranding the runs
-    /// in the field: a resumed run replays recorded steps by position and name, so only the steps
-    /// up to the last one the run reached (at every level of nesting) must be the same. Steps
-    /// after it — appended, inserted, removed, reordered, retyped — have no record to misplace,
-    /// and the resumed run simply goes on with this build's steps. Temporal asks its authors to
-    /// mark such changes with `patched`; here the journal's own progress marks them.
+    /// This lets a scenario's author ship a change without stranding the runs in the field: a
+    /// resumed run replays recorded steps by position and name, so only the steps up to the last
+    /// one the run reached (at every level of nesting) must be the same. Steps after it —
+    /// appended, inserted, removed, reordered, retyped — have no record to misplace.
     ///
     /// ```swift
     /// // v1: PhoneOp → CodeOp; v2 inserts PromoOp before CodeOp.
@@ -127,11 +118,8 @@ public struct ScenarioShape: Sendable, Hashable, Codable, CustomStringConvertibl
     /// shapeV2.mismatch(journal: shapeV1, recordedSteps: record.steps.map(\.address))
     /// ```
     ///
-    /// - Parameters:
-    ///   - journal: The shape recorded in the journal.
-    ///   - recordedSteps: The addresses of every step the journal mentions (launched, skipped,
-    ///     replayed), as in `JournalRecord/steps`.
-    /// - Returns: The first difference that matters, from the outermost scenario down.
+    /// `recordedSteps` are the addresses of every step the journal mentions (launched, skipped,
+    /// replayed), as in `JournalRecord/steps`.
     public func mismatch(journal: ScenarioShape, recordedSteps: [StepAddress]) -> ShapeMismatch? {
         mismatch(journal: journal, path: [], progress: RecordedProgress(recordedSteps.map(\.path)[...]))
     }
@@ -177,26 +165,20 @@ public struct ScenarioShape: Sendable, Hashable, Codable, CustomStringConvertibl
             }
             let old = journal.steps[index]
             let new = steps[index]
-            if old.name != new.name {
-                return ShapeMismatch(path: here, reason: "the journal has \(old.name), this build has \(new.name)")
-            }
-            if old.input != new.input || old.output != new.output {
-                return ShapeMismatch(
-                    path: here,
-                    reason:
-                        "\(new.name) takes \(old.input) -> \(old.output) in the journal, \(new.input) -> \(new.output) in this build"
-                )
-            }
-            if old.purity != new.purity {
-                return ShapeMismatch(
-                    path: here, reason: "\(new.name) is \(old.purity) in the journal, \(new.purity) in this build")
-            }
-            if old.conditional != new.conditional {
-                return ShapeMismatch(
-                    path: here,
-                    reason: "\(new.name) is \(old.conditional ? "conditional" : "unconditional") in the journal, "
-                        + "\(new.conditional ? "conditional" : "unconditional") in this build")
-            }
+            let reason: String? =
+                if old.name != new.name {
+                    "the journal has \(old.name), this build has \(new.name)"
+                } else if old.input != new.input || old.output != new.output {
+                    "\(new.name) takes \(old.input) -> \(old.output) in the journal, \(new.input) -> \(new.output) in this build"
+                } else if old.purity != new.purity {
+                    "\(new.name) is \(old.purity) in the journal, \(new.purity) in this build"
+                } else if old.conditional != new.conditional {
+                    "\(new.name) is \(old.conditional ? "" : "un")conditional in the journal, "
+                        + "\(new.conditional ? "" : "un")conditional in this build"
+                } else {
+                    nil
+                }
+            if let reason { return ShapeMismatch(path: here, reason: reason) }
             switch (old.nested, new.nested) {
             case (nil, nil): break
             case (nil, .some(let nested)):

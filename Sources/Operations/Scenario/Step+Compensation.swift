@@ -24,12 +24,11 @@ extension Step {
     /// A scenario that fails for good — its retries spent, its failure handler given up, and
     /// the error neither transient nor a lost answer (``RetryableError``,
     /// ``OutcomeUncertainError``), which a rerun may get past — undoes the steps it finished
-    /// that declare a compensation, last finished first: the
-    /// checkout releases the stock it reserved when the card is declined. Each compensation is
-    /// a step like any other: journaled, retried by its own policy, launched with an
-    /// idempotency key, and resumed after a kill. A run killed while undoing goes on undoing
-    /// when it is rerun; it does not try its failed step again. A cancelled run undoes nothing:
-    /// it is interrupted, not failed, and may be resumed.
+    /// that declare a compensation, last finished first: the checkout releases the stock it
+    /// reserved when the card is declined. Each compensation is a step like any other:
+    /// journaled, retried by its own policy, launched with an idempotency key, and resumed after
+    /// a kill; a run killed while undoing goes on undoing when it is rerun. A cancelled run
+    /// undoes nothing: it is interrupted, not failed.
     ///
     /// ```swift
     /// Step(factory.makeReserveStockOp)
@@ -39,10 +38,8 @@ extension Step {
     /// A pure step has nothing to undo; giving it a compensation stops the scenario's launch
     /// with ``ScenarioDefinitionError/compensationOnPureStep(step:compensation:)``.
     ///
-    /// - Parameters:
-    ///   - compensation: The step that undoes this one; its output is ignored.
-    ///   - input: The compensation's input, from this step's input and output.
-    /// - Returns: The step with its compensation.
+    /// The compensation's output is ignored; `input` makes its input from this step's input and
+    /// output.
     public func compensated<UndoInput: Sendable, UndoOutput: Sendable>(
         by compensation: Step<UndoInput, UndoOutput>,
         input: @escaping @Sendable (Input, Output) -> UndoInput
@@ -64,8 +61,6 @@ extension Step {
     /// Step(factory.makeReserveStockOp).compensated(by: Step(factory.makeReleaseStockOp))
     /// ```
     ///
-    /// - Parameter compensation: The step that undoes this one, launched with its output.
-    /// - Returns: The step with its compensation.
     public func compensated<UndoOutput: Sendable>(by compensation: Step<Output, UndoOutput>) -> Step {
         compensated(by: compensation) { _, output in output }
     }

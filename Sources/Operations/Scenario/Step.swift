@@ -34,22 +34,14 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
             purity: purity, conditional: conditional, nested: nestedShape, undoneBy: undo?.name)
     }
 
-    /// Creates a step named after its operation type.
-    ///
-    /// - Parameters:
-    ///   - make: Makes a new operation for every launch (usually a factory method).
-    ///   - purity: Overrides the purity the operation type declares (see ``PureOp``).
+    /// Creates a step named after its operation type; `make` (usually a factory method) makes a
+    /// new operation for every launch, and `purity` overrides the type's (see ``PureOp``).
     public init<O: Op>(_ make: @escaping @Sendable () -> O, purity: Purity? = nil)
     where O.Input == Input, O.Output == Output {
         self.init(String(describing: O.self), purity: purity, make)
     }
 
-    /// Creates a named step.
-    ///
-    /// - Parameters:
-    ///   - name: The step's name in progress, journals and diagrams.
-    ///   - purity: Overrides the purity the operation type declares (see ``PureOp``).
-    ///   - make: Makes a new operation for every launch.
+    /// Creates a step called `name` in progress, journals and diagrams.
     public init<O: Op>(_ name: String, purity: Purity? = nil, _ make: @escaping @Sendable () -> O)
     where O.Input == Input, O.Output == Output {
         self.name = name
@@ -70,20 +62,15 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
         }
     }
 
-    /// The same step with a retry policy.
-    ///
-    /// - Parameter policy: When to launch the step again after a failure.
-    /// - Returns: The step with `policy`.
+    /// The same step with a retry policy: when to launch it again after a failure.
     public func retrying(_ policy: RetryPolicy) -> Step {
         var step = self
         step.retry = policy
         return step
     }
 
-    /// The same step with a failure handler, consulted when the retry policy gives up.
-    ///
-    /// - Parameter handler: Decides to relaunch with new input, recover, or fail.
-    /// - Returns: The step with `handler`.
+    /// The same step with a failure handler, consulted when the retry policy gives up: it
+    /// decides to relaunch with new input, recover, or fail.
     public func onFailure(_ handler: @escaping FailureHandler<Input, Output>) -> Step {
         var step = self
         step.failureHandler = handler

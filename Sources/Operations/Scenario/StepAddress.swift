@@ -10,7 +10,7 @@ public struct StepAddress: Sendable, Hashable, Codable, CustomStringConvertible 
         /// The step's name.
         public let name: String
 
-        /// Creates a component.
+        /// Creates a component: the step at `index` called `name`.
         public init(index: Int, name: String) {
             self.index = index
             self.name = name
@@ -52,21 +52,22 @@ public struct StepAddress: Sendable, Hashable, Codable, CustomStringConvertible 
 
 /// The position of a launch inside scenarios, carried by ``OpContext/scope``.
 ///
-/// A scenario gives every step a scope, but few runs read it (an observer, a journal, a nested
-/// scenario): a scope made by a scenario keeps its parent's address and its own position, and
-/// builds the address (an array) only when ``address`` is read.
+/// Equal scopes have equal addresses; a scope made by a scenario builds its address (an array)
+/// only when ``address`` is read.
 public struct ScenarioScope: Sendable, Hashable {
     /// The step this launch is.
     public var address: StepAddress {
         switch storage {
         case .built(let address): address
-        case .step(let base, let index, let name): base.appending(index: index, name: name)
+        case .step(let run, let index, let name, _): run.address(index: index, name: name)
         }
     }
 
     enum Storage: Sendable {
         case built(StepAddress)
-        case step(base: StepAddress, index: Int, name: String)
+        /// Attempt `attempt` (the run's count, ``ScenarioRun/nextAttempt()``) of step `index`,
+        /// called `name`, of `run`.
+        case step(run: ScenarioRun, index: Int, name: String, attempt: Int)
     }
 
     let storage: Storage
@@ -76,10 +77,6 @@ public struct ScenarioScope: Sendable, Hashable {
     /// screen shows no reason that belonged to the earlier attempt ("the code is wrong").
     public let resumesEarlierRun: Bool
 
-    /// The attempts the launched operation reports making inside this launch of its step; `nil`
-    /// outside a step's launch. Not part of the scope's identity.
-    let innerAttempts: InnerAttempts?
-
     /// Creates a scope.
     ///
     /// - Parameters:
@@ -88,17 +85,12 @@ public struct ScenarioScope: Sendable, Hashable {
     public init(address: StepAddress, resumesEarlierRun: Bool = false) {
         storage = .built(address)
         self.resumesEarlierRun = resumesEarlierRun
-        innerAttempts = nil
     }
 
-    /// The scope of step `index`, called `name`, of a scenario launched at `base`.
-    init(
-        base: StepAddress, index: Int, name: String, resumesEarlierRun: Bool = false,
-        innerAttempts: InnerAttempts? = nil
-    ) {
-        storage = .step(base: base, index: index, name: name)
+    /// The scope of attempt `attempt` of step `index`, called `name`, of `run`.
+    init(run: ScenarioRun, index: Int, name: String, attempt: Int, resumesEarlierRun: Bool) {
+        storage = .step(run: run, index: index, name: name, attempt: attempt)
         self.resumesEarlierRun = resumesEarlierRun
-        self.innerAttempts = innerAttempts
     }
 
     public static func == (lhs: ScenarioScope, rhs: ScenarioScope) -> Bool {

@@ -22,14 +22,6 @@ public struct StepFailure: Error, Sendable, CustomStringConvertible {
     public let undone: [UndoneStep]
 
     /// Creates a failure.
-    ///
-    /// - Parameters:
-    ///   - scenario: The scenario that ended.
-    ///   - step: The step that failed.
-    ///   - attempt: The attempt that failed last, from 1.
-    ///   - error: Why it failed.
-    ///   - note: What the engine adds to the error.
-    ///   - undone: The scenario's finished steps undone because of the failure.
     public init(
         scenario: String, step: String, attempt: Int, error: any Error, note: String? = nil, undone: [UndoneStep] = []
     ) {

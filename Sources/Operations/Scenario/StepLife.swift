@@ -3,43 +3,16 @@ typealias StepFinish<Output: Sendable> = @Sendable (Result<Output, any Error>) -
 
 /// One step's life within one scenario run: its attempts, retries and failure handling.
 ///
-/// A value, not an object: what stays the same over the step's attempts (the run, the step, its
-/// position and where its result goes) is copied into the closures that need it, and what an
-/// attempt needs beyond that travels as arguments. The run guards each attempt's finish
-/// (``ScenarioRun/accept(attempt:)``) and runs each relaunch from its loop
-/// (``ScenarioRun/schedule(_:)``), so any number of attempts takes constant stack depth.
+/// The run guards each attempt's finish (``ScenarioRun/accept(attempt:)``) and runs each
+/// relaunch from its loop (``ScenarioRun/schedule(_:)``), so any number of attempts takes
+/// constant stack depth.
 struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
     let run: ScenarioRun
     let step: Step<Input, Output>
     /// The step's position in its scenario.
     let index: Int
     /// Where the step's result goes, exactly once.
-    private let destination: Destination<Output>
-
-    /// A step whose result `finish` works on before handing it on.
-    init(
-        run: ScenarioRun, step: Step<Input, Output>, index: Int,
-        then finish: @escaping StepFinish<Output>
-    ) {
-        self.init(run: run, step: step, index: index, destination: .finishing(finish))
-    }
-
-    /// A step whose result goes to the run as it is, after the link at `position`.
-    init(run: ScenarioRun, step: Step<Input, Output>, index: Int, passingOnAfter position: Int) {
-        self.init(run: run, step: step, index: index, destination: .passingOn(after: position))
-    }
-
-    /// Branch `index` of a parallel step, whose result goes to `join`.
-    init(run: ScenarioRun, step: Step<Input, Output>, branch index: Int, of join: any BranchJoin) {
-        self.init(run: run, step: step, index: index, destination: .join(join))
-    }
-
-    private init(run: ScenarioRun, step: Step<Input, Output>, index: Int, destination: Destination<Output>) {
-        self.run = run
-        self.step = step
-        self.index = index
-        self.destination = destination
-    }
+    let destination: StepDestination<Output>
 
     /// Hands the step's output on, once.
     private func finish(succeeding output: Output) {
@@ -106,12 +79,9 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
     }
 
     /// Launches one attempt. A step with side effects gets an idempotency key for it: `key`
-    /// when the attempt repeats one whose outcome is unknown (a resumed attempt in doubt, a
-    /// retry after a lost answer), a new one otherwise.
-    ///
-    /// A retry or a relaunch passes `frame`, the reason it happens: the attempt is traced inside
-    /// a `loop` frame with that label, closed when the attempt finishes.
-    /// `resumed` marks the first attempt of a step started again in a rerun
+    /// when the attempt repeats a request (a resumed attempt in doubt, a retry), a new one
+    /// otherwise. A retry or a relaunch is traced inside a `loop` frame labelled `frame`, the
+    /// reason it happens. `resumed` marks the first attempt of a step started again in a rerun
     /// (``ScenarioScope/resumesEarlierRun``).
     private func launch(
         attempt: Int, retriesLeft: Int, input: Input, key: IdempotencyKey? = nil, frame: String? = nil,
@@ -141,9 +111,8 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
         // The first attempt of a step without a key of its own keeps the scenario's key, if it
         // has one; a retry, a relaunch or an attempt with a key carries its own.
         let contextKey = attempt == 1 && attemptKey == nil ? run.context.idempotencyKey : attemptKey
-        let inner = InnerAttempts()
         let context = run.context(
-            input, step: index, name: step.name, key: contextKey, resumesEarlierRun: resumed, innerAttempts: inner)
+            input, step: index, name: step.name, attempt: number, key: contextKey, resumesEarlierRun: resumed)
         step.launchNew(context) { result in
             guard run.accept(attempt: number) else {
                 run.environment.diagnostics.report(OpDiagnostic(kind: .finishedTwice, operation: step.name))
@@ -152,9 +121,9 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
             if framed { run.trace?.closeFrame() }
             // The operation's own retries inside this launch (``OpContext/reportRetry``) are
             // attempts of the step: its finish ends the last of them.
-            let (extra, since) = inner.current
-            let last = attempt + extra - 1
-            let lastStartedAt = since ?? startedAt
+            let inner = run.takeInnerAttempt(of: number)
+            let last = attempt + (inner?.attempt ?? 1) - 1
+            let lastStartedAt = inner?.since ?? startedAt
             switch result {
             case .success(let output):
                 if run.isObserved {
@@ -197,12 +166,9 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
             let next: @Sendable () -> Void = {
                 relaunch(attempt: attempt + 1, retriesLeft: retriesLeft - 1, input: input, key: key, frame: frame)
             }
-            if delay <= .zero {
-                next()
-            } else {
-                waitForRetry(delay, attempt: attempt, then: next)
-            }
-            return
+            guard delay > .zero else { return next() }
+            // Cancellation during the backoff ends the step at once, as cancelled.
+            return run.wait(delay, then: next) { fail(OpError.cancelled, attempt: attempt + 1) }
         }
         let note = declinedRetryNote(error, attemptsSoFar: attemptsSoFar)
         run.report(
@@ -232,7 +198,7 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
                 // A handler's relaunch is a fresh start for the retry budget, and with a new value
                 // a new request with a new key; with the same value, the same request.
                 let frame = reason ?? "relaunched after \(TraceLabel.describe(error) ?? "error")"
-                let sameRequest = SameValue.holds(newInput, input)
+                let sameRequest = isSameValue(newInput, input)
                 relaunch(
                     attempt: attempt + 1, retriesLeft: policy.maxAttempts - 1, input: newInput,
                     key: sameRequest ? key : nil, frame: frame)
@@ -284,31 +250,34 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
             launch(attempt: attempt, retriesLeft: retriesLeft, input: input, key: key, frame: frame)
         }
     }
+}
 
-    /// Waits out a backoff without holding the run hostage: cancellation ends the wait at once,
-    /// drops the scheduled retry and finishes the step as cancelled.
-    private func waitForRetry(_ delay: Duration, attempt: Int, then next: @escaping @Sendable () -> Void) {
-        let once = OnceFlag()
-        let registration = LockedState<CancellationRegistration?>(nil)
-        let work = run.environment.scheduler.schedule(after: delay) {
-            guard once.claim() else { return }
-            registration.withLock { $0 }?.cancel()
-            next()
-        }
-        guard let token = run.cancellation else { return }
-        let cancelled = token.onCancel {
-            guard once.claim() else { return }
-            work.cancel()
-            fail(OpError.cancelled, attempt: attempt + 1)
-        }
-        registration.withLock { $0 = cancelled }
+extension StepLife {
+    /// A step whose result `finish` works on before handing it on.
+    init(run: ScenarioRun, step: Step<Input, Output>, index: Int, then finish: @escaping StepFinish<Output>) {
+        self.init(run: run, step: step, index: index, destination: .finishing(finish))
     }
 }
 
 /// Where a step's result goes: to a closure that works on it first, to the parallel step the
 /// step is a branch of, or straight to the run after the link at a position.
-private enum Destination<Output: Sendable>: Sendable {
+enum StepDestination<Output: Sendable>: Sendable {
     case finishing(StepFinish<Output>)
     case join(any BranchJoin)
     case passingOn(after: Int)
+}
+
+/// Whether two launch values are provably the same request's value: of one `Equatable` type and
+/// equal. A handler's relaunch with the value the step already had repeats the same request,
+/// which keeps its idempotency key (see ``IdempotencyKey``); anything else is a new value.
+private func isSameValue<Value>(_ lhs: Value, _ rhs: Value) -> Bool {
+    guard let equatable = lhs as? any Equatable else { return false }
+    return equatable.isEqual(to: rhs)
+}
+
+extension Equatable {
+    fileprivate func isEqual(to other: Any) -> Bool {
+        guard let other = other as? Self else { return false }
+        return self == other
+    }
 }

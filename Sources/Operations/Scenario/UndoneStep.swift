@@ -13,10 +13,6 @@ public struct UndoneStep: Sendable, Hashable, CustomStringConvertible {
     public let compensation: String
 
     /// Creates the record of an undone step.
-    ///
-    /// - Parameters:
-    ///   - address: Where the undone step sits.
-    ///   - compensation: The compensation that undid it.
     public init(address: StepAddress, compensation: String) {
         self.address = address
         self.compensation = compensation

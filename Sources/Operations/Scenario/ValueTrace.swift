@@ -7,9 +7,7 @@ enum ValueTrace {
     /// Records the self-message when tracing is on; only types are named, never values, so
     /// nothing secret can reach the label.
     static func computed(_ result: Any.Type, from sources: Any.Type..., trace: TraceScope?) {
-        guard let trace, trace.isEnabled else { return }
-        let inputs = sources.map(TraceLabel.valueName(of:)).joined(separator: " + ")
-        trace.message(to: trace.participant, "\(inputs) → \(TraceLabel.valueName(of: result))")
+        combined(result, from: { sources }, trace: trace)
     }
 
     /// Records the self-message of a parallel step's `combine`: the value the step was given

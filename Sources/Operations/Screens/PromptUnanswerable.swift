@@ -13,10 +13,6 @@ public struct PromptUnanswerable: CancellationReason, Sendable, Hashable, Custom
     public let reason: String
 
     /// Creates the error.
-    ///
-    /// - Parameters:
-    ///   - question: What was asked.
-    ///   - reason: Why nobody could answer it.
     public init(question: String, reason: String) {
         self.question = question
         self.reason = reason

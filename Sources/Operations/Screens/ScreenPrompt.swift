@@ -65,14 +65,8 @@ public final class ScreenPrompt<Answer: Sendable>: Sendable {
     /// Told that the run is parked while the prompt is open (``ScenarioObserver/runParked()``).
     private let observer: (any ScenarioObserver)?
 
-    /// Opens a prompt for one launch.
-    ///
-    /// - Parameters:
-    ///   - context: The launch's context: its token and deadline close the prompt.
-    ///   - operation: The name diagnostics give the asking operation.
-    ///   - queue: Where the answer is delivered; a global queue unless given. `nil` delivers it on
-    ///     the thread that answers, for a screen on no actor that answers on the asking thread.
-    ///   - onAnswer: Receives the person's answer (or the screen's error) once, on `queue`.
+    /// Opens a prompt for the launch of `context`, whose token and deadline close it (see
+    /// ``init(cancellation:deadline:environment:operation:deliverOn:_:)`` for the rest).
     public convenience init<Input: Sendable>(
         for context: OpContext<Input>, operation: String = "\(Answer.self) prompt",
         deliverOn queue: DispatchQueue? = .global(qos: .userInitiated),
@@ -89,7 +83,7 @@ public final class ScreenPrompt<Answer: Sendable>: Sendable {
     /// - Parameters:
     ///   - cancellation: Closes the prompt when cancelled.
     ///   - deadline: Closes the prompt when it passes, by `environment`'s scheduler.
-    ///   - environment: Its diagnostics hear of a second answer.
+    ///   - environment: Its diagnostics hear of a second answer, its observer of the park.
     ///   - operation: The name diagnostics give the asking operation.
     ///   - queue: Where the answer is delivered; a global queue unless given. `nil` delivers it on
     ///     the thread that answers, for a screen on no actor that answers on the asking thread.
@@ -128,8 +122,6 @@ public final class ScreenPrompt<Answer: Sendable>: Sendable {
     public var isOpen: Bool { state.withLock { $0.isOpen } }
 
     /// The person's answer: delivered to the operation once, on the prompt's queue.
-    ///
-    /// - Parameter value: The answer.
     public func answer(_ value: Answer) {
         respond(.success(value))
     }
@@ -141,25 +133,21 @@ public final class ScreenPrompt<Answer: Sendable>: Sendable {
     /// the screen, declined the terms) ends the run as cancelled, nothing undone. Any other error
     /// is a failure: if it is one for good, the steps before it that declare a compensation are
     /// undone. When nobody *can* answer now, use ``cannotBeAnswered(because:)`` instead.
-    ///
-    /// - Parameter error: Why there is no answer.
     public func decline(_ error: any Error) {
         respond(.failure(error))
     }
 
     /// Nobody can answer the question now (no terminal and no input given, the app in the
     /// background): the operation receives ``PromptUnanswerable``, once — a cancellation, so
-    /// nothing is undone and the run can be rerun with the input.
-    ///
-    /// - Parameter reason: Why nobody can answer, for people: `standard input is not a terminal`.
+    /// nothing is undone and the run can be rerun with the input. `reason` is for people:
+    /// `standard input is not a terminal`.
     public func cannotBeAnswered(because reason: String) {
         respond(.failure(PromptUnanswerable(question: operation, reason: reason)))
     }
 
     /// Runs `handler` when the launch ends before an answer: cancelled or past its deadline. A
-    /// screen dismisses its question here. Registered after the prompt closed, it runs at once.
-    ///
-    /// - Parameter handler: Called once, on the thread that cancelled or on the scheduler's.
+    /// screen dismisses its question here. Called once, on the thread that cancelled or on the
+    /// scheduler's; at once when registered after the prompt closed.
     public func onClose(_ handler: @escaping @Sendable (CloseReason) -> Void) {
         let closed = state.withLock { state -> CloseReason? in
             if state.isOpen { state.closeHandlers.append(handler) }
@@ -180,7 +168,6 @@ public final class ScreenPrompt<Answer: Sendable>: Sendable {
         switch outcome {
         case .deliver:
             stopWatching()
-            goOn()
             guard let queue else { return deliver(result) }
             let deliver = deliver
             queue.async { deliver(result) }
@@ -200,30 +187,23 @@ public final class ScreenPrompt<Answer: Sendable>: Sendable {
             return state.closeHandlers
         }
         stopWatching()
-        goOn()
         for handler in handlers { handler(reason) }
     }
 
-    /// Tells the run it goes on, once, before the operation hears the answer or the close.
-    private func goOn() {
-        let wasParked = state.withLock { state in
-            defer { state.parked = false }
-            return state.parked
-        }
-        if wasParked { observer?.runGoesOn() }
-    }
-
-    /// Lets go of the token's registration and the deadline's timer once the prompt is done.
+    /// Lets go of the token's registration and the deadline's timer once the prompt is done,
+    /// and tells the run it goes on, once, before the operation hears the answer or the close.
     private func stopWatching() {
-        let (registration, timer) = state.withLock { state in
+        let (registration, timer, wasParked) = state.withLock { state in
             defer {
                 state.registration = nil
                 state.timer = nil
+                state.parked = false
             }
-            return (state.registration, state.timer)
+            return (state.registration, state.timer, state.parked)
         }
         registration?.cancel()
         timer?.cancel()
+        if wasParked { observer?.runGoesOn() }
     }
 }
 

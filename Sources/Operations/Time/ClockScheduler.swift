@@ -22,15 +22,9 @@ public struct ClockScheduler: Scheduler {
     private let origin: ContinuousClock.Instant
     private let originWallClock: Date
 
-    /// Creates a scheduler on `clock`.
-    ///
-    /// An `any Clock<Duration>` is accepted too: it is opened and driven the same way.
-    ///
-    /// - Parameters:
-    ///   - clock: The clock the engine's time goes by.
-    ///   - wallClock: The wall-clock time the clock stands for now; ``wallClock`` moves on from
-    ///     it as far as the clock moves, so a test clock's durable waits journal the same
-    ///     deadline on every run.
+    /// Creates a scheduler on `clock` (an `any Clock<Duration>` too). `wallClock` is the time
+    /// the clock stands for now; ``wallClock`` moves on from it as far as the clock moves, so a
+    /// test clock's durable waits journal the same deadline on every run.
     public init<C: Clock>(_ clock: C, wallClock: Date = Date()) where C.Duration == Duration {
         let start = clock.now
         elapsed = { start.duration(to: clock.now) }
@@ -47,11 +41,6 @@ public struct ClockScheduler: Scheduler {
 
     /// Runs `work` once the clock reaches `instant`, from a task that sleeps on the clock; the
     /// returned handle cancels the sleep, and the work does not run.
-    ///
-    /// - Parameters:
-    ///   - instant: When to run; an instant in the past runs as soon as possible.
-    ///   - work: The work to run.
-    /// - Returns: A handle that stops the work from running if it has not started.
     public func schedule(at instant: ContinuousClock.Instant, _ work: @escaping @Sendable () -> Void)
         -> any ScheduledWork
     {

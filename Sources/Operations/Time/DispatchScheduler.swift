@@ -8,8 +8,6 @@ public struct DispatchScheduler: Scheduler {
     public static let shared = DispatchScheduler(queue: .global())
 
     /// Creates a scheduler that runs work on `queue`.
-    ///
-    /// - Parameter queue: Where scheduled work runs.
     public init(queue: DispatchQueue) {
         self.queue = queue
     }
@@ -19,10 +17,9 @@ public struct DispatchScheduler: Scheduler {
 
     /// Runs `work` once at or after `instant`; the returned handle cancels it.
     ///
-    /// Each piece of work is a one-shot timer source, not `asyncAfter`: cancelling a
-    /// `DispatchWorkItem` leaves it queued until its instant, so every finished launch with a
-    /// deadline kept its timer (about 720 bytes) alive until the deadline passed — 250,000
-    /// launches with a 3 s deadline held 180 MB. A cancelled timer source is released at once.
+    /// Each piece of work is a one-shot timer source, not `asyncAfter`: a cancelled
+    /// `DispatchWorkItem` stays queued until its instant, keeping what it holds; a cancelled
+    /// timer source is released at once (memory stays flat over many launches with deadlines).
     public func schedule(at instant: ContinuousClock.Instant, _ work: @escaping @Sendable () -> Void)
         -> any ScheduledWork
     {

@@ -14,12 +14,8 @@ public protocol Scheduler: Sendable {
     /// Defaults to the system's clock; a test scheduler moves it with its own ``now``.
     var wallClock: Date { get }
 
-    /// Runs `work` once at or after `instant`, on any thread.
-    ///
-    /// - Parameters:
-    ///   - instant: When to run; an instant in the past runs as soon as possible.
-    ///   - work: The work to run.
-    /// - Returns: A handle that stops the work from running if it has not started.
+    /// Runs `work` once at or after `instant` (as soon as possible for one in the past), on any
+    /// thread; the handle returned stops it from running if it has not started.
     func schedule(at instant: ContinuousClock.Instant, _ work: @escaping @Sendable () -> Void)
         -> any ScheduledWork
 }
@@ -36,12 +32,7 @@ extension Scheduler {
     /// The system's wall clock, for a scheduler that keeps no clock of its own.
     public var wallClock: Date { Date() }
 
-    /// Runs `work` once after `delay`.
-    ///
-    /// - Parameters:
-    ///   - delay: How long from now.
-    ///   - work: The work to run.
-    /// - Returns: A handle that stops the work from running if it has not started.
+    /// Runs `work` once after `delay`; the handle returned stops it if it has not started.
     @discardableResult
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void)
         -> any ScheduledWork

@@ -17,30 +17,17 @@ public struct Participant: Hashable, Sendable, Codable {
     public struct ID: Hashable, Sendable, Comparable, Codable, RawRepresentable,
         ExpressibleByStringLiteral, CustomStringConvertible
     {
-        /// The identifier's text, as saved in JSON.
+        /// The identifier's text, saved in JSON as a plain string.
         public let rawValue: String
 
         /// Creates an identifier from its text.
-        /// - Parameter rawValue: The identifier's text.
         public init(rawValue: String) { self.rawValue = rawValue }
 
         /// Creates an identifier from its text.
-        /// - Parameter rawValue: The identifier's text.
         public init(_ rawValue: String) { self.rawValue = rawValue }
 
         /// Creates an identifier from a string literal, so tests can write `"AuthAPI"`.
         public init(stringLiteral value: String) { self.rawValue = value }
-
-        /// Decodes an identifier saved as a plain JSON string.
-        public init(from decoder: any Decoder) throws {
-            rawValue = try decoder.singleValueContainer().decode(String.self)
-        }
-
-        /// Encodes the identifier as a plain JSON string, so saved traces stay readable.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
-        }
 
         /// The identifier's text.
         public var description: String { rawValue }
@@ -72,46 +59,32 @@ public struct Participant: Hashable, Sendable, Codable {
     /// The participant's role.
     public var kind: Kind
 
-    /// Creates a participant.
-    /// - Parameters:
-    ///   - id: The stable identity events refer to.
-    ///   - name: The text printed in the head box.
-    ///   - kind: The participant's role.
+    /// Creates a participant: its identity `id`, the `name` in its head box, and its role.
     public init(id: ID, name: String, kind: Kind) {
         self.id = id
         self.name = name
         self.kind = kind
     }
 
-    /// An operation participant whose identifier defaults to its name.
-    /// - Parameters:
-    ///   - name: The operation's display name, e.g. `PhoneOp`.
-    ///   - id: A distinct identifier when one name is used twice.
+    /// An operation participant, e.g. `PhoneOp`, identified by its name unless given a distinct
+    /// `id` (one name used twice).
     public static func operation(_ name: String, id: ID? = nil) -> Participant {
         Participant(id: id ?? ID(name), name: name, kind: .operation)
     }
 
-    /// A key-service participant whose identifier defaults to its name.
-    /// - Parameters:
-    ///   - name: The service's display name, e.g. `AuthAPI`.
-    ///   - id: A distinct identifier when one name is used twice.
+    /// A key-service participant, e.g. `AuthAPI`, identified by its name unless given `id`.
     public static func keyService(_ name: String, id: ID? = nil) -> Participant {
         Participant(id: id ?? ID(name), name: name, kind: .keyService)
     }
 
-    /// A context-service participant whose identifier defaults to its name.
-    /// - Parameters:
-    ///   - name: The service's display name, e.g. `PhoneViewModel`.
-    ///   - id: A distinct identifier when one name is used twice.
+    /// A context-service participant, e.g. `PhoneViewModel`, identified by its name unless given
+    /// `id`.
     public static func contextService(_ name: String, id: ID? = nil) -> Participant {
         Participant(id: id ?? ID(name), name: name, kind: .contextService)
     }
 
-    /// The caller participant: the left edge launches come from and onFinish returns to.
-    /// - Parameters:
-    ///   - name: The caller's name, e.g. the scenario's; only exports that cannot draw an edge
-    ///     (Mermaid) print it.
-    ///   - id: A distinct identifier; defaults to the name.
+    /// The caller participant: the left edge launches come from and onFinish returns to. Only
+    /// exports that cannot draw an edge (Mermaid) print its `name`; `id` defaults to the name.
     public static func caller(_ name: String = "Caller", id: ID? = nil) -> Participant {
         Participant(id: id ?? ID(name), name: name, kind: .caller)
     }

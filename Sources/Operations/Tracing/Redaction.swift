@@ -38,11 +38,4 @@ extension DefaultStringInterpolation {
     public mutating func appendInterpolation(redactedToken raw: some StringProtocol) {
         appendLiteral(Redaction.token(raw))
     }
-
-    /// Interpolates a raw secret fully masked, e.g. `"submit(\(masked: code))"` gives
-    /// `submit(••••••)`.
-    /// - Parameter masked: The secret.
-    public mutating func appendInterpolation(masked raw: some StringProtocol) {
-        appendLiteral(Redaction.mask(raw))
-    }
 }

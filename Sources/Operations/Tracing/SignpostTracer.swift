@@ -23,19 +23,14 @@
         /// `Sendable` by the SDK, and a tracer is called from any thread.
         private let state: LockedState<State>
 
-        /// Creates a tracer that emits through `signposter`.
-        ///
-        /// - Parameter signposter: The app's signposter, e.g.
-        ///   `OSSignposter(subsystem: "com.example.app", category: .pointsOfInterest)`.
+        /// Creates a tracer that emits through the app's `signposter`, e.g.
+        /// `OSSignposter(subsystem: "com.example.app", category: .pointsOfInterest)`.
         public init(signposter: OSSignposter) {
             state = LockedState(State(signposter: signposter))
         }
 
-        /// Creates a tracer that emits under `subsystem` and `category`.
-        ///
-        /// - Parameters:
-        ///   - subsystem: The log's subsystem, usually the app's bundle identifier.
-        ///   - category: The log's category within it.
+        /// Creates a tracer that emits under `subsystem` (usually the app's bundle identifier)
+        /// and `category`.
         public convenience init(subsystem: String, category: String = "Operations") {
             self.init(signposter: OSSignposter(subsystem: subsystem, category: category))
         }

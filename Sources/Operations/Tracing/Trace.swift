@@ -22,18 +22,15 @@ public struct Trace: Hashable, Sendable {
     /// The events, in the order they were recorded.
     public private(set) var events: [TraceEvent]
 
-    /// Creates a trace from events; participants are taken from its declarations.
-    /// - Parameter events: The events, in order.
+    /// Creates a trace from events, in order; participants are taken from its declarations.
     public init(events: [TraceEvent] = []) {
         self.participants = []
         self.events = []
         self.events.reserveCapacity(events.count)
-        var seen = Set<Participant.ID>()
-        for event in events { append(event, seen: &seen) }
+        for event in events { append(event) }
     }
 
     /// Appends an event, registering its participant if it is a first declaration.
-    /// - Parameter event: The event to append.
     public mutating func append(_ event: TraceEvent) {
         if case .declare(let participant) = event.kind,
             !participants.contains(where: { $0.id == participant.id })
@@ -43,21 +40,7 @@ public struct Trace: Hashable, Sendable {
         events.append(event)
     }
 
-    /// Appends an event that declares nothing (``append(_:)`` without the declaration check).
-    mutating func appendUndeclaring(_ event: consuming TraceEvent) {
-        events.append(event)
-    }
-
-    private mutating func append(_ event: TraceEvent, seen: inout Set<Participant.ID>) {
-        if case .declare(let participant) = event.kind, seen.insert(participant.id).inserted {
-            participants.append(participant)
-        }
-        events.append(event)
-    }
-
-    /// The participant declared with an identifier, if any.
-    /// - Parameter id: The identifier to look up.
-    /// - Returns: The first declaration of `id`, or `nil`.
+    /// The first declaration of `id`, or `nil`.
     public func participant(_ id: Participant.ID) -> Participant? {
         participants.first { $0.id == id }
     }

@@ -19,98 +19,49 @@ extension TraceEvent: Codable {
         guard let kindName = KindName(rawValue: name) else {
             throw TraceError.unknownEventKind(name, event: -1)
         }
+        func id(_ key: CodingKeys) throws -> Participant.ID { try container.decode(Participant.ID.self, forKey: key) }
+        func text(_ key: CodingKeys = .label) throws -> String { try container.decode(String.self, forKey: key) }
         switch kindName {
-        case .declare:
-            kind = .declare(try container.decode(Participant.self, forKey: .participant))
-        case .create:
-            kind = .create(
-                try container.decode(Participant.ID.self, forKey: .participant),
-                by: try container.decode(Participant.ID.self, forKey: .by),
-                label: try container.decode(String.self, forKey: .label))
-        case .release:
-            kind = .release(try container.decode(Participant.ID.self, forKey: .participant))
+        case .declare: kind = .declare(try container.decode(Participant.self, forKey: .participant))
+        case .create: kind = .create(try id(.participant), by: try id(.by), label: try text())
+        case .release: kind = .release(try id(.participant))
         case .message:
-            kind = .message(
-                from: try container.decode(Participant.ID.self, forKey: .from),
-                to: try container.decode(Participant.ID.self, forKey: .to),
-                label: try container.decode(String.self, forKey: .label),
-                style: try container.decode(MessageStyle.self, forKey: .style))
-        case .note:
-            kind = .note(
-                over: try container.decode(Participant.ID.self, forKey: .participant),
-                text: try container.decode(String.self, forKey: .text))
-        case .launch:
-            kind = .launch(
-                try container.decode(Participant.ID.self, forKey: .participant),
-                by: try container.decode(Participant.ID.self, forKey: .by),
-                label: try container.decode(String.self, forKey: .label))
-        case .finish:
-            kind = .finish(
-                try container.decode(Participant.ID.self, forKey: .participant),
-                to: try container.decode(Participant.ID.self, forKey: .to),
-                label: try container.decode(String.self, forKey: .label))
+            let style = try container.decode(MessageStyle.self, forKey: .style)
+            kind = .message(from: try id(.from), to: try id(.to), label: try text(), style: style)
+        case .note: kind = .note(over: try id(.participant), text: try text(.text))
+        case .launch: kind = .launch(try id(.participant), by: try id(.by), label: try text())
+        case .finish: kind = .finish(try id(.participant), to: try id(.to), label: try text())
         case .frame:
-            kind = .frameOpen(
-                try container.decode(FrameKind.self, forKey: .frame),
-                label: try container.decode(String.self, forKey: .label),
-                by: try container.decode(Participant.ID.self, forKey: .by))
-        case .branch:
-            kind = .frameBranch(label: try container.decode(String.self, forKey: .label))
-        case .end:
-            kind = .frameClose
-        case .divider:
-            kind = .divider(label: try container.decode(String.self, forKey: .label))
+            let frame = try container.decode(FrameKind.self, forKey: .frame)
+            kind = .frameOpen(frame, label: try text(), by: try id(.by))
+        case .branch: kind = .frameBranch(label: try text())
+        case .end: kind = .frameClose
+        case .divider: kind = .divider(label: try text())
         }
     }
 
     /// Encodes the event in its flat JSON form.
     public func encode(to encoder: any Encoder) throws {
+        let (name, fields): (KindName, KeyValuePairs<CodingKeys, any Encodable>) =
+            switch kind {
+            case .declare(let participant): (.declare, [.participant: participant])
+            case .create(let service, let creator, let label):
+                (.create, [.participant: service, .by: creator, .label: label])
+            case .release(let service): (.release, [.participant: service])
+            case .message(let from, let to, let label, let style):
+                (.message, [.from: from, .to: to, .label: label, .style: style])
+            case .note(let participant, let text): (.note, [.participant: participant, .text: text])
+            case .launch(let operation, let launcher, let label):
+                (.launch, [.participant: operation, .by: launcher, .label: label])
+            case .finish(let operation, let launcher, let label):
+                (.finish, [.participant: operation, .to: launcher, .label: label])
+            case .frameOpen(let frame, let label, let opener): (.frame, [.frame: frame, .label: label, .by: opener])
+            case .frameBranch(let label): (.branch, [.label: label])
+            case .frameClose: (.end, [:])
+            case .divider(let label): (.divider, [.label: label])
+            }
         var container = encoder.container(keyedBy: CodingKeys.self)
-        switch kind {
-        case .declare(let participant):
-            try container.encode(KindName.declare.rawValue, forKey: .kind)
-            try container.encode(participant, forKey: .participant)
-        case .create(let service, let creator, let label):
-            try container.encode(KindName.create.rawValue, forKey: .kind)
-            try container.encode(service, forKey: .participant)
-            try container.encode(creator, forKey: .by)
-            try container.encode(label, forKey: .label)
-        case .release(let service):
-            try container.encode(KindName.release.rawValue, forKey: .kind)
-            try container.encode(service, forKey: .participant)
-        case .message(let from, let to, let label, let style):
-            try container.encode(KindName.message.rawValue, forKey: .kind)
-            try container.encode(from, forKey: .from)
-            try container.encode(to, forKey: .to)
-            try container.encode(label, forKey: .label)
-            try container.encode(style, forKey: .style)
-        case .note(let participant, let text):
-            try container.encode(KindName.note.rawValue, forKey: .kind)
-            try container.encode(participant, forKey: .participant)
-            try container.encode(text, forKey: .text)
-        case .launch(let operation, let launcher, let label):
-            try container.encode(KindName.launch.rawValue, forKey: .kind)
-            try container.encode(operation, forKey: .participant)
-            try container.encode(launcher, forKey: .by)
-            try container.encode(label, forKey: .label)
-        case .finish(let operation, let launcher, let label):
-            try container.encode(KindName.finish.rawValue, forKey: .kind)
-            try container.encode(operation, forKey: .participant)
-            try container.encode(launcher, forKey: .to)
-            try container.encode(label, forKey: .label)
-        case .frameOpen(let frame, let label, let opener):
-            try container.encode(KindName.frame.rawValue, forKey: .kind)
-            try container.encode(frame, forKey: .frame)
-            try container.encode(label, forKey: .label)
-            try container.encode(opener, forKey: .by)
-        case .frameBranch(let label):
-            try container.encode(KindName.branch.rawValue, forKey: .kind)
-            try container.encode(label, forKey: .label)
-        case .frameClose:
-            try container.encode(KindName.end.rawValue, forKey: .kind)
-        case .divider(let label):
-            try container.encode(KindName.divider.rawValue, forKey: .kind)
-            try container.encode(label, forKey: .label)
-        }
+        try container.encode(name.rawValue, forKey: .kind)
+        for (key, value) in fields { try container.encode(value, forKey: key) }
     }
 }

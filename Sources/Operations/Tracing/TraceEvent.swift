@@ -45,105 +45,73 @@ public struct TraceEvent: Hashable, Sendable {
     /// What happened.
     public var kind: Kind
 
-    /// Creates an event.
-    /// - Parameter kind: What happened.
+    /// Creates an event of `kind`.
     public init(_ kind: Kind) { self.kind = kind }
 }
 
 // MARK: - API
 
 extension TraceEvent {
-    /// Declares a participant.
-    /// - Parameter participant: The participant, with its display name and role.
+    /// Declares `participant`, with its display name and role.
     public static func declare(_ participant: Participant) -> TraceEvent {
         TraceEvent(.declare(participant))
     }
 
-    /// A context service is created.
-    /// - Parameters:
-    ///   - service: The created context service.
-    ///   - creator: Who creates it.
-    ///   - label: The creating arrow's label.
+    /// `creator` creates the context service `service`, the arrow labelled `label`.
     public static func create(
         _ service: Participant.ID, by creator: Participant.ID, _ label: String = "create"
     ) -> TraceEvent {
         TraceEvent(.create(service, by: creator, label: label))
     }
 
-    /// A context service is released.
-    /// - Parameter service: The released context service.
+    /// The context service `service` is released.
     public static func release(_ service: Participant.ID) -> TraceEvent {
         TraceEvent(.release(service))
     }
 
-    /// A synchronous call.
-    /// - Parameters:
-    ///   - from: The caller.
-    ///   - to: The callee.
-    ///   - label: The arrow's label, e.g. `requestCode(phone)`.
+    /// A synchronous call from `from` to `to`, labelled e.g. `requestCode(phone)`.
     public static func call(from: Participant.ID, to: Participant.ID, _ label: String) -> TraceEvent {
         TraceEvent(.message(from: from, to: to, label: label, style: .call))
     }
 
-    /// A reply to an earlier call.
-    /// - Parameters:
-    ///   - from: The participant that was called.
-    ///   - to: The participant that called it.
-    ///   - label: The arrow's label, e.g. the returned value.
+    /// A reply from `from`, the participant called, to `to`, its caller; labelled e.g. with the
+    /// returned value.
     public static func reply(from: Participant.ID, to: Participant.ID, _ label: String) -> TraceEvent {
         TraceEvent(.message(from: from, to: to, label: label, style: .reply))
     }
 
-    /// A one-way asynchronous message or callback.
-    /// - Parameters:
-    ///   - from: The sender.
-    ///   - to: The receiver.
-    ///   - label: The arrow's label.
+    /// A one-way asynchronous message or callback from `from` to `to`.
     public static func async(from: Participant.ID, to: Participant.ID, _ label: String) -> TraceEvent {
         TraceEvent(.message(from: from, to: to, label: label, style: .async))
     }
 
-    /// A note on a participant's lifeline.
-    /// - Parameters:
-    ///   - participant: The participant the note belongs to.
-    ///   - text: The note's text; a diagram wraps it.
+    /// A note on `participant`'s lifeline; a diagram wraps its text.
     public static func note(over participant: Participant.ID, _ text: String) -> TraceEvent {
         TraceEvent(.note(over: participant, text: text))
     }
 
-    /// An operation is launched.
-    /// - Parameters:
-    ///   - operation: The launched operation.
-    ///   - launcher: The caller or parent operation.
-    ///   - label: The arrow's label, e.g. `launch(phone)`.
+    /// `launcher` (a caller or parent operation) launches `operation`, labelled e.g.
+    /// `launch(phone)`.
     public static func launch(
         _ operation: Participant.ID, by launcher: Participant.ID, _ label: String
     ) -> TraceEvent {
         TraceEvent(.launch(operation, by: launcher, label: label))
     }
 
-    /// An operation finishes.
-    /// - Parameters:
-    ///   - operation: The finishing operation.
-    ///   - launcher: The caller or parent operation that launched it.
-    ///   - label: The arrow's label, e.g. `onFinish(tok…a1f3)`.
+    /// `operation` finishes back to `launcher`, labelled e.g. `onFinish(tok…a1f3)`.
     public static func finish(
         _ operation: Participant.ID, to launcher: Participant.ID, _ label: String
     ) -> TraceEvent {
         TraceEvent(.finish(operation, to: launcher, label: label))
     }
 
-    /// A frame opens.
-    /// - Parameters:
-    ///   - kind: What the frame says about the events inside it.
-    ///   - label: Why, e.g. `retry 2 of 3: HTTP 503`.
-    ///   - opener: The participant that opens it.
+    /// `opener` opens a frame of `kind` labelled with why, e.g. `retry 2 of 3: HTTP 503`.
     public static func openFrame(_ kind: FrameKind, _ label: String, by opener: Participant.ID) -> TraceEvent {
         TraceEvent(.frameOpen(kind, label: label, by: opener))
     }
 
-    /// The next branch (`else`) of the innermost open ``FrameKind/alt`` frame.
-    /// - Parameter label: The branch's condition.
+    /// The next branch (`else`) of the innermost open ``FrameKind/alt`` frame, labelled with its
+    /// condition.
     public static func branch(_ label: String) -> TraceEvent {
         TraceEvent(.frameBranch(label: label))
     }
@@ -151,8 +119,8 @@ extension TraceEvent {
     /// The innermost open frame closes.
     public static let closeFrame = TraceEvent(.frameClose)
 
-    /// A labelled rule across the whole diagram (``Kind/divider(label:)``).
-    /// - Parameter label: What starts below it, e.g. `AuthScenario: rerun 1 (session 2 of 2)`.
+    /// A labelled rule across the whole diagram (``Kind/divider(label:)``), e.g.
+    /// `AuthScenario: rerun 1 (session 2 of 2)`.
     public static func divider(_ label: String) -> TraceEvent {
         TraceEvent(.divider(label: label))
     }

@@ -12,20 +12,12 @@ public enum TraceLabel {
     /// Descriptions longer than this are replaced by the type name, so labels stay short.
     static let longestDescription = 32
 
-    /// `name(value)`, or `name` when the value is `Void`.
-    ///
-    /// - Parameters:
-    ///   - name: The message name, such as `launch`.
-    ///   - value: The argument.
-    /// - Returns: The label.
+    /// `name(value)`, e.g. `launch(phone)`, or `name` when the value is `Void`.
     public static func call(_ name: String, _ value: Any) -> String {
         describe(value).map { "\(name)(\($0))" } ?? name
     }
 
     /// `onFinish(value)` or `onFinish(error: reason)`.
-    ///
-    /// - Parameter result: What the operation finished with.
-    /// - Returns: The label.
     public static func finish<Value>(_ result: Result<Value, any Error>) -> String {
         switch result {
         case .success(let value): call("onFinish", value)
@@ -33,10 +25,7 @@ public enum TraceLabel {
         }
     }
 
-    /// The short text for `value`, `nil` for `Void`.
-    ///
-    /// - Parameter value: Any value.
-    /// - Returns: Its redacted or short form.
+    /// The short, redacted text for `value`; `nil` for `Void`.
     public static func describe(_ value: Any) -> String? {
         if value is Void { return nil }
         if let labelled = value as? any TraceLabelConvertible { return labelled.traceLabel }
@@ -44,16 +33,13 @@ public enum TraceLabel {
         if let optional = value as? any OptionalProtocol { return optional.wrappedDescription }
         let text = String(describing: value)
         guard text.count > longestDescription || text.contains("(") else { return text }
-        return lowerCamelTypeName(of: value)
+        return valueName(of: type(of: value))
     }
 
     /// The name a value of `type` goes by in a note: the type's name in lower camel case, with
     /// an optional unwrapped and generic arguments dropped (`Optional<PhoneNumber>` is
     /// `phoneNumber`, `PhoneToken` is `phoneToken`). A leading acronym is lowered whole, as a
     /// Swift name spells it: `OTPPrompt` is `otpPrompt`, `URL` is `url`.
-    ///
-    /// - Parameter type: The value's static type.
-    /// - Returns: Its name.
     public static func valueName(of type: Any.Type) -> String {
         var name = Substring(String(describing: type))
         while name.hasPrefix("Optional<"), name.hasSuffix(">") {
@@ -65,10 +51,6 @@ public enum TraceLabel {
         let lowered =
             capitals.count == name.count ? capitals : capitals.count > 1 ? capitals.dropLast() : capitals.prefix(1)
         return lowered.lowercased() + name.dropFirst(lowered.count)
-    }
-
-    private static func lowerCamelTypeName(of value: Any) -> String {
-        valueName(of: type(of: value))
     }
 }
 

@@ -34,12 +34,7 @@ public struct TraceMessage: Hashable, Sendable, CustomStringConvertible {
     /// The arrow's label.
     public var label: String
 
-    /// Creates a message.
-    /// - Parameters:
-    ///   - kind: The kind of arrow.
-    ///   - from: The sender.
-    ///   - to: The receiver.
-    ///   - label: The arrow's label.
+    /// Creates a message: an arrow of `kind` from `from` to `to`, labelled `label`.
     public init(_ kind: Kind, from: Participant.ID, to: Participant.ID, label: String) {
         self.kind = kind
         self.from = from

@@ -14,9 +14,8 @@
 /// }
 /// ```
 ///
-/// With tracing off (``tracer`` is `nil`) every method returns at once: labels are
-/// `@autoclosure`s that are never evaluated, so there is no allocation, no lock and no string
-/// formatting. A scope is a small `Sendable` value; copy it freely across threads.
+/// With tracing off (``tracer`` is `nil`) every method returns at once and its labels
+/// (`@autoclosure`s) are never evaluated. A scope is a `Sendable` value; copy it freely.
 public struct TraceScope: Sendable {
     /// Where events go, or `nil` when tracing is off.
     public var tracer: (any Tracer)? { sink?.tracer }
@@ -31,11 +30,8 @@ public struct TraceScope: Sendable {
     public static let disabled = TraceScope(
         tracer: nil, participant: Participant(id: "", name: "", kind: .caller), launcherID: nil)
 
-    /// Creates a scope.
-    /// - Parameters:
-    ///   - tracer: Where events go, or `nil` to record nothing.
-    ///   - participant: The participant this scope records for.
-    ///   - launcherID: Who launched this participant, if it is a launched operation.
+    /// Creates a scope recording into `tracer` (nothing when `nil`) for `participant`, launched
+    /// by `launcherID` when it is a launched operation.
     public init(tracer: (any Tracer)?, participant: Participant, launcherID: Participant.ID? = nil) {
         self.init(sink: tracer.map(TracerSink.init), participant: participant, launcherID: launcherID)
     }
@@ -46,12 +42,9 @@ public struct TraceScope: Sendable {
         self.launcherID = launcherID
     }
 
-    /// The scope for the top of a traced run: it declares the caller (the diagram's left edge)
-    /// and records for it. Launch the outermost operation from this scope.
-    /// - Parameters:
-    ///   - tracer: Where events go, or `nil` to record nothing.
-    ///   - caller: The caller participant, e.g. the scenario or test that launches.
-    /// - Returns: A scope recording for `caller`.
+    /// The scope for the top of a traced run: it declares `caller` (the diagram's left edge,
+    /// the scenario or test that launches) and records for it into `tracer`. Launch the
+    /// outermost operation from this scope.
     public static func root(_ tracer: (any Tracer)?, caller: Participant = .caller()) -> TraceScope {
         let scope = TraceScope(tracer: tracer, participant: caller)
         scope.sink?.declare(caller)
@@ -66,56 +59,39 @@ public struct TraceScope: Sendable {
 // MARK: - API
 
 extension TraceScope {
-    /// Declares a participant (a key service before its first message, typically).
-    /// - Parameter participant: The participant; built only when tracing is on.
+    /// Declares a participant (a key service before its first message, typically); built only
+    /// when tracing is on.
     public func declare(_ participant: @autoclosure () -> Participant) {
         sink?.declare(participant())
     }
 
-    /// Records a synchronous call from this scope's participant.
-    /// - Parameters:
-    ///   - target: The callee.
-    ///   - label: The arrow's label; evaluated only when tracing is on.
+    /// Records a synchronous call from this scope's participant to `target`.
     ///
     /// A target never declared before (a key service the operation did not declare) is
-    /// declared here, so a trace made of messages alone can always be drawn.
+    /// declared here, as by every message below, so a trace made of messages alone can always
+    /// be drawn. Labels here and below are evaluated only when tracing is on.
     public func message(to target: Participant, _ label: @autoclosure () -> String) {
-        guard let sink else { return }
-        sink.declareIfNew(target)
-        sink.tracer.record(.call(from: participant.id, to: target.id, label()))
+        sink?.record(declaring: target) { .call(from: participant.id, to: target.id, label()) }
     }
 
-    /// Records a reply from this scope's participant to a participant that called it.
-    /// - Parameters:
-    ///   - target: The participant whose call is answered (or who created this one).
-    ///   - label: The arrow's label; evaluated only when tracing is on.
+    /// Records a reply from this scope's participant to `target`, whose call it answers (or who
+    /// created it).
     public func reply(to target: Participant, _ label: @autoclosure () -> String) {
-        guard let sink else { return }
-        sink.declareIfNew(target)
-        sink.tracer.record(.reply(from: participant.id, to: target.id, label()))
+        sink?.record(declaring: target) { .reply(from: participant.id, to: target.id, label()) }
     }
 
     /// Records a one-way asynchronous message or callback from this scope's participant.
-    /// - Parameters:
-    ///   - target: The receiver.
-    ///   - label: The arrow's label; evaluated only when tracing is on.
     public func async(to target: Participant, _ label: @autoclosure () -> String) {
-        guard let sink else { return }
-        sink.declareIfNew(target)
-        sink.tracer.record(.async(from: participant.id, to: target.id, label()))
+        sink?.record(declaring: target) { .async(from: participant.id, to: target.id, label()) }
     }
 
     /// Records a note on this scope's participant's lifeline.
-    /// - Parameter text: The note; evaluated only when tracing is on.
     public func note(_ text: @autoclosure () -> String) {
         sink?.tracer.record(.note(over: participant.id, text()))
     }
 
-    /// Records that this scope's participant creates a context service, declaring it.
-    /// - Parameters:
-    ///   - service: The created context service.
-    ///   - label: The creating arrow's label; evaluated only when tracing is on.
-    /// - Returns: A scope recording for the created service (disabled when tracing is off).
+    /// Records that this scope's participant creates the context service `service`, declaring
+    /// it, and returns a scope recording for it (disabled when tracing is off).
     @discardableResult
     public func create(
         _ service: @autoclosure () -> Participant, _ label: @autoclosure () -> String = "create"
@@ -128,18 +104,13 @@ extension TraceScope {
     }
 
     /// Records that this scope's participant releases a context service it created.
-    /// - Parameter service: The released context service.
     public func release(_ service: Participant) {
         sink?.tracer.record(.release(service.id))
     }
 
-    /// Records that this scope's participant launches an operation, declaring it; the engine calls
-    /// this when it launches.
-    /// - Parameters:
-    ///   - operation: The launched operation.
-    ///   - label: The launch arrow's label, e.g. `launch(phone)`; evaluated only when tracing is on.
-    /// - Returns: The scope to put into the operation's launch context; its ``finish(_:)`` reports
-    ///   back to this scope's participant.
+    /// Records that this scope's participant launches `operation`, declaring it, with an arrow
+    /// such as `launch(phone)`; the engine calls this when it launches. Returns the scope for
+    /// the operation's launch context, whose ``finish(_:)`` reports back to this participant.
     public func launch(
         _ operation: @autoclosure () -> Participant, _ label: @autoclosure () -> String
     ) -> TraceScope {
@@ -150,11 +121,9 @@ extension TraceScope {
         return TraceScope(sink: sink, participant: operation, launcherID: participant.id)
     }
 
-    /// Records that this scope's operation finishes back to its launcher; the engine calls this
-    /// once, when it delivers onFinish. A scope that was not made by ``launch(_:_:)`` records
-    /// nothing.
-    /// - Parameter label: The arrow's label, e.g. `onFinish(\(token))`; evaluated only when
-    ///   tracing is on.
+    /// Records that this scope's operation finishes back to its launcher, e.g.
+    /// `onFinish(\(token))`; the engine calls this once, when it delivers onFinish. A scope that
+    /// was not made by ``launch(_:_:)`` records nothing.
     public func finish(_ label: @autoclosure () -> String) {
         guard let sink, let launcherID else { return }
         sink.finished(participant.id)
@@ -163,26 +132,14 @@ extension TraceScope {
 
     /// Records a reply from `service` (a key service answering a call) to this scope's
     /// participant.
-    ///
-    /// - Parameters:
-    ///   - service: Who replies.
-    ///   - label: The reply, built only when tracing is on.
     public func reply(from service: Participant, _ label: @autoclosure () -> String) {
-        guard let sink else { return }
-        sink.declareIfNew(service)
-        sink.tracer.record(.reply(from: service.id, to: participant.id, label()))
+        sink?.record(declaring: service) { .reply(from: service.id, to: participant.id, label()) }
     }
 
     /// Records an asynchronous callback from `service` (a screen reporting an event) to this
     /// scope's participant.
-    ///
-    /// - Parameters:
-    ///   - service: Who calls back.
-    ///   - label: The event, built only when tracing is on.
     public func callback(from service: Participant, _ label: @autoclosure () -> String) {
-        guard let sink else { return }
-        sink.declareIfNew(service)
-        sink.tracer.record(.async(from: service.id, to: participant.id, label()))
+        sink?.record(declaring: service) { .async(from: service.id, to: participant.id, label()) }
     }
 
     /// Opens a frame around the events that follow, on behalf of this scope's participant:
@@ -196,16 +153,12 @@ extension TraceScope {
     /// // … the polling calls …
     /// trace.closeFrame()
     /// ```
-    /// - Parameters:
-    ///   - kind: What the frame says about its events.
-    ///   - label: Why; evaluated only when tracing is on.
     public func openFrame(_ kind: FrameKind, _ label: @autoclosure () -> String) {
         sink?.tracer.record(.openFrame(kind, label(), by: participant.id))
     }
 
     /// Starts the next branch of the innermost open ``FrameKind/alt`` frame (`else`) or
-    /// ``FrameKind/par`` frame (`and`).
-    /// - Parameter label: The branch's condition; evaluated only when tracing is on.
+    /// ``FrameKind/par`` frame (`and`), labelled with its condition.
     public func nextBranch(_ label: @autoclosure () -> String) {
         sink?.tracer.record(.branch(label()))
     }
@@ -217,8 +170,6 @@ extension TraceScope {
 
     /// A scope recording for another participant into the same tracer, e.g. for a service's
     /// reply or callback.
-    /// - Parameter participant: The participant the new scope speaks for.
-    /// - Returns: A scope with the same tracer.
     public func scope(for participant: Participant) -> TraceScope {
         TraceScope(sink: sink, participant: participant)
     }
@@ -228,7 +179,7 @@ extension TraceScope {
 /// declared through it so far and the operations running now.
 private final class TracerSink: Sendable {
     let tracer: any Tracer
-    private let declared = LockedState(DeclaredParticipants())
+    private let declared = LockedState(Set<Participant.ID>())
     /// The ids of the operations launched and not finished yet, one entry per launch.
     private let running = LockedState([Participant.ID]())
 
@@ -268,30 +219,11 @@ private final class TracerSink: Sendable {
         }
     }
 
-    /// Declares a participant a message names before its first message, unless it already was.
-    func declareIfNew(_ participant: Participant) {
-        guard declared.withLock({ $0.insert(participant.id) }) else { return }
-        tracer.record(.declare(participant))
-    }
-}
-
-/// The ids a sink has declared: the first few in a short array, the rest in a set.
-///
-/// Every recorded message asks whether its target is declared. A run names a handful of
-/// participants, and comparing a few short ids (stored inline in their `String`s) costs less
-/// than hashing the whole string on every message, as a set does.
-private struct DeclaredParticipants {
-    private static let inlineCount = 16
-    private var first: [Participant.ID] = []
-    private var rest: Set<Participant.ID> = []
-
-    /// Adds `id`; `true` when it was not there yet.
-    mutating func insert(_ id: Participant.ID) -> Bool {
-        if first.contains(id) { return false }
-        if first.count < Self.inlineCount {
-            first.append(id)
-            return true
+    /// Records `event`, declaring `participant`, which it names, first unless it already was.
+    func record(declaring participant: Participant, _ event: () -> TraceEvent) {
+        if declared.withLock({ $0.insert(participant.id).inserted }) {
+            tracer.record(.declare(participant))
         }
-        return rest.insert(id).inserted
+        tracer.record(event())
     }
 }

@@ -11,11 +11,7 @@
 /// Operation code does not call a tracer directly: it records through a ``TraceScope``, which
 /// builds nothing when tracing is off. ``InMemoryTracer`` is the conformer tests and the CLI use.
 public protocol Tracer: Sendable {
-    /// Records one event.
-    ///
-    /// The event is handed over (`consuming`): a tracer that keeps it moves it into its storage
-    /// instead of copying its strings and releasing the caller's copy, which was a third of a
-    /// recorded message's cost.
-    /// - Parameter event: The event, with any secret already redacted in its labels.
+    /// Records one event, handed over (`consuming`), with any secret already redacted in its
+    /// labels.
     func record(_ event: consuming TraceEvent)
 }

@@ -4,15 +4,8 @@
 /// Cancellation ends the wait at once and the step fails as cancelled, as a retry's backoff does
 /// (``StepLife``). The wait is drawn as a note on the scenario's lifeline.
 enum DurableSleep {
-    /// Waits until `deadline`, then calls `finish` with success; with the step's failure when the
-    /// run is cancelled first.
-    ///
-    /// - Parameters:
-    ///   - deadline: The deadline the wait's step set or its journal replayed.
-    ///   - step: The wait's step, named in the note and in a failure.
-    ///   - address: The step's address, for the run's undoing of a failure.
-    ///   - run: The run that waits.
-    ///   - finish: Where the wait's end goes, exactly once.
+    /// Waits until `deadline` (set by the wait's step, or replayed), then calls `finish` once
+    /// with success; with the failure of `step`, at `address`, when the run is cancelled first.
     static func wait(
         until deadline: WaitDeadline, step: String, address: StepAddress, run: ScenarioRun,
         then finish: @escaping @Sendable (Result<Void, any Error>) -> Void
@@ -32,22 +25,13 @@ enum DurableSleep {
         // The run is parked for the wait: an observer (a journal) may let go of what it holds.
         let observer = run.environment.observer
         observer?.runParked()
-        let once = OnceFlag()
-        let registration = LockedState<CancellationRegistration?>(nil)
-        let work = scheduler.schedule(after: remaining) {
-            guard once.claim() else { return }
-            registration.withLock { $0 }?.cancel()
+        run.wait(remaining) {
             observer?.runGoesOn()
             finish(.success(()))
-        }
-        guard let token = run.cancellation else { return }
-        let onCancel = token.onCancel {
-            guard once.claim() else { return }
-            work.cancel()
+        } cancelled: {
             observer?.runGoesOn()
             cancelled()
         }
-        registration.withLock { $0 = onCancel }
     }
 
     /// The wait's note, e.g. `ResendDelay: wait 30 s`, `ResendDelay: wait 12 s (of 30 s)` in a

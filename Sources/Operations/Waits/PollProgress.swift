@@ -3,12 +3,10 @@ public import Foundation
 /// Where a polled step stands, across every session of its run: when its polling began, how
 /// many of its polls have answered "not done", and when the next one is due.
 ///
-/// The scenario reports it (``ScenarioEvent/Kind/polling(_:)``) as the polling begins and before
-/// each wait between polls, so a journal has it on disk before the wait starts. A run resumed in
-/// another process reads it back (``StepReplaying/pollProgress(at:)``): it waits only what is
-/// left of the interval, counts its polls on from where they stood (``ScenarioBuilder/then(_:repeatingEvery:until:atMost:givingUpAfter:)``'s
-/// `atMost` bounds every poll of the step, not each session's), and measures an overall limit
-/// from when the polling first began.
+/// Reported (``ScenarioEvent/Kind/polling(_:)``) as the polling begins and before each wait, and
+/// read back by a resumed run (``StepReplaying/pollProgress(at:)``): it waits only what is left,
+/// counts its polls on (`atMost` bounds every poll of the step, not each session's), and
+/// measures an overall limit from when the polling first began.
 public struct PollProgress: Sendable, Hashable {
     /// When the step's first poll was launched, on the wall clock (``Scheduler/wallClock``).
     public let began: Date
@@ -20,11 +18,6 @@ public struct PollProgress: Sendable, Hashable {
     public let nextPoll: WaitDeadline?
 
     /// Creates a progress.
-    ///
-    /// - Parameters:
-    ///   - began: When the step's first poll was launched, on the wall clock.
-    ///   - polls: How many polls have answered "not done".
-    ///   - nextPoll: When the next poll is due, or `nil` before any has answered.
     public init(began: Date, polls: Int, nextPoll: WaitDeadline?) {
         self.began = began
         self.polls = polls

@@ -20,22 +20,6 @@ struct Polling<Input: Sendable, Output: Sendable>: Sendable {
     let limit: Double?
     let finish: StepFinish<Output>
 
-    init(
-        run: ScenarioRun, step: Step<Input, Output>, index: Int, input: Input, interval: Double,
-        done: @escaping @Sendable (Output) -> Bool, polls: Int, limit: Double?,
-        then finish: @escaping StepFinish<Output>
-    ) {
-        self.run = run
-        self.step = step
-        self.index = index
-        self.input = input
-        self.interval = interval
-        self.done = done
-        self.polls = polls
-        self.limit = limit
-        self.finish = finish
-    }
-
     private var address: StepAddress { run.address(index: index, name: step.name) }
 
     /// Starts the polling: afresh, or in a resumed run from where its journal left it.

@@ -11,29 +11,18 @@ public struct WaitDeadline: Sendable, Hashable, Codable, CustomStringConvertible
     /// How long the wait was, in seconds, when its deadline was set.
     public let seconds: Double
 
-    /// Creates a deadline.
-    ///
-    /// - Parameters:
-    ///   - until: The wall-clock time the wait ends at.
-    ///   - seconds: How long the wait was when the deadline was set.
+    /// Creates a deadline at `until` of a wait `seconds` long.
     public init(until: Date, seconds: Double) {
         self.until = until
         self.seconds = seconds
     }
 
     /// The deadline of a wait of `seconds` that begins at `wallClock`.
-    ///
-    /// - Parameters:
-    ///   - wallClock: When the wait begins.
-    ///   - seconds: How long it is.
     public init(from wallClock: Date, seconds: Double) {
         self.init(until: wallClock.addingTimeInterval(seconds), seconds: seconds)
     }
 
     /// What is left of the wait at `wallClock`; zero once the deadline has passed.
-    ///
-    /// - Parameter wallClock: The current wall-clock time.
-    /// - Returns: The time still to wait.
     public func remaining(at wallClock: Date) -> Duration {
         let left = until.timeIntervalSince(wallClock)
         return left > 0 ? .milliseconds(Int64((left * 1_000).rounded())) : .zero
