@@ -11,30 +11,22 @@
 /// take them from.
 ///
 /// Each ``Guarantee`` is a promise about a power loss, and each platform keeps it with its own
-/// calls (``calls(for:on:)``), tried in order until one succeeds:
-///
-/// | guarantee   | Darwin                                  | Linux       |
-/// |-------------|-----------------------------------------|-------------|
-/// | `.ordered`  | `fcntl(F_BARRIERFSYNC)`, else `fsync`   | `fdatasync` |
-/// | `.durable`  | `fcntl(F_FULLFSYNC)`, else `fsync`      | `fsync`     |
-///
-/// On Darwin `fsync(2)` hands the data to the drive but does not flush the drive's cache, which
-/// may also reorder writes (Apple's fsync(2) man page), so a power loss can take what fsync
-/// returned for: `F_FULLFSYNC` asks the drive to flush, `F_BARRIERFSYNC` only that writes before
-/// it land before writes after it (far cheaper), and where the file system supports neither
+/// calls (``calls(for:on:)``, the table of `ScenarioJournal.Durability`), tried in order until
+/// one succeeds. On Darwin `fsync(2)` hands the data to the drive but does not flush the drive's
+/// cache, which may also reorder writes (Apple's fsync(2) man page), so a power loss can take
+/// what fsync returned for: `F_FULLFSYNC` asks the drive to flush, `F_BARRIERFSYNC` only that
+/// writes before it land before writes after it, and where the file system supports neither
 /// (some network and FUSE volumes) `fsync` is the fallback, as SQLite's `fullfsync` does. Linux
 /// has no barrier-only call: `fdatasync(2)` reaches the device without the metadata a journal's
 /// reader does not need, `fsync(2)` with it.
 package enum DiskSync {
     /// What a sync promises about a power loss.
-    package enum Guarantee: Sendable, Equatable, CustomStringConvertible {
+    package enum Guarantee: Sendable, Equatable {
         /// Bytes written before the sync reach the disk before bytes written after it: after a
         /// power loss the file is a prefix of what was written.
         case ordered
         /// Bytes written before the sync are on the disk when it returns.
         case durable
-
-        package var description: String { self == .ordered ? "ordered" : "durable" }
     }
 
     /// One system call a sync can make.

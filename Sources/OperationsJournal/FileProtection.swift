@@ -17,35 +17,21 @@ public import Foundation
 /// On other platforms (Linux; macOS, which has no per-file data protection for apps) every class
 /// is accepted and changes nothing: the same code builds everywhere.
 public struct FileProtection: Sendable, Hashable, CustomStringConvertible {
-    enum Class: Sendable, Hashable {
-        case inherited, none, complete, completeUnlessOpen, completeUntilFirstUserAuthentication
-    }
-
-    let protection: Class
+    /// The class's name, as Foundation's `FileProtectionType` spells it.
+    public let description: String
 
     /// Sets nothing: files take their directory's class (the default).
-    public static let inherited = FileProtection(protection: .inherited)
+    public static let inherited = FileProtection(description: "inherited")
     /// No protection: readable and writable whenever the device is on.
-    public static let none = FileProtection(protection: .none)
+    public static let none = FileProtection(description: "none")
     /// Readable and writable only while the device is unlocked.
-    public static let complete = FileProtection(protection: .complete)
+    public static let complete = FileProtection(description: "complete")
     /// Files open before the device locks stay writable; others wait for an unlock. The class for
     /// runs that go on in the background.
-    public static let completeUnlessOpen = FileProtection(protection: .completeUnlessOpen)
+    public static let completeUnlessOpen = FileProtection(description: "completeUnlessOpen")
     /// Readable and writable once the person has unlocked the device after it started.
     public static let completeUntilFirstUserAuthentication = FileProtection(
-        protection: .completeUntilFirstUserAuthentication)
-
-    /// The class's name, as Foundation's `FileProtectionType` spells it.
-    public var description: String {
-        switch protection {
-        case .inherited: "inherited"
-        case .none: "none"
-        case .complete: "complete"
-        case .completeUnlessOpen: "completeUnlessOpen"
-        case .completeUntilFirstUserAuthentication: "completeUntilFirstUserAuthentication"
-        }
-    }
+        description: "completeUntilFirstUserAuthentication")
 
     /// Gives the file or directory at `url` this class; files created in a directory afterwards
     /// take it too. ``inherited`` and platforms without data protection change nothing.
@@ -55,14 +41,11 @@ public struct FileProtection: Sendable, Hashable, CustomStringConvertible {
     public func apply(to url: URL) throws {
         // Data protection classes exist on the iOS family only; elsewhere this is a no-op.
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-            let type: FileProtectionType
-            switch protection {
-            case .inherited: return
-            case .none: type = .none
-            case .complete: type = .complete
-            case .completeUnlessOpen: type = .completeUnlessOpen
-            case .completeUntilFirstUserAuthentication: type = .completeUntilFirstUserAuthentication
-            }
+            let types: [FileProtection: FileProtectionType] = [
+                .none: .none, .complete: .complete, .completeUnlessOpen: .completeUnlessOpen,
+                .completeUntilFirstUserAuthentication: .completeUntilFirstUserAuthentication,
+            ]
+            guard let type = types[self] else { return }
             try FileManager.default.setAttributes([.protectionKey: type], ofItemAtPath: url.path)
         #endif
     }

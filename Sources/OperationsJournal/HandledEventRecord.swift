@@ -14,13 +14,7 @@ public struct HandledEventRecord: Sendable, Hashable {
     /// The event, the boundary it was taken at, the reaction and what it launched.
     public let event: HandledEvent
 
-    /// Creates a record.
-    ///
-    /// - Parameters:
-    ///   - session: The session that handled it.
-    ///   - at: When the reaction came.
-    ///   - scenario: The scenario that handled it.
-    ///   - event: The event and its reaction.
+    /// Creates a record from its parts, each as its property says.
     public init(session: Int, at: Date, scenario: StepAddress, event: HandledEvent) {
         self.session = session
         self.at = at

@@ -72,41 +72,34 @@ enum JournalFormat {
             notRecorded: "outputNotRecorded")
     }
 
-    /// The first line.
+    /// The first line: its fields, read as `Decodable` reads them, and the run's input.
+    @dynamicMemberLookup
     struct Header: Decodable {
-        let format: String?
-        let version: Int?
-        let run: String?
-        let scenario: String?
-        let createdAt: String?
-        let scenarioVersion: Int?
-        let fingerprint: String?
-        let shape: ScenarioShape?
-        let settings: [String: String]?
-        /// For a run made by `rerun ID --from STEP`: the run and step it came from. Optional, so
-        /// version 1 readers that predate it read the journal as a plain run.
-        let rerunOf: RerunOrigin?
+        struct Fields: Decodable {
+            let format: String?
+            let version: Int?
+            let run: String?
+            let scenario: String?
+            let createdAt: String?
+            let scenarioVersion: Int?
+            let fingerprint: String?
+            let shape: ScenarioShape?
+            let settings: [String: String]?
+            /// For a run made by `rerun ID --from STEP`: the run and step it came from. Optional,
+            /// so version 1 readers that predate it read the journal as a plain run.
+            let rerunOf: RerunOrigin?
+        }
+
+        let fields: Fields
         /// The run's input, if the header records it.
         let values: RecordedValues
 
-        private enum CodingKeys: String, CodingKey {
-            case format, version, run, scenario, createdAt, scenarioVersion, fingerprint, shape, settings, rerunOf
-        }
-
         init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            format = try container.decodeIfPresent(String.self, forKey: .format)
-            version = try container.decodeIfPresent(Int.self, forKey: .version)
-            run = try container.decodeIfPresent(String.self, forKey: .run)
-            scenario = try container.decodeIfPresent(String.self, forKey: .scenario)
-            createdAt = try container.decodeIfPresent(String.self, forKey: .createdAt)
-            scenarioVersion = try container.decodeIfPresent(Int.self, forKey: .scenarioVersion)
-            fingerprint = try container.decodeIfPresent(String.self, forKey: .fingerprint)
-            shape = try container.decodeIfPresent(ScenarioShape.self, forKey: .shape)
-            settings = try container.decodeIfPresent([String: String].self, forKey: .settings)
-            rerunOf = try container.decodeIfPresent(RerunOrigin.self, forKey: .rerunOf)
+            fields = try Fields(from: decoder)
             values = RecordedValues(from: try decoder.container(keyedBy: ComparableJSON.AnyKey.self))
         }
+
+        subscript<T>(dynamicMember field: KeyPath<Fields, T>) -> T { fields[keyPath: field] }
     }
 
     /// Just enough of the first line to tell a journal from another JSON file.

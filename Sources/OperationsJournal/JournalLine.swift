@@ -10,6 +10,22 @@ struct JournalLine {
     /// The line so far; complete, newline included, after ``end()``.
     private(set) var bytes: [UInt8] = [UInt8(ascii: "{")]
 
+    /// A line that starts as every event line does: its event and the wall-clock time.
+    init(_ event: JournalFormat.Event) {
+        field("event", string: event.rawValue)
+        field("at", int: ScenarioJournal.milliseconds())
+    }
+
+    /// A line that starts empty: the header, a mark.
+    init() {}
+
+    /// The scenario's shape, as the header and a `resumed` line record it, with `json` its encoding.
+    mutating func field(shape: ScenarioShape, json: Data) {
+        if let version = shape.version { field("scenarioVersion", int: version) }
+        field("fingerprint", string: shape.fingerprint)
+        field("shape", json: json)
+    }
+
     mutating func field(_ key: String, string value: String) {
         name(key)
         Self.appendString(value, to: &bytes)

@@ -81,18 +81,16 @@ public struct JournalReplay: StepReplaying {
         self.polling = record.pollProgress
         self.sealer = sealer
         self.damagedLines = record.damagedLines.map(\.line)
-        var latestKeys: [StepAddress: IdempotencyKey] = [:]
-        for step in record.steps {
-            if let key = step.attempts.last?.idempotencyKey { latestKeys[step.address] = key }
-        }
-        self.latestKeys = latestKeys
+        self.latestKeys = Dictionary(
+            record.steps.compactMap { step in step.attempts.last?.idempotencyKey.map { (step.address, $0) } },
+            uniquingKeysWith: { _, latest in latest })
         self.answered = Set(record.steps.filter { $0.outcome == .succeeded }.map(\.address))
         // A step that is a nested scenario acts only through its own steps, which the journal
         // records and judge for themselves; the container is launched again to reach them.
-        var containers = Set<StepAddress>()
-        for step in record.steps where step.address.path.count > 1 {
-            containers.insert(StepAddress(path: Array(step.address.path.dropLast())))
-        }
+        let containers = Set(
+            record.steps.filter { $0.address.path.count > 1 }.map {
+                StepAddress(path: Array($0.address.path.dropLast()))
+            })
         self.inDoubt = Set(record.steps.filter { $0.isInDoubt && !containers.contains($0.address) }.map(\.address))
         self.relaunchingInDoubt = relaunchingInDoubt
     }
@@ -187,7 +185,8 @@ public struct JournalReplay: StepReplaying {
     /// key is the safe side — a server refuses a key reused for another request, while a new key
     /// for the same request may make it act twice).
     public func repeatsRecordedRequest<T: Sendable>(at address: StepAddress, input: T) -> Bool {
-        guard case .json(let recorded)? = launchInputs[address]?.latest, let current = Self.json(of: input) else {
+        guard case .json(let recorded)? = launchInputs[address]?.latest, let current = Self.comparableJSON(of: input)
+        else {
             return true
         }
         return recorded == current
@@ -198,19 +197,15 @@ public struct JournalReplay: StepReplaying {
     public func resumedInput<T: Sendable>(at address: StepAddress, current: T) -> T? {
         guard !asked.relaunched(address), let inputs = launchInputs[address], let latest = inputs.latest,
             inputs.started != latest,
-            case .json(let started)? = inputs.started, Self.json(of: current) == started
+            case .json(let started)? = inputs.started, Self.comparableJSON(of: current) == started
         else { return nil }
         return (try? latest.decode(as: T.self, step: address, sealer: sealer)) ?? nil
     }
 
     /// A value as the journal would record it in clear, as ``RecordedValue/json(_:)`` holds
     /// it once read back; `nil` for a value it would seal, withhold or could not encode.
-    private static func json(of value: Any) -> Data? {
-        guard let encodable = value as? any Encodable, !(value is any JournalConfidential),
-            (try? ConfidentialFields.places(in: encodable))?.isEmpty == true,
-            let json = try? JSONEncoder().encode(encodable)
-        else { return nil }
-        return ComparableJSON.Decoded.data(json)
+    private static func comparableJSON(of value: Any) -> Data? {
+        RecordedValue.clearJSON(of: value).flatMap(ComparableJSON.Decoded.data)
     }
 }
 

@@ -18,7 +18,7 @@ import Foundation
 /// refuses the run as in progress, and a listing shows the run running. The token lets the parked
 /// journal tell, when it takes the lock again, that the mark is still its own.
 ///
-/// A run parks at every screen, wait and poll, so the mark costs no directory change there: the
+/// A run parks at every screen, wait and poll, so the mark changes no directory there: the
 /// file is made at the first park and kept open (``Writer``), each park writes the mark in place
 /// and each going on blanks it (spaces over the same bytes, so no block is freed or taken), and
 /// it is removed once, when the journal closes. A blank or empty file marks nobody. The mark is
@@ -39,16 +39,10 @@ struct ParkMark: Equatable {
     static let recordLength = 96
 
     /// The mark as its file holds it: one line, padded with spaces to ``recordLength``.
-    var record: [UInt8] { Self.padded(Array("\(pid) \(token)".utf8)) }
+    var record: [UInt8] { MarkFile.record(Array("\(pid) \(token)".utf8), length: Self.recordLength) }
 
     /// The record that marks nobody: spaces.
-    static let blank = padded([])
-
-    private static func padded(_ text: [UInt8]) -> [UInt8] {
-        text + [UInt8](repeating: UInt8(ascii: " "), count: max(0, recordLength - 1 - text.count)) + [
-            UInt8(ascii: "\n")
-        ]
-    }
+    static let blank = MarkFile.record([], length: recordLength)
 
     /// The mark in a file's bytes; `nil` for a blank or empty file or bytes that are not a mark.
     static func decode(_ bytes: [UInt8]) -> ParkMark? {
@@ -87,48 +81,38 @@ struct ParkMark: Equatable {
     /// The mark's file as one journal writes it: made at its first park, written in place at each
     /// park, blanked when the run goes on, removed when the journal closes.
     struct Writer {
-        let url: URL
         let mark: ParkMark
-        private var descriptor: Int32 = -1
+        private var file: MarkFile
 
         init(journal: URL, mark: ParkMark) {
-            url = ParkMark.url(for: journal)
+            file = MarkFile(ParkMark.url(for: journal))
             self.mark = mark
         }
 
         /// Marks the run parked; `false` when the mark could not be written (the lock is then
         /// kept: without a mark, only the lock keeps a second writer out).
         mutating func park() -> Bool {
-            if descriptor < 0 {
-                descriptor = url.withUnsafeFileSystemRepresentation { path in
-                    path.map { open($0, O_WRONLY | O_CREAT | O_CLOEXEC, JournalFile.fileMode) } ?? -1
-                }
-                guard descriptor >= 0 else { return false }
-            }
-            guard write(mark.record) else {
-                _ = write(ParkMark.blank)
+            guard file.write(mark.record) else {
+                if file.isOpen { _ = file.write(ParkMark.blank) }
                 return false
             }
             return true
         }
 
         /// Marks nobody: the run went on and holds its lock again.
-        func goOn() {
-            if descriptor >= 0 { _ = write(ParkMark.blank) }
-        }
-
-        private func write(_ record: [UInt8]) -> Bool {
-            record.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) } == record.count
+        mutating func goOn() {
+            if file.isOpen { _ = file.write(ParkMark.blank) }
         }
 
         /// Closes the file and removes it if it still holds this journal's mark or nobody's (a
         /// mark another process wrote after a takeover stays).
         mutating func close() {
-            guard descriptor >= 0 else { return }
-            JournalFile.closeDescriptor(descriptor)
-            descriptor = -1
-            let found = try? JournalFile.readAll(url)
-            if let found, ParkMark.decode(found) == nil || ParkMark.decode(found) == mark { JournalFile.remove(url) }
+            guard file.isOpen else { return }
+            file.close()
+            let found = try? JournalFile.readAll(file.url)
+            if let found, ParkMark.decode(found) == nil || ParkMark.decode(found) == mark {
+                JournalFile.remove(file.url)
+            }
         }
     }
 }

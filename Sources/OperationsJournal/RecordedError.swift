@@ -55,7 +55,9 @@ public struct RecordedError: Error, Sendable, Hashable, Codable, CustomStringCon
         self.stepPath = failure?.stepPath
         self.isOutcomeUncertain = recordedRoot?.isOutcomeUncertain ?? error.outcomeIsUncertain
         self.qualifiedType = recordedRoot.map(\.qualifiedType) ?? String(reflecting: Swift.type(of: root))
-        self.value = recordedRoot.map(\.value) ?? Self.json(of: root)
+        // An error is not sealed: one that holds a secret is kept in words only.
+        self.value =
+            recordedRoot.map(\.value) ?? RecordedValue.clearJSON(of: root).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Decodes a recorded error; journals written before uncertainty was recorded read as
@@ -80,14 +82,5 @@ public struct RecordedError: Error, Sendable, Hashable, Codable, CustomStringCon
         case stepPath
         case isOutcomeUncertain = "uncertain"
         case qualifiedType, value
-    }
-
-    /// The JSON of `root` when it is `Encodable` and holds nothing confidential; `nil` otherwise.
-    private static func json(of root: any Error) -> String? {
-        guard let encodable = root as? any Encodable, !(root is any JournalConfidential),
-            (try? ConfidentialFields.places(in: encodable))?.isEmpty == true,
-            let json = try? JSONEncoder().encode(encodable)
-        else { return nil }
-        return String(decoding: json, as: UTF8.self)
     }
 }

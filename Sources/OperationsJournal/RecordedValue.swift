@@ -20,39 +20,44 @@ enum RecordedValue: Sendable, Hashable {
     init?(
         _ fields: JournalFormat.ValueFields, in line: KeyedDecodingContainer<ComparableJSON.AnyKey>
     ) throws(JournalReader.Inconsistency) {
-        let clear = ComparableJSON.AnyKey(stringValue: fields.clear)
-        let sealed = ComparableJSON.AnyKey(stringValue: fields.sealed)
-        let withConfidentialFields = ComparableJSON.AnyKey(stringValue: fields.withConfidentialFields)
-        let notRecorded = ComparableJSON.AnyKey(stringValue: fields.notRecorded)
+        /// The field named `name`, which is there, as a `T`.
+        func read<T: Decodable>(_ name: String, as type: T.Type) throws(JournalReader.Inconsistency) -> T {
+            guard let value = try? line.decode(type, forKey: ComparableJSON.AnyKey(stringValue: name)) else {
+                throw .init(text: "the field \"\(name)\" is not valid")
+            }
+            return value
+        }
+        let has = { (name: String) in line.contains(ComparableJSON.AnyKey(stringValue: name)) }
         // A recorded value may be null (`Void`, `nil`): presence is the key's.
-        if line.contains(clear) {
-            guard let json = try? line.decode(ComparableJSON.Decoded.self, forKey: clear) else {
-                throw .init(text: "the field \"\(fields.clear)\" is not valid")
-            }
-            self = .json(Data(json.bytes))
-        } else if line.contains(sealed) {
-            guard let text = try? line.decode(String.self, forKey: sealed) else {
-                throw .init(text: "the field \"\(fields.sealed)\" is not valid")
-            }
-            self = .sealed(text)
-        } else if line.contains(withConfidentialFields) {
+        if has(fields.clear) {
+            self = .json(Data(try read(fields.clear, as: ComparableJSON.Decoded.self).bytes))
+        } else if has(fields.sealed) {
+            self = .sealed(try read(fields.sealed, as: String.self))
+        } else if has(fields.withConfidentialFields) {
             let value = ComparableJSON.AnyKey(stringValue: ConfidentialFields.Key.value)
             let confidential = ComparableJSON.AnyKey(stringValue: ConfidentialFields.Key.confidential)
             guard
                 let object = try? line.nestedContainer(
-                    keyedBy: ComparableJSON.AnyKey.self, forKey: withConfidentialFields),
+                    keyedBy: ComparableJSON.AnyKey.self,
+                    forKey: ComparableJSON.AnyKey(stringValue: fields.withConfidentialFields)),
                 object.contains(value), let json = try? object.decode(ComparableJSON.Decoded.self, forKey: value),
                 let places = try? object.decode([String].self, forKey: confidential)
             else { throw .init(text: "the field \"\(fields.withConfidentialFields)\" is not valid") }
             self = .withConfidentialFields(ConfidentialFields.Recorded(value: Data(json.bytes), confidential: places))
-        } else if line.contains(notRecorded) {
-            guard let text = try? line.decode(String.self, forKey: notRecorded) else {
-                throw .init(text: "the field \"\(fields.notRecorded)\" is not valid")
-            }
-            self = .notRecorded(text)
+        } else if has(fields.notRecorded) {
+            self = .notRecorded(try read(fields.notRecorded, as: String.self))
         } else {
             return nil
         }
+    }
+
+    /// The JSON of `value` when the journal would record it in clear: `Encodable`, and holding
+    /// nothing confidential (``JournalConfidential``, ``ConfidentialFields``); `nil` otherwise.
+    static func clearJSON(of value: Any) -> Data? {
+        guard let encodable = value as? any Encodable, !(value is any JournalConfidential),
+            (try? ConfidentialFields.places(in: encodable))?.isEmpty == true
+        else { return nil }
+        return try? JSONEncoder().encode(encodable)
     }
 
     /// Why the value cannot be rebuilt from the journal whatever the sealer: it was not recorded,

@@ -38,7 +38,7 @@ public struct RunID: Sendable, Hashable, Comparable, Codable, CustomStringConver
         let seconds = millisecondOfDay / 1000
         let text =
             pad(year, 4) + pad(month, 2) + pad(day, 2) + "-" + pad(seconds / 3600, 2) + pad(seconds / 60 % 60, 2)
-            + pad(seconds % 60, 2) + "-" + pad(millisecondOfDay % 1000, 3) + "-" + hex(random)
+            + pad(seconds % 60, 2) + "-" + pad(millisecondOfDay % 1000, 3) + "-" + pad(random, 8, radix: 16)
         return RunID(rawValue: text)
     }
 
@@ -79,14 +79,9 @@ public struct RunID: Sendable, Hashable, Comparable, Codable, CustomStringConver
             }
     }
 
-    private static func pad(_ value: some BinaryInteger, _ width: Int) -> String {
-        let digits = String(value)
+    private static func pad(_ value: some BinaryInteger, _ width: Int, radix: Int = 10) -> String {
+        let digits = String(value, radix: radix)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-
-    private static func hex(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 8 - digits.count) + digits
     }
 
     /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm), so

@@ -5,7 +5,7 @@ extension ScenarioJournal {
     ///
     /// Every level collects events in memory and writes them to the file when a step's attempt
     /// finishes, when the run starts or ends, on ``ScenarioJournal/flush()`` and when 64 KiB have
-    /// gathered: an event costs an encode and a memory append. Every level also makes the launch
+    /// gathered. Every level also makes the launch
     /// line of a step with side effects durable, with its idempotency key, before the step runs
     /// (`Purity.sideEffects`): a request is never sent without its key on disk.
     ///
@@ -30,48 +30,37 @@ extension ScenarioJournal {
     /// one that asked the person for something they cannot give twice; it costs a drive flush per
     /// step (Docs/Benchmarks.md, `journal.fsync`).
     public struct Durability: Sendable {
-        /// The calls a level makes, apart from a test's own sync.
-        enum Level: Sendable { case buffered, ordered, durable }
-
-        let level: Level
+        /// What the sync after a finished step promises; `nil` for ``buffered``, which makes none.
+        package let guarantee: DiskSync.Guarantee?
         /// A sync that replaces the platform's, for a test that counts calls.
         let custom: JournalSync?
 
         /// Writes without syncing a finished step: survives the process being killed, not the
         /// machine losing power. The default.
-        public static let buffered = Durability(level: .buffered, custom: nil)
+        public static let buffered = Durability(guarantee: nil, custom: nil)
 
         /// Orders each finished step's lines before what follows (Darwin's `F_BARRIERFSYNC`,
         /// Linux's `fdatasync`): after a power loss the journal is a prefix of what was written —
         /// it resumes, redoing the steps whose lines were lost, and is never refused for them.
-        public static let ordered = Durability(level: .ordered, custom: nil)
+        public static let ordered = Durability(guarantee: .ordered, custom: nil)
 
         /// Flushes the file to the drive once per completed step (success or final failure) and at
         /// the run's end — not once per event — so every finished step survives a power loss
         /// (Darwin's `F_FULLFSYNC`, Linux's `fsync`). Each flush is marked beside the journal,
         /// without a sync of its own, so a journal later found shorter than a mark says is
         /// refused rather than resumed.
-        public static let durable = Durability(level: .durable, custom: nil)
+        public static let durable = Durability(guarantee: .durable, custom: nil)
 
         /// Durable mode with another sync, e.g. one that counts calls in a test.
         ///
         /// - Parameter sync: Called where durable mode syncs.
         /// - Returns: A durable mode that syncs with `sync`.
         public static func durable(syncingWith sync: JournalSync) -> Durability {
-            Durability(level: .durable, custom: sync)
+            Durability(guarantee: .durable, custom: sync)
         }
 
         /// Whether every completed step survives a power loss (``durable``).
-        public var isDurable: Bool { level == .durable }
-
-        /// What the sync after a finished step promises; `nil` for ``buffered``, which makes none.
-        package var guarantee: DiskSync.Guarantee? {
-            switch level {
-            case .buffered: nil
-            case .ordered: .ordered
-            case .durable: .durable
-            }
-        }
+        public var isDurable: Bool { guarantee == .durable }
     }
 }
 

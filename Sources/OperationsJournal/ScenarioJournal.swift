@@ -64,7 +64,6 @@ public final class ScenarioJournal: ScenarioObserver {
     public let resumedFrom: JournalRecord?
 
     private let durability: Durability
-    /// The file's writes and syncs.
     private let io: JournalIO
     /// Whether the resume was told to launch a step with side effects in doubt anyway.
     private let relaunchingInDoubt: Bool
@@ -81,7 +80,7 @@ public final class ScenarioJournal: ScenarioObserver {
         var descriptor: Int32?
         /// Complete lines not yet written to the file.
         var lines: [UInt8] = []
-        /// Writes step values.
+        /// Writes step values, keys sorted as in the header.
         let encoder: JSONEncoder
         /// The address of the journaled scenario, learned from its start event.
         var root: StepAddress?
@@ -102,7 +101,7 @@ public final class ScenarioJournal: ScenarioObserver {
         var previousSum: UInt32?
         /// Where each sync is marked (``SyncMark``); `nil` while the journal is a draft, whose
         /// final name may yet turn out to be another run's.
-        var mark: SyncMark.Writer?
+        var mark: MarkFile?
         /// How many parts of the run wait outside it now (``runParked()``).
         var parked = 0
         /// The file as it was when the lock was let go of, while the run is parked without it;
@@ -118,11 +117,19 @@ public final class ScenarioJournal: ScenarioObserver {
             lines += line.bytes
         }
 
+        /// Lets go of the file and of its marks.
+        mutating func closeFile() {
+            if let descriptor { JournalFile.closeDescriptor(descriptor) }
+            descriptor = nil
+            mark?.close()
+            parkMark?.close()
+        }
+
         /// Marks everything written as synced: called right after a sync succeeded, when every
         /// line appended has been written.
         mutating func markSynced() {
             guard let previousSum else { return }
-            mark?.write(SyncMark(line: nextLine - 1, sum: previousSum))
+            _ = mark?.write(SyncMark(line: nextLine - 1, sum: previousSum).record)
         }
     }
 
@@ -138,9 +145,7 @@ public final class ScenarioJournal: ScenarioObserver {
         self.scenario = scenario
         self.durability = durability
         self.resumedFrom = resumedFrom
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        self.state = LockedState(State(descriptor: descriptor, encoder: encoder))
+        self.state = LockedState(State(descriptor: descriptor, encoder: Self.headerEncoder))
     }
 
     deinit {
@@ -151,11 +156,8 @@ public final class ScenarioJournal: ScenarioObserver {
             if state.released == nil, !state.lines.isEmpty, state.error == nil {
                 _ = state.lines.withUnsafeBytes { io.write($0, descriptor) }
             }
-            JournalFile.closeDescriptor(descriptor)
-            state.descriptor = nil
-            state.mark?.close()
             // Dropped while parked: the run's mark goes with it, if it is still this journal's.
-            state.parkMark?.close()
+            state.closeFile()
         }
     }
 
@@ -188,35 +190,26 @@ public final class ScenarioJournal: ScenarioObserver {
         sealer: (any JournalSealer)? = nil
     ) throws(JournalError) -> ScenarioJournal {
         let shape = scenario.shape
-        guard
-            let journal = try createIfAbsent(
+        return try new(
+            createIfAbsent(
                 at: url, runID: runID, scenario: shape.name, shape: shape, settings: settings, input: input,
-                durability: durability, createdAt: createdAt, sealer: sealer)
-        else { throw .io(url, operation: "create", reason: "a file with that name already exists") }
-        return journal
+                durability: durability, createdAt: createdAt, sealer: sealer), at: url)
     }
 
-    /// Creates a journal that records only the scenario's name, no shape: what journals of
-    /// older builds were, kept for the tests that read them. A resume of it is refused
-    /// (``JournalError/missingShape(_:scenario:)``) unless made without a shape check.
+    /// Creates a journal whose writes and syncs go through `io` (the fault explorer's disk),
+    /// recording the scenario's shape and input when given, as a runner does. One with the
+    /// scenario's name only is what journals of older builds were, kept for the tests that read
+    /// them: a resume of it is refused (``JournalError/missingShape(_:scenario:)``) unless made
+    /// without a shape check.
     package static func create(
-        at url: URL, runID: RunID = .make(), scenario: String, durability: Durability = .buffered,
-        createdAt: Date = Date(), sealer: (any JournalSealer)? = nil
+        at url: URL, runID: RunID = .make(), scenario: String, shape: ScenarioShape? = nil,
+        input: (any Sendable)? = nil, sealer: (any JournalSealer)? = nil, durability: Durability = .buffered,
+        createdAt: Date = Date(), io: JournalIO = .system
     ) throws(JournalError) -> ScenarioJournal {
-        guard
-            let journal = try createIfAbsent(
-                at: url, runID: runID, scenario: scenario, durability: durability, createdAt: createdAt,
-                sealer: sealer)
-        else { throw .io(url, operation: "create", reason: "a file with that name already exists") }
-        return journal
-    }
-
-    /// Opens the journal of an earlier run without checking the shape of what resumes it: what
-    /// the tests of journals without a shape use (see ``resume(at:shape:relaunchingInDoubt:durability:sealer:)``).
-    package static func resume(
-        at url: URL, durability: Durability = .buffered, sealer: (any JournalSealer)? = nil
-    ) throws(JournalError) -> ScenarioJournal {
-        try resume(at: url, expecting: nil, durability: durability, sealer: sealer, io: .system)
+        try new(
+            createIfAbsent(
+                at: url, runID: runID, scenario: scenario, shape: shape, input: input, durability: durability,
+                createdAt: createdAt, sealer: sealer, io: io), at: url)
     }
 
     /// Opens the journal of an earlier run to resume it with a scenario of `shape`: appends a
@@ -247,14 +240,15 @@ public final class ScenarioJournal: ScenarioObserver {
         sealer: (any JournalSealer)? = nil
     ) throws(JournalError) -> ScenarioJournal {
         try resume(
-            at: url, expecting: shape, relaunchingInDoubt: relaunchingInDoubt, durability: durability, sealer: sealer,
-            io: .system)
+            at: url, expecting: shape, relaunchingInDoubt: relaunchingInDoubt, durability: durability, sealer: sealer)
     }
 
-    /// Resumes a journal whose writes and syncs go through `io` (the fault explorer's disk).
+    /// Resumes a journal whose writes and syncs go through `io` (the fault explorer's disk);
+    /// without a shape to expect, the shape of what resumes it is not checked (the tests of
+    /// journals without one).
     package static func resume(
-        at url: URL, expecting shape: ScenarioShape?, relaunchingInDoubt: Bool = false, durability: Durability,
-        sealer: (any JournalSealer)?, io: JournalIO
+        at url: URL, expecting shape: ScenarioShape? = nil, relaunchingInDoubt: Bool = false,
+        durability: Durability = .buffered, sealer: (any JournalSealer)? = nil, io: JournalIO = .system
     ) throws(JournalError) -> ScenarioJournal {
         let descriptor = try JournalFile.openForAppending(url)
         do throws(JournalError) {
@@ -276,7 +270,9 @@ public final class ScenarioJournal: ScenarioObserver {
             // A compatible change (steps after those the run reached): the resumed session
             // records this build's shape, and later resumes compare against it.
             let reshaped = shape.flatMap { $0.fingerprint == record.shape?.fingerprint ? nil : $0 }
-            let reshapedJSON = try reshaped.map { shape throws(JournalError) in try encodedShape(shape, url: url) }
+            let reshapedJSON = try reshaped.map { shape throws(JournalError) in
+                try encoded(shape, "the scenario's shape", url: url)
+            }
             if record.ignoredTornLine { try JournalFile.truncate(descriptor, to: record.intactLength, url: url) }
             let journal = ScenarioJournal(
                 url: url, runID: record.runID, scenario: record.scenario, descriptor: descriptor,
@@ -287,21 +283,15 @@ public final class ScenarioJournal: ScenarioObserver {
                 // last complete one.
                 state.nextLine = record.lineCount + 1
                 state.previousSum = record.lastLineSum
-                state.mark = SyncMark.Writer(journal: url)
-                var line = JournalLine()
-                line.field("event", string: JournalFormat.Event.resumed.rawValue)
-                line.field("at", int: Self.nowMilliseconds())
+                state.mark = MarkFile(SyncMark.url(for: url))
+                var line = JournalLine(.resumed)
                 line.field("session", int: record.sessions + 1)
                 if !record.damagedLines.isEmpty {
                     line.field(
                         "skippedLines",
                         json: "[\(record.damagedLines.map { String($0.line) }.joined(separator: ","))]".utf8)
                 }
-                if let reshaped, let reshapedJSON {
-                    if let version = reshaped.version { line.field("scenarioVersion", int: version) }
-                    line.field("fingerprint", string: reshaped.fingerprint)
-                    line.field("shape", json: reshapedJSON)
-                }
+                if let reshaped, let reshapedJSON { line.field(shape: reshaped, json: reshapedJSON) }
                 state.append(&line)
                 journal.commit(&state, sync: true)
                 if let error = state.error {
@@ -348,9 +338,7 @@ public final class ScenarioJournal: ScenarioObserver {
 
     /// Replays the steps the resumed run completed; `nil` for a journal of a new run. A step
     /// with side effects in doubt is launched only when the resume was told so.
-    public var replay: JournalReplay? {
-        resumedFrom.map { JournalReplay($0, relaunchingInDoubt: relaunchingInDoubt, sealer: sealer) }
-    }
+    public var replay: JournalReplay? { replay(relaunchingInDoubt: relaunchingInDoubt) }
 
     /// Replays the steps the resumed run completed, choosing what happens to a step with side
     /// effects left in doubt without an idempotency key (see ``JournalReplay``).
@@ -421,20 +409,15 @@ public final class ScenarioJournal: ScenarioObserver {
     /// - Throws: The first error writing or syncing met since the journal was opened.
     public func close() throws(JournalError) {
         try state.withLock { state throws(JournalError) in
-            guard let descriptor = state.descriptor else { return }
+            guard state.descriptor != nil else { return }
             if state.runInFlight {
                 state.runInFlight = false
-                var line = JournalLine()
-                line.field("event", string: JournalFormat.Event.runFinished.rawValue)
-                line.field("at", int: Self.nowMilliseconds())
+                var line = JournalLine(.runFinished)
                 line.field("status", string: RunStatus.interrupted.rawValue)
                 state.append(&line)
             }
             commit(&state, sync: true)
-            JournalFile.closeDescriptor(descriptor)
-            state.descriptor = nil
-            state.mark?.close()
-            state.parkMark?.close()
+            state.closeFile()
             if let error = state.error { throw error }
         }
     }
@@ -458,11 +441,14 @@ public final class ScenarioJournal: ScenarioObserver {
         return encoder
     }
 
-    private static func encodedShape(_ shape: ScenarioShape, url: URL) throws(JournalError) -> Data {
+    /// `value` as the header or a `resumed` line records it; `what` names it when it cannot be.
+    private static func encoded(
+        _ value: some Encodable, _ what: String, url: URL, operation: String = "write"
+    ) throws(JournalError) -> Data {
         do {
-            return try headerEncoder.encode(shape)
+            return try headerEncoder.encode(value)
         } catch {
-            throw .io(url, operation: "write", reason: "the scenario's shape cannot be encoded: \(error)")
+            throw .io(url, operation: operation, reason: "\(what) cannot be encoded: \(error)")
         }
     }
 
@@ -471,13 +457,11 @@ public final class ScenarioJournal: ScenarioObserver {
         input: (any Sendable)? = nil, durability: Durability, createdAt: Date, sealer: (any JournalSealer)?,
         io: JournalIO = .system
     ) throws(JournalError) -> ScenarioJournal? {
-        let shapeJSON = try shape.map { shape throws(JournalError) in try encodedShape(shape, url: url) }
-        let settingsJSON: Data?
-        do {
-            settingsJSON = settings.isEmpty ? nil : try Self.headerEncoder.encode(settings)
-        } catch {
-            throw .io(url, operation: "create", reason: "the run's settings cannot be encoded: \(error)")
+        let shapeJSON = try shape.map { shape throws(JournalError) in
+            try encoded(shape, "the scenario's shape", url: url)
         }
+        let settingsJSON =
+            settings.isEmpty ? nil : try encoded(settings, "the run's settings", url: url, operation: "create")
         let directory = url.deletingLastPathComponent()
         try JournalFile.makeDirectory(directory)
         // Written and synced under a hidden name, then linked into place: the journal never
@@ -493,62 +477,46 @@ public final class ScenarioJournal: ScenarioObserver {
             line.field("run", string: runID.rawValue)
             line.field("scenario", string: scenario)
             line.field("createdAt", string: Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(createdAt))
-            if let shape, let shapeJSON {
-                if let version = shape.version { line.field("scenarioVersion", int: version) }
-                line.field("fingerprint", string: shape.fingerprint)
-                line.field("shape", json: shapeJSON)
-            }
+            if let shape, let shapeJSON { line.field(shape: shape, json: shapeJSON) }
             if let settingsJSON { line.field("settings", json: settingsJSON) }
             journal.value(input, .input, &line, &state)
             state.append(&line)
             journal.commit(&state, sync: true)
             return state.error
         }
-        if let failure {
-            journal.detachDraft()
+        /// Lets go of the draft's descriptor unwritten, and of the draft.
+        func abandon() {
+            journal.state.withLock { state in
+                state.descriptor = nil
+                state.lines.removeAll(keepingCapacity: true)
+            }
             JournalFile.discard(draft)
+        }
+        if let failure {
+            abandon()
             throw failure
         }
         let published: Bool
         do {
             published = try JournalFile.publish(draft, as: url)
         } catch {
-            journal.detachDraft()
-            JournalFile.discard(draft)
+            abandon()
             throw error
         }
         guard published else {
             // Another run took the id between our choosing it and linking: try another.
-            journal.detachDraft()
-            JournalFile.discard(draft)
+            abandon()
             return nil
         }
         if durability.guarantee != nil { JournalFile.syncDirectory(directory) }
-        journal.state.withLock { $0.mark = SyncMark.Writer(journal: url) }
+        journal.state.withLock { $0.mark = MarkFile(SyncMark.url(for: url)) }
         return journal
     }
 
-    /// Creates the journal of a new run whose writes and syncs go through `io` (the fault
-    /// explorer's disk), recording the scenario's shape and input as a runner does, its
-    /// confidential values sealed with `sealer`.
-    package static func create(
-        at url: URL, scenario: String, shape: ScenarioShape, input: any Sendable, sealer: (any JournalSealer)? = nil,
-        durability: Durability = .buffered, io: JournalIO
-    ) throws(JournalError) -> ScenarioJournal {
-        guard
-            let journal = try createIfAbsent(
-                at: url, runID: .make(), scenario: scenario, shape: shape, input: input, durability: durability,
-                createdAt: Date(), sealer: sealer, io: io)
-        else { throw .io(url, operation: "create", reason: "a file with that name already exists") }
+    /// The journal `createIfAbsent` made; refused when the file was already there.
+    private static func new(_ journal: ScenarioJournal?, at url: URL) throws(JournalError) -> ScenarioJournal {
+        guard let journal else { throw .io(url, operation: "create", reason: "a file with that name already exists") }
         return journal
-    }
-
-    /// Lets go of a draft's descriptor without writing or closing it, for the caller to discard.
-    private func detachDraft() {
-        state.withLock { state in
-            state.descriptor = nil
-            state.lines.removeAll(keepingCapacity: true)
-        }
     }
 
     /// Appends one event's line to the buffer.
@@ -645,8 +613,7 @@ public final class ScenarioJournal: ScenarioObserver {
     private func begin(
         _ kind: JournalFormat.Event, _ event: ScenarioEvent, _ line: inout JournalLine, address: Bool = true
     ) {
-        line.field("event", string: kind.rawValue)
-        line.field("at", int: Self.nowMilliseconds())
+        line = JournalLine(kind)
         if address { line.field("address", address: event.address) }
     }
 
@@ -663,14 +630,13 @@ public final class ScenarioJournal: ScenarioObserver {
         _ state: inout State
     ) {
         guard let value else { return }
-        // Plain values hold no secret: written directly, without an encoder's round.
+        // Plain values hold no secret: written directly.
         switch value {
         case let text as String: return line.field(fields.clear, string: text)
         case let number as Int: return line.field(fields.clear, int: number)
         case let flag as Bool: return line.field(fields.clear, bool: flag)
         default: break
         }
-        // Spelled out only when a line needs it: naming a type is not free.
         var typeName: String { (value as? ParallelOutputs)?.type ?? "\(type(of: value))" }
         // A parallel step's outputs whose branches' outputs are not all `Encodable` are still
         // recorded at each branch, and the line says so rather than "… is not Encodable".
@@ -693,8 +659,9 @@ public final class ScenarioJournal: ScenarioObserver {
             json = try encoder.encode(encodable)
             places = confidential ? [] : try ConfidentialFields.places(in: encodable)
         } catch {
-            let reason = "\(typeName) could not be encoded: \(Self.explainEncoding(error))"
-            return line.field(fields.notRecorded, string: reason)
+            var reason = "\(error)"
+            if case EncodingError.invalidValue(_, let context) = error { reason = context.debugDescription }
+            return line.field(fields.notRecorded, string: "\(typeName) could not be encoded: \(reason)")
         }
         do throws(ConfidentialFields.SealingFailure) {
             if confidential, let sealer {
@@ -818,17 +785,8 @@ public final class ScenarioJournal: ScenarioObserver {
         state.parkMark?.goOn()
     }
 
-    private static func explainEncoding(_ error: any Error) -> String {
-        guard case EncodingError.invalidValue(_, let context) = error else { return "\(error)" }
-        return context.debugDescription
-    }
-
-    static func nowMilliseconds() -> Int {
-        Int((Date().timeIntervalSince1970 * 1000).rounded(.down))
-    }
-
     /// A wall-clock time as the journal writes it: milliseconds since 1970.
-    private static func milliseconds(_ date: Date) -> Int {
+    static func milliseconds(_ date: Date = Date()) -> Int {
         Int((date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 }

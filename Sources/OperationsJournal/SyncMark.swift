@@ -14,9 +14,9 @@ import Operations
 /// has another line in its place, lost lines that were on disk (``JournalLoss``).
 ///
 /// The lines themselves cannot say that the lines after them are gone; something outside the
-/// journal has to remember how long it was. The mark is that memory, and it is cheap: after each
-/// sync of the journal, one `pwrite` of a fixed-size record at offset 0 — no sync of its own, so
-/// a step costs no second sync. Written only after the journal's sync returned, it never claims
+/// journal has to remember how long it was. The mark is that memory: after each sync of the
+/// journal, one write of a fixed-size record over the last (``MarkFile``), with no sync of its
+/// own. Written only after the journal's sync returned, it never claims
 /// more than the journal had on disk; it may claim less (a power loss can take its latest write,
 /// which reaches the disk with the system's writeback), and a loss past the line it names then
 /// goes unseen. The record is one line with its own checksum, `{"synced":12,"last":"0a1b2c3d",
@@ -42,9 +42,7 @@ struct SyncMark: Equatable {
         var text = JournalLine()
         text.field(JournalFormat.Mark.line, int: line)
         text.field(JournalFormat.Mark.checksum, string: LineChecksum.hex(sum))
-        var bytes = text.bytes + LineChecksum.suffix(for: text.bytes).dropLast()
-        bytes += repeatElement(UInt8(ascii: " "), count: max(0, Self.recordLength - 1 - bytes.count))
-        return bytes + [UInt8(ascii: "\n")]
+        return MarkFile.record(text.bytes + LineChecksum.suffix(for: text.bytes).dropLast(), length: Self.recordLength)
     }
 
     /// The mark in a record; `nil` when the bytes are not one as written.
@@ -86,38 +84,49 @@ struct SyncMark: Equatable {
     /// Writes `mark` as the mark of `journal`, for a journal made whole and synced at once (a
     /// rerun's copy); best effort, as every write of a mark.
     static func write(_ mark: SyncMark, for journal: URL) {
-        var writer = Writer(journal: journal)
-        writer.write(mark)
-        writer.close()
+        var file = MarkFile(url(for: journal))
+        _ = file.write(mark.record)
+        file.close()
+    }
+}
+
+/// The file of a mark beside a journal (``SyncMark``, ``ParkMark``): opened at its first write,
+/// each fixed-length record written over the last at offset 0, so that each write covers the one
+/// before it whole.
+///
+/// Best effort: a sync mark that cannot be written leaves the one before it, which claims less
+/// than the journal holds — it lags and never leads, so it can miss a loss but never make one up.
+/// The journal's own writes are what stop a run (contract 15), not its marks'.
+struct MarkFile {
+    let url: URL
+    private var descriptor: Int32 = -1
+
+    init(_ url: URL) {
+        self.url = url
     }
 
-    /// The mark's file as a journal writes it: opened at the first mark, each mark written over
-    /// the last.
-    ///
-    /// Best effort: a mark that cannot be written leaves the one before it, which claims less
-    /// than the journal holds — it lags and never leads, so it can miss a loss but never make
-    /// one up. The journal's own writes are what stop a run (contract 15), not its mark's.
-    struct Writer {
-        let url: URL
-        private var descriptor: Int32 = -1
+    /// `text` padded with spaces to `length` bytes, the last a newline.
+    static func record(_ text: [UInt8], length: Int) -> [UInt8] {
+        text + [UInt8](repeating: UInt8(ascii: " "), count: max(0, length - 1 - text.count)) + [UInt8(ascii: "\n")]
+    }
 
-        init(journal: URL) {
-            url = SyncMark.url(for: journal)
-        }
+    /// Whether a record was written and the file is not closed yet.
+    var isOpen: Bool { descriptor >= 0 }
 
-        mutating func write(_ mark: SyncMark) {
-            if descriptor < 0 {
-                descriptor = url.withUnsafeFileSystemRepresentation { path in
-                    path.map { open($0, O_WRONLY | O_CREAT | O_CLOEXEC, JournalFile.fileMode) } ?? -1
-                }
-                guard descriptor >= 0 else { return }
+    /// Writes `record` over the one before it; `false` when the file cannot be opened or the
+    /// record was not written whole.
+    mutating func write(_ record: [UInt8]) -> Bool {
+        if descriptor < 0 {
+            descriptor = url.withUnsafeFileSystemRepresentation { path in
+                path.map { open($0, O_WRONLY | O_CREAT | O_CLOEXEC, JournalFile.fileMode) } ?? -1
             }
-            _ = mark.record.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+            guard descriptor >= 0 else { return false }
         }
+        return record.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) } == record.count
+    }
 
-        mutating func close() {
-            if descriptor >= 0 { JournalFile.closeDescriptor(descriptor) }
-            descriptor = -1
-        }
+    mutating func close() {
+        if descriptor >= 0 { JournalFile.closeDescriptor(descriptor) }
+        descriptor = -1
     }
 }

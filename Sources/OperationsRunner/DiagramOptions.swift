@@ -33,11 +33,7 @@ public struct DiagramOptions: Sendable {
         --width that works.
         """
 
-    /// Creates options from their values.
-    ///
-    /// - Parameters:
-    ///   - format: The format to draw in.
-    ///   - width: The widest line of a text diagram.
+    /// Creates options from their values, each as its property says.
     public init(format: DiagramFormat = .unicode, width: Int = 100) {
         self.format = format
         self.width = width
@@ -71,14 +67,11 @@ public struct DiagramOptions: Sendable {
     ///
     /// - Throws: ``CLIError`` with the sentence a user reads: the `--width` that would fit.
     public func draw(_ trace: Trace) throws -> String {
-        try Self.drawing { () throws(TraceError) in
-            do throws(TraceError) {
-                return try format.render(trace, width: width)
-            } catch {
-                if case .diagramTooNarrow = error { throw error }
-                // What a renderer cannot balance is drawn as far as it goes, and marked.
-                return try format.render(trace.drawable(), width: width)
-            }
+        try drawing { () throws(TraceError) in
+            try format.render(trace, width: width)
+        } marked: {
+            () throws(TraceError) in
+            try format.render(trace.drawable(), width: width)
         }
     }
 
@@ -86,13 +79,11 @@ public struct DiagramOptions: Sendable {
     ///
     /// - Throws: ``CLIError`` with the sentence a user reads, as drawing a whole trace does.
     public func draw(_ section: TraceSection) throws -> String {
-        try Self.drawing { () throws(TraceError) in
-            do throws(TraceError) {
-                return try format.render(section, width: width)
-            } catch {
-                if case .diagramTooNarrow = error { throw error }
-                return try format.render(section.drawable(), width: width)
-            }
+        try drawing { () throws(TraceError) in
+            try format.render(section, width: width)
+        } marked: {
+            () throws(TraceError) in
+            try format.render(section.drawable(), width: width)
         }
     }
 
@@ -121,11 +112,20 @@ public struct DiagramOptions: Sendable {
         return number
     }
 
-    private static func drawing(_ body: () throws(TraceError) -> String) throws -> String {
-        do {
-            return try body()
+    /// What `render` draws; what a renderer cannot balance is drawn as far as it goes, and
+    /// marked (`marked`); a refusal in the sentence a user reads (``failure(_:)``).
+    private func drawing(
+        _ render: () throws(TraceError) -> String, marked: () throws(TraceError) -> String
+    ) throws -> String {
+        do throws(TraceError) {
+            do throws(TraceError) {
+                return try render()
+            } catch {
+                if case .diagramTooNarrow = error { throw error }
+                return try marked()
+            }
         } catch {
-            throw failure(error)
+            throw Self.failure(error)
         }
     }
 }

@@ -112,17 +112,10 @@ public enum DrawRun<Program: RunnerProgram>: Command {
             console.out(try options.draw(trace.limited(toDepth: depth)))
             return ExitStatus.success
         }
-        return try drawStep(step, of: trace, depth: depth, options: options, console: console)
-    }
-
-    /// `--step NAME`: every launch of that step, at any depth of nested scenarios, found in the
-    /// whole trace and drawn `depth` levels deep counted from the step
-    /// (`TraceSection.limited(toDepth:)`). Every launch (a failed run's and its rerun's) is in
-    /// one document, after a divider naming its scenario and session (``TraceSection/joined(_:)``),
-    /// in every format.
-    private static func drawStep(
-        _ step: String, of trace: Trace, depth: Int, options: DiagramOptions, console: Console
-    ) throws -> Int32 {
+        // `--step NAME`: every launch of that step, at any depth of nested scenarios, drawn
+        // `depth` levels deep counted from the step (`TraceSection.limited(toDepth:)`), each (a
+        // failed run's and its rerun's) after a divider naming its scenario and session
+        // (``TraceSection/joined(_:)``), in one document in every format.
         let matching = trace.sections(named: step).map { $0.limited(toDepth: depth) }
         guard !matching.isEmpty else {
             throw UsageError(

@@ -23,11 +23,7 @@ public enum ExitStatus {
         /// What it means, in the help's words.
         public var text: String
 
-        /// Creates a meaning.
-        ///
-        /// - Parameters:
-        ///   - code: The status the process exits with.
-        ///   - text: What it means, in the help's words.
+        /// Creates a meaning: `code`, and what it means in the help's words.
         public init(_ code: Int32, _ text: String) {
             self.code = code
             self.text = text
@@ -56,13 +52,6 @@ public enum ExitStatus {
         return meanings.map {
             "  \(String($0.code).padding(toLength: width + 2, withPad: " ", startingAt: 0))\($0.text)"
         }
-    }
-
-    /// The `EXIT STATUS:` lines of the top-level help, one per status above.
-    ///
-    /// - Parameter cancelled: What ends a run as cancelled, in the program's words.
-    public static func helpLines(cancelled: String) -> [String] {
-        helpLines(meanings(cancelled: cancelled))
     }
 
     /// The `EXIT STATUS:` section of a help text: the heading and ``helpLines(_:)``.

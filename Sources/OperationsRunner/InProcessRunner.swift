@@ -36,13 +36,8 @@ public struct InProcessRunner<Program: RunnerProgram>: Sendable {
     /// Whether standard error reads as a terminal (colour, progress).
     public var errorIsTerminal: Bool
 
-    /// A harness for `Program`.
-    ///
-    /// - Parameters:
-    ///   - environment: The program's environment; `NO_COLOR=1` is added unless given.
-    ///   - input: Standard input's lines.
-    ///   - inputIsTerminal: Whether standard input reads as a terminal.
-    ///   - errorIsTerminal: Whether standard error reads as a terminal.
+    /// A harness for `Program`, each parameter as its property says; `NO_COLOR=1` is added to
+    /// `environment` unless given.
     public init(
         environment: [String: String] = [:], input: [String] = [], inputIsTerminal: Bool = false,
         errorIsTerminal: Bool = false

@@ -29,15 +29,8 @@ public struct PreparedRun<Input: Codable & Sendable>: Sendable {
     /// nothing it launches may wait for the main actor.
     public var launch: @Sendable (OpContext<Input?>, @escaping OnFinish<RunOutcome>) -> Void
 
-    /// Creates a prepared run.
-    ///
-    /// - Parameters:
-    ///   - shape: The shape of what it launches.
-    ///   - settings: The settings a new run's journal header records.
-    ///   - explain: How a run that did not succeed reads; the runner's reading by default.
-    ///   - makeInput: The run's input, made once the state directory is ready.
-    ///   - resumed: Called with a rerun's resumed journal before the launch.
-    ///   - launch: Launches it and reports its outcome.
+    /// Creates a prepared run from its parts, each as its property says; by default no settings,
+    /// the runner's reading of a failure, and nothing done when a rerun's journal is resumed.
     public init(
         shape: ScenarioShape, settings: [String: String] = [:],
         explain: @escaping @Sendable (_ failure: RunFailure) -> FailureReading = { $0.reading },

@@ -85,16 +85,8 @@ enum RerunFromStep<Program: RunnerProgram> {
             throw RerunScenario<Program>.refusal(error, runID: newID, runnable: runnable, arguments: arguments)
         }
         prepared.resumed(journal.url)
-        return ScenarioExecution(
-            program: program.name, scenario: runnable, journal: journal, replay: journal.replay,
-            stateDirectoryOption: program.stateDirectoryOption(arguments), console: console,
-            json: arguments.has(CommonOptions.json),
-            explain: prepared.explain,
-            hint: { [stateDir = program.stateDirectoryOption(arguments)] in
-                program.hint(for: $0, stateDirectoryOption: stateDir)
-            },
-            launch: prepared.launch
-        ).run(input: input)
+        return RunScenario<Program>.execute(
+            prepared, runnable: runnable, journal: journal, arguments: arguments, console: console, input: input)
     }
 
     /// The plan as a person reads it: what goes out again, and what a plain rerun would finish

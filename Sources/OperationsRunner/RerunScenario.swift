@@ -61,7 +61,7 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
         }
         // Damaged lines are skipped, as the resume will: the run goes on from what is intact,
         // and a step with side effects the damage could hide stops it (exit 2).
-        let record = try RunLookup.recordToResume(runID, in: store, program: program.name)
+        let record = try RunLookup.record(runID, in: store, program: program.name, toResume: true)
         for damaged in record.damagedLines {
             console.note("\(program.name): run \(runID): skipping damaged \(damaged)")
         }
@@ -71,13 +71,11 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
                 console: console)
         }
         // In the order `check` judges a run: finished first, then whether this build has its scenario.
-        if record.status == .succeeded {
+        if record.status == .succeeded || record.isUndone {
             let runnable = program.runnableName(record.scenario) ?? record.scenario
-            return alreadySucceeded(record, runID: runID, runnable: runnable, arguments: arguments, console: console)
-        }
-        if record.isUndone {
-            let runnable = program.runnableName(record.scenario) ?? record.scenario
-            return alreadyUndone(record, runID: runID, runnable: runnable, arguments: arguments, console: console)
+            return leftAlone(
+                record, undone: record.status != .succeeded, runID: runID, runnable: runnable, arguments: arguments,
+                console: console)
         }
         let (runnable, prepared) = try preparedRerun(
             record, runID: runID, verb: "resume", arguments: arguments, console: console, stateDirectory: stateDirectory
@@ -101,25 +99,19 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
                 runID, scenario: prepared.shape, relaunchingInDoubt: arguments.has(CommonOptions.relaunchInDoubt))
         } catch .alreadySucceeded {
             // Another process finished it while this one waited for the journal's lock.
-            return alreadySucceeded(record, runID: runID, runnable: runnable, arguments: arguments, console: console)
+            return leftAlone(
+                record, undone: false, runID: runID, runnable: runnable, arguments: arguments, console: console)
         } catch .alreadyUndone {
             // Another process finished undoing it while this one waited for the journal's lock.
-            let undone = (try? store.load(runID)) ?? record
-            return alreadyUndone(undone, runID: runID, runnable: runnable, arguments: arguments, console: console)
+            return leftAlone(
+                (try? store.load(runID)) ?? record, undone: true, runID: runID, runnable: runnable,
+                arguments: arguments, console: console)
         } catch {
             throw refusal(error, runID: runID, runnable: runnable, arguments: arguments)
         }
         prepared.resumed(journal.url)
-        return ScenarioExecution(
-            program: program.name, scenario: runnable, journal: journal, replay: journal.replay,
-            stateDirectoryOption: program.stateDirectoryOption(arguments), console: console,
-            json: arguments.has(CommonOptions.json),
-            explain: prepared.explain,
-            hint: { [stateDir = program.stateDirectoryOption(arguments)] in
-                program.hint(for: $0, stateDirectoryOption: stateDir)
-            },
-            launch: prepared.launch
-        ).run(input: input)
+        return RunScenario<Program>.execute(
+            prepared, runnable: runnable, journal: journal, arguments: arguments, console: console, input: input)
     }
 
     /// The old run's scenario in this build, prepared by the program to run again from the old
@@ -200,44 +192,30 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
         }
     }
 
-    /// A run that already succeeded is left alone, and says so.
-    private static func alreadySucceeded(
-        _ record: JournalRecord, runID: RunID, runnable: String, arguments: ParsedArguments, console: Console
+    /// A run that already succeeded, or failed for good and was `undone`, is left alone and says
+    /// so as `show` does. Resuming an undone run would go past the undoing (confirm an order whose
+    /// stock was released); it exits as a failed run, because that is what it is.
+    private static func leftAlone(
+        _ record: JournalRecord, undone: Bool, runID: RunID, runnable: String, arguments: ParsedArguments,
+        console: Console
     ) -> Int32 {
+        let steps = record.undoneSteps.map(\.name)
         if arguments.has(CommonOptions.json) {
-            let object: [String: Any] = [
-                "id": runID.description, "scenario": runnable, "status": "succeeded",
-                "failedStep": NSNull(), "startedAt": RunTimestamp.text(record.startedAt ?? record.createdAt),
-                "rerun": false,
+            var object: [String: Any] = [
+                "id": runID.description, "scenario": runnable, "status": undone ? "failed" : "succeeded",
+                "failedStep": undone ? record.failedStep.map { $0.name } ?? NSNull() : NSNull(),
+                "startedAt": RunTimestamp.text(record.startedAt ?? record.createdAt), "rerun": false,
             ]
+            if undone { object["undone"] = steps }
             console.print(JSONText.encode(object))
+        } else if undone {
+            let step = record.failedStep.map { " at \($0.name)" } ?? ""
+            console.print(
+                "Run \(runID) failed for good\(step) and was undone (\(steps.joined(separator: ", "))). "
+                    + "Nothing is left to rerun.")
         } else {
             console.print("Run \(runID) already succeeded; nothing to do.")
         }
-        return ExitStatus.success
-    }
-
-    /// A run that failed for good and undid its finished steps is left alone: resuming it
-    /// would go past the undoing (confirm an order whose stock was released). It exits as a
-    /// failed run, because that is what it is, and says so as `show` does.
-    private static func alreadyUndone(
-        _ record: JournalRecord, runID: RunID, runnable: String, arguments: ParsedArguments, console: Console
-    ) -> Int32 {
-        let undone = record.undoneSteps.map(\.name)
-        if arguments.has(CommonOptions.json) {
-            let object: [String: Any] = [
-                "id": runID.description, "scenario": runnable, "status": "failed",
-                "failedStep": record.failedStep.map { $0.name } ?? NSNull(),
-                "startedAt": RunTimestamp.text(record.startedAt ?? record.createdAt), "rerun": false,
-                "undone": undone,
-            ]
-            console.print(JSONText.encode(object))
-        } else {
-            let step = record.failedStep.map { " at \($0.name)" } ?? ""
-            console.print(
-                "Run \(runID) failed for good\(step) and was undone (\(undone.joined(separator: ", "))). "
-                    + "Nothing is left to rerun.")
-        }
-        return ExitStatus.failure
+        return undone ? ExitStatus.failure : ExitStatus.success
     }
 }

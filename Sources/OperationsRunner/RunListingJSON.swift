@@ -2,10 +2,8 @@ import Foundation
 import Operations
 import OperationsJournal
 
-/// The array `runs --json` prints, encoded with `JSONEncoder`: `JSONSerialization` of
-/// `[String: Any]` objects took 300 ms for 2,000 runs, three quarters of it in casts and key
-/// sorting; this takes a few. The bytes are the same: sorted keys, `failedStep` null when
-/// there is none, `finishedAt` left out when the run has not finished.
+/// The array `runs --json` prints, encoded with `JSONEncoder`: sorted keys, `failedStep` null when there is none, `finishedAt` left out
+/// when the run has not finished.
 enum RunListingJSON {
     /// One run object.
     struct Run: Encodable {
@@ -31,11 +29,6 @@ enum RunListingJSON {
         /// The way on as `show` prints it (``RunHint/line``); left out for runs that succeeded
         /// or are running.
         var hint: String?
-
-        /// The object of a readable run, without links.
-        init(_ summary: RunSummary, id: RunID) {
-            self.init(summary, id: id, reruns: [])
-        }
 
         /// The object of a readable run, with the runs made from it (`rerun --from`).
         ///

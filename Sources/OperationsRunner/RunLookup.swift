@@ -21,31 +21,19 @@ enum RunLookup {
     ///   - id: The run.
     ///   - store: The runs of the state directory.
     ///   - program: The program's name, in the hint of an unknown run.
-    /// - Throws: ``UsageError`` when there is no such run, ``CLIError`` when it cannot be read.
-    static func record(_ id: RunID, in store: RunStore, program: String) throws -> JournalRecord {
+    ///   - toResume: Read as a resume reads it, damaged lines skipped and listed
+    ///     (`RunStore/loadSkippingDamage(_:)`): what `rerun` goes on from.
+    /// - Throws: ``UsageError`` when there is no such run; ``CLIError`` when it cannot be read
+    ///   (to resume, in the sentence `check` gives for it, `ResumeCheck/reason(for:)`).
+    static func record(_ id: RunID, in store: RunStore, program: String, toResume: Bool = false) throws
+        -> JournalRecord
+    {
         do {
-            return try store.load(id)
+            return try toResume ? store.loadSkippingDamage(id) : store.load(id)
         } catch {
             if case .unknownRun = error { throw unknown(id.description, program: program) }
+            if toResume { throw CLIError.message("cannot resume run \(id): \(ResumeCheck.reason(for: error))") }
             throw CLIError.message("run \(id) cannot be read: \(error)")
-        }
-    }
-
-    /// The journal of run `id` read as a resume reads it, damaged lines skipped and listed
-    /// (`RunStore/loadSkippingDamage(_:)`): what `rerun` goes on from.
-    ///
-    /// - Parameters:
-    ///   - id: The run.
-    ///   - store: The runs of the state directory.
-    ///   - program: The program's name, in the hint of an unknown run.
-    /// - Throws: ``UsageError`` when there is no such run; ``CLIError`` when it cannot be read,
-    ///   in the sentence `check` gives for it (`ResumeCheck/reason(for:)`).
-    static func recordToResume(_ id: RunID, in store: RunStore, program: String) throws -> JournalRecord {
-        do {
-            return try store.loadSkippingDamage(id)
-        } catch {
-            if case .unknownRun = error { throw unknown(id.description, program: program) }
-            throw CLIError.message("cannot resume run \(id): \(ResumeCheck.reason(for: error))")
         }
     }
 

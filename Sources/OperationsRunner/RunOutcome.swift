@@ -9,12 +9,8 @@ public struct RunOutcome: Sendable {
     /// Keys added to the `--json` object (a key whose value is `nil` is left out).
     public var jsonFields: [String: String?]
 
-    /// Creates an outcome.
-    ///
-    /// - Parameters:
-    ///   - sentence: The first line on standard output.
-    ///   - lines: More lines on standard output, without `--json`.
-    ///   - jsonFields: Keys added to the `--json` object.
+    /// Creates an outcome from its parts, each as its property says; no more lines or keys by
+    /// default.
     public init(sentence: String, lines: [String] = [], jsonFields: [String: String?] = [:]) {
         self.sentence = sentence
         self.lines = lines

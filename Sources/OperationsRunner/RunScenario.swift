@@ -62,14 +62,22 @@ public enum RunScenario<Program: RunnerProgram>: Command {
         } catch {
             throw CLIError.message("cannot start a run: \(error)")
         }
+        return execute(
+            prepared, runnable: runnable, journal: journal, arguments: arguments, console: console, input: input)
+    }
+
+    /// Runs the created or resumed `journal`'s run, replaying what a resumed one completed, and
+    /// reports it as every run is reported.
+    static func execute(
+        _ prepared: PreparedRun<Program.Input>, runnable: String, journal: ScenarioJournal,
+        arguments: ParsedArguments, console: Console, input: Program.Input?
+    ) -> Int32 {
+        let program = Program.configuration
+        let stateDirectoryOption = program.stateDirectoryOption(arguments)
         return ScenarioExecution(
-            program: program.name, scenario: runnable, journal: journal, replay: nil,
-            stateDirectoryOption: program.stateDirectoryOption(arguments), console: console,
-            json: arguments.has(CommonOptions.json),
-            explain: prepared.explain,
-            hint: { [stateDir = program.stateDirectoryOption(arguments)] in
-                program.hint(for: $0, stateDirectoryOption: stateDir)
-            },
+            program: program.name, scenario: runnable, journal: journal, replay: journal.replay,
+            stateDirectoryOption: stateDirectoryOption, console: console, json: arguments.has(CommonOptions.json),
+            explain: prepared.explain, hint: { program.hint(for: $0, stateDirectoryOption: stateDirectoryOption) },
             launch: prepared.launch
         ).run(input: input)
     }

@@ -16,9 +16,7 @@ enum RunTrace {
     /// session already carries one.
     static func markingInterrupted(_ trace: Trace) -> Trace {
         guard !trace.events.contains(where: { if case .note(_, Trace.cutOffLabel) = $0.kind { true } else { false } }),
-            let root = trace.events.lazy.compactMap({ event -> Participant.ID? in
-                if case .launch(let operation, _, _) = event.kind { operation } else { nil }
-            }).first
+            let root = launched(trace).first
         else { return trace }
         return Trace(events: trace.events + [.note(over: root, Trace.cutOffLabel)])
     }
@@ -54,13 +52,15 @@ enum RunTrace {
     /// journal says the run ended (`status`) but the trace of its last session stops before:
     /// the drawing shows the run as far as the trace goes and says what the journal knows.
     static func markingLostTail(_ trace: Trace, status: RunStatus?) -> Trace {
-        guard let status, [.succeeded, .failed, .cancelled].contains(status),
-            let root = trace.events.lazy.compactMap({ event -> Participant.ID? in
-                if case .launch(let operation, _, _) = event.kind { operation } else { nil }
-            }).last
+        guard let status, [.succeeded, .failed, .cancelled].contains(status), let root = launched(trace).last
         else { return trace }
         return Trace(
             events: trace.events + [.note(over: root, "trace cut off here: the journal records the run as \(status)")])
+    }
+
+    /// The operations `trace` launches, in order.
+    private static func launched(_ trace: Trace) -> [Participant.ID] {
+        trace.events.compactMap { if case .launch(let operation, _, _) = $0.kind { operation } else { nil } }
     }
 
     /// `trace` of a run still going (`history` running): its last session, closed off where

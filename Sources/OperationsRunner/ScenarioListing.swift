@@ -8,12 +8,7 @@ public struct ScenarioListing: Sendable {
     /// Whether it is a scenario (chains operations) rather than a single operation.
     public let isScenario: Bool
 
-    /// Creates a listing.
-    ///
-    /// - Parameters:
-    ///   - name: The name on the command line and in the journal.
-    ///   - summary: One line for `ops`.
-    ///   - isScenario: Whether it chains operations.
+    /// Creates a listing from its parts, each as its property says.
     public init(name: String, summary: String, isScenario: Bool) {
         self.name = name
         self.summary = summary

@@ -9,12 +9,8 @@ public struct UsageError: Error, CustomStringConvertible {
     public let command: String?
     private let customHint: String?
 
-    /// Creates the error.
-    ///
-    /// - Parameters:
-    ///   - message: The one line, without the `PROGRAM: ` prefix.
-    ///   - command: The command whose help the hint points to; the top-level help when `nil`.
-    ///   - hint: A hint that says more than "see the help", like where to find run ids.
+    /// Creates the error: its ``message``, the ``command`` whose help the hint points to, and a
+    /// `hint` that says more than "see the help", like where to find run ids.
     public init(_ message: String, command: String? = nil, hint: String? = nil) {
         self.message = message
         self.command = command
