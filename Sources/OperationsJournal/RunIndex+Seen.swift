@@ -21,7 +21,7 @@ extension RunIndex {
     /// when the listing began a whole ``granularity`` after it. Written in place (the file
     /// once created), because a rename would change the very time it records; a torn or
     /// foreign record fails its checksum and is ignored.
-    struct Seen: Equatable {
+    struct Seen {
         /// The coarsest timestamp of the file systems a run directory lives on (FAT's 2 s).
         static let granularity: Int64 = 2_000_000_000
         static let fileName = "index.seen"
@@ -38,21 +38,6 @@ extension RunIndex {
 
         private var text: String { "\(directory) \(listed) \(index)" }
 
-        /// The record in `url`'s file; `nil` when there is none or it does not check.
-        init?(of url: URL) {
-            guard let bytes = try? JournalFile.readAll(url) else { return nil }
-            let parts = String(decoding: bytes, as: UTF8.self).split(separator: " ")
-            guard parts.count == 4, let directory = Int64(parts[0]), let listed = Int64(parts[1]) else { return nil }
-            self.init(directory: directory, listed: listed, index: String(parts[2]))
-            guard parts[3] == LineChecksum.hex(LineChecksum.adler32(text.utf8)) + "\n" else { return nil }
-        }
-
-        init(directory: Int64, listed: Int64, index: String) {
-            self.directory = directory
-            self.listed = listed
-            self.index = index
-        }
-
         /// Writes the record over `url`'s file in place; a failure only costs the next listing.
         func write(to url: URL) {
             let descriptor = url.withUnsafeFileSystemRepresentation { path in
@@ -67,7 +52,15 @@ extension RunIndex {
 
     /// The seen record's file.
     var seenURL: URL { directory.appendingPathComponent(Seen.fileName, isDirectory: false) }
+}
 
-    /// The directory's modification time in nanoseconds; `nil` when there is no directory.
-    var directoryModified: Int64? { FileStamp(path: directory.path)?.modified }
+extension RunIndex.Seen {
+    /// The record in `url`'s file; `nil` when there is none or it does not check.
+    init?(of url: URL) {
+        guard let bytes = try? JournalFile.readAll(url) else { return nil }
+        let parts = String(decoding: bytes, as: UTF8.self).split(separator: " ")
+        guard parts.count == 4, let directory = Int64(parts[0]), let listed = Int64(parts[1]) else { return nil }
+        self.init(directory: directory, listed: listed, index: String(parts[2]))
+        guard parts[3] == LineChecksum.hex(LineChecksum.adler32(text.utf8)) + "\n" else { return nil }
+    }
 }

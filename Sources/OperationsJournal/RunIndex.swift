@@ -110,7 +110,7 @@ struct RunIndex {
     /// (``removeIfAbandonedTemporary(_:)``), and the listing vouched for when it found exactly
     /// `cached`'s names.
     func journals(_ cached: Codec.Lines) throws(JournalError) -> [Journal]? {
-        guard let modified = directoryModified else { return nil }
+        guard let modified = FileStamp(path: directory.path)?.modified else { return nil }
         let base = base
         if let seen = Seen(of: seenURL), seen.directory == modified, !seen.isRacy, seen.index == cached.checksum {
             return cached.names { _ in true }.compactMap { journal(named: $0, base: base) }
