@@ -43,6 +43,8 @@ extension RunIndex {
 
             /// How many lines the index holds.
             var count: Int { ranges.count }
+            /// The header's checksum of the lines; empty with no index.
+            private(set) var checksum = ""
 
             /// No index.
             init() {}
@@ -66,6 +68,7 @@ extension RunIndex {
                 }
                 guard ranges.count == header.count else { return nil }
                 self.bytes = bytes
+                self.checksum = header.sum
             }
 
             /// The line of the journal called `name`, if the index has one.

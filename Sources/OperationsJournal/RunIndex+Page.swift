@@ -9,8 +9,8 @@ extension RunIndex {
     /// the index does not know yet are read (and cached), since a rerun of a run shown could
     /// be among them. The runs made from the runs shown are found as ``reruns(of:)`` finds them.
     func newest(_ limit: Int) throws(JournalError) -> RunStore.SummaryPage {
-        guard let journals = try journals() else { return RunStore.SummaryPage(runs: [], total: 0, reruns: []) }
         let cached = load()
+        guard let journals = try journals(cached) else { return RunStore.SummaryPage(runs: [], total: 0, reruns: []) }
         // The newest `limit`, oldest first, without sorting every run.
         var shown: [Journal] = []
         for journal in journals where shown.count < limit || shown.first.map({ $0.id < journal.id }) == true {

@@ -15,8 +15,8 @@ extension RunIndex {
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory exists but cannot
     ///   be listed.
     func reruns(of id: RunID) throws(JournalError) -> [RunStore.SummaryEntry] {
-        guard let journals = try journals() else { return [] }
         let cached = load()
+        guard let journals = try journals(cached) else { return [] }
         let base = base
         var found = cached.names { Codec.rerunOf(in: $0) == id }.compactMap { name in
             journal(named: name, base: base).flatMap { journal in

@@ -48,8 +48,8 @@ struct RunIndex {
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory exists but cannot
     ///   be listed. Failing to save the index is not an error: the listing is right without it.
     func forEachRun(_ visit: (RunStore.SummaryEntry) -> Void) throws(JournalError) {
-        guard let journals = try journals() else { return }
         let cached = load()
+        guard let journals = try journals(cached) else { return }
         var saved = Codec.Body()
         var changed = false
         for journal in journals.sorted(by: { $0.id < $1.id }) {
@@ -104,11 +104,19 @@ struct RunIndex {
         return Journal(id: id, name: name, base: base)
     }
 
-    /// The journals in the directory, in no order; `nil` when there is no directory. Removes
-    /// what killed processes left beside them (``removeIfAbandonedTemporary(_:)``).
-    func journals() throws(JournalError) -> [Journal]? {
-        guard let names = try JournalFile.names(in: directory) else { return nil }
+    /// The journals in the directory, in no order; `nil` when there is no directory. They are
+    /// `cached`'s own names, unlisted, while ``Seen`` vouches for them; otherwise the directory
+    /// is listed, what killed processes left beside them removed
+    /// (``removeIfAbandonedTemporary(_:)``), and the listing vouched for when it found exactly
+    /// `cached`'s names.
+    func journals(_ cached: Codec.Lines) throws(JournalError) -> [Journal]? {
+        guard let modified = FileStamp(path: directory.path)?.modified else { return nil }
         let base = base
+        if let seen = Seen(of: seenURL), seen.directory == modified, !seen.isRacy, seen.index == cached.checksum {
+            return cached.names { _ in true }.compactMap { journal(named: $0, base: base) }
+        }
+        let listed = Int64(Date().timeIntervalSince1970 * 1_000_000_000)
+        guard let names = try JournalFile.names(in: directory) else { return nil }
         var journals: [Journal] = []
         for name in names {
             guard name.hasSuffix(".\(RunStore.fileExtension)") else {
@@ -116,6 +124,10 @@ struct RunIndex {
                 continue
             }
             if let journal = journal(named: name, base: base) { journals.append(journal) }
+        }
+        let seen = Seen(directory: modified, listed: listed, index: cached.checksum)
+        if !seen.isRacy, journals.count == cached.count, journals.allSatisfy({ cached.line($0.name) != nil }) {
+            seen.write(to: seenURL)
         }
         return journals
     }

@@ -212,7 +212,8 @@ public struct RunStore: Sendable {
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory exists but cannot be
     ///   read. A store with no runs yet lists nothing.
     public func runs() throws(JournalError) -> [Entry] {
-        let journals = try RunIndex(directory: directory).journals() ?? []
+        let index = RunIndex(directory: directory)
+        let journals = try index.journals(index.load()) ?? []
         return journals.sorted { $0.id < $1.id }.compactMap { journal in
             do throws(JournalError) {
                 return Entry(id: journal.id, record: .success(try ScenarioJournal.load(journal.url)))
