@@ -16,7 +16,8 @@ extension ScenarioBuilder {
     ///
     /// - Parameters:
     ///   - name: The parallel step's name in progress, journals and diagrams.
-    ///   - first: The first branch; `rest`, the others; each takes the current value.
+    ///   - first: The first branch; it takes the current value.
+    ///   - rest: The other branches; each takes the current value.
     /// - Returns: The chain, producing the branches' outputs as a tuple.
     public consuming func parallel<First: Sendable, each Rest: Sendable>(
         _ name: String, _ first: Step<Current, First>, _ rest: repeat Step<Current, each Rest>

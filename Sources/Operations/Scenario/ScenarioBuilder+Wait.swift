@@ -51,6 +51,7 @@ extension ScenarioBuilder {
     /// asks, it does not act).
     ///
     /// - Parameters:
+    ///   - step: The step that polls: each launch is one poll.
     ///   - interval: The wait between two polls.
     ///   - done: Whether an output is the final one.
     ///   - polls: The most polls; when the last is still not done the step fails with
