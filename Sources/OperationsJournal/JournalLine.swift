@@ -12,6 +12,8 @@ struct JournalLine {
 
     /// A line that starts as every event line does: its event and the wall-clock time.
     init(_ event: JournalFormat.Event) {
+        // Room for a step's line at once, rather than growing it field by field.
+        bytes.reserveCapacity(512)
         field("event", string: event.rawValue)
         field("at", int: ScenarioJournal.milliseconds())
     }
@@ -82,7 +84,8 @@ struct JournalLine {
         if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "\""))
         bytes += key.utf8
-        bytes += [UInt8(ascii: "\""), UInt8(ascii: ":")]
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
     }
 
     /// A JSON string: quotes, backslashes and control characters escaped, the rest as UTF-8.

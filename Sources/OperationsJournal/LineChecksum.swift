@@ -19,32 +19,35 @@ enum LineChecksum {
     static let suffixLength = marker.count + 8 + 2
 
     /// Adler-32 of `bytes`.
-    static func adler32(_ bytes: some Sequence<UInt8>) -> UInt32 {
+    static func adler32(_ bytes: some Collection<UInt8>) -> UInt32 {
         var a: UInt32 = 1
         var b: UInt32 = 0
-        var unreduced = 0
-        for byte in bytes {
-            a += UInt32(byte)
-            b += a
-            unreduced += 1
+        var rest = bytes[...]
+        while !rest.isEmpty {
             // 5552 bytes is the most that can be summed before `b` could overflow 32 bits.
-            if unreduced == 5552 {
-                a %= 65521
-                b %= 65521
-                unreduced = 0
+            for byte in rest.prefix(5552) {
+                a += UInt32(byte)
+                b += a
             }
+            rest = rest.dropFirst(5552)
+            a %= 65521
+            b %= 65521
         }
-        return (b % 65521) << 16 | (a % 65521)
+        return b << 16 | a
     }
 
     /// The line's checksum field and its end: `,"sum":"0a1b2c3d"}` and the newline.
-    static func suffix(for line: some Sequence<UInt8>) -> [UInt8] {
+    static func suffix(for line: some Collection<UInt8>) -> [UInt8] {
         suffix(sum: adler32(line))
     }
 
     /// The checksum field and the end of a line whose checksum is `sum`.
     static func suffix(sum: UInt32) -> [UInt8] {
-        marker + hex(sum).utf8 + [UInt8(ascii: "\""), UInt8(ascii: "}"), UInt8(ascii: "\n")]
+        var suffix = marker
+        suffix += hex(sum).utf8
+        suffix += #""}"#.utf8
+        suffix.append(UInt8(ascii: "\n"))
+        return suffix
     }
 
     /// What a line's checksum says about it.

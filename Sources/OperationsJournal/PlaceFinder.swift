@@ -30,14 +30,28 @@ struct PlaceFinder: Encoder {
         Single(path: path, found: found)
     }
 
-    /// Notes `value` at `path` when it is confidential, and walks into it otherwise. Every
-    /// container's `encode` of a JSON leaf (a boolean, a string, a number) comes here too, and
-    /// ends here: a leaf holds nothing, and walking its conformance would come back to it.
-    static func visit<T: Encodable>(_ value: T, at path: [String], _ found: Found) throws {
+    /// Notes `value` at `path` + `key` when it is confidential, and walks into it otherwise.
+    ///
+    /// Every container's `encode` of a JSON leaf (a boolean, a string, a number) comes here too,
+    /// and ends at once: a leaf holds nothing, and walking its conformance would come back to it.
+    /// Leaves are told by their type's identity, before the path is built (Docs/Benchmarks.md,
+    /// "journal.fsync").
+    static func visit<T: Encodable>(_ value: T, at path: [String], key: String? = nil, _ found: Found) throws {
+        if leaves.contains(ObjectIdentifier(T.self)) { return }
+        let path = key.map { path + [$0] } ?? path
         if value is any JournalConfidential { return found.places.append(.init(tokens: path, value: value)) }
-        if value is Bool || value is String || value is any BinaryInteger || value is any BinaryFloatingPoint { return }
+        // The rarer leaves (`Int128`, `Float16`, …) by their protocols.
+        if value is any BinaryInteger || value is any BinaryFloatingPoint { return }
         try value.encode(to: PlaceFinder(path: path, found: found))
     }
+
+    /// The standard library's types that `JSONEncoder` writes as a JSON leaf, but for the rare
+    /// ones.
+    private static let leaves = Set(
+        [
+            Bool.self, String.self, Double.self, Float.self, Int.self, Int8.self, Int16.self, Int32.self, Int64.self,
+            UInt.self, UInt8.self, UInt16.self, UInt32.self, UInt64.self,
+        ].map { ObjectIdentifier($0) })
 
     private struct PathKey: CodingKey {
         let stringValue: String
@@ -53,7 +67,7 @@ struct PlaceFinder: Encoder {
 
         mutating func encodeNil(forKey key: Key) throws {}
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            try PlaceFinder.visit(value, at: path + [key.stringValue], found)
+            try PlaceFinder.visit(value, at: path, key: key.stringValue, found)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)

@@ -42,7 +42,9 @@ struct SyncMark: Equatable {
         var text = JournalLine()
         text.field(JournalFormat.Mark.line, int: line)
         text.field(JournalFormat.Mark.checksum, string: LineChecksum.hex(sum))
-        return MarkFile.record(text.bytes + LineChecksum.suffix(for: text.bytes).dropLast(), length: Self.recordLength)
+        var bytes = text.bytes + LineChecksum.suffix(for: text.bytes)
+        bytes.removeLast()  // MarkFile.record ends it with its own newline, after the padding.
+        return MarkFile.record(bytes, length: Self.recordLength)
     }
 
     /// The mark in a record; `nil` when the bytes are not one as written.
