@@ -1,11 +1,13 @@
+import HTTPWire
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
 
-/// The socket calls of ``HTTPServer``, in one place because Glibc and Darwin spell them
-/// differently (socket types, `MSG_NOSIGNAL` against `SO_NOSIGPIPE`, `sockaddr` lengths).
+/// The socket calls of ``HTTPServer`` the client does not share (`SocketCalls`), in one place
+/// because Glibc and Darwin spell them differently (socket types, `sockaddr` lengths).
 enum ServerSocket {
     /// An IPv4 or IPv6 address with a port, as `bind` takes it.
     enum Address {
@@ -126,7 +128,7 @@ enum ServerSocket {
             default: throw .systemCall("bind", code: code)
             }
         }
-        guard configure(fd), systemListen(fd, backlog) == 0 else {
+        guard SocketCalls.configure(fd), systemListen(fd, backlog) == 0 else {
             let code = errno
             close(fd)
             throw .systemCall("listen", code: code)
@@ -139,20 +141,6 @@ enum ServerSocket {
         return (fd, actual)
     }
 
-    /// Makes a descriptor non-blocking and closed on exec, so a child process (tests spawn some)
-    /// never inherits the server's port or connections.
-    static func configure(_ fd: Int32) -> Bool {
-        let flags = fcntl(fd, F_GETFL, 0)
-        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else { return false }
-        guard fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else { return false }
-        #if canImport(Darwin)
-            // Darwin has no MSG_NOSIGNAL: a write to a closed peer must not raise SIGPIPE.
-            var yes: Int32 = 1
-            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
-        #endif
-        return true
-    }
-
     /// Accepts one pending connection, made non-blocking.
     ///
     /// - Returns: The descriptor, or `nil` with `errno` set (`EAGAIN` when none is pending).
@@ -163,22 +151,12 @@ enum ServerSocket {
             let fd = Darwin.accept(listener, nil, nil)
         #endif
         guard fd >= 0 else { return nil }
-        guard configure(fd) else {
+        guard SocketCalls.configure(fd) else {
             close(fd)
             errno = ECONNABORTED
             return nil
         }
         return fd
-    }
-
-    /// Sends bytes without raising SIGPIPE when the peer has gone.
-    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return 0 }
-        #if canImport(Glibc)
-            return Glibc.send(fd, base, bytes.count, Int32(MSG_NOSIGNAL))
-        #else
-            return Darwin.send(fd, base, bytes.count, 0)
-        #endif
     }
 
     /// Receives up to `buffer.count` bytes.
@@ -189,11 +167,6 @@ enum ServerSocket {
     /// Ends the server's side of the conversation (FIN) while still reading what the client sends.
     static func shutdownWrite(_ fd: Int32) {
         _ = shutdown(fd, Int32(SHUT_WR))
-    }
-
-    /// Whether the last call failed only because it would have blocked, or was interrupted.
-    static var wouldBlock: Bool {
-        errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR
     }
 
     private static func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 {
