@@ -261,16 +261,12 @@ final class HTTPServerLoop: @unchecked Sendable {
                 let blanks = connection.input.prefix { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }.count
                 if blanks > 0 { connection.input.removeFirst(blanks) }
             }
-            guard let end = HTTPHeadSyntax.headEnd(in: connection.input, from: connection.scanned) else {
-                if connection.input.count > limits.maxHeaderBytes {
-                    rejectOversizedHead(connection)
-                } else {
-                    connection.scanned = HTTPHeadSyntax.resumePoint(after: connection.input.count)
-                }
-                return
+            let end = HTTPHeadSyntax.headEnd(in: connection.input, from: connection.scanned)
+            guard (end ?? connection.input.count) <= limits.maxHeaderBytes else {
+                return rejectOversizedHead(connection)
             }
-            guard end <= limits.maxHeaderBytes else {
-                rejectOversizedHead(connection)
+            guard let end else {
+                connection.scanned = HTTPHeadSyntax.resumePoint(after: connection.input.count)
                 return
             }
             let head: RequestHead

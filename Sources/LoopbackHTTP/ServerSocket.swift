@@ -82,19 +82,16 @@ enum ServerSocket {
         }
 
         func withSockaddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
+            func call<Raw>(_ raw: Raw) -> Result {
+                withUnsafePointer(to: raw) { pointer in
+                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        body($0, socklen_t(MemoryLayout<Raw>.size))
+                    }
+                }
+            }
             switch self {
-            case .v4(var address):
-                withUnsafePointer(to: &address) { pointer in
-                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        body($0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                    }
-                }
-            case .v6(var address):
-                withUnsafePointer(to: &address) { pointer in
-                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        body($0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                    }
-                }
+            case .v4(let address): return call(address)
+            case .v6(let address): return call(address)
             }
         }
     }
@@ -178,21 +175,17 @@ enum ServerSocket {
     }
 
     private static func boundAddress(_ fd: Int32, like address: Address) -> Address? {
+        func named<Raw>(_ empty: Raw) -> Raw? {
+            var bound = empty
+            var length = socklen_t(MemoryLayout<Raw>.size)
+            let named = withUnsafeMutablePointer(to: &bound) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            return named == 0 ? bound : nil
+        }
         switch address {
-        case .v4:
-            var bound = sockaddr_in()
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let named = withUnsafeMutablePointer(to: &bound) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-            }
-            return named == 0 ? .v4(bound) : nil
-        case .v6:
-            var bound = sockaddr_in6()
-            var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-            let named = withUnsafeMutablePointer(to: &bound) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-            }
-            return named == 0 ? .v6(bound) : nil
+        case .v4: return named(sockaddr_in()).map(Address.v4)
+        case .v6: return named(sockaddr_in6()).map(Address.v6)
         }
     }
 }

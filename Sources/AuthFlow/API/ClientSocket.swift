@@ -175,8 +175,8 @@ final class ExchangeStop: Sendable {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return nil }
         guard SocketCalls.configure(ends[0]), SocketCalls.configure(ends[1]) else {
-            _ = systemClose(ends[0])
-            _ = systemClose(ends[1])
+            close(ends[0])
+            close(ends[1])
             return nil
         }
         wakeRead = ends[0]
@@ -206,17 +206,9 @@ final class ExchangeStop: Sendable {
     /// Closes the pipe; the exchange calls it once, when it has ended.
     func closePipe() {
         state.withLock { state in
-            _ = systemClose(state.wakeWrite)
+            close(state.wakeWrite)
             state.wakeWrite = -1
         }
-        _ = systemClose(wakeRead)
+        close(wakeRead)
     }
-}
-
-private func systemClose(_ fd: Int32) -> Int32 {
-    #if canImport(Glibc)
-        Glibc.close(fd)
-    #else
-        Darwin.close(fd)
-    #endif
 }

@@ -59,15 +59,13 @@ struct HTTPResponseReader {
         while true {
             switch phase {
             case .head:
-                guard let end = HTTPHeadSyntax.headEnd(in: buffer, from: scanned) else {
-                    guard buffer.count <= maxHeadBytes else {
-                        throw Unreadable(reason: "the answer's head was longer than \(Self.size(maxHeadBytes))")
-                    }
+                let end = HTTPHeadSyntax.headEnd(in: buffer, from: scanned)
+                guard (end ?? buffer.count) <= maxHeadBytes else {
+                    throw Unreadable(reason: "the answer's head was longer than \(Self.size(maxHeadBytes))")
+                }
+                guard let end else {
                     scanned = HTTPHeadSyntax.resumePoint(after: buffer.count)
                     return nil
-                }
-                guard end <= maxHeadBytes else {
-                    throw Unreadable(reason: "the answer's head was longer than \(Self.size(maxHeadBytes))")
                 }
                 let framing = try readHead(buffer[..<end])
                 take(end)
