@@ -248,8 +248,7 @@ extension SimulatedBackend {
         if let claims = try? bearer(request, kind: .access, now: now) {
             state.revokedSessions[claims.jti] = Date(timeIntervalSince1970: TimeInterval(claims.exp))
         }
-        struct Answer: Encodable {}
-        return Reply.json(Answer())
+        return Reply.json([String: String]())
     }
 
     // MARK: - Helpers
