@@ -62,12 +62,17 @@ let package = Package(
             name: "OperationsRunner",
             dependencies: ["Operations", "OperationsJournal", "OperationsDiagrams", "OperationsExplorer"],
             swiftSettings: swiftSettings),
-        .target(name: "AuthFlow", dependencies: ["Operations", "OperationsJournal"], swiftSettings: swiftSettings),
+        .target(
+            name: "AuthFlow", dependencies: ["HTTPWire", "Operations", "OperationsJournal"],
+            swiftSettings: swiftSettings),
         .target(name: "AuthFlowURLSession", dependencies: ["AuthFlow", "Operations"], swiftSettings: swiftSettings),
         // The one HTTP server of the package, for `opctl serve` and the tests' real sockets:
         // Foundation only, knows nothing of sign-in; not a product, and apart from AuthFlow so that
         // an app signing in links no server.
-        .target(name: "LoopbackHTTP", swiftSettings: swiftSettings),
+        .target(name: "LoopbackHTTP", dependencies: ["HTTPWire"], swiftSettings: swiftSettings),
+        // What AuthFlow's client and LoopbackHTTP's server share: HTTP/1.1 head syntax and socket
+        // calls, so the two read a message alike; not a product.
+        .target(name: "HTTPWire", swiftSettings: swiftSettings),
         .target(
             name: "AuthSimulator", dependencies: ["AuthFlow", "LoopbackHTTP", "Operations"],
             swiftSettings: swiftSettings),

@@ -1,4 +1,4 @@
-/// A stateful operation found no phone token in ``LocalStorage``: the phone step has not run,
+/// A stateful operation found no phone token in its ``PhoneTokenStore``: the phone step has not run,
 /// or its token was cleared. What the stateful variants risk instead of it is worse — acting on
 /// a token an earlier attempt left behind.
 public struct MissingPhoneToken: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,7 +1,7 @@
 public import AuthFlow
 public import Operations
 
-/// Requests and verifies the SMS code for the phone token saved in ``LocalStorage``, and saves
+/// Requests and verifies the SMS code for the phone token saved in a ``PhoneTokenStore``, and saves
 /// the auth token — the article's stateful variant of ``CodeOp``, kept for the comparison.
 ///
 /// Launched with the phone number only because the code screen shows it; the token it acts on
@@ -11,12 +11,16 @@ public import Operations
 /// meet one it was not given.
 public final class StatefulCodeOp: Op {
     private let api: any AuthAPI
+    private let phoneTokens: any PhoneTokenStore
     private let storage: any LocalStorage
     private let screens: any AuthScreens
 
-    /// Creates the operation; use ``AuthFlowFactory/makeStatefulCodeOp()``.
-    public init(api: any AuthAPI, storage: any LocalStorage, screens: any AuthScreens) {
+    /// Creates the operation; use ``AuthFlowFactory/makeStatefulCodeOp(phoneTokens:)``.
+    public init(
+        api: any AuthAPI, phoneTokens: any PhoneTokenStore, storage: any LocalStorage, screens: any AuthScreens
+    ) {
         self.api = api
+        self.phoneTokens = phoneTokens
         self.storage = storage
         self.screens = screens
     }
@@ -32,7 +36,7 @@ public final class StatefulCodeOp: Op {
         let trace = completion.trace
         let storage = storage
         let token: PhoneToken
-        switch PhoneTokenStorage.load(from: storage, trace: trace) {
+        switch phoneTokens.load(trace: trace) {
         case .success(let loaded): token = loaded
         case .failure(let error): return completion.fail(error)
         }

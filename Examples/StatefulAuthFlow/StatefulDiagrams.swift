@@ -15,21 +15,25 @@ public enum StatefulDiagrams {
     public static func trace(of name: String) throws(AuthDiagrams.DiagramError) -> Trace {
         do {
             let bench = try DiagramBench()
+            let phoneTokens = InMemoryPhoneTokenStore()
             switch name {
             case "PhoneOp.stateful":
                 return try bench.traced {
-                    try bench.factory.makeStatefulPhoneOp().runToFinish($0.with(input: bench.phone))
+                    try bench.factory.makeStatefulPhoneOp(phoneTokens: phoneTokens).runToFinish(
+                        $0.with(input: bench.phone))
                 }
             case "TermsOfUseOp.stateful":
                 // The phone token read from storage, the accepted one written back.
-                try bench.factory.makeStatefulPhoneOp().runToFinish(OpContext(bench.phone))
-                return try bench.traced { try bench.factory.makeStatefulTermsOfUseOp().runToFinish($0) }
+                try bench.factory.makeStatefulPhoneOp(phoneTokens: phoneTokens).runToFinish(OpContext(bench.phone))
+                return try bench.traced {
+                    try bench.factory.makeStatefulTermsOfUseOp(phoneTokens: phoneTokens).runToFinish($0)
+                }
             case "CodeOp.stateful":
-                try bench.factory.makeStatefulPhoneOp().runToFinish(OpContext(bench.phone))
-                try bench.factory.makeStatefulTermsOfUseOp().runToFinish(OpContext(()))
+                try bench.factory.makeStatefulPhoneOp(phoneTokens: phoneTokens).runToFinish(OpContext(bench.phone))
+                try bench.factory.makeStatefulTermsOfUseOp(phoneTokens: phoneTokens).runToFinish(OpContext(()))
                 let phone = try PhoneNumber(parsing: "+7 999 123-45-67")
                 return try bench.traced {
-                    try bench.factory.makeStatefulCodeOp().runToFinish($0.with(input: phone))
+                    try bench.factory.makeStatefulCodeOp(phoneTokens: phoneTokens).runToFinish($0.with(input: phone))
                 }
             default:
                 throw AuthDiagrams.DiagramError.unknown(name)

@@ -1,7 +1,7 @@
 public import AuthFlow
 public import Operations
 
-/// Sends the phone number and writes the phone token into ``LocalStorage`` — the article's
+/// Sends the phone number and writes the phone token into a ``PhoneTokenStore`` — the article's
 /// stateful variant of ``PhoneOp``, kept for the diagram comparison.
 ///
 /// It finishes with no value: the next step would have to read the token back from storage, so
@@ -10,24 +10,24 @@ public import Operations
 /// is an ``Op`` with side effects rather than a ``PureOp``.
 ///
 /// ```swift
-/// let op = factory.makeStatefulPhoneOp()
-/// try op.launchAndWait(OpContext(nil))
-/// let token = try factory.storage.loadPhoneToken()
+/// let phoneTokens = InMemoryPhoneTokenStore()
+/// try factory.makeStatefulPhoneOp(phoneTokens: phoneTokens).launchAndWait(OpContext(nil))
+/// let token = try phoneTokens.loadPhoneToken()
 /// ```
 public final class StatefulPhoneOp: Op {
     private let api: any AuthAPI
-    private let storage: any LocalStorage
+    private let phoneTokens: any PhoneTokenStore
     private let screens: any AuthScreens
 
-    /// Creates the operation; use ``AuthFlowFactory/makeStatefulPhoneOp()``.
+    /// Creates the operation; use ``AuthFlowFactory/makeStatefulPhoneOp(phoneTokens:)``.
     ///
     /// - Parameters:
     ///   - api: The backend.
-    ///   - storage: Where the phone token is written.
+    ///   - phoneTokens: Where the phone token is written.
     ///   - screens: Makes the phone screen.
-    public init(api: any AuthAPI, storage: any LocalStorage, screens: any AuthScreens) {
+    public init(api: any AuthAPI, phoneTokens: any PhoneTokenStore, screens: any AuthScreens) {
         self.api = api
-        self.storage = storage
+        self.phoneTokens = phoneTokens
         self.screens = screens
     }
 
@@ -41,13 +41,13 @@ public final class StatefulPhoneOp: Op {
     public func launch(_ context: OpContext<PhoneNumber?>, onFinish: @escaping OnFinish<Void>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
         let trace = completion.trace
-        let storage = storage
+        let phoneTokens = phoneTokens
         PhoneEntry(api: api, screens: screens).run(prefill: context.input, call: AuthCall(context), trace: trace) {
             answer in
             // Cancelled or timed out meanwhile: the caller was told nothing was written.
             guard !completion.isFinished else { return }
             completion.finish(
-                answer.flatMap { _, session in PhoneTokenStorage.save(session.phoneToken, to: storage, trace: trace) })
+                answer.flatMap { _, session in phoneTokens.save(session.phoneToken, trace: trace) })
         }
     }
 }

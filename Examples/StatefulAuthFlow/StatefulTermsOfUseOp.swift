@@ -1,24 +1,24 @@
 public import AuthFlow
 public import Operations
 
-/// Shows and accepts the terms for the phone token saved in ``LocalStorage``, and saves the token
+/// Shows and accepts the terms for the phone token saved in a ``PhoneTokenStore``, and saves the token
 /// the acceptance returns — the article's stateful variant of ``TermsOfUseOp``, kept for the
 /// comparison.
 ///
 /// It is the pure operation with a read before and a write after: the token comes from storage
 /// instead of the launch, and goes back there instead of through `onFinish`. So two steps share
 /// state, and a failure leaves it as it was: a flow built on these variants must clear the
-/// storage (``LocalStorage/clearPhoneToken()``) before launching again, or the next step acts on
+/// storage (``PhoneTokenStore/clearPhoneToken()``) before launching again, or the next step acts on
 /// a token this attempt did not make.
 public final class StatefulTermsOfUseOp: Op {
     private let api: any AuthAPI
-    private let storage: any LocalStorage
+    private let phoneTokens: any PhoneTokenStore
     private let screens: any AuthScreens
 
-    /// Creates the operation; use ``AuthFlowFactory/makeStatefulTermsOfUseOp()``.
-    public init(api: any AuthAPI, storage: any LocalStorage, screens: any AuthScreens) {
+    /// Creates the operation; use ``AuthFlowFactory/makeStatefulTermsOfUseOp(phoneTokens:)``.
+    public init(api: any AuthAPI, phoneTokens: any PhoneTokenStore, screens: any AuthScreens) {
         self.api = api
-        self.storage = storage
+        self.phoneTokens = phoneTokens
         self.screens = screens
     }
 
@@ -31,9 +31,9 @@ public final class StatefulTermsOfUseOp: Op {
     public func launch(_ context: OpContext<Void>, onFinish: @escaping OnFinish<Void>) {
         let completion = Completion(retaining: self, context: context, onFinish: onFinish)
         let trace = completion.trace
-        let storage = storage
+        let phoneTokens = phoneTokens
         let token: PhoneToken
-        switch PhoneTokenStorage.load(from: storage, trace: trace) {
+        switch phoneTokens.load(trace: trace) {
         case .success(let loaded): token = loaded
         case .failure(let error): return completion.fail(error)
         }
@@ -41,7 +41,7 @@ public final class StatefulTermsOfUseOp: Op {
             // Timed out meanwhile: the caller was told nothing was saved; keep it so.
             guard !completion.isFinished else { return }
             completion.finish(
-                accepted.flatMap { PhoneTokenStorage.save($0.phoneToken, to: storage, trace: trace) })
+                accepted.flatMap { phoneTokens.save($0.phoneToken, trace: trace) })
         }
     }
 }

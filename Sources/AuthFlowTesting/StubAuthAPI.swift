@@ -193,12 +193,6 @@ public final class StubAuthAPI: AuthAPI {
             unimplemented(received.method)
             return completion(.failure(UnimplementedAuthAPI.error(for: received.method)))
         }
-        deliver(result, to: completion)
-    }
-
-    private func deliver<Value: Sendable>(
-        _ result: Result<Value, AuthError>, to completion: @escaping @Sendable (Result<Value, AuthError>) -> Void
-    ) {
         switch delivery {
         case .immediate: completion(result)
         case .asynchronous: DispatchQueue.global().async { completion(result) }

@@ -72,7 +72,7 @@ public struct URLSessionTransport: HTTPTransport {
         _ request: HTTPRequest, cancellation: CancellationToken?,
         completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
     ) {
-        guard let url = URL(string: baseURL.absoluteString.trimmingSuffix("/") + request.path) else {
+        guard let url = URL(string: baseURL.absoluteString.replacing(/\/$/, with: "") + request.path) else {
             completion(.failure(.unreachable(reason: "invalid URL path")))
             return
         }
@@ -217,11 +217,5 @@ private final class Exchanges: NSObject, URLSessionDataDelegate, Sendable {
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         completionHandler(nil)
-    }
-}
-
-extension String {
-    fileprivate func trimmingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }

@@ -44,10 +44,14 @@ extension HTTPServer {
     /// - Returns: A handler for ``HTTPServer/init(host:port:limits:log:answering:)``.
     public static func handler(for transport: any HTTPTransport, timeout: Duration) -> Handler {
         { exchange in
-            guard let request = HTTPRequest(exchange.request, timeout: timeout) else {
+            // A method the sign-in contract does not use cannot reach the transport.
+            guard let method = HTTPMethod(rawValue: exchange.request.method) else {
                 exchange.respond(.error(501, code: "not_implemented", message: "Unsupported method."))
                 return
             }
+            let request = HTTPRequest(
+                method: method, path: exchange.request.target, headers: HTTPHeaders(exchange.request.headers),
+                body: exchange.request.body, timeout: timeout)
             let cancellation = CancellationToken()
             exchange.onAbandon { cancellation.cancel() }
             transport.send(request, cancellation: cancellation) { result in
@@ -65,16 +69,5 @@ extension HTTPServer {
                 }
             }
         }
-    }
-}
-
-extension HTTPRequest {
-    /// The transport's request for one the server read; `nil` for a method the sign-in contract
-    /// does not use.
-    init?(_ request: HTTPServer.Request, timeout: Duration) {
-        guard let method = HTTPMethod(rawValue: request.method) else { return nil }
-        self.init(
-            method: method, path: request.target, headers: HTTPHeaders(request.headers), body: request.body,
-            timeout: timeout)
     }
 }

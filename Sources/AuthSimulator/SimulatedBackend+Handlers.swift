@@ -51,15 +51,20 @@ extension SimulatedBackend {
         return outcome
     }
 
+    /// The endpoint's answer; a bearer token refused by a handler is the `401` it answers.
     private func act(_ endpoint: Endpoint, _ request: HTTPRequest, state: inout State, now: Date) -> Outcome {
-        switch endpoint {
-        case .phone: return Outcome(response: submitPhone(request, state: &state, now: now))
-        case .terms: return Outcome(response: terms(request, state: state, now: now))
-        case .termsAccept: return Outcome(response: acceptTerms(request, state: &state, now: now))
-        case .codeSend: return sendCode(request, state: &state, now: now)
-        case .codeVerify: return Outcome(response: verifyCode(request, state: &state, now: now))
-        case .session: return Outcome(response: session(request, state: &state, now: now))
-        case .signOut: return Outcome(response: signOut(request, state: &state, now: now))
+        do throws(SimulatorToken.Rejection) {
+            switch endpoint {
+            case .phone: return Outcome(response: submitPhone(request, state: &state, now: now))
+            case .terms: return Outcome(response: try terms(request, state: state, now: now))
+            case .termsAccept: return Outcome(response: try acceptTerms(request, state: &state, now: now))
+            case .codeSend: return try sendCode(request, state: &state, now: now)
+            case .codeVerify: return Outcome(response: try verifyCode(request, state: &state, now: now))
+            case .session: return Outcome(response: try session(request, state: &state, now: now))
+            case .signOut: return Outcome(response: signOut(request, state: &state, now: now))
+            }
+        } catch {
+            return Outcome(response: error.response)
         }
     }
 
@@ -78,10 +83,7 @@ extension SimulatedBackend {
         // A person who already accepted the current terms is not asked again; the attempt's
         // token carries the acceptance, as after accepting in this attempt.
         let alreadyAccepted = state.acceptedByPerson[phone.e164].flatMap { $0 == state.termsVersion ? $0 : nil }
-        let claims = SimulatorToken.Claims(
-            sub: phone.e164, kind: .phone,
-            exp: Int(now.addingTimeInterval(configuration.phoneTokenLifetime).timeIntervalSince1970),
-            jti: state.nextTokenID(instance: configuration.instanceID), terms: alreadyAccepted, reaccept: nil)
+        let phoneToken = issue(.phone, to: phone.e164, terms: alreadyAccepted, state: &state, now: now)
         struct Answer: Encodable {
             let phoneToken: String
             let termsRequired: Bool
@@ -89,13 +91,14 @@ extension SimulatedBackend {
         }
         return Reply.json(
             Answer(
-                phoneToken: SimulatorToken.sign(claims, key: configuration.signingKey),
-                termsRequired: configuration.termsRequired && alreadyAccepted == nil,
+                phoneToken: phoneToken, termsRequired: configuration.termsRequired && alreadyAccepted == nil,
                 codeLength: configuration.smsCode.count))
     }
 
-    private func terms(_ request: HTTPRequest, state: State, now: Date) -> HTTPResponse {
-        if case .failure(let rejection) = bearer(request, kind: .phone, now: now) { return rejection.response }
+    private func terms(_ request: HTTPRequest, state: State, now: Date) throws(SimulatorToken.Rejection)
+        -> HTTPResponse
+    {
+        _ = try bearer(request, kind: .phone, now: now)
         struct Answer: Encodable {
             let version: String
             let text: String
@@ -103,15 +106,17 @@ extension SimulatedBackend {
         return Reply.json(Answer(version: state.termsVersion, text: state.termsText))
     }
 
-    private func acceptTerms(_ request: HTTPRequest, state: inout State, now: Date) -> HTTPResponse {
-        let claims: SimulatorToken.Claims
-        switch bearer(request, kind: .phone, now: now) {
-        case .failure(let rejection): return rejection.response
-        case .success(let verified): claims = verified
-        }
+    private func acceptTerms(_ request: HTTPRequest, state: inout State, now: Date) throws(SimulatorToken.Rejection)
+        -> HTTPResponse
+    {
+        let claims = try bearer(request, kind: .phone, now: now)
         struct Body: Decodable { let version: String }
         guard let body = Reply.decode(Body.self, request) else { return Reply.invalidRequest("a “version” string") }
-        guard body.version == state.termsVersion else { return termsOutdated(state) }
+        guard body.version == state.termsVersion else {
+            return Reply.error(
+                409, "terms_outdated", "These terms are not the current version.",
+                extra: .init(currentVersion: state.termsVersion))
+        }
         state.acceptedByAttempt[claims.jti] = AttemptTerms(
             version: body.version, expiresAt: Date(timeIntervalSince1970: TimeInterval(claims.exp)))
         state.acceptedByPerson[claims.sub] = body.version
@@ -123,22 +128,18 @@ extension SimulatedBackend {
             let accessToken: String?
             let expiresIn: Int?
         }
-        var accessToken: String?
-        if claims.reaccept == true {
-            accessToken = issueAccessToken(phone: claims.sub, terms: body.version, state: &state, now: now)
-        }
+        let accessToken =
+            claims.reaccept == true ? issue(.access, to: claims.sub, terms: body.version, state: &state, now: now) : nil
         return Reply.json(
             Answer(
                 acceptedVersion: body.version, phoneToken: SimulatorToken.sign(accepted, key: configuration.signingKey),
                 accessToken: accessToken, expiresIn: accessToken == nil ? nil : Int(configuration.accessTokenLifetime)))
     }
 
-    private func sendCode(_ request: HTTPRequest, state: inout State, now: Date) -> Outcome {
-        let claims: SimulatorToken.Claims
-        switch bearer(request, kind: .phone, now: now) {
-        case .failure(let rejection): return Outcome(response: rejection.response)
-        case .success(let verified): claims = verified
-        }
+    private func sendCode(_ request: HTTPRequest, state: inout State, now: Date) throws(SimulatorToken.Rejection)
+        -> Outcome
+    {
+        let claims = try bearer(request, kind: .phone, now: now)
         if configuration.termsRequired, acceptedVersion(claims, state) != state.termsVersion {
             return Outcome(
                 response: Reply.error(
@@ -175,12 +176,10 @@ extension SimulatedBackend {
             sms: sms)
     }
 
-    private func verifyCode(_ request: HTTPRequest, state: inout State, now: Date) -> HTTPResponse {
-        let claims: SimulatorToken.Claims
-        switch bearer(request, kind: .phone, now: now) {
-        case .failure(let rejection): return rejection.response
-        case .success(let verified): claims = verified
-        }
+    private func verifyCode(_ request: HTTPRequest, state: inout State, now: Date) throws(SimulatorToken.Rejection)
+        -> HTTPResponse
+    {
+        let claims = try bearer(request, kind: .phone, now: now)
         struct Body: Decodable { let code: String }
         guard let body = Reply.decode(Body.self, request) else { return Reply.invalidRequest("a “code” string") }
         if let locked = lockResponse(claims.sub, state: &state, now: now) { return locked }
@@ -211,29 +210,22 @@ extension SimulatedBackend {
         }
         return Reply.json(
             Answer(
-                accessToken: issueAccessToken(phone: claims.sub, terms: terms, state: &state, now: now),
+                accessToken: issue(.access, to: claims.sub, terms: terms, state: &state, now: now),
                 tokenType: "Bearer", expiresIn: Int(configuration.accessTokenLifetime)))
     }
 
-    private func session(_ request: HTTPRequest, state: inout State, now: Date) -> HTTPResponse {
-        let claims: SimulatorToken.Claims
-        switch bearer(request, kind: .access, now: now) {
-        case .failure(let rejection): return rejection.response
-        case .success(let verified): claims = verified
-        }
+    private func session(_ request: HTTPRequest, state: inout State, now: Date) throws(SimulatorToken.Rejection)
+        -> HTTPResponse
+    {
+        let claims = try bearer(request, kind: .access, now: now)
         guard state.revokedSessions[claims.jti] == nil else {
             return Reply.error(
                 401, "unauthorized", "This session was signed out.", headers: ["WWW-Authenticate": "Bearer"])
         }
         let accepted = claims.terms ?? state.acceptedByAttempt[claims.jti]?.version
-        var phoneToken: String?
-        if configuration.termsRequired, accepted != state.termsVersion {
-            let reaccept = SimulatorToken.Claims(
-                sub: claims.sub, kind: .phone,
-                exp: Int(now.addingTimeInterval(configuration.phoneTokenLifetime).timeIntervalSince1970),
-                jti: state.nextTokenID(instance: configuration.instanceID), terms: nil, reaccept: true)
-            phoneToken = SimulatorToken.sign(reaccept, key: configuration.signingKey)
-        }
+        let phoneToken =
+            configuration.termsRequired && accepted != state.termsVersion
+            ? issue(.phone, to: claims.sub, reaccept: true, state: &state, now: now) : nil
         struct Answer: Encodable {
             let phone: String
             let termsVersion: String
@@ -253,35 +245,35 @@ extension SimulatedBackend {
         guard let header = request.headers["Authorization"], header.hasPrefix("Bearer "), header.count > 7 else {
             return SimulatorToken.Rejection.malformed.response
         }
-        if case .success(let claims) = bearer(request, kind: .access, now: now) {
+        if let claims = try? bearer(request, kind: .access, now: now) {
             state.revokedSessions[claims.jti] = Date(timeIntervalSince1970: TimeInterval(claims.exp))
         }
-        struct Answer: Encodable {}
-        return Reply.json(Answer())
+        return Reply.json([String: String]())
     }
 
     // MARK: - Helpers
 
-    private func bearer(
-        _ request: HTTPRequest, kind: SimulatorToken.Claims.Kind, now: Date
-    ) -> Result<SimulatorToken.Claims, SimulatorToken.Rejection> {
-        guard let header = request.headers["Authorization"], header.hasPrefix("Bearer ") else {
-            return .failure(.malformed)
-        }
-        return Result { () throws(SimulatorToken.Rejection) in
-            try SimulatorToken.verify(String(header.dropFirst(7)), key: configuration.signingKey, kind: kind, now: now)
-        }
+    private func bearer(_ request: HTTPRequest, kind: SimulatorToken.Claims.Kind, now: Date)
+        throws(SimulatorToken.Rejection) -> SimulatorToken.Claims
+    {
+        guard let header = request.headers["Authorization"], header.hasPrefix("Bearer ") else { throw .malformed }
+        return try SimulatorToken.verify(
+            String(header.dropFirst(7)), key: configuration.signingKey, kind: kind, now: now)
     }
 
     private func acceptedVersion(_ claims: SimulatorToken.Claims, _ state: State) -> String? {
         state.acceptedByAttempt[claims.jti]?.version ?? claims.terms
     }
 
-    private func issueAccessToken(phone: String, terms: String?, state: inout State, now: Date) -> String {
+    /// A signed token of `kind` for `phone`, living the configured lifetime of its kind.
+    private func issue(
+        _ kind: SimulatorToken.Claims.Kind, to phone: String, terms: String? = nil, reaccept: Bool? = nil,
+        state: inout State, now: Date
+    ) -> String {
+        let lifetime = kind == .phone ? configuration.phoneTokenLifetime : configuration.accessTokenLifetime
         let claims = SimulatorToken.Claims(
-            sub: phone, kind: .access,
-            exp: Int(now.addingTimeInterval(configuration.accessTokenLifetime).timeIntervalSince1970),
-            jti: state.nextTokenID(instance: configuration.instanceID), terms: terms, reaccept: nil)
+            sub: phone, kind: kind, exp: Int(now.addingTimeInterval(lifetime).timeIntervalSince1970),
+            jti: state.nextTokenID(instance: configuration.instanceID), terms: terms, reaccept: reaccept)
         return SimulatorToken.sign(claims, key: configuration.signingKey)
     }
 
@@ -299,11 +291,5 @@ extension SimulatedBackend {
         return Reply.error(
             423, "locked", "Too many wrong codes; the number is locked.", extra: .init(retryAfter: whole),
             headers: ["Retry-After": String(whole)])
-    }
-
-    private func termsOutdated(_ state: State) -> HTTPResponse {
-        Reply.error(
-            409, "terms_outdated", "These terms are not the current version.",
-            extra: .init(currentVersion: state.termsVersion))
     }
 }

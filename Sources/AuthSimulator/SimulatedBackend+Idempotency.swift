@@ -19,17 +19,6 @@ extension SimulatedBackend {
     struct KeptAnswerID: Hashable {
         var endpoint: Endpoint
         var keyDigest: [UInt8]
-
-        init(endpoint: Endpoint, keyDigest: [UInt8]) {
-            self.endpoint = endpoint
-            self.keyDigest = keyDigest
-        }
-
-        init(endpoint: Endpoint, key: String) {
-            var digest = SHA256()
-            digest.update(Array(key.utf8))
-            self.init(endpoint: endpoint, keyDigest: digest.finalize())
-        }
     }
 
     /// What the key of a request asks the backend to do.
@@ -51,7 +40,7 @@ extension SimulatedBackend {
                 Reply.error(400, "invalid_request", "The Idempotency-Key header must have 1 to 255 characters."))
         }
         state.expireKeptAnswers(now: now)
-        let id = KeptAnswerID(endpoint: endpoint, key: key)
+        let id = KeptAnswerID(endpoint: endpoint, keyDigest: SHA256.hash(key.utf8))
         var digest = SHA256()
         digest.update(Array((request.headers["Authorization"] ?? "").utf8))
         digest.update([0])

@@ -9,7 +9,11 @@ extension SimulatorToken.Rejection {
 
 /// Builds the simulator's responses: JSON bodies and the error envelope.
 enum Reply {
+    /// The error envelope's body (Docs/HTTP-API.md): callers give the optional fields, ``error``
+    /// sets the code and message.
     struct Extra: Encodable {
+        var code = ""
+        var message = ""
         var attemptsLeft: Int?
         var retryAfter: Int?
         var currentVersion: String?
@@ -25,22 +29,9 @@ enum Reply {
     static func error(
         _ status: Int, _ code: String, _ message: String, extra: Extra = Extra(), headers: HTTPHeaders = [:]
     ) -> HTTPResponse {
-        struct Envelope: Encodable {
-            struct Body: Encodable {
-                let code: String
-                let message: String
-                let attemptsLeft: Int?
-                let retryAfter: Int?
-                let currentVersion: String?
-            }
-            let error: Body
-        }
-        var response = json(
-            Envelope(
-                error: .init(
-                    code: code, message: message, attemptsLeft: extra.attemptsLeft, retryAfter: extra.retryAfter,
-                    currentVersion: extra.currentVersion)),
-            status: status)
+        var body = extra
+        (body.code, body.message) = (code, message)
+        var response = json(["error": body], status: status)
         for (name, value) in headers.fields { response.headers[name] = value }
         return response
     }

@@ -119,11 +119,6 @@ extension HTTPServer {
             if now { action() }
         }
 
-        /// Whether nobody waits for the answer any more.
-        public var isAbandoned: Bool {
-            state.withLock { $0.abandoned }
-        }
-
         private func settle(_ reply: Reply) {
             let first = state.withLock { state in
                 defer { state.settled = true }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HTTPWire
 
 #if canImport(Glibc)
     import Glibc
@@ -50,7 +51,7 @@ final class HTTPServerLoop: @unchecked Sendable {
             close(listener)
             throw .systemCall("pipe", code: code)
         }
-        guard ServerSocket.configure(listener), Self.configurePipe(ends[0]), Self.configurePipe(ends[1]) else {
+        guard SocketCalls.configure(listener), SocketCalls.configure(ends[0]), SocketCalls.configure(ends[1]) else {
             let code = errno
             close(listener)
             close(ends[0])
@@ -109,7 +110,10 @@ final class HTTPServerLoop: @unchecked Sendable {
             }
             _ = poll(&descriptors, nfds_t(descriptors.count), pollTimeout(now: now))
 
-            if descriptors[0].revents != 0 { drainWakePipe() }
+            if descriptors[0].revents != 0 {
+                var bytes = [UInt8](repeating: 0, count: 256)
+                while bytes.withUnsafeMutableBytes({ systemRead(wakeRead, $0.baseAddress, $0.count) }) > 0 {}
+            }
             let (answers, stopping) = mailbox.withLock { mailbox in
                 defer { mailbox.answers = [] }
                 return (mailbox.answers, mailbox.stopRequested)
@@ -158,13 +162,20 @@ final class HTTPServerLoop: @unchecked Sendable {
     /// a crowd of clients that connect and say nothing — reconnecting as soon as they are
     /// dropped — holds every slot until the read timeout, and a client with a request waits
     /// behind them in the backlog for that long.
+    ///
+    /// The first to go are those that connected and have sent nothing, oldest first, then those
+    /// whose answer is already sent (lingering only to read what the client still sends).
     private func acceptPending() {
         // Taken once per pass, idlest first: what arrives in this pass is not among them.
         var evictable: [Connection]?
         var nextVictim = 0
         for _ in 0..<Self.acceptBurst {
             if connections.count >= limits.maxConnections {
-                if evictable == nil { evictable = evictionOrder() }
+                evictable =
+                    evictable
+                    ?? connections.values.filter(\.isIdle).sorted {
+                        ($0.phase.isLingering ? 1 : 0, $0.id) < ($1.phase.isLingering ? 1 : 0, $1.id)
+                    }
                 guard nextVictim < evictable?.count ?? 0 else { return }
             }
             guard let fd = ServerSocket.accept(listener) else {
@@ -191,15 +202,6 @@ final class HTTPServerLoop: @unchecked Sendable {
         }
     }
 
-    /// The connections that may be closed to make room, the first to go first: those that
-    /// connected and have sent nothing, oldest first, then those whose answer is already sent
-    /// (lingering only to read what the client still sends). A request being read, handled or
-    /// answered is never among them.
-    private func evictionOrder() -> [Connection] {
-        let idle = connections.values.filter(\.isIdle)
-        return idle.sorted { ($0.phase.isLingering ? 1 : 0, $0.id) < ($1.phase.isLingering ? 1 : 0, $1.id) }
-    }
-
     // MARK: - Events
 
     private func handle(_ connection: Connection, revents: Int16, scratch: inout [UInt8]) {
@@ -213,7 +215,7 @@ final class HTTPServerLoop: @unchecked Sendable {
         case .awaitingAnswer:
             // Anything the client sends now is surplus; its end of stream means it has gone.
             let count = receive(connection, scratch: &scratch)
-            if count == 0 || (count < 0 && !ServerSocket.wouldBlock) || revents & Int16(POLLHUP | POLLERR) != 0 {
+            if count == 0 || (count < 0 && !SocketCalls.wouldBlock) || revents & Int16(POLLHUP | POLLERR) != 0 {
                 record(connection, .clientLeft)
                 discard(connection)
             } else if count > 0 {
@@ -223,7 +225,7 @@ final class HTTPServerLoop: @unchecked Sendable {
             write(connection)
         case .lingering:
             let count = receive(connection, scratch: &scratch)
-            if count == 0 || (count < 0 && !ServerSocket.wouldBlock) {
+            if count == 0 || (count < 0 && !SocketCalls.wouldBlock) {
                 discard(connection)
             } else if count > 0 {
                 connection.surplus += count
@@ -238,7 +240,7 @@ final class HTTPServerLoop: @unchecked Sendable {
 
     private func read(_ connection: Connection, scratch: inout [UInt8]) {
         let count = receive(connection, scratch: &scratch)
-        if count < 0 && ServerSocket.wouldBlock { return }
+        if count < 0 && SocketCalls.wouldBlock { return }
         if count <= 0 {
             // The client stopped mid-request (or sent nothing): there is no one to answer.
             if case .readingBody = connection.phase { record(connection, .clientLeft) }
@@ -259,16 +261,12 @@ final class HTTPServerLoop: @unchecked Sendable {
                 let blanks = connection.input.prefix { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }.count
                 if blanks > 0 { connection.input.removeFirst(blanks) }
             }
-            guard let end = RequestHeadParser.headEnd(in: connection.input, from: connection.scanned) else {
-                if connection.input.count > limits.maxHeaderBytes {
-                    rejectOversizedHead(connection)
-                } else {
-                    connection.scanned = RequestHeadParser.resumePoint(after: connection.input.count)
-                }
-                return
+            let end = HTTPHeadSyntax.headEnd(in: connection.input, from: connection.scanned)
+            guard (end ?? connection.input.count) <= limits.maxHeaderBytes else {
+                return rejectOversizedHead(connection)
             }
-            guard end <= limits.maxHeaderBytes else {
-                rejectOversizedHead(connection)
+            guard let end else {
+                connection.scanned = HTTPHeadSyntax.resumePoint(after: connection.input.count)
                 return
             }
             let head: RequestHead
@@ -283,7 +281,7 @@ final class HTTPServerLoop: @unchecked Sendable {
             connection.target = head.target
             connection.input.removeFirst(end)
             if head.expectsContinue, connection.input.count < head.contentLength {
-                let sent = ResponseEncoding.continueInterim.withUnsafeBytes { ServerSocket.send(connection.fd, $0) }
+                let sent = ResponseEncoding.continueInterim.withUnsafeBytes { SocketCalls.send(connection.fd, $0) }
                 // A partial interim answer would garble the final one; a client that cannot take
                 // 25 bytes now has gone anyway.
                 if sent >= 0 && sent < ResponseEncoding.continueInterim.count {
@@ -306,11 +304,10 @@ final class HTTPServerLoop: @unchecked Sendable {
             connection,
             lineFits
                 ? RequestRejection(
-                    status: 431, code: "request_header_fields_too_large",
-                    message: "The request head may have at most \(limits.maxHeaderBytes) bytes.")
+                    431, "request_header_fields_too_large",
+                    "The request head may have at most \(limits.maxHeaderBytes) bytes.")
                 : RequestRejection(
-                    status: 414, code: "uri_too_long",
-                    message: "The request line may have at most \(limits.maxHeaderBytes) bytes."))
+                    414, "uri_too_long", "The request line may have at most \(limits.maxHeaderBytes) bytes."))
     }
 
     /// Reads the method and target of a request refused before its head was parsed, for the log.
@@ -387,10 +384,10 @@ final class HTTPServerLoop: @unchecked Sendable {
     private func write(_ connection: Connection) {
         while connection.written < connection.output.count {
             let sent = connection.output.withUnsafeBytes { bytes in
-                ServerSocket.send(connection.fd, UnsafeRawBufferPointer(rebasing: bytes[connection.written...]))
+                SocketCalls.send(connection.fd, UnsafeRawBufferPointer(rebasing: bytes[connection.written...]))
             }
             if sent < 0 {
-                if ServerSocket.wouldBlock { return }
+                if SocketCalls.wouldBlock { return }
                 discard(connection)
                 return
             }
@@ -420,9 +417,7 @@ final class HTTPServerLoop: @unchecked Sendable {
                     noteRequestLine(of: connection)
                     reject(
                         connection,
-                        RequestRejection(
-                            status: 408, code: "request_timeout",
-                            message: "The request did not arrive completely in time."))
+                        RequestRejection(408, "request_timeout", "The request did not arrive completely in time."))
                 }
             case .awaitingAnswer(_, let exchange):
                 exchange.abandon()
@@ -460,16 +455,6 @@ final class HTTPServerLoop: @unchecked Sendable {
         guard fd >= 0 else { return }
         var byte: UInt8 = 1
         _ = systemWrite(fd, &byte, 1)  // full pipe: a wake-up is already pending
-    }
-
-    private func drainWakePipe() {
-        var bytes = [UInt8](repeating: 0, count: 256)
-        while bytes.withUnsafeMutableBytes({ systemRead(wakeRead, $0.baseAddress, $0.count) }) > 0 {}
-    }
-
-    private static func configurePipe(_ fd: Int32) -> Bool {
-        let flags = fcntl(fd, F_GETFL, 0)
-        return flags >= 0 && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 && fcntl(fd, F_SETFD, FD_CLOEXEC) == 0
     }
 
     /// How much a client may still send after its answer before the connection is cut.

@@ -1,11 +1,13 @@
+import HTTPWire
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
 
-/// The socket calls of ``HTTPServer``, in one place because Glibc and Darwin spell them
-/// differently (socket types, `MSG_NOSIGNAL` against `SO_NOSIGPIPE`, `sockaddr` lengths).
+/// The socket calls of ``HTTPServer`` the client does not share (`SocketCalls`), in one place
+/// because Glibc and Darwin spell them differently (socket types, `sockaddr` lengths).
 enum ServerSocket {
     /// An IPv4 or IPv6 address with a port, as `bind` takes it.
     enum Address {
@@ -80,19 +82,16 @@ enum ServerSocket {
         }
 
         func withSockaddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
+            func call<Raw>(_ raw: Raw) -> Result {
+                withUnsafePointer(to: raw) { pointer in
+                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        body($0, socklen_t(MemoryLayout<Raw>.size))
+                    }
+                }
+            }
             switch self {
-            case .v4(var address):
-                withUnsafePointer(to: &address) { pointer in
-                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        body($0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                    }
-                }
-            case .v6(var address):
-                withUnsafePointer(to: &address) { pointer in
-                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        body($0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                    }
-                }
+            case .v4(let address): return call(address)
+            case .v6(let address): return call(address)
             }
         }
     }
@@ -126,7 +125,7 @@ enum ServerSocket {
             default: throw .systemCall("bind", code: code)
             }
         }
-        guard configure(fd), systemListen(fd, backlog) == 0 else {
+        guard SocketCalls.configure(fd), systemListen(fd, backlog) == 0 else {
             let code = errno
             close(fd)
             throw .systemCall("listen", code: code)
@@ -139,20 +138,6 @@ enum ServerSocket {
         return (fd, actual)
     }
 
-    /// Makes a descriptor non-blocking and closed on exec, so a child process (tests spawn some)
-    /// never inherits the server's port or connections.
-    static func configure(_ fd: Int32) -> Bool {
-        let flags = fcntl(fd, F_GETFL, 0)
-        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else { return false }
-        guard fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else { return false }
-        #if canImport(Darwin)
-            // Darwin has no MSG_NOSIGNAL: a write to a closed peer must not raise SIGPIPE.
-            var yes: Int32 = 1
-            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
-        #endif
-        return true
-    }
-
     /// Accepts one pending connection, made non-blocking.
     ///
     /// - Returns: The descriptor, or `nil` with `errno` set (`EAGAIN` when none is pending).
@@ -163,22 +148,12 @@ enum ServerSocket {
             let fd = Darwin.accept(listener, nil, nil)
         #endif
         guard fd >= 0 else { return nil }
-        guard configure(fd) else {
+        guard SocketCalls.configure(fd) else {
             close(fd)
             errno = ECONNABORTED
             return nil
         }
         return fd
-    }
-
-    /// Sends bytes without raising SIGPIPE when the peer has gone.
-    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return 0 }
-        #if canImport(Glibc)
-            return Glibc.send(fd, base, bytes.count, Int32(MSG_NOSIGNAL))
-        #else
-            return Darwin.send(fd, base, bytes.count, 0)
-        #endif
     }
 
     /// Receives up to `buffer.count` bytes.
@@ -191,11 +166,6 @@ enum ServerSocket {
         _ = shutdown(fd, Int32(SHUT_WR))
     }
 
-    /// Whether the last call failed only because it would have blocked, or was interrupted.
-    static var wouldBlock: Bool {
-        errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR
-    }
-
     private static func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 {
         #if canImport(Glibc)
             Glibc.listen(fd, backlog)
@@ -205,21 +175,17 @@ enum ServerSocket {
     }
 
     private static func boundAddress(_ fd: Int32, like address: Address) -> Address? {
+        func named<Raw>(_ empty: Raw) -> Raw? {
+            var bound = empty
+            var length = socklen_t(MemoryLayout<Raw>.size)
+            let named = withUnsafeMutablePointer(to: &bound) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            return named == 0 ? bound : nil
+        }
         switch address {
-        case .v4:
-            var bound = sockaddr_in()
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let named = withUnsafeMutablePointer(to: &bound) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-            }
-            return named == 0 ? .v4(bound) : nil
-        case .v6:
-            var bound = sockaddr_in6()
-            var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-            let named = withUnsafeMutablePointer(to: &bound) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-            }
-            return named == 0 ? .v6(bound) : nil
+        case .v4: return named(sockaddr_in()).map(Address.v4)
+        case .v6: return named(sockaddr_in6()).map(Address.v6)
         }
     }
 }

@@ -1,5 +1,6 @@
 import AuthFlow
 import Foundation
+import StatefulAuthFlow
 import Testing
 
 struct LocalStorageTests {
@@ -113,78 +114,14 @@ struct LocalStorageTests {
 
     // MARK: - Phone token (the stateful PhoneOp variant)
 
-    static let phoneToken = PhoneToken("sim1.clear-phone-token.c3d5")
-
-    @Test func phoneTokenRoundTripsInItsOwnFileBesideTheAuthToken() throws {
-        try withTemporaryDirectory { directory in
-            let file = directory.appendingPathComponent("nested/auth-token.json")
-            let storage = FileLocalStorage(fileURL: file)
-            #expect(storage.phoneTokenFileURL == directory.appendingPathComponent("nested/auth-token.phone.json"))
-            #expect(try storage.loadPhoneToken() == nil)
-            try storage.savePhoneToken(Self.phoneToken)
-            #expect(try storage.loadPhoneToken() == Self.phoneToken)
-            #expect(try FileLocalStorage(fileURL: file).loadPhoneToken() == Self.phoneToken)
-            // The two tokens are independent: neither save touches the other's file.
-            #expect(try storage.loadAuthToken() == nil)
-            try storage.saveAuthToken(Self.token)
-            try storage.clearAuthToken()
-            #expect(try storage.loadPhoneToken() == Self.phoneToken)
-            #expect(
-                try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
-                    == ["auth-token.phone.json"])
-        }
-    }
-
-    @Test func phoneTokenFileIsOwnerOnlyAndReplacedAtomically() throws {
-        try withTemporaryDirectory { directory in
-            let storage = FileLocalStorage(
-                fileURL: directory.appendingPathComponent("auth-token.json"),
-                phoneTokenFileURL: directory.appendingPathComponent("private/phone.json"))
-            try storage.savePhoneToken(Self.phoneToken)
-            let file = storage.phoneTokenFileURL
-            #expect(try mode(file) == 0o600)
-            #expect(try mode(file.deletingLastPathComponent()) == 0o700)
-            let firstInode = try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int
-            let newer = PhoneToken("sim1.another-phone-token.d4e6")
-            try storage.savePhoneToken(newer)
-            let secondInode = try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int
-            #expect(try storage.loadPhoneToken() == newer)
-            #expect(firstInode != secondInode)
-            #expect(try mode(file) == 0o600)
-            let directoryPath = file.deletingLastPathComponent().path
-            #expect(try FileManager.default.contentsOfDirectory(atPath: directoryPath) == ["phone.json"])
-            // The file holds the token under a key, never a bare fragment, and nothing else.
-            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: String]
-            #expect(json == ["phoneToken": newer.revealed])
-        }
-    }
-
-    @Test func damagedPhoneTokenFileIsACorruptError() throws {
-        try withTemporaryDirectory { directory in
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let storage = FileLocalStorage(fileURL: directory.appendingPathComponent("auth-token.json"))
-            try Data(#""bare string""#.utf8).write(to: storage.phoneTokenFileURL)
-            #expect(throws: LocalStorageError.corrupt(path: storage.phoneTokenFileURL.path)) {
-                try storage.loadPhoneToken()
-            }
-        }
-    }
-
-    @Test func unwritablePhoneTokenLocationNamesItsFile() throws {
-        try expectUnwritable(secret: Self.phoneToken.revealed, file: \.phoneTokenFileURL) {
-            (storage) throws(LocalStorageError) in try storage.savePhoneToken(Self.phoneToken)
-        }
-    }
-
     @Test func inMemoryPhoneTokenRoundTrip() throws {
-        let storage = InMemoryLocalStorage()
-        #expect(try storage.loadPhoneToken() == nil)
-        try storage.savePhoneToken(Self.phoneToken)
-        #expect(try storage.loadPhoneToken() == Self.phoneToken)
-        #expect(try storage.loadAuthToken() == nil)
-        try storage.saveAuthToken(Self.token)
-        try storage.clearAuthToken()
-        #expect(try storage.loadPhoneToken() == Self.phoneToken)
-        #expect(try InMemoryLocalStorage(phoneToken: Self.phoneToken).loadPhoneToken() == Self.phoneToken)
+        let phoneToken = PhoneToken("sim1.clear-phone-token.c3d5")
+        let store = InMemoryPhoneTokenStore()
+        #expect(try store.loadPhoneToken() == nil)
+        try store.savePhoneToken(phoneToken)
+        #expect(try store.loadPhoneToken() == phoneToken)
+        try store.clearPhoneToken()
+        #expect(try store.loadPhoneToken() == nil)
+        #expect(try InMemoryPhoneTokenStore(token: phoneToken).loadPhoneToken() == phoneToken)
     }
 }

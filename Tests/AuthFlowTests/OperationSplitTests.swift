@@ -72,11 +72,16 @@ struct OperationSplitTests {
             screens: ScriptedScreens(
                 phone: [.submitted(Fixtures.phone)], terms: [.accepted], code: [.submitted(Fixtures.code)]))
         let factory = harness.factory
-        try LaunchProbe.launch(factory.makeStatefulPhoneOp(), context: harness.context(nil)).value()
-        let before = try harness.storage.loadPhoneToken()
-        try LaunchProbe.launch(factory.makeStatefulTermsOfUseOp(), context: harness.context(())).value()
-        #expect(try harness.storage.loadPhoneToken() != before, "the acceptance's token was saved over it")
-        try LaunchProbe.launch(factory.makeStatefulCodeOp(), context: harness.context(Fixtures.phone)).value()
+        let phoneTokens = InMemoryPhoneTokenStore()
+        try LaunchProbe.launch(factory.makeStatefulPhoneOp(phoneTokens: phoneTokens), context: harness.context(nil))
+            .value()
+        let before = try phoneTokens.loadPhoneToken()
+        try LaunchProbe.launch(factory.makeStatefulTermsOfUseOp(phoneTokens: phoneTokens), context: harness.context(()))
+            .value()
+        #expect(try phoneTokens.loadPhoneToken() != before, "the acceptance's token was saved over it")
+        try LaunchProbe.launch(
+            factory.makeStatefulCodeOp(phoneTokens: phoneTokens), context: harness.context(Fixtures.phone)
+        ).value()
         #expect(try harness.storage.loadAuthToken() != nil)
         #expect(harness.screens.unanswered.isEmpty)
     }
@@ -93,18 +98,25 @@ struct OperationSplitTests {
                 phone: [.submitted(Fixtures.phone), .submitted(Self.rejected), .submitted(Self.rejected)],
                 code: [.submitted(Fixtures.code)]))
         let factory = harness.factory
+        let phoneTokens = InMemoryPhoneTokenStore()
 
         // Stateful: the second attempt fails and leaves the first one's token behind.
-        try LaunchProbe.launch(factory.makeStatefulPhoneOp(), context: harness.context(nil)).value()
-        let failed = LaunchProbe.launch(factory.makeStatefulPhoneOp(), context: harness.context(nil))
+        try LaunchProbe.launch(factory.makeStatefulPhoneOp(phoneTokens: phoneTokens), context: harness.context(nil))
+            .value()
+        let failed = LaunchProbe.launch(
+            factory.makeStatefulPhoneOp(phoneTokens: phoneTokens), context: harness.context(nil))
         #expect(failed.error as? AuthError == .invalidPhone)
-        #expect(try harness.storage.loadPhoneToken() != nil, "the first attempt's token is still there")
-        try LaunchProbe.launch(factory.makeStatefulCodeOp(), context: harness.context(Self.rejected)).value()
+        #expect(try phoneTokens.loadPhoneToken() != nil, "the first attempt's token is still there")
+        try LaunchProbe.launch(
+            factory.makeStatefulCodeOp(phoneTokens: phoneTokens), context: harness.context(Self.rejected)
+        )
+        .value()
         #expect(harness.backend.sentSMS.map(\.phone) == [Fixtures.phone], "the SMS went to the first number")
 
         // Cleaned up first, the stateful code step has nothing to act on.
-        try harness.storage.clearPhoneToken()
-        let cleaned = LaunchProbe.launch(factory.makeStatefulCodeOp(), context: harness.context(Self.rejected))
+        try phoneTokens.clearPhoneToken()
+        let cleaned = LaunchProbe.launch(
+            factory.makeStatefulCodeOp(phoneTokens: phoneTokens), context: harness.context(Self.rejected))
         #expect(cleaned.error as? MissingPhoneToken == MissingPhoneToken())
         #expect(harness.backend.sentSMS.count == 1)
 

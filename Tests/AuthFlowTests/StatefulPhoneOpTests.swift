@@ -18,7 +18,9 @@ struct StatefulPhoneOpTests {
         let storage = RecordingLocalStorage()
         let screens = ScriptedScreens(phone: [.submitted(Fixtures.phone)], delivery: .init(delivery))
         let factory = Fixtures.factory(api: api, storage: storage, screens: screens)
-        let report = await OwnThread.run { LaunchProbe.launch(factory.makeStatefulPhoneOp(), input: nil) }
+        let report = await OwnThread.run {
+            LaunchProbe.launch(factory.makeStatefulPhoneOp(phoneTokens: storage), input: nil)
+        }
 
         expectKeptContract(report)
         try report.value()
@@ -34,7 +36,8 @@ struct StatefulPhoneOpTests {
         let storage = RecordingLocalStorage()
         let screens = ScriptedScreens(phone: [.submitted(Fixtures.phone)])
         let report = LaunchProbe.launch(
-            Fixtures.factory(api: api(.failure(error)), storage: storage, screens: screens).makeStatefulPhoneOp(),
+            Fixtures.factory(api: api(.failure(error)), storage: storage, screens: screens).makeStatefulPhoneOp(
+                phoneTokens: storage),
             input: nil)
 
         expectKeptContract(report)
@@ -47,7 +50,8 @@ struct StatefulPhoneOpTests {
         let storage = RecordingLocalStorage(saveError: failure)
         let screens = ScriptedScreens(phone: [.submitted(Fixtures.phone)])
         let report = LaunchProbe.launch(
-            Fixtures.factory(api: api(), storage: storage, screens: screens).makeStatefulPhoneOp(), input: nil)
+            Fixtures.factory(api: api(), storage: storage, screens: screens).makeStatefulPhoneOp(phoneTokens: storage),
+            input: nil)
 
         expectKeptContract(report)
         #expect(report.error as? LocalStorageError == failure)
@@ -59,7 +63,7 @@ struct StatefulPhoneOpTests {
         let storage = RecordingLocalStorage()
         let report = LaunchProbe.launch(
             Fixtures.factory(api: api, storage: storage, screens: ScriptedScreens(phone: [.cancelled]))
-                .makeStatefulPhoneOp(),
+                .makeStatefulPhoneOp(phoneTokens: storage),
             input: nil)
 
         expectKeptContract(report)
@@ -79,7 +83,7 @@ struct StatefulPhoneOpTests {
         let storage = RecordingLocalStorage()
         let report = LaunchProbe.launch(
             Fixtures.factory(api: api, storage: storage, screens: ScriptedScreens(phone: [.submitted(Fixtures.phone)]))
-                .makeStatefulPhoneOp(),
+                .makeStatefulPhoneOp(phoneTokens: storage),
             context: OpContext(nil, cancellation: token))
 
         expectKeptContract(report)

@@ -31,13 +31,14 @@ struct TokenDraftTests {
         try Data(#"{"token":"sim1.clear-token-value.a1f3"}"#.utf8).write(to: directory.appendingPathComponent(name))
     }
 
-    @Test func openingTheStorageRemovesTheDraftsOfBothFiles() throws {
+    @Test func openingTheStorageRemovesTheDraftsOfItsFile() throws {
         try withTemporaryDirectory { directory in
-            let drafts = [
-                ".auth-token.json.3735928559.tmp", ".auth-token.json.1a2b.tmp", ".auth-token.phone.json.7.tmp",
-            ]
+            let drafts = [".auth-token.json.3735928559.tmp", ".auth-token.json.1a2b.tmp"]
             for name in drafts { try leaveDraft(name, in: directory) }
-            let unrelated = [".auth-token.json.backup.tmp", ".settings.json.1a2b.tmp", "auth-token.json.1a2b.tmp"]
+            let unrelated = [
+                ".auth-token.json.backup.tmp", ".settings.json.1a2b.tmp", "auth-token.json.1a2b.tmp",
+                ".auth-token.phone.json.7.tmp",
+            ]
             for name in unrelated { try leaveDraft(name, in: directory) }
 
             let storage = FileLocalStorage(fileURL: directory.appendingPathComponent("auth-token.json"))

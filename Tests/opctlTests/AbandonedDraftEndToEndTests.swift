@@ -27,7 +27,7 @@ struct AbandonedDraftEndToEndTests {
         try process.waitForStderr(containing: "PhoneOp: attempt 1 succeeded")
         // What a process killed mid-save or mid-create leaves, with the secrets they hold.
         let leftovers = [
-            ".auth-token.json.3735928559.tmp", ".auth-token.phone.json.1a2b.tmp",
+            ".auth-token.json.3735928559.tmp", ".auth-token.json.1a2b.tmp",
             "runs/.20250101-120000-000-1a2b3c4d.jsonl.0badf00d.tmp",
         ]
         for name in leftovers {

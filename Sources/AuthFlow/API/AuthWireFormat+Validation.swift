@@ -16,20 +16,19 @@ extension AuthWireFormat {
     ///   any type on an error answer: a gateway's HTML `502` is still a server error.
     static func verdict(on response: HTTPResponse) throws(AuthError) -> HTTPResponseVerdict {
         guard (200...299).contains(response.status) else { return .errorResponse }
-        if let expected = declaredLength(of: response), response.body.count < expected {
+        // A `Content-Encoding` other than identity: the length counts the encoded bytes.
+        let encoding = response.headers["Content-Encoding"]?.lowercased() ?? "identity"
+        if encoding == "identity", let length = response.headers["Content-Length"],
+            let expected = Int(length.trimmingCharacters(in: .whitespaces)), response.body.count < expected
+        {
             throw .truncatedResponse(received: response.body.count, expected: expected)
         }
-        if !response.body.isEmpty, let mediaType = mediaType(of: response), !isJSON(mediaType) {
+        if !response.body.isEmpty, let mediaType = mediaType(of: response), mediaType != "application/json",
+            !mediaType.hasSuffix("+json")
+        {
             throw .malformedResponse(reason: "a \(mediaType) body where JSON was expected")
         }
         return .success
-    }
-
-    /// The `Content-Length` to hold the body to, or `nil` when there is none to trust.
-    private static func declaredLength(of response: HTTPResponse) -> Int? {
-        if let encoding = response.headers["Content-Encoding"], encoding.lowercased() != "identity" { return nil }
-        guard let value = response.headers["Content-Length"] else { return nil }
-        return Int(value.trimmingCharacters(in: .whitespaces))
     }
 
     /// `text/html` from `text/HTML; charset=utf-8`: the type without parameters, lowercased.
@@ -38,10 +37,6 @@ extension AuthWireFormat {
         let type = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value
         let trimmed = type.trimmingCharacters(in: .whitespaces).lowercased()
         return trimmed.isEmpty ? nil : trimmed
-    }
-
-    private static func isJSON(_ mediaType: String) -> Bool {
-        mediaType == "application/json" || mediaType.hasSuffix("+json")
     }
 
     /// A transport failure in the domain's words, one to one:

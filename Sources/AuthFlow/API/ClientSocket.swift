@@ -1,3 +1,4 @@
+import HTTPWire
 import Operations
 
 #if canImport(Glibc)
@@ -6,8 +7,8 @@ import Operations
     import Darwin
 #endif
 
-/// The socket calls of ``PlainHTTPTransport``, in one place because Glibc and Darwin spell them
-/// differently (socket types, `MSG_NOSIGNAL` against `SO_NOSIGPIPE`).
+/// The socket calls of ``PlainHTTPTransport`` the server does not share (`SocketCalls`), in one
+/// place because Glibc and Darwin spell them differently (socket types).
 ///
 /// Every descriptor is non-blocking and every wait is a `poll` that also watches an
 /// ``ExchangeStop``'s pipe, so cancellation and the deadline end a wait at once from another
@@ -50,7 +51,7 @@ enum ClientSocket {
                 reason = describe(errno)
                 continue
             }
-            guard configure(fd) else {
+            guard SocketCalls.configure(fd) else {
                 reason = describe(errno)
                 close(fd)
                 continue
@@ -86,20 +87,12 @@ enum ClientSocket {
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], stop: ExchangeStop) throws(TransportError) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { raw in
-                #if canImport(Glibc)
-                    // Linux: MSG_NOSIGNAL, so a peer that left gives EPIPE, not SIGPIPE.
-                    Glibc.send(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL))
-                #else
-                    // Darwin: SO_NOSIGPIPE, set in `configure`, does the same.
-                    Darwin.send(fd, raw.baseAddress, raw.count, 0)
-                #endif
-            }
+            let sent = bytes[offset...].withUnsafeBytes { SocketCalls.send(fd, $0) }
             if sent > 0 {
                 offset += sent
                 continue
             }
-            guard sent < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return false }
+            guard sent < 0, SocketCalls.wouldBlock else { return false }
             if case .stopped = wait(fd, for: Int16(POLLOUT), stop: stop) { throw stop.error }
         }
         return true
@@ -115,7 +108,7 @@ enum ClientSocket {
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count > 0 { return buffer[0..<count] }
-            guard count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return [] }
+            guard count < 0, SocketCalls.wouldBlock else { return [] }
             if case .stopped = wait(fd, for: Int16(POLLIN), stop: stop) { throw stop.error }
         }
     }
@@ -132,20 +125,6 @@ enum ClientSocket {
             // A failed poll is left to the next read or write to report.
             return fds[1].revents != 0 ? .stopped : .ready
         }
-    }
-
-    /// Makes a descriptor non-blocking and closed on exec (a child process must not inherit a
-    /// connection).
-    static func configure(_ fd: Int32) -> Bool {
-        let flags = fcntl(fd, F_GETFL, 0)
-        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else { return false }
-        guard fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else { return false }
-        #if canImport(Darwin)
-            // Darwin has no MSG_NOSIGNAL: a write to a closed peer must not raise SIGPIPE.
-            var yes: Int32 = 1
-            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
-        #endif
-        return true
     }
 
     private static func systemConnect(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: socklen_t)
@@ -195,9 +174,9 @@ final class ExchangeStop: Sendable {
     init?() {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return nil }
-        guard ClientSocket.configure(ends[0]), ClientSocket.configure(ends[1]) else {
-            _ = systemClose(ends[0])
-            _ = systemClose(ends[1])
+        guard SocketCalls.configure(ends[0]), SocketCalls.configure(ends[1]) else {
+            close(ends[0])
+            close(ends[1])
             return nil
         }
         wakeRead = ends[0]
@@ -227,17 +206,9 @@ final class ExchangeStop: Sendable {
     /// Closes the pipe; the exchange calls it once, when it has ended.
     func closePipe() {
         state.withLock { state in
-            _ = systemClose(state.wakeWrite)
+            close(state.wakeWrite)
             state.wakeWrite = -1
         }
-        _ = systemClose(wakeRead)
+        close(wakeRead)
     }
-}
-
-private func systemClose(_ fd: Int32) -> Int32 {
-    #if canImport(Glibc)
-        Glibc.close(fd)
-    #else
-        Darwin.close(fd)
-    #endif
 }

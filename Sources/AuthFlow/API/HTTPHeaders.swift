@@ -37,16 +37,14 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral {
             let value = fields[name] ?? ""
             let printed =
                 switch name {
-                case "authorization": Self.redactCredentials(value)
+                case "authorization":
+                    value.firstIndex(of: " ").map {
+                        value[..<$0] + " " + Redaction.token(String(value[value.index(after: $0)...]))
+                    } ?? "…"
                 case "idempotency-key": IdempotencyKey(value)?.redacted ?? "…"
                 default: value
                 }
             return "\(name): \(printed)"
         }.joined(separator: ", ")
-    }
-
-    private static func redactCredentials(_ value: String) -> String {
-        guard let space = value.firstIndex(of: " ") else { return "…" }
-        return value[..<space] + " " + Redaction.token(String(value[value.index(after: space)...]))
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
+import HTTPWire
 
 /// Reads one HTTP/1.1 response from the bytes a connection delivers, as they arrive, for
-/// ``PlainHTTPTransport``. Works on bytes, so a non-UTF-8 byte cannot upset it, and keeps to the
+/// ``PlainHTTPTransport``, in the syntax the server shares (`HTTPHeadSyntax`), and keeps to the
 /// transport's limits, so a server cannot make the client hold an unbounded head or body.
 ///
 /// It refuses what would be ambiguous (both `Content-Length` and `Transfer-Encoding`, a folded
@@ -11,18 +12,6 @@ struct HTTPResponseReader {
     /// Why the bytes are not a response the client can read; the reason is a few plain words.
     struct Unreadable: Error, Equatable {
         let reason: String
-    }
-
-    /// How a response ended when the connection closed.
-    enum Ending: Equatable {
-        /// The whole response: its body ran to the close (no length given), or was complete.
-        case complete(HTTPResponse)
-        /// A head and part of the body its `Content-Length` announced: delivered as it came, so
-        /// the validator can say how much was missing.
-        case cutOff(HTTPResponse)
-        /// No whole head, or a chunked body cut off: nothing to measure by. The server may have
-        /// acted on the request.
-        case lost
     }
 
     private enum Framing {
@@ -70,15 +59,13 @@ struct HTTPResponseReader {
         while true {
             switch phase {
             case .head:
-                guard let end = Self.blankLineEnd(in: buffer, from: scanned) else {
-                    guard buffer.count <= maxHeadBytes else {
-                        throw Unreadable(reason: "the answer's head was longer than \(Self.size(maxHeadBytes))")
-                    }
-                    scanned = max(buffer.count - 3, 0)
-                    return nil
-                }
-                guard end <= maxHeadBytes else {
+                let end = HTTPHeadSyntax.headEnd(in: buffer, from: scanned)
+                guard (end ?? buffer.count) <= maxHeadBytes else {
                     throw Unreadable(reason: "the answer's head was longer than \(Self.size(maxHeadBytes))")
+                }
+                guard let end else {
+                    scanned = HTTPHeadSyntax.resumePoint(after: buffer.count)
+                    return nil
                 }
                 let framing = try readHead(buffer[..<end])
                 take(end)
@@ -134,18 +121,21 @@ struct HTTPResponseReader {
     }
 
     /// What the response amounts to when the connection closed before ``consume(_:)`` returned
-    /// it whole.
-    mutating func endOfStream() -> Ending {
+    /// it whole: complete when its body ran to the close; a body shorter than its
+    /// `Content-Length` as far as it came, so the validator can say how much was missing; `nil`
+    /// without a whole head or for a chunked body cut off (nothing to measure by: the server may
+    /// have acted on the request).
+    mutating func endOfStream() -> HTTPResponse? {
         switch phase {
         case .body(.untilClose):
-            return .complete(finish())
+            return finish()
         case .body(.length):
             body = buffer
-            return .cutOff(finish())
+            return finish()
         case .head, .chunkSize, .chunkData, .chunkDataEnd, .trailers, .body(.chunked):
-            return .lost
+            return nil
         case .done:
-            return .complete(response)
+            return response
         }
     }
 
@@ -170,16 +160,16 @@ struct HTTPResponseReader {
     /// Reads the status line and the fields; the body's framing, or `nil` for a status that has
     /// no body (1xx, 204, 304).
     private mutating func readHead(_ head: ArraySlice<UInt8>) throws(Unreadable) -> Framing? {
-        var lines = head.split(separator: Self.lf, omittingEmptySubsequences: false).map { line in
-            line.last == Self.cr ? line.dropLast() : line
-        }
-        while lines.last?.isEmpty == true { lines.removeLast() }
+        var lines = HTTPHeadSyntax.lines(of: head)
         guard !lines.isEmpty else { throw Unreadable(reason: "the answer had no status line") }
         status = try Self.statusCode(lines.removeFirst())
         if status == 101 { throw Unreadable(reason: "the server switched to another protocol") }
         var fields: [String: String] = [:]
         for line in lines {
-            let (name, value) = try Self.field(line)
+            let (name, bytes) = try HTTPHeadSyntax.field(
+                line, folded: Unreadable(reason: "the answer had a folded header line"),
+                unnamed: Unreadable(reason: "the answer had a header line without a name"))
+            let value = String(decoding: bytes, as: UTF8.self)
             // Repeated fields are one list (RFC 9110 §5.3).
             fields[name] = fields[name].map { "\($0), \(value)" } ?? value
         }
@@ -191,16 +181,17 @@ struct HTTPResponseReader {
                 throw Unreadable(reason: "the answer had both a Content-Length and a Transfer-Encoding")
             }
             guard coding.lowercased() == "chunked" else {
-                throw Unreadable(reason: "the answer's Transfer-Encoding '\(Self.clip(coding))' is not supported")
+                throw Unreadable(
+                    reason: "the answer's Transfer-Encoding '\(HTTPHeadSyntax.clip(coding))' is not supported")
             }
             return .chunked
         }
         guard let length else { return .untilClose }
         // "12, 12" is one length said twice; "12, 13" is two.
         let values = Set(length.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        guard values.count == 1, let text = values.first, !text.isEmpty, text.count <= 18,
-            text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text)
-        else { throw Unreadable(reason: "the answer's Content-Length was not one decimal number") }
+        guard values.count == 1, let text = values.first, let value = HTTPHeadSyntax.decimal(text) else {
+            throw Unreadable(reason: "the answer's Content-Length was not one decimal number")
+        }
         guard value <= maxBodyBytes else { throw tooLong() }
         return .length(value)
     }
@@ -224,23 +215,11 @@ struct HTTPResponseReader {
     private static let lf = UInt8(ascii: "\n")
     private static let cr = UInt8(ascii: "\r")
 
-    /// The index just past the blank line that ends a head, or `nil` when it has not arrived.
-    private static func blankLineEnd(in bytes: [UInt8], from start: Int) -> Int? {
-        var index = start
-        while index < bytes.count {
-            if bytes[index] == lf {
-                if index + 1 < bytes.count, bytes[index + 1] == lf { return index + 2 }
-                if index + 2 < bytes.count, bytes[index + 1] == cr, bytes[index + 2] == lf { return index + 3 }
-            }
-            index += 1
-        }
-        return nil
-    }
-
     /// `HTTP/1.x SP 3DIGIT [SP reason]`.
     private static func statusCode(_ line: ArraySlice<UInt8>) throws(Unreadable) -> Int {
         let bytes = Array(line)
         let malformed = Unreadable(reason: "the status line was not 'HTTP/1.1 <code> <reason>'")
+        let isDigit = { (byte: UInt8) in HTTPHeadSyntax.digit(byte) != nil }
         guard bytes.count >= 12, bytes.starts(with: Array("HTTP/1.".utf8)), isDigit(bytes[7]), bytes[8] == 0x20,
             bytes[9...11].allSatisfy(isDigit), bytes.count == 12 || bytes[12] == 0x20
         else { throw malformed }
@@ -249,39 +228,12 @@ struct HTTPResponseReader {
         return code
     }
 
-    /// `name: value`, the name a token and lowercased, the value without surrounding blanks.
-    private static func field(_ line: ArraySlice<UInt8>) throws(Unreadable) -> (String, String) {
-        if let first = line.first, first == 0x20 || first == 0x09 {
-            throw Unreadable(reason: "the answer had a folded header line")
-        }
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
-            line[..<colon].allSatisfy(isTokenByte)
-        else { throw Unreadable(reason: "the answer had a header line without a name") }
-        let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
-        let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
-        return (name, value)
-    }
-
     /// A chunk's size in hexadecimal, extensions after `;` ignored.
     private static func chunkSize(_ line: ArraySlice<UInt8>) throws(Unreadable) -> Int {
         let digits = line.prefix { $0 != UInt8(ascii: ";") }.filter { $0 != 0x20 && $0 != 0x09 }
         guard !digits.isEmpty, digits.count <= 15, let size = Int(String(decoding: digits, as: UTF8.self), radix: 16)
         else { throw Unreadable(reason: "a chunk's size was not a hexadecimal number") }
         return size
-    }
-
-    private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
-
-    /// RFC 9110 `tchar`.
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), 0x30...0x39: true
-        default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
-        }
-    }
-
-    private static func clip(_ text: String) -> String {
-        text.count <= 40 ? text : text.prefix(40) + "…"
     }
 
     /// `64 KiB`, `4 MiB`, or bytes when not a whole number of either.

@@ -197,10 +197,7 @@ public struct PlainHTTPTransport: HTTPTransport {
             while true {
                 let bytes = try ClientSocket.read(fd, into: &buffer, stop: stop)
                 guard !bytes.isEmpty else {
-                    switch reader.endOfStream() {
-                    case .complete(let response), .cutOff(let response): return .success(response)
-                    case .lost: return .failure(.connectionLost)
-                    }
+                    return reader.endOfStream().map(Result.success) ?? .failure(.connectionLost)
                 }
                 do throws(HTTPResponseReader.Unreadable) {
                     if let response = try reader.consume(bytes) { return .success(response) }

@@ -76,7 +76,7 @@ public enum AuthError: Error, Sendable, Hashable, Codable, CustomStringConvertib
         case .codeExpired:
             "The code has expired. Request a new one."
         case .locked(let retryAfter):
-            "Too many wrong codes; this number is locked" + Self.waitClause(retryAfter) + "."
+            "Too many wrong codes; this number is locked" + (retryAfter.map { " for \(Self.seconds($0))" } ?? "") + "."
         case .termsOutdated(let version):
             "The terms of use have changed" + (version.map { " (now version \($0))" } ?? "")
                 + "; accept them to continue."
@@ -106,10 +106,6 @@ public enum AuthError: Error, Sendable, Hashable, Codable, CustomStringConvertib
         case .unexpectedStatus(let status, let code):
             "The server answered with an unexpected status \(status)" + (code.map { " (\($0))" } ?? "") + "."
         }
-    }
-
-    private static func waitClause(_ retryAfter: TimeInterval?) -> String {
-        retryAfter.map { " for \(seconds($0))" } ?? ""
     }
 
     private static func seconds(_ value: TimeInterval) -> String {

@@ -1,5 +1,5 @@
 public import Foundation
-import Operations
+public import Operations
 public import OperationsJournal
 
 /// The access token a successful sign-in produces, and when it stops being valid.
@@ -8,9 +8,7 @@ public import OperationsJournal
 /// only ``redacted``; the clear value is available only as ``revealed``. A run's journal never
 /// keeps it in clear (`JournalConfidential`): without a sealer it is withheld, and a rerun asks
 /// the backend for it again with the key of the verification that produced it.
-public struct AuthToken: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable, JournalConfidential
-{
+public struct AuthToken: Sendable, Hashable, Codable, Redactable, JournalConfidential {
     /// The clear token, for the `Authorization` header and for storage. Never print or log it.
     public let revealed: String
     /// The moment the backend stops accepting the token.
@@ -37,8 +35,6 @@ public struct AuthToken: Sendable, Hashable, Codable, CustomStringConvertible, C
 
     /// The printable form: `tok…a1f3`.
     public var redacted: String { Redaction.token(revealed) }
-    /// The redacted form.
-    public var description: String { redacted }
     /// The redacted form and the expiry.
     public var debugDescription: String { "AuthToken(\(redacted), expiresAt: \(expiresAt))" }
     /// A mirror with only the redacted form and the expiry.

@@ -1,12 +1,10 @@
-import Operations
+public import Operations
 
 /// The backend's proof that a phone number was submitted: the bearer for the terms and code steps.
 ///
 /// A secret. Every printed form (`description`, interpolation, `debugDescription`, `dump`) shows
 /// only ``redacted``; the clear value is available only as ``revealed``.
-public struct PhoneToken: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable
-{
+public struct PhoneToken: Sendable, Hashable, Codable, Redactable {
     /// The clear token, for the `Authorization` header and for storage. Never print or log it.
     public let revealed: String
 
@@ -31,8 +29,6 @@ public struct PhoneToken: Sendable, Hashable, Codable, CustomStringConvertible, 
 
     /// The printable form: `tok…a1f3`.
     public var redacted: String { Redaction.token(revealed) }
-    /// The redacted form.
-    public var description: String { redacted }
     /// The redacted form, labelled.
     public var debugDescription: String { "PhoneToken(\(redacted))" }
     /// A mirror with only the redacted form, so `dump` and debuggers do not show the secret.

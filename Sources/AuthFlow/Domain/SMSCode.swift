@@ -1,12 +1,10 @@
-import Operations
+public import Operations
 
 /// A one-time code from an SMS: digits only, as many as the backend announced.
 ///
 /// A secret. Every printed form shows ``redacted`` (`••••••`); the clear digits are available only
 /// as ``revealed``.
-public struct SMSCode: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable
-{
+public struct SMSCode: Sendable, Hashable, Codable, Redactable {
     /// The clear digits, for the verify request. Never print or log them.
     public let revealed: String
 
@@ -50,8 +48,6 @@ public struct SMSCode: Sendable, Hashable, Codable, CustomStringConvertible, Cus
 
     /// The printable form: `••••••`, whatever the length.
     public var redacted: String { Redaction.mask(revealed) }
-    /// The redacted form.
-    public var description: String { redacted }
     /// The redacted form, labelled.
     public var debugDescription: String { "SMSCode(\(redacted))" }
     /// A mirror with only the redacted form.

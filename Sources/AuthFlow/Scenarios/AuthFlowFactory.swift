@@ -7,8 +7,7 @@ public import Operations
 public struct AuthFlowFactory: Sendable {
     /// The backend.
     public let api: any AuthAPI
-    /// Where the auth token is kept (and the phone token, by the stateful variants in
-    /// Examples/StatefulAuthFlow).
+    /// Where the auth token is kept.
     public let storage: any LocalStorage
     /// The screens the operations show.
     public let screens: any AuthScreens

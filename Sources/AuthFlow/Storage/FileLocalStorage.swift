@@ -19,90 +19,37 @@ import OperationsJournal
 ///   process still writes.
 /// - The file holds the clear token (`{"token": …, "expiresAt": …}`): that is its purpose, and
 ///   why its mode matters.
-/// - The phone token of the stateful sign-in variant lives in a second file next to it
-///   (``phoneTokenFileURL``, `{"phoneToken": …}`), kept by the same rules.
 public struct FileLocalStorage: LocalStorage {
     /// The token file.
     public let fileURL: URL
-    /// The phone token's file, next to the auth token's.
-    public let phoneTokenFileURL: URL
 
     /// Opens a storage for a file; nothing is created until the first save.
     ///
-    /// Opening removes the drafts of the two files a killed process left, which may hold a
-    /// live token (``removeAbandonedDrafts()``).
+    /// Opening removes the drafts a killed process left, which may hold a live token
+    /// (``removeAbandonedDrafts()``).
     ///
-    /// - Parameters:
-    ///   - fileURL: The token file, e.g. `~/.config/opctl/auth-token.json`.
-    ///   - phoneTokenFileURL: The phone token's file; by default the token file's name with
-    ///     `.phone` before its extension, in the same directory (`auth-token.phone.json`).
-    public init(fileURL: URL, phoneTokenFileURL: URL? = nil) {
+    /// - Parameter fileURL: The token file, e.g. `~/.config/opctl/auth-token.json`.
+    public init(fileURL: URL) {
         self.fileURL = fileURL
-        self.phoneTokenFileURL = phoneTokenFileURL ?? Self.phoneTokenFile(beside: fileURL)
         removeAbandonedDrafts()
     }
 
-    /// Removes the drafts of the token files a process killed while saving left: hidden files
-    /// named exactly `.<file name>.<random>.tmp` beside each file. A draft its writer still
-    /// holds (its lock) is kept, so a save under way in another process is never disturbed.
+    /// Removes the drafts of the token file a process killed while saving left: hidden files
+    /// named exactly `.<file name>.<random>.tmp` beside it. A draft its writer still holds (its
+    /// lock) is kept, so a save under way in another process is never disturbed.
     ///
     /// - Returns: The names of the files removed.
     @discardableResult
     public func removeAbandonedDrafts() -> [String] {
-        var removed: [String] = []
-        for file in Set([fileURL.standardizedFileURL, phoneTokenFileURL.standardizedFileURL]) {
-            let name = file.lastPathComponent
-            removed += DraftFile.removeAbandoned(in: file.deletingLastPathComponent()) { $0 == name }
-        }
-        return removed.sorted()
+        let name = fileURL.lastPathComponent
+        return DraftFile.removeAbandoned(in: fileURL.deletingLastPathComponent()) { $0 == name }.sorted()
     }
 
-    /// Atomically replaces the token file.
+    /// Atomically replaces the token file: renames a synced, locked, owner-only draft over it;
+    /// on any failure the draft is removed before the error is thrown.
     public func saveAuthToken(_ token: AuthToken) throws(LocalStorageError) {
-        try replace(fileURL, with: token)
-    }
-
-    /// Reads the token file; a missing file is no token.
-    public func loadAuthToken() throws(LocalStorageError) -> AuthToken? {
-        try read(AuthToken.self, from: fileURL)
-    }
-
-    /// Removes the token file; a missing file is fine.
-    public func clearAuthToken() throws(LocalStorageError) {
-        guard unlink(fileURL.path) == 0 || errno == ENOENT else {
-            throw .unreadable(path: fileURL.path, reason: systemError().reason)
-        }
-    }
-
-    /// Atomically replaces the phone token's file.
-    public func savePhoneToken(_ token: PhoneToken) throws(LocalStorageError) {
-        try replace(phoneTokenFileURL, with: StoredPhoneToken(phoneToken: token))
-    }
-
-    /// Reads the phone token's file; a missing file is no token.
-    public func loadPhoneToken() throws(LocalStorageError) -> PhoneToken? {
-        try read(StoredPhoneToken.self, from: phoneTokenFileURL)?.phoneToken
-    }
-
-    /// Removes the phone token's file; a missing file is fine.
-    public func clearPhoneToken() throws(LocalStorageError) {
-        guard unlink(phoneTokenFileURL.path) == 0 || errno == ENOENT else {
-            throw .unreadable(path: phoneTokenFileURL.path, reason: systemError().reason)
-        }
-    }
-
-    private static func phoneTokenFile(beside fileURL: URL) -> URL {
-        let name = fileURL.deletingPathExtension().lastPathComponent
-        let pathExtension = fileURL.pathExtension.isEmpty ? "json" : fileURL.pathExtension
-        return fileURL.deletingLastPathComponent().appendingPathComponent("\(name).phone.\(pathExtension)")
-    }
-
-    /// Encodes `value` and renames a synced, locked, owner-only draft over `file`; on any
-    /// failure the draft is removed before the error is thrown.
-    private func replace(_ file: URL, with value: some Encodable) throws(LocalStorageError) {
-        let data = try TokenEncoding.encode(value, for: file.path)
-        let directory = file.deletingLastPathComponent()
-        try createDirectory(directory, for: file)
+        let (file, data) = (fileURL, try TokenEncoding.encode(token, for: fileURL.path))
+        try createDirectory(file.deletingLastPathComponent(), for: file)
         let draft: DraftFile.Handle
         do {
             draft = try DraftFile.create(of: file)
@@ -120,16 +67,23 @@ public struct FileLocalStorage: LocalStorage {
         close(draft.descriptor)
     }
 
-    /// Decodes `file`; a missing file is `nil`.
-    private func read<Value: Decodable>(_ type: Value.Type, from file: URL) throws(LocalStorageError) -> Value? {
+    /// Reads the token file; a missing file is no token.
+    public func loadAuthToken() throws(LocalStorageError) -> AuthToken? {
         let data: Data
         do {
-            data = try Data(contentsOf: file)
+            data = try Data(contentsOf: fileURL)
         } catch {
-            if !FileManager.default.fileExists(atPath: file.path) { return nil }
-            throw .unreadable(path: file.path, reason: "permission denied or not a file")
+            if !FileManager.default.fileExists(atPath: fileURL.path) { return nil }
+            throw .unreadable(path: fileURL.path, reason: "permission denied or not a file")
         }
-        return try TokenEncoding.decode(Value.self, from: data, at: file.path)
+        return try TokenEncoding.decode(AuthToken.self, from: data, at: fileURL.path)
+    }
+
+    /// Removes the token file; a missing file is fine.
+    public func clearAuthToken() throws(LocalStorageError) {
+        guard unlink(fileURL.path) == 0 || errno == ENOENT else {
+            throw .unreadable(path: fileURL.path, reason: systemError().reason)
+        }
     }
 
     private func createDirectory(_ directory: URL, for file: URL) throws(LocalStorageError) {
@@ -162,11 +116,6 @@ public struct FileLocalStorage: LocalStorage {
         if failed { throw systemError() }
         guard fsync(fd) == 0 else { throw systemError() }
     }
-}
-
-/// The phone token file's content: a JSON object rather than a bare string, so the file can grow.
-private struct StoredPhoneToken: Codable {
-    let phoneToken: PhoneToken
 }
 
 /// An `errno` with its message.

@@ -6,9 +6,9 @@
 
     /// A ``LocalStorage`` in the Keychain: what an iOS team expects for a sign-in token.
     ///
-    /// Each token is one generic-password item of `service`: the auth token under the account
-    /// `auth-token`, the phone token of the stateful variant under `phone-token`, each holding
-    /// the token's JSON (the clear token: that is the item's purpose, and why its access matters).
+    /// The token is one generic-password item of `service` under the account `auth-token`,
+    /// holding the token's JSON (the clear token: that is the item's purpose, and why its access
+    /// matters).
     ///
     /// - **Accessible after first unlock, this device only**
     ///   (`kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`): a run resumed in the background,
@@ -31,7 +31,6 @@
         private let dataProtectionKeychain: Bool
 
         private static let authAccount = "auth-token"
-        private static let phoneAccount = "phone-token"
 
         /// Opens the storage; nothing is written until the first save.
         ///
@@ -59,21 +58,6 @@
         /// Deletes the auth token's item; no item is fine.
         public func clearAuthToken() throws(LocalStorageError) {
             try delete(account: Self.authAccount)
-        }
-
-        /// Replaces the phone token's item.
-        public func savePhoneToken(_ token: PhoneToken) throws(LocalStorageError) {
-            try save(token, account: Self.phoneAccount)
-        }
-
-        /// Reads the phone token's item; no item is no token.
-        public func loadPhoneToken() throws(LocalStorageError) -> PhoneToken? {
-            try load(PhoneToken.self, account: Self.phoneAccount)
-        }
-
-        /// Deletes the phone token's item; no item is fine.
-        public func clearPhoneToken() throws(LocalStorageError) {
-            try delete(account: Self.phoneAccount)
         }
 
         // MARK: - Internals

@@ -1,9 +1,5 @@
 /// Where the app keeps the auth token between launches: the other key service of sign-in.
 ///
-/// It also keeps a phone token, for the stateful sign-in variant only (`StatefulPhoneOp`, in
-/// Examples/StatefulAuthFlow), which passes the token to later steps through storage instead of by
-/// value.
-///
 /// Synchronous and throwing, because the medium is a small local file or memory and a callback
 /// would only add a thread hop; an implementation over a slow medium should be called off the
 /// main thread by its user.
@@ -13,8 +9,6 @@
 ///   a persistent implementation.
 /// - A failed save leaves the previously saved token intact (no half-written state).
 /// - `clearAuthToken()` of an empty storage succeeds.
-/// - The same holds for `savePhoneToken(_:)` and `loadPhoneToken()`; the phone token is kept
-///   apart from the auth token, so saving one never changes the other.
 /// - A stored token is a secret: only its owner may read it.
 public protocol LocalStorage: Sendable {
     /// Saves the token, replacing any saved before.
@@ -33,28 +27,6 @@ public protocol LocalStorage: Sendable {
     ///
     /// - Throws: ``LocalStorageError`` when it exists but cannot be removed.
     func clearAuthToken() throws(LocalStorageError)
-
-    /// Saves the phone token of a sign-in attempt, replacing any saved before.
-    ///
-    /// Only `StatefulPhoneOp` writes it: the pure operations pass the phone token by value and
-    /// never touch storage.
-    ///
-    /// - Parameter token: The phone token.
-    /// - Throws: ``LocalStorageError`` when it cannot be written.
-    func savePhoneToken(_ token: PhoneToken) throws(LocalStorageError)
-
-    /// Loads the saved phone token.
-    ///
-    /// - Returns: The token, or `nil` when none is saved.
-    /// - Throws: ``LocalStorageError`` when one is saved but cannot be read.
-    func loadPhoneToken() throws(LocalStorageError) -> PhoneToken?
-
-    /// Removes the saved phone token; removing none is not an error. What a flow built on the
-    /// stateful operations must do before launching again after a failure, so that no step acts
-    /// on a token an earlier attempt left behind.
-    ///
-    /// - Throws: ``LocalStorageError`` when it exists but cannot be removed.
-    func clearPhoneToken() throws(LocalStorageError)
 }
 
 /// Why the auth token could not be saved, loaded or cleared.

@@ -18,12 +18,6 @@ extension Participant {
     public static let termsViewModel = Participant.contextService("TermsViewModel")
     /// The code screen's view model, created by ``CodeOp``.
     public static let codeViewModel = Participant.contextService("CodeViewModel")
-    /// The phone screen; the sign-in's diagrams draw the router that shows it instead.
-    public static let phoneScreen = Participant.contextService("PhoneScreen")
-    /// The terms screen; the sign-in's diagrams draw the router that shows it instead.
-    public static let termsScreen = Participant.contextService("TermsScreen")
-    /// The code screen; the sign-in's diagrams draw the router that shows it instead.
-    public static let codeScreen = Participant.contextService("CodeScreen")
 }
 
 extension PhoneNumber: TraceLabelConvertible {

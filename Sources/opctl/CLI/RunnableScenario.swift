@@ -13,31 +13,31 @@ struct RunnableScenario {
     /// Launches it with the factory's services; the result is the saved token, if any, and a
     /// sentence saying what happened.
     let launch: @Sendable (AuthFlowFactory, OpContext<PhoneNumber?>, @escaping OnFinish<Success>) -> Void
-    /// The shape of what it launches, recorded in its journals and checked by `rerun` and
-    /// `check`; named after the runnable (its name on the command line), so a journal finds its
-    /// runnable again.
-    let makeShape: @Sendable (AuthFlowFactory) -> ScenarioShape
+    /// The shape of what it launches with the factory's operations, recorded in its journals and
+    /// checked by `rerun` and `check`; named after the runnable (its name on the command line),
+    /// so a journal finds its runnable again.
+    let shape: @Sendable (AuthFlowFactory) -> ScenarioShape
     /// What a failed run left behind, said under the error when the state is not obvious.
     let failureHint: String?
 
-    init(
+    /// A runnable that launches `scenario` and says `success` of what it finishes with.
+    init<Output>(
         name: String, summary: String, isScenario: Bool, failureHint: String? = nil,
-        shape: @escaping @Sendable (AuthFlowFactory) -> any ScenarioShapeProviding,
-        launch: @escaping @Sendable (AuthFlowFactory, OpContext<PhoneNumber?>, @escaping OnFinish<Success>) -> Void
+        scenario: @escaping @Sendable (AuthFlowFactory) -> Scenario<PhoneNumber?, Output>,
+        success: @escaping @Sendable (Output) -> Success
     ) {
         self.name = name
         self.summary = summary
         self.isScenario = isScenario
         self.failureHint = failureHint
-        self.launch = launch
-        self.makeShape = { factory in
-            let shape = shape(factory).shape
+        self.launch = { factory, context, onFinish in
+            scenario(factory).launch(context) { onFinish($0.map(success)) }
+        }
+        self.shape = { factory in
+            let shape = scenario(factory).shape
             return ScenarioShape(name: name, version: shape.version, steps: shape.steps)
         }
     }
-
-    /// The shape of what it launches with `factory`'s operations.
-    func shape(_ factory: AuthFlowFactory) -> ScenarioShape { makeShape(factory) }
 
     /// What a successful run produced, before ``SignInExecution`` turns it into the runner's
     /// `RunOutcome` (with where the token was saved).
@@ -51,52 +51,33 @@ struct RunnableScenario {
         RunnableScenario(
             name: "auth",
             summary: "AuthScenario: PhoneOp → VerificationScenario (TermsOfUseOp when required → CodeOp) → SaveTokenOp",
-            isScenario: true, shape: { $0.makeAuthScenario() },
-            launch: { factory, context, onFinish in
-                factory.makeAuthScenario().launch(context) { result in
-                    onFinish(result.map { Success(sentence: "Signed in.", token: $0) })
-                }
-            }
+            isScenario: true, scenario: { $0.makeAuthScenario() },
+            success: { Success(sentence: "Signed in.", token: $0) }
         ),
         RunnableScenario(
             name: "app", summary: "AppScenario: signs in, or shows changed terms, or says you are signed in",
-            isScenario: true, shape: { $0.makeAppScenario() },
-            launch: { factory, context, onFinish in
-                factory.makeAppScenario().launch(context) { result in
-                    onFinish(result.map { Success(sentence: sentence(for: $0), token: $0.token) })
-                }
-            }
+            isScenario: true, scenario: { $0.makeAppScenario() },
+            success: { Success(sentence: sentence(for: $0), token: $0.token) }
         ),
         RunnableScenario(
             name: "PhoneOp", summary: "sends the phone number; returns the phone token (pure)", isScenario: false,
-            shape: { phoneScenario($0) },
-            launch: { factory, context, onFinish in
-                phoneScenario(factory)
-                    .launch(context) { result in
-                        onFinish(
-                            result.map {
-                                Success(
-                                    sentence:
-                                        "Phone accepted; phone token \($0.phoneToken), terms required: \($0.termsRequired ? "yes" : "no").",
-                                    token: nil)
-                            })
-                    }
+            scenario: phoneScenario,
+            success: {
+                Success(
+                    sentence:
+                        "Phone accepted; phone token \($0.phoneToken), terms required: \($0.termsRequired ? "yes" : "no").",
+                    token: nil)
             }
         ),
         RunnableScenario(
             name: "TermsOfUseOp", summary: "shows the current terms for the saved sign-in and sends the acceptance",
-            isScenario: false, shape: { $0.makeSavedSessionTermsScenario() },
-            launch: { factory, context, onFinish in
-                factory.makeSavedSessionTermsScenario().launch(context) { result in
-                    onFinish(
-                        result.map { outcome in
-                            switch outcome {
-                            case .alreadySignedIn(let token):
-                                Success(sentence: "The current terms of use are already accepted.", token: token)
-                            default:
-                                Success(sentence: sentence(for: outcome), token: outcome.token)
-                            }
-                        })
+            isScenario: false, scenario: { $0.makeSavedSessionTermsScenario() },
+            success: { outcome in
+                switch outcome {
+                case .alreadySignedIn(let token):
+                    Success(sentence: "The current terms of use are already accepted.", token: token)
+                default:
+                    Success(sentence: sentence(for: outcome), token: outcome.token)
                 }
             }
         ),
@@ -104,12 +85,7 @@ struct RunnableScenario {
             name: "sign-out", summary: "SignOutOp: revokes the saved sign-in on the backend, then deletes it",
             isScenario: false,
             failureHint: "Your saved sign-in was kept: it is deleted only after the backend confirms the sign-out.",
-            shape: { signOutScenario($0) },
-            launch: { factory, context, onFinish in
-                signOutScenario(factory).launch(context) { result in
-                    onFinish(result.map { Success(sentence: sentence(for: $0), token: nil) })
-                }
-            }
+            scenario: signOutScenario, success: { Success(sentence: sentence(for: $0), token: nil) }
         ),
     ]
 

@@ -1,10 +1,11 @@
 import AuthFlow
 import Operations
+import StatefulAuthFlow
 
-/// A ``LocalStorage`` that records every call, so a test can prove that a pure operation never
+/// A ``LocalStorage`` (and the stateful variants' ``PhoneTokenStore``) that records every call, so a test can prove that a pure operation never
 /// touched storage (not even to read) and that a stateful one wrote exactly once. Saves can be
 /// made to fail.
-final class RecordingLocalStorage: LocalStorage {
+final class RecordingLocalStorage: LocalStorage, PhoneTokenStore {
     enum Call: Hashable, Sendable {
         case saveAuthToken(AuthToken)
         case loadAuthToken
@@ -16,6 +17,7 @@ final class RecordingLocalStorage: LocalStorage {
 
     private let recorded = LockedState<[Call]>([])
     private let stored = InMemoryLocalStorage()
+    private let storedPhoneToken = InMemoryPhoneTokenStore()
     private let saveError: LocalStorageError?
 
     /// - Parameter saveError: When set, every save records its call and throws this.
@@ -44,16 +46,16 @@ final class RecordingLocalStorage: LocalStorage {
     func savePhoneToken(_ token: PhoneToken) throws(LocalStorageError) {
         recorded.withLock { $0.append(.savePhoneToken(token)) }
         if let saveError { throw saveError }
-        try stored.savePhoneToken(token)
+        try storedPhoneToken.savePhoneToken(token)
     }
 
     func loadPhoneToken() throws(LocalStorageError) -> PhoneToken? {
         recorded.withLock { $0.append(.loadPhoneToken) }
-        return try stored.loadPhoneToken()
+        return try storedPhoneToken.loadPhoneToken()
     }
 
     func clearPhoneToken() throws(LocalStorageError) {
         recorded.withLock { $0.append(.clearPhoneToken) }
-        try stored.clearPhoneToken()
+        try storedPhoneToken.clearPhoneToken()
     }
 }
