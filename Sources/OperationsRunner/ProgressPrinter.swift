@@ -17,16 +17,18 @@ struct ProgressPrinter: ScenarioObserver {
     /// Whether a conditional step that was not needed gets a `skipped (not needed)` line.
     let showsSkippedSteps: Bool
     /// The label of each step's launch in flight, and how to label its next one.
-    private let labels = Labels()
+    private let labels: Labels
 
     /// Creates a printer writing to `console`'s standard error.
     ///
     /// - Parameters:
     ///   - console: Where the lines go.
     ///   - showsSkippedSteps: Whether skipped conditional steps are printed.
-    init(console: Console, showsSkippedSteps: Bool = false) {
+    ///   - resumed: The run's history before this session, whose attempts a rerun's follow.
+    init(console: Console, showsSkippedSteps: Bool = false, resumed: RunHistory? = nil) {
         self.console = console
         self.showsSkippedSteps = showsSkippedSteps
+        labels = Labels(earlierAttempts: resumed?.attemptCounts ?? [:])
     }
 
     /// Prints the line of a step's outcome, and the opening line of a nested scenario; the
@@ -100,6 +102,9 @@ extension ProgressPrinter {
             var current: RunHistory.Attempt.Label?
         }
         private let steps = Mutex<[StepAddress: Step]>([:])
+        private let earlierAttempts: [StepAddress: Int]
+
+        init(earlierAttempts: [StepAddress: Int]) { self.earlierAttempts = earlierAttempts }
 
         func polled(_ address: StepAddress, after polls: Int) {
             steps.withLock { steps in
@@ -111,7 +116,9 @@ extension ProgressPrinter {
 
         func launched(_ event: ScenarioEvent) {
             steps.withLock { steps in
-                var step = steps[event.address] ?? Step(labeler: .init(polled: false))
+                var step =
+                    steps[event.address]
+                    ?? Step(labeler: .init(polled: false, earlierAttempts: earlierAttempts[event.address] ?? 0))
                 step.current = step.labeler.label(forAttempt: event.attempt)
                 steps[event.address] = step
             }
@@ -122,5 +129,19 @@ extension ProgressPrinter {
         func finished(_ event: ScenarioEvent) -> RunHistory.Attempt.Label {
             steps.withLock { $0[event.address]?.current } ?? .attempt(event.attempt)
         }
+    }
+}
+
+extension RunHistory {
+    /// How many launches each step had: what the attempt numbers of a session resuming the run
+    /// follow, as the history numbers them (``RunHistory/Attempt/Labeler/earlierAttempts``).
+    var attemptCounts: [StepAddress: Int] {
+        Dictionary(steps.map { ($0.address, $0.attempts.count) }, uniquingKeysWith: +)
+    }
+
+    /// How many launches the step a failure names had: its path of step names from the
+    /// outermost scenario down (`StepFailure/stepPath`).
+    func attemptCount(ofStepNamed path: [String]) -> Int {
+        steps.first { !$0.address.isCompensation && $0.address.path.map(\.name) == path }?.attempts.count ?? 0
     }
 }

@@ -88,7 +88,8 @@ struct ScenarioExecution<Input: Sendable> {
         // The journal hears of each event first: by the time a progress line says a step
         // succeeded, its line is in the file, so a kill right after it loses nothing it claimed.
         let environment = OpEnvironment(
-            observer: ObserverGroup([journal, ProgressPrinter(console: console)]), replay: replay)
+            observer: ObserverGroup([journal, ProgressPrinter(console: console, resumed: resumedHistory)]),
+            replay: replay)
         var traced = OpContext(input, cancellation: token, environment: environment)
         let tracer = openTrace()
         traced.trace = .root(tracer, caller: .caller(program))
@@ -145,8 +146,10 @@ struct ScenarioExecution<Input: Sendable> {
     /// (``PreparedRun/explain``).
     private func fail(_ error: any Error) -> Int32 {
         let failure = error as? StepFailure
-        // The step named is the innermost failed one, so are its attempts.
-        let attempts = failure?.failedOperationAttempts ?? 1
+        // The step named is the innermost failed one, so are its attempts: over the whole run,
+        // after those of the sessions before this one, as the run's history numbers them.
+        let earlier = failure.map { resumedHistory?.attemptCount(ofStepNamed: $0.stepPath) ?? 0 } ?? 0
+        let attempts = (failure?.failedOperationAttempts ?? 1) + earlier
         // The journal, not the step, stopped the rerun: a step in doubt without a key, or a
         // recorded value this build cannot read. Rerunning the same way would stop again.
         if let cause = failure?.rootCause, cause is ResumeError || cause is JournalError {
@@ -220,6 +223,9 @@ struct ScenarioExecution<Input: Sendable> {
             return nil
         }
     }
+
+    /// The run's history before this session, for a rerun: what its attempt numbers follow.
+    private var resumedHistory: RunHistory? { journal.resumedFrom.map { RunHistory($0) } }
 
     // MARK: - Output
 
