@@ -95,12 +95,16 @@ public enum ListRuns<Program: RunnerProgram>: Command {
             current[entry.id] = RunHistory(record, now: now).current
         }
         if json {
-            printJSON(shown, links: links, current: current, console: console) { id in
-                // The hint reads the run's steps, which the index does not keep: only runs that
-                // did not succeed and are not running have one, and only their journals are read.
-                (try? store.load(id)).flatMap {
-                    Program.configuration.hint(
-                        for: $0, stateDirectoryOption: Program.configuration.stateDirectoryOption(arguments))
+            let directoryOption = Program.configuration.stateDirectoryOption(arguments)
+            printJSON(shown, links: links, current: current, console: console) { id, summary in
+                // A finished run's hint from what the index keeps of it (``RunHint/Basis``); an
+                // interrupted run's, or one an older index line does not keep, from its journal.
+                if let basis = summary.listingNote.flatMap(RunHint.Basis.init(note:)) {
+                    return RunHint(
+                        basis, program: Program.configuration.name, runID: id, stateDirectoryOption: directoryOption)
+                }
+                return (try? store.load(id)).flatMap {
+                    Program.configuration.hint(for: $0, stateDirectoryOption: directoryOption)
                 }
             }
         } else if total == 0 {
@@ -132,7 +136,7 @@ public enum ListRuns<Program: RunnerProgram>: Command {
 
     private static func printJSON(
         _ entries: [RunStore.SummaryEntry], links: RunLinks, current: [RunID: RunHistory.Current], console: Console,
-        hint: (RunID) -> RunHint?
+        hint: (RunID, RunSummary) -> RunHint?
     ) {
         // Every object keeps the promised keys and statuses; a damaged journal has neither a
         // scenario nor a start time, so it is reported beside the array, not in it.
@@ -141,7 +145,8 @@ public enum ListRuns<Program: RunnerProgram>: Command {
             case .success(let summary):
                 let ended = summary.status != .succeeded && summary.status != .running
                 return RunListingJSON.Run(
-                    summary, id: entry.id, reruns: links.reruns[entry.id] ?? [], hint: ended ? hint(entry.id) : nil,
+                    summary, id: entry.id, reruns: links.reruns[entry.id] ?? [],
+                    hint: ended ? hint(entry.id, summary) : nil,
                     current: current[entry.id])
             case .failure(let error):
                 console.note(
