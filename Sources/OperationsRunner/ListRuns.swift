@@ -140,21 +140,49 @@ public enum ListRuns<Program: RunnerProgram>: Command {
     ) {
         // Every object keeps the promised keys and statuses; a damaged journal has neither a
         // scenario nor a start time, so it is reported beside the array, not in it.
-        let runs: [RunListingJSON.Run] = entries.compactMap { entry in
+        let runs: [[String: Any]] = entries.compactMap { entry in
             switch entry.summary {
             case .success(let summary):
                 let ended = summary.status != .succeeded && summary.status != .running
-                return RunListingJSON.Run(
+                return object(
                     summary, id: entry.id, reruns: links.reruns[entry.id] ?? [],
-                    hint: ended ? hint(entry.id, summary) : nil,
-                    current: current[entry.id])
+                    hint: ended ? hint(entry.id, summary) : nil, current: current[entry.id])
             case .failure(let error):
                 console.note(
                     "\(Program.configuration.name): left out run \(entry.id), its journal cannot be read: \(error)")
                 return nil
             }
         }
-        console.print(RunListingJSON.encode(runs))
+        console.print(JSONText.encode(runs))
+    }
+
+    /// A run's object in `runs --json`, in the keys `show --json` gives the same facts:
+    /// `failedStep` null when there is none; `finishedAt`, a live run's current step, the runs
+    /// it was rerun from or as, and the way on only where they apply.
+    private static func object(
+        _ summary: RunSummary, id: RunID, reruns: [RunSummary], hint: RunHint?, current: RunHistory.Current?
+    ) -> [String: Any] {
+        // A live run has not failed: the step it is at is its current step, not a failed one.
+        let isRunning = summary.status == .running
+        var object: [String: Any] = [
+            "id": id.description, "scenario": summary.scenario, "status": summary.status.rawValue,
+            "failedStep": (isRunning ? nil : summary.failedStep?.name) ?? NSNull(),
+            "startedAt": RunTimestamp.text(summary.startedAt ?? summary.createdAt),
+        ]
+        object["finishedAt"] = summary.finishedAt.map(RunTimestamp.text)
+        if isRunning {
+            object["currentStep"] = current?.step.name ?? summary.failedStep?.name
+            object["currentStepSince"] = current.map { RunTimestamp.text($0.since) }
+            object["currentStepMilliseconds"] = current.map { Int($0.elapsed.inMilliseconds.rounded(.down)) }
+        }
+        object["rerunOf"] = summary.rerunOf.map { ["run": $0.run.description, "step": $0.step.namePath] }
+        let made = reruns.compactMap { rerun in
+            rerun.rerunOf.map { ["run": rerun.id.description, "step": $0.step.namePath] }
+        }
+        if !made.isEmpty { object["reruns"] = made }
+        object["rerun"] = hint?.rerun
+        object["hint"] = hint?.line
+        return object
     }
 
     /// The table; a `LINKS` column only when a shown run was rerun from a step or made so,

@@ -56,7 +56,7 @@ struct ProgressPrinter: ScenarioObserver {
 
     private func line(for event: ScenarioEvent) -> String? {
         let step = console.styled((event.address.isCompensation ? "undo " : "") + event.step, .bold)
-        let took = event.duration.map { " (\(Self.format($0)))" } ?? ""
+        let took = event.duration.map { " (\(HistoryText.format($0)))" } ?? ""
         switch event.kind {
         case .stepSucceeded:
             let label = labels.finished(event)
@@ -64,7 +64,7 @@ struct ProgressPrinter: ScenarioObserver {
         case .stepFailed(let error, let willRetry, let delay):
             let label = labels.finished(event)
             let outcome = error.isCancellation ? "cancelled" : "failed"
-            let retry = willRetry ? " — retrying in \(Self.format(delay ?? .zero))" : ""
+            let retry = willRetry ? " — retrying in \(HistoryText.format(delay ?? .zero))" : ""
             return "\(step): \(label) \(console.styled(outcome, .red))\(took): \(error)\(retry)"
         case .stepSkipped:
             guard showsSkippedSteps else { return nil }
@@ -84,13 +84,6 @@ struct ProgressPrinter: ScenarioObserver {
         case .scenarioStarted, .scenarioSucceeded, .scenarioFailed, .eventHandled:
             return nil
         }
-    }
-
-    /// `12 ms`, `1.2 s`.
-    static func format(_ duration: Duration) -> String {
-        let milliseconds = duration.inMilliseconds
-        if milliseconds < 1_000 { return "\(Int(milliseconds.rounded())) ms" }
-        return "\((milliseconds / 100).rounded() / 10) s"
     }
 }
 

@@ -25,47 +25,12 @@ struct ScenarioExecution<Input: Sendable> {
     let stateDirectoryOption: String?
     let console: Console
     let json: Bool
+    /// How a run that did not succeed reads (``PreparedRun/explain``).
     let explain: @Sendable (RunFailure) -> FailureReading
     /// How to go on with the run, from its journal (``RunHint``).
     let hint: @Sendable (JournalRecord) -> RunHint?
+    /// Launches the scenario with the context and reports its outcome.
     let launch: @Sendable (OpContext<Input>, @escaping OnFinish<RunOutcome>) -> Void
-
-    /// Creates the execution of one run.
-    ///
-    /// - Parameters:
-    ///   - program: The program's name.
-    ///   - scenario: The runnable's name on the command line and in the journal.
-    ///   - journal: The run's journal, created or resumed.
-    ///   - replay: The journal's replay for a rerun; `nil` for a new run.
-    ///   - stateDirectoryOption: The `--state-dir` given, repeated in the rerun command.
-    ///   - console: The streams.
-    ///   - json: Whether `--json` was given.
-    ///   - explain: How a run that did not succeed reads (``PreparedRun/explain``).
-    ///   - hint: How to go on with the run, read from its journal as it ended
-    ///     (``RunnerConfiguration/hint(for:stateDirectoryOption:)``); the plain rerun command by
-    ///     default.
-    ///   - launch: Launches the scenario with the context and reports its outcome.
-    init(
-        program: String, scenario: String, journal: ScenarioJournal, replay: (any StepReplaying)?,
-        stateDirectoryOption: String?, console: Console, json: Bool,
-        explain: @escaping @Sendable (RunFailure) -> FailureReading = { $0.reading },
-        hint: (@Sendable (JournalRecord) -> RunHint?)? = nil,
-        launch: @escaping @Sendable (OpContext<Input>, @escaping OnFinish<RunOutcome>) -> Void
-    ) {
-        self.program = program
-        self.scenario = scenario
-        self.journal = journal
-        self.replay = replay
-        self.stateDirectoryOption = stateDirectoryOption
-        self.console = console
-        self.json = json
-        self.explain = explain
-        self.hint =
-            hint ?? { record in
-                RunHint.of(record, program: program, inputs: [], stateDirectoryOption: stateDirectoryOption)
-            }
-        self.launch = launch
-    }
 
     /// Runs the scenario with `input` until it finishes or Ctrl-C interrupts it.
     ///
