@@ -226,7 +226,8 @@ extension RunHistory {
 
             /// The label of the step's next launch.
             ///
-            /// - Parameter attempt: The launch's attempt number within its session.
+            /// - Parameter attempt: The launch's attempt number within its session, as the journal
+            ///   records it.
             /// - Returns: Its label.
             public mutating func label(forAttempt attempt: Int) -> Label {
                 guard polled else { return .attempt(earlierAttempts + attempt) }
