@@ -217,8 +217,11 @@ extension JournalReader {
             return latestChild[address] ?? address
         }
 
+        /// The innermost step the session left running: an attempt in flight, or a step waiting
+        /// to retry (its attempt failed, its next not launched), which every view calls running.
         private var deepestInFlight: StepAddress? {
-            inFlight.keys.max { ($0.path.count, $0.description) < ($1.path.count, $1.description) }
+            steps.lazy.filter { $0.outcome == .running }.map(\.address)
+                .max { ($0.path.count, $0.description) < ($1.path.count, $1.description) }
         }
 
         private mutating func stepPosition(_ address: StepAddress, outcome: StepRecord.Outcome) -> Int {

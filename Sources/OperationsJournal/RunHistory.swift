@@ -75,8 +75,8 @@ public struct RunHistory: Sendable {
         self.steps = steps
         if record.status == .running {
             failedStep = nil
-            let inFlight = steps.filter { $0.outcome == .running }
-            let deepest = inFlight.max { $0.address.path.count < $1.address.path.count }
+            // The step the record says the run is at, which the run's summary (`runs`) says too.
+            let deepest = record.failedStep.flatMap { at in steps.first { $0.address == at && $0.outcome == .running } }
             current = deepest.map { step in
                 let since = step.attempts.last?.launchedAt ?? startedAt
                 let seconds = max(0, now.timeIntervalSince(since))
@@ -140,8 +140,11 @@ extension RunHistory {
             self.polls = polls
             replayedInSessions = record.replayedInSessions
             var labeler = Attempt.Labeler(polled: polls != nil)
-            attempts = record.attempts.map { attempt in
-                Attempt(
+            attempts = record.attempts.enumerated().map { index, attempt in
+                if index > 0, attempt.session != record.attempts[index - 1].session {
+                    labeler.earlierAttempts = index
+                }
+                return Attempt(
                     label: labeler.label(forAttempt: attempt.attempt), session: attempt.session,
                     launchedAt: attempt.launchedAt, outcome: attempt.outcome, duration: attempt.duration)
             }
@@ -175,7 +178,8 @@ extension RunHistory {
 
         /// What a launch was, in the words every view uses.
         public enum Label: Sendable, Hashable, CustomStringConvertible {
-            /// The step's Nth attempt within its session.
+            /// The step's Nth attempt over the whole run: a session's attempts are numbered after
+            /// the launches of earlier sessions, as a person counts them.
             case attempt(Int)
             /// A polled step's Nth poll, at its Mth attempt (1 unless the poll was retried).
             case poll(Int, attempt: Int)
@@ -195,12 +199,20 @@ extension RunHistory {
         public struct Labeler: Sendable, Hashable {
             /// Whether the step is polled.
             public var polled: Bool
+            /// The step's launches in earlier sessions, which this session's attempt numbers
+            /// follow (the journal numbers each session's attempts from 1).
+            public var earlierAttempts: Int
             private var polls = 0
 
             /// A labeler for one step.
             ///
-            /// - Parameter polled: Whether the step is polled.
-            public init(polled: Bool) { self.polled = polled }
+            /// - Parameters:
+            ///   - polled: Whether the step is polled.
+            ///   - earlierAttempts: The step's launches in earlier sessions of the run.
+            public init(polled: Bool, earlierAttempts: Int = 0) {
+                self.polled = polled
+                self.earlierAttempts = earlierAttempts
+            }
 
             /// Notes that the step is polled and `polls` polls have answered so far (a `polling`
             /// event before a wait): its next first attempt is the poll after them, also in a
@@ -214,10 +226,11 @@ extension RunHistory {
 
             /// The label of the step's next launch.
             ///
-            /// - Parameter attempt: The launch's attempt number within its session.
+            /// - Parameter attempt: The launch's attempt number within its session, as the journal
+            ///   records it.
             /// - Returns: Its label.
             public mutating func label(forAttempt attempt: Int) -> Label {
-                guard polled else { return .attempt(attempt) }
+                guard polled else { return .attempt(earlierAttempts + attempt) }
                 if attempt == 1 || polls == 0 { polls += 1 }
                 return .poll(polls, attempt: attempt)
             }

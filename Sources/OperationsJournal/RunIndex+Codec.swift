@@ -13,7 +13,9 @@ extension RunIndex {
     ///
     /// A run's line (`R`) holds, in order: scenario, how it finished (empty while unfinished),
     /// failed step, created, started, finished, last activity (milliseconds since 1970), sessions,
-    /// the run and step it was rerun from, and the steps it undid (`-` when it is not undone). A
+    /// the run and step it was rerun from, the steps it undid (`-` when it is not undone), and the
+    /// store's note on it (``RunSummary/listingNote``) when it has one, a field lines written
+    /// before it do without. A
     /// journal that does not read (`F`) holds its cached error. An absent value is an empty field;
     /// a step address is `@` and its components `index:name` joined by `/`; a list joins its
     /// items with `,`. In every text `%`, tab, newline, carriage return, `/`, `:` and `,` are
@@ -153,7 +155,7 @@ extension RunIndex {
                     number(run.sessions), text(run.rerunOf?.run.rawValue), address(run.rerunOf?.step),
                     run.undone.map { names in Array(names.map { text($0) }.joined(separator: [UInt8(ascii: ",")])) }
                         ?? Array("-".utf8),
-                ]
+                ] + (run.note.map { [text($0)] } ?? [])
             }
             let failure = entry.failure
             return stamp + [
@@ -169,7 +171,7 @@ extension RunIndex {
             else { return nil }
             let stamp = FileStamp(size: size, modified: modified, inode: inode)
             switch (fields[4].elementsEqual("R".utf8), fields.count) {
-            case (true, 16):
+            case (true, 16), (true, 17):
                 guard let scenario = text(fields[5]), let failedStep = address(fields[7]),
                     let rerunStep = address(fields[14]), let createdAt = number(fields[8]),
                     let lastActivityAt = number(fields[11]), let sessions = number(fields[12]),
@@ -190,7 +192,8 @@ extension RunIndex {
                 let run = CachedRun(
                     scenario: scenario, finished: finished, failedStep: failedStep, createdAt: createdAt,
                     startedAt: number(fields[9]), finishedAt: number(fields[10]), lastActivityAt: lastActivityAt,
-                    sessions: Int(sessions), rerunOf: rerunOf, undone: undone)
+                    sessions: Int(sessions), rerunOf: rerunOf, undone: undone,
+                    note: fields.count == 17 ? text(fields[16]) : nil)
                 return Entry(stamp: stamp, run: run)
             case (false, 10):
                 guard fields[4].elementsEqual("F".utf8), let kindText = text(fields[5]),

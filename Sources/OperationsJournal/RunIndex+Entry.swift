@@ -47,13 +47,16 @@ extension RunIndex {
         /// order they were undone (``JournalRecord/isUndone``), so `check` knows such a run is
         /// over without reading its journal (index version 4); `nil` for any other run.
         var undone: [String]?
+        /// The store's note on the run (``RunSummary/listingNote``); `nil` in lines written
+        /// without one, which a listing that needs it reads from the journal instead.
+        var note: String?
 
         func summary(id: RunID, isBeingWritten: () -> Bool) -> RunSummary {
             RunSummary(
                 id: id, scenario: scenario, status: finished ?? (isBeingWritten() ? .running : .interrupted),
                 failedStep: failedStep, createdAt: Self.date(createdAt), startedAt: startedAt.map(Self.date),
                 finishedAt: finishedAt.map(Self.date), lastActivityAt: Self.date(lastActivityAt), sessions: sessions,
-                rerunOf: rerunOf)
+                rerunOf: rerunOf, listingNote: note)
         }
 
         private static func milliseconds(_ date: Date) -> Int64 {
@@ -102,6 +105,7 @@ extension RunIndex.CachedRun {
         sessions = summary.sessions
         rerunOf = summary.rerunOf
         undone = record.isUndone ? record.undoneSteps.map(\.name) : nil
+        note = summary.listingNote
     }
 }
 

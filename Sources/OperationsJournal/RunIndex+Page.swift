@@ -22,7 +22,7 @@ extension RunIndex {
         var read: [String: Reading] = [:]
         for journal in journals where cached.line(journal.name) == nil {
             if let stamp = FileStamp(path: journal.path) {
-                read[journal.name] = Self.read(journal.url, id: journal.id, stamp: stamp)
+                read[journal.name] = self.read(journal.url, id: journal.id, stamp: stamp)
             }
         }
         var runs: [RunStore.SummaryEntry] = []
@@ -35,7 +35,7 @@ extension RunIndex {
                     runs.append(journal.entry(entry))
                     continue
                 }
-                let reading = Self.read(journal.url, id: journal.id, stamp: stamp)
+                let reading = self.read(journal.url, id: journal.id, stamp: stamp)
                 read[journal.name] = reading
                 runs += reading.entry(of: journal).map { [$0] } ?? []
             }

@@ -25,7 +25,7 @@ extension RunIndex {
         }
         for journal in journals where cached.line(journal.name) == nil {
             guard let stamp = FileStamp(path: journal.path),
-                case .cacheable(let read) = Self.read(journal.url, id: journal.id, stamp: stamp),
+                case .cacheable(let read) = read(journal.url, id: journal.id, stamp: stamp),
                 read.run?.rerunOf?.run == id
             else { continue }
             found.append(journal.entry(read))

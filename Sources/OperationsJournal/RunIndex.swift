@@ -34,6 +34,8 @@ struct RunIndex {
 
     /// The run directory.
     let directory: URL
+    /// The store's note on each run read (``RunStore/listingNote``).
+    var note: (@Sendable (JournalRecord) -> String?)? = nil
 
     /// The index file.
     var url: URL { directory.appendingPathComponent(Self.fileName, isDirectory: false) }
@@ -65,7 +67,7 @@ struct RunIndex {
                 continue
             }
             changed = true
-            let reading = Self.read(journal.url, id: journal.id, stamp: stamp)
+            let reading = read(journal.url, id: journal.id, stamp: stamp)
             if case .cacheable(let entry) = reading { saved.append(name: journal.name, entry) }
             if let entry = reading.entry(of: journal) { visit(entry) }
         }
@@ -137,7 +139,7 @@ struct RunIndex {
     func checked(_ journal: Journal, line: ArraySlice<UInt8>) -> RunStore.SummaryEntry? {
         guard let stamp = FileStamp(path: journal.path) else { return nil }
         if Codec.stamp(in: line) == stamp, let entry = Codec.entry(in: line) { return journal.entry(entry) }
-        guard case .cacheable(let read) = Self.read(journal.url, id: journal.id, stamp: stamp) else { return nil }
+        guard case .cacheable(let read) = read(journal.url, id: journal.id, stamp: stamp) else { return nil }
         return journal.entry(read)
     }
 
@@ -164,10 +166,11 @@ struct RunIndex {
 
     /// Reads the journal at `url`, whose stamp was taken before reading: a write after the
     /// stamp changes the stamp, so the entry is read again next time rather than trusted.
-    static func read(_ url: URL, id: RunID, stamp: FileStamp) -> Reading {
+    func read(_ url: URL, id: RunID, stamp: FileStamp) -> Reading {
         do {
             let record = try JournalReader.read(url)
-            return .cacheable(Entry(stamp: stamp, run: CachedRun(RunSummary(record, id: id), of: record)))
+            let summary = RunSummary(record, id: id, listingNote: note?(record))
+            return .cacheable(Entry(stamp: stamp, run: CachedRun(summary, of: record)))
         } catch {
             if case .notAJournal = error, JournalFile.isBeingWritten(url) { return .absent }
             if let failure = CachedFailure(error) { return .cacheable(Entry(stamp: stamp, failure: failure)) }

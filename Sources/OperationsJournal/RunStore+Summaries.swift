@@ -32,7 +32,7 @@ extension RunStore {
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory exists but cannot be
     ///   read. A store with no runs yet visits nothing.
     public func forEachSummary(_ visit: (SummaryEntry) -> Void) throws(JournalError) {
-        try RunIndex(directory: directory).forEachRun(visit)
+        try RunIndex(directory: directory, note: listingNote).forEachRun(visit)
     }
 
     /// The newest `limit` runs, newest first, summarised, with how many runs the store holds
@@ -46,7 +46,7 @@ extension RunStore {
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory exists but cannot be
     ///   read. A store with no runs yet has an empty page.
     public func newestSummaries(_ limit: Int) throws(JournalError) -> SummaryPage {
-        try RunIndex(directory: directory).newest(limit)
+        try RunIndex(directory: directory, note: listingNote).newest(limit)
     }
 
     /// A page of a listing (``newestSummaries(_:)``).
@@ -69,7 +69,7 @@ extension RunStore {
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory exists but cannot be
     ///   read. A store with no runs yet has none.
     public func reruns(of id: RunID) throws(JournalError) -> [SummaryEntry] {
-        try RunIndex(directory: directory).reruns(of: id)
+        try RunIndex(directory: directory, note: listingNote).reruns(of: id)
     }
 
     /// One run in a summary listing.

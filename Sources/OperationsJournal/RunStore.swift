@@ -31,6 +31,13 @@ public struct RunStore: Sendable {
     /// (``FileProtection``); their sync and park marks and the index take the directory's.
     public let fileProtection: FileProtection
 
+    /// A program's note on each run, computed from its journal when a listing reads it and
+    /// kept in the index beside its summary (``RunSummary/listingNote``): what a listing shows
+    /// of a run beyond its summary (a runner's hint to go on) without reading its journal again.
+    /// The note of a journal still being written must not depend on whether it is: such a
+    /// journal is cached as it stands, so a rule should say nothing of a run without an end.
+    public var listingNote: (@Sendable (JournalRecord) -> String?)?
+
     /// The drafts of runs a killed process left, removed as this store was opened
     /// (``removeAbandonedDrafts()``).
     public let removedDrafts: [String]

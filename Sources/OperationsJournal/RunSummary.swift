@@ -33,6 +33,10 @@ public struct RunSummary: Sendable, Hashable {
     /// For a run made by `rerun ID --from STEP`, the run and step it came from; the runs made
     /// from a run are the summaries whose origin names it.
     public let rerunOf: RerunOrigin?
+    /// What the store's ``RunStore/listingNote`` said of the run when a listing last read its
+    /// journal, kept in the index so a listing that shows it reads no journal; `nil` when the
+    /// store has no such rule, the rule said nothing, or the index was written without one.
+    public let listingNote: String?
 }
 
 extension RunSummary {
@@ -45,7 +49,7 @@ extension RunSummary {
 
     /// Summarises a record under the id its file is named after, which is how a listing
     /// names it even when a copied journal's header says otherwise.
-    init(_ record: JournalRecord, id: RunID) {
+    init(_ record: JournalRecord, id: RunID, listingNote: String? = nil) {
         var latest =
             [record.createdAt, record.startedAt, record.finishedAt].compactMap { $0 }.max() ?? record.createdAt
         for step in record.steps {
@@ -58,7 +62,7 @@ extension RunSummary {
         self.init(
             id: id, scenario: record.scenario, status: record.status, failedStep: record.failedStep,
             createdAt: record.createdAt, startedAt: record.startedAt, finishedAt: record.finishedAt,
-            lastActivityAt: latest, sessions: record.sessions, rerunOf: record.rerunOf)
+            lastActivityAt: latest, sessions: record.sessions, rerunOf: record.rerunOf, listingNote: listingNote)
     }
 }
 

@@ -95,12 +95,16 @@ public enum ListRuns<Program: RunnerProgram>: Command {
             current[entry.id] = RunHistory(record, now: now).current
         }
         if json {
-            printJSON(shown, links: links, current: current, console: console) { id in
-                // The hint reads the run's steps, which the index does not keep: only runs that
-                // did not succeed and are not running have one, and only their journals are read.
-                (try? store.load(id)).flatMap {
-                    Program.configuration.hint(
-                        for: $0, stateDirectoryOption: Program.configuration.stateDirectoryOption(arguments))
+            let directoryOption = Program.configuration.stateDirectoryOption(arguments)
+            printJSON(shown, links: links, current: current, console: console) { id, summary in
+                // A finished run's hint from what the index keeps of it (``RunHint/Basis``); an
+                // interrupted run's, or one an older index line does not keep, from its journal.
+                if let basis = summary.listingNote.flatMap(RunHint.Basis.init(note:)) {
+                    return RunHint(
+                        basis, program: Program.configuration.name, runID: id, stateDirectoryOption: directoryOption)
+                }
+                return (try? store.load(id)).flatMap {
+                    Program.configuration.hint(for: $0, stateDirectoryOption: directoryOption)
                 }
             }
         } else if total == 0 {
@@ -132,24 +136,53 @@ public enum ListRuns<Program: RunnerProgram>: Command {
 
     private static func printJSON(
         _ entries: [RunStore.SummaryEntry], links: RunLinks, current: [RunID: RunHistory.Current], console: Console,
-        hint: (RunID) -> RunHint?
+        hint: (RunID, RunSummary) -> RunHint?
     ) {
         // Every object keeps the promised keys and statuses; a damaged journal has neither a
         // scenario nor a start time, so it is reported beside the array, not in it.
-        let runs: [RunListingJSON.Run] = entries.compactMap { entry in
+        let runs: [[String: Any]] = entries.compactMap { entry in
             switch entry.summary {
             case .success(let summary):
                 let ended = summary.status != .succeeded && summary.status != .running
-                return RunListingJSON.Run(
-                    summary, id: entry.id, reruns: links.reruns[entry.id] ?? [], hint: ended ? hint(entry.id) : nil,
-                    current: current[entry.id])
+                return object(
+                    summary, id: entry.id, reruns: links.reruns[entry.id] ?? [],
+                    hint: ended ? hint(entry.id, summary) : nil, current: current[entry.id])
             case .failure(let error):
                 console.note(
                     "\(Program.configuration.name): left out run \(entry.id), its journal cannot be read: \(error)")
                 return nil
             }
         }
-        console.print(RunListingJSON.encode(runs))
+        console.print(JSONText.encode(runs))
+    }
+
+    /// A run's object in `runs --json`, in the keys `show --json` gives the same facts:
+    /// `failedStep` null when there is none; `finishedAt`, a live run's current step, the runs
+    /// it was rerun from or as, and the way on only where they apply.
+    private static func object(
+        _ summary: RunSummary, id: RunID, reruns: [RunSummary], hint: RunHint?, current: RunHistory.Current?
+    ) -> [String: Any] {
+        // A live run has not failed: the step it is at is its current step, not a failed one.
+        let isRunning = summary.status == .running
+        var object: [String: Any] = [
+            "id": id.description, "scenario": summary.scenario, "status": summary.status.rawValue,
+            "failedStep": (isRunning ? nil : summary.failedStep?.name) ?? NSNull(),
+            "startedAt": RunTimestamp.text(summary.startedAt ?? summary.createdAt),
+        ]
+        object["finishedAt"] = summary.finishedAt.map(RunTimestamp.text)
+        if isRunning {
+            object["currentStep"] = current?.step.name ?? summary.failedStep?.name
+            object["currentStepSince"] = current.map { RunTimestamp.text($0.since) }
+            object["currentStepMilliseconds"] = current.map { Int($0.elapsed.inMilliseconds.rounded(.down)) }
+        }
+        object["rerunOf"] = summary.rerunOf.map { ["run": $0.run.description, "step": $0.step.namePath] }
+        let made = reruns.compactMap { rerun in
+            rerun.rerunOf.map { ["run": rerun.id.description, "step": $0.step.namePath] }
+        }
+        if !made.isEmpty { object["reruns"] = made }
+        object["rerun"] = hint?.rerun
+        object["hint"] = hint?.line
+        return object
     }
 
     /// The table; a `LINKS` column only when a shown run was rerun from a step or made so,

@@ -17,16 +17,18 @@ struct ProgressPrinter: ScenarioObserver {
     /// Whether a conditional step that was not needed gets a `skipped (not needed)` line.
     let showsSkippedSteps: Bool
     /// The label of each step's launch in flight, and how to label its next one.
-    private let labels = Labels()
+    private let labels: Labels
 
     /// Creates a printer writing to `console`'s standard error.
     ///
     /// - Parameters:
     ///   - console: Where the lines go.
     ///   - showsSkippedSteps: Whether skipped conditional steps are printed.
-    init(console: Console, showsSkippedSteps: Bool = false) {
+    ///   - resumed: The run's history before this session, whose attempts a rerun's follow.
+    init(console: Console, showsSkippedSteps: Bool = false, resumed: RunHistory? = nil) {
         self.console = console
         self.showsSkippedSteps = showsSkippedSteps
+        labels = Labels(earlierAttempts: resumed?.attemptCounts ?? [:])
     }
 
     /// Prints the line of a step's outcome, and the opening line of a nested scenario; the
@@ -54,7 +56,7 @@ struct ProgressPrinter: ScenarioObserver {
 
     private func line(for event: ScenarioEvent) -> String? {
         let step = console.styled((event.address.isCompensation ? "undo " : "") + event.step, .bold)
-        let took = event.duration.map { " (\(Self.format($0)))" } ?? ""
+        let took = event.duration.map { " (\(HistoryText.format($0)))" } ?? ""
         switch event.kind {
         case .stepSucceeded:
             let label = labels.finished(event)
@@ -62,7 +64,7 @@ struct ProgressPrinter: ScenarioObserver {
         case .stepFailed(let error, let willRetry, let delay):
             let label = labels.finished(event)
             let outcome = error.isCancellation ? "cancelled" : "failed"
-            let retry = willRetry ? " — retrying in \(Self.format(delay ?? .zero))" : ""
+            let retry = willRetry ? " — retrying in \(HistoryText.format(delay ?? .zero))" : ""
             return "\(step): \(label) \(console.styled(outcome, .red))\(took): \(error)\(retry)"
         case .stepSkipped:
             guard showsSkippedSteps else { return nil }
@@ -83,13 +85,6 @@ struct ProgressPrinter: ScenarioObserver {
             return nil
         }
     }
-
-    /// `12 ms`, `1.2 s`.
-    static func format(_ duration: Duration) -> String {
-        let milliseconds = duration.inMilliseconds
-        if milliseconds < 1_000 { return "\(Int(milliseconds.rounded())) ms" }
-        return "\((milliseconds / 100).rounded() / 10) s"
-    }
 }
 
 extension ProgressPrinter {
@@ -100,6 +95,9 @@ extension ProgressPrinter {
             var current: RunHistory.Attempt.Label?
         }
         private let steps = Mutex<[StepAddress: Step]>([:])
+        private let earlierAttempts: [StepAddress: Int]
+
+        init(earlierAttempts: [StepAddress: Int]) { self.earlierAttempts = earlierAttempts }
 
         func polled(_ address: StepAddress, after polls: Int) {
             steps.withLock { steps in
@@ -111,7 +109,9 @@ extension ProgressPrinter {
 
         func launched(_ event: ScenarioEvent) {
             steps.withLock { steps in
-                var step = steps[event.address] ?? Step(labeler: .init(polled: false))
+                var step =
+                    steps[event.address]
+                    ?? Step(labeler: .init(polled: false, earlierAttempts: earlierAttempts[event.address] ?? 0))
                 step.current = step.labeler.label(forAttempt: event.attempt)
                 steps[event.address] = step
             }
@@ -122,5 +122,19 @@ extension ProgressPrinter {
         func finished(_ event: ScenarioEvent) -> RunHistory.Attempt.Label {
             steps.withLock { $0[event.address]?.current } ?? .attempt(event.attempt)
         }
+    }
+}
+
+extension RunHistory {
+    /// How many launches each step had: what the attempt numbers of a session resuming the run
+    /// follow, as the history numbers them (``RunHistory/Attempt/Labeler/earlierAttempts``).
+    var attemptCounts: [StepAddress: Int] {
+        Dictionary(steps.map { ($0.address, $0.attempts.count) }, uniquingKeysWith: +)
+    }
+
+    /// How many launches the step a failure names had: its path of step names from the
+    /// outermost scenario down (`StepFailure/stepPath`).
+    func attemptCount(ofStepNamed path: [String]) -> Int {
+        steps.first { !$0.address.isCompensation && $0.address.path.map(\.name) == path }?.attempts.count ?? 0
     }
 }

@@ -39,22 +39,87 @@ public struct RunHint: Sendable, Equatable {
         cannotHelp: @Sendable (JournalRecord) -> String? = { _ in nil }, stateDirectoryOption: String?,
         sealer: (any JournalSealer)? = nil
     ) -> RunHint? {
-        guard record.status != .succeeded, record.status != .running else { return nil }
-        if record.isUndone {
-            return RunHint(
-                rerun: nil,
-                instead: "Undone: \(record.undoneSteps.map(\.name).joined(separator: ", ")). Nothing is left to rerun."
-            )
+        guard record.status != .running,
+            let basis = Basis(record, inputs: inputs, cannotHelp: cannotHelp, sealer: sealer)
+        else { return nil }
+        return RunHint(basis, program: program, runID: record.runID, stateDirectoryOption: stateDirectoryOption)
+    }
+
+    /// What a run's hint rests on: all of it but the program's name, the run's id and the
+    /// `--state-dir` given. A listing keeps it in the run index (``RunSummary/listingNote``,
+    /// ``note``), so `runs --json` gives a finished run's hint without reading its journal.
+    enum Basis: Equatable {
+        /// A rerun goes on, given these inputs' words.
+        case rerun(inputs: [String])
+        /// A plain rerun would refuse a step in doubt: the rerun told it did not take effect.
+        case relaunchInDoubt(inputs: [String])
+        /// The run undid these steps: nothing is left to rerun.
+        case undone(String)
+        /// What to do instead, as the program says it (``RunnerConfiguration/rerunCannotHelp``).
+        case instead(String)
+
+        /// The basis of a run's hint; `nil` for a run that succeeded.
+        init?(
+            _ record: JournalRecord, inputs: [RerunInput], cannotHelp: @Sendable (JournalRecord) -> String?,
+            sealer: (any JournalSealer)?
+        ) {
+            guard record.status != .succeeded else { return nil }
+            if record.isUndone {
+                self = .undone(record.undoneSteps.map(\.name).joined(separator: ", "))
+            } else if let instead = cannotHelp(record) {
+                self = .instead(instead)
+            } else {
+                let words = RerunInput.needed(by: record, of: inputs).map(\.words)
+                self =
+                    RunHint.refusesStepInDoubt(record, sealer: sealer)
+                    ? .relaunchInDoubt(inputs: words) : .rerun(inputs: words)
+            }
         }
+
+        /// The basis as the index keeps it: its kind, then its words or text, one a line.
+        var note: String {
+            switch self {
+            case .rerun(let words): (["rerun"] + words).joined(separator: "\n")
+            case .relaunchInDoubt(let words): (["relaunch-in-doubt"] + words).joined(separator: "\n")
+            case .undone(let names): "undone\n" + names
+            case .instead(let text): "instead\n" + text
+            }
+        }
+
+        /// The basis a ``note`` keeps; `nil` for a note that is not one.
+        init?(note: String) {
+            let lines = note.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let rest = Array(lines.dropFirst())
+            switch lines.first {
+            case "rerun": self = .rerun(inputs: rest)
+            case "relaunch-in-doubt": self = .relaunchInDoubt(inputs: rest)
+            case "undone": self = .undone(rest.joined(separator: "\n"))
+            case "instead": self = .instead(rest.joined(separator: "\n"))
+            default: return nil
+            }
+        }
+    }
+
+    /// The hint `basis` gives run `runID` of `program`, with the `--state-dir` given.
+    init(_ basis: Basis, program: String, runID: RunID, stateDirectoryOption: String?) {
+        let directory = Self.stateDirectoryWords(stateDirectoryOption)
+        switch basis {
+        case .undone(let names):
+            self.init(rerun: nil, instead: "Undone: \(names). Nothing is left to rerun.")
         // The new run that goes on instead must reach the same state directory as the rerun would.
-        if let instead = cannotHelp(record) {
-            return RunHint(rerun: nil, instead: instead + stateDirectoryWords(stateDirectoryOption))
+        case .instead(let text):
+            self.init(rerun: nil, instead: text + directory)
+        case .rerun(let words):
+            self.init(rerun: ([program, "rerun", runID.description] + words).joined(separator: " ") + directory)
+        case .relaunchInDoubt(let words):
+            let rerun = ([program, "rerun", runID.description] + words).joined(separator: " ") + directory
+            self.init(rerun: nil, instead: Self.relaunchInDoubt(rerun))
         }
-        let rerun = command(record, program: program, inputs: inputs, stateDirectoryOption: stateDirectoryOption)
-        if refusesStepInDoubt(record, sealer: sealer) {
-            return RunHint(rerun: nil, instead: relaunchInDoubt(rerun))
-        }
-        return RunHint(rerun: rerun, instead: nil)
+    }
+
+    private init(rerun: String?, instead: String? = nil) {
+        self.rerun = rerun
+        self.instead = instead
     }
 
     /// What a person who knows the step in doubt did not act can run: the rerun told so.
@@ -81,9 +146,10 @@ public struct RunHint: Sendable, Equatable {
     static func command(
         _ record: JournalRecord, program: String, inputs: [RerunInput], stateDirectoryOption: String?
     ) -> String {
-        var words = [program, "rerun", record.runID.description]
-        words += RerunInput.needed(by: record, of: inputs).map(\.words)
-        return words.joined(separator: " ") + stateDirectoryWords(stateDirectoryOption)
+        RunHint(
+            .rerun(inputs: RerunInput.needed(by: record, of: inputs).map(\.words)), program: program,
+            runID: record.runID, stateDirectoryOption: stateDirectoryOption
+        ).rerun ?? ""
     }
 
     /// ` --state-dir DIR` when one was given, else nothing: what every command a hint suggests

@@ -174,7 +174,16 @@ public struct RunnerConfiguration<Input: Codable & Sendable>: Sendable {
     /// The program's run store in `stateDirectory`, with its ``journalSealer``: the one way the
     /// runner's commands open journals.
     func runStore(_ stateDirectory: URL) -> RunStore {
-        RunStore(stateDirectory: stateDirectory, sealer: journalSealer)
+        var store = RunStore(stateDirectory: stateDirectory, sealer: journalSealer)
+        // What a finished run's hint rests on, kept in the index by the listing that reads its
+        // journal, so `runs --json` reads no journal for it. A run without an end has none: its
+        // hint depends on whether it is still running, which the index never keeps.
+        let (inputs, cannotHelp, sealer) = (rerunInputs, rerunCannotHelp, journalSealer)
+        store.listingNote = { record in
+            guard record.finishedAt != nil else { return nil }
+            return RunHint.Basis(record, inputs: inputs, cannotHelp: cannotHelp, sealer: sealer)?.note
+        }
+        return store
     }
 
     /// The state directory a command line names (`--state-dir`, else the program's variable),

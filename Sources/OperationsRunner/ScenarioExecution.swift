@@ -25,47 +25,12 @@ struct ScenarioExecution<Input: Sendable> {
     let stateDirectoryOption: String?
     let console: Console
     let json: Bool
+    /// How a run that did not succeed reads (``PreparedRun/explain``).
     let explain: @Sendable (RunFailure) -> FailureReading
     /// How to go on with the run, from its journal (``RunHint``).
     let hint: @Sendable (JournalRecord) -> RunHint?
+    /// Launches the scenario with the context and reports its outcome.
     let launch: @Sendable (OpContext<Input>, @escaping OnFinish<RunOutcome>) -> Void
-
-    /// Creates the execution of one run.
-    ///
-    /// - Parameters:
-    ///   - program: The program's name.
-    ///   - scenario: The runnable's name on the command line and in the journal.
-    ///   - journal: The run's journal, created or resumed.
-    ///   - replay: The journal's replay for a rerun; `nil` for a new run.
-    ///   - stateDirectoryOption: The `--state-dir` given, repeated in the rerun command.
-    ///   - console: The streams.
-    ///   - json: Whether `--json` was given.
-    ///   - explain: How a run that did not succeed reads (``PreparedRun/explain``).
-    ///   - hint: How to go on with the run, read from its journal as it ended
-    ///     (``RunnerConfiguration/hint(for:stateDirectoryOption:)``); the plain rerun command by
-    ///     default.
-    ///   - launch: Launches the scenario with the context and reports its outcome.
-    init(
-        program: String, scenario: String, journal: ScenarioJournal, replay: (any StepReplaying)?,
-        stateDirectoryOption: String?, console: Console, json: Bool,
-        explain: @escaping @Sendable (RunFailure) -> FailureReading = { $0.reading },
-        hint: (@Sendable (JournalRecord) -> RunHint?)? = nil,
-        launch: @escaping @Sendable (OpContext<Input>, @escaping OnFinish<RunOutcome>) -> Void
-    ) {
-        self.program = program
-        self.scenario = scenario
-        self.journal = journal
-        self.replay = replay
-        self.stateDirectoryOption = stateDirectoryOption
-        self.console = console
-        self.json = json
-        self.explain = explain
-        self.hint =
-            hint ?? { record in
-                RunHint.of(record, program: program, inputs: [], stateDirectoryOption: stateDirectoryOption)
-            }
-        self.launch = launch
-    }
 
     /// Runs the scenario with `input` until it finishes or Ctrl-C interrupts it.
     ///
@@ -88,7 +53,8 @@ struct ScenarioExecution<Input: Sendable> {
         // The journal hears of each event first: by the time a progress line says a step
         // succeeded, its line is in the file, so a kill right after it loses nothing it claimed.
         let environment = OpEnvironment(
-            observer: ObserverGroup([journal, ProgressPrinter(console: console)]), replay: replay)
+            observer: ObserverGroup([journal, ProgressPrinter(console: console, resumed: resumedHistory)]),
+            replay: replay)
         var traced = OpContext(input, cancellation: token, environment: environment)
         let tracer = openTrace()
         traced.trace = .root(tracer, caller: .caller(program))
@@ -145,8 +111,10 @@ struct ScenarioExecution<Input: Sendable> {
     /// (``PreparedRun/explain``).
     private func fail(_ error: any Error) -> Int32 {
         let failure = error as? StepFailure
-        // The step named is the innermost failed one, so are its attempts.
-        let attempts = failure?.failedOperationAttempts ?? 1
+        // The step named is the innermost failed one, so are its attempts: over the whole run,
+        // after those of the sessions before this one, as the run's history numbers them.
+        let earlier = failure.map { resumedHistory?.attemptCount(ofStepNamed: $0.stepPath) ?? 0 } ?? 0
+        let attempts = (failure?.failedOperationAttempts ?? 1) + earlier
         // The journal, not the step, stopped the rerun: a step in doubt without a key, or a
         // recorded value this build cannot read. Rerunning the same way would stop again.
         if let cause = failure?.rootCause, cause is ResumeError || cause is JournalError {
@@ -220,6 +188,9 @@ struct ScenarioExecution<Input: Sendable> {
             return nil
         }
     }
+
+    /// The run's history before this session, for a rerun: what its attempt numbers follow.
+    private var resumedHistory: RunHistory? { journal.resumedFrom.map { RunHistory($0) } }
 
     // MARK: - Output
 

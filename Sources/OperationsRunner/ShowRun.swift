@@ -149,7 +149,7 @@ public enum ShowRun<Program: RunnerProgram>: Command {
         ]
     }
 
-    /// The attempt number within its session (a poll's attempt within the poll).
+    /// The attempt number over the whole run (a poll's attempt within the poll).
     private static func number(_ label: RunHistory.Attempt.Label) -> Int {
         switch label {
         case .attempt(let number): number

@@ -86,6 +86,28 @@ struct RunIndexTests {
         }
     }
 
+    /// A store's listing note is taken once, when a listing reads the journal, and then read
+    /// from the index; an index line written without one (an older build's, or a store with no
+    /// rule) still lists, without a note.
+    @Test func aListingNoteIsKeptInTheIndexAndTakenOnce() throws {
+        try withTemporaryDirectory { directory in
+            let plain = RunStore(stateDirectory: directory)
+            try failedRun(plain)
+            #expect(try plain.summaries().map { try $0.summary.get().listingNote } == [nil])
+            var store = RunStore(stateDirectory: directory)
+            let taken = LockedState(0)
+            store.listingNote = { record in
+                taken.withLock { $0 += 1 }
+                return "note: \(record.status)"
+            }
+            try failedRun(store)
+            let notes = { try store.summaries().map { try $0.summary.get().listingNote } }
+            #expect(try notes() == [nil, "note: failed"])
+            #expect(try notes() == [nil, "note: failed"])
+            #expect(taken.withLock { $0 } == 1, "the second listing reads no journal")
+        }
+    }
+
     @Test func anUnchangedJournalIsNotReadAgain() throws {
         try withTemporaryDirectory { directory in
             let store = RunStore(stateDirectory: directory)
