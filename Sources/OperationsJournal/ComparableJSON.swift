@@ -5,92 +5,13 @@ import Foundation
 /// would launch with against (``JournalReplay/repeatsRecordedRequest(at:input:)``).
 ///
 /// Both sides are made in one form (a journal line's values and the value a resumed run would
-/// launch with as they are decoded, ``Decoded``; a value rebuilt around its confidential fields
-/// from a tree), so they agree byte for byte whenever the values are equal: object keys in the
-/// order of their UTF-8 bytes, numbers in Swift's shortest form that reads back the same (an
-/// integral number without a fraction, so `1.0` and `1` are one value, as in JSON), strings
-/// escaped only where JSON requires it. It never reaches a file: the journal writes its own
+/// launch with, as they are decoded: ``Decoded``), so they agree byte for byte whenever the
+/// values are equal: object keys in the order of their UTF-8 bytes, numbers in Swift's shortest
+/// form that reads back the same (an integral number without a fraction, so `1.0` and `1` are
+/// one value, as in JSON), strings escaped only where JSON requires it. It never reaches a file: the journal writes its own
 /// bytes, and this form is rebuilt on every read (why not `JSONSerialization`:
 /// Docs/Benchmarks.md, "The explorer, whole command").
 enum ComparableJSON {
-    /// A tree that is not JSON as `JSONSerialization` parses it.
-    struct NotJSON: Error {}
-
-    /// The tree's bytes.
-    ///
-    /// - Parameter tree: What `JSONSerialization.jsonObject` returned (fragments allowed).
-    /// - Returns: The JSON.
-    /// - Throws: ``NotJSON`` for anything else, or a number that is not finite.
-    static func data(_ tree: Any) throws(NotJSON) -> Data {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(64)
-        try write(tree, into: &bytes)
-        return Data(bytes)
-    }
-
-    private static func write(_ value: Any, into bytes: inout [UInt8]) throws(NotJSON) {
-        if let number = value as? NSNumber {
-            try writeNumber(number, into: &bytes)
-        } else if value is NSNull {
-            bytes += Array("null".utf8)
-        } else if let string = value as? String {
-            writeString(string, into: &bytes)
-        } else if let object = value as? [String: Any] {
-            try writeObject(object, into: &bytes)
-        } else if let array = value as? [Any] {
-            try writeArray(array, into: &bytes)
-        } else {
-            throw NotJSON()
-        }
-    }
-
-    private static func writeObject(_ object: [String: Any], into bytes: inout [UInt8]) throws(NotJSON) {
-        bytes.append(UInt8(ascii: "{"))
-        for (offset, key) in object.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
-            if offset > 0 { bytes.append(UInt8(ascii: ",")) }
-            writeString(key, into: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            // The key comes from the same dictionary.
-            if let member = object[key] { try write(member, into: &bytes) }
-        }
-        bytes.append(UInt8(ascii: "}"))
-    }
-
-    private static func writeArray(_ array: [Any], into bytes: inout [UInt8]) throws(NotJSON) {
-        bytes.append(UInt8(ascii: "["))
-        for (offset, item) in array.enumerated() {
-            if offset > 0 { bytes.append(UInt8(ascii: ",")) }
-            try write(item, into: &bytes)
-        }
-        bytes.append(UInt8(ascii: "]"))
-    }
-
-    private static func writeNumber(_ number: NSNumber, into bytes: inout [UInt8]) throws(NotJSON) {
-        // `JSONSerialization` parses `true` and `false` as booleans of type `c`, integers as `i`,
-        // `q` or `Q`, everything else as `d` (a decimal number when a double would lose digits).
-        switch number.objCType.pointee {
-        case CChar(UInt8(ascii: "c")), CChar(UInt8(ascii: "B")):
-            bytes += Array((number.boolValue ? "true" : "false").utf8)
-        case CChar(UInt8(ascii: "Q")), CChar(UInt8(ascii: "L")), CChar(UInt8(ascii: "I")),
-            CChar(UInt8(ascii: "S")), CChar(UInt8(ascii: "C")):
-            bytes += Array(String(number.uint64Value).utf8)
-        case CChar(UInt8(ascii: "d")), CChar(UInt8(ascii: "f")):
-            if number is NSDecimalNumber {
-                bytes += Array(number.description.utf8)
-                return
-            }
-            let double = number.doubleValue
-            guard double.isFinite else { throw NotJSON() }
-            if double == double.rounded(), abs(double) < 9.007_199_254_740_992e15 {
-                bytes += Array(String(Int64(double)).utf8)
-            } else {
-                bytes += Array(String(double).utf8)
-            }
-        default:
-            bytes += Array(String(number.int64Value).utf8)
-        }
-    }
-
     static func writeString(_ string: String, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         for byte in string.utf8 {
@@ -111,4 +32,112 @@ enum ComparableJSON {
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// A JSON value written in comparable form as it is decoded, so that a journal line's
+    /// `JSONDecoder` pass reads the step values it carries too and the line is parsed once
+    /// (Docs/Benchmarks.md, "A journal parsed once").
+    ///
+    /// It writes what the form made from `JSONSerialization`'s tree wrote before lines were
+    /// parsed once (`ComparableJSONDecodedTests` keeps that writer), with two exceptions, numbers `JSONEncoder` does not write as
+    /// such: an integer of 2^53 or more written with a fraction or an exponent (`1e16`) is
+    /// written as an integer, where the tree form keeps the exponent; an integer written in
+    /// digits beyond `UInt64` that a `Double` holds exactly in its shortest form takes that form
+    /// (`1e+23`), where the tree form keeps the digits. The journal's readers and
+    /// ``JournalReplay`` both make their values here, so equal values still compare equal.
+    struct Decoded: Decodable {
+        /// The value's comparable JSON.
+        let bytes: [UInt8]
+
+        /// Reads any JSON value.
+        ///
+        /// - Throws: `DecodingError` for a number that is not finite as a `Double`.
+        init(from decoder: any Decoder) throws {
+            var bytes: [UInt8] = []
+            try Self.write(decoder, into: &bytes)
+            self.bytes = bytes
+        }
+
+        /// The comparable JSON of `json`, a whole JSON text (fragments allowed); `nil` when it
+        /// is not JSON.
+        static func data(_ json: Data) -> Data? {
+            (try? JSONDecoder().decode(Decoded.self, from: json)).map { Data($0.bytes) }
+        }
+
+        private static func write(_ decoder: any Decoder, into bytes: inout [UInt8]) throws {
+            // `Decoder` cannot say which kind of value it holds: the kinds are tried, the
+            // commonest leaf first.
+            let single = try decoder.singleValueContainer()
+            if single.decodeNil() {
+                bytes += Array("null".utf8)
+            } else if let string = try? single.decode(String.self) {
+                ComparableJSON.writeString(string, into: &bytes)
+            } else if let object = try? decoder.container(keyedBy: AnyKey.self) {
+                try writeObject(object, into: &bytes)
+            } else if var array = try? decoder.unkeyedContainer() {
+                bytes.append(UInt8(ascii: "["))
+                var first = true
+                while !array.isAtEnd {
+                    if !first { bytes.append(UInt8(ascii: ",")) }
+                    first = false
+                    bytes += try array.decode(Decoded.self).bytes
+                }
+                bytes.append(UInt8(ascii: "]"))
+            } else if let bool = try? single.decode(Bool.self) {
+                bytes += Array((bool ? "true" : "false").utf8)
+            } else {
+                try writeNumber(single, into: &bytes)
+            }
+        }
+
+        private static func writeObject(
+            _ object: KeyedDecodingContainer<AnyKey>, into bytes: inout [UInt8]
+        ) throws {
+            bytes.append(UInt8(ascii: "{"))
+            let keys = object.allKeys.sorted { $0.stringValue.utf8.lexicographicallyPrecedes($1.stringValue.utf8) }
+            for (offset, key) in keys.enumerated() {
+                if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+                ComparableJSON.writeString(key.stringValue, into: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                bytes += try object.decode(Decoded.self, forKey: key).bytes
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+
+        /// A number as the tree form wrote the one `JSONSerialization` makes:
+        /// integers as integers, a number a `Double` holds exactly in Swift's shortest form (an
+        /// integral one below 2^53 without a fraction), any other as its decimal digits.
+        private static func writeNumber(_ single: any SingleValueDecodingContainer, into bytes: inout [UInt8]) throws {
+            if let integer = try? single.decode(Int64.self) {
+                bytes += Array(String(integer).utf8)
+            } else if let integer = try? single.decode(UInt64.self) {
+                bytes += Array(String(integer).utf8)
+            } else {
+                let double = try single.decode(Double.self)
+                guard double.isFinite else {
+                    throw DecodingError.dataCorruptedError(in: single, debugDescription: "not a finite number")
+                }
+                if let decimal = try? single.decode(Decimal.self), Decimal(double) != decimal {
+                    bytes += Array(decimal.description.utf8)
+                } else if double == double.rounded(), abs(double) < 9.007_199_254_740_992e15 {
+                    bytes += Array(String(Int64(double)).utf8)
+                } else {
+                    bytes += Array(String(double).utf8)
+                }
+            }
+        }
+    }
+
+    /// Any key of a JSON object.
+    struct AnyKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+
+        init(stringValue: String) {
+            self.stringValue = stringValue
+        }
+
+        init?(intValue: Int) {
+            nil
+        }
+    }
 }

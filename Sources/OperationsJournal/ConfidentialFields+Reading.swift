@@ -61,7 +61,8 @@ extension ConfidentialFields {
                 }
                 rebuilt = replaced
             }
-            guard let json = try? ComparableJSON.data(rebuilt) else {
+            let jsonOptions = ConfidentialFields.jsonOptions
+            guard let json = try? JSONSerialization.data(withJSONObject: rebuilt, options: jsonOptions) else {
                 throw .valueNotReadable(step: step, type: type, reason: "not valid JSON")
             }
             return json

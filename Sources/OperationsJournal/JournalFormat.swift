@@ -72,27 +72,19 @@ enum JournalFormat {
             notRecorded: "outputNotRecorded")
     }
 
-    /// The first line: its fields, read as `Decodable` reads them, and the run's input.
+    /// A line's fields as `Decodable` reads them, and the values it records, read by the same
+    /// decoder so that the line is parsed once.
     @dynamicMemberLookup
-    struct Header: Decodable {
-        struct Fields: Decodable {
-            let format: String?
-            let version: Int?
-            let run: String?
-            let scenario: String?
-            let createdAt: String?
-            let scenarioVersion: Int?
-            let fingerprint: String?
-            let shape: ScenarioShape?
-            let settings: [String: String]?
-            /// For a run made by `rerun ID --from STEP`: the run and step it came from. Optional,
-            /// so version 1 readers that predate it read the journal as a plain run.
-            let rerunOf: RerunOrigin?
-        }
-
+    struct Decoded<Fields: Decodable>: Decodable {
         let fields: Fields
-        /// The run's input, if the header records it.
+        /// The recorded input and output, if the line carries them, or why a value's field is not
+        /// of its form: held apart, since only the lines that carry values read them
+        /// (``Event/carriesValues``).
         let values: RecordedValues
+
+        init(fields: Fields, values: RecordedValues) {
+            (self.fields, self.values) = (fields, values)
+        }
 
         init(from decoder: any Decoder) throws {
             fields = try Fields(from: decoder)
@@ -102,23 +94,40 @@ enum JournalFormat {
         subscript<T>(dynamicMember field: KeyPath<Fields, T>) -> T { fields[keyPath: field] }
     }
 
+    /// The first line, with the run's input.
+    typealias Header = Decoded<HeaderFields>
+
+    struct HeaderFields: Decodable {
+        let format: String?
+        let version: Int?
+        let run: String?
+        let scenario: String?
+        let createdAt: String?
+        let scenarioVersion: Int?
+        let fingerprint: String?
+        let shape: ScenarioShape?
+        let settings: [String: String]?
+        /// For a run made by `rerun ID --from STEP`: the run and step it came from. Optional,
+        /// so version 1 readers that predate it read the journal as a plain run.
+        let rerunOf: RerunOrigin?
+    }
+
     /// Just enough of the first line to tell a journal from another JSON file.
     struct Signature: Decodable {
         let format: String?
         let version: Int?
     }
 
-    /// An event line; which fields are present depends on ``event``.
-    struct EventLine: Decodable {
+    /// An event line; which fields are present depends on ``EventFields/event``.
+    typealias EventLine = Decoded<EventFields>
+
+    struct EventFields: Decodable {
         let event: String
         let at: Int64
-        let address: StepAddress?
+        /// The step's address as its components, `[{"index":0,"name":"AuthScenario"},…]`.
+        let address: [StepAddress.Component]?
         let attempt: Int?
         let durationMs: Double?
-        /// The recorded input and output, if the line carries them, or why a value's field is not
-        /// of its form: held apart, since only the events that carry values read them
-        /// (``Event/carriesValues``).
-        let values: RecordedValues
         let error: RecordedError?
         let willRetry: Bool?
         let status: String?
@@ -140,37 +149,6 @@ enum JournalFormat {
         let waitSeconds: Double?
         /// On `eventHandled`: the event, the boundary, the reaction and what it launched.
         let handled: HandledEvent?
-
-        private enum CodingKeys: String, CodingKey {
-            case event, at, address, attempt, durationMs
-            case error, willRetry, status, session, purity, idempotencyKey, shape, fingerprint, skippedLines
-            case began, polls, nextPollAt, waitSeconds, handled
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            event = try container.decode(String.self, forKey: .event)
-            at = try container.decode(Int64.self, forKey: .at)
-            address = try container.decodeIfPresent([StepAddress.Component].self, forKey: .address)
-                .map(StepAddress.init(path:))
-            attempt = try container.decodeIfPresent(Int.self, forKey: .attempt)
-            durationMs = try container.decodeIfPresent(Double.self, forKey: .durationMs)
-            error = try container.decodeIfPresent(RecordedError.self, forKey: .error)
-            willRetry = try container.decodeIfPresent(Bool.self, forKey: .willRetry)
-            status = try container.decodeIfPresent(String.self, forKey: .status)
-            session = try container.decodeIfPresent(Int.self, forKey: .session)
-            purity = try container.decodeIfPresent(Purity.self, forKey: .purity)
-            idempotencyKey = try container.decodeIfPresent(IdempotencyKey.self, forKey: .idempotencyKey)
-            shape = try container.decodeIfPresent(ScenarioShape.self, forKey: .shape)
-            fingerprint = try container.decodeIfPresent(String.self, forKey: .fingerprint)
-            skippedLines = try container.decodeIfPresent([Int].self, forKey: .skippedLines)
-            began = try container.decodeIfPresent(Int64.self, forKey: .began)
-            polls = try container.decodeIfPresent(Int.self, forKey: .polls)
-            nextPollAt = try container.decodeIfPresent(Int64.self, forKey: .nextPollAt)
-            waitSeconds = try container.decodeIfPresent(Double.self, forKey: .waitSeconds)
-            handled = try container.decodeIfPresent(HandledEvent.self, forKey: .handled)
-            values = RecordedValues(from: try decoder.container(keyedBy: ComparableJSON.AnyKey.self))
-        }
     }
 
     /// The input and output a line records, read with the line's other fields: step values
@@ -200,4 +178,9 @@ enum JournalFormat {
             return (input, output)
         }
     }
+}
+
+extension JournalFormat.Decoded where Fields == JournalFormat.EventFields {
+    /// The step the line is about.
+    var address: StepAddress? { fields.address.map(StepAddress.init(path:)) }
 }

@@ -69,37 +69,30 @@ extension JournalFormat.EventLine {
             found[Field.outputWithConfidentialFields.rawValue] == nil
         else { throw .init() }
 
-        let fields = Fields(scanner: scanner, found: found, decoder: decoder)
+        let fields = ScannedFields(scanner: scanner, found: found, decoder: decoder)
         guard let eventRange = found[Field.event.rawValue], let event = try fields.string(eventRange),
             let atRange = found[Field.at.rawValue], let at = try fields.integer(atRange)
         else { throw .init() }
-        self.event = event
-        self.at = at
-        address = try found[Field.address.rawValue].flatMap { range throws(JournalReader.Scanner.Refused) in
-            try fields.address(range)
-        }
-        attempt = try fields.int(.attempt)
-        durationMs = try fields.double(.durationMs)
-        error = try fields.decoded(RecordedError.self, .error)
-        willRetry = try fields.bool(.willRetry)
-        status = try fields.string(.status)
-        session = try fields.int(.session)
-        purity = try fields.string(.purity).map { text throws(JournalReader.Scanner.Refused) in
-            guard let purity = Purity(rawValue: text) else { throw .init() }
-            return purity
-        }
-        idempotencyKey = try fields.string(.idempotencyKey).map { text throws(JournalReader.Scanner.Refused) in
-            guard let key = IdempotencyKey(text) else { throw .init() }
-            return key
-        }
-        shape = try fields.decoded(ScenarioShape.self, .shape)
-        fingerprint = try fields.string(.fingerprint)
-        skippedLines = try fields.decoded([Int].self, .skippedLines)
-        began = try fields.int64(.began)
-        polls = try fields.int(.polls)
-        nextPollAt = try fields.int64(.nextPollAt)
-        waitSeconds = try fields.double(.waitSeconds)
-        handled = try fields.decoded(HandledEvent.self, .handled)
+        let line = try JournalFormat.EventFields(
+            event: event, at: at,
+            address: found[Field.address.rawValue].flatMap { range throws(JournalReader.Scanner.Refused) in
+                try fields.address(range)
+            },
+            attempt: fields.int(.attempt), durationMs: fields.double(.durationMs),
+            error: fields.decoded(RecordedError.self, .error), willRetry: fields.bool(.willRetry),
+            status: fields.string(.status), session: fields.int(.session),
+            purity: fields.string(.purity).map { text throws(JournalReader.Scanner.Refused) in
+                guard let purity = Purity(rawValue: text) else { throw .init() }
+                return purity
+            },
+            idempotencyKey: fields.string(.idempotencyKey).map { text throws(JournalReader.Scanner.Refused) in
+                guard let key = IdempotencyKey(text) else { throw .init() }
+                return key
+            },
+            shape: fields.decoded(ScenarioShape.self, .shape), fingerprint: fields.string(.fingerprint),
+            skippedLines: fields.decoded([Int].self, .skippedLines), began: fields.int64(.began),
+            polls: fields.int(.polls), nextPollAt: fields.int64(.nextPollAt), waitSeconds: fields.double(.waitSeconds),
+            handled: fields.decoded(HandledEvent.self, .handled))
         // The input's problem first, and the output not read after it, as `init(from:)` does.
         var problem: JournalReader.Inconsistency?
         var input: RecordedValue?
@@ -114,12 +107,12 @@ extension JournalFormat.EventLine {
             case .failure(let reason): problem = reason
             }
         }
-        values = JournalFormat.RecordedValues(input: input, output: output, problem: problem)
+        self.init(fields: line, values: JournalFormat.RecordedValues(input: input, output: output, problem: problem))
     }
 
     /// The fields found in a scanned line, read by their form; each throws when a field is not
     /// of its form (the line is then decoded by `JSONDecoder`), and is `nil` when absent or null.
-    fileprivate struct Fields {
+    fileprivate struct ScannedFields {
         let scanner: JournalReader.Scanner
         let found: [Range<Int>?]
         let decoder: JSONDecoder
@@ -194,7 +187,7 @@ extension JournalFormat.EventLine {
         }
 
         /// `[{"index":0,"name":"AuthScenario"},…]`, each component of exactly these two fields.
-        func address(_ range: Range<Int>) throws(JournalReader.Scanner.Refused) -> StepAddress? {
+        func address(_ range: Range<Int>) throws(JournalReader.Scanner.Refused) -> [StepAddress.Component]? {
             guard scanner.bytes[range.lowerBound] != UInt8(ascii: "n") else { return nil }
             var cursor = scanner
             cursor.position = range.lowerBound
@@ -224,7 +217,7 @@ extension JournalFormat.EventLine {
                 } while try cursor.take(UInt8(ascii: ","))
                 try cursor.expect(UInt8(ascii: "]"))
             }
-            return StepAddress(path: path)
+            return path
         }
 
         private static let indexKey = Array("index".utf8)

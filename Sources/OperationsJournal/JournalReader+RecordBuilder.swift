@@ -12,9 +12,6 @@ extension JournalReader {
         private var session = 1
         private var steps: [StepRecord] = []
         private var stepIndex: [StepAddress: Int] = [:]
-        private var outputs: [StepAddress: RecordedValue] = [:]
-        /// What each step was launched with: where its chain started it, and its latest attempt.
-        private var launchInputs: [StepAddress: JournalRecord.LaunchInputs] = [:]
         private var input: RecordedValue?
         private var startedAt: Date?
         /// The end of the current session's run, if it was recorded.
@@ -105,27 +102,24 @@ extension JournalReader {
                         idempotencyKey: line.idempotencyKey))
                 steps[index].outcome = .running
                 if let purity = line.purity { steps[index].purity = purity }
-                outputs[address] = nil
-                steps[index].outputNotKept = nil
+                steps[index].output = nil
                 inFlight[address] = steps[index].attempts.count - 1
                 let launched = values.input
-                if attempt == 1, launchInputs[address]?.latest != launched {
+                if attempt == 1, steps[index].launchInputs?.latest != launched {
                     // A start from a value other than where the step last stood: a new start.
-                    launchInputs[address] = JournalRecord.LaunchInputs(started: launched, latest: launched)
-                } else if launchInputs[address] == nil {
-                    launchInputs[address] = JournalRecord.LaunchInputs(started: nil, latest: launched)
+                    steps[index].launchInputs = JournalRecord.LaunchInputs(started: launched, latest: launched)
+                } else if steps[index].launchInputs == nil {
+                    steps[index].launchInputs = JournalRecord.LaunchInputs(started: nil, latest: launched)
                 } else {
                     // A retry or relaunch, or a resumed session continuing where the last stood.
-                    launchInputs[address]?.latest = launched
+                    steps[index].launchInputs?.latest = launched
                 }
             case .stepSucceeded:
                 let address = try require(line.address, "address")
                 let index = stepPosition(address, outcome: .succeeded)
                 finishAttempt(address, index: index, outcome: .succeeded, durationMs: line.durationMs)
                 steps[index].outcome = .succeeded
-                let output = values.output ?? .notRecorded("the journal has no output for this step")
-                outputs[address] = output
-                steps[index].outputNotKept = output.notKept
+                steps[index].output = values.output ?? .notRecorded("the journal has no output for this step")
             case .stepFailed:
                 let address = try require(line.address, "address")
                 let error = try require(line.error, "error")
@@ -172,11 +166,14 @@ extension JournalReader {
             }
         }
 
-        func finish(
+        /// The record of the events folded in; the builder is left empty, so that the steps are
+        /// not held twice while the last ones in flight are marked.
+        mutating func finish(
             url: URL, isBeingWritten: Bool, ignoredTornLine: Bool, intactLength: Int, lineCount: Int,
             lastLineSum: UInt32?, damagedLines: [JournalRecord.DamagedLine]
         ) -> JournalRecord {
-            var steps = steps
+            var steps = self.steps
+            self.steps = []
             let status = finished?.status ?? (isBeingWritten ? .running : .interrupted)
             if status != .running {
                 // Whatever the last session left in flight will not finish any more.
@@ -198,8 +195,7 @@ extension JournalReader {
                 url: url, runID: header.runID, scenario: header.scenario, createdAt: header.createdAt,
                 startedAt: startedAt, finishedAt: finished?.at, status: status, failedStep: failedStep,
                 error: finished?.error, steps: steps, sessions: session, ignoredTornLine: ignoredTornLine,
-                damagedLines: damagedLines,
-                input: input, output: finished?.output, outputs: outputs, launchInputs: launchInputs,
+                damagedLines: damagedLines, input: input, output: finished?.output, stepIndex: stepIndex,
                 compensating: compensating, pollProgress: polling,
                 intactLength: intactLength, lineCount: lineCount, lastLineSum: lastLineSum,
                 shape: shape, settings: header.settings, rerunOf: header.rerunOf, handledEvents: handledEvents)

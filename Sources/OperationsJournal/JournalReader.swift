@@ -107,6 +107,7 @@ enum JournalReader {
     /// Splits on newlines; bytes after the last newline are a torn line.
     static func split(_ bytes: [UInt8]) -> Lines {
         var complete: [ArraySlice<UInt8>] = []
+        complete.reserveCapacity(bytes.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 })
         var start = 0
         for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") {
             complete.append(bytes[start..<index])

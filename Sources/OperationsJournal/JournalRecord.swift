@@ -54,10 +54,8 @@ public struct JournalRecord: Sendable {
 
     let input: RecordedValue?
     let output: RecordedValue?
-    /// The output of each step whose latest attempt succeeded.
-    let outputs: [StepAddress: RecordedValue]
-    /// What each step was launched with (see ``LaunchInputs``).
-    let launchInputs: [StepAddress: LaunchInputs]
+    /// Where each step stands in ``steps``, by its address.
+    let stepIndex: [StepAddress: Int]
     /// The steps whose failure for good started an undoing of the run's finished steps, with
     /// the error each failed with.
     let compensating: [StepAddress: RecordedError]
@@ -152,7 +150,7 @@ public struct JournalRecord: Sendable {
     /// - Parameter address: The step's address.
     /// - Returns: Its record.
     public func step(at address: StepAddress) -> StepRecord? {
-        steps.first { $0.address == address }
+        stepIndex[address].map { steps[$0] }
     }
 }
 
@@ -211,10 +209,14 @@ public struct StepRecord: Sendable, Hashable {
     /// whatever the sealer — a confidential field withheld because the run had no
     /// ``JournalSealer``, a value that is not `Encodable` — so that a rerun launches the step
     /// again instead of replaying it, and a runner can say so; `nil` otherwise.
-    public internal(set) var outputNotKept: String? = nil
+    public var outputNotKept: String? { output?.notKept }
     /// The sessions that took the step's output from the journal instead of launching it, in
     /// order: what a view of a rerun's session says was replayed, not sent again.
     public internal(set) var replayedInSessions: [Int] = []
+    /// The output of the step's latest attempt, when it succeeded: what a resume replays.
+    var output: RecordedValue? = nil
+    /// What the step was launched with (``JournalRecord/LaunchInputs``); `nil` before it was.
+    var launchInputs: JournalRecord.LaunchInputs? = nil
 
     /// The step's name.
     public var name: String { address.name }
@@ -252,7 +254,7 @@ public struct AttemptRecord: Sendable, Hashable {
         case succeeded
         /// The operation finished with an error; `willRetry` tells whether the retry policy
         /// launched the step again.
-        case failed(RecordedError, willRetry: Bool)
+        indirect case failed(RecordedError, willRetry: Bool)
         /// The process stopped while the attempt was in flight.
         case interrupted
         /// The attempt is in flight in a live process.

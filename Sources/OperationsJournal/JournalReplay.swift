@@ -45,20 +45,14 @@ import Synchronization
 /// let environment = OpEnvironment(observer: journal, replay: journal.replay)
 /// ```
 public struct JournalReplay: StepReplaying {
-    private let outputs: [StepAddress: RecordedValue]
-    private let launchInputs: [StepAddress: JournalRecord.LaunchInputs]
-    /// The steps whose failure for good started an undoing, with their error.
-    private let compensating: [StepAddress: RecordedError]
-    private let polling: [StepAddress: PollProgress]
+    /// The run as its journal recorded it: each step's output, launch inputs and attempts.
+    private let record: JournalRecord
     /// The steps this process has asked about, each answered from the journal once.
     private let asked = AskedAddresses()
-    /// The steps whose latest attempt may have acted without the journal knowing.
-    private let inDoubt: Set<StepAddress>
-    /// The key of each step's latest attempt, for a step with side effects: its request's key.
-    private let latestKeys: [StepAddress: IdempotencyKey]
-    /// The steps whose latest attempt succeeded (their output is launched again when it cannot
-    /// be replayed).
-    private let answered: Set<StepAddress>
+    /// The steps that are nested scenarios: one acts only through its own steps, which the
+    /// journal records and judge for themselves, so it is never in doubt itself; it is launched
+    /// again to reach them.
+    private let containers: Set<StepAddress>
     private let relaunchingInDoubt: Bool
     private let sealer: (any JournalSealer)?
     /// The journal's damaged lines, skipped: a step with side effects that would get a new key
@@ -75,23 +69,13 @@ public struct JournalReplay: StepReplaying {
     ///   - sealer: Opens the outputs the run sealed (see ``JournalSealer``); without it, a step
     ///     whose output was sealed is launched again as if the output were withheld.
     public init(_ record: JournalRecord, relaunchingInDoubt: Bool = false, sealer: (any JournalSealer)? = nil) {
-        self.outputs = record.outputs
-        self.launchInputs = record.launchInputs
-        self.compensating = record.compensating
-        self.polling = record.pollProgress
+        self.record = record
         self.sealer = sealer
         self.damagedLines = record.damagedLines.map(\.line)
-        self.latestKeys = Dictionary(
-            record.steps.compactMap { step in step.attempts.last?.idempotencyKey.map { (step.address, $0) } },
-            uniquingKeysWith: { _, latest in latest })
-        self.answered = Set(record.steps.filter { $0.outcome == .succeeded }.map(\.address))
-        // A step that is a nested scenario acts only through its own steps, which the journal
-        // records and judge for themselves; the container is launched again to reach them.
-        let containers = Set(
+        self.containers = Set(
             record.steps.filter { $0.address.path.count > 1 }.map {
                 StepAddress(path: Array($0.address.path.dropLast()))
             })
-        self.inDoubt = Set(record.steps.filter { $0.isInDoubt && !containers.contains($0.address) }.map(\.address))
         self.relaunchingInDoubt = relaunchingInDoubt
     }
 
@@ -106,7 +90,7 @@ public struct JournalReplay: StepReplaying {
     /// - Throws: ``JournalError/valueNotReadable(step:type:reason:)`` when a recorded output
     ///   does not decode as `type` (the journal was written by a different scenario version).
     public func recordedOutput<T: Sendable>(at address: StepAddress, as type: T.Type) throws -> T? {
-        try outputs[address]?.decode(as: type, step: address, sealer: sealer)
+        try record.step(at: address)?.output?.decode(as: type, step: address, sealer: sealer)
     }
 
     /// How the resumed run goes on at `address`, by the rules above.
@@ -120,7 +104,7 @@ public struct JournalReplay: StepReplaying {
         guard asked.first(address) else { return .launch(idempotencyKey: nil) }
         // The run was undoing after this step failed for good: the undoing goes on, the step
         // is not tried again.
-        if let error = compensating[address] { return .failAgain(error) }
+        if let error = record.compensating[address] { return .failAgain(error) }
         if purity != .idempotent, let output = try recordedOutput(at: address, as: type) {
             return .replay(output)
         }
@@ -132,7 +116,7 @@ public struct JournalReplay: StepReplaying {
 
     /// Where the polled step at `address` stood (``JournalRecord/pollProgress``).
     public func pollProgress(at address: StepAddress) -> PollProgress? {
-        polling[address]
+        record.pollProgress[address]
     }
 
     /// The key a relaunch of the step repeats: its latest attempt's. With damaged lines, a key
@@ -140,10 +124,15 @@ public struct JournalReplay: StepReplaying {
     /// or succeeded): a lost line may hold a later launch of the step with another value, so for
     /// anything else the caller decides.
     private func trustedKey(at address: StepAddress) -> IdempotencyKey? {
-        guard let key = latestKeys[address],
-            damagedLines.isEmpty || relaunchingInDoubt || inDoubt.contains(address) || answered.contains(address)
+        guard let step = record.step(at: address), let key = step.attempts.last?.idempotencyKey,
+            damagedLines.isEmpty || relaunchingInDoubt || isInDoubt(address) || step.outcome == .succeeded
         else { return nil }
         return key
+    }
+
+    /// Whether the step's latest attempt may have acted without the journal knowing.
+    private func isInDoubt(_ address: StepAddress) -> Bool {
+        record.step(at: address)?.isInDoubt == true && !containers.contains(address)
     }
 
     /// Why a step with side effects that has no key to repeat must not be launched: in doubt
@@ -151,7 +140,7 @@ public struct JournalReplay: StepReplaying {
     /// a new key, or when the caller said to relaunch anyway.
     private func refusalToLaunch(_ address: StepAddress) -> ResumeError? {
         if relaunchingInDoubt { return nil }
-        if inDoubt.contains(address) { return .sideEffectsInDoubt(step: address) }
+        if isInDoubt(address) { return .sideEffectsInDoubt(step: address) }
         return damagedLines.isEmpty ? nil : .sideEffectsAfterDamage(step: address, lines: damagedLines)
     }
 
@@ -171,7 +160,7 @@ public struct JournalReplay: StepReplaying {
     /// launched; a nested scenario replayed whole never asks about its own steps.
     func predictsReplay(at address: StepAddress, purity: Purity) -> Bool {
         guard purity != .idempotent else { return false }
-        switch outputs[address] {
+        switch record.step(at: address)?.output {
         case .json: return true
         case .sealed: return sealer != nil
         // A withheld field cannot be rebuilt; sealed ones open with the sealer.
@@ -185,7 +174,8 @@ public struct JournalReplay: StepReplaying {
     /// key is the safe side — a server refuses a key reused for another request, while a new key
     /// for the same request may make it act twice).
     public func repeatsRecordedRequest<T: Sendable>(at address: StepAddress, input: T) -> Bool {
-        guard case .json(let recorded)? = launchInputs[address]?.latest, let current = Self.comparableJSON(of: input)
+        guard case .json(let recorded)? = record.step(at: address)?.launchInputs?.latest,
+            let current = Self.comparableJSON(of: input)
         else {
             return true
         }
@@ -195,8 +185,8 @@ public struct JournalReplay: StepReplaying {
     /// The input of the step's latest attempt when it differs from the one that started it and
     /// `current` is that starting value; `nil` otherwise (launch with `current`).
     public func resumedInput<T: Sendable>(at address: StepAddress, current: T) -> T? {
-        guard !asked.relaunched(address), let inputs = launchInputs[address], let latest = inputs.latest,
-            inputs.started != latest,
+        guard !asked.relaunched(address), let inputs = record.step(at: address)?.launchInputs,
+            let latest = inputs.latest, inputs.started != latest,
             case .json(let started)? = inputs.started, Self.comparableJSON(of: current) == started
         else { return nil }
         return (try? latest.decode(as: T.self, step: address, sealer: sealer)) ?? nil

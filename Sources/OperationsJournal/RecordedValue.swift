@@ -10,7 +10,7 @@ enum RecordedValue: Sendable, Hashable {
     /// The base64 of what a ``JournalSealer`` made of the value's JSON.
     case sealed(String)
     /// The value in clear with markers where its confidential values are (``ConfidentialFields``).
-    case withConfidentialFields(ConfidentialFields.Recorded)
+    indirect case withConfidentialFields(ConfidentialFields.Recorded)
     case notRecorded(String)
 
     /// The value that `fields` name in a line, read by the decoder that reads the line's other

@@ -181,7 +181,7 @@ extension JournalRecord {
     func firstValueNotOpening(with sealer: any JournalSealer) -> StepAddress? {
         if let input, !input.opens(with: sealer) { return StepAddress(path: []) }
         for step in steps where step.purity != .idempotent {
-            if let output = outputs[step.address], !output.opens(with: sealer) { return step.address }
+            if let output = step.output, !output.opens(with: sealer) { return step.address }
         }
         return nil
     }
