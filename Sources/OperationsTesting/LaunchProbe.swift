@@ -97,8 +97,7 @@ public enum LaunchProbe {
         await OwnThread.run { launch(make(), context: context, timeout: timeout) }
     }
 
-    /// Polls `condition` until it holds or `timeout` passes. Used only for releases, which
-    /// have no callback to wait on; results are always waited for on their completion.
+    /// Polls `condition`: only for releases, which have no callback to wait on.
     static func waitUntil(timeout: Duration, _ condition: () -> Bool) -> Bool {
         let end = ContinuousClock.now.advanced(by: timeout)
         while !condition() {

@@ -38,7 +38,7 @@ extension TestScheduler: Clock {
     }
 }
 
-/// One sleep on a ``TestScheduler``: resumed exactly once, by its work or by cancellation.
+/// One sleep, resumed exactly once: by its work or by cancellation.
 private final class TestSleep: Sendable {
     private struct State {
         var continuation: CheckedContinuation<Void, any Error>?

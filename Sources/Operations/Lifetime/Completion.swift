@@ -15,12 +15,9 @@
 public final class Completion<Output: Sendable>: Sendable {
     private let onFinish: OnFinish<Output>
     private let environment: OpEnvironment
-    /// The name a ``NamedOp`` gives itself (a scenario's), kept for diagnostics made after its
-    /// release; `nil` for other operations, named by their type.
+    /// A ``NamedOp``'s name, for diagnostics made after its release; others go by their type.
     private let name: String?
     private let operationType: any Any.Type
-    /// Who finished the launch, and what the finish takes out: the operation, the timer, the
-    /// registrations.
     private let state: LockedState<FinishState>
     /// The operation's own trace scope, `nil` when tracing is off.
     public let trace: TraceScope?
@@ -41,12 +38,14 @@ public final class Completion<Output: Sendable>: Sendable {
         self.environment = context.environment
         self.name = name
         self.operationType = O.self
-        self.state = LockedState(FinishState(operation: operation))
+        // Registered before anything can finish the launch, so every finish removes it.
+        let inFlightID = context.environment.inFlight?.register(operation: name ?? String(describing: O.self))
+        self.state = LockedState(FinishState(operation: operation, watches: Watches(inFlightID: inFlightID)))
         self.trace = context.trace.map { launcher in
             launcher.launch(
                 .operation(name ?? String(describing: type(of: operation))), TraceLabel.call("launch", context.input))
         }
-        if environment.inFlight != nil || context.cancellation != nil || context.deadline != nil {
+        if context.cancellation != nil || context.deadline != nil {
             attach(token: context.cancellation, deadline: context.deadline)
         }
     }
@@ -98,7 +97,7 @@ public final class Completion<Output: Sendable>: Sendable {
 
     private var operationName: String { name ?? String(describing: operationType) }
 
-    /// Takes the finish for `finisher`: what watched the launch, or `nil` when it had finished.
+    /// What watched the launch, or `nil` when it had finished.
     private func claim(by finisher: Finisher) -> Watches? {
         state.withLock { state in
             guard state.finisher == nil else { return nil }
@@ -113,8 +112,6 @@ public final class Completion<Output: Sendable>: Sendable {
         deliver(.failure(error), watches)
     }
 
-    /// Delivers the finish this caller claimed: stops watching, records it, releases the
-    /// operation, then calls `onFinish`.
     private func deliver(_ result: Result<Output, any Error>, _ watches: Watches, trace label: String? = nil) {
         stopWatching(watches)
         trace?.finish(label ?? TraceLabel.finish(result))
@@ -122,8 +119,7 @@ public final class Completion<Output: Sendable>: Sendable {
         onFinish(result)
     }
 
-    /// Drops the operation, before `onFinish` runs, so the caller sees it gone: the reference
-    /// taken out of the state goes when this function returns.
+    /// Drops the operation before `onFinish` runs, so the caller sees it gone.
     private func releaseOperation() {
         let operation = state.withLock { $0.operation.take() }
         withExtendedLifetime(operation) {}
@@ -138,33 +134,19 @@ public final class Completion<Output: Sendable>: Sendable {
     private func attach(token: CancellationToken?, deadline: ContinuousClock.Instant?) {
         // Nothing attached holds the completion strongly: a long-lived token or timer must not
         // keep an abandoned launch alive, or its abandonment would never be reported.
-        if let registry = environment.inFlight {
-            let id = registry.register(operation: operationName)
-            keep { $0.inFlightID = id }
-        }
-        if let token {
-            let registration = token.onCancel { [weak self] in self?.finishByEngine(.cancelled) }
-            keep { $0.registration = registration }
-        }
+        var watches = Watches()
+        watches.registration = token?.onCancel { [weak self] in self?.finishByEngine(.cancelled) }
         if let deadline {
-            let timer = environment.scheduler.schedule(at: deadline) { [weak self] in
+            watches.timer = environment.scheduler.schedule(at: deadline) { [weak self] in
                 self?.finishByEngine(.timedOut)
             }
-            keep { $0.timer = timer }
         }
-    }
-
-    /// Keeps what `attach` made for the finish to undo, or undoes it now when a finish that
-    /// raced with attaching came first.
-    private func keep(_ store: (inout Watches) -> Void) {
+        // A finish that came first (a token that had fired) found nothing to undo: undone here.
         let late = state.withLock { state -> Watches? in
-            guard state.finisher != nil else {
-                store(&state.watches)
-                return nil
-            }
-            var late = Watches()
-            store(&late)
-            return late
+            guard state.finisher == nil else { return watches }
+            state.watches.timer = watches.timer
+            state.watches.registration = watches.registration
+            return nil
         }
         if let late { stopWatching(late) }
     }
@@ -187,7 +169,7 @@ private struct FinishState {
 
 /// What watches a running launch, undone when it finishes.
 private struct Watches {
-    var timer: (any ScheduledWork)?
     var inFlightID: UInt64?
+    var timer: (any ScheduledWork)?
     var registration: CancellationRegistration?
 }

@@ -67,7 +67,7 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
         self.stepNames = chain.stepNames
         self.links = chain.links
         self.gate = gate
-        self.definitionError = chain.outlines.lazy.compactMap(\.problem).first
+        self.definitionError = chain.outlines.lazy.compactMap(\.definitionProblem).first
     }
 
     /// The scenario's steps in order, with their types, purity and nested scenarios.
