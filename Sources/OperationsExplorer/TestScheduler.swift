@@ -21,7 +21,6 @@ public final class TestScheduler: Scheduler {
         var requestedDelays: [Duration] = []
         /// Tests waiting for `count` pieces of work to be scheduled.
         var waiters: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, any Error>)] = []
-        var nextWaiterID: UInt64 = 0
         /// The explorer's driver, woken outside the lock whenever work is scheduled.
         var onScheduled: (@Sendable () -> Void)?
 
@@ -103,8 +102,8 @@ public final class TestScheduler: Scheduler {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let id: UInt64? = state.withLock { state in
                 guard state.pending.count < count else { return nil }
-                let id = state.nextWaiterID
-                state.nextWaiterID += 1
+                let id = state.nextID
+                state.nextID += 1
                 state.waiters.append((id, count, continuation))
                 return id
             }
@@ -140,7 +139,7 @@ public final class TestScheduler: Scheduler {
     /// - Returns: `false` when nothing was pending.
     @discardableResult
     public func runNext() -> Bool {
-        guard let due = state.withLock({ $0.pending.map(\.due).min() }) else { return false }
+        guard let due = nextDue else { return false }
         advance(by: max(.zero, now.duration(to: due)))
         return true
     }

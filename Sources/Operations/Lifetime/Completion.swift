@@ -53,9 +53,9 @@ public final class Completion<Output: Sendable>: Sendable {
     deinit {
         // Reached only when nobody can finish any more: the operation dropped its completion,
         // and neither the token (which holds it weakly) nor the timer can reach it now.
-        guard let watches = claim(by: .engine) else { return }
+        guard let held = claim(by: .engine) else { return }
         environment.diagnostics.report(OpDiagnostic(kind: .abandoned, operation: operationName))
-        deliver(.failure(OpError.abandoned(operation: operationName)), watches, trace: "onFinish(abandoned)")
+        deliver(.failure(OpError.abandoned(operation: operationName)), held, trace: "onFinish(abandoned)")
     }
 
     /// Whether the launch has finished, by the operation or by cancellation, deadline.
@@ -65,13 +65,13 @@ public final class Completion<Output: Sendable>: Sendable {
 
     /// Finishes the launch with `result`; only the first finish of a launch is delivered.
     public func finish(_ result: Result<Output, any Error>) {
-        guard let watches = claim(by: .operation) else {
+        guard let held = claim(by: .operation) else {
             let kind: OpDiagnostic.Kind =
                 state.withLock { $0.finisher } == .operation ? .finishedTwice : .lateFinishDropped
             environment.diagnostics.report(OpDiagnostic(kind: kind, operation: operationName))
             return
         }
-        deliver(result, watches)
+        deliver(result, held)
     }
 
     /// Finishes the launch successfully with `value`.
@@ -97,32 +97,27 @@ public final class Completion<Output: Sendable>: Sendable {
 
     private var operationName: String { name ?? String(describing: operationType) }
 
-    /// What watched the launch, or `nil` when it had finished.
-    private func claim(by finisher: Finisher) -> Watches? {
+    /// Takes the finish for `finisher`, with what the launch held; `nil` when it had finished.
+    private func claim(by finisher: Finisher) -> FinishState? {
         state.withLock { state in
             guard state.finisher == nil else { return nil }
-            state.finisher = finisher
-            defer { state.watches = Watches() }
-            return state.watches
+            defer { state = FinishState(finisher: finisher) }
+            return state
         }
     }
 
     private func finishByEngine(_ error: OpError) {
-        guard let watches = claim(by: .engine) else { return }
-        deliver(.failure(error), watches)
+        guard let held = claim(by: .engine) else { return }
+        deliver(.failure(error), held)
     }
 
-    private func deliver(_ result: Result<Output, any Error>, _ watches: Watches, trace label: String? = nil) {
-        stopWatching(watches)
+    private func deliver(_ result: Result<Output, any Error>, _ held: consuming FinishState, trace label: String? = nil)
+    {
+        stopWatching(held.watches)
         trace?.finish(label ?? TraceLabel.finish(result))
-        releaseOperation()
+        // The operation goes before `onFinish` runs, so the caller sees it gone.
+        _ = consume held
         onFinish(result)
-    }
-
-    /// Drops the operation before `onFinish` runs, so the caller sees it gone.
-    private func releaseOperation() {
-        let operation = state.withLock { $0.operation.take() }
-        withExtendedLifetime(operation) {}
     }
 
     private func stopWatching(_ watches: Watches) {
