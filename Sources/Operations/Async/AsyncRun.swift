@@ -15,11 +15,8 @@ final class AsyncRun<Operation: AsyncOp>: Sendable {
     /// The launch's finish, whoever made it: cancels the task, then tells the caller.
     func deliver(_ result: Result<Output, any Error>) {
         let running = state.withLock { state -> Task<Void, Never>? in
-            defer {
-                state.task = nil
-                state.finished = true
-            }
-            return state.task
+            state.finished = true
+            return state.task.take()
         }
         running?.cancel()
         onFinish(result)
@@ -32,7 +29,7 @@ final class AsyncRun<Operation: AsyncOp>: Sendable {
         let body: @Sendable () async -> Void = {
             // The operation is a temporary of this statement: released when `run` returns,
             // before the finish below releases the completion's reference and calls `onFinish`.
-            let outcome = await Self.outcome(of: self.takeOperation(), running)
+            let outcome = await Self.outcome(of: self.state.withLock { $0.operation.take() }, running)
             completion.finish(outcome)
         }
         let started: Task<Void, Never>
@@ -50,13 +47,6 @@ final class AsyncRun<Operation: AsyncOp>: Sendable {
             return false
         }
         if finishedFirst { started.cancel() }
-    }
-
-    private func takeOperation() -> Operation? {
-        state.withLock { state in
-            defer { state.operation = nil }
-            return state.operation
-        }
     }
 
     /// What `run` returned or threw; `CancellationError` is the launch's cancellation.

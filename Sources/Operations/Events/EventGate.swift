@@ -1,27 +1,19 @@
 import Synchronization
 
-/// The check a scenario's chain makes at each step boundary.
-protocol BoundaryGate: AnyObject, Sendable {
-    /// Hands the waiting events to the handler, then calls `proceed` — or ends the run through
-    /// the launch's completion when the handler says so.
-    func pass(before nextStep: String?, in run: ScenarioRun, proceed: @escaping @Sendable () -> Void)
-}
+/// The check a scenario's chain makes at each step boundary: hands the waiting events to the
+/// handler, then calls `proceed`, or ends the run through the launch's completion.
+typealias BoundaryGate =
+    @Sendable (_ nextStep: String?, _ run: ScenarioRun, _ proceed: @escaping @Sendable () -> Void) -> Void
 
-/// An inbox and its handler: a scenario's way of taking events from outside.
-final class EventGate<Event: Sendable>: BoundaryGate {
-    let inbox: EventInbox<Event>
-    let handler: EventHandler<Event>
-
-    init(inbox: EventInbox<Event>, handler: @escaping EventHandler<Event>) {
-        self.inbox = inbox
-        self.handler = handler
-    }
-
-    func pass(before nextStep: String?, in run: ScenarioRun, proceed: @escaping @Sendable () -> Void) {
+/// The gate of a scenario that takes events from `inbox` and hands them to `handler`.
+func eventGate<Event: Sendable>(_ inbox: EventInbox<Event>, _ handler: @escaping EventHandler<Event>) -> BoundaryGate {
+    { nextStep, run, proceed in
         // A launch that has already finished (cancelled, timed out) leaves the events for the
         // next run rather than reacting on behalf of a run nobody waits for.
         guard !inbox.isEmpty, !run.ending.isFinished else { return proceed() }
-        EventRound(events: inbox.takeAll(), run: run, nextStep: nextStep, gate: self, proceed: proceed).run(from: 0)
+        EventRound(
+            events: inbox.takeAll(), run: run, nextStep: nextStep, inbox: inbox, handler: handler, proceed: proceed
+        ).run(from: 0)
     }
 }
 
@@ -31,18 +23,20 @@ private final class EventRound<Event: Sendable>: Sendable {
     private let events: [Event]
     private let run: ScenarioRun
     private let nextStep: String?
-    private let gate: EventGate<Event>
+    private let inbox: EventInbox<Event>
+    private let handler: EventHandler<Event>
     private let proceed: @Sendable () -> Void
     private let postponed = Mutex<[Event]>([])
 
     init(
-        events: [Event], run: ScenarioRun, nextStep: String?, gate: EventGate<Event>,
-        proceed: @escaping @Sendable () -> Void
+        events: [Event], run: ScenarioRun, nextStep: String?, inbox: EventInbox<Event>,
+        handler: @escaping EventHandler<Event>, proceed: @escaping @Sendable () -> Void
     ) {
         self.events = events
         self.run = run
         self.nextStep = nextStep
-        self.gate = gate
+        self.inbox = inbox
+        self.handler = handler
         self.proceed = proceed
     }
 
@@ -67,7 +61,7 @@ private final class EventRound<Event: Sendable>: Sendable {
             let slot = Mutex(Slot.pending)
             let once = OnceFlag()
             let next = index + 1
-            gate.handler(event, boundary) { reaction in
+            handler(event, boundary) { reaction in
                 guard once.claim() else { return }
                 if let recorder { self.report(reaction, to: event, launched: recorder.launched) }
                 let returned = slot.withLock { state -> Bool in
@@ -87,7 +81,7 @@ private final class EventRound<Event: Sendable>: Sendable {
             guard apply(reaction, to: event) else { return }
             index = next
         }
-        gate.inbox.putBack(postponed.withLock { $0 })
+        inbox.putBack(postponed.withLock { $0 })
         proceed()
     }
 
@@ -116,7 +110,7 @@ private final class EventRound<Event: Sendable>: Sendable {
             postponed.withLock { $0.append(event) }
             return true
         case .end(let error):
-            gate.inbox.putBack(postponed.withLock { $0 })
+            inbox.putBack(postponed.withLock { $0 })
             run.ending.fail(error)
             return false
         }

@@ -30,7 +30,7 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
     /// The chain's links, in order; every launch walks them from the first (see ``ScenarioRun``).
     private let links: [ChainLink]
     /// Where it takes events from outside at its step boundaries; `nil` when it takes none.
-    private let gate: (any BoundaryGate)?
+    private let gate: BoundaryGate?
     /// What is wrong with the scenario as built, if anything: every launch fails with it
     /// before a step launches.
     private let definitionError: ScenarioDefinitionError?
@@ -57,10 +57,10 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
         _ build: (ScenarioBuilder<Input, Input>) -> ScenarioBuilder<Input, Output>
     ) {
         self.init(
-            name: name, version: version, chain: build(.start), gate: EventGate(inbox: events, handler: onEvent))
+            name: name, version: version, chain: build(.start), gate: eventGate(events, onEvent))
     }
 
-    private init(name: String, version: Int?, chain: ScenarioBuilder<Input, Output>, gate: (any BoundaryGate)?) {
+    private init(name: String, version: Int?, chain: ScenarioBuilder<Input, Output>, gate: BoundaryGate?) {
         self.name = name
         self.version = version
         self.outlines = chain.outlines

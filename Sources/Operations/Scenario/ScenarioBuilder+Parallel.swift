@@ -50,7 +50,7 @@ extension ScenarioBuilder {
         var branches = [ParallelBranch(first)]
         for step in repeat each rest { branches.append(ParallelBranch(step)) }
         return joining(name, branches, mode: .all, output: (First, repeat each Rest).self) { value, values, run in
-            ValueTrace.combined(
+            ValueTrace.computed(
                 Next.self, from: { branchTypes(Current.self, First.self, repeat (each Rest).self) }, trace: run.trace)
             var outputs = BranchOutputs(values)
             return combine(value, outputs.next(First.self), repeat outputs.next((each Rest).self))
@@ -90,7 +90,7 @@ extension ScenarioBuilder {
         combine: @escaping @Sendable (Current, [Output]) -> Next
     ) -> ScenarioBuilder<Input, Next> {
         joining(name, branches.map(ParallelBranch.init), mode: .all, output: [Output].self) { value, values, run in
-            ValueTrace.computed(Next.self, from: Current.self, [Output].self, trace: run.trace)
+            ValueTrace.computed(Next.self, from: { [Current.self, [Output].self] }, trace: run.trace)
             return combine(value, BranchOutputs.all(values, as: Output.self))
         }
     }

@@ -65,7 +65,7 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
             value, index, run, finish in
             StepLife(run: run, step: step, index: index) { stepResult in
                 if case .success = stepResult {
-                    ValueTrace.computed(Current.self, from: Current.self, StepOutput.self, trace: run.trace)
+                    ValueTrace.computed(Current.self, from: { [Current.self, StepOutput.self] }, trace: run.trace)
                 }
                 finish(stepResult.map { merge(value, $0) })
             }.start(input(value))
@@ -93,7 +93,7 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         return appending(step.outline(conditional: false), step: step.name) { value, run, position in
             StepLife(run: run, step: step, index: index) { stepResult in
                 if case .success = stepResult {
-                    ValueTrace.computed(Next.self, from: Current.self, StepOutput.self, trace: run.trace)
+                    ValueTrace.computed(Next.self, from: { [Current.self, StepOutput.self] }, trace: run.trace)
                 }
                 run.pass(stepResult.map { combine(value, $0) }, after: position)
             }.start(input(value))
@@ -106,7 +106,7 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         -> ScenarioBuilder<Input, Next>
     {
         appending(nil, step: nil) { value, run, position in
-            ValueTrace.computed(Next.self, from: Current.self, trace: run.trace)
+            ValueTrace.computed(Next.self, from: { [Current.self] }, trace: run.trace)
             run.pass(Result { try transform(value) }, after: position)
         }
     }

@@ -18,7 +18,7 @@ final class ScenarioRun: Sendable {
     /// The scenario's completion: a failure ends the launch from wherever it happens.
     let ending: any ScenarioEnding
     private let links: [ChainLink]
-    private let gate: (any BoundaryGate)?
+    private let gate: BoundaryGate?
     private let loop = LockedState(Loop())
     /// How many attempts have finished: a finish is accepted only for the next one, so an
     /// operation that calls `onFinish` twice cannot advance the scenario twice.
@@ -39,7 +39,7 @@ final class ScenarioRun: Sendable {
 
     init(
         name: String, context: OpContext<Void>, base: StepAddress, startedAt: ContinuousClock.Instant?,
-        links: [ChainLink], ending: any ScenarioEnding, gate: (any BoundaryGate)?
+        links: [ChainLink], ending: any ScenarioEnding, gate: BoundaryGate?
     ) {
         self.name = name
         self.base = base
@@ -131,7 +131,7 @@ final class ScenarioRun: Sendable {
     private func proceed(at position: Int, with value: any Sendable) {
         let isEnd = position == links.count
         if let gate, isEnd || links[position].step != nil {
-            gate.pass(before: isEnd ? nil : links[position].step, in: self) { self.enter(position, value) }
+            gate(isEnd ? nil : links[position].step, self) { self.enter(position, value) }
         } else {
             enter(position, value)
         }

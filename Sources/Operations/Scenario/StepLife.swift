@@ -165,10 +165,9 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
                 // A handler's relaunch is a fresh start for the retry budget, and with a new value
                 // a new request with a new key; with the same value, the same request.
                 let frame = reason ?? "relaunched after \(TraceLabel.describe(error) ?? "error")"
-                let sameRequest = isSameValue(newInput, input)
                 relaunch(
                     attempt: attempt + 1, retriesLeft: policy.maxAttempts - 1, input: newInput,
-                    key: sameRequest ? key : nil, frame: frame)
+                    key: isSameValue(newInput, input) ? key : nil, frame: frame)
             case .recover(let output):
                 run.report(.stepSucceeded, address: address, attempt: attempt, value: output)
                 finish(.success(output))

@@ -58,9 +58,6 @@ private final class DispatchTimerWork: ScheduledWork, @unchecked Sendable {
     }
 
     private func take() -> (@Sendable () -> Void)? {
-        work.withLock { stored in
-            defer { stored = nil }
-            return stored
-        }
+        work.withLock { $0.take() }
     }
 }

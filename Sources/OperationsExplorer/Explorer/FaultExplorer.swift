@@ -126,9 +126,7 @@ public struct FaultExplorer<Input: Sendable, Output: Sendable>: Sendable {
                 continue
             }
             kinds.insert(kind)
-            violations.append(
-                ExplorationReport.Violation(
-                    schedule: smallest, seed: seed, problems: smallestProblems, diagram: diagram(smallest)))
+            violations.append(violation(smallest, seed: seed, smallestProblems))
         }
         return ExplorationReport(
             scenario: scenarioName, schedules: frontier.count, maxFaults: maxFaults, seed: seed, violations: violations)
@@ -168,20 +166,15 @@ public struct FaultExplorer<Input: Sendable, Output: Sendable>: Sendable {
         for done in helpers { done.wait() }
         return frontier.found
     }
+
     /// Runs one schedule again, exactly, with its diagram: what a test does with a schedule a
     /// report printed.
     ///
     /// - Parameter schedule: The faults, by boundary.
     /// - Returns: A report of that one schedule.
     public func replay(_ schedule: FaultSchedule) -> ExplorationReport {
-        let outcome = run(schedule)
-        let violations =
-            outcome.problems.isEmpty
-            ? []
-            : [
-                ExplorationReport.Violation(
-                    schedule: schedule, seed: nil, problems: outcome.problems, diagram: diagram(schedule))
-            ]
+        let problems = run(schedule).problems
+        let violations = problems.isEmpty ? [] : [violation(schedule, seed: nil, problems)]
         return ExplorationReport(
             scenario: name, schedules: 1, maxFaults: schedule.entries.count, seed: seed, violations: violations)
     }
@@ -240,10 +233,14 @@ public struct FaultExplorer<Input: Sendable, Output: Sendable>: Sendable {
         return smallest
     }
 
-    private func diagram(_ schedule: FaultSchedule) -> String {
+    /// The violation of `schedule`, with the run under it drawn.
+    private func violation(_ schedule: FaultSchedule, seed: UInt64?, _ problems: [String])
+        -> ExplorationReport.Violation
+    {
         let tracer = InMemoryTracer()
         _ = run(schedule, tracer: tracer)
-        return (try? TextDiagramRenderer().render(tracer.trace)) ?? "(the run could not be drawn)"
+        let diagram = (try? TextDiagramRenderer().render(tracer.trace)) ?? "(the run could not be drawn)"
+        return ExplorationReport.Violation(schedule: schedule, seed: seed, problems: problems, diagram: diagram)
     }
 }
 

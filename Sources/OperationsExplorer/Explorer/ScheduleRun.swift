@@ -34,10 +34,7 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
     /// How many reruns at most follow a session the flow calls finished with a failure.
     static var confirmingReruns: Int { 2 }
 
-    struct Outcome {
-        var boundaries: [Boundary]
-        var problems: [String]
-    }
+    typealias Outcome = (boundaries: [Boundary], problems: [String])
 
     /// What `check` said of the journal before a session: whether it offers a rerun (resumable,
     /// or left running by a dead process), whether the run is undone, whether the journal read.
@@ -179,7 +176,7 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
         }
         // The scratch folder differs from run to run; the problems read the same without it.
         let named = problems.map { $0.replacingOccurrences(of: url.path, with: "the journal") }
-        return Outcome(boundaries: world.boundaries, problems: named)
+        return (world.boundaries, named)
     }
 
     /// Where this process died or stopped, later by `delay` for ``Fault/restartLater``.
