@@ -147,11 +147,10 @@ public final class Completion<Output: Sendable>: Sendable {
     }
 }
 
-/// Who finished a launch.
+/// Who finished a launch: the operation's own code (``Completion/finish(_:)``), or the engine
+/// (the token, the deadline, the completion's release).
 private enum Finisher {
-    /// The operation's own code, through ``Completion/finish(_:)``.
     case operation
-    /// The engine: the token, the deadline, or the completion's release.
     case engine
 }
 

@@ -1,5 +1,4 @@
-/// One branch of a parallel step with its output type erased, so branches of different types
-/// run side by side: what the step is, and how to start it in its own run.
+/// One branch of a parallel step, its output type erased so branches of different types run side by side.
 struct ParallelBranch<Input: Sendable>: Sendable {
     let outline: StepOutline
     /// Starts the branch with `input` as step `index` of `run`; `finish` hears its result once.

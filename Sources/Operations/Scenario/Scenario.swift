@@ -27,12 +27,11 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
     /// The version its author gives it, recorded in journals with its shape.
     public let version: Int?
     private let outlines: [StepOutline]
-    /// The chain's links, in order; every launch walks them from the first (see ``ScenarioRun``).
+    /// Every launch walks them from the first (see ``ScenarioRun``).
     private let links: [ChainLink]
     /// Where it takes events from outside at its step boundaries; `nil` when it takes none.
     private let gate: BoundaryGate?
-    /// What is wrong with the scenario as built, if anything: every launch fails with it
-    /// before a step launches.
+    /// What is wrong with the scenario as built: every launch fails with it at once.
     private let definitionError: ScenarioDefinitionError?
 
     /// Creates a scenario called `name`, whose `build` chains the steps from its input; `version`

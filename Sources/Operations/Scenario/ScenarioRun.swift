@@ -23,7 +23,6 @@ final class ScenarioRun: Sendable {
     /// How many attempts have finished: a finish is accepted only for the next one, so an
     /// operation that calls `onFinish` twice cannot advance the scenario twice.
     private let finishedAttempts = Atomic<Int>(0)
-    /// See ScenarioRun+Compensation.swift.
     let undoing = Mutex(Undoing())
     /// The latest attempt the running step's operation reported making inside its launch, in
     /// the run's attempt `of` (``OpContext/reportRetry(of:after:took:retryingIn:purity:)``): the
@@ -55,10 +54,9 @@ final class ScenarioRun: Sendable {
     var isObserved: Bool { environment.observer != nil }
     var cancellation: CancellationToken? { context.cancellation }
     var trace: TraceScope? { context.trace }
-    /// Now, for a duration an observer reads; `nil` when nobody observes.
+    /// Now, for a duration an observer reads: the clock is read only when somebody observes.
     var now: ContinuousClock.Instant? { Self.start(in: environment) }
 
-    /// The clock is read only when somebody observes.
     static func start(in environment: OpEnvironment) -> ContinuousClock.Instant? {
         environment.observer != nil ? environment.scheduler.now : nil
     }

@@ -1,5 +1,4 @@
-/// What a scenario's builder keeps of each step to describe its shape: the step's names and
-/// types now, the nested scenario's shape only when a shape is asked for.
+/// What a scenario's builder keeps of each step for its shape; a nested shape is made when asked.
 struct StepOutline: Sendable {
     let name: String
     let input: String

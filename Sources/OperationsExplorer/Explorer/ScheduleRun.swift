@@ -26,7 +26,6 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
     let makeFlow: @Sendable (FaultWorld) -> ExploredFlow<Input, Output>
     let sealer: (any JournalSealer)?
     let restartDelay: Duration
-    /// Records the sessions' messages for a violation's diagram.
     let tracer: InMemoryTracer?
     /// The explorer's thread's folder, for the run's journal, removed once the run is checked.
     let directory: URL
