@@ -53,9 +53,9 @@ public final class Completion<Output: Sendable>: Sendable {
     deinit {
         // Reached only when nobody can finish any more: the operation dropped its completion,
         // and neither the token (which holds it weakly) nor the timer can reach it now.
-        guard let held = claim(by: .engine) else { return }
+        guard var held = claim(by: .engine) else { return }
         environment.diagnostics.report(OpDiagnostic(kind: .abandoned, operation: operationName))
-        deliver(.failure(OpError.abandoned(operation: operationName)), held, trace: "onFinish(abandoned)")
+        deliver(.failure(OpError.abandoned(operation: operationName)), &held, trace: "onFinish(abandoned)")
     }
 
     /// Whether the launch has finished, by the operation or by cancellation, deadline.
@@ -65,13 +65,13 @@ public final class Completion<Output: Sendable>: Sendable {
 
     /// Finishes the launch with `result`; only the first finish of a launch is delivered.
     public func finish(_ result: Result<Output, any Error>) {
-        guard let held = claim(by: .operation) else {
+        guard var held = claim(by: .operation) else {
             let kind: OpDiagnostic.Kind =
                 state.withLock { $0.finisher } == .operation ? .finishedTwice : .lateFinishDropped
             environment.diagnostics.report(OpDiagnostic(kind: kind, operation: operationName))
             return
         }
-        deliver(result, held)
+        deliver(result, &held)
     }
 
     /// Finishes the launch successfully with `value`.
@@ -107,16 +107,15 @@ public final class Completion<Output: Sendable>: Sendable {
     }
 
     private func finishByEngine(_ error: OpError) {
-        guard let held = claim(by: .engine) else { return }
-        deliver(.failure(error), held)
+        guard var held = claim(by: .engine) else { return }
+        deliver(.failure(error), &held)
     }
 
-    private func deliver(_ result: Result<Output, any Error>, _ held: consuming FinishState, trace label: String? = nil)
-    {
+    private func deliver(_ result: Result<Output, any Error>, _ held: inout FinishState, trace label: String? = nil) {
         stopWatching(held.watches)
         trace?.finish(label ?? TraceLabel.finish(result))
         // The operation goes before `onFinish` runs, so the caller sees it gone.
-        _ = consume held
+        held.operation = nil
         onFinish(result)
     }
 
