@@ -19,14 +19,11 @@ public final class TestScheduler: Scheduler {
         var nextID: UInt64 = 0
         var pending: [Pending] = []
         var requestedDelays: [Duration] = []
-        /// Tests waiting for work to be scheduled: how many pieces each waits for.
+        /// Tests waiting for `count` pieces of work to be scheduled.
         var waiters: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, any Error>)] = []
-        var nextWaiterID: UInt64 = 0
-        /// Called, outside the lock, each time work is scheduled: the explorer's driver sleeps
-        /// until then instead of polling.
+        /// The explorer's driver, woken outside the lock whenever work is scheduled.
         var onScheduled: (@Sendable () -> Void)?
 
-        /// Removes and returns the waiters whose count of pending work is reached.
         mutating func satisfiedWaiters() -> [CheckedContinuation<Void, any Error>] {
             let count = pending.count
             let ready = waiters.filter { $0.count <= count }.map(\.continuation)
@@ -36,8 +33,7 @@ public final class TestScheduler: Scheduler {
     }
 
     private let state: LockedState<State>
-    /// The instant the clock started at, and the wall-clock time it stood for: ``wallClock``
-    /// moves with ``now`` from there.
+    /// Where ``now`` and ``wallClock`` started.
     private let origin: (instant: ContinuousClock.Instant, wallClock: Date)
 
     /// The wall-clock time a test scheduler starts at unless told otherwise: a fixed time, so
@@ -69,7 +65,6 @@ public final class TestScheduler: Scheduler {
     /// How many pieces of work wait for their time.
     public var pendingCount: Int { state.withLock { $0.pending.count } }
 
-    /// When the earliest pending work is due; `nil` when nothing is pending.
     var nextDue: ContinuousClock.Instant? { state.withLock { $0.pending.map(\.due).min() } }
 
     /// Runs `work` once at or after `instant`; the returned handle cancels it.
@@ -107,8 +102,8 @@ public final class TestScheduler: Scheduler {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let id: UInt64? = state.withLock { state in
                 guard state.pending.count < count else { return nil }
-                let id = state.nextWaiterID
-                state.nextWaiterID += 1
+                let id = state.nextID
+                state.nextID += 1
                 state.waiters.append((id, count, continuation))
                 return id
             }
@@ -144,13 +139,12 @@ public final class TestScheduler: Scheduler {
     /// - Returns: `false` when nothing was pending.
     @discardableResult
     public func runNext() -> Bool {
-        guard let due = state.withLock({ $0.pending.map(\.due).min() }) else { return false }
+        guard let due = nextDue else { return false }
         advance(by: max(.zero, now.duration(to: due)))
         return true
     }
 
-    /// Calls `handler` each time work is scheduled from now on, on the scheduling thread and
-    /// outside the scheduler's lock; `nil` stops it. One handler at a time.
+    /// Calls `handler`, outside the lock, each time work is scheduled; `nil` stops it.
     func onScheduled(_ handler: (@Sendable () -> Void)?) {
         state.withLock { $0.onScheduled = handler }
     }

@@ -77,9 +77,7 @@ public enum LaunchProbe {
     }
 
     /// ``launch(_:context:timeout:)`` for async tests: the blocking wait runs on a thread of its
-    /// own, so it holds no thread of the pool that Swift Testing and Dispatch share — a test
-    /// blocking one of those delays every service that answers on a queue until the pool grows
-    /// (about a second on Linux), and stalls parallel tests.
+    /// own (``OwnThread``), holding none of the pool that Swift Testing and Dispatch share.
     ///
     /// ```swift
     /// let report = await LaunchProbe.awaitLaunch(factory.makeAuthScenario, context: context)
@@ -97,8 +95,7 @@ public enum LaunchProbe {
         await OwnThread.run { launch(make(), context: context, timeout: timeout) }
     }
 
-    /// Polls `condition` until it holds or `timeout` passes. Used only for releases, which
-    /// have no callback to wait on; results are always waited for on their completion.
+    /// Polls `condition`: only for releases, which have no callback to wait on.
     static func waitUntil(timeout: Duration, _ condition: () -> Bool) -> Bool {
         let end = ContinuousClock.now.advanced(by: timeout)
         while !condition() {

@@ -27,58 +27,21 @@ extension TestScheduler: Clock {
     public func sleep(until deadline: ContinuousClock.Instant, tolerance: Swift.Duration?) async throws {
         try Task.checkCancellation()
         guard deadline > now else { return }
-        let sleeper = TestSleep()
+        // Resumed once, by the work or by the cancellation; a token runs a handler registered
+        // after it fired at once, so a cancellation before the work exists is not missed.
+        let cancellation = CancellationToken()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                sleeper.begin(continuation, work: schedule(at: deadline) { sleeper.wake() })
+                let once = OnceFlag()
+                let work = schedule(at: deadline) { if once.claim() { continuation.resume() } }
+                cancellation.onCancel {
+                    guard once.claim() else { return }
+                    work.cancel()
+                    continuation.resume(throwing: CancellationError())
+                }
             }
         } onCancel: {
-            sleeper.cancel()
+            cancellation.cancel()
         }
-    }
-}
-
-/// One sleep on a ``TestScheduler``: resumed exactly once, by its work or by cancellation.
-private final class TestSleep: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<Void, any Error>?
-        var work: (any ScheduledWork)?
-        var cancelled = false
-    }
-
-    private let state = LockedState(State())
-
-    func begin(_ continuation: CheckedContinuation<Void, any Error>, work: any ScheduledWork) {
-        let cancelled = state.withLock { state in
-            guard !state.cancelled else { return true }
-            state.continuation = continuation
-            state.work = work
-            return false
-        }
-        if cancelled {
-            work.cancel()
-            continuation.resume(throwing: CancellationError())
-        }
-    }
-
-    func wake() {
-        let continuation = state.withLock { state in
-            defer { state.continuation = nil }
-            return state.continuation
-        }
-        continuation?.resume()
-    }
-
-    func cancel() {
-        let (continuation, work) = state.withLock { state in
-            state.cancelled = true
-            defer {
-                state.continuation = nil
-                state.work = nil
-            }
-            return (state.continuation, state.work)
-        }
-        work?.cancel()
-        continuation?.resume(throwing: CancellationError())
     }
 }

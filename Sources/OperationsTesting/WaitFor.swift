@@ -1,7 +1,6 @@
 import Dispatch
 import Observation
 import Operations
-import Synchronization
 
 /// A wait that ran out: what ``waitFor(_:timeout:until:)`` throws when the state never matched.
 public struct WaitTimedOut: Error, CustomStringConvertible {
@@ -52,13 +51,9 @@ public func waitFor<Value>(
 private func changed<Value>(_ read: @escaping @MainActor () -> Value, before deadline: DispatchTime) async -> Bool {
     guard DispatchTime.now() < deadline else { return false }
     return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-        let resumed = Mutex(false)
+        let once = OnceFlag()
         let resume: @Sendable (Bool) -> Void = { changed in
-            let first = resumed.withLock { done in
-                defer { done = true }
-                return !done
-            }
-            if first { continuation.resume(returning: changed) }
+            if once.claim() { continuation.resume(returning: changed) }
         }
         withObservationTracking {
             _ = read()

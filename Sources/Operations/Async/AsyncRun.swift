@@ -1,10 +1,6 @@
-/// One launch of an ``AsyncOp``: the operation until its task takes it, the task that runs it,
-/// and the caller's `onFinish`.
-///
-/// A finish by the engine (the token fired, the deadline passed) cancels the task; a task
-/// started after such a finish is cancelled as soon as it exists. The task lets go of the
-/// operation as soon as `run` returns, before the launch finishes, so a caller's `onFinish`
-/// sees it released, as ``Completion`` promises for any operation.
+/// One launch of an ``AsyncOp``: the operation until its task takes it, the task, the caller's
+/// `onFinish`. A finish by the engine cancels the task, even one started after it; the task
+/// lets go of the operation when `run` returns, so `onFinish` sees it released.
 final class AsyncRun<Operation: AsyncOp>: Sendable {
     typealias Output = Operation.Output
 
@@ -16,29 +12,24 @@ final class AsyncRun<Operation: AsyncOp>: Sendable {
         self.state = LockedState(AsyncRunState(operation: operation))
     }
 
-    /// The launch's finish, whoever made it: cancels the task (a task that already returned
-    /// ignores it), then tells the caller.
+    /// The launch's finish, whoever made it: cancels the task, then tells the caller.
     func deliver(_ result: Result<Output, any Error>) {
         let running = state.withLock { state -> Task<Void, Never>? in
-            defer {
-                state.task = nil
-                state.finished = true
-            }
-            return state.task
+            state.finished = true
+            return state.task.take()
         }
         running?.cancel()
         onFinish(result)
     }
 
-    /// Starts the operation's run, unless `completion` has already finished the launch (its
-    /// context's token had fired): one launch, one run at most.
+    /// Starts the operation's run, unless `completion` has already finished the launch.
     func start(completion: Completion<Output>, context: OpContext<Operation.Input>) {
         guard !completion.isFinished else { return }
         let running = completion.nested(context)
         let body: @Sendable () async -> Void = {
             // The operation is a temporary of this statement: released when `run` returns,
             // before the finish below releases the completion's reference and calls `onFinish`.
-            let outcome = await Self.outcome(of: self.takeOperation(), running)
+            let outcome = await Self.outcome(of: self.state.withLock { $0.operation.take() }, running)
             completion.finish(outcome)
         }
         let started: Task<Void, Never>
@@ -58,16 +49,7 @@ final class AsyncRun<Operation: AsyncOp>: Sendable {
         if finishedFirst { started.cancel() }
     }
 
-    /// The operation, taken once by the task that runs it.
-    private func takeOperation() -> Operation? {
-        state.withLock { state in
-            defer { state.operation = nil }
-            return state.operation
-        }
-    }
-
-    /// What `run` returned or threw, as the launch's result: `CancellationError` is the
-    /// launch's cancellation.
+    /// What `run` returned or threw; `CancellationError` is the launch's cancellation.
     static func outcome(of operation: Operation?, _ context: OpContext<Operation.Input>) async -> Result<
         Output, any Error
     > {
@@ -83,12 +65,9 @@ final class AsyncRun<Operation: AsyncOp>: Sendable {
     }
 }
 
-/// Where an ``AsyncRun`` stands.
 private struct AsyncRunState<Operation: AsyncOp> {
     /// Held from launch until the task takes it.
     var operation: Operation?
-    /// The running task, until the launch finishes.
     var task: Task<Void, Never>?
-    /// Whether the launch has finished (by the run or by the engine).
     var finished = false
 }

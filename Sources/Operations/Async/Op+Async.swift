@@ -1,5 +1,3 @@
-import Synchronization
-
 // MARK: - API
 
 extension Op {
@@ -21,7 +19,6 @@ extension Op {
         try await bridgedLaunch(context)
     }
 
-    /// What ``launch(_:)`` does for any operation: the callback launch behind a continuation.
     func bridgedLaunch(_ context: OpContext<Input>) async throws -> Output {
         let token = CancellationToken(linkedTo: context.cancellation)
         var launched = context
@@ -49,14 +46,10 @@ extension Op {
     }
 }
 
-/// The bridge's side of one launch: resumes the awaiting task exactly once.
-///
-/// The first finish goes through; a second one (an operation that calls `onFinish` directly
-/// may call it twice) is reported and dropped. An `onFinish` released without being called
-/// resumes the caller with ``OpError/abandoned(operation:)`` and reports it, instead of leaving
-/// it waiting forever.
+/// Resumes the awaiting task exactly once: a second finish is reported and dropped, and an
+/// `onFinish` released uncalled resumes it with ``OpError/abandoned(operation:)``.
 final class BridgeResumption<Output: Sendable>: Sendable {
-    private let taken = Atomic<Bool>(false)
+    private let once = OnceFlag()
     private let continuation: UnsafeContinuation<Output, any Error>
     private let environment: OpEnvironment
     private let operation: any Any.Type
@@ -68,23 +61,17 @@ final class BridgeResumption<Output: Sendable>: Sendable {
     }
 
     deinit {
-        guard claim() else { return }
+        guard once.claim() else { return }
         let name = String(describing: operation)
         environment.diagnostics.report(OpDiagnostic(kind: .abandoned, operation: name))
         continuation.resume(throwing: OpError.abandoned(operation: name))
     }
 
-    /// Resumes the awaiting task; a second call is reported, not delivered.
     func resume(with result: Result<Output, any Error>) {
-        guard claim() else {
+        guard once.claim() else {
             let name = String(describing: operation)
             return environment.diagnostics.report(OpDiagnostic(kind: .finishedTwice, operation: name))
         }
         continuation.resume(with: result)
-    }
-
-    /// `true` for the first finish only.
-    private func claim() -> Bool {
-        !taken.exchange(true, ordering: .acquiringAndReleasing)
     }
 }

@@ -1,67 +1,46 @@
 import Synchronization
 
-/// The check a scenario's chain makes at each step boundary; `nil` for a scenario built without
-/// an inbox.
-protocol BoundaryGate: AnyObject, Sendable {
-    /// Hands the waiting events to the handler, then calls `proceed` — or ends the run through
-    /// the launch's completion when the handler says so.
-    func pass(before nextStep: String?, in run: ScenarioRun, proceed: @escaping @Sendable () -> Void)
-}
+/// The check a scenario's chain makes at each step boundary: hands the waiting events to the
+/// handler, then calls `proceed`, or ends the run through the launch's completion.
+typealias BoundaryGate =
+    @Sendable (_ nextStep: String?, _ run: ScenarioRun, _ proceed: @escaping @Sendable () -> Void) -> Void
 
-/// An inbox and its handler: a scenario's way of taking events from outside.
-final class EventGate<Event: Sendable>: BoundaryGate {
-    private let inbox: EventInbox<Event>
-    private let handler: EventHandler<Event>
-
-    init(inbox: EventInbox<Event>, handler: @escaping EventHandler<Event>) {
-        self.inbox = inbox
-        self.handler = handler
-    }
-
-    func pass(before nextStep: String?, in run: ScenarioRun, proceed: @escaping @Sendable () -> Void) {
+/// The gate of a scenario that takes events from `inbox` and hands them to `handler`.
+func eventGate<Event: Sendable>(_ inbox: EventInbox<Event>, _ handler: @escaping EventHandler<Event>) -> BoundaryGate {
+    { nextStep, run, proceed in
         // A launch that has already finished (cancelled, timed out) leaves the events for the
         // next run rather than reacting on behalf of a run nobody waits for.
         guard !inbox.isEmpty, !run.ending.isFinished else { return proceed() }
         EventRound(
-            events: inbox.takeAll(), run: run, nextStep: nextStep, handler: handler, inbox: inbox, proceed: proceed
+            events: inbox.takeAll(), run: run, nextStep: nextStep, inbox: inbox, handler: handler, proceed: proceed
         ).run(from: 0)
     }
 }
 
-/// One boundary's events, handed to the handler one at a time, each after the reaction to the
-/// one before. A handler that reacts before it returns is followed by a loop, not by a nested
-/// call, so any number of events takes constant stack depth; one that reacts later, from
-/// another thread, resumes the loop there.
+/// One boundary's events, handed to the handler one at a time in a loop (constant stack depth);
+/// a reaction that comes after the handler returned resumes the loop on its thread.
 private final class EventRound<Event: Sendable>: Sendable {
     private let events: [Event]
     private let run: ScenarioRun
     private let nextStep: String?
-    private let handler: EventHandler<Event>
     private let inbox: EventInbox<Event>
+    private let handler: EventHandler<Event>
     private let proceed: @Sendable () -> Void
-    /// The events postponed so far; only the loop touches it, one step at a time.
     private let postponed = Mutex<[Event]>([])
 
     init(
-        events: [Event], run: ScenarioRun, nextStep: String?, handler: @escaping EventHandler<Event>,
-        inbox: EventInbox<Event>, proceed: @escaping @Sendable () -> Void
+        events: [Event], run: ScenarioRun, nextStep: String?, inbox: EventInbox<Event>,
+        handler: @escaping EventHandler<Event>, proceed: @escaping @Sendable () -> Void
     ) {
         self.events = events
         self.run = run
         self.nextStep = nextStep
-        self.handler = handler
         self.inbox = inbox
+        self.handler = handler
         self.proceed = proceed
     }
 
-    /// The boundary one event is handed over at. In an observed run each event's reaction gets
-    /// a recorder of its own, so the run's observers hear what that reaction launched.
-    private func boundary(recording recorder: ReactionRecorder?) -> StepBoundary {
-        StepBoundary(scenario: run.name, nextStep: nextStep, context: run.boundaryContext(observer: recorder))
-    }
-
-    /// Where one event's reaction stands: the handler has not returned yet, it returned without
-    /// reacting (the reaction will resume the loop), or the reaction came first.
+    /// Whether the handler returned before its reaction came, or the reaction first.
     private enum Slot {
         case pending
         case returned
@@ -72,8 +51,10 @@ private final class EventRound<Event: Sendable>: Sendable {
         var index = start
         while index < events.count {
             let event = events[index]
+            // In an observed run each reaction gets a recorder, for the observers to hear of.
             let recorder = run.environment.observer.map(ReactionRecorder.init(run:))
-            let boundary = boundary(recording: recorder)
+            let boundary = StepBoundary(
+                scenario: run.name, nextStep: nextStep, context: run.boundaryContext(observer: recorder))
             if let trace = boundary.context.trace, trace.isEnabled {
                 trace.note("event \(Self.label(event)) \(boundary)")
             }
@@ -108,8 +89,7 @@ private final class EventRound<Event: Sendable>: Sendable {
         TraceLabel.describe(event) ?? String(describing: event)
     }
 
-    /// Tells the run's observers the event was handled, before the reaction takes effect: a
-    /// journal then holds it before the next step's launch, or the run's end.
+    /// Told before the reaction takes effect, so a journal holds it before what follows.
     private func report(_ reaction: EventReaction, to event: Event, launched: [HandledEvent.Launch]) {
         let words: HandledEvent.Reaction =
             switch reaction {
@@ -121,7 +101,7 @@ private final class EventRound<Event: Sendable>: Sendable {
         run.report(.eventHandled(handled), address: run.base)
     }
 
-    /// Applies a reaction; whether the round goes on to the next event.
+    /// Whether the round goes on to the next event.
     private func apply(_ reaction: EventReaction, to event: Event) -> Bool {
         switch reaction {
         case .proceed:

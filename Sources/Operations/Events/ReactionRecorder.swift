@@ -1,20 +1,16 @@
 import Synchronization
 
-/// The observer of what an event handler launches with its boundary's context: it keeps what
-/// each launched scenario and step did (``HandledEvent/Launch``), for the run's own observers to
-/// get once, with the reaction, as ``ScenarioEvent/Kind/eventHandled(_:)``. It stops the
-/// reaction's launches whenever the run's observers stop the run (``haltingError``).
+/// Keeps what an event handler's launches did (``HandledEvent/Launch``), for the run's observers
+/// to get with the reaction (``ScenarioEvent/Kind/eventHandled(_:)``); halts when they halt.
 final class ReactionRecorder: ScenarioObserver {
     private let run: any ScenarioObserver
     private let state = Mutex(State())
 
     private struct State {
-        /// The scenario the reaction launched: the first reported at the root.
         var root: String?
         var launches: [HandledEvent.Launch] = []
     }
 
-    /// The recorder for a reaction of the run whose observers are `run`.
     init(run: any ScenarioObserver) {
         self.run = run
     }
@@ -52,7 +48,6 @@ final class ReactionRecorder: ScenarioObserver {
 
     var haltingError: (any Error)? { run.haltingError }
 
-    /// What the reaction launched, in the order each was first reported.
     var launched: [HandledEvent.Launch] { state.withLock(\.launches) }
 
     private static func index(of path: [String], in launches: inout [HandledEvent.Launch]) -> Int {

@@ -15,12 +15,9 @@
 public final class Completion<Output: Sendable>: Sendable {
     private let onFinish: OnFinish<Output>
     private let environment: OpEnvironment
-    /// The name a ``NamedOp`` gives itself (a scenario's), kept for diagnostics made after its
-    /// release; `nil` for other operations, named by their type.
+    /// A ``NamedOp``'s name, for diagnostics made after its release; others go by their type.
     private let name: String?
     private let operationType: any Any.Type
-    /// Who finished the launch, and what the finish takes out: the operation, the timer, the
-    /// registrations.
     private let state: LockedState<FinishState>
     /// The operation's own trace scope, `nil` when tracing is off.
     public let trace: TraceScope?
@@ -41,12 +38,14 @@ public final class Completion<Output: Sendable>: Sendable {
         self.environment = context.environment
         self.name = name
         self.operationType = O.self
-        self.state = LockedState(FinishState(operation: operation))
+        // Registered before anything can finish the launch, so every finish removes it.
+        let inFlightID = context.environment.inFlight?.register(operation: name ?? String(describing: O.self))
+        self.state = LockedState(FinishState(operation: operation, watches: Watches(inFlightID: inFlightID)))
         self.trace = context.trace.map { launcher in
             launcher.launch(
                 .operation(name ?? String(describing: type(of: operation))), TraceLabel.call("launch", context.input))
         }
-        if environment.inFlight != nil || context.cancellation != nil || context.deadline != nil {
+        if context.cancellation != nil || context.deadline != nil {
             attach(token: context.cancellation, deadline: context.deadline)
         }
     }
@@ -54,9 +53,9 @@ public final class Completion<Output: Sendable>: Sendable {
     deinit {
         // Reached only when nobody can finish any more: the operation dropped its completion,
         // and neither the token (which holds it weakly) nor the timer can reach it now.
-        guard let watches = claim(by: .engine) else { return }
+        guard var held = claim(by: .engine) else { return }
         environment.diagnostics.report(OpDiagnostic(kind: .abandoned, operation: operationName))
-        deliver(.failure(OpError.abandoned(operation: operationName)), watches, trace: "onFinish(abandoned)")
+        deliver(.failure(OpError.abandoned(operation: operationName)), &held, trace: "onFinish(abandoned)")
     }
 
     /// Whether the launch has finished, by the operation or by cancellation, deadline.
@@ -66,13 +65,13 @@ public final class Completion<Output: Sendable>: Sendable {
 
     /// Finishes the launch with `result`; only the first finish of a launch is delivered.
     public func finish(_ result: Result<Output, any Error>) {
-        guard let watches = claim(by: .operation) else {
+        guard var held = claim(by: .operation) else {
             let kind: OpDiagnostic.Kind =
                 state.withLock { $0.finisher } == .operation ? .finishedTwice : .lateFinishDropped
             environment.diagnostics.report(OpDiagnostic(kind: kind, operation: operationName))
             return
         }
-        deliver(result, watches)
+        deliver(result, &held)
     }
 
     /// Finishes the launch successfully with `value`.
@@ -98,35 +97,26 @@ public final class Completion<Output: Sendable>: Sendable {
 
     private var operationName: String { name ?? String(describing: operationType) }
 
-    /// Takes the finish for `finisher`: what watched the launch, or `nil` when it had finished.
-    private func claim(by finisher: Finisher) -> Watches? {
+    /// Takes the finish for `finisher`, with what the launch held; `nil` when it had finished.
+    private func claim(by finisher: Finisher) -> FinishState? {
         state.withLock { state in
             guard state.finisher == nil else { return nil }
-            state.finisher = finisher
-            defer { state.watches = Watches() }
-            return state.watches
+            defer { state = FinishState(finisher: finisher) }
+            return state
         }
     }
 
     private func finishByEngine(_ error: OpError) {
-        guard let watches = claim(by: .engine) else { return }
-        deliver(.failure(error), watches)
+        guard var held = claim(by: .engine) else { return }
+        deliver(.failure(error), &held)
     }
 
-    /// Delivers the finish this caller claimed: stops watching, records it, releases the
-    /// operation, then calls `onFinish`.
-    private func deliver(_ result: Result<Output, any Error>, _ watches: Watches, trace label: String? = nil) {
-        stopWatching(watches)
+    private func deliver(_ result: Result<Output, any Error>, _ held: inout FinishState, trace label: String? = nil) {
+        stopWatching(held.watches)
         trace?.finish(label ?? TraceLabel.finish(result))
-        releaseOperation()
+        // The operation goes before `onFinish` runs, so the caller sees it gone.
+        held.operation = nil
         onFinish(result)
-    }
-
-    /// Drops the operation, before `onFinish` runs, so the caller sees it gone: the reference
-    /// taken out of the state goes when this function returns.
-    private func releaseOperation() {
-        let operation = state.withLock { $0.operation.take() }
-        withExtendedLifetime(operation) {}
     }
 
     private func stopWatching(_ watches: Watches) {
@@ -138,43 +128,28 @@ public final class Completion<Output: Sendable>: Sendable {
     private func attach(token: CancellationToken?, deadline: ContinuousClock.Instant?) {
         // Nothing attached holds the completion strongly: a long-lived token or timer must not
         // keep an abandoned launch alive, or its abandonment would never be reported.
-        if let registry = environment.inFlight {
-            let id = registry.register(operation: operationName)
-            keep { $0.inFlightID = id }
-        }
-        if let token {
-            let registration = token.onCancel { [weak self] in self?.finishByEngine(.cancelled) }
-            keep { $0.registration = registration }
-        }
+        var watches = Watches()
+        watches.registration = token?.onCancel { [weak self] in self?.finishByEngine(.cancelled) }
         if let deadline {
-            let timer = environment.scheduler.schedule(at: deadline) { [weak self] in
+            watches.timer = environment.scheduler.schedule(at: deadline) { [weak self] in
                 self?.finishByEngine(.timedOut)
             }
-            keep { $0.timer = timer }
         }
-    }
-
-    /// Keeps what `attach` made for the finish to undo, or undoes it now when a finish that
-    /// raced with attaching came first.
-    private func keep(_ store: (inout Watches) -> Void) {
+        // A finish that came first (a token that had fired) found nothing to undo: undone here.
         let late = state.withLock { state -> Watches? in
-            guard state.finisher != nil else {
-                store(&state.watches)
-                return nil
-            }
-            var late = Watches()
-            store(&late)
-            return late
+            guard state.finisher == nil else { return watches }
+            state.watches.timer = watches.timer
+            state.watches.registration = watches.registration
+            return nil
         }
         if let late { stopWatching(late) }
     }
 }
 
-/// Who finished a launch.
+/// Who finished a launch: the operation's own code (``Completion/finish(_:)``), or the engine
+/// (the token, the deadline, the completion's release).
 private enum Finisher {
-    /// The operation's own code, through ``Completion/finish(_:)``.
     case operation
-    /// The engine: the token, the deadline, or the completion's release.
     case engine
 }
 
@@ -187,7 +162,7 @@ private struct FinishState {
 
 /// What watches a running launch, undone when it finishes.
 private struct Watches {
-    var timer: (any ScheduledWork)?
     var inFlightID: UInt64?
+    var timer: (any ScheduledWork)?
     var registration: CancellationRegistration?
 }

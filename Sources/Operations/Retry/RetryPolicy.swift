@@ -65,21 +65,9 @@ public struct RetryPolicy: Sendable {
         (error as? any RetryableError)?.isTransient ?? false
     }
 
-    /// Whether attempt number `attempt` (from 1) that failed with `error` may be followed by
-    /// another.
-    func allowsRetry(after attempt: Int, of error: any Error, purity: Purity) -> Bool {
-        guard attempt < maxAttempts else { return false }
-        guard purity.relaunchesFreely || relaunchesSideEffects else { return false }
-        if error is OpError || error.isCancellation { return false }
-        return isTransient(error)
-    }
-
-    /// Whether side effects are the only reason attempt `attempt` failing with `error` is not
-    /// retried: the error is transient, attempts are left, but the step is not safe to relaunch
-    /// and the policy does not relaunch side effects. The failure then says so.
-    func declinesOnlyForSideEffects(after attempt: Int, of error: any Error, purity: Purity) -> Bool {
-        guard attempt < maxAttempts, !purity.relaunchesFreely, !relaunchesSideEffects else { return false }
-        if error is OpError || error.isCancellation { return false }
-        return isTransient(error)
+    /// Whether attempt number `attempt` (from 1) that failed with `error` is worth another, if
+    /// the step's purity allows it (``relaunchesSideEffects``).
+    func retries(after attempt: Int, of error: any Error) -> Bool {
+        attempt < maxAttempts && !(error is OpError) && !error.isCancellation && isTransient(error)
     }
 }

@@ -1,18 +1,10 @@
-/// One link of a built scenario: what the scenario does with the value its chain has produced
-/// so far — launch a step, skip one, or convert the value.
-///
-/// A built chain is a flat array of links, their value types erased: a link takes the value,
-/// does its work, and hands its result to the run (``ScenarioRun/pass(_:after:)``), which calls
-/// the next link from its loop. No link refers to another, so launching, failing through and
-/// releasing a chain of any length take constant stack depth.
+/// One link of a built scenario, its value type erased: launch a step, skip one, or convert the
+/// value. A link hands its result to the run (``ScenarioRun/pass(_:after:)``) and refers to no
+/// other, so a chain of any length takes constant stack depth.
 struct ChainLink: Sendable {
-    /// What the link does: given the chain's value so far, the run and its own position, it
-    /// hands its result to `run.pass(_:after: position)`, now or later, exactly once.
     typealias Body = @Sendable (_ value: any Sendable, _ run: ScenarioRun, _ position: Int) -> Void
 
-    /// The step this link launches (or skips), which makes it a step boundary, where a scenario
-    /// built with an ``EventInbox`` takes the events waiting for it; `nil` for a link that only
-    /// converts the value.
+    /// The step this link launches or skips: a boundary for an ``EventInbox``'s events.
     let step: String?
     let body: Body
 }

@@ -1,27 +1,19 @@
-/// One branch of a parallel step with its output type erased, so branches of different types
-/// run side by side: what the step is, and how to start it in its own run.
-final class ParallelBranch<Input: Sendable>: Sendable {
-    let name: String
-    let purity: Purity
+/// One branch of a parallel step, its output type erased so branches of different types run side by side.
+struct ParallelBranch<Input: Sendable>: Sendable {
     let outline: StepOutline
-    /// Starts the branch with `input` as step `index` of `run`; `join` hears its result once.
-    let start: @Sendable (_ input: Input, _ run: ScenarioRun, _ index: Int, _ join: any BranchJoin) -> Void
+    /// Starts the branch with `input` as step `index` of `run`; `finish` hears its result once.
+    let start:
+        @Sendable (_ input: Input, _ run: ScenarioRun, _ index: Int, _ finish: @escaping StepFinish<any Sendable>) ->
+            Void
+
+    var name: String { outline.name }
 
     init<Output: Sendable>(_ step: Step<Input, Output>) {
-        name = step.name
-        purity = step.purity
         outline = step.outline(conditional: false)
-        start = { input, run, index, join in
-            StepLife(run: run, step: step, index: index, destination: .join(join)).start(input)
+        start = { input, run, index, finish in
+            StepLife(run: run, step: step, index: index) { finish($0.map { $0 }) }.start(input)
         }
     }
-}
-
-/// Where a branch's result goes: its parallel step, which joins the branches. One reference
-/// the branch's step holds, rather than a closure of the step's own around it.
-protocol BranchJoin: AnyObject, Sendable {
-    /// Branch `index`, which ran in `run`, finished with `result`.
-    func branch(_ index: Int, finished result: Result<any Sendable, any Error>, in run: ScenarioRun)
 }
 
 /// Unpacks the branches' outputs, in branch order, as the types the builder promised.

@@ -1,15 +1,12 @@
-/// The outputs of a parallel step that waits for all its branches, as its journal records them:
-/// a JSON array in branch order, each element as that branch's own output is recorded (`null`
-/// for a branch that finishes with nothing).
-///
-/// The step's output is a tuple (or an array of one type), which `Encodable` cannot describe:
-/// this value stands for it in the step's `stepSucceeded` event.
+/// The outputs of a parallel step that waits for all its branches, standing in its
+/// `stepSucceeded` event for its tuple, which `Encodable` cannot describe: a JSON array in branch
+/// order, each element as that branch's own output is recorded (`null` for nothing).
 package struct ParallelOutputs: Sendable, Encodable {
     /// The branches' outputs, in branch order.
     package let values: [any Sendable]
     /// The step's output type, `(Price, Order)`.
     package let type: String
-    /// The name of the branch at a position, asked only to say why the outputs are not recorded.
+    /// Asked only to say why the outputs are not recorded.
     private let branchName: @Sendable (Int) -> String
 
     init(_ values: [any Sendable], type: String, branchName: @escaping @Sendable (Int) -> String) {

@@ -9,30 +9,22 @@ enum ParallelMode: Sendable {
 }
 
 /// One launch of a parallel step: its branches, each a one-step run of its own below the
-/// step's address (so each has its attempts, retries, keys and journal lines), launched at
-/// once and joined.
+/// step's address (its own attempts, keys and journal lines), launched at once and joined.
 ///
-/// The branches share a cancellation token of their own, linked to the scenario's: the first
-/// failure (or a race's first success) fires it, so the other branches' operations see the
-/// cancellation and their screens close. The step finishes only when every branch has
-/// finished, so nothing is left in flight behind it.
-///
-/// Each branch records its trace apart; when the step finishes, the branches are drawn one
-/// after another inside a `par` frame, so a reader sees each branch whole rather than their
-/// messages interleaved by the clock.
-final class ParallelRun<Input: Sendable>: BranchJoin {
+/// The first failure (or a race's first success) fires the branches' shared token, linked to
+/// the scenario's; the step finishes only when every branch has, so nothing is left in flight.
+/// Each branch records its trace apart and is drawn whole in a `par` frame, not interleaved.
+final class ParallelRun<Input: Sendable>: Sendable {
     private let parent: ScenarioRun
     private let index: Int
     private let name: String
     private let mode: ParallelMode
-    /// The step's output type, as its journal names it.
     private let output: String
     private let branches: [ParallelBranch<Input>]
     /// Hears the outputs in branch order (all), or the winner's alone (race).
     private let finish: StepFinish<[any Sendable]>
     private let token = CancellationToken()
     private let traces: [BranchTrace]?
-    /// The join's bookkeeping.
     private let state: Mutex<ParallelJoinState>
 
     init(
@@ -75,12 +67,11 @@ final class ParallelRun<Input: Sendable>: BranchJoin {
             let run = ScenarioRun(
                 name: name, context: context(of: branch), base: base, startedAt: parent.startedAt, links: [],
                 ending: parent.ending, gate: nil)
-            branches[branch].start(input, run, branch, self)
+            branches[branch].start(input, run, branch) { self.branch(branch, finished: $0, in: run) }
         }
     }
 
-    /// A branch's context: the shared token, the scenario's deadline, and its own trace (none
-    /// when tracing is off).
+    /// A branch's context: the shared token, the scenario's deadline, its own trace.
     private func context(of branch: Int) -> OpContext<Void> {
         var context = OpContext(cancellation: token, deadline: parent.context.deadline, environment: parent.environment)
         if let traces, let scope = parent.trace {
@@ -90,27 +81,22 @@ final class ParallelRun<Input: Sendable>: BranchJoin {
         return context
     }
 
-    func branch(_ branch: Int, finished result: Result<any Sendable, any Error>, in run: ScenarioRun) {
+    private func branch(_ branch: Int, finished result: Result<any Sendable, any Error>, in run: ScenarioRun) {
         let undos = run.undoing.withLock { $0.finished }
         let (isLast, decides) = state.withLock { state -> (Bool, Bool) in
             state.results[branch] = result
             if !undos.isEmpty { state.undos[branch] = undos }
             state.remaining -= 1
-            var decides = false
-            if state.decidedBy == nil {
-                switch (mode, result) {
-                case (.all, .failure), (.race, .success): decides = true
-                default: break
-                }
-                if decides { state.decidedBy = branch }
-            }
+            // A failure decides a step that waits for all its branches; a success decides a race.
+            let succeeded = if case .success = result { true } else { false }
+            let decides = state.decidedBy == nil && succeeded == (mode == .race)
+            if decides { state.decidedBy = branch }
             return (state.remaining == 0, decides)
         }
         if decides { token.cancel() }
         if isLast { end() }
     }
 
-    /// Every branch has finished: draws them, reports the step and hands its result on.
     private func end() {
         let (results, decidedBy, registration, undos) = state.withLock { state in
             (state.results.map { $0! }, state.decidedBy, state.parentRegistration, state.undos)
@@ -142,13 +128,7 @@ final class ParallelRun<Input: Sendable>: BranchJoin {
         switch mode {
         case .all:
             guard let failed = decidedBy, case .failure(let error) = results[failed] else {
-                return .success(
-                    results.map { result in
-                        guard case .success(let value) = result else {
-                            preconditionFailure("a branch neither failed nor succeeded")
-                        }
-                        return value
-                    })
+                return Result { try results.map { try $0.get() } }
             }
             // The scenario undoing its finished steps learns which branch failed, so that a
             // rerun fails that branch again instead of launching it.
@@ -170,7 +150,6 @@ final class ParallelRun<Input: Sendable>: BranchJoin {
         }
     }
 
-    /// The branches' recorded events, one branch after another inside a `par` frame.
     private func drawBranches() {
         guard let traces, let scope = parent.trace, let tracer = scope.tracer else { return }
         scope.openFrame(.par, name)
@@ -189,15 +168,13 @@ struct ParallelJoinState {
     /// The branch whose failure (all) or success (race) decided the step.
     var decidedBy: Int?
     var parentRegistration: CancellationRegistration?
-    /// What each branch finished that declares a compensation, in branch order (empty for
-    /// most), kept here because a branch's run is let go of when it ends.
+    /// What each branch finished that declares a compensation, kept as its run goes.
     var undos: [[PendingUndo]]
 }
 
 /// Where a branch of a parallel step records its trace until the step draws it; an event that
 /// comes after (a screen closing late) goes straight on to the run's tracer.
 final class BranchTrace: Tracer {
-    /// The events kept so far, until `forwarding` is set.
     private let state = Mutex<(events: [TraceEvent], forwarding: (any Tracer)?)>(([], nil))
 
     func record(_ event: consuming TraceEvent) {

@@ -27,12 +27,11 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
     /// The version its author gives it, recorded in journals with its shape.
     public let version: Int?
     private let outlines: [StepOutline]
-    /// The chain's links, in order; every launch walks them from the first (see ``ScenarioRun``).
+    /// Every launch walks them from the first (see ``ScenarioRun``).
     private let links: [ChainLink]
     /// Where it takes events from outside at its step boundaries; `nil` when it takes none.
-    private let gate: (any BoundaryGate)?
-    /// What is wrong with the scenario as built, if anything: every launch fails with it
-    /// before a step launches.
+    private let gate: BoundaryGate?
+    /// What is wrong with the scenario as built: every launch fails with it at once.
     private let definitionError: ScenarioDefinitionError?
 
     /// Creates a scenario called `name`, whose `build` chains the steps from its input; `version`
@@ -57,17 +56,17 @@ public final class Scenario<Input: Sendable, Output: Sendable>: NamedOp, Scenari
         _ build: (ScenarioBuilder<Input, Input>) -> ScenarioBuilder<Input, Output>
     ) {
         self.init(
-            name: name, version: version, chain: build(.start), gate: EventGate(inbox: events, handler: onEvent))
+            name: name, version: version, chain: build(.start), gate: eventGate(events, onEvent))
     }
 
-    private init(name: String, version: Int?, chain: ScenarioBuilder<Input, Output>, gate: (any BoundaryGate)?) {
+    private init(name: String, version: Int?, chain: ScenarioBuilder<Input, Output>, gate: BoundaryGate?) {
         self.name = name
         self.version = version
         self.outlines = chain.outlines
         self.stepNames = chain.stepNames
         self.links = chain.links
         self.gate = gate
-        self.definitionError = chain.outlines.lazy.compactMap(\.problem).first
+        self.definitionError = chain.outlines.lazy.compactMap(\.definitionProblem).first
     }
 
     /// The scenario's steps in order, with their types, purity and nested scenarios.

@@ -50,7 +50,7 @@ extension ScenarioBuilder {
         var branches = [ParallelBranch(first)]
         for step in repeat each rest { branches.append(ParallelBranch(step)) }
         return joining(name, branches, mode: .all, output: (First, repeat each Rest).self) { value, values, run in
-            ValueTrace.combined(
+            ValueTrace.computed(
                 Next.self, from: { branchTypes(Current.self, First.self, repeat (each Rest).self) }, trace: run.trace)
             var outputs = BranchOutputs(values)
             return combine(value, outputs.next(First.self), repeat outputs.next((each Rest).self))
@@ -90,7 +90,7 @@ extension ScenarioBuilder {
         combine: @escaping @Sendable (Current, [Output]) -> Next
     ) -> ScenarioBuilder<Input, Next> {
         joining(name, branches.map(ParallelBranch.init), mode: .all, output: [Output].self) { value, values, run in
-            ValueTrace.computed(Next.self, from: Current.self, [Output].self, trace: run.trace)
+            ValueTrace.computed(Next.self, from: { [Current.self, [Output].self] }, trace: run.trace)
             return combine(value, BranchOutputs.all(values, as: Output.self))
         }
     }
@@ -116,12 +116,9 @@ extension ScenarioBuilder {
     }
 
     /// The link of a parallel step: replays a race's recorded winner in a rerun when it can,
-    /// otherwise launches the branches and hands on what `assemble` makes of the value the step
-    /// was given and the branches' outputs (`output`, the step's own output type).
-    ///
-    /// A step that waits for all its branches is never replayed whole, though its journal
-    /// records the outputs: a rerun replays each branch from its own record, so the branches'
-    /// compensations are kept and a branch whose output was not kept is launched again.
+    /// otherwise launches the branches and hands on what `assemble` makes of their outputs.
+    /// A step that waits for all is never replayed whole: each branch replays from its own
+    /// record, so their compensations are kept and a branch not recorded runs again.
     private consuming func joining<Next: Sendable>(
         _ name: String, _ branches: [ParallelBranch<Current>], mode: ParallelMode, output: Any.Type,
         assemble: @escaping @Sendable (_ value: Current, _ outputs: [any Sendable], _ run: ScenarioRun) -> Next
@@ -156,8 +153,7 @@ extension ScenarioBuilder {
     }
 }
 
-/// The types a parallel step's `combine` is drawn from, in order: the value the step was given,
-/// then each branch's output.
+/// The types a parallel step's `combine` is drawn from, in order.
 private func branchTypes<Current, First, each Rest>(
     _ current: Current.Type, _ first: First.Type, _ rest: repeat (each Rest).Type
 ) -> [Any.Type] {

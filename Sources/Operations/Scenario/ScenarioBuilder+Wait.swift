@@ -87,7 +87,6 @@ extension ScenarioBuilder {
         }
     }
 
-    /// The link of a wait: the deadline's step, then the wait until it.
     private consuming func waiting(
         _ name: String, problem: ScenarioDefinitionError?, _ duration: @escaping @Sendable (Current) -> Duration
     ) -> ScenarioBuilder<Input, Current> {

@@ -19,7 +19,7 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     public consuming func then<Next: Sendable>(_ step: Step<Current, Next>) -> ScenarioBuilder<Input, Next> {
         let index = outlines.count
         return appending(step.outline(conditional: false), step: step.name) { value, run, position in
-            StepLife(run: run, step: step, index: index, destination: .passingOn(after: position)).start(value)
+            StepLife(run: run, step: step, index: index) { run.pass($0, after: position) }.start(value)
         }
     }
 
@@ -34,7 +34,7 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
     ) -> ScenarioBuilder<Input, Current> {
         conditional(step.name, step.outline(conditional: true), when: condition, describedAs: description) {
             value, index, run, finish in
-            StepLife(run: run, step: step, index: index, then: finish).start(value)
+            StepLife(run: run, step: step, index: index, finish: finish).start(value)
         }
     }
 
@@ -60,13 +60,12 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         input: @escaping @Sendable (Current) -> StepInput,
         merge: @escaping @Sendable (Current, StepOutput) -> Current
     ) -> ScenarioBuilder<Input, Current> {
-        // A step given a condition is conditional in the shape; one without (the default
-        // `{ _ in true }`) cannot be told apart here, so every step of this form is.
+        // Without a condition (the default) it cannot be told apart here: conditional in the shape.
         conditional(step.name, step.outline(conditional: true), when: condition, describedAs: description) {
             value, index, run, finish in
             StepLife(run: run, step: step, index: index) { stepResult in
                 if case .success = stepResult {
-                    ValueTrace.computed(Current.self, from: Current.self, StepOutput.self, trace: run.trace)
+                    ValueTrace.computed(Current.self, from: { [Current.self, StepOutput.self] }, trace: run.trace)
                 }
                 finish(stepResult.map { merge(value, $0) })
             }.start(input(value))
@@ -94,7 +93,7 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         return appending(step.outline(conditional: false), step: step.name) { value, run, position in
             StepLife(run: run, step: step, index: index) { stepResult in
                 if case .success = stepResult {
-                    ValueTrace.computed(Next.self, from: Current.self, StepOutput.self, trace: run.trace)
+                    ValueTrace.computed(Next.self, from: { [Current.self, StepOutput.self] }, trace: run.trace)
                 }
                 run.pass(stepResult.map { combine(value, $0) }, after: position)
             }.start(input(value))
@@ -107,13 +106,12 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         -> ScenarioBuilder<Input, Next>
     {
         appending(nil, step: nil) { value, run, position in
-            ValueTrace.computed(Next.self, from: Current.self, trace: run.trace)
+            ValueTrace.computed(Next.self, from: { [Current.self] }, trace: run.trace)
             run.pass(Result { try transform(value) }, after: position)
         }
     }
 
-    /// The chain with one more link, which gets the chain's value so far, the run and its own
-    /// position, and hands a value of type `Next` on (see ``ChainLink``).
+    /// The chain with one more link (see ``ChainLink``).
     consuming func appending<Next: Sendable>(
         _ outline: StepOutline?, step: String?,
         _ body: @escaping @Sendable (_ value: Current, _ run: ScenarioRun, _ position: Int) -> Void
@@ -135,10 +133,7 @@ public struct ScenarioBuilder<Input: Sendable, Current: Sendable>: Sendable {
         return ScenarioBuilder<Input, Next>(outlines: outlines, links: links)
     }
 
-    /// The link of a conditional step, shared by both conditional forms of `then`: skipped,
-    /// with its note, when `condition` fails for the value; otherwise run inside its `opt`
-    /// frame by `start`, given the value, the step's index, the run and the finish that hands
-    /// its result on.
+    /// The link of both conditional forms of `then`: skipped, or run by `start` in an `opt` frame.
     private consuming func conditional(
         _ name: String, _ outline: StepOutline, when condition: @escaping @Sendable (Current) -> Bool,
         describedAs description: String?,

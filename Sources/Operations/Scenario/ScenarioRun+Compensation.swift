@@ -76,37 +76,24 @@ private final class UndoWalk: Sendable {
             name: run.name, context: run.context, base: pending.address, startedAt: run.startedAt, links: [],
             ending: run.ending, gate: nil)
         pending.start(undoRun) { result in
-            switch result {
-            case .success:
+            guard case .failure(let error) = result else {
                 self.outcome.withLock {
                     $0.undone.append(UndoneStep(address: pending.address, compensation: pending.compensation))
                 }
-            case .failure(let error):
-                self.outcome.withLock {
-                    $0.leftUndone.append(
-                        CompensationFailure.LeftUndone(
-                            address: pending.address, compensation: pending.compensation, error: error))
-                }
-                // A run that must stop, or was cancelled, launches no other compensation;
-                // each one left is owed, and a rerun goes on from here.
-                if error.haltsRun || error.isCancellation {
-                    return self.abandon(from: position + 1, because: error)
+                return self.run.schedule { self.undo(at: position + 1) }
+            }
+            // A run that must stop, or was cancelled, launches no other compensation; each one
+            // left is owed, and a rerun goes on from here.
+            let stops = error.haltsRun || error.isCancellation
+            let left = self.undos[position...(stops ? self.undos.count - 1 : position)]
+            self.outcome.withLock { state in
+                state.leftUndone += left.map {
+                    CompensationFailure.LeftUndone(address: $0.address, compensation: $0.compensation, error: error)
                 }
             }
+            if stops { return self.end() }
             self.run.schedule { self.undo(at: position + 1) }
         }
-    }
-
-    private func abandon(from position: Int, because error: any Error) {
-        outcome.withLock { state in
-            for pending in undos[position...] {
-                state.leftUndone.append(
-                    CompensationFailure.LeftUndone(
-                        address: pending.address, compensation: pending.compensation, error: error)
-                )
-            }
-        }
-        end()
     }
 
     private func end() {

@@ -1,13 +1,11 @@
 import Synchronization
 
-/// One launch of a scenario: the one object a launch makes for itself, which walks the chain's
-/// links in a loop, holds what its steps share (the scenario's context, where it sits, the
-/// host's observer) and guards each step's attempts against a second finish.
+/// One launch of a scenario: walks the chain's links, holds what its steps share and guards
+/// each step's attempts against a second finish.
 ///
-/// Constant stack depth: every hand-on from a link to the next, and every relaunch of a step,
-/// goes through ``schedule(_:)``, which leaves the work to this run's loop when one is further
-/// down the stack (the step finished inside its own launch). A chain whose operations all
-/// finish inside their launch still finishes before the scenario's launch returns.
+/// Constant stack depth: every hand-on to the next link and every relaunch goes through
+/// ``schedule(_:)``, which leaves the work to the loop further down the stack when there is
+/// one. A chain of synchronous operations still finishes before the launch returns.
 final class ScenarioRun: Sendable {
     let name: String
     /// Where the launch sits: the step it is in its parent, or the root.
@@ -20,31 +18,27 @@ final class ScenarioRun: Sendable {
     /// The scenario's completion: a failure ends the launch from wherever it happens.
     let ending: any ScenarioEnding
     private let links: [ChainLink]
-    private let gate: (any BoundaryGate)?
-    /// Whether a loop of this run is running, and the work left for it.
+    private let gate: BoundaryGate?
     private let loop = LockedState(Loop())
-    /// How many attempts of this run's steps have finished; an attempt's finish is accepted
-    /// only when it is the next one, so an operation that calls `onFinish` twice cannot
-    /// advance the scenario twice.
+    /// How many attempts have finished: a finish is accepted only for the next one, so an
+    /// operation that calls `onFinish` twice cannot advance the scenario twice.
     private let finishedAttempts = Atomic<Int>(0)
-    /// The finished steps to undo should a later one fail for good, and which one did
-    /// (see ScenarioRun+Compensation.swift).
     let undoing = Mutex(Undoing())
-    /// The latest attempt the operation of the running step reported making inside its launch
-    /// (``OpContext/reportRetry(of:after:took:retryingIn:purity:)``), for the attempt of this
-    /// run it belongs to; `nil` until an operation reports one.
+    /// The latest attempt the running step's operation reported making inside its launch, in
+    /// the run's attempt `of` (``OpContext/reportRetry(of:after:took:retryingIn:purity:)``): the
+    /// step's failure counts every attempt, and its last one is measured from its own start.
     private let innerAttempt = Mutex<InnerAttempt?>(nil)
+    typealias InnerAttempt = (of: Int, attempt: Int, since: ContinuousClock.Instant?)
 
     private struct Loop {
         var isRunning = false
-        /// One slot is enough: a run's links and attempts follow one another, so at most one
-        /// piece of work waits at any time.
+        /// One slot: a run's links and attempts follow one another.
         var pending: (@Sendable () -> Void)?
     }
 
     init(
         name: String, context: OpContext<Void>, base: StepAddress, startedAt: ContinuousClock.Instant?,
-        links: [ChainLink], ending: any ScenarioEnding, gate: (any BoundaryGate)?
+        links: [ChainLink], ending: any ScenarioEnding, gate: BoundaryGate?
     ) {
         self.name = name
         self.base = base
@@ -56,16 +50,13 @@ final class ScenarioRun: Sendable {
     }
 
     var environment: OpEnvironment { context.environment }
-    /// Whether an observer receives events: without one, nothing reads step addresses or times.
+    /// Without an observer, nothing reads step addresses or times.
     var isObserved: Bool { environment.observer != nil }
     var cancellation: CancellationToken? { context.cancellation }
-    /// The scenario's own trace scope, `nil` when tracing is off.
     var trace: TraceScope? { context.trace }
-    /// Now, for a duration an observer reads; `nil` when nobody observes.
+    /// Now, for a duration an observer reads: the clock is read only when somebody observes.
     var now: ContinuousClock.Instant? { Self.start(in: environment) }
 
-    /// When a launch in `environment` starts, for the durations its observer reads; `nil`
-    /// (the clock not read) when nobody observes.
     static func start(in environment: OpEnvironment) -> ContinuousClock.Instant? {
         environment.observer != nil ? environment.scheduler.now : nil
     }
@@ -74,8 +65,7 @@ final class ScenarioRun: Sendable {
         base.appending(index: index, name: name)
     }
 
-    /// The context of attempt `attempt` of step `index`, called `name`: the scenario's token,
-    /// deadline and trace, with the step's own scope and `key`.
+    /// The context of an attempt of step `index`: the scenario's, with the step's scope and key.
     func context<Input: Sendable>(
         _ input: Input, step index: Int, name: String, attempt: Int, key: IdempotencyKey?, resumesEarlierRun: Bool
     ) -> OpContext<Input> {
@@ -86,10 +76,8 @@ final class ScenarioRun: Sendable {
         return step
     }
 
-    /// The scenario's context for what an event handler launches: its trace, cancellation and
-    /// services, but neither its replay nor its place in the run — the reaction is not a step,
-    /// so it must not be journaled (or replayed) as one. What it launches is told to `observer`
-    /// (a ``ReactionRecorder``), which the run's observers hear of as one handled event.
+    /// The context of what an event handler launches: no replay and no place in the run, as a
+    /// reaction is no step; what it launches is told to `observer` (a ``ReactionRecorder``).
     func boundaryContext(observer: (any ScenarioObserver)?) -> OpContext<Void> {
         var boundary = context
         boundary.environment = environment.with(observer: observer, replay: nil)
@@ -108,8 +96,7 @@ final class ScenarioRun: Sendable {
             purity: purity, idempotencyKey: idempotencyKey)
     }
 
-    /// Reports an event of scenario `scenario` to the observer of `environment`, if any: for a
-    /// caller that holds the run's parts rather than the run (the scenario's own finish).
+    /// For a caller that holds the run's parts rather than the run (the scenario's own finish).
     static func report(
         _ kind: ScenarioEvent.Kind, scenario: String, in environment: OpEnvironment, address: StepAddress,
         attempt: Int = 0, value: (any Sendable)? = nil, since start: ContinuousClock.Instant? = nil,
@@ -126,31 +113,23 @@ final class ScenarioRun: Sendable {
 
     // MARK: - Walking the chain
 
-    /// Starts the walk with the scenario's input.
     func start(with input: some Sendable) {
         schedule { self.proceed(at: 0, with: input) }
     }
 
-    /// Hands the value of the link at `position` to the next link.
-    func pass<Value: Sendable>(value: Value, after position: Int) {
-        schedule { self.proceed(at: position + 1, with: value) }
-    }
-
-    /// Hands the result of the link at `position` on: its value to the next link, its failure
-    /// to the scenario's end.
+    /// Hands the result of the link at `position` to the next link, or its failure to the end.
     func pass<Value: Sendable>(_ result: Result<Value, any Error>, after position: Int) {
         switch result {
-        case .success(let value): pass(value: value, after: position)
+        case .success(let value): schedule { self.proceed(at: position + 1, with: value) }
         case .failure(let error): end(failing: error)
         }
     }
 
-    /// Runs the link at `position` (or finishes, past the last one), after the events waiting
-    /// at a step boundary.
+    /// Runs the link at `position` (or finishes), after the events waiting at a step boundary.
     private func proceed(at position: Int, with value: any Sendable) {
         let isEnd = position == links.count
         if let gate, isEnd || links[position].step != nil {
-            gate.pass(before: isEnd ? nil : links[position].step, in: self) { self.enter(position, value) }
+            gate(isEnd ? nil : links[position].step, self) { self.enter(position, value) }
         } else {
             enter(position, value)
         }
@@ -161,8 +140,7 @@ final class ScenarioRun: Sendable {
         links[position].body(value, self, position)
     }
 
-    /// Runs `work` in constant stack depth across the run: leaves it to the loop when one is
-    /// running, otherwise becomes the loop until no work is left.
+    /// Leaves `work` to the loop when one is running, otherwise becomes the loop.
     func schedule(_ work: @escaping @Sendable () -> Void) {
         let becomesLoop = loop.withLock { loop in
             guard !loop.isRunning else {
@@ -188,9 +166,7 @@ final class ScenarioRun: Sendable {
         }
     }
 
-    /// Runs `then` after `delay` on the run's scheduler; when the run is cancelled first, the
-    /// wait ends at once, the scheduled work is dropped and `cancelled` runs instead. Exactly one
-    /// of them runs.
+    /// Runs `then` after `delay`, or `cancelled` at once when the run is cancelled first.
     func wait(
         _ delay: Duration, then: @escaping @Sendable () -> Void, cancelled: @escaping @Sendable () -> Void
     ) {
@@ -212,25 +188,20 @@ final class ScenarioRun: Sendable {
 
     // MARK: - Attempts
 
-    /// The number the next attempt of a step of this run gets; attempts follow one another,
-    /// each launched after the one before has finished.
+    /// Attempts follow one another, each launched after the one before has finished.
     func nextAttempt() -> Int {
         finishedAttempts.load(ordering: .acquiring) + 1
     }
 
-    /// Whether this is the first finish of attempt `number`.
     func accept(attempt number: Int) -> Bool {
         finishedAttempts.compareExchange(expected: number - 1, desired: number, ordering: .acquiringAndReleasing)
             .exchanged
     }
 
-    /// Notes that the operation of attempt `number` began its own attempt `inner` at `since`.
     func begin(inner: Int, of number: Int, at since: ContinuousClock.Instant?) {
-        innerAttempt.withLock { $0 = InnerAttempt(of: number, attempt: inner, since: since) }
+        innerAttempt.withLock { $0 = (number, inner, since) }
     }
 
-    /// The latest attempt the operation of attempt `number` reported beginning, taken out;
-    /// `nil` when it reported none.
     func takeInnerAttempt(of number: Int) -> InnerAttempt? {
         innerAttempt.withLock { latest in
             guard let inner = latest, inner.of == number else { return nil }
@@ -238,14 +209,4 @@ final class ScenarioRun: Sendable {
             return inner
         }
     }
-}
-
-/// An attempt an operation made inside one launch of its step, as it reported it: the step's
-/// failure then counts every attempt, and its last attempt is measured from its own start.
-struct InnerAttempt {
-    /// The run's attempt (the step's launch) it was made in.
-    let of: Int
-    /// The operation's own attempt, from 1.
-    let attempt: Int
-    let since: ContinuousClock.Instant?
 }

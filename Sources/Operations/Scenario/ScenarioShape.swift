@@ -141,8 +141,6 @@ public struct ScenarioShape: Sendable, Hashable, Codable, CustomStringConvertibl
             }
             inside = byIndex.mapValues { RecordedProgress($0[...]) }
         }
-
-        static let nothing = RecordedProgress([])
     }
 
     private func mismatch(journal: ScenarioShape, path: [String], progress: RecordedProgress?) -> ShapeMismatch? {
@@ -188,7 +186,7 @@ public struct ScenarioShape: Sendable, Hashable, Codable, CustomStringConvertibl
                 return ShapeMismatch(
                     path: here, reason: "\(new.name) is a scenario (\(nested.name)) only in the journal")
             case (.some(let oldNested), .some(let newNested)):
-                let nestedProgress = progress.map { $0.inside[index] ?? .nothing }
+                let nestedProgress = progress.map { $0.inside[index] ?? RecordedProgress([]) }
                 if let difference = newNested.mismatch(journal: oldNested, path: here, progress: nestedProgress) {
                     return difference
                 }

@@ -1,5 +1,4 @@
-/// How a finished step is undone: the compensation's name, and how to start it for the step's
-/// input and output in the run that undoes it.
+/// How a finished step is undone: by which compensation, started for its input and output.
 struct StepUndo<Input: Sendable, Output: Sendable>: Sendable {
     let name: String
     let start:
@@ -8,13 +7,10 @@ struct StepUndo<Input: Sendable, Output: Sendable>: Sendable {
 
 /// A finished step waiting to be undone should a later step of its run fail for good.
 struct PendingUndo: Sendable {
-    /// The finished step's name.
     let step: String
-    /// Its compensation's name.
     let compensation: String
     /// Where the finished step sits; its compensation is journaled just below it.
     let address: StepAddress
-    /// Starts the compensation in `run`, a run at ``address``.
     let start: @Sendable (_ run: ScenarioRun, _ then: @escaping StepFinish<Void>) -> Void
 }
 
@@ -65,8 +61,6 @@ extension Step {
         compensated(by: compensation) { _, output in output }
     }
 
-    /// The undo of this step's launch with `input` that finished with `output` in `run`, at
-    /// `address`; `nil` when the step has no compensation.
     func pendingUndo(input: Input, output: Output, address: StepAddress) -> PendingUndo? {
         guard let undo else { return nil }
         return PendingUndo(step: name, compensation: undo.name, address: address) { run, then in

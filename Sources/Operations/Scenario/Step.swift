@@ -17,21 +17,20 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
     public private(set) var retry: RetryPolicy = .never
     /// What the scenario does when the step failed and will not be retried.
     public private(set) var failureHandler: FailureHandler<Input, Output>?
-    /// The shape of the scenario the step launches, made only when asked for (it builds one
-    /// operation from the factory, launching nothing); `nil` when the operation is not a
-    /// ``ScenarioShapeProviding`` scenario.
+    /// The shape of the scenario the step launches, made from one operation only when asked for.
     let nestedShape: @Sendable () -> ScenarioShape?
-    /// Makes a new operation and launches it.
     let launchNew: @Sendable (OpContext<Input>, @escaping OnFinish<Output>) -> Void
-    /// How a finished launch of the step is undone when a later step fails for good; `nil`
-    /// when it is not (see ``Step/compensated(by:input:)``).
+    /// See ``Step/compensated(by:input:)``.
     var undo: StepUndo<Input, Output>?
 
-    /// The step's line in its scenario's shape.
     func outline(conditional: Bool) -> StepOutline {
-        StepOutline(
+        var outline = StepOutline(
             name: name, input: String(describing: Input.self), output: String(describing: Output.self),
             purity: purity, conditional: conditional, nested: nestedShape, undoneBy: undo?.name)
+        if let undo, purity == .pure {
+            outline.definitionProblem = .compensationOnPureStep(step: name, compensation: undo.name)
+        }
+        return outline
     }
 
     /// Creates a step named after its operation type; `make` (usually a factory method) makes a
@@ -50,8 +49,6 @@ public struct Step<Input: Sendable, Output: Sendable>: Sendable {
         self.launchNew = { context, onFinish in make().launch(context, onFinish: onFinish) }
     }
 
-    /// Reads a nested scenario's shape from one operation of the factory, only when the
-    /// operation type provides one.
     static func nestedShape<O: Op>(of type: O.Type, _ make: @escaping @Sendable () -> O)
         -> @Sendable () -> ScenarioShape?
     {

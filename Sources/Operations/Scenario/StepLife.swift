@@ -1,57 +1,32 @@
 /// Where a step's result goes, exactly once: the hand-on to the next link of its chain.
 typealias StepFinish<Output: Sendable> = @Sendable (Result<Output, any Error>) -> Void
 
-/// One step's life within one scenario run: its attempts, retries and failure handling.
-///
-/// The run guards each attempt's finish (``ScenarioRun/accept(attempt:)``) and runs each
-/// relaunch from its loop (``ScenarioRun/schedule(_:)``), so any number of attempts takes
-/// constant stack depth.
+/// One step's life within one scenario run: its attempts, retries and failure handling, each
+/// relaunch run from the run's loop (``ScenarioRun/schedule(_:)``).
 struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
     let run: ScenarioRun
     let step: Step<Input, Output>
-    /// The step's position in its scenario.
     let index: Int
     /// Where the step's result goes, exactly once.
-    let destination: StepDestination<Output>
-
-    /// Hands the step's output on, once.
-    private func finish(succeeding output: Output) {
-        switch destination {
-        case .finishing(let finishing): finishing(.success(output))
-        case .join(let join): join.branch(index, finished: .success(output), in: run)
-        case .passingOn(let position): run.pass(value: output, after: position)
-        }
-    }
-
-    /// Hands the step's failure on, once.
-    private func finish(failing error: any Error) {
-        switch destination {
-        case .finishing(let finishing): finishing(.failure(error))
-        case .join(let join): join.branch(index, finished: .failure(error), in: run)
-        case .passingOn: run.end(failing: error)
-        }
-    }
+    let finish: StepFinish<Output>
 
     var address: StepAddress { run.address(index: index, name: step.name) }
 
     /// Starts the step with `input`: launches its first attempt, or in a resumed run finishes
     /// it from its record.
     func start(_ input: Input) {
-        if let replay = run.environment.replay {
-            return resume(input, replay: replay)
-        }
-        launch(attempt: 1, retriesLeft: step.retry.maxAttempts - 1, input: input)
+        guard let replay = run.environment.replay else { return launchAnew(input) }
+        resume(input, replay: replay)
     }
 
-    /// Launches the step's first attempt with `input` without asking a resumed run's journal:
-    /// for a launch the journal cannot have recorded, such as the next poll of a polled step.
+    /// Launches the first attempt without asking a resumed run's journal: for a launch the
+    /// journal cannot have recorded, such as the next poll of a polled step.
     func launchAnew(_ input: Input) {
         launch(attempt: 1, retriesLeft: step.retry.maxAttempts - 1, input: input)
     }
 
-    /// Starts the step in a resumed run: finishes it from its record (a replayed output, or the
-    /// error that keeps it from launching), or launches it with the input its record gives,
-    /// repeating the key of an attempt left in doubt.
+    /// In a resumed run: finishes the step from its record, or launches it with the input its
+    /// record gives, repeating the key of an attempt left in doubt.
     private func resume(_ input: Input, replay: any StepReplaying) {
         let address = address
         let key: IdempotencyKey?
@@ -66,7 +41,7 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
                 return fail(error, attempt: 1)
             }
         } catch {
-            return finish(failing: StepFailure(scenario: run.name, step: step.name, attempt: 1, error: error))
+            return finish(.failure(StepFailure(scenario: run.name, step: step.name, attempt: 1, error: error)))
         }
         let recorded = replay.resumedInput(at: address, current: input)
         let input = recorded ?? input
@@ -78,11 +53,8 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
         )
     }
 
-    /// Launches one attempt. A step with side effects gets an idempotency key for it: `key`
-    /// when the attempt repeats a request (a resumed attempt in doubt, a retry), a new one
-    /// otherwise. A retry or a relaunch is traced inside a `loop` frame labelled `frame`, the
-    /// reason it happens. `resumed` marks the first attempt of a step started again in a rerun
-    /// (``ScenarioScope/resumesEarlierRun``).
+    /// Launches one attempt, with `key` when it repeats a request (an attempt in doubt, a
+    /// retry), in a `loop` frame labelled `frame` when it is a retry or a relaunch.
     private func launch(
         attempt: Int, retriesLeft: Int, input: Input, key: IdempotencyKey? = nil, frame: String? = nil,
         resumed: Bool = false
@@ -90,12 +62,12 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
         if run.cancellation?.isCancelled == true {
             return fail(OpError.cancelled, attempt: attempt)
         }
-        let framed = frame.map { openFrame($0) } ?? false
+        let trace = run.trace?.isEnabled == true ? run.trace : nil
+        if let frame { trace?.openFrame(.loop, frame) }
+        let framed = frame != nil && trace != nil
         let purity = step.purity
         let attemptKey: IdempotencyKey? = purity == .sideEffects ? (key ?? run.environment.makeIdempotencyKey()) : nil
-        if let trace = run.trace, trace.isEnabled {
-            trace.note(StepTraceNotes.launching(input, purity: purity, key: attemptKey))
-        }
+        trace?.note(Self.launchNote(input, purity: purity, key: attemptKey))
         if run.isObserved {
             run.report(
                 .stepLaunched, address: address, attempt: attempt, value: input, purity: purity,
@@ -138,13 +110,6 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
         }
     }
 
-    /// Opens the frame of a retried or relaunched attempt; whether one was opened (tracing on).
-    private func openFrame(_ label: String) -> Bool {
-        guard let trace = run.trace, trace.isEnabled else { return false }
-        trace.openFrame(.loop, label)
-        return true
-    }
-
     /// Takes a failed attempt to the retry policy, then to the failure handler.
     private func handle(
         _ error: any Error, attempt: Int, retriesLeft: Int, input: Input, startedAt: ContinuousClock.Instant?,
@@ -154,9 +119,9 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
         if error.haltsRun { return fail(error, attempt: attempt) }
         let policy = step.retry
         let attemptsSoFar = policy.maxAttempts - retriesLeft
-        if retriesLeft > 0, run.cancellation?.isCancelled != true,
-            policy.allowsRetry(after: attemptsSoFar, of: error, purity: step.purity)
-        {
+        let worthRetrying = policy.retries(after: attemptsSoFar, of: error)
+        let mayRelaunch = step.purity.relaunchesFreely || policy.relaunchesSideEffects
+        if worthRetrying, mayRelaunch, run.cancellation?.isCancelled != true {
             let delay = policy.delay(beforeRetry: attemptsSoFar, after: error, random: run.environment.random())
             run.report(
                 .stepFailed(error, willRetry: true, delay: delay), address: address, attempt: attempt, since: startedAt)
@@ -170,7 +135,9 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
             // Cancellation during the backoff ends the step at once, as cancelled.
             return run.wait(delay, then: next) { fail(OpError.cancelled, attempt: attempt + 1) }
         }
-        let note = declinedRetryNote(error, attemptsSoFar: attemptsSoFar)
+        let note =
+            worthRetrying && !mayRelaunch
+            ? "not retried: \(step.name) has side effects and its retry policy does not relaunch them" : nil
         run.report(
             .stepFailed(error, willRetry: false, delay: nil), address: address, attempt: attempt, since: startedAt)
         guard let handler = step.failureHandler, !error.isCancellation else {
@@ -198,13 +165,12 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
                 // A handler's relaunch is a fresh start for the retry budget, and with a new value
                 // a new request with a new key; with the same value, the same request.
                 let frame = reason ?? "relaunched after \(TraceLabel.describe(error) ?? "error")"
-                let sameRequest = isSameValue(newInput, input)
                 relaunch(
                     attempt: attempt + 1, retriesLeft: policy.maxAttempts - 1, input: newInput,
-                    key: sameRequest ? key : nil, frame: frame)
+                    key: isSameValue(newInput, input) ? key : nil, frame: frame)
             case .recover(let output):
                 run.report(.stepSucceeded, address: address, attempt: attempt, value: output)
-                finish(succeeding: output)
+                finish(.success(output))
             case .fail:
                 fail(error, attempt: attempt, note: note)
             case .stop(let reason):
@@ -213,63 +179,57 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
         }
     }
 
-    /// Ends the step with `output`, which its launch with `input` produced (or its record
-    /// replays): a step with a compensation joins the run's steps to undo should a later one
-    /// fail for good.
+    /// Ends the step with `output`, remembering its undo, if it has one, for the run.
     private func succeed(_ output: Output, input: Input) {
         if let undo = step.pendingUndo(input: input, output: output, address: address) {
             run.remember(undo)
         }
-        finish(succeeding: output)
+        finish(.success(output))
     }
 
-    /// Ends the step with `error`, noted on the scenario's lifeline.
     private func fail(_ error: any Error, attempt: Int, note: String? = nil) {
         if let trace = run.trace, trace.isEnabled {
-            trace.note(StepTraceNotes.stopped(step: step.name, attempt: attempt, error: error, note: note))
+            trace.note(Self.stopNote(step: step.name, attempt: attempt, error: error, note: note))
         }
         run.noteFailure(at: address)
-        finish(failing: StepFailure(scenario: run.name, step: step.name, attempt: attempt, error: error, note: note))
+        finish(.failure(StepFailure(scenario: run.name, step: step.name, attempt: attempt, error: error, note: note)))
     }
 
-    /// Why the policy did not retry a transient error it would otherwise have retried: the step
-    /// has side effects and the policy does not relaunch them. `nil` when that is not the reason.
-    private func declinedRetryNote(_ error: any Error, attemptsSoFar: Int) -> String? {
-        let policy = step.retry
-        guard policy.declinesOnlyForSideEffects(after: attemptsSoFar, of: error, purity: step.purity) else {
-            return nil
-        }
-        return "not retried: \(step.name) has side effects and its retry policy does not relaunch them"
-    }
-
-    /// Launches another attempt from the run's loop: an attempt that finished inside its own
-    /// launch and asks for another (an immediate retry, a handler's synchronous relaunch) leaves
-    /// it to the loop further down the stack instead of nesting a launch per attempt.
+    /// Launches another attempt from the run's loop, not nested inside the last one.
     private func relaunch(attempt: Int, retriesLeft: Int, input: Input, key: IdempotencyKey?, frame: String) {
         run.schedule {
             launch(attempt: attempt, retriesLeft: retriesLeft, input: input, key: key, frame: frame)
         }
     }
-}
 
-extension StepLife {
-    /// A step whose result `finish` works on before handing it on.
-    init(run: ScenarioRun, step: Step<Input, Output>, index: Int, then finish: @escaping StepFinish<Output>) {
-        self.init(run: run, step: step, index: index, destination: .finishing(finish))
+    // MARK: - Notes on the scenario's lifeline
+
+    // They answer what the arrows alone do not: what value a step was handed, whether it may be
+    // launched again freely, which key stands for its attempt, why the run stopped. Built from
+    // redacted forms only (`TraceLabel.describe`, `IdempotencyKey.redacted`): no secret in clear.
+
+    /// `phoneToken sim…vMcE` over `side effects, key idk…9f3a`: the value named after its type,
+    /// which the launch arrow does not show.
+    private static func launchNote(_ input: Input, purity: Purity, key: IdempotencyKey?) -> String {
+        let effect = key.map { "\(purity), key \($0.redacted)" } ?? purity.description
+        guard let value = TraceLabel.describe(input) else { return effect }
+        let name = TraceLabel.valueName(of: Input.self)
+        let passed = value == name ? name : "\(name) \(value)"
+        return "\(passed)\n\(effect)"
+    }
+
+    /// `stopped: CodeOp failed after 3 attempts: wrong code, 0 left`.
+    private static func stopNote(step: String, attempt: Int, error: any Error, note: String?) -> String {
+        if error.isCancellation { return "stopped: cancelled during \(step)" }
+        let attempts = attempt == 1 ? "" : " after \(attempt) attempts"
+        // A nested scenario's failure reads `Verify: broken` (``StepFailure/traceLabel``).
+        let reason = TraceLabel.describe(error) ?? "error"
+        return "stopped: \(step) failed\(attempts): \(reason)" + (note.map { " (\($0))" } ?? "")
     }
 }
 
-/// Where a step's result goes: to a closure that works on it first, to the parallel step the
-/// step is a branch of, or straight to the run after the link at a position.
-enum StepDestination<Output: Sendable>: Sendable {
-    case finishing(StepFinish<Output>)
-    case join(any BranchJoin)
-    case passingOn(after: Int)
-}
-
-/// Whether two launch values are provably the same request's value: of one `Equatable` type and
-/// equal. A handler's relaunch with the value the step already had repeats the same request,
-/// which keeps its idempotency key (see ``IdempotencyKey``); anything else is a new value.
+/// Whether two launch values are provably the same request's value (equal, and `Equatable`):
+/// a handler's relaunch with it keeps its idempotency key.
 private func isSameValue<Value>(_ lhs: Value, _ rhs: Value) -> Bool {
     guard let equatable = lhs as? any Equatable else { return false }
     return equatable.isEqual(to: rhs)

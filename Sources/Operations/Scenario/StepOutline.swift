@@ -1,5 +1,4 @@
-/// What a scenario's builder keeps of each step to describe its shape: the step's names and
-/// types now, the nested scenario's shape only when a shape is asked for.
+/// What a scenario's builder keeps of each step for its shape; a nested shape is made when asked.
 struct StepOutline: Sendable {
     let name: String
     let input: String
@@ -9,22 +8,12 @@ struct StepOutline: Sendable {
     let nested: @Sendable () -> ScenarioShape?
     /// The name of the step that undoes this one (``Step/compensated(by:input:)``), if any.
     var undoneBy: String? = nil
-    /// What is wrong with the step beyond its purity, found when it was built.
+    /// Why the step cannot be part of a scenario, found when it was built.
     var definitionProblem: ScenarioDefinitionError? = nil
 
     func shape(index: Int) -> ScenarioShape.StepShape {
         ScenarioShape.StepShape(
             index: index, name: name, input: input, output: output, purity: purity.description,
             conditional: conditional, nested: nested(), undoneBy: undoneBy)
-    }
-
-    /// Why the step cannot be part of a scenario, found when the scenario is built; `nil` when
-    /// it can.
-    var problem: ScenarioDefinitionError? {
-        if let definitionProblem { return definitionProblem }
-        if let undoneBy, purity == .pure {
-            return .compensationOnPureStep(step: name, compensation: undoneBy)
-        }
-        return nil
     }
 }

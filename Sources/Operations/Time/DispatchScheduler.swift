@@ -33,12 +33,8 @@ public struct DispatchScheduler: Scheduler {
     }
 }
 
-/// One scheduled piece of work: the timer and the work, which either firing or cancelling takes
-/// exactly once.
-///
-/// Cancelling drops the work on the spot, so whatever it captured (a completion, an operation)
-/// is released when `cancel()` returns, not when Dispatch gets round to the source's
-/// cancellation; and work that was already dequeued but not started does not run.
+/// One scheduled piece of work, taken once by firing or cancelling: a cancel drops the work (and
+/// what it captured) on the spot, and work dequeued but not started does not run.
 private final class DispatchTimerWork: ScheduledWork, @unchecked Sendable {
     // @unchecked: the timer is thread-safe but not marked Sendable on every platform; the work
     // is behind the lock.
@@ -62,9 +58,6 @@ private final class DispatchTimerWork: ScheduledWork, @unchecked Sendable {
     }
 
     private func take() -> (@Sendable () -> Void)? {
-        work.withLock { stored in
-            defer { stored = nil }
-            return stored
-        }
+        work.withLock { $0.take() }
     }
 }

@@ -39,9 +39,4 @@ public struct Trace: Hashable, Sendable {
         }
         events.append(event)
     }
-
-    /// The first declaration of `id`, or `nil`.
-    public func participant(_ id: Participant.ID) -> Participant? {
-        participants.first { $0.id == id }
-    }
 }

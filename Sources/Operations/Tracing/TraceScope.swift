@@ -175,30 +175,27 @@ extension TraceScope {
     }
 }
 
-/// A tracer held by reference, shared by every scope of a traced run, with the participants
-/// declared through it so far and the operations running now.
+/// The tracer every scope of a traced run shares, with the participants declared so far and the
+/// operations running now.
 private final class TracerSink: Sendable {
     let tracer: any Tracer
     private let declared = LockedState(Set<Participant.ID>())
-    /// The ids of the operations launched and not finished yet, one entry per launch.
+    /// One entry per launch not finished yet.
     private let running = LockedState([Participant.ID]())
 
     init(_ tracer: any Tracer) {
         self.tracer = tracer
     }
 
-    /// Records a declaration, as every explicit one is recorded (a context service created
-    /// again is declared again).
+    /// Records a declaration, even a repeated one (a context service created again).
     func declare(_ participant: Participant) {
         declared.withLock { _ = $0.insert(participant.id) }
         tracer.record(.declare(participant))
     }
 
-    /// The participant a launch of `operation` is recorded as: `operation` itself, or, while an
-    /// operation with its id is still running (a one-step scenario named after the operation
-    /// it launches, as `opctl run SignOutOp` is), the same name under the id `ID#2` (`#3`, …):
-    /// one lifeline cannot be launched again inside its own launch, and a trace that says so
-    /// cannot be drawn.
+    /// `operation`, or while one with its id still runs (a one-step scenario named after its
+    /// operation, as `opctl run SignOutOp` is) the same name as `ID#2` (`#3`, …): one lifeline
+    /// cannot be launched inside its own launch and still be drawn.
     func started(_ operation: Participant) -> Participant {
         running.withLock { running in
             var launched = operation
@@ -212,14 +209,13 @@ private final class TracerSink: Sendable {
         }
     }
 
-    /// Records that the launch of `id` finished (its last launch, when there are several).
     func finished(_ id: Participant.ID) {
         running.withLock { running in
             if let index = running.lastIndex(of: id) { running.remove(at: index) }
         }
     }
 
-    /// Records `event`, declaring `participant`, which it names, first unless it already was.
+    /// Records `event`, declaring `participant` first unless it already was.
     func record(declaring participant: Participant, _ event: () -> TraceEvent) {
         if declared.withLock({ $0.insert(participant.id).inserted }) {
             tracer.record(.declare(participant))

@@ -1,11 +1,6 @@
-/// The second half of a durable wait: waits, on the run's scheduler, until a journaled
-/// deadline — only what is left of it, and not at all once it has passed.
-///
-/// Cancellation ends the wait at once and the step fails as cancelled, as a retry's backoff does
-/// (``StepLife``). The wait is drawn as a note on the scenario's lifeline.
+/// The second half of a durable wait: waits until a journaled deadline, only what is left of
+/// it; cancellation ends it at once, the step failing as cancelled.
 enum DurableSleep {
-    /// Waits until `deadline` (set by the wait's step, or replayed), then calls `finish` once
-    /// with success; with the failure of `step`, at `address`, when the run is cancelled first.
     static func wait(
         until deadline: WaitDeadline, step: String, address: StepAddress, run: ScenarioRun,
         then finish: @escaping @Sendable (Result<Void, any Error>) -> Void

@@ -1,28 +1,22 @@
 import Foundation
 
-/// One polled step's polls within one run: launch the step, and while its output is not done,
-/// wait out the interval and launch it again, up to its most polls or its overall limit.
-///
-/// Where the polling stands is reported as it begins and before every wait
-/// (``ScenarioEvent/Kind/polling(_:)``), so a run resumed in another process goes on from there:
-/// the poll count goes on, the wait in progress lasts only what is left of it, and the overall
-/// limit counts from the first poll of the first session.
+/// One polled step's polls within one run, up to its most polls or its overall limit. Where
+/// it stands is reported as it begins and before every wait (``ScenarioEvent/Kind/polling(_:)``),
+/// so a resumed run counts on, waits what is left, and measures the limit from the first poll.
 struct Polling<Input: Sendable, Output: Sendable>: Sendable {
     let run: ScenarioRun
     let step: Step<Input, Output>
     let index: Int
     let input: Input
-    /// The wait between polls, in seconds.
+    /// Seconds, as `limit`.
     let interval: Double
     let done: @Sendable (Output) -> Bool
     let polls: Int
-    /// How long, from the first poll, the step may go on polling, in seconds.
     let limit: Double?
     let finish: StepFinish<Output>
 
     private var address: StepAddress { run.address(index: index, name: step.name) }
 
-    /// Starts the polling: afresh, or in a resumed run from where its journal left it.
     func start() {
         let recorded = run.environment.replay?.pollProgress(at: address)
         guard let recorded else {
@@ -40,9 +34,8 @@ struct Polling<Input: Sendable, Output: Sendable>: Sendable {
         poll(max(recorded.polls, 1), began: recorded.began, launch: StepLife.start)
     }
 
-    /// Launches poll number `number` (from 1, counted over every session), then decides from its
-    /// output. `launch` is how: the first poll of a resumed process may come from the journal,
-    /// every later one is launched.
+    /// Launches poll `number` (counted over every session); the first of a resumed process may
+    /// come from the journal (`launch`).
     private func poll(_ number: Int, began: Date, launch: (StepLife<Input, Output>) -> (Input) -> Void) {
         let life = StepLife(run: run, step: step, index: index) { result in
             guard case .success(let output) = result, !done(output) else { return finish(result) }

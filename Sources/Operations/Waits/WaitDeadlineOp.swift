@@ -1,9 +1,5 @@
-/// The first half of a durable wait: sets its deadline on the wall clock, acting on nothing.
-///
-/// A step of its own, so that its output — the deadline — is journaled before the wait begins
-/// and replayed when a run killed during the wait is resumed: the resumed run waits until the
-/// same deadline, not for the whole duration again. The second half, the wait itself, is the
-/// chain's (``DurableSleep``).
+/// The first half of a durable wait: a step of its own whose output, the deadline on the wall
+/// clock, is journaled before the wait (``DurableSleep``) and replayed by a resumed run.
 final class WaitDeadlineOp<Value: Sendable>: PureOp {
     private let step: String
     private let duration: @Sendable (Value) -> Duration

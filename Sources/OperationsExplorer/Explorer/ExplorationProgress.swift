@@ -20,28 +20,22 @@ public struct ExplorationProgress: Sendable, Hashable {
     }
 }
 
-/// The schedules of a phase still to run, shared by the explorer's workers, and what they
-/// count together over both phases (schedules run, the boundaries of the run without faults,
-/// where random schedules put theirs): each worker takes a schedule, runs it, and hands back
-/// what it found and the schedules that grow from it. Taken in the order they came, so every
-/// schedule of k faults runs before any of k + 1 and the total is known as soon as the last
-/// schedule that may grow has run.
+/// The schedules of a phase still to run, shared by the explorer's workers, and what they count
+/// over both phases. Taken in the order they came, so every schedule of k faults runs before
+/// any of k + 1 and the total is known once the last schedule that may grow has run.
 final class Frontier: @unchecked Sendable {
     // @unchecked: every field is touched only under `condition`.
     private let condition = NSCondition()
     private let start = ContinuousClock.now
     private let progress: (@Sendable (ExplorationProgress) -> Void)?
     private var pending: [(schedule: FaultSchedule, index: Int)] = []
-    /// The next to take from `pending`; those before it were taken.
     private var head = 0
     private var busy = 0
-    /// Pending or running schedules that may still make more.
     private var growing = 0
     private var canGrow: @Sendable (FaultSchedule) -> Bool = { _ in false }
     private var violations: [(schedule: FaultSchedule, problems: [String], index: Int)] = []
     private var run = 0
     private var boundaries = 0
-    /// Schedules the phases after the current one will run.
     private var later: Int
 
     init(randomSchedules: Int, progress: (@Sendable (ExplorationProgress) -> Void)?) {
@@ -49,12 +43,9 @@ final class Frontier: @unchecked Sendable {
         self.progress = progress
     }
 
-    /// Schedules run so far, in both phases.
     var count: Int { condition.withLock { run } }
-    /// The boundaries the run without faults reached.
     var boundaryCount: Int { condition.withLock { boundaries } }
 
-    /// The schedules of this phase that broke an invariant, with their problems.
     var found: [(schedule: FaultSchedule, problems: [String], index: Int)] {
         condition.withLock { violations }
     }
@@ -71,8 +62,7 @@ final class Frontier: @unchecked Sendable {
         }
     }
 
-    /// The next schedule to run, waiting while others run that may make more; `nil` when the
-    /// phase is over.
+    /// The next schedule, waiting while others run that may make more; `nil` at the phase's end.
     func take() -> (FaultSchedule, Int)? {
         condition.lock()
         defer { condition.unlock() }
@@ -89,9 +79,7 @@ final class Frontier: @unchecked Sendable {
         return next
     }
 
-    /// One schedule ran: its problems, the schedules that grow from it, and for the run without
-    /// faults its boundaries. Tells the progress under the lock, so its calls come one at a time
-    /// and in order.
+    /// One schedule ran. Tells the progress under the lock, so its calls come in order.
     func finish(
         _ schedule: FaultSchedule, index: Int, problems: [String], next: [FaultSchedule], boundaries: Int?
     ) {

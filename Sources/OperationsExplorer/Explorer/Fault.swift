@@ -1,6 +1,6 @@
 /// One failure the explorer puts at one boundary of a run: a request, a journal write, a
 /// journal sync or a wait. Every boundary can also see the process killed there.
-public enum Fault: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+public enum Fault: String, Sendable, Hashable, Codable, CaseIterable {
     /// The request fails before it reaches the service: nothing acted.
     case failBeforeActing
     /// The service acts, and its answer is lost on the way back.
@@ -39,9 +39,6 @@ public enum Fault: String, Sendable, Hashable, Codable, CaseIterable, CustomStri
         case .wait: [.kill, .restartLater, .interrupt]
         }
     }
-
-    /// The fault's name, as a schedule prints it.
-    public var description: String { rawValue }
 }
 
 /// A place in a run where something can fail, numbered in the order the run reaches them over

@@ -110,18 +110,26 @@ public struct FaultExplorer<Input: Sendable, Output: Sendable>: Sendable {
         }
         let randomFound = runAll(schedules, frontier, canGrow: { _ in false }, isLast: true, next: { _, _ in [] })
 
-        var found: [String: ExplorationReport.Violation] = [:]
-        var order: [String] = []
         // The same order whatever thread found what: by schedule, then the random ones as drawn.
-        for violation in exhaustive.sorted(by: { $0.schedule.precedes($1.schedule) }) {
-            record(violation.schedule, seed: nil, violation.problems, into: &found, order: &order)
-        }
-        for violation in randomFound.sorted(by: { $0.index < $1.index }) {
-            record(violation.schedule, seed: seed, violation.problems, into: &found, order: &order)
+        let broken =
+            exhaustive.sorted { $0.schedule.precedes($1.schedule) }.map { ($0.schedule, nil as UInt64?, $0.problems) }
+            + randomFound.sorted { $0.index < $1.index }.map { ($0.schedule, seed, $0.problems) }
+        // The first violation of each kind (its problems with the numbers taken out), shrunk.
+        var kinds: Set<String> = []
+        var violations: [ExplorationReport.Violation] = []
+        for (schedule, seed, problems) in broken {
+            let kind = problems.map { $0.filter { !$0.isNumber } }.joined(separator: "|")
+            guard !kinds.contains(kind), violations.count < 20 else { continue }
+            let (smallest, smallestProblems) = shrink(schedule, problems)
+            // Schedules that broke it in different words may shrink to one already reported.
+            guard !violations.contains(where: { $0.schedule == smallest && $0.problems == smallestProblems }) else {
+                continue
+            }
+            kinds.insert(kind)
+            violations.append(violation(smallest, seed: seed, smallestProblems))
         }
         return ExplorationReport(
-            scenario: scenarioName, schedules: frontier.count, maxFaults: maxFaults, seed: seed,
-            violations: order.compactMap { found[$0] })
+            scenario: scenarioName, schedules: frontier.count, maxFaults: maxFaults, seed: seed, violations: violations)
     }
 
     /// Runs `initial` and every schedule `next` makes of a run without problems, on ``workers``
@@ -158,20 +166,15 @@ public struct FaultExplorer<Input: Sendable, Output: Sendable>: Sendable {
         for done in helpers { done.wait() }
         return frontier.found
     }
+
     /// Runs one schedule again, exactly, with its diagram: what a test does with a schedule a
     /// report printed.
     ///
     /// - Parameter schedule: The faults, by boundary.
     /// - Returns: A report of that one schedule.
     public func replay(_ schedule: FaultSchedule) -> ExplorationReport {
-        let outcome = run(schedule)
-        let violations =
-            outcome.problems.isEmpty
-            ? []
-            : [
-                ExplorationReport.Violation(
-                    schedule: schedule, seed: nil, problems: outcome.problems, diagram: diagram(schedule))
-            ]
+        let problems = run(schedule).problems
+        let violations = problems.isEmpty ? [] : [violation(schedule, seed: nil, problems)]
         return ExplorationReport(
             scenario: name, schedules: 1, maxFaults: schedule.entries.count, seed: seed, violations: violations)
     }
@@ -201,24 +204,17 @@ public struct FaultExplorer<Input: Sendable, Output: Sendable>: Sendable {
         return body(folder)
     }
 
-    /// Keeps the first violation of each kind (its problems with the numbers taken out),
-    /// shrunk to the fewest faults that still break an invariant.
-    private func record(
-        _ schedule: FaultSchedule, seed: UInt64?, _ problems: [String],
-        into found: inout [String: ExplorationReport.Violation], order: inout [String]
-    ) {
-        let kind = problems.map { $0.filter { !$0.isNumber } }.joined(separator: "|")
-        guard found[kind] == nil, found.count < 20 else { return }
-        var smallest = schedule
-        var smallestProblems = problems
+    /// `schedule` shrunk to the fewest faults that still break an invariant, with its problems.
+    private func shrink(_ schedule: FaultSchedule, _ problems: [String]) -> (FaultSchedule, [String]) {
+        var smallest = (schedule, problems)
         var shrinking = true
         while shrinking {
             shrinking = false
             // Without a fault the run reaches its later boundaries sooner (a failed write no
             // longer costs a session), so the later faults are tried where they land then too.
-            search: for index in smallest.entries.indices {
+            search: for index in smallest.0.entries.indices {
                 for shift in 0...8 {
-                    var entries = smallest.entries
+                    var entries = smallest.0.entries
                     entries.remove(at: index)
                     for later in entries.indices where later >= index {
                         entries[later].boundary -= shift
@@ -227,27 +223,24 @@ public struct FaultExplorer<Input: Sendable, Output: Sendable>: Sendable {
                     let candidate = FaultSchedule(entries)
                     let outcome = run(candidate)
                     if !outcome.problems.isEmpty {
-                        smallest = candidate
-                        smallestProblems = outcome.problems
+                        smallest = (candidate, outcome.problems)
                         shrinking = true
                         break search
                     }
                 }
             }
         }
-        // Schedules that broke it in different words may shrink to one already reported.
-        guard !found.values.contains(where: { $0.schedule == smallest && $0.problems == smallestProblems }) else {
-            return
-        }
-        order.append(kind)
-        found[kind] = ExplorationReport.Violation(
-            schedule: smallest, seed: seed, problems: smallestProblems, diagram: diagram(smallest))
+        return smallest
     }
 
-    private func diagram(_ schedule: FaultSchedule) -> String {
+    /// The violation of `schedule`, with the run under it drawn.
+    private func violation(_ schedule: FaultSchedule, seed: UInt64?, _ problems: [String])
+        -> ExplorationReport.Violation
+    {
         let tracer = InMemoryTracer()
         _ = run(schedule, tracer: tracer)
-        return (try? TextDiagramRenderer().render(tracer.trace)) ?? "(the run could not be drawn)"
+        let diagram = (try? TextDiagramRenderer().render(tracer.trace)) ?? "(the run could not be drawn)"
+        return ExplorationReport.Violation(schedule: schedule, seed: seed, problems: problems, diagram: diagram)
     }
 }
 

@@ -89,39 +89,26 @@ public final class FaultWorld: Sendable {
     var boundaries: [Boundary] { state.withLock { $0.boundaries } }
     var effects: [String: Int] { state.withLock { $0.effects } }
 
-    /// When the last process died on its wall clock, and whether the next starts later; `nil`
-    /// when it did not die.
     var death: (at: Date, restartsLater: Bool)? { state.withLock { $0.death } }
 
-    /// A new process on `scheduler`: alive again, and no Ctrl-C handler until its run installs
-    /// one.
+    /// A new process on `scheduler`, alive, with no handlers until its run installs them.
     func beginSession(on scheduler: TestScheduler) {
         state.withLock { state in
             state.scheduler = scheduler
             state.dead = false
             state.death = nil
-            state.onInterrupt = nil
-            state.onKilledWaiting = nil
         }
+        handle(interrupt: nil, killedWaiting: nil)
     }
 
-    /// Lets go of the session's handlers (they hold its journal, whose disk holds the world).
-    func endSession() {
+    /// What Ctrl-C does in this process (note the interruption in its journal, cancel its run),
+    /// and what its death while it waits does (tear its run down). `nil` lets go of them: they
+    /// hold the journal, whose disk holds the world.
+    func handle(interrupt: (@Sendable () -> Void)?, killedWaiting: (@Sendable () -> Void)?) {
         state.withLock { state in
-            state.onInterrupt = nil
-            state.onKilledWaiting = nil
+            state.onInterrupt = interrupt
+            state.onKilledWaiting = killedWaiting
         }
-    }
-
-    /// What Ctrl-C does in this process: note the interruption in its journal, cancel its run.
-    func onInterrupt(_ handler: @escaping @Sendable () -> Void) {
-        state.withLock { $0.onInterrupt = handler }
-    }
-
-    /// What the death of this process while it waits does: its run is torn down (cancelled,
-    /// every journal write failing, as the process is dead), so nothing it waited for happens.
-    func onKilledWaiting(_ handler: @escaping @Sendable () -> Void) {
-        state.withLock { $0.onKilledWaiting = handler }
     }
 
     /// The process has nothing to do but wait for its clock: a wait boundary, where it may be
@@ -131,10 +118,9 @@ public final class FaultWorld: Sendable {
         state.withLock { $0.onKilledWaiting }?()
     }
 
-    /// The journal's disk in this world. A dead process writes nothing: its journal's writes
-    /// fail, so it halts at its next launch, and its requests fail before acting — it winds down
-    /// with no effect, as if it were gone. (Nothing is called back from here: the journal holds
-    /// its lock while it writes.)
+    /// The journal's disk in this world. A dead process's writes fail (it halts at its next
+    /// launch) and its requests fail before acting: it winds down with no effect. Nothing is
+    /// called back from here, as the journal holds its lock while it writes.
     var io: JournalIO {
         JournalIO(
             write: { [self] bytes, descriptor in
@@ -158,8 +144,7 @@ public final class FaultWorld: Sendable {
             })
     }
 
-    /// Numbers the boundary and returns its fault; a kill, a torn write or a later restart kills
-    /// the process here, Ctrl-C is pressed here. A dead process reaches no boundary.
+    /// Numbers the boundary and returns its fault, killing or interrupting the process here.
     private func reach(_ kind: Boundary.Kind) -> Fault? {
         let (fault, interrupt): (Fault?, (@Sendable () -> Void)?) = state.withLock { state in
             guard !state.dead else { return (nil, nil) }

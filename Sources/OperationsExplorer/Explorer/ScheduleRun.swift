@@ -24,41 +24,23 @@ import OperationsJournal
 struct ScheduleRun<Input: Sendable, Output: Sendable> {
     let schedule: FaultSchedule
     let makeFlow: @Sendable (FaultWorld) -> ExploredFlow<Input, Output>
-    /// Seals the journal's confidential values, on create and on every resume.
     let sealer: (any JournalSealer)?
-    /// How much later a process starts after ``Fault/restartLater``.
     let restartDelay: Duration
-    /// Records the sessions' messages for a violation's diagram.
     let tracer: InMemoryTracer?
-    /// Where the run's journal is written, and removed once the run is checked: a folder of the
-    /// explorer's thread, which runs one schedule at a time in it.
+    /// The explorer's thread's folder, for the run's journal, removed once the run is checked.
     let directory: URL
 
     /// How many reruns at most follow a session the flow calls finished with a failure.
     static var confirmingReruns: Int { 2 }
 
-    /// What the run showed.
-    struct Outcome {
-        var boundaries: [Boundary]
-        var problems: [String]
-    }
+    typealias Outcome = (boundaries: [Boundary], problems: [String])
 
-    /// A session's end, waited for without sleeping: the scheduler's work is run whenever the
-    /// flow waits on it, and a flow that waits on nothing and never finishes is a violation.
-    private enum SessionEnd {
-        case finished(Result<Output, any Error>)
-        case stuck
-    }
-
-    /// What `check` said of the journal before a session.
+    /// What `check` said of the journal before a session: whether it offers a rerun (resumable,
+    /// or left running by a dead process), whether the run is undone, whether the journal read.
     private struct Verdict {
-        /// Whether it offers a rerun (resumable, or left running by a dead process).
-        let offersRerun: Bool
-        /// Whether the run is undone.
-        let isUndone: Bool
-        /// Whether the journal read at all.
-        let reads: Bool
-        /// The verdict in words.
+        var offersRerun = false
+        var isUndone = false
+        var reads = true
         let text: String
     }
 
@@ -128,12 +110,12 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
             }
             readsAtEnd = nil
             let token = CancellationToken()
-            world.onInterrupt {
-                journal.noteInterruption()
-                token.cancel()
-            }
             // A process killed while it waits is torn down: its journal writes fail from now on.
-            world.onKilledWaiting { token.cancel() }
+            world.handle(
+                interrupt: {
+                    journal.noteInterruption()
+                    token.cancel()
+                }, killedWaiting: { token.cancel() })
             let launches = LaunchRecorder()
             let effectsBefore = world.effects
             let environment = OpEnvironment(
@@ -147,9 +129,9 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
             let end = wait(flow.scenario, context, scheduler, world)
             try? journal.close()
             // The handlers hold the journal, whose disk holds the world: let go of the cycle.
-            world.endSession()
+            world.handle(interrupt: nil, killedWaiting: nil)
             wallClock = Self.nextWallClock(world, scheduler, restartDelay)
-            guard case .finished(let result) = end else {
+            guard let result = end else {
                 problems.append("session \(session) never finished: a launch was left waiting on nothing")
                 break
             }
@@ -193,18 +175,16 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
         }
         // The scratch folder differs from run to run; the problems read the same without it.
         let named = problems.map { $0.replacingOccurrences(of: url.path, with: "the journal") }
-        return Outcome(boundaries: world.boundaries, problems: named)
+        return (world.boundaries, named)
     }
 
-    /// The wall clock the next process starts at: where this one died or stopped, later by
-    /// `delay` when it died to be restarted later.
+    /// Where this process died or stopped, later by `delay` for ``Fault/restartLater``.
     private static func nextWallClock(_ world: FaultWorld, _ scheduler: TestScheduler, _ delay: Duration) -> Date {
         guard let death = world.death else { return scheduler.wallClock }
         return death.at.addingTimeInterval(death.restartsLater ? delay.inSeconds : 0)
     }
 
-    /// What a session on an undone run did that it must not have: every step it launched, every
-    /// effect it performed.
+    /// Every step a session on an undone run launched, every effect it performed.
     private static func actsAfterUndo(
         _ session: Int, launched: [String], before: [String: Int], _ after: [String: Int]
     ) -> [String] {
@@ -220,8 +200,8 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
         return problems
     }
 
-    /// Whether `secret` stands in `bytes` as a value of its own: not inside a longer run of
-    /// letters and digits (a code of six digits inside a timestamp is no leak).
+    /// Whether `secret` stands in `bytes` as a value of its own, not inside a longer run of
+    /// letters and digits (six digits inside a timestamp are no leak).
     static func holds(_ bytes: Data, _ secret: String) -> Bool {
         let needle = Array(secret.utf8)
         let haystack = Array(bytes)
@@ -238,36 +218,29 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
         return false
     }
 
-    /// What `check` says of the journal: the decision ``ResumeCheck`` takes for `opctl check`,
-    /// on the journal read as a resume reads it.
+    /// ``ResumeCheck``'s decision for `opctl check`, on the journal read as a resume reads it.
     private static func check(_ url: URL, shape: ScenarioShape, sealer: (any JournalSealer)?) -> Verdict {
         let record: JournalRecord
         do {
             record = try ScenarioJournal.loadSkippingDamage(url)
         } catch {
-            return Verdict(offersRerun: false, isUndone: false, reads: false, text: "cannot be read (\(error))")
+            return Verdict(reads: false, text: "cannot be read (\(error))")
         }
         switch ResumeCheck.check(record, against: shape, sealer: sealer).verdict {
-        case .resumable, .running:
-            return Verdict(offersRerun: true, isUndone: false, reads: true, text: "can be resumed")
-        case .finished: return Verdict(offersRerun: false, isUndone: false, reads: true, text: "succeeded")
-        case .undone(let steps):
-            return Verdict(
-                offersRerun: false, isUndone: true, reads: true, text: "was undone (\(steps.joined(separator: ", ")))")
-        case .stranded(let reason):
-            return Verdict(offersRerun: false, isUndone: false, reads: true, text: "cannot be resumed: \(reason)")
+        case .resumable, .running: return Verdict(offersRerun: true, text: "can be resumed")
+        case .finished: return Verdict(text: "succeeded")
+        case .undone(let steps): return Verdict(isUndone: true, text: "was undone (\(steps.joined(separator: ", ")))")
+        case .stranded(let reason): return Verdict(text: "cannot be resumed: \(reason)")
         }
     }
 
-    /// Runs the session to its end. Whenever the flow has nothing to do but wait for its clock,
-    /// the world reaches a wait boundary (where the process may die or Ctrl-C be pressed) and
-    /// the clock moves to the next piece of work. Work on another thread — an answer delivered
-    /// on a global queue, a service answering asynchronously — wakes the driver when it
-    /// schedules work or finishes the flow, so nothing is polled.
+    /// Runs the session to its end; `nil` when it waits on nothing. When the flow only waits for
+    /// its clock, the world reaches a wait boundary (a death, a Ctrl-C) and the clock moves on;
+    /// work on another thread wakes the driver when it schedules work or finishes the flow.
     private func wait(
         _ scenario: Scenario<Input, Output>, _ context: OpContext<Input>, _ scheduler: TestScheduler,
         _ world: FaultWorld
-    ) -> SessionEnd {
+    ) -> Result<Output, any Error>? {
         let result = LockedState<Result<Output, any Error>?>(nil)
         let wake = DispatchSemaphore(value: 0)
         scheduler.onScheduled { wake.signal() }
@@ -281,7 +254,7 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
             if first { wake.signal() }
         }
         while true {
-            if let done = result.withLock({ $0 }) { return .finished(done) }
+            if let done = result.withLock({ $0 }) { return done }
             if let due = scheduler.nextDue {
                 if due > scheduler.now {
                     world.waits()
@@ -296,13 +269,13 @@ struct ScheduleRun<Input: Sendable, Output: Sendable> {
             if wake.wait(timeout: .now() + .seconds(2)) == .timedOut, result.withLock({ $0 }) == nil,
                 scheduler.pendingCount == 0
             {
-                return .stuck
+                return nil
             }
         }
     }
 }
 
-/// Records the steps a session launched, by name: a session on an undone run must launch none.
+/// The steps a session launched: a session on an undone run must launch none.
 private final class LaunchRecorder: ScenarioObserver {
     private let launched = LockedState<[String]>([])
 
