@@ -172,9 +172,16 @@ extension JournalReader {
             url: URL, isBeingWritten: Bool, ignoredTornLine: Bool, intactLength: Int, lineCount: Int,
             lastLineSum: UInt32?, damagedLines: [JournalRecord.DamagedLine]
         ) -> JournalRecord {
+            let status = finished?.status ?? (isBeingWritten ? .running : .interrupted)
+            // Read while the steps still say which ran when the journal ended.
+            let failedStep: StepAddress? =
+                switch status {
+                case .succeeded: nil
+                case .failed, .cancelled: failureOrigin ?? deepestInFlight
+                case .interrupted, .running: deepestInFlight ?? failureOrigin
+                }
             var steps = self.steps
             self.steps = []
-            let status = finished?.status ?? (isBeingWritten ? .running : .interrupted)
             if status != .running {
                 // Whatever the last session left in flight will not finish any more.
                 for index in steps.indices where steps[index].outcome == .running {
@@ -185,12 +192,6 @@ extension JournalReader {
                     }
                 }
             }
-            let failedStep: StepAddress? =
-                switch status {
-                case .succeeded: nil
-                case .failed, .cancelled: failureOrigin ?? deepestInFlight
-                case .interrupted, .running: deepestInFlight ?? failureOrigin
-                }
             return JournalRecord(
                 url: url, runID: header.runID, scenario: header.scenario, createdAt: header.createdAt,
                 startedAt: startedAt, finishedAt: finished?.at, status: status, failedStep: failedStep,
