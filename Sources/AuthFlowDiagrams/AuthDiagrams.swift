@@ -18,9 +18,6 @@ public enum AuthDiagrams {
         "AuthScenario.termsChanged", "AppScenario", "AppScenario.signIn", "AppScenario.termsChangedEvent",
     ]
 
-    /// The formats of the committed files: the engine's, with their file extensions.
-    public typealias Format = DiagramFormat
-
     /// Why a diagram could not be drawn.
     public enum DiagramError: Error, CustomStringConvertible {
         /// No operation or scenario has that name.
@@ -49,29 +46,16 @@ public enum AuthDiagrams {
     ///   - width: The text width (text formats only).
     /// - Returns: The diagram, ending in one newline.
     /// - Throws: ``DiagramError``.
-    public static func render(_ name: String, format: Format, width: Int = 100) throws(DiagramError) -> String {
+    public static func render(_ name: String, format: DiagramFormat, width: Int = 100) throws(DiagramError) -> String {
         try render(trace(of: name), format: format, width: width)
     }
 
     /// Draws a trace in a format.
     ///
     /// - Throws: ``DiagramError/rendering(_:)`` when the trace is invalid or too wide.
-    public static func render(_ trace: Trace, format: Format, width: Int = 100) throws(DiagramError) -> String {
+    public static func render(_ trace: Trace, format: DiagramFormat, width: Int = 100) throws(DiagramError) -> String {
         do {
             return try format.render(trace, width: width)
-        } catch {
-            throw .rendering(error)
-        }
-    }
-
-    /// Draws one step of a run (``Trace/sections()``); the text formats print the scenario's
-    /// notes about the step beside it, since the section has no lifeline of the scenario's.
-    ///
-    /// - Throws: ``DiagramError/rendering(_:)`` when the trace is invalid or too wide.
-    public static func render(_ section: TraceSection, format: Format, width: Int = 100) throws(DiagramError) -> String
-    {
-        do {
-            return try format.render(section, width: width)
         } catch {
             throw .rendering(error)
         }
@@ -86,44 +70,37 @@ public enum AuthDiagrams {
             let bench = try DiagramBench()
             switch name {
             case "PhoneOp":
-                return try bench.traced { try bench.factory.makePhoneOp().runToFinish($0.with(input: bench.phone)) }
+                return try bench.traced(bench.factory.makePhoneOp(), input: bench.phone)
             case "PhoneOp.rejected":
                 // A number the backend does not serve, asked for again on the same screen.
                 let bench = try DiagramBench(rejectsFirstPhone: true)
-                return try bench.traced {
-                    try bench.factory.makePhoneOp().runToFinish($0.with(input: bench.rejectedPhone))
-                }
+                return try bench.traced(bench.factory.makePhoneOp(), input: bench.rejectedPhone)
             case "TermsOfUseOp":
                 let attempt = try bench.submitPhone()
-                return try bench.traced {
-                    try bench.factory.makeTermsOfUseOp().runToFinish($0.with(input: attempt.phoneToken))
-                }
+                return try bench.traced(bench.factory.makeTermsOfUseOp(), input: attempt.phoneToken)
             case "AuthOp":
                 // Before the split: both screens in one operation, which works only while no
                 // terms are required between them.
                 let bench = try DiagramBench(termsRequired: false)
-                return try bench.traced { try bench.factory.makeAuthOp().runToFinish($0.with(input: bench.phone)) }
+                return try bench.traced(bench.factory.makeAuthOp(), input: bench.phone)
             case "CodeOp":
                 let attempt = try bench.acceptedAttempt()
-                return try bench.traced {
-                    try bench.factory.makeCodeOp().runToFinish($0.with(input: CodeRequest(attempt: attempt)))
-                }
+                return try bench.traced(bench.factory.makeCodeOp(), input: CodeRequest(attempt: attempt))
             case "SaveTokenOp":
                 let token = try bench.authToken()
-                return try bench.traced { try bench.factory.makeSaveTokenOp().runToFinish($0.with(input: token)) }
+                return try bench.traced(bench.factory.makeSaveTokenOp(), input: token)
             case "SignOutOp":
                 // A saved sign-in: revoked on the backend first, deleted only after it confirmed.
                 try bench.factory.storage.saveAuthToken(try bench.authToken())
-                return try bench.traced { try bench.factory.makeSignOutOp().runToFinish($0.with(input: ())) }
+                return try bench.traced(bench.factory.makeSignOutOp(), input: ())
             case "AuthScenario":
                 return try bench.authScenario(depth: 2)
             case "VerificationScenario":
                 // The part AuthScenario launches again as a whole: its own operations.
                 let attempt = try bench.submitPhone()
-                return try bench.traced {
-                    try bench.factory.makeVerificationScenario().runToFinish(
-                        $0.with(input: VerificationRequest(attempt: attempt)))
-                }.limited(toDepth: 2)
+                return try bench.traced(
+                    bench.factory.makeVerificationScenario(), input: VerificationRequest(attempt: attempt)
+                ).limited(toDepth: 2)
             case "AuthScenario.services":
                 // The whole flow with the services each operation talks to: too wide for one
                 // page, so the text is drawn step by step.
@@ -166,7 +143,7 @@ public enum AuthDiagrams {
                 try bench.factory.storage.saveAuthToken(try bench.authToken())
                 let simulator = bench.simulator
                 let events = bench.factory.events
-                let push = AfterStep("CheckSessionOp") {
+                let push = AfterStep(step: "CheckSessionOp") {
                     simulator.publishTerms(version: "2", text: "Updated demonstration terms of use.")
                     events.post(.termsChanged)
                 }
@@ -274,6 +251,11 @@ package struct DiagramBench {
         return tracer.trace
     }
 
+    /// A traced run of `operation` with `input`.
+    func traced<Operation: Op>(_ operation: Operation, input: Operation.Input) throws -> Trace {
+        try traced { try operation.runToFinish($0.with(input: input)) }
+    }
+
     /// A traced run of the sign-in scenario, drawn `depth` levels deep.
     func authScenario(depth: Int, expectingFailure: Bool = false) throws -> Trace {
         try traced(expectingFailure: expectingFailure) {
@@ -308,11 +290,6 @@ private struct AfterStep: ScenarioObserver {
     let step: String
     let action: @Sendable () -> Void
     let done = OnceFlag()
-
-    init(_ step: String, _ action: @escaping @Sendable () -> Void) {
-        self.step = step
-        self.action = action
-    }
 
     func scenario(_ event: ScenarioEvent) {
         if case .stepSucceeded = event.kind, event.address.path.last?.name == step, done.claim() { action() }

@@ -43,54 +43,10 @@ enum Glyph: UInt8, CaseIterable {
     case crossing, teeLeft, frameDash
 
     func spelled(in charset: DiagramCharset) -> String {
-        switch charset {
-        case .unicode: return unicode
-        case .ascii: return ascii
-        }
+        (charset == .unicode ? Self.unicode : Self.ascii)[Int(rawValue)]
     }
 
-    private var unicode: String {
-        switch self {
-        case .vertical: return "│"
-        case .horizontal: return "─"
-        case .wave: return "~"
-        case .topLeft: return "┌"
-        case .topRight: return "┐"
-        case .bottomLeft: return "└"
-        case .bottomRight: return "┘"
-        case .teeDown: return "┬"
-        case .teeUp: return "┴"
-        case .teeRight: return "├"
-        case .barJoinDown: return "┬"
-        case .barJoinUp: return "┴"
-        case .cross: return "╳"
-        case .noteHorizontal: return "═"
-        case .noteVertical: return "║"
-        case .noteTopLeft: return "╔"
-        case .noteTopRight: return "╗"
-        case .noteBottomLeft: return "╚"
-        case .noteBottomRight: return "╝"
-        case .headRight: return ">"
-        case .headLeft: return "<"
-        case .crossing: return "┼"
-        case .teeLeft: return "┤"
-        case .frameDash: return "╌"
-        }
-    }
-
-    private var ascii: String {
-        switch self {
-        case .vertical, .noteVertical: return "|"
-        case .horizontal, .barJoinDown, .barJoinUp: return "-"
-        case .wave: return "~"
-        case .topLeft, .topRight, .bottomLeft, .bottomRight, .teeDown, .teeUp, .teeRight: return "+"
-        case .noteTopLeft, .noteTopRight, .noteBottomLeft, .noteBottomRight: return "+"
-        case .cross: return "X"
-        case .noteHorizontal: return "="
-        case .headRight: return ">"
-        case .headLeft: return "<"
-        case .crossing, .teeLeft: return "+"
-        case .frameDash: return "-"
-        }
-    }
+    /// Each glyph's spelling, in the order of the cases (the table of ``DiagramCharset``).
+    private static let unicode = "│─~┌┐└┘┬┴├┬┴╳═║╔╗╚╝><┼┤╌".map(String.init)
+    private static let ascii = "|-~+++++++--X=|++++><++-".map(String.init)
 }

@@ -22,9 +22,6 @@ struct DiagramModel {
     /// A lifeline.
     struct Column {
         let participant: Participant
-        /// Key services and operations have a head box at the top; context services get theirs
-        /// where they are created.
-        var isTopHeaded: Bool { participant.kind != .contextService }
         /// The deepest stack of bars this column ever shows (0 = plain lifeline only).
         var maxDepth = 0
         /// The step that first involves this column, or `nil` if none does.
@@ -86,26 +83,18 @@ struct DiagramModel {
         /// box may cover an idle lifeline, as in PlantUML's drawings, but never a bar).
         var noteLimit: Int?
 
-        /// The columns this step touches, sender first.
-        var sender: End {
-            switch action {
-            case .message(let from, _, _): return from
-            case .create(let creator, _): return creator
-            case .launch(let launcher, _): return launcher
-            case .finish(let operation, _): return .column(operation)
-            case .note(let column): return .column(column)
-            case .frameOpen, .frameBranch, .frameClose, .divider: return .edge
-            }
-        }
+        /// The ends this step touches, sender first.
+        var sender: End { ends.sender }
+        var receiver: End { ends.receiver }
 
-        var receiver: End {
+        private var ends: (sender: End, receiver: End) {
             switch action {
-            case .message(_, let to, _): return to
-            case .create(_, let created): return .column(created)
-            case .launch(_, let operation): return .column(operation)
-            case .finish(_, let launcher): return launcher
-            case .note(let column): return .column(column)
-            case .frameOpen, .frameBranch, .frameClose, .divider: return .edge
+            case .message(let from, let to, _): return (from, to)
+            case .create(let creator, let created): return (creator, .column(created))
+            case .launch(let launcher, let operation): return (launcher, .column(operation))
+            case .finish(let operation, let launcher): return (.column(operation), launcher)
+            case .note(let column): return (.column(column), .column(column))
+            case .frameOpen, .frameBranch, .frameClose, .divider: return (.edge, .edge)
             }
         }
     }
@@ -129,18 +118,9 @@ struct DiagramModel {
         columns = analyser.columns
         steps = analyser.steps
         edgeParticipants = analyser.edgeParticipants
-        computeDepths()
-    }
 
-    /// The text a step shows: a message's label, a note's text, a frame's reason (empty for a
-    /// frame's close).
-    func label(of step: Step) -> String {
-        labels[step.event]
-    }
-
-    /// Replays the bars to find each column's deepest stack, which decides how much room the
-    /// column needs on each side.
-    private mutating func computeDepths() {
+        // Replays the bars to find each column's deepest stack, which decides how much room the
+        // column needs on each side.
         var depth = [Int](repeating: 0, count: columns.count)
         for index in steps.indices {
             let step = steps[index]
@@ -160,6 +140,21 @@ struct DiagramModel {
             for ending in step.endings where ending.hadBar { depth[ending.column] -= 1 }
         }
     }
+
+    /// The text a step shows: a message's label, a note's text, a frame's reason (empty for a
+    /// frame's close).
+    func label(of step: Step) -> String {
+        labels[step.event]
+    }
+
+    /// Whether the PlantUML and Mermaid exports draw activation bars on a column: not on a key
+    /// service, whose lifetime is not drawn (seeds/003: it spans the operation). Both tools draw
+    /// an activation as the same box a context service's existence bar is, so a bar there would
+    /// read as a lifetime it does not have; the text renderer's call bars are narrower than a
+    /// context service's head and X, so it keeps them.
+    func exportsBars(on column: Int) -> Bool {
+        columns[column].participant.kind != .keyService
+    }
 }
 
 // MARK: - Analysis
@@ -170,7 +165,6 @@ extension DiagramModel {
         enum EntryKind { case call, creation, launch }
 
         struct Entry {
-            let from: Participant.ID
             /// The sender's ``Resolved/key``: compared instead of its id.
             let fromKey: Int
             let kind: EntryKind
@@ -198,10 +192,10 @@ extension DiagramModel {
         /// Each event's text, filled in as the events are applied.
         var labels: [String] = []
 
-        var declared = ParticipantSlots<Resolved>()
+        var declared = [Participant.ID: Resolved]()
         /// Every declared participant, by ``Resolved/key``.
         var declaredParticipants: [Participant] = []
-        var columnOf = ParticipantSlots<Int>()
+        var columnOf = [Participant.ID: Int]()
         var edgeSeen = Set<Participant.ID>()
         var pending: [[Entry]] = []
         var life: [Life] = []
@@ -210,11 +204,6 @@ extension DiagramModel {
         var lastUse: [Int] = []
         /// The frames open now, innermost last, with the step that opened each.
         var frames: [(kind: FrameKind, label: String, step: Int)] = []
-
-        init(trace: Trace, order: ParticipantOrder) {
-            self.trace = trace
-            self.order = order
-        }
 
         mutating func run() throws(TraceError) {
             placeColumns()
@@ -243,7 +232,7 @@ extension DiagramModel {
 
         /// Decides the column order before the validating pass, so steps can refer to columns.
         private mutating func placeColumns() {
-            var kinds = ParticipantSlots<Participant>()
+            var kinds = [Participant.ID: Participant]()
             // How many participants get a column: once all have one, the rest of the events
             // cannot change the order.
             var placeable = 0
@@ -282,8 +271,6 @@ extension DiagramModel {
             for participant in trace.participants { place(participant.id) }
         }
 
-        // MARK: Events
-
         private mutating func apply(_ event: TraceEvent, at index: Int) throws(TraceError) {
             switch event.kind {
             case .declare(let participant):
@@ -305,14 +292,12 @@ extension DiagramModel {
                 try checkAlive(creator, index)
                 guard let column = service.column else { return }
                 if life[column] == .alive { throw .createdTwice(serviceID, event: index) }
-                let step = steps.count
-                steps.append(
-                    Step(action: .create(creator: end(of: creator), created: column), event: index))
+                let step = append(.create(creator: end(of: creator), created: column), index)
                 life[column] = .alive
                 createStep[column] = step
                 markUse(creator, step)
                 markUse(service, step)
-                pending[column].append(Entry(from: creatorID, fromKey: creator.key, kind: .creation, step: step))
+                pending[column].append(Entry(fromKey: creator.key, kind: .creation, step: step))
 
             case .release(let serviceID):
                 let service = try resolve(serviceID, index)
@@ -331,18 +316,14 @@ extension DiagramModel {
                 }
                 try checkAlive(from, index)
                 try checkAlive(to, index)
-                let step = steps.count
-                steps.append(
-                    Step(
-                        action: .message(from: end(of: from), to: end(of: to), style: style), event: index
-                    ))
+                let step = append(.message(from: end(of: from), to: end(of: to), style: style), index)
                 markUse(from, step)
                 markUse(to, step)
                 guard from.key != to.key else { return }
                 switch style {
                 case .call:
                     if let column = to.column {
-                        pending[column].append(Entry(from: fromID, fromKey: from.key, kind: .call, step: step))
+                        pending[column].append(Entry(fromKey: from.key, kind: .call, step: step))
                     }
                 case .reply:
                     guard let column = from.column else { return }  // replies from the edge draw no bar
@@ -357,9 +338,7 @@ extension DiagramModel {
                 if participant.kind == .caller { throw .callerMisused(participantID, event: index) }
                 try checkAlive(participant, index)
                 guard let column = participant.column else { return }
-                let step = steps.count
-                steps.append(Step(action: .note(column: column), event: index))
-                markUse(participant, step)
+                markUse(participant, append(.note(column: column), index))
 
             case .launch(let operationID, let launcherID, let label):
                 labels[index] = label
@@ -369,13 +348,10 @@ extension DiagramModel {
                 try checkAlive(launcher, index)
                 guard let column = operation.column else { return }
                 if running[column] { throw .launchedWhileRunning(operationID, event: index) }
-                let step = steps.count
-                var newStep = Step(
-                    action: .launch(launcher: end(of: launcher), operation: column), event: index)
-                newStep.opensBar = true
-                steps.append(newStep)
+                let step = append(.launch(launcher: end(of: launcher), operation: column), index)
+                steps[step].opensBar = true
                 running[column] = true
-                pending[column].append(Entry(from: launcherID, fromKey: launcher.key, kind: .launch, step: step))
+                pending[column].append(Entry(fromKey: launcher.key, kind: .launch, step: step))
                 markUse(launcher, step)
 
             case .finish(let operationID, let launcherID, let label):
@@ -389,36 +365,31 @@ extension DiagramModel {
                 let entry = pending[column][entryIndex]
                 guard entry.fromKey == launcher.key else {
                     throw .finishedToWrongParticipant(
-                        operationID, launchedBy: entry.from, finishedTo: launcherID, event: index)
+                        operationID, launchedBy: declaredParticipants[entry.fromKey].id, finishedTo: launcherID,
+                        event: index)
                 }
                 try checkAlive(launcher, index)
                 pending[column].removeSubrange(entryIndex...)
                 running[column] = false
-                let step = steps.count
-                var newStep = Step(
-                    action: .finish(operation: column, launcher: end(of: launcher)), event: index)
-                newStep.closesBar = true
-                steps.append(newStep)
+                let step = append(.finish(operation: column, launcher: end(of: launcher)), index)
+                steps[step].closesBar = true
                 markUse(launcher, step)
 
             case .frameOpen(let kind, let label, let openerID):
                 labels[index] = label
                 let opener = try resolve(openerID, index)
-                steps.append(
-                    Step(
-                        action: .frameOpen(kind: kind, level: frames.count, opener: end(of: opener)),
-                        event: index))
-                frames.append((kind, label, steps.count - 1))
+                let step = append(.frameOpen(kind: kind, level: frames.count, opener: end(of: opener)), index)
+                frames.append((kind, label, step))
 
             case .frameBranch(let label):
                 labels[index] = label
                 guard let open = frames.last else { throw .frameNotOpen(event: index) }
                 guard open.kind.hasBranches else { throw .branchOutsideAlt(open.kind, event: index) }
-                steps.append(Step(action: .frameBranch(kind: open.kind, level: frames.count - 1), event: index))
+                append(.frameBranch(kind: open.kind, level: frames.count - 1), index)
 
             case .divider(let label):
                 labels[index] = label
-                steps.append(Step(action: .divider(level: frames.count), event: index))
+                append(.divider(level: frames.count), index)
 
             case .frameClose:
                 guard let open = frames.popLast() else { throw .frameNotOpen(event: index) }
@@ -427,7 +398,7 @@ extension DiagramModel {
                 if steps[open.step...].allSatisfy(\.action.isFrame) {
                     steps.removeSubrange(open.step...)
                 } else {
-                    steps.append(Step(action: .frameClose(level: frames.count), event: index))
+                    append(.frameClose(level: frames.count), index)
                 }
             }
         }
@@ -460,7 +431,12 @@ extension DiagramModel {
             }
         }
 
-        // MARK: Helpers
+        /// Appends the step drawing event `event`; returns its index.
+        @discardableResult
+        private mutating func append(_ action: Action, _ event: Int) -> Int {
+            steps.append(Step(action: action, event: event))
+            return steps.count - 1
+        }
 
         private mutating func resolve(_ id: Participant.ID, _ event: Int) throws(TraceError) -> Resolved {
             guard let resolved = declared[id] else { throw .undeclaredParticipant(id, event: event) }

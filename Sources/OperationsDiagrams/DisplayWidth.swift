@@ -15,20 +15,16 @@ extension Character {
             // Control characters draw nothing; a grapheme such as "e\u{301}" starts with ASCII.
             return first.value < 0x20 || first.value == 0x7F ? 0 : 1
         }
-        if Self.isZeroWidth(first) { return 0 }
+        switch first.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format, .control: return 0
+        default: break
+        }
         if Self.isWide(first.value) { return 2 }
         let properties = first.properties
         if properties.isEmojiPresentation { return 2 }
         // A text-default emoji made to present as emoji (U+FE0F), or a keycap/ZWJ sequence.
         if properties.isEmoji && scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
         return 1
-    }
-
-    private static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .format, .control: return true
-        default: return false
-        }
     }
 
     private static func isWide(_ value: UInt32) -> Bool {

@@ -53,27 +53,23 @@ public struct MermaidRenderer: DiagramRenderer {
         // columns' only when columns are in order of first use.
         let firstSteps = model.columns.map { $0.firstStep ?? Int.max }
         let lazy = zip(firstSteps, firstSteps.dropFirst()).allSatisfy { $0 <= $1 }
-        var declared = Array(repeating: !lazy, count: model.columns.count)
-        if !lazy {
-            for (index, column) in model.columns.enumerated() {
-                lines.append(declaration(aliases.columns[index], column.participant.name))
-            }
+        var declared = Array(repeating: false, count: model.columns.count)
+        func declare(_ column: Int, create: Bool = false) {
+            declared[column] = true
+            lines.append(declaration(aliases.columns[column], model.columns[column].participant.name, create: create))
         }
+        for column in model.columns.indices where !lazy { declare(column) }
         var createdOnce = Array(repeating: false, count: model.columns.count)
 
         /// Mermaid has `loop`, `alt` and `opt`, but no labelled group: a group is a `rect`
         /// whose first line is a note with its label, over the participant that opened it.
-        func frameOpening(_ kind: FrameKind, _ label: String, opener: DiagramModel.End) -> [String] {
-            guard kind == .group else { return [Self.frameLine(kind.rawValue, label)] }
-            var result = ["    rect rgba(128, 128, 128, 0.08)"]
+        func openFrame(_ kind: FrameKind, _ label: String, opener: DiagramModel.End) {
+            guard kind == .group else { return lines.append(Self.frameLine(kind.rawValue, label)) }
+            lines.append("    rect rgba(128, 128, 128, 0.08)")
             if let column = opener.column, !label.isEmpty {
-                if !declared[column] {
-                    declared[column] = true
-                    result.append(declaration(aliases.columns[column], model.columns[column].participant.name))
-                }
-                result.append("    Note over \(aliases.columns[column]): \(Self.text(label))")
+                if !declared[column] { declare(column) }
+                lines.append("    Note over \(aliases.columns[column]): \(Self.text(label))")
             }
-            return result
         }
 
         /// Mermaid has no divider (PlantUML's `==`): a note across every lifeline declared so far
@@ -99,8 +95,7 @@ public struct MermaidRenderer: DiagramRenderer {
             }
             for end in [step.sender, step.receiver] {
                 guard let column = end.column, !declared[column], column != createdHere else { continue }
-                declared[column] = true
-                lines.append(declaration(aliases.columns[column], model.columns[column].participant.name))
+                declare(column)
             }
 
             // Mermaid destroys a participant with the message right after `destroy`.
@@ -115,9 +110,7 @@ public struct MermaidRenderer: DiagramRenderer {
             }
             if let created = createdHere {
                 createdOnce[created] = true
-                declared[created] = true
-                lines.append(
-                    declaration(aliases.columns[created], model.columns[created].participant.name, create: true))
+                declare(created, create: true)
             } else if case .create(_, let created) = step.action {
                 createdOnce[created] = true
                 lines.append("    Note over \(aliases.columns[created]): created")
@@ -128,17 +121,15 @@ public struct MermaidRenderer: DiagramRenderer {
             switch step.action {
             case .message(let from, let to, let style):
                 lines.append("    \(name(from))\(Self.glyph(style))\(name(to)): \(Self.text(label))")
-            case .create(let creator, let created):
-                lines.append("    \(name(creator))->>\(aliases.columns[created]): \(Self.text(label))")
-            case .launch(let launcher, let operation):
-                lines.append("    \(name(launcher))->>\(aliases.columns[operation]): \(Self.text(label))")
+            case .create(let from, let to), .launch(let from, let to):
+                lines.append("    \(name(from))->>\(aliases.columns[to]): \(Self.text(label))")
             case .finish(let operation, let launcher):
                 lines.append("    \(aliases.columns[operation])-->>\(name(launcher)): \(Self.text(label))")
             case .note(let column):
                 let body = LabelWrapper.paragraphs(label).map(Self.escaped).joined(separator: "<br/>")
                 lines.append("    Note over \(aliases.columns[column]): \(body)")
             case .frameOpen(let kind, _, let opener):
-                lines.append(contentsOf: frameOpening(kind, label, opener: opener))
+                openFrame(kind, label, opener: opener)
             case .frameBranch(let kind, _):
                 lines.append(Self.frameLine(kind == .par ? "and" : "else", label))
             case .frameClose:
@@ -162,9 +153,7 @@ public struct MermaidRenderer: DiagramRenderer {
             for column in released { lines.append("    Note over \(aliases.columns[column]): released") }
         }
         // Participants no step involves still get their lifeline.
-        for (index, column) in model.columns.enumerated() where !declared[index] {
-            lines.append(declaration(aliases.columns[index], column.participant.name))
-        }
+        for column in model.columns.indices where !declared[column] { declare(column) }
         return lines.joined(separator: "\n") + "\n"
     }
 

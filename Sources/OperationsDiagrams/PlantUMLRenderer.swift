@@ -107,7 +107,8 @@ public struct PlantUMLRenderer: DiagramRenderer {
         case (nil, let to?):
             return "[\(glyph(style)) \(to)\(suffix)"
         case (let from?, nil):
-            return "[\(leftGlyph(style)) \(from)\(suffix)"
+            // The same arrow mirrored: `<-`, `<--`, `<<-`.
+            return "[\(String(glyph(style).reversed().map { $0 == ">" ? "<" : $0 })) \(from)\(suffix)"
         case (nil, nil):
             return "' unreachable: a message between two callers"
         }
@@ -121,30 +122,12 @@ public struct PlantUMLRenderer: DiagramRenderer {
         }
     }
 
-    private static func leftGlyph(_ style: MessageStyle) -> String {
-        switch style {
-        case .call: return "<-"
-        case .reply: return "<--"
-        case .async: return "<<-"
-        }
-    }
-
     private static func escaped(_ text: String) -> String {
-        text.replacingBackslashes
+        guard text.contains("\\") else { return text }
+        return text.reduce(into: "") { result, character in result += character == "\\" ? "\\\\" : String(character) }
     }
 
     private static func quoted(_ text: String) -> String {
         String(LabelWrapper.sanitize(text).map { $0 == "\"" ? "'" : $0 })
-    }
-}
-
-extension String {
-    fileprivate var replacingBackslashes: String {
-        guard contains("\\") else { return self }
-        var result = ""
-        for character in self {
-            if character == "\\" { result.append("\\\\") } else { result.append(character) }
-        }
-        return result
     }
 }

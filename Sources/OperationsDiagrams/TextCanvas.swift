@@ -41,15 +41,14 @@ struct TextCanvas {
         return firstRow + cells.count / width - 1
     }
 
-    func isBlank(_ row: Int, _ column: Int) -> Bool {
-        guard column >= 0, column < width else { return true }
-        return cells[(row - firstRow) * width + column] == .blank
-    }
+    func isBlank(_ row: Int, _ column: Int) -> Bool { cell(row, column).map { $0 == .blank } ?? true }
 
     /// Whether a cell holds a lifeline or a bar's side, which a frame's edge crosses.
-    func isLine(_ row: Int, _ column: Int) -> Bool {
-        guard column >= 0, column < width else { return false }
-        return cells[(row - firstRow) * width + column] == .glyph(.vertical)
+    func isLine(_ row: Int, _ column: Int) -> Bool { cell(row, column) == .glyph(.vertical) }
+
+    /// A cell of a row not yet written out; `nil` outside the canvas.
+    private func cell(_ row: Int, _ column: Int) -> Cell? {
+        column >= 0 && column < width ? cells[(row - firstRow) * width + column] : nil
     }
 
     /// Blanks a cell, e.g. around text set into a rule.

@@ -88,21 +88,15 @@ public struct TextDiagramRenderer: DiagramRenderer {
         return try renderFitting(trace, within: [])
     }
 
-    /// ``Fitting/automatic``: DIAGRAMS.md criterion 2 — gaps shrink, labels wrap at spaces and
-    /// punctuation, then between the words of an identifier — where a word is broken only
-    /// when no other drawing keeps it whole: shorter names (with a legend) first, then each
-    /// step on its own (and a step too wide for the page as its own steps, `within` the steps
-    /// it belongs to), and a word (`laun` / `ch(`) only when even that needs it.
+    /// ``Fitting/automatic`` (DIAGRAMS.md criterion 2), for a trace that is a step of the steps
+    /// in `path` (a step too wide for the page drawn as its own steps).
     private func renderFitting(_ trace: Trace, within path: [String]) throws(TraceError) -> String {
         if let drawing = try wholeWords(trace) { return drawing }
         let sections = trace.sections()
         guard !sections.isEmpty else {
-            do {
-                return try renderWhole(trace, breaks: .any)
-            } catch .diagramTooNarrow(let required, let available) {
-                if let drawing = try abbreviated(trace, breaks: .any) { return drawing }
-                throw .diagramTooNarrow(required: required, available: available)
-            }
+            if let drawing = try fitted(trace, breaks: .any) { return drawing }
+            // Drawn again when nothing fits, to throw the width the whole drawing needs.
+            return try renderWhole(trace, breaks: .any)
         }
         var parts: [String] = []
         var session: String?
@@ -207,15 +201,10 @@ public struct TextDiagramRenderer: DiagramRenderer {
         let text = LabelWrapper.sanitize(line)
         let cut = text.displayWidth <= maxWidth ? text : LabelWrapper.ellipsized(text, width: maxWidth)
         guard charset == .ascii, !cut.utf8.allSatisfy({ $0 < 0x80 }) else { return cut }
-        var bytes: [UInt8] = []
-        for character in cut {
-            if let ascii = character.asciiValue {
-                bytes.append(ascii)
-            } else {
-                bytes += ASCIIFallback.bytes(for: character, width: character.displayWidth)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        // Mapped to ASCII as the drawing's own text is.
+        var canvas = TextCanvas(width: max(cut.displayWidth, 1), charset: .ascii)
+        canvas.put(text: cut, canvas.addRow(), 0)
+        return String(canvas.output().dropLast())
     }
 
     private func renderWhole(_ trace: Trace, breaks: TextLayout.Breaks) throws(TraceError) -> String {

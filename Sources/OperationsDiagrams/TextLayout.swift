@@ -55,8 +55,6 @@ struct TextLayout {
     private(set) var frameColumns = 0
     /// The columns right of the last gap kept for frame borders.
     var rightInset: Int { frameColumns > 0 ? frameColumns + 1 : 0 }
-    /// Where a label in the edge gap starts: past the frame borders and a blank.
-    var edgeLabelStart: Int { 1 + frameColumns }
 
     /// The column of the left border of a frame at nesting `level` (0 = outermost); the right
     /// border mirrors it.
@@ -126,7 +124,7 @@ struct TextLayout {
 
         let texts = model.steps.map { step -> [String] in
             switch step.action {
-            case .message, .create, .launch, .finish:
+            case .message, .create, .launch, .finish, .divider:
                 return [LabelWrapper.sanitize(model.label(of: step))]
             case .note:
                 return LabelWrapper.paragraphs(model.label(of: step))
@@ -136,8 +134,6 @@ struct TextLayout {
                 return [Self.tab(kind == .par ? "and" : "else", model.label(of: step))]
             case .frameClose:
                 return []
-            case .divider:
-                return [LabelWrapper.sanitize(model.label(of: step))]
             }
         }
         placements = model.steps.map { Self.placement(of: $0) }
@@ -209,8 +205,6 @@ struct TextLayout {
         }
     }
 
-    // MARK: Geometry used by the painter
-
     /// The first column a note box may use, right of a column's bars.
     func noteStart(column: Int) -> Int { x[column] + columns[column].rightReach + 2 }
 
@@ -228,17 +222,20 @@ struct TextLayout {
 
     /// The columns a label over an arrow may use in a gap, both ends inclusive.
     func labelBounds(gap: Int, createdColumn: Int?) -> (start: Int, end: Int) {
-        let rightColumn = gap
-        var leftReach = columns[rightColumn].leftReach
-        if createdColumn == rightColumn { leftReach = max(leftReach, columns[rightColumn].boxLeft) }
-        let end = x[rightColumn] - leftReach - 2
-        guard gap > 0 else { return (edgeLabelStart, end) }
-        var rightReach = columns[gap - 1].rightReach
-        if createdColumn == gap - 1 { rightReach = max(rightReach, columns[gap - 1].boxRight) }
-        return (x[gap - 1] + rightReach + 2, end)
+        let reach = reaches(gap: gap, created: createdColumn)
+        // A label in the edge gap starts past the frame borders and a blank.
+        return (gap == 0 ? 1 + frameColumns : x[gap - 1] + reach.left + 2, x[gap] - reach.right - 2)
     }
 
-    // MARK: Constraints
+    /// How far into arrow gap `gap` its lifelines reach, with their bars or the head box of the
+    /// service `created`: the left one (none in gap 0) and the right one.
+    private func reaches(gap: Int, created: Int?) -> (left: Int, right: Int) {
+        let right = columns[gap]
+        let rightReach = created == gap ? max(right.leftReach, right.boxLeft) : right.leftReach
+        guard gap > 0 else { return (0, rightReach) }
+        let left = columns[gap - 1]
+        return (created == gap - 1 ? max(left.rightReach, left.boxRight) : left.rightReach, rightReach)
+    }
 
     /// A label or note that lives in a gap.
     private struct Slot {
@@ -333,27 +330,15 @@ struct TextLayout {
                     gap = arrowGap
                     var created: Int?
                     if case .create(_, let column) = step.action { created = column }
-                    var leftReach = columns[gap].leftReach
-                    if created == gap { leftReach = max(leftReach, columns[gap].boxLeft) }
-                    if gap == 0 {
-                        fixed = leftReach + 2 + frameDepth
-                        slotPadding = padding
-                    } else {
-                        var rightReach = columns[gap - 1].rightReach
-                        if created == gap - 1 { rightReach = max(rightReach, columns[gap - 1].boxRight) }
-                        fixed = rightReach + leftReach + 3
-                        slotPadding = 2 * padding
-                    }
-                case .loop(let column):
+                    let reach = layout.reaches(gap: gap, created: created)
+                    fixed = gap == 0 ? reach.right + 2 + frameDepth : reach.left + reach.right + 3
+                    slotPadding = gap == 0 ? padding : 2 * padding
+                case .loop(let column), .note(let column):
                     gap = column + 1
+                    isNote = layout.placements[index].isNote
                     let reach = columns[column].rightReach
                     fixed = gap == count ? reach + 5 : reach + 7 + columns[gap].leftReach
-                    slotPadding = gap == count ? 0 : padding
-                case .note(let column):
-                    gap = column + 1
-                    isNote = true
-                    let reach = columns[column].rightReach
-                    fixed = gap == count ? reach + 5 : reach + 7 + columns[gap].leftReach
+                    slotPadding = gap == count || isNote ? 0 : padding
                 case .frame:
                     // A frame's tab lies on its own rule, across the lifelines: it takes no gap.
                     continue

@@ -22,20 +22,15 @@ struct TextPainter {
     /// How many frames are open: their borders stand on every row.
     private var openFrames = 0
 
-    /// What happens to a column on the `row`-th closing row of a step.
-    private struct ClosingMark {
-        let column: Int
-        let mark: Mark
-        let row: Int
-    }
-
     init(model: DiagramModel, layout: TextLayout, charset: DiagramCharset, showFootBoxes: Bool) {
         self.model = model
         self.layout = layout
         self.showFootBoxes = showFootBoxes
         canvas = TextCanvas(width: layout.width, charset: charset)
         depth = Array(repeating: 0, count: model.columns.count)
-        alive = model.columns.map(\.isTopHeaded)
+        // Key services and operations have a head box at the top; context services get theirs
+        // where they are created.
+        alive = model.columns.map { $0.participant.kind != .contextService }
     }
 
     mutating func paint() -> String {
@@ -55,8 +50,6 @@ struct TextPainter {
         }
         return canvas.output()
     }
-
-    // MARK: Rows and lifelines
 
     /// Adds a row showing every alive lifeline and bar.
     @discardableResult
@@ -79,65 +72,56 @@ struct TextPainter {
         return row
     }
 
-    private mutating func openBar(_ column: Int, row: Int) {
+    /// Opens (`┌┴┐`, nested `├┐`) or closes (`└┬┘`, nested `├┘`) a column's innermost bar.
+    private mutating func bar(_ column: Int, row: Int, opens: Bool) {
         let x = layout.x[column]
-        let level = depth[column]
+        // How many bars stand around this one.
+        let level = opens ? depth[column] : depth[column] - 1
+        guard level >= 0 else { return }
         if level == 0 {
-            canvas.put(.topLeft, row, x - 1)
-            canvas.put(.barJoinUp, row, x)
-            canvas.put(.topRight, row, x + 1)
+            rule(row, from: x - 1, to: x + 1, corners: opens ? (.topLeft, .topRight) : (.bottomLeft, .bottomRight))
+            canvas.put(opens ? .barJoinUp : .barJoinDown, row, x)
         } else {
             canvas.put(.teeRight, row, x + level)
-            canvas.put(.topRight, row, x + level + 1)
+            canvas.put(opens ? .topRight : .bottomRight, row, x + level + 1)
         }
-        depth[column] = level + 1
+        depth[column] = opens ? level + 1 : level
     }
 
-    private mutating func closeBar(_ column: Int, row: Int) {
-        let x = layout.x[column]
-        let level = depth[column]
-        guard level > 0 else { return }
-        if level == 1 {
-            canvas.put(.bottomLeft, row, x - 1)
-            canvas.put(.barJoinDown, row, x)
-            canvas.put(.bottomRight, row, x + 1)
-        } else {
-            canvas.put(.teeRight, row, x + level - 1)
-            canvas.put(.bottomRight, row, x + level)
-        }
-        depth[column] = level - 1
-    }
-
-    // MARK: Boxes
-
-    private mutating func paintBoxes(for included: [Bool], foot: Bool) {
-        let rows = (canvas.addRow(), canvas.addRow(), canvas.addRow())
-        for column in model.columns.indices where included[column] {
-            paintBox(column, top: rows.0, middle: rows.1, bottom: rows.2, lifelineAbove: foot, lifelineBelow: !foot)
-        }
-    }
-
-    private mutating func paintBox(
-        _ column: Int, top: Int, middle: Int, bottom: Int, lifelineAbove: Bool, lifelineBelow: Bool
+    /// A box's top or bottom edge: its corners at `left` and `right`, `fill` between them.
+    private mutating func rule(
+        _ row: Int, from left: Int, to right: Int, corners: (Glyph, Glyph), fill: Glyph = .horizontal
     ) {
-        let geometry = layout.columns[column]
-        let x = layout.x[column]
-        let left = x - geometry.boxLeft
-        let right = x + geometry.boxRight
-        canvas.put(.topLeft, top, left)
-        canvas.put(.horizontal, top, from: left + 1, through: right - 1)
-        canvas.put(.topRight, top, right)
-        if lifelineAbove { canvas.put(.teeUp, top, x) }
-        canvas.put(.vertical, middle, left)
-        canvas.put(text: geometry.name, middle, left + 1)
-        canvas.put(.vertical, middle, right)
-        canvas.put(.bottomLeft, bottom, left)
-        canvas.put(.horizontal, bottom, from: left + 1, through: right - 1)
-        canvas.put(.bottomRight, bottom, right)
-        if lifelineBelow { canvas.put(.teeDown, bottom, x) }
+        canvas.put(corners.0, row, left)
+        canvas.put(fill, row, from: left + 1, through: right - 1)
+        canvas.put(corners.1, row, right)
     }
 
-    // MARK: Steps
+    /// The head (or, `foot`, the foot) boxes of the `included` columns, the lifeline leaving
+    /// a head box below and entering a foot box above.
+    private mutating func paintBoxes(for included: [Bool], foot: Bool) {
+        let (top, middle, bottom) = (canvas.addRow(), canvas.addRow(), canvas.addRow())
+        for column in model.columns.indices where included[column] {
+            let (left, right) = boxEdges(column)
+            rule(top, from: left, to: right, corners: (.topLeft, .topRight))
+            boxMiddle(column, row: middle)
+            rule(bottom, from: left, to: right, corners: (.bottomLeft, .bottomRight))
+            canvas.put(foot ? .teeUp : .teeDown, foot ? top : bottom, layout.x[column])
+        }
+    }
+
+    /// The columns of a column's head box's left and right sides.
+    private func boxEdges(_ column: Int) -> (left: Int, right: Int) {
+        (layout.x[column] - layout.columns[column].boxLeft, layout.x[column] + layout.columns[column].boxRight)
+    }
+
+    /// A head box's row with the participant's name.
+    private mutating func boxMiddle(_ column: Int, row: Int) {
+        let (left, right) = boxEdges(column)
+        canvas.put(.vertical, row, left)
+        canvas.put(text: layout.columns[column].name, row, left + 1)
+        canvas.put(.vertical, row, right)
+    }
 
     private mutating func paint(step index: Int) {
         let step = model.steps[index]
@@ -170,11 +154,9 @@ struct TextPainter {
         case .message(let from, let to, let style) where from == to:
             if let column = from.column { paintLoop(column: column, style: style, lines: layout.lines[index]) }
         default:
-            paintArrowStep(step, lines: layout.lines[index])
+            paintArrowStep(step, placement: layout.placements[index], lines: layout.lines[index])
         }
-        var closingRows = 0
-        for entry in marks { closingRows = max(closingRows, entry.row + 1) }
-        for position in 0..<closingRows {
+        for position in 0..<(marks.map(\.row).max().map { $0 + 1 } ?? 0) {
             let row = baseRow()
             // Columns in the order they got their first mark (every marked column has one on
             // row 0), each with its mark for this row.
@@ -188,13 +170,13 @@ struct TextPainter {
     }
 
     /// What happens to each column on the closing rows of a step: a column's marks go on
-    /// successive rows, in the order they are added.
-    private static func closingMarks(of step: DiagramModel.Step) -> [ClosingMark] {
-        var marks: [ClosingMark] = []
+    /// successive rows (`row`, from 0), in the order they are added.
+    private static func closingMarks(of step: DiagramModel.Step) -> [(column: Int, mark: Mark, row: Int)] {
+        var marks: [(column: Int, mark: Mark, row: Int)] = []
         func add(_ column: Int, _ mark: Mark) {
             var row = 0
             for entry in marks where entry.column == column { row += 1 }
-            marks.append(ClosingMark(column: column, mark: mark, row: row))
+            marks.append((column, mark, row))
         }
         var created: Int?
         if case .create(_, let column) = step.action {
@@ -218,23 +200,21 @@ struct TextPainter {
         let x = layout.x[column]
         switch mark {
         case .barEnd:
-            closeBar(column, row: row)
+            bar(column, row: row, opens: false)
         case .cross:
             canvas.put(.cross, row, x)
             alive[column] = false
         case .boxBottom:
-            let geometry = layout.columns[column]
-            canvas.put(.bottomLeft, row, x - geometry.boxLeft)
-            canvas.put(.horizontal, row, from: x - geometry.boxLeft + 1, through: x + geometry.boxRight - 1)
-            canvas.put(.bottomRight, row, x + geometry.boxRight)
+            let (left, right) = boxEdges(column)
+            rule(row, from: left, to: right, corners: (.bottomLeft, .bottomRight))
             canvas.put(.teeDown, row, x)
             alive[column] = true
         case .barStart:
-            openBar(column, row: row)
+            bar(column, row: row, opens: true)
         }
     }
 
-    private mutating func paintArrowStep(_ step: DiagramModel.Step, lines: [String]) {
+    private mutating func paintArrowStep(_ step: DiagramModel.Step, placement: TextLayout.Placement, lines: [String]) {
         let sender = step.sender
         let receiver = step.receiver
         var created: Int?
@@ -247,58 +227,36 @@ struct TextPainter {
         }
 
         // Label rows; the receiver's bar and a created head box start on the last one.
-        let placement = layout.placements.isEmpty ? nil : gap(of: step)
-        let bounds = placement.map { layout.labelBounds(gap: $0, createdColumn: created) }
+        // A step from a lifeline to itself that is no message (an operation launching itself) is
+        // placed as a loop, but drawn as an arrow with its label left of the lifeline.
+        var gap = 0
+        if case .arrow(let arrowGap) = placement { gap = arrowGap }
+        if case .loop(let column) = placement { gap = column }
+        let bounds = layout.labelBounds(gap: gap, createdColumn: created)
         let labelLines = lines.isEmpty ? [""] : lines
         var lastLabelRow = 0
         for line in labelLines {
             lastLabelRow = baseRow()
-            if let bounds, !line.isEmpty {
+            if !line.isEmpty {
                 let lineWidth = line.displayWidth
-                let start =
-                    placement == 0 ? bounds.start : bounds.start + (bounds.end - bounds.start + 1 - lineWidth) / 2
+                let start = gap == 0 ? bounds.start : bounds.start + (bounds.end - bounds.start + 1 - lineWidth) / 2
                 canvas.put(text: line, lastLabelRow, start)
             }
         }
-        if step.opensBar, let column = receiver.column { openBar(column, row: lastLabelRow) }
+        if step.opensBar, let column = receiver.column { bar(column, row: lastLabelRow, opens: true) }
         if let created {
-            let geometry = layout.columns[created]
-            let x = layout.x[created]
-            canvas.put(.topLeft, lastLabelRow, x - geometry.boxLeft)
-            canvas.put(.horizontal, lastLabelRow, from: x - geometry.boxLeft + 1, through: x + geometry.boxRight - 1)
-            canvas.put(.topRight, lastLabelRow, x + geometry.boxRight)
+            let (left, right) = boxEdges(created)
+            rule(lastLabelRow, from: left, to: right, corners: (.topLeft, .topRight))
         }
 
         // The arrow row.
         let row = baseRow()
-        if let created {
-            let geometry = layout.columns[created]
-            let x = layout.x[created]
-            canvas.put(.vertical, row, x - geometry.boxLeft)
-            canvas.put(text: geometry.name, row, x - geometry.boxLeft + 1)
-            canvas.put(.vertical, row, x + geometry.boxRight)
-        }
+        if let created { boxMiddle(created, row: row) }
         let from = position(of: sender)
         let to = position(of: receiver)
-        if from < to || (from == to && sender == .edge) {
-            let start = sender == .edge ? 0 : attach(sender, rightSide: true)
-            let head = attach(receiver, rightSide: false, created: created)
-            drawArrow(row: row, tail: start, head: head, style: style)
-        } else {
-            let start = attach(sender, rightSide: false)
-            let head = receiver == .edge ? 0 : attach(receiver, rightSide: true, created: created)
-            drawArrow(row: row, tail: start, head: head, style: style)
-        }
-    }
-
-    private func gap(of step: DiagramModel.Step) -> Int {
-        switch step.sender {
-        case .edge:
-            return 0
-        case .column(let from):
-            guard let to = step.receiver.column else { return from }
-            return from < to ? from + 1 : from
-        }
+        let rightward = from < to || (from == to && sender == .edge)
+        let tail = attach(sender, rightSide: rightward)
+        drawArrow(row: row, tail: tail, head: attach(receiver, rightSide: !rightward, created: created), style: style)
     }
 
     /// A column's horizontal order; the edge is left of everything.
@@ -346,8 +304,6 @@ struct TextPainter {
         }
     }
 
-    // MARK: Frames
-
     /// A frame's top, branch or bottom: a rule from its left border to its right one, crossing
     /// every lifeline and bar (`┼`), with the tab — keyword and reason — set into it at the left.
     /// The rule is the one row where nothing else is drawn, so the tab covers no label or arrow.
@@ -365,8 +321,6 @@ struct TextPainter {
         canvas.put(text: tab, row, start)
         canvas.clear(row, start + tab.displayWidth)
     }
-
-    // MARK: Self-messages and notes
 
     /// A loop leaving the bar's right edge, at least three rows tall, with the label on its right.
     private mutating func paintLoop(column: Int, style: MessageStyle, lines: [String]) {
@@ -399,10 +353,7 @@ struct TextPainter {
         let start = layout.noteStart(column: column)
         let textWidth = lines.map(\.displayWidth).max() ?? 0
         let end = start + textWidth + 3
-        let top = baseRow()
-        canvas.put(.noteTopLeft, top, start)
-        canvas.put(.noteHorizontal, top, from: start + 1, through: end - 1)
-        canvas.put(.noteTopRight, top, end)
+        rule(baseRow(), from: start, to: end, corners: (.noteTopLeft, .noteTopRight), fill: .noteHorizontal)
         for line in lines {
             let row = baseRow()
             canvas.put(.noteVertical, row, start)
@@ -411,9 +362,6 @@ struct TextPainter {
             canvas.put(text: line, row, start + 2)
             canvas.put(.noteVertical, row, end)
         }
-        let bottom = baseRow()
-        canvas.put(.noteBottomLeft, bottom, start)
-        canvas.put(.noteHorizontal, bottom, from: start + 1, through: end - 1)
-        canvas.put(.noteBottomRight, bottom, end)
+        rule(baseRow(), from: start, to: end, corners: (.noteBottomLeft, .noteBottomRight), fill: .noteHorizontal)
     }
 }

@@ -7,9 +7,7 @@ extension Trace {
     /// The start of the note that ends the session of a run still going (`running: at CodeOp
     /// for 3 s`): its trace stops where the run is, not where it was cut.
     public static let runningPrefix = "running: "
-}
 
-extension Trace {
     /// The trace with what it leaves open closed, as the end of a cut-off session is
     /// (`recorded(jsonLines:)`): a `cut off` note, then replies, releases and `cut off`
     /// finishes innermost first, open frames closed and every live service released. For a

@@ -1,7 +1,5 @@
 public import Operations
 
-// MARK: - API
-
 extension Trace {
     /// The trace as seen from `depth` levels of launches: operations launched deeper are drawn
     /// as black boxes — their launch and finish stay, the messages inside them go.

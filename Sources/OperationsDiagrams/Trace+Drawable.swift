@@ -1,6 +1,17 @@
 public import Operations
 
 extension Trace {
+    /// Checks that the trace describes something that can happen and can be drawn.
+    ///
+    /// A valid trace declares every participant before using it, creates a context service before
+    /// it takes part in a message and never uses it after its release, answers every reply to an
+    /// open call, finishes each operation once after launching it, and leaves no operation
+    /// running at the end. Renderers run the same check.
+    /// - Throws: A `TraceError` naming the first offending event.
+    public func validate() throws(TraceError) {
+        _ = try DiagramModel(trace: self, order: .firstUse)
+    }
+
     /// The trace made drawable: itself when it validates (``validate()``), otherwise what can
     /// be drawn of it, with a note wherever something could not be drawn as recorded.
     ///
@@ -69,10 +80,16 @@ extension Trace {
         }
         switch error {
         case .undeclaredParticipant(let id, let index):
+            // The kind its role in the event suggests: the launcher of the first launch is the caller.
             let launcherOfAll = !events[..<index].contains { if case .launch = $0.kind { true } else { false } }
-            let participant = Participant(
-                id: id, name: id.rawValue, kind: kind(of: id, in: events[index], launcherOfAll: launcherOfAll))
-            replace(index, with: [.declare(participant), events[index]])
+            let kind: Participant.Kind =
+                switch events[index].kind {
+                case .create(id, _, _): .contextService
+                case .message: .keyService
+                case .launch(_, id, _) where launcherOfAll: .caller
+                default: .operation
+                }
+            replace(index, with: [.declare(Participant(id: id, name: id.rawValue, kind: kind)), events[index]])
         case .conflictingDeclaration(_, let index), .frameNotOpen(let index), .branchOutsideAlt(_, let index):
             events.remove(at: index)
         case .wrongKind(_, _, _, let index), .usedBeforeCreation(_, let index), .usedAfterRelease(_, let index),
@@ -85,7 +102,16 @@ extension Trace {
             guard case .finish(_, _, let label) = events[index].kind else { return false }
             replace(index, with: [.finish(id, to: launcher, label)])
         case .launchedWhileRunning(let id, let index):
-            guard let launcher = launcher(of: id, before: index, in: events) else { return false }
+            // Finished to who launched the launch still running.
+            var launchers: [Participant.ID] = []
+            for event in events[..<index] {
+                switch event.kind {
+                case .launch(id, let launcher, _): launchers.append(launcher)
+                case .finish(id, _, _): _ = launchers.popLast()
+                default: break
+                }
+            }
+            guard let launcher = launchers.last else { return false }
             replace(index, with: [.finish(id, to: launcher, cutOffLabel), events[index]])
         case .createdTwice(let id, let index):
             replace(index, with: [.release(id), events[index]])
@@ -143,17 +169,6 @@ extension Trace {
         }
     }
 
-    /// The kind an undeclared participant most likely has, from the role `event` gives it:
-    /// the launcher of the first launch is the caller.
-    private static func kind(of id: Participant.ID, in event: TraceEvent, launcherOfAll: Bool) -> Participant.Kind {
-        switch event.kind {
-        case .create(id, _, _): return .contextService
-        case .message: return .keyService
-        case .launch(_, id, _) where launcherOfAll: return .caller
-        default: return .operation
-        }
-    }
-
     /// The innermost operation running just before event `index`, or else the last one
     /// launched before it, or else the first one declared before it: what a note about that
     /// place goes over.
@@ -176,25 +191,5 @@ extension Trace {
             }
         }
         return running.last ?? last ?? firstDeclared
-    }
-
-    /// Who launched the launch of `id` still running before event `index`.
-    private static func launcher(of id: Participant.ID, before index: Int, in events: [TraceEvent]) -> Participant.ID? {
-        var launchers: [Participant.ID] = []
-        for event in events[..<index] {
-            switch event.kind {
-            case .launch(id, let launcher, _): launchers.append(launcher)
-            case .finish(id, _, _): _ = launchers.popLast()
-            default: break
-            }
-        }
-        return launchers.last
-    }
-}
-
-extension TraceSection {
-    /// The same step with its trace made drawable (`Trace.drawable()`).
-    public func drawable() -> TraceSection {
-        replacingTrace(trace.drawable())
     }
 }

@@ -4,45 +4,87 @@ public import Operations
 /// and what `opctl diagram --run ID --step NAME` draws.
 public struct TraceSection: Hashable, Sendable {
     /// The operation the section is about, as launched by the outermost operation.
-    public let operation: Participant
+    public internal(set) var operation: Participant
     /// The frames the step ran inside (`loop [retry 2 of 3: unavailable]`), outermost first.
-    public let frames: [String]
+    public internal(set) var frames: [String]
     /// The step's events from its launch through its finish, its launcher drawn as the left edge;
     /// only the participants it involves are declared.
-    public let trace: Trace
+    public internal(set) var trace: Trace
     /// The notes the outermost operation wrote on its lifeline since the step before finished:
     /// what it hands this step, the step's purity and key, steps it skipped. The launcher is the
     /// section's left edge, which has no lifeline to hold them, so they travel beside the trace.
-    public let notesBefore: [String]
+    public internal(set) var notesBefore: [String]
     /// The notes it wrote after this step finished, when no step follows: why the run stopped.
-    public let notesAfter: [String]
+    public internal(set) var notesAfter: [String]
     /// The step's place among the outermost operation's steps, from 1: steps are counted in the
     /// order the trace first meets them — launched, or skipped by a scenario's condition (the
     /// `skipped NAME: …` note of `Sources/Operations/Scenario/ScenarioBuilder.swift`) — once each, however often they
     /// were launched and in whichever session. That is how a scenario's shape counts its steps
     /// (`ScenarioShape.swift`), so a diagram's `step 3 of 3` and a rerun's refusal at `step 3`
     /// name the same step.
-    public let position: Int
+    public internal(set) var position: Int
     /// How many steps the trace shows the outermost operation having, counted as `position`.
-    public let stepCount: Int
+    public internal(set) var stepCount: Int
     /// The label of the last divider before the step (`TraceEvent/Kind/divider(label:)`): the
     /// session of the run it was launched in; `nil` when the trace has no dividers.
-    public let session: String?
+    public internal(set) var session: String?
 
     /// The same section with another trace of its step (the same step drawn otherwise).
-    package func replacingTrace(_ trace: Trace) -> TraceSection {
-        TraceSection(
-            operation: operation, frames: frames, trace: trace, notesBefore: notesBefore, notesAfter: notesAfter,
-            position: position, stepCount: stepCount, session: session)
+    func replacingTrace(_ trace: Trace) -> TraceSection {
+        var section = self
+        section.trace = trace
+        return section
     }
 
-    /// The same section, in `session` when it knows none of its own: a step found inside a
-    /// nested scenario's section ran in the session of that section.
-    func inSession(_ outer: String?) -> TraceSection {
-        guard session == nil, let outer else { return self }
-        return TraceSection(
-            operation: operation, frames: frames, trace: trace, notesBefore: notesBefore, notesAfter: notesAfter,
-            position: position, stepCount: stepCount, session: outer)
+    /// The step as seen from `depth` levels of launches, counted from the step's launcher (the
+    /// caller edge, level 0; the step is level 1): `Trace/limited(toDepth:)` of its trace.
+    ///
+    /// Counting from the step rather than from the run is what lets a step of a nested scenario
+    /// be drawn at the default depth: counted from the run, `CodeOp` inside
+    /// `VerificationScenario` sits at level 3 and a depth of 2 would leave nothing of it.
+    ///
+    /// - Parameter depth: How many levels keep their insides.
+    /// - Returns: The section with its trace limited; its notes and place unchanged.
+    public func limited(toDepth depth: Int) -> TraceSection {
+        replacingTrace(trace.limited(toDepth: depth))
+    }
+
+    /// The same step with its trace made drawable (`Trace.drawable()`).
+    public func drawable() -> TraceSection {
+        replacingTrace(trace.drawable())
+    }
+
+    /// Several launches of a step as one trace, to draw as one document: each launch after a
+    /// divider naming its session (`session`), its number and the frames it ran in, the
+    /// scenario's notes about it (which the launcher edge cannot hold) as notes over the step.
+    ///
+    /// One document rather than one per launch is what a source format needs: two Mermaid
+    /// `sequenceDiagram`s in one output are not one diagram any tool reads.
+    ///
+    /// A service a launch left alive at its end (a screen its cancelled operation never
+    /// dismissed, its release recorded later or never) is released where the launch ends, so
+    /// that the next launch, which creates it again, draws.
+    ///
+    /// - Parameter sections: The launches, in order.
+    /// - Returns: The trace; empty for no sections.
+    public static func joined(_ sections: [TraceSection]) -> Trace {
+        var events: [TraceEvent] = []
+        for (number, section) in sections.enumerated() {
+            if number > 0 {
+                events.append(contentsOf: sections[number - 1].trace.servicesLeftAlive.map(TraceEvent.release))
+            }
+            let declarations = section.trace.events.prefix { $0.isDeclaration }
+            events.append(contentsOf: declarations)
+            let frames = section.frames.isEmpty ? "" : " in " + section.frames.joined(separator: " / ")
+            let launch =
+                sections.count == 1 ? String(frames.dropFirst()) : "launch \(number + 1) of \(sections.count)\(frames)"
+            let parts = [section.session, launch].compactMap { $0 }.filter { !$0.isEmpty }
+            if !parts.isEmpty { events.append(.divider(parts.joined(separator: ", "))) }
+            events.append(contentsOf: section.notesBefore.map { .note(over: section.operation.id, $0) })
+            events.append(contentsOf: section.trace.events.dropFirst(declarations.count))
+            events.append(contentsOf: section.notesAfter.map { .note(over: section.operation.id, $0) })
+        }
+        return Trace(events: events)
     }
 }
 
@@ -55,8 +97,13 @@ extension Trace {
     /// - Returns: The sections; empty when no step has that name.
     public func sections(named name: String) -> [TraceSection] {
         sections().flatMap { section in
-            section.operation.name == name
-                ? [section] : section.trace.sections(named: name).map { $0.inSession(section.session) }
+            guard section.operation.name != name else { return [section] }
+            // A step found inside a nested scenario's section ran in that section's session.
+            return section.trace.sections(named: name).map { found in
+                var found = found
+                found.session = found.session ?? section.session
+                return found
+            }
         }
     }
 
@@ -148,15 +195,12 @@ extension Trace {
             }
             index = events.index(after: index)
         }
-        return sections.indices.map { index in
-            let section = sections[index]
-            return TraceSection(
-                operation: section.operation, frames: section.frames, trace: section.trace,
-                notesBefore: section.notesBefore,
-                notesAfter: index == sections.count - 1 ? pendingNotes : section.notesAfter,
-                position: (steps.firstIndex(of: section.operation.name) ?? 0) + 1, stepCount: steps.count,
-                session: section.session)
+        for index in sections.indices {
+            sections[index].position = (steps.firstIndex(of: sections[index].operation.name) ?? 0) + 1
+            sections[index].stepCount = steps.count
         }
+        if !sections.isEmpty { sections[sections.count - 1].notesAfter = pendingNotes }
+        return sections
     }
 
     /// A step's events with its frames closed inside it: a frame it opened and the trace
@@ -189,9 +233,7 @@ extension Trace {
         let name = note[note.index(note.startIndex, offsetBy: "skipped ".count)..<colon]
         return name.isEmpty || name.contains(" ") ? nil : String(name)
     }
-}
 
-extension Trace {
     /// The context services alive at the end of the trace, the latest created first.
     var servicesLeftAlive: [Participant.ID] {
         var alive: [Participant.ID] = []
@@ -225,55 +267,5 @@ extension TraceEvent {
     package var isDeclaration: Bool {
         if case .declare = kind { return true }
         return false
-    }
-}
-
-extension TraceSection {
-    /// The step as seen from `depth` levels of launches, counted from the step's launcher (the
-    /// caller edge, level 0; the step is level 1): `Trace/limited(toDepth:)` of its trace.
-    ///
-    /// Counting from the step rather than from the run is what lets a step of a nested scenario
-    /// be drawn at the default depth: counted from the run, `CodeOp` inside
-    /// `VerificationScenario` sits at level 3 and a depth of 2 would leave nothing of it.
-    ///
-    /// - Parameter depth: How many levels keep their insides.
-    /// - Returns: The section with its trace limited; its notes and place unchanged.
-    public func limited(toDepth depth: Int) -> TraceSection {
-        TraceSection(
-            operation: operation, frames: frames, trace: trace.limited(toDepth: depth), notesBefore: notesBefore,
-            notesAfter: notesAfter, position: position, stepCount: stepCount, session: session)
-    }
-
-    /// Several launches of a step as one trace, to draw as one document: each launch after a
-    /// divider naming its session (`session`), its number and the frames it ran in, the
-    /// scenario's notes about it (which the launcher edge cannot hold) as notes over the step.
-    ///
-    /// One document rather than one per launch is what a source format needs: two Mermaid
-    /// `sequenceDiagram`s in one output are not one diagram any tool reads.
-    ///
-    /// A service a launch left alive at its end (a screen its cancelled operation never
-    /// dismissed, its release recorded later or never) is released where the launch ends, so
-    /// that the next launch, which creates it again, draws.
-    ///
-    /// - Parameter sections: The launches, in order.
-    /// - Returns: The trace; empty for no sections.
-    public static func joined(_ sections: [TraceSection]) -> Trace {
-        var events: [TraceEvent] = []
-        for (number, section) in sections.enumerated() {
-            if number > 0 {
-                events.append(contentsOf: sections[number - 1].trace.servicesLeftAlive.map(TraceEvent.release))
-            }
-            let declarations = section.trace.events.prefix { $0.isDeclaration }
-            events.append(contentsOf: declarations)
-            let frames = section.frames.isEmpty ? "" : " in " + section.frames.joined(separator: " / ")
-            let launch =
-                sections.count == 1 ? String(frames.dropFirst()) : "launch \(number + 1) of \(sections.count)\(frames)"
-            let parts = [section.session, launch].compactMap { $0 }.filter { !$0.isEmpty }
-            if !parts.isEmpty { events.append(.divider(parts.joined(separator: ", "))) }
-            events.append(contentsOf: section.notesBefore.map { .note(over: section.operation.id, $0) })
-            events.append(contentsOf: section.trace.events.dropFirst(declarations.count))
-            events.append(contentsOf: section.notesAfter.map { .note(over: section.operation.id, $0) })
-        }
-        return Trace(events: events)
     }
 }

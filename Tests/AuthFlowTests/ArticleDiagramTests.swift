@@ -61,7 +61,7 @@ struct ArticleDiagramTests {
         let section = try #require(sections.first)
         let edge = Participant(id: SessionKeeper.participant.id, name: "SessionKeeper", kind: .caller)
         #expect(section.trace.participants.contains(edge))
-        #expect(try AuthDiagrams.render(section, format: .unicode).contains("launch(nil)"))
+        #expect(try DiagramFormat.unicode.render(section).contains("launch(nil)"))
     }
 
     @Test(arguments: DiagramDriftTests.names)

@@ -23,7 +23,7 @@ struct DiagramDriftTests {
     @Test(arguments: names)
     func committedDiagramsMatchTheTracedRuns(name: String) throws {
         let trace = try Self.trace(of: name)
-        for format in AuthDiagrams.Format.allCases {
+        for format in DiagramFormat.allCases {
             let file = Self.directory.appendingPathComponent("\(name).\(format.fileExtension)")
             let committed = try? String(contentsOf: file, encoding: .utf8)
             let drawn = try AuthDiagrams.render(trace, format: format)

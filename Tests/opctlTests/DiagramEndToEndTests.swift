@@ -14,7 +14,7 @@ struct DiagramEndToEndTests {
     @Test(arguments: AuthDiagrams.names)
     func diagramOutputEqualsTheCommittedFiles(name: String) throws {
         let sandbox = try Sandbox()
-        for format in AuthDiagrams.Format.allCases {
+        for format in DiagramFormat.allCases {
             let result = try sandbox.run("diagram", name, "--format", format.rawValue)
             #expect(result.status == 0, "\(result)")
             let committed = try String(
