@@ -40,7 +40,9 @@ struct ScenarioExecution<Input: Sendable> {
         let interrupted = Atomic<Bool>(false)
         let journal = journal
         let console = console
-        let interruption = Self.onInterrupt {
+        // Ctrl-C cancels the run instead of killing the process, until `stop()` puts back what
+        // SIGINT did before.
+        let interruption = SignalTrap([SIGINT]) { _ in
             // The terminal echoed ^C after whatever was on the line (a prompt waiting for its
             // answer): what the run prints next starts on a line of its own.
             if console.errorIsTerminal { console.err("\n") }
@@ -56,7 +58,16 @@ struct ScenarioExecution<Input: Sendable> {
             observer: ObserverGroup([journal, ProgressPrinter(console: console, resumed: resumedHistory)]),
             replay: replay)
         var traced = OpContext(input, cancellation: token, environment: environment)
-        let tracer = openTrace()
+        // The run's trace, next to its journal for `diagram --run`: every event is appended as it
+        // happens, so a killed run keeps its trace, and a rerun adds a session to it. Labels are
+        // redacted, so the file holds no secret; it is owner-only all the same.
+        let tracer: FileTracer?
+        do {
+            tracer = try FileTracer(appendingTo: RunTrace.url(for: journal.url))
+        } catch {
+            console.note(console.styled("could not save the run's trace: \(error)", .dim))
+            tracer = nil
+        }
         traced.trace = .root(tracer, caller: .caller(program))
         let context = traced
         let launch = launch
@@ -177,18 +188,6 @@ struct ScenarioExecution<Input: Sendable> {
         return report(.failed, cause: undoing, step: step, attempts: failure?.failedOperationAttempts ?? 1, reading)
     }
 
-    /// Opens the run's trace next to its journal for `diagram --run`: every event is appended
-    /// as it happens, so a killed run keeps its trace, and a rerun adds a session to it. Labels
-    /// are redacted, so the file holds no secret; it is owner-only all the same.
-    private func openTrace() -> FileTracer? {
-        do {
-            return try FileTracer(appendingTo: RunTrace.url(for: journal.url))
-        } catch {
-            console.note(console.styled("could not save the run's trace: \(error)", .dim))
-            return nil
-        }
-    }
-
     /// The run's history before this session, for a rerun: what its attempt numbers follow.
     private var resumedHistory: RunHistory? { journal.resumedFrom.map { RunHistory($0) } }
 
@@ -288,11 +287,5 @@ struct ScenarioExecution<Input: Sendable> {
         finished.wait()
         // The semaphore is signalled only after a result was stored.
         return outcome.withLock { $0 } ?? .failure(OpError.cancelled)
-    }
-
-    /// Turns Ctrl-C into `handler` instead of killing the process, until ``SignalTrap/stop()``,
-    /// which puts back what SIGINT did before.
-    private static func onInterrupt(_ handler: @escaping @Sendable () -> Void) -> SignalTrap {
-        SignalTrap([SIGINT]) { _ in handler() }
     }
 }
