@@ -197,8 +197,7 @@ public enum ListRuns<Program: RunnerProgram>: Command {
                 let step =
                     summary.status != .running
                     ? summary.failedStep?.name ?? "-"
-                    : current[entry.id].map { "at \(HistoryText.path($0.step)) for \(HistoryText.format($0.elapsed))" }
-                        ?? summary.failedStep.map { "at \($0.name)" } ?? "starting"
+                    : current[entry.id].map(HistoryText.at) ?? summary.failedStep.map { "at \($0.name)" } ?? "starting"
                 rows.append(
                     [
                         entry.id.description, summary.scenario, summary.status.rawValue, step,

@@ -64,9 +64,7 @@ enum RunTrace {
     static func markingRunning(_ trace: Trace, history: RunHistory) -> Trace {
         guard history.status == .running else { return trace }
         let start = trace.events.lastIndex { if case .divider = $0.kind { true } else { false } } ?? 0
-        let at =
-            history.current.map { "at \(HistoryText.path($0.step)) for \(HistoryText.format($0.elapsed))" }
-            ?? "starting"
+        let at = history.current.map(HistoryText.at) ?? "starting"
         var events = trace.events
         for index in events.indices[start...] {
             switch events[index].kind {

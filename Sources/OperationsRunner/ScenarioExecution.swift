@@ -158,7 +158,18 @@ struct ScenarioExecution<Input: Sendable> {
             return report(
                 .cancelled, cause: cause, step: failure?.failedOperation ?? scenario, attempts: attempts, reading)
         }
-        if let undoing = error as? CompensationFailure { return failLeavingUndone(undoing) }
+        if let undoing = error as? CompensationFailure {
+            // Its undoing left something undone: a rerun tries those compensations again (and only those).
+            let failure = undoing.failure as? StepFailure
+            let step = failure?.failedOperation ?? scenario
+            let left = undoing.leftUndone.map(\.description).joined(separator: ", ")
+            let reading = FailureReading(
+                status: "failed",
+                message: "\(step) failed: \(failure?.rootCause ?? undoing.failure); left undone: \(left)",
+                hint: "A rerun tries again to undo what is left undone.", exitStatus: ExitStatus.failure,
+                failedStep: step)
+            return report(.failed, cause: undoing, step: step, attempts: failure?.failedOperationAttempts ?? 1, reading)
+        }
         let step = failure?.failedOperation ?? scenario
         let cause = failure?.rootCause ?? error
         let after = attempts > 1 ? " after \(attempts) attempts" : ""
@@ -172,20 +183,6 @@ struct ScenarioExecution<Input: Sendable> {
             exitStatus: ExitStatus.failure, failedStep: step, rerunnable: undone.isEmpty)
         // The record read here is the one the report reads: a failed run reads its journal once.
         return report(.failed, cause: cause, step: step, attempts: attempts, reading, read: record)
-    }
-
-    /// A failure for good whose undoing left something undone: a rerun tries the compensations
-    /// left undone again (and only those).
-    private func failLeavingUndone(_ undoing: CompensationFailure) -> Int32 {
-        let failure = undoing.failure as? StepFailure
-        let step = failure?.failedOperation ?? scenario
-        let cause = failure?.rootCause ?? undoing.failure
-        let left = undoing.leftUndone.map(\.description).joined(separator: ", ")
-        let reading = FailureReading(
-            status: "failed", message: "\(step) failed: \(cause); left undone: \(left)",
-            hint: "A rerun tries again to undo what is left undone.", exitStatus: ExitStatus.failure,
-            failedStep: step)
-        return report(.failed, cause: undoing, step: step, attempts: failure?.failedOperationAttempts ?? 1, reading)
     }
 
     /// The run's history before this session, for a rerun: what its attempt numbers follow.

@@ -71,7 +71,9 @@ public enum ShowRun<Program: RunnerProgram>: Command {
             console.print("This run is a \(RunLinks.text(origin)): the steps before it were replayed")
         }
         if let reruns = links.text(of: runID) { console.print("This run was \(reruns)") }
-        if let running = text.runningLine { console.print(running) }
+        if history.status == .running {
+            console.print("Running: " + (history.current.map(HistoryText.at) ?? "starting"))
+        }
         if let error = history.error { console.print("Error: \(error)") }
         for line in text.lines { console.print(line.text) }
         for line in text.eventLines { console.print(line) }
