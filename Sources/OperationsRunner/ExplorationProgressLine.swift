@@ -20,9 +20,6 @@ final class ExplorationProgressLine: Sendable {
         self.console = console
     }
 
-    /// Whether a line is drawn at all: only on a terminal.
-    var isShown: Bool { console.errorIsTerminal }
-
     /// The line for `progress`: `explore auth: 1200 of 5237 schedules (22%), 830/s`.
     static func text(flow: String, _ progress: ExplorationProgress) -> String {
         let done: String

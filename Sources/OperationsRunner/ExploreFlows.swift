@@ -83,7 +83,7 @@ public enum ExploreFlows<Program: RunnerProgram>: Command {
         let line = ExplorationProgressLine(flow: exploration.name, console: console)
         let report = exploration.explore(
             maxFaults: maxFaults, randomSchedules: random, seed: seed, sealer: Program.configuration.journalSealer,
-            progress: line.isShown ? line.update : nil)
+            progress: console.errorIsTerminal ? line.update : nil)
         line.clear()
         if arguments.has(CommonOptions.json) {
             let violations: [[String: Any]] = report.violations.map { violation in

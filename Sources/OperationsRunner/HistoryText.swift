@@ -61,13 +61,6 @@ struct HistoryText {
         return lines
     }
 
-    /// `Running: at VerificationScenario/CodeOp for 12 s`, for a live run; `nil` otherwise.
-    var runningLine: String? {
-        guard history.status == .running else { return nil }
-        guard let current = history.current else { return "Running: starting" }
-        return "Running: at \(Self.path(current.step)) for \(Self.format(current.elapsed))"
-    }
-
     /// `Run ID · SCENARIO · STATUS`: the first line of `show`, and the last of a follow.
     var headline: String { "Run \(history.runID) · \(history.scenario) · \(history.status)" }
 
@@ -134,6 +127,12 @@ struct HistoryText {
     /// A step by the names of its path, `VerificationScenario/CodeOp`, as `rerun --from` takes it.
     static func path(_ address: StepAddress) -> String {
         address.path.map(\.name).joined(separator: "/")
+    }
+
+    /// Where a live run is, `at VerificationScenario/CodeOp for 12 s`: as `show`, `runs` and the
+    /// drawing of a running run say it.
+    static func at(_ current: RunHistory.Current) -> String {
+        "at \(path(current.step)) for \(format(current.elapsed))"
     }
 
     /// `12 ms`, `1.2 s`.

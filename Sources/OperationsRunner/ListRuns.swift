@@ -96,17 +96,33 @@ public enum ListRuns<Program: RunnerProgram>: Command {
         }
         if json {
             let directoryOption = Program.configuration.stateDirectoryOption(arguments)
-            printJSON(shown, links: links, current: current, console: console) { id, summary in
-                // A finished run's hint from what the index keeps of it (``RunHint/Basis``); an
-                // interrupted run's, or one an older index line does not keep, from its journal.
-                if let basis = summary.listingNote.flatMap(RunHint.Basis.init(note:)) {
-                    return RunHint(
-                        basis, program: Program.configuration.name, runID: id, stateDirectoryOption: directoryOption)
-                }
-                return (try? store.load(id)).flatMap {
-                    Program.configuration.hint(for: $0, stateDirectoryOption: directoryOption)
+            // Every object keeps the promised keys and statuses; a damaged journal has neither a
+            // scenario nor a start time, so it is reported beside the array, not in it.
+            let runs: [[String: Any]] = shown.compactMap { entry in
+                switch entry.summary {
+                case .success(let summary):
+                    var hint: RunHint?
+                    if summary.status != .succeeded && summary.status != .running {
+                        // A finished run's hint from what the index keeps of it (``RunHint/Basis``); an
+                        // interrupted run's, or one an older index line does not keep, from its journal.
+                        hint =
+                            summary.listingNote.flatMap(RunHint.Basis.init(note:)).map {
+                                RunHint(
+                                    $0, program: Program.configuration.name, runID: entry.id,
+                                    stateDirectoryOption: directoryOption)
+                            }
+                            ?? (try? store.load(entry.id)).flatMap {
+                                Program.configuration.hint(for: $0, stateDirectoryOption: directoryOption)
+                            }
+                    }
+                    return object(summary, id: entry.id, links: links, hint: hint, current: current[entry.id])
+                case .failure(let error):
+                    console.note(
+                        "\(Program.configuration.name): left out run \(entry.id), its journal cannot be read: \(error)")
+                    return nil
                 }
             }
+            console.print(JSONText.encode(runs))
         } else if total == 0 {
             console.note(
                 "No runs yet in \(stateDirectory.path). Start one with '\(Program.configuration.name) run \(Program.configuration.scenarios.first?.name ?? "NAME")'."
@@ -134,33 +150,11 @@ public enum ListRuns<Program: RunnerProgram>: Command {
         return limit == 0 ? nil : limit
     }
 
-    private static func printJSON(
-        _ entries: [RunStore.SummaryEntry], links: RunLinks, current: [RunID: RunHistory.Current], console: Console,
-        hint: (RunID, RunSummary) -> RunHint?
-    ) {
-        // Every object keeps the promised keys and statuses; a damaged journal has neither a
-        // scenario nor a start time, so it is reported beside the array, not in it.
-        let runs: [[String: Any]] = entries.compactMap { entry in
-            switch entry.summary {
-            case .success(let summary):
-                let ended = summary.status != .succeeded && summary.status != .running
-                return object(
-                    summary, id: entry.id, reruns: links.reruns[entry.id] ?? [],
-                    hint: ended ? hint(entry.id, summary) : nil, current: current[entry.id])
-            case .failure(let error):
-                console.note(
-                    "\(Program.configuration.name): left out run \(entry.id), its journal cannot be read: \(error)")
-                return nil
-            }
-        }
-        console.print(JSONText.encode(runs))
-    }
-
     /// A run's object in `runs --json`, in the keys `show --json` gives the same facts:
     /// `failedStep` null when there is none; `finishedAt`, a live run's current step, the runs
     /// it was rerun from or as, and the way on only where they apply.
     private static func object(
-        _ summary: RunSummary, id: RunID, reruns: [RunSummary], hint: RunHint?, current: RunHistory.Current?
+        _ summary: RunSummary, id: RunID, links: RunLinks, hint: RunHint?, current: RunHistory.Current?
     ) -> [String: Any] {
         // A live run has not failed: the step it is at is its current step, not a failed one.
         let isRunning = summary.status == .running
@@ -175,11 +169,8 @@ public enum ListRuns<Program: RunnerProgram>: Command {
             object["currentStepSince"] = current.map { RunTimestamp.text($0.since) }
             object["currentStepMilliseconds"] = current.map { Int($0.elapsed.inMilliseconds.rounded(.down)) }
         }
-        object["rerunOf"] = summary.rerunOf.map { ["run": $0.run.description, "step": $0.step.namePath] }
-        let made = reruns.compactMap { rerun in
-            rerun.rerunOf.map { ["run": rerun.id.description, "step": $0.step.namePath] }
-        }
-        if !made.isEmpty { object["reruns"] = made }
+        object["rerunOf"] = summary.rerunOf.map { RunLinks.object(run: $0.run, step: $0.step) }
+        if !links.objects(of: id).isEmpty { object["reruns"] = links.objects(of: id) }
         object["rerun"] = hint?.rerun
         object["hint"] = hint?.line
         return object
@@ -201,10 +192,15 @@ public enum ListRuns<Program: RunnerProgram>: Command {
             let linkColumn = linked ? [link ?? "-"] : []
             switch entry.summary {
             case .success(let summary):
+                // The failed step of a run that failed; for a live run, the step it is at and for
+                // how long, as `show` says it (`at CodeOp for 12 s`), so it does not read as a failure.
+                let step =
+                    summary.status != .running
+                    ? summary.failedStep?.name ?? "-"
+                    : current[entry.id].map(HistoryText.at) ?? summary.failedStep.map { "at \($0.name)" } ?? "starting"
                 rows.append(
                     [
-                        entry.id.description, summary.scenario, summary.status.rawValue,
-                        Self.stepCell(summary, current: current[entry.id]),
+                        entry.id.description, summary.scenario, summary.status.rawValue, step,
                         RunTimestamp.text(summary.startedAt ?? summary.createdAt),
                     ] + linkColumn)
             case .failure:
@@ -212,15 +208,5 @@ public enum ListRuns<Program: RunnerProgram>: Command {
             }
         }
         for line in Table.render(rows) { console.print(line) }
-    }
-
-    /// The failed step of a run that failed; for a live run, the step it is at and for how long,
-    /// as `show` says it (`at CodeOp for 12 s`), so that it does not read as a failure.
-    private static func stepCell(_ summary: RunSummary, current: RunHistory.Current?) -> String {
-        if summary.status == .running {
-            guard let current else { return summary.failedStep.map { "at \($0.name)" } ?? "starting" }
-            return "at \(HistoryText.path(current.step)) for \(HistoryText.format(current.elapsed))"
-        }
-        return summary.failedStep?.name ?? "-"
     }
 }

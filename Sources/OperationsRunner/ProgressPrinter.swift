@@ -19,16 +19,13 @@ struct ProgressPrinter: ScenarioObserver {
     /// The label of each step's launch in flight, and how to label its next one.
     private let labels: Labels
 
-    /// Creates a printer writing to `console`'s standard error.
-    ///
-    /// - Parameters:
-    ///   - console: Where the lines go.
-    ///   - showsSkippedSteps: Whether skipped conditional steps are printed.
-    ///   - resumed: The run's history before this session, whose attempts a rerun's follow.
+    /// A printer whose attempt numbers follow those of `resumed`, the run's history before
+    /// this session, as the history numbers them (``RunHistory/Attempt/Labeler/earlierAttempts``).
     init(console: Console, showsSkippedSteps: Bool = false, resumed: RunHistory? = nil) {
         self.console = console
         self.showsSkippedSteps = showsSkippedSteps
-        labels = Labels(earlierAttempts: resumed?.attemptCounts ?? [:])
+        let steps = resumed?.steps ?? []
+        labels = Labels(earlierAttempts: Dictionary(steps.map { ($0.address, $0.attempts.count) }, uniquingKeysWith: +))
     }
 
     /// Prints the line of a step's outcome, and the opening line of a nested scenario; the
@@ -126,12 +123,6 @@ extension ProgressPrinter {
 }
 
 extension RunHistory {
-    /// How many launches each step had: what the attempt numbers of a session resuming the run
-    /// follow, as the history numbers them (``RunHistory/Attempt/Labeler/earlierAttempts``).
-    var attemptCounts: [StepAddress: Int] {
-        Dictionary(steps.map { ($0.address, $0.attempts.count) }, uniquingKeysWith: +)
-    }
-
     /// How many launches the step a failure names had: its path of step names from the
     /// outermost scenario down (`StepFailure/stepPath`).
     func attemptCount(ofStepNamed path: [String]) -> Int {

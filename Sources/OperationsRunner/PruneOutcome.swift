@@ -4,7 +4,6 @@ import OperationsJournal
 
 /// What `prune` removed and kept, and how it says so.
 struct PruneOutcome {
-    /// What was asked.
     let request: PruneRequest
     /// The runs removed (or, in a dry run, that would be).
     var removed: [RunSummary] = []
@@ -18,11 +17,6 @@ struct PruneOutcome {
     var failures: [String] = []
     /// Drafts of runs whose creation a killed process never finished, removed with the runs.
     var abandonedDrafts = 0
-
-    /// An outcome that removed and kept nothing yet.
-    init(request: PruneRequest) {
-        self.request = request
-    }
 
     /// Counts what the listing shows prune will keep.
     mutating func count(_ entries: [RunStore.SummaryEntry]) {

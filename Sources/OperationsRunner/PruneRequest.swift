@@ -34,13 +34,8 @@ struct PruneRequest {
     /// `--dry-run`, in `prune`'s words.
     static let dryRunOption = CommonOptions.dryRun.described("List the runs that would be removed and remove nothing")
 
-    /// Reads the command line.
+    /// Reads the command line; durations count back from `now`.
     ///
-    /// - Parameters:
-    ///   - arguments: The parsed command line.
-    ///   - command: The command whose help errors point to.
-    ///   - program: The program's name, in the sentence saying how interrupted runs resume.
-    ///   - now: The moment durations count back from.
     /// - Throws: ``UsageError`` when `--older-than` is missing or unreadable, a status is not
     ///   one prune removes, or `--status interrupted` comes without `--include-interrupted`.
     init(_ arguments: ParsedArguments, command: String, program: String, now: Date) throws {

@@ -72,20 +72,15 @@ public enum PruneRuns<Program: RunnerProgram>: Command {
         if arguments.has(CommonOptions.json) {
             console.print(JSONText.encode(outcome.jsonObject))
         } else {
-            if request.dryRun, !outcome.removed.isEmpty { printTable(outcome.removed, console: console) }
+            if request.dryRun, !outcome.removed.isEmpty {
+                let rows = outcome.removed.reversed().map { run in
+                    [run.id.description, run.scenario, run.status.rawValue, RunTimestamp.text(run.lastActivityAt)]
+                }
+                for line in Table.render([["RUN", "SCENARIO", "STATUS", "LAST ACTIVE"]] + rows) { console.print(line) }
+            }
             console.print(outcome.sentence)
         }
         for failure in outcome.failures { console.note("\(Program.configuration.name): \(failure)") }
         return outcome.failures.isEmpty ? ExitStatus.success : ExitStatus.failure
-    }
-
-    private static func printTable(_ runs: [RunSummary], console: Console) {
-        var rows = [["RUN", "SCENARIO", "STATUS", "LAST ACTIVE"]]
-        for run in runs.reversed() {
-            rows.append([
-                run.id.description, run.scenario, run.status.rawValue, RunTimestamp.text(run.lastActivityAt),
-            ])
-        }
-        for line in Table.render(rows) { console.print(line) }
     }
 }

@@ -12,11 +12,7 @@ import OperationsJournal
 /// step the old run never reached, and a run whose scenario's shape this build no longer
 /// matches (as for a plain rerun).
 enum RerunFromStep<Program: RunnerProgram> {
-    /// Makes the new run and runs it.
-    ///
-    /// - Parameters:
-    ///   - record: The old run, as a resume reads it.
-    ///   - step: The text after `--from`.
+    /// Makes the new run from `record`, the old run as a resume reads it, and runs it.
     static func run(
         _ record: JournalRecord, runID: RunID, step text: String, store: RunStore, stateDirectory: URL,
         arguments: ParsedArguments, console: Console

@@ -45,28 +45,18 @@ public struct RerunInput: Sendable {
     /// The words a hint shows: `--code CODE`, `--accept-terms`.
     public var words: String { option.synopsis }
 
-    /// Whether `arguments` supply it.
-    func isGiven(in arguments: ParsedArguments) -> Bool {
-        ([option] + alternatives).contains { arguments.has($0) || arguments.value($0) != nil }
-    }
-
-    /// The inputs of `declared` a rerun of `record` needs, in declaration order.
+    /// The inputs of `declared` a rerun of `record` needs, in declaration order: those whose
+    /// step the run has not got past. It got past a step when every step of that name it reached
+    /// succeeded, was replayed or was skipped, so a rerun will not launch it again; a step the run
+    /// never reached is still to run, and one its shape does not have is never launched.
     static func needed(by record: JournalRecord, of declared: [RerunInput]) -> [RerunInput] {
         declared.filter { input in
-            !record.hasGonePast(input.step) && input.isNeeded(record)
+            if let shape = record.shape, !shape.hasStep(named: input.step) { return false }
+            let reached = record.steps.filter { $0.name == input.step && !$0.address.isCompensation }
+            let past =
+                !reached.isEmpty && reached.allSatisfy { [.succeeded, .replayed, .skipped].contains($0.outcome) }
+            return !past && input.isNeeded(record)
         }
-    }
-}
-
-extension JournalRecord {
-    /// Whether the run got past every step called `name` that it reached: it succeeded, was
-    /// replayed or was skipped, so a rerun will not launch it again. A step the run never reached
-    /// is still to run.
-    /// A step the run's shape does not have is never launched, so it is past too.
-    func hasGonePast(_ name: String) -> Bool {
-        if let shape, !shape.hasStep(named: name) { return true }
-        let reached = steps.filter { $0.name == name && !$0.address.isCompensation }
-        return !reached.isEmpty && reached.allSatisfy { [.succeeded, .replayed, .skipped].contains($0.outcome) }
     }
 }
 

@@ -89,7 +89,23 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
         } catch {
             throw refusal(error, runID: runID, runnable: runnable, record: record, arguments: arguments)
         }
-        try checkInputs(record, runID: runID, arguments: arguments, console: console)
+        // A rerun that would stop at a question nobody can answer is refused before anything is
+        // launched or journaled: the inputs its steps still ask for (``RunnerConfiguration/rerunInputs``,
+        // as the run's hint names them) that the command line does not give, when standard input
+        // is not a terminal. A rerun without the code would otherwise send the SMS again only to
+        // record that nobody entered it.
+        let missing = RerunInput.needed(by: record, of: program.rerunInputs).filter { input in
+            !([input.option] + input.alternatives).contains { arguments.has($0) || arguments.value($0) != nil }
+        }
+        if !console.inputIsTerminal, !missing.isEmpty {
+            let command = RunHint.command(
+                record, program: program.name, inputs: program.rerunInputs,
+                stateDirectoryOption: program.stateDirectoryOption(arguments))
+            throw UsageError(
+                "run \(runID) still asks for \(missing.map(\.words).joined(separator: ", ")) "
+                    + "(standard input is not a terminal, so \(program.name) cannot ask)",
+                hint: "To resume: \(command)")
+        }
         try StateDirectory.prepare(stateDirectory)
         let input = try prepared.makeInput()
         let journal: ScenarioJournal
@@ -132,27 +148,6 @@ public enum RerunScenario<Program: RunnerProgram>: Command {
                 sealer: program.journalSealer),
             record)
         return (runnable, prepared)
-    }
-
-    /// Refuses a rerun that would stop at a question nobody can answer, before anything is
-    /// launched or journaled: the inputs its steps still ask for (``RunnerConfiguration/rerunInputs``,
-    /// as the run's hint names them) that the command line does not give, when standard input
-    /// is not a terminal. A rerun without the code would otherwise send the SMS again only to
-    /// record that nobody entered it.
-    static func checkInputs(_ record: JournalRecord, runID: RunID, arguments: ParsedArguments, console: Console)
-        throws
-    {
-        guard !console.inputIsTerminal else { return }
-        let program = Program.configuration
-        let missing = RerunInput.needed(by: record, of: program.rerunInputs).filter { !$0.isGiven(in: arguments) }
-        guard !missing.isEmpty else { return }
-        let command = RunHint.command(
-            record, program: program.name, inputs: program.rerunInputs,
-            stateDirectoryOption: program.stateDirectoryOption(arguments))
-        throw UsageError(
-            "run \(runID) still asks for \(missing.map(\.words).joined(separator: ", ")) "
-                + "(standard input is not a terminal, so \(program.name) cannot ask)",
-            hint: "To resume: \(command)")
     }
 
     /// Why a run cannot be resumed, as the error the command exits with: nothing was launched

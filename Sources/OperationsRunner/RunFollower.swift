@@ -45,15 +45,10 @@ struct RunFollower {
                 if let error = history.error { console.print("Error: \(error)") }
                 return ExitStatus.success
             }
-            wait()
+            let elapsed = DispatchSemaphore(value: 0)
+            scheduler.schedule(after: interval) { elapsed.signal() }
+            elapsed.wait()
             record = try store.load(runID)
         }
-    }
-
-    /// Waits one ``interval`` on the scheduler.
-    private func wait() {
-        let elapsed = DispatchSemaphore(value: 0)
-        scheduler.schedule(after: interval) { elapsed.signal() }
-        elapsed.wait()
     }
 }

@@ -70,9 +70,19 @@ public struct RunHint: Sendable, Equatable {
                 self = .instead(instead)
             } else {
                 let words = RerunInput.needed(by: record, of: inputs).map(\.words)
-                self =
-                    RunHint.refusesStepInDoubt(record, sealer: sealer)
-                    ? .relaunchInDoubt(inputs: words) : .rerun(inputs: words)
+                // Whether a plain rerun would refuse the run (``JournalError/resumeRefused(_:_:)``):
+                // a step with side effects in doubt that it cannot repeat under its key, asked only
+                // of runs with such a step in doubt, the one case it can be so.
+                var refused = false
+                if let shape = record.shape, record.steps.contains(where: { $0.isInDoubt && $0.purity == .sideEffects })
+                {
+                    do throws(JournalError) {
+                        try record.checkResumable(by: shape, sealer: sealer)
+                    } catch {
+                        if case .resumeRefused = error { refused = true }
+                    }
+                }
+                self = refused ? .relaunchInDoubt(inputs: words) : .rerun(inputs: words)
             }
         }
 
@@ -125,21 +135,6 @@ public struct RunHint: Sendable, Equatable {
     /// What a person who knows the step in doubt did not act can run: the rerun told so.
     static func relaunchInDoubt(_ rerun: String) -> String {
         "If you know it did not take effect: \(rerun) --relaunch-in-doubt"
-    }
-
-    /// Whether a plain rerun would refuse the run (``JournalError/resumeRefused(_:_:)``): a step
-    /// with side effects in doubt that it cannot repeat under its key. Asked only of runs with
-    /// such a step in doubt, the one case it can be so.
-    private static func refusesStepInDoubt(_ record: JournalRecord, sealer: (any JournalSealer)?) -> Bool {
-        guard let shape = record.shape, record.steps.contains(where: { $0.isInDoubt && $0.purity == .sideEffects })
-        else { return false }
-        do throws(JournalError) {
-            try record.checkResumable(by: shape, sealer: sealer)
-            return false
-        } catch {
-            if case .resumeRefused = error { return true }
-            return false
-        }
     }
 
     /// `PROGRAM rerun ID` with the words of the inputs the rerun needs and the state directory.

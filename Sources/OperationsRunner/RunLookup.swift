@@ -4,25 +4,17 @@ import OperationsJournal
 /// Finding runs by the id a user typed. An id that names no run is an input error (exit 2) whose
 /// hint says where the ids are.
 enum RunLookup {
-    /// The id in `text`.
+    /// The id in `text`, as the user typed it; `program` is named in the hint.
     ///
-    /// - Parameters:
-    ///   - text: What the user typed.
-    ///   - program: The program's name, in the hint `See 'PROGRAM runs' for the run ids.`
     /// - Throws: ``UsageError`` when `text` is not a run id.
     static func id(_ text: String, program: String) throws -> RunID {
         guard let id = try? RunID(validating: text) else { throw unknown(text, program: program) }
         return id
     }
 
-    /// The journal of run `id`.
+    /// The journal of run `id`; `toResume` reads it as a resume does, damaged lines skipped and
+    /// listed (`RunStore/loadSkippingDamage(_:)`): what `rerun` goes on from.
     ///
-    /// - Parameters:
-    ///   - id: The run.
-    ///   - store: The runs of the state directory.
-    ///   - program: The program's name, in the hint of an unknown run.
-    ///   - toResume: Read as a resume reads it, damaged lines skipped and listed
-    ///     (`RunStore/loadSkippingDamage(_:)`): what `rerun` goes on from.
     /// - Throws: ``UsageError`` when there is no such run; ``CLIError`` when it cannot be read
     ///   (to resume, in the sentence `check` gives for it, `ResumeCheck/reason(for:)`).
     static func record(_ id: RunID, in store: RunStore, program: String, toResume: Bool = false) throws

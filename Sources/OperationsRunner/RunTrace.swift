@@ -24,18 +24,13 @@ enum RunTrace {
     /// The run's trace, every session of it, each cut-off session closed with a `cut off` note
     /// and each marked where it starts by a divider naming its scenario
     /// (`RecordedTrace.markingSessions()`), so a rerun is seen where it begins.
-    ///
-    /// - Parameters:
-    ///   - journal: The run's journal file; its trace file lies beside it.
-    ///   - runID: The run, whose sessions the trace records.
-    ///   - missing: Called when there is no trace, to throw "no such run" first.
     static func load(for journal: URL, runID: RunID, missing: () throws -> Void) throws -> Trace {
         try loadRecorded(for: journal, runID: runID, missing: missing).markingSessions()
     }
 
     /// The run's trace file as read, with what the reading found (cut-off sessions, lines
-    /// that could not be read).
-    /// - Parameter missing: Called when there is no trace, to throw "no such run" first.
+    /// that could not be read); `missing` is called when there is no trace, to throw "no such
+    /// run" first.
     static func loadRecorded(for journal: URL, runID: RunID, missing: () throws -> Void) throws -> RecordedTrace {
         if let data = FileManager.default.contents(atPath: url(for: journal).path) {
             do {
@@ -69,9 +64,7 @@ enum RunTrace {
     static func markingRunning(_ trace: Trace, history: RunHistory) -> Trace {
         guard history.status == .running else { return trace }
         let start = trace.events.lastIndex { if case .divider = $0.kind { true } else { false } } ?? 0
-        let at =
-            history.current.map { "at \(HistoryText.path($0.step)) for \(HistoryText.format($0.elapsed))" }
-            ?? "starting"
+        let at = history.current.map(HistoryText.at) ?? "starting"
         var events = trace.events
         for index in events.indices[start...] {
             switch events[index].kind {

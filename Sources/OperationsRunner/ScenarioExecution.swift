@@ -40,7 +40,9 @@ struct ScenarioExecution<Input: Sendable> {
         let interrupted = Atomic<Bool>(false)
         let journal = journal
         let console = console
-        let interruption = Self.onInterrupt {
+        // Ctrl-C cancels the run instead of killing the process, until `stop()` puts back what
+        // SIGINT did before.
+        let interruption = SignalTrap([SIGINT]) { _ in
             // The terminal echoed ^C after whatever was on the line (a prompt waiting for its
             // answer): what the run prints next starts on a line of its own.
             if console.errorIsTerminal { console.err("\n") }
@@ -56,7 +58,16 @@ struct ScenarioExecution<Input: Sendable> {
             observer: ObserverGroup([journal, ProgressPrinter(console: console, resumed: resumedHistory)]),
             replay: replay)
         var traced = OpContext(input, cancellation: token, environment: environment)
-        let tracer = openTrace()
+        // The run's trace, next to its journal for `diagram --run`: every event is appended as it
+        // happens, so a killed run keeps its trace, and a rerun adds a session to it. Labels are
+        // redacted, so the file holds no secret; it is owner-only all the same.
+        let tracer: FileTracer?
+        do {
+            tracer = try FileTracer(appendingTo: RunTrace.url(for: journal.url))
+        } catch {
+            console.note(console.styled("could not save the run's trace: \(error)", .dim))
+            tracer = nil
+        }
         traced.trace = .root(tracer, caller: .caller(program))
         let context = traced
         let launch = launch
@@ -147,7 +158,18 @@ struct ScenarioExecution<Input: Sendable> {
             return report(
                 .cancelled, cause: cause, step: failure?.failedOperation ?? scenario, attempts: attempts, reading)
         }
-        if let undoing = error as? CompensationFailure { return failLeavingUndone(undoing) }
+        if let undoing = error as? CompensationFailure {
+            // Its undoing left something undone: a rerun tries those compensations again (and only those).
+            let failure = undoing.failure as? StepFailure
+            let step = failure?.failedOperation ?? scenario
+            let left = undoing.leftUndone.map(\.description).joined(separator: ", ")
+            let reading = FailureReading(
+                status: "failed",
+                message: "\(step) failed: \(failure?.rootCause ?? undoing.failure); left undone: \(left)",
+                hint: "A rerun tries again to undo what is left undone.", exitStatus: ExitStatus.failure,
+                failedStep: step)
+            return report(.failed, cause: undoing, step: step, attempts: failure?.failedOperationAttempts ?? 1, reading)
+        }
         let step = failure?.failedOperation ?? scenario
         let cause = failure?.rootCause ?? error
         let after = attempts > 1 ? " after \(attempts) attempts" : ""
@@ -161,32 +183,6 @@ struct ScenarioExecution<Input: Sendable> {
             exitStatus: ExitStatus.failure, failedStep: step, rerunnable: undone.isEmpty)
         // The record read here is the one the report reads: a failed run reads its journal once.
         return report(.failed, cause: cause, step: step, attempts: attempts, reading, read: record)
-    }
-
-    /// A failure for good whose undoing left something undone: a rerun tries the compensations
-    /// left undone again (and only those).
-    private func failLeavingUndone(_ undoing: CompensationFailure) -> Int32 {
-        let failure = undoing.failure as? StepFailure
-        let step = failure?.failedOperation ?? scenario
-        let cause = failure?.rootCause ?? undoing.failure
-        let left = undoing.leftUndone.map(\.description).joined(separator: ", ")
-        let reading = FailureReading(
-            status: "failed", message: "\(step) failed: \(cause); left undone: \(left)",
-            hint: "A rerun tries again to undo what is left undone.", exitStatus: ExitStatus.failure,
-            failedStep: step)
-        return report(.failed, cause: undoing, step: step, attempts: failure?.failedOperationAttempts ?? 1, reading)
-    }
-
-    /// Opens the run's trace next to its journal for `diagram --run`: every event is appended
-    /// as it happens, so a killed run keeps its trace, and a rerun adds a session to it. Labels
-    /// are redacted, so the file holds no secret; it is owner-only all the same.
-    private func openTrace() -> FileTracer? {
-        do {
-            return try FileTracer(appendingTo: RunTrace.url(for: journal.url))
-        } catch {
-            console.note(console.styled("could not save the run's trace: \(error)", .dim))
-            return nil
-        }
     }
 
     /// The run's history before this session, for a rerun: what its attempt numbers follow.
@@ -288,11 +284,5 @@ struct ScenarioExecution<Input: Sendable> {
         finished.wait()
         // The semaphore is signalled only after a result was stored.
         return outcome.withLock { $0 } ?? .failure(OpError.cancelled)
-    }
-
-    /// Turns Ctrl-C into `handler` instead of killing the process, until ``SignalTrap/stop()``,
-    /// which puts back what SIGINT did before.
-    private static func onInterrupt(_ handler: @escaping @Sendable () -> Void) -> SignalTrap {
-        SignalTrap([SIGINT]) { _ in handler() }
     }
 }

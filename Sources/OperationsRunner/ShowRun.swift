@@ -52,10 +52,11 @@ public enum ShowRun<Program: RunnerProgram>: Command {
         }
         let links = RunLinks(madeFrom: runID, in: store)
         let history = RunHistory(record)
+        // The way on the run ended with, from the same journal (``RunHint``).
+        let hint = Program.configuration.hint(
+            for: record, stateDirectoryOption: Program.configuration.stateDirectoryOption(arguments))
         if arguments.has(CommonOptions.json) {
             var object = Self.object(history, links: links)
-            let hint = Program.configuration.hint(
-                for: record, stateDirectoryOption: Program.configuration.stateDirectoryOption(arguments))
             object["rerun"] = hint?.rerun ?? NSNull()
             object["hint"] = hint?.line ?? NSNull()
             console.print(JSONText.encode(object))
@@ -70,17 +71,13 @@ public enum ShowRun<Program: RunnerProgram>: Command {
             console.print("This run is a \(RunLinks.text(origin)): the steps before it were replayed")
         }
         if let reruns = links.text(of: runID) { console.print("This run was \(reruns)") }
-        if let running = text.runningLine { console.print(running) }
+        if history.status == .running {
+            console.print("Running: " + (history.current.map(HistoryText.at) ?? "starting"))
+        }
         if let error = history.error { console.print("Error: \(error)") }
         for line in text.lines { console.print(line.text) }
         for line in text.eventLines { console.print(line) }
-        // The way on the run ended with, from the same journal (``RunHint``).
-        if let line = Program.configuration.hint(
-            for: record, stateDirectoryOption: Program.configuration.stateDirectoryOption(arguments))?
-            .line
-        {
-            console.print(line)
-        }
+        if let line = hint?.line { console.print(line) }
         return ExitStatus.success
     }
 

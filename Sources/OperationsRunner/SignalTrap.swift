@@ -36,7 +36,11 @@ public struct SignalTrap {
     ///   - signals: The signals, e.g. `[SIGINT, SIGTERM]`.
     ///   - handler: Called with the signal's number, on a global queue, each time one arrives.
     public init(_ signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
-        id = SignalPipe.register(signals, handler)
+        id = SignalPipe.registrations.withLock { state in
+            state.nextID += 1
+            state.list.append(SignalPipe.Registration(id: state.nextID, signals: signals, handler: handler))
+            return state.nextID
+        }
         var previous: [(signal: Int32, action: sigaction)] = []
         // Without a pipe (no descriptor left) nothing is installed: each signal keeps its action
         // rather than being swallowed by a handler that cannot pass it on.
@@ -73,7 +77,7 @@ public struct SignalTrap {
             var restored = action
             sigaction(number, &restored, nil)
         }
-        SignalPipe.unregister(id)
+        SignalPipe.registrations.withLock { state in state.list.removeAll { $0.id == id } }
     }
 }
 
@@ -124,18 +128,6 @@ private enum SignalPipe {
         var byte = UInt8(truncatingIfNeeded: number)
         _ = write(fd, &byte, 1)  // a full pipe already holds signals for the reader
         errno = saved
-    }
-
-    static func register(_ signals: [Int32], _ handler: @escaping @Sendable (Int32) -> Void) -> UInt64 {
-        registrations.withLock { state in
-            state.nextID += 1
-            state.list.append(Registration(id: state.nextID, signals: signals, handler: handler))
-            return state.nextID
-        }
-    }
-
-    static func unregister(_ id: UInt64) {
-        registrations.withLock { state in state.list.removeAll { $0.id == id } }
     }
 
     /// Reads every signal number waiting in the pipe and hands each to the newest trap of it.

@@ -47,21 +47,18 @@ public enum StateDirectory {
         var isDirectory: ObjCBool = false
         if manager.fileExists(atPath: url.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw CLIError.stateDirectory(url.path, "is not a directory") }
-            tightenIfOpen(url)
+            // Made owner-only when it is this user's: one made by hand or by an older version may
+            // be readable by others, and the journals in it hold what each run was given.
+            var status = stat()
+            if stat(url.path, &status) == 0, status.st_uid == getuid(), status.st_mode & 0o077 != 0 {
+                _ = chmod(url.path, status.st_mode & 0o700)
+            }
         } else {
             try create(url)
         }
         guard manager.isWritableFile(atPath: url.path) else {
             throw CLIError.stateDirectory(url.path, "is not writable")
         }
-    }
-
-    /// Makes an existing directory of this user owner-only: one made by hand or by an older
-    /// version may be readable by others, and the journals in it hold what each run was given.
-    private static func tightenIfOpen(_ url: URL) {
-        var status = stat()
-        guard stat(url.path, &status) == 0, status.st_uid == getuid(), status.st_mode & 0o077 != 0 else { return }
-        _ = chmod(url.path, status.st_mode & 0o700)
     }
 
     /// `mkdir -p` with mode 0700, naming the real obstacle (Foundation's error on Linux only says

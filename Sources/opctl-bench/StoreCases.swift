@@ -65,10 +65,6 @@ enum StoreCases {
 /// (``BenchScale/journalLines``) of steps that each succeeded, written once through the
 /// journal's own API and kept in the temporary directory.
 enum LongJournal {
-    /// The size of the journal of 100,000 lines, for the memory guard (three times it): each
-    /// step's two lines with a value of a few short fields, as a sign-in's steps carry.
-    static let fullSize = 21_300_000
-
     /// The option that makes this program a child that resumes one run and exits
     /// (``StoreCases/resumingMemory``): `opctl-bench --resume-child REPORT STATE-DIR [RUN-ID]`.
     static let childOption = "--resume-child"
