@@ -44,7 +44,7 @@ enum LineChecksum {
     /// The checksum field and the end of a line whose checksum is `sum`.
     static func suffix(sum: UInt32) -> [UInt8] {
         var suffix = marker
-        suffix += hex(sum).utf8
+        appendHex(sum, to: &suffix)
         suffix += #""}"#.utf8
         suffix.append(UInt8(ascii: "\n"))
         return suffix
@@ -86,8 +86,18 @@ enum LineChecksum {
 
     /// `sum` as the 8 hexadecimal digits a line writes.
     static func hex(_ sum: UInt32) -> String {
-        let digits = String(sum, radix: 16)
-        return String(repeating: "0", count: 8 - digits.count) + digits
+        var digits: [UInt8] = []
+        appendHex(sum, to: &digits)
+        return String(decoding: digits, as: UTF8.self)
+    }
+
+    /// `sum`'s 8 digits, as ``hex(_:)`` spells them, appended without making a string: every
+    /// line writes one or two (Docs/Benchmarks.md, "journal.fsync").
+    static func appendHex(_ sum: UInt32, to bytes: inout [UInt8]) {
+        for shift in stride(from: 28, through: 0, by: -4) {
+            let digit = UInt8(truncatingIfNeeded: sum >> UInt32(shift)) & 0xf
+            bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+        }
     }
 
     /// The value of 8 hexadecimal digits as a line writes them; `nil` for anything else.

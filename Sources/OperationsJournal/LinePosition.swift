@@ -23,7 +23,7 @@ struct LinePosition: Equatable {
         body += String(sequence).utf8
         if let previous {
             body += Self.previousField
-            body += LineChecksum.hex(previous).utf8
+            LineChecksum.appendHex(previous, to: &body)
             body.append(UInt8(ascii: "\""))
         }
     }
