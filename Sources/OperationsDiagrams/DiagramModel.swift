@@ -47,13 +47,6 @@ struct DiagramModel {
         /// A labelled rule across the drawing (a session's start), inside `level` open frames.
         case divider(level: Int)
 
-        /// Whether the step is a frame's edge rather than something between participants.
-        var isFrame: Bool {
-            switch self {
-            case .frameOpen, .frameBranch, .frameClose: return true
-            default: return false
-            }
-        }
     }
 
     /// A context service whose existence ends after a step (its last message).
@@ -395,7 +388,13 @@ extension DiagramModel {
                 guard let open = frames.popLast() else { throw .frameNotOpen(event: index) }
                 // A frame around nothing (its insides limited away, a branch never taken) is
                 // dropped: it would say nothing, and PlantUML rejects an empty block.
-                if steps[open.step...].allSatisfy(\.action.isFrame) {
+                let onlyFrameEdges = steps[open.step...].allSatisfy {
+                    switch $0.action {
+                    case .frameOpen, .frameBranch, .frameClose: true
+                    default: false
+                    }
+                }
+                if onlyFrameEdges {
                     steps.removeSubrange(open.step...)
                 } else {
                     append(.frameClose(level: frames.count), index)

@@ -29,11 +29,6 @@ struct TextLayout {
 
     /// Which gap a step's label sits in and how it is placed there.
     enum Placement {
-        var isNote: Bool {
-            if case .note = self { return true }
-            return false
-        }
-
         /// Above an arrow, centred in the gap (or left-aligned in the edge gap).
         case arrow(gap: Int)
         /// Right of a self-message loop.
@@ -138,7 +133,9 @@ struct TextLayout {
         }
         placements = model.steps.map { Self.placement(of: $0) }
         // Labels are measured once, for every fitting pass below.
-        let measured = texts.indices.map { placements[$0].isNote ? nil : MeasuredLabel(texts[$0].first ?? "") }
+        let measured = texts.indices.map { index -> MeasuredLabel? in
+            if case .note = placements[index] { nil } else { MeasuredLabel(texts[index].first ?? "") }
+        }
 
         // A border column per frame level first; one for all when that does not fit without
         // breaking a word: a narrow page gives the labels the columns of the frames' borders.
@@ -335,7 +332,7 @@ struct TextLayout {
                     slotPadding = gap == 0 ? padding : 2 * padding
                 case .loop(let column), .note(let column):
                     gap = column + 1
-                    isNote = layout.placements[index].isNote
+                    if case .note = layout.placements[index] { isNote = true }
                     let reach = columns[column].rightReach
                     fixed = gap == count ? reach + 5 : reach + 7 + columns[gap].leftReach
                     slotPadding = gap == count || isNote ? 0 : padding

@@ -91,23 +91,11 @@ public enum DrawRun<Program: RunnerProgram>: Command {
         let recorded = try RunTrace.loadRecorded(for: store.url(for: runID), runID: runID) {
             _ = try RunLookup.record(runID, in: store, program: Program.configuration.name)
         }
-        var trace = recorded.markingSessions()
-        // The drawing says what the run's history says: the steps a session replayed, and a
-        // live run as running where it is. A journal that does not read leaves the trace as
-        // it was recorded.
+        // A journal that does not read leaves the trace as it was recorded.
         let history = (try? store.load(runID)).map { RunHistory($0) }
-        let status = history?.status
-        if let history {
-            trace = RunTrace.markingReplays(trace, history: history)
-            trace = RunTrace.markingRunning(trace, history: history)
-        }
-        // A run stopped by Ctrl-C unwinds cleanly, so its trace is balanced; the drawing still
-        // says where it stopped.
-        if status == .interrupted { trace = RunTrace.markingInterrupted(trace) }
-        if recorded.endsCutOff { trace = RunTrace.markingLostTail(trace, status: status) }
         // A recorded run is always drawn: what a damaged trace cannot balance is marked, not
         // refused (`Trace.drawable()`).
-        trace = trace.drawable()
+        let trace = marked(recorded, history: history).drawable()
         guard let step = arguments.value(stepOption) else {
             console.out(try options.draw(trace.limited(toDepth: depth)))
             return ExitStatus.success
@@ -125,5 +113,73 @@ public enum DrawRun<Program: RunnerProgram>: Command {
         }
         console.out(try options.draw(TraceSection.joined(matching)))
         return ExitStatus.success
+    }
+
+    /// The recorded trace, its sessions marked (`RecordedTrace.markingSessions()`), saying what
+    /// the run's history says and the trace alone does not show.
+    ///
+    /// - In each session that replayed steps from the journal, a note over the session's
+    ///   scenario naming them: `replayed from the journal, not sent again: PhoneOp`. The engine
+    ///   launches nothing for a replayed step. Sessions are found by their dividers, the Nth
+    ///   being session N.
+    /// - A run still going: its last session, closed off where the file stops, is marked
+    ///   `running: at STEP for N s` instead of `cut off`, and what it closed (finishes, replies)
+    ///   reads `running`.
+    /// - A run stopped by Ctrl-C unwinds cleanly, so its trace is balanced: a `cut off` note over
+    ///   the outermost operation at its end says where it stopped, unless a cut-off session
+    ///   already carries one.
+    /// - When the journal says the run ended but the trace file stops before, a note at its end
+    ///   says so: the drawing shows the run as far as the trace goes and what the journal knows.
+    private static func marked(_ recorded: RecordedTrace, history: RunHistory?) -> Trace {
+        var events = recorded.markingSessions().events
+        func isDivider(_ event: TraceEvent) -> Bool { if case .divider = event.kind { true } else { false } }
+        func launched() -> [Participant.ID] {
+            events.compactMap { if case .launch(let operation, _, _) = $0.kind { operation } else { nil } }
+        }
+        if let history {
+            let dividers = events.indices.filter { isDivider(events[$0]) }
+            // Last first, so the places of the earlier sessions stay where they were.
+            for (offset, divider) in dividers.enumerated().reversed() {
+                let replayed = history.replayed(inSession: offset + 1)
+                guard !replayed.isEmpty else { continue }
+                let end = offset + 1 < dividers.count ? dividers[offset + 1] : events.endIndex
+                guard
+                    let root = events[divider..<end].firstIndex(where: {
+                        if case .launch = $0.kind { true } else { false }
+                    }), case .launch(let scenario, _, _) = events[root].kind
+                else { continue }
+                let names = replayed.map(HistoryText.path).joined(separator: ", ")
+                events.insert(
+                    .note(over: scenario, "replayed from the journal, not sent again: \(names)"), at: root + 1)
+            }
+        }
+        if let history, history.status == .running {
+            let at = history.current.map(HistoryText.at) ?? "starting"
+            for index in events.indices[(events.lastIndex(where: isDivider) ?? 0)...] {
+                switch events[index].kind {
+                case .note(let over, Trace.cutOffLabel):
+                    events[index] = .note(over: over, Trace.runningPrefix + at)
+                case .finish(let operation, let launcher, Trace.cutOffLabel):
+                    events[index] = .finish(operation, to: launcher, "running")
+                case .message(let from, let to, Trace.cutOffLabel, let style):
+                    events[index] = TraceEvent(.message(from: from, to: to, label: "running", style: style))
+                default:
+                    continue
+                }
+            }
+        }
+        let status = history?.status
+        if status == .interrupted,
+            !events.contains(where: { if case .note(_, Trace.cutOffLabel) = $0.kind { true } else { false } }),
+            let root = launched().first
+        {
+            events.append(.note(over: root, Trace.cutOffLabel))
+        }
+        if recorded.endsCutOff, let status, [.succeeded, .failed, .cancelled].contains(status),
+            let root = launched().last
+        {
+            events.append(.note(over: root, "trace cut off here: the journal records the run as \(status)"))
+        }
+        return Trace(events: events)
     }
 }

@@ -82,7 +82,24 @@ enum ScaleFixture {
         for (kind, code) in [(Kind.succeeded, "123456"), (.failed, "000000")] {
             ProcessCases.run(
                 ["run", "auth", "--phone", "+79991234567", "--accept-terms", "--code", code], stateDirectory: directory)
-            templates[kind] = newestRunFiles(in: directory.appendingPathComponent("runs"))
+            // The files of the newest run: the one just made.
+            let runs = directory.appendingPathComponent("runs")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: runs.path)) ?? []
+            let ids = names.compactMap { name -> String? in
+                guard name.hasSuffix(".jsonl"), !name.hasPrefix(".") else { return nil }
+                let id = String(name.dropLast(".jsonl".count))
+                return (try? RunID(validating: id)) == nil ? nil : id
+            }
+            guard let id = ids.sorted().last else {
+                templates[kind] = []
+                continue
+            }
+            templates[kind] = names.filter { $0.hasPrefix(id + ".") }.compactMap { name in
+                guard let bytes = FileManager.default.contents(atPath: runs.appendingPathComponent(name).path) else {
+                    return nil
+                }
+                return TemplateFile(suffix: String(name.dropFirst(id.count)), bytes: bytes)
+            }
         }
         let failed = templates[.failed] ?? []
         templates[.interrupted] = failed.compactMap { file in
@@ -97,22 +114,5 @@ enum ScaleFixture {
             fatalError("opctl-bench: the built opctl made no run to copy in \(directory.path)")
         }
         return templates
-    }
-
-    /// The files of the newest run in `runs`: the one just made.
-    private static func newestRunFiles(in runs: URL) -> [TemplateFile] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: runs.path)) ?? []
-        let ids = names.compactMap { name -> String? in
-            guard name.hasSuffix(".jsonl"), !name.hasPrefix(".") else { return nil }
-            let id = String(name.dropLast(".jsonl".count))
-            return (try? RunID(validating: id)) == nil ? nil : id
-        }
-        guard let id = ids.sorted().last else { return [] }
-        return names.filter { $0.hasPrefix(id + ".") }.compactMap { name in
-            guard let bytes = FileManager.default.contents(atPath: runs.appendingPathComponent(name).path) else {
-                return nil
-            }
-            return TemplateFile(suffix: String(name.dropFirst(id.count)), bytes: bytes)
-        }
     }
 }
