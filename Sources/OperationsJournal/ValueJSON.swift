@@ -43,7 +43,7 @@ enum ValueJSON {
     /// out at the end.
     enum Value {
         case string(String)
-        /// Written as it is: a number, `true`, `null`, a marker.
+        /// Written as it is: a number, `true`, `null`.
         case literal(String)
         case node(Node)
 
@@ -147,26 +147,20 @@ enum ValueJSON {
                     "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
                 }.joined())
             let typeName = "\(T.self)"
-            var marker: [UInt8] = Array("{".utf8)
-            if let sealer {
-                let plaintext = try ValueJSON.write(value, sealer: nil, findingSecrets: false).json
-                let sealed: [UInt8]
-                do {
-                    sealed = try sealer.seal(plaintext)
-                } catch {
-                    throw ConfidentialFields.SealingFailure(
-                        typeName: typeName, reason: "the sealer threw \(type(of: error))")
-                }
-                JournalLine.appendString(ConfidentialFields.Key.sealed, to: &marker)
-                marker.append(UInt8(ascii: ":"))
-                JournalLine.appendString(Data(sealed).base64EncodedString(), to: &marker)
-            } else {
-                JournalLine.appendString(ConfidentialFields.Key.withheld, to: &marker)
-                marker.append(UInt8(ascii: ":"))
-                JournalLine.appendString(ConfidentialFields.withheldReason(typeName), to: &marker)
+            let marker = Node().becoming(.object)
+            guard let sealer else {
+                marker.set(ConfidentialFields.Key.withheld, .string(ConfidentialFields.withheldReason(typeName)))
+                return .node(marker)
             }
-            marker.append(UInt8(ascii: "}"))
-            return .literal(String(decoding: marker, as: UTF8.self))
+            let plaintext = try ValueJSON.write(value, sealer: nil, findingSecrets: false).json
+            do {
+                marker.set(
+                    ConfidentialFields.Key.sealed, .string(Data(try sealer.seal(plaintext)).base64EncodedString()))
+            } catch {
+                throw ConfidentialFields.SealingFailure(
+                    typeName: typeName, reason: "the sealer threw \(type(of: error))")
+            }
+            return .node(marker)
         }
     }
 
