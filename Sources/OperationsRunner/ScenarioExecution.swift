@@ -82,32 +82,39 @@ struct ScenarioExecution<Input: Sendable> {
         } catch {
             journalFailure = error
         }
+        // The history the journal wrote, every view of the run's end reads: the file is not
+        // read again.
+        let history = journal.history
 
         if interrupted.load(ordering: .relaxed) {
             let reading = FailureReading(
                 status: "interrupted", message: "interrupted", exitStatus: ExitStatus.interrupted, failedStep: nil)
-            return report(.interrupted, cause: nil, step: scenario, attempts: 1, reading)
+            return report(.interrupted, cause: nil, step: scenario, attempts: 1, reading, history)
         }
         switch result {
         case .success(let outcome):
-            if let journalFailure { return failJournal(journalFailure, failedStep: nil) }
-            return succeed(outcome)
+            if let journalFailure { return failJournal(journalFailure, failedStep: nil, history) }
+            return succeed(outcome, history)
         case .failure(let error):
             let failedStep = (error as? StepFailure)?.failedOperation
             if let halted = (error as? StepFailure)?.rootCause as? RunHalted ?? error as? RunHalted {
-                return failJournal(halted.reason, failedStep: failedStep)
+                return failJournal(halted.reason, failedStep: failedStep, history)
             }
             // The journal first, whatever else failed beside it: what the run says of its steps
             // (a card declined, its undoing) may not be on disk.
-            if let journalFailure { return failJournal(journalFailure, failedStep: failedStep, alongside: error) }
-            return fail(error)
+            if let journalFailure {
+                return failJournal(journalFailure, failedStep: failedStep, history, alongside: error)
+            }
+            return fail(error, history)
         }
     }
 
     /// The journal could not write or sync: the run stopped before its next launch (or its end
     /// is not on disk). One sentence with the file and the system's error; a rerun goes on from
     /// the journal's last good line once the disk is fixed.
-    private func failJournal(_ error: any Error, failedStep: String?, alongside other: (any Error)? = nil) -> Int32 {
+    private func failJournal(
+        _ error: any Error, failedStep: String?, _ history: JournalRecord?, alongside other: (any Error)? = nil
+    ) -> Int32 {
         let also = other.map { other in
             " (the run had also failed: \((other as? StepFailure)?.description ?? "\(other)"))"
         }
@@ -115,48 +122,49 @@ struct ScenarioExecution<Input: Sendable> {
             status: "failed", message: "the run's journal failed, so the run stopped: \(error)\(also ?? "")",
             hint: "Nothing was sent whose key is not in the journal. Free space or fix the disk, then rerun.",
             exitStatus: ExitStatus.failure, failedStep: failedStep)
-        return report(.journalFailed, cause: error, step: failedStep ?? scenario, attempts: 1, reading)
+        return report(.journalFailed, cause: error, step: failedStep ?? scenario, attempts: 1, reading, history)
     }
 
     /// The runner's reading of a failed or cancelled run, then the program's
     /// (``PreparedRun/explain``).
-    private func fail(_ error: any Error) -> Int32 {
+    private func fail(_ error: any Error, _ history: JournalRecord?) -> Int32 {
         let failure = error as? StepFailure
+        let step = failure?.failedOperation ?? scenario
+        let cause = failure?.rootCause ?? error
         // The step named is the innermost failed one, so are its attempts: over the whole run,
         // after those of the sessions before this one, as the run's history numbers them.
         let earlier = failure.map { resumedHistory?.attemptCount(ofStepNamed: $0.stepPath) ?? 0 } ?? 0
         let attempts = (failure?.failedOperationAttempts ?? 1) + earlier
+        func ending(_ kind: RunFailure.Kind, _ reading: FailureReading) -> Int32 {
+            report(kind, cause: cause, step: step, attempts: attempts, reading, history)
+        }
         // The journal, not the step, stopped the rerun: a step in doubt without a key, or a
         // recorded value this build cannot read. Rerunning the same way would stop again.
-        if let cause = failure?.rootCause, cause is ResumeError || cause is JournalError {
-            let hint =
-                cause is ResumeError
-                ? RunHint.relaunchInDoubt(rerunCommand([])) : nil
-            let reading = FailureReading(
-                status: "failed", message: "cannot resume run \(journal.runID): \(cause)", hint: hint,
-                exitStatus: ExitStatus.usage, failedStep: failure?.failedOperation, rerunnable: false)
-            return report(
-                .cannotResume, cause: cause, step: failure?.failedOperation ?? scenario, attempts: attempts, reading)
+        if failure != nil, cause is ResumeError || cause is JournalError {
+            let hint = cause is ResumeError ? RunHint.relaunchInDoubt(rerunCommand([])) : nil
+            return ending(
+                .cannotResume,
+                FailureReading(
+                    status: "failed", message: "cannot resume run \(journal.runID): \(cause)", hint: hint,
+                    exitStatus: ExitStatus.usage, failedStep: failure?.failedOperation, rerunnable: false))
         }
-        if let unanswered = (failure?.rootCause ?? error) as? PromptUnanswerable {
+        if let unanswered = cause as? PromptUnanswerable {
             // Nobody could answer a screen: nothing was undone, and a rerun with the input goes on.
-            let reading = FailureReading(
-                status: "cancelled", message: "run stopped: \(unanswered)",
-                hint: "Rerun it with the input the question asked for: \(rerunCommand([]))",
-                exitStatus: ExitStatus.usage, failedStep: failure?.failedOperation, rerunnable: true)
-            return report(
-                .cancelled, cause: unanswered, step: failure?.failedOperation ?? scenario, attempts: attempts,
-                reading)
+            return ending(
+                .cancelled,
+                FailureReading(
+                    status: "cancelled", message: "run stopped: \(unanswered)",
+                    hint: "Rerun it with the input the question asked for: \(rerunCommand([]))",
+                    exitStatus: ExitStatus.usage, failedStep: failure?.failedOperation))
         }
         if error.isCancellation {
-            let cause = failure?.rootCause ?? error
             // Nothing was undone (DESIGN.md, contract 19): a rerun given the answer the person did
             // not give goes on, and the hint asks for it (``RunHint``).
-            let reading = FailureReading(
-                status: "cancelled", message: "run cancelled: \(cause)", exitStatus: ExitStatus.cancelled,
-                failedStep: failure?.failedOperation)
-            return report(
-                .cancelled, cause: cause, step: failure?.failedOperation ?? scenario, attempts: attempts, reading)
+            return ending(
+                .cancelled,
+                FailureReading(
+                    status: "cancelled", message: "run cancelled: \(cause)", exitStatus: ExitStatus.cancelled,
+                    failedStep: failure?.failedOperation))
         }
         if let undoing = error as? CompensationFailure {
             // Its undoing left something undone: a rerun tries those compensations again (and only those).
@@ -168,21 +176,19 @@ struct ScenarioExecution<Input: Sendable> {
                 message: "\(step) failed: \(failure?.rootCause ?? undoing.failure); left undone: \(left)",
                 hint: "A rerun tries again to undo what is left undone.", exitStatus: ExitStatus.failure,
                 failedStep: step)
-            return report(.failed, cause: undoing, step: step, attempts: failure?.failedOperationAttempts ?? 1, reading)
+            return report(
+                .failed, cause: undoing, step: step, attempts: failure?.failedOperationAttempts ?? 1, reading, history)
         }
-        let step = failure?.failedOperation ?? scenario
-        let cause = failure?.rootCause ?? error
-        let after = attempts > 1 ? " after \(attempts) attempts" : ""
         // A failure for good whose finished steps were undone is over: a rerun would fail the
         // same way and undo nothing more.
-        let record = try? ScenarioJournal.load(journal.url)
-        let undone = record?.isUndone == true ? record?.undoneSteps ?? [] : []
-        let reading = FailureReading(
-            status: "failed", message: "\(step) failed\(after): \(cause)",
-            hint: undone.isEmpty ? nil : "Undone: \(undone.map(\.name).joined(separator: ", ")).",
-            exitStatus: ExitStatus.failure, failedStep: step, rerunnable: undone.isEmpty)
-        // The record read here is the one the report reads: a failed run reads its journal once.
-        return report(.failed, cause: cause, step: step, attempts: attempts, reading, read: record)
+        let undone = history?.isUndone == true ? history?.undoneSteps ?? [] : []
+        return ending(
+            .failed,
+            FailureReading(
+                status: "failed",
+                message: "\(step) failed\(attempts > 1 ? " after \(attempts) attempts" : ""): \(cause)",
+                hint: undone.isEmpty ? nil : "Undone: \(undone.map(\.name).joined(separator: ", ")).",
+                exitStatus: ExitStatus.failure, failedStep: step, rerunnable: undone.isEmpty))
     }
 
     /// The run's history before this session, for a rerun: what its attempt numbers follow.
@@ -190,10 +196,9 @@ struct ScenarioExecution<Input: Sendable> {
 
     // MARK: - Output
 
-    private func succeed(_ outcome: RunOutcome) -> Int32 {
+    private func succeed(_ outcome: RunOutcome, _ history: JournalRecord?) -> Int32 {
         if json {
-            var object = runObject(
-                status: "succeeded", failedStep: nil, record: try? ScenarioJournal.load(journal.url))
+            var object = runObject(status: "succeeded", failedStep: nil, record: history)
             for (key, value) in outcome.jsonFields { object[key] = value }
             console.print(JSONText.encode(object))
         } else {
@@ -209,31 +214,20 @@ struct ScenarioExecution<Input: Sendable> {
     /// inputs the rerun needs, or what to do instead.
     private func report(
         _ kind: RunFailure.Kind, cause: (any Error)?, step: String, attempts: Int, _ reading: FailureReading,
-        read: JournalRecord?? = nil
+        _ history: JournalRecord?
     ) -> Int32 {
-        let url = journal.url
-        // Read at most once, by whichever part of the report needs it first.
-        let record = LockedState<JournalRecord??>(read)
-        let load: @Sendable () -> JournalRecord? = {
-            record.withLock { loaded in
-                if let loaded { return loaded }
-                let read = try? ScenarioJournal.load(url)
-                loaded = .some(read)
-                return read
-            }
-        }
         var reading = explain(
             RunFailure(
                 kind: kind, cause: cause, step: step, attempts: attempts, runID: journal.runID, reading: reading,
-                record: load))
-        let runHint = load().flatMap(hint)
+                record: history))
+        let runHint = history.flatMap(hint)
         if reading.rerunnable, let instead = runHint?.instead {
             reading.rerunnable = false
             reading.hint = instead
         }
         let rerun = reading.rerunnable ? runHint?.rerun ?? rerunCommand(reading.rerunArguments) : nil
         if json {
-            var object = runObject(status: reading.status, failedStep: reading.failedStep, record: load())
+            var object = runObject(status: reading.status, failedStep: reading.failedStep, record: history)
             object["error"] = reading.message
             object["rerun"] = rerun
             // As `show --json` and `runs --json` give it (``RunHint/line``).
