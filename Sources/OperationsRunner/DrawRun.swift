@@ -99,6 +99,7 @@ public enum DrawRun<Program: RunnerProgram>: Command {
         let status = history?.status
         if let history {
             trace = RunTrace.markingReplays(trace, history: history)
+            trace = RunTrace.numberingAttempts(trace, history: history)
             trace = RunTrace.markingRunning(trace, history: history)
         }
         // A run stopped by Ctrl-C unwinds cleanly, so its trace is balanced; the drawing still

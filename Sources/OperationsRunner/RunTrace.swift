@@ -81,6 +81,55 @@ enum RunTrace {
         return Trace(events: events)
     }
 
+    /// `trace` with the retries of each rerun's session numbered over the whole run, as `show`
+    /// and the progress lines number attempts (``RunHistory/Attempt/Label``): a session's
+    /// `retry 2 of 3: …` frame follows the step's launches in earlier sessions, so after one it
+    /// reads `retry 3 of 4: …`, and a step drawn as a black box "took 3 attempts". The step is
+    /// the one the frame's opener launches next (the engine's retry), else the innermost
+    /// operation running (an operation's own retry). Sessions are found by their dividers.
+    static func numberingAttempts(_ trace: Trace, history: RunHistory) -> Trace {
+        var names: [Participant.ID: String] = [:]
+        var session = 0
+        var running: [Participant.ID] = []
+        var events = trace.events
+        for index in events.indices {
+            switch events[index].kind {
+            case .declare(let participant): names[participant.id] = participant.name
+            case .divider: session += 1
+            case .launch(let operation, _, _): running.append(operation)
+            case .finish(let operation, _, _): running.lastIndex(of: operation).map { _ = running.remove(at: $0) }
+            case .frameOpen(.loop, let label, let opener) where session > 1:
+                var step = running.last
+                let next = events[(index + 1)...].first { event in
+                    switch event.kind {
+                    case .launch, .frameClose: true
+                    default: false
+                    }
+                }
+                if case .launch(let operation, opener, _) = next?.kind { step = operation }
+                guard let name = step.flatMap({ names[$0] }),
+                    let earlier = history.steps.first(where: { !$0.address.isCompensation && $0.name == name })?
+                        .attempts.count(where: { $0.session < session }),
+                    let renumbered = renumbered(label, after: earlier)
+                else { continue }
+                events[index].kind = .frameOpen(.loop, label: renumbered, by: opener)
+            default: continue
+            }
+        }
+        return Trace(events: events)
+    }
+
+    /// `retry A of M: …` after `earlier` launches: `retry A+earlier of M+earlier: …`; `nil` for
+    /// any other label, or none earlier.
+    private static func renumbered(_ label: String, after earlier: Int) -> String? {
+        let words = label.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+        guard earlier > 0, words.count == 4, words[0] == "retry", words[2] == "of", let attempt = Int(words[1])
+        else { return nil }
+        let most = words[3].prefix { $0.isNumber }
+        guard let maximum = Int(most) else { return nil }
+        return "retry \(attempt + earlier) of \(maximum + earlier)\(words[3].dropFirst(most.count))"
+    }
+
     /// `trace` with, in each session that replayed steps from the journal, a note over the
     /// session's scenario naming them: `replayed from the journal, not sent again: PhoneOp`.
     /// The engine launches nothing for a replayed step, so the trace alone would not show it;
