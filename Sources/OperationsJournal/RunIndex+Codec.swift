@@ -6,7 +6,7 @@ extension RunIndex {
     /// tabs.
     ///
     /// ```
-    /// {"count":2,"format":"operations.run-index","sum":"0a1b2c3d","version":4}
+    /// {"count":2,"format":"operations.run-index","sum":"0a1b2c3d","version":5}
     /// <file>	<size>	<mtime ns>	<inode>	R	<scenario>	<finished>	<failed step>	<created>	…
     /// <file>	<size>	<mtime ns>	<inode>	F	<kind>	<reason>	<line>	<found>	<supported>
     /// ```
