@@ -82,39 +82,32 @@ struct ScenarioExecution<Input: Sendable> {
         } catch {
             journalFailure = error
         }
-        // The history the journal wrote, every view of the run's end reads: the file is not
-        // read again.
-        let history = journal.history
 
         if interrupted.load(ordering: .relaxed) {
             let reading = FailureReading(
                 status: "interrupted", message: "interrupted", exitStatus: ExitStatus.interrupted, failedStep: nil)
-            return report(.interrupted, cause: nil, step: scenario, attempts: 1, reading, history)
+            return report(.interrupted, cause: nil, step: scenario, attempts: 1, reading)
         }
         switch result {
         case .success(let outcome):
-            if let journalFailure { return failJournal(journalFailure, failedStep: nil, history) }
-            return succeed(outcome, history)
+            if let journalFailure { return failJournal(journalFailure, failedStep: nil) }
+            return succeed(outcome)
         case .failure(let error):
             let failedStep = (error as? StepFailure)?.failedOperation
             if let halted = (error as? StepFailure)?.rootCause as? RunHalted ?? error as? RunHalted {
-                return failJournal(halted.reason, failedStep: failedStep, history)
+                return failJournal(halted.reason, failedStep: failedStep)
             }
             // The journal first, whatever else failed beside it: what the run says of its steps
             // (a card declined, its undoing) may not be on disk.
-            if let journalFailure {
-                return failJournal(journalFailure, failedStep: failedStep, history, alongside: error)
-            }
-            return fail(error, history)
+            if let journalFailure { return failJournal(journalFailure, failedStep: failedStep, alongside: error) }
+            return fail(error)
         }
     }
 
     /// The journal could not write or sync: the run stopped before its next launch (or its end
     /// is not on disk). One sentence with the file and the system's error; a rerun goes on from
     /// the journal's last good line once the disk is fixed.
-    private func failJournal(
-        _ error: any Error, failedStep: String?, _ history: JournalRecord?, alongside other: (any Error)? = nil
-    ) -> Int32 {
+    private func failJournal(_ error: any Error, failedStep: String?, alongside other: (any Error)? = nil) -> Int32 {
         let also = other.map { other in
             " (the run had also failed: \((other as? StepFailure)?.description ?? "\(other)"))"
         }
@@ -122,12 +115,12 @@ struct ScenarioExecution<Input: Sendable> {
             status: "failed", message: "the run's journal failed, so the run stopped: \(error)\(also ?? "")",
             hint: "Nothing was sent whose key is not in the journal. Free space or fix the disk, then rerun.",
             exitStatus: ExitStatus.failure, failedStep: failedStep)
-        return report(.journalFailed, cause: error, step: failedStep ?? scenario, attempts: 1, reading, history)
+        return report(.journalFailed, cause: error, step: failedStep ?? scenario, attempts: 1, reading)
     }
 
     /// The runner's reading of a failed or cancelled run, then the program's
     /// (``PreparedRun/explain``).
-    private func fail(_ error: any Error, _ history: JournalRecord?) -> Int32 {
+    private func fail(_ error: any Error) -> Int32 {
         let failure = error as? StepFailure
         let step = failure?.failedOperation ?? scenario
         let cause = failure?.rootCause ?? error
@@ -136,7 +129,7 @@ struct ScenarioExecution<Input: Sendable> {
         let earlier = failure.map { resumedHistory?.attemptCount(ofStepNamed: $0.stepPath) ?? 0 } ?? 0
         let attempts = (failure?.failedOperationAttempts ?? 1) + earlier
         func ending(_ kind: RunFailure.Kind, _ reading: FailureReading) -> Int32 {
-            report(kind, cause: cause, step: step, attempts: attempts, reading, history)
+            report(kind, cause: cause, step: step, attempts: attempts, reading)
         }
         // The journal, not the step, stopped the rerun: a step in doubt without a key, or a
         // recorded value this build cannot read. Rerunning the same way would stop again.
@@ -176,19 +169,14 @@ struct ScenarioExecution<Input: Sendable> {
                 message: "\(step) failed: \(failure?.rootCause ?? undoing.failure); left undone: \(left)",
                 hint: "A rerun tries again to undo what is left undone.", exitStatus: ExitStatus.failure,
                 failedStep: step)
-            return report(
-                .failed, cause: undoing, step: step, attempts: failure?.failedOperationAttempts ?? 1, reading, history)
+            return report(.failed, cause: undoing, step: step, attempts: failure?.failedOperationAttempts ?? 1, reading)
         }
-        // A failure for good whose finished steps were undone is over: a rerun would fail the
-        // same way and undo nothing more.
-        let undone = history?.isUndone == true ? history?.undoneSteps ?? [] : []
         return ending(
             .failed,
             FailureReading(
                 status: "failed",
                 message: "\(step) failed\(attempts > 1 ? " after \(attempts) attempts" : ""): \(cause)",
-                hint: undone.isEmpty ? nil : "Undone: \(undone.map(\.name).joined(separator: ", ")).",
-                exitStatus: ExitStatus.failure, failedStep: step, rerunnable: undone.isEmpty))
+                exitStatus: ExitStatus.failure, failedStep: step))
     }
 
     /// The run's history before this session, for a rerun: what its attempt numbers follow.
@@ -196,9 +184,9 @@ struct ScenarioExecution<Input: Sendable> {
 
     // MARK: - Output
 
-    private func succeed(_ outcome: RunOutcome, _ history: JournalRecord?) -> Int32 {
+    private func succeed(_ outcome: RunOutcome) -> Int32 {
         if json {
-            var object = runObject(status: "succeeded", failedStep: nil, record: history)
+            var object = runObject(status: "succeeded", failedStep: nil, record: journal.history)
             for (key, value) in outcome.jsonFields { object[key] = value }
             console.print(JSONText.encode(object))
         } else {
@@ -213,10 +201,18 @@ struct ScenarioExecution<Input: Sendable> {
     /// The way on is the journal's (``RunHint``), as `show` gives it: the rerun command with the
     /// inputs the rerun needs, or what to do instead.
     private func report(
-        _ kind: RunFailure.Kind, cause: (any Error)?, step: String, attempts: Int, _ reading: FailureReading,
-        _ history: JournalRecord?
+        _ kind: RunFailure.Kind, cause: (any Error)?, step: String, attempts: Int, _ reading: FailureReading
     ) -> Int32 {
-        var reading = explain(
+        // The history the journal wrote, which every line of the end reads: not the file again.
+        let history = journal.history
+        var reading = reading
+        // A failure for good whose finished steps were undone is over: a rerun would fail the
+        // same way and undo nothing more.
+        if kind == .failed, reading.hint == nil, let history, history.isUndone {
+            reading.hint = "Undone: \(history.undoneSteps.map(\.name).joined(separator: ", "))."
+            reading.rerunnable = false
+        }
+        reading = explain(
             RunFailure(
                 kind: kind, cause: cause, step: step, attempts: attempts, runID: journal.runID, reading: reading,
                 record: history))
