@@ -21,13 +21,6 @@ enum RunTrace {
         return Trace(events: trace.events + [.note(over: root, Trace.cutOffLabel)])
     }
 
-    /// The run's trace, every session of it, each cut-off session closed with a `cut off` note
-    /// and each marked where it starts by a divider naming its scenario
-    /// (`RecordedTrace.markingSessions()`), so a rerun is seen where it begins.
-    static func load(for journal: URL, runID: RunID, missing: () throws -> Void) throws -> Trace {
-        try loadRecorded(for: journal, runID: runID, missing: missing).markingSessions()
-    }
-
     /// The run's trace file as read, with what the reading found (cut-off sessions, lines
     /// that could not be read); `missing` is called when there is no trace, to throw "no such
     /// run" first.
@@ -122,12 +115,10 @@ enum RunTrace {
     /// `retry A of M: …` after `earlier` launches: `retry A+earlier of M+earlier: …`; `nil` for
     /// any other label, or none earlier.
     private static func renumbered(_ label: String, after earlier: Int) -> String? {
-        let words = label.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
-        guard earlier > 0, words.count == 4, words[0] == "retry", words[2] == "of", let attempt = Int(words[1])
+        guard earlier > 0, let match = label.wholeMatch(of: /retry (\d+) of (\d+)(:.*)/),
+            let attempt = Int(match.1), let most = Int(match.2)
         else { return nil }
-        let most = words[3].prefix { $0.isNumber }
-        guard let maximum = Int(most) else { return nil }
-        return "retry \(attempt + earlier) of \(maximum + earlier)\(words[3].dropFirst(most.count))"
+        return "retry \(attempt + earlier) of \(most + earlier)\(match.3)"
     }
 
     /// `trace` with, in each session that replayed steps from the journal, a note over the
