@@ -126,7 +126,10 @@ struct ScenarioExecution<Input: Sendable> {
         let cause = failure?.rootCause ?? error
         // The step named is the innermost failed one, so are its attempts: over the whole run,
         // after those of the sessions before this one, as the run's history numbers them.
-        let earlier = failure.map { resumedHistory?.attemptCount(ofStepNamed: $0.stepPath) ?? 0 } ?? 0
+        let earlier =
+            resumedHistory?.steps.first { earlier in
+                !earlier.address.isCompensation && earlier.address.path.map(\.name) == failure?.stepPath
+            }?.attempts.count ?? 0
         let attempts = (failure?.failedOperationAttempts ?? 1) + earlier
         func ending(_ kind: RunFailure.Kind, _ reading: FailureReading) -> Int32 {
             report(kind, cause: cause, step: step, attempts: attempts, reading)
