@@ -67,20 +67,6 @@ public struct RunStore: Sendable {
         self.removedDrafts = Self.removeAbandonedDrafts(in: directory)
     }
 
-    /// Gives a journal just created, and the directory its marks are created in, the store's
-    /// data-protection class before the run writes more than its header.
-    private func protected(_ journal: ScenarioJournal) throws(JournalError) -> ScenarioJournal {
-        guard fileProtection != .inherited else { return journal }
-        do {
-            try fileProtection.apply(to: directory)
-            try fileProtection.apply(to: journal.url)
-        } catch {
-            try? journal.close()
-            throw .io(journal.url, operation: "protect (\(fileProtection))", reason: "\(error)")
-        }
-        return journal
-    }
-
     /// Creates the journal of a new run with a fresh id that records only the scenario's name,
     /// no shape: what journals of older builds were, kept for the tests that read them (see
     /// ``create(scenario:settings:input:durability:)``).
@@ -128,12 +114,22 @@ public struct RunStore: Sendable {
         // one into another try instead of two processes sharing a file.
         for _ in 0..<16 {
             let id = RunID.make()
-            if let journal = try ScenarioJournal.createIfAbsent(
-                at: url(for: id), runID: id, scenario: scenario, shape: shape, settings: settings, input: input,
-                durability: durability, createdAt: Date(), sealer: sealer)
-            {
-                return try protected(journal)
+            guard
+                let journal = try ScenarioJournal.createIfAbsent(
+                    at: url(for: id), runID: id, scenario: scenario, shape: shape, settings: settings, input: input,
+                    durability: durability, createdAt: Date(), sealer: sealer)
+            else { continue }
+            // The journal, and the directory its marks are created in, take the store's
+            // data-protection class before the run writes more than its header.
+            guard fileProtection != .inherited else { return journal }
+            do {
+                try fileProtection.apply(to: directory)
+                try fileProtection.apply(to: journal.url)
+            } catch {
+                try? journal.close()
+                throw .io(journal.url, operation: "protect (\(fileProtection))", reason: "\(error)")
             }
+            return journal
         }
         throw .io(directory, operation: "create a run in", reason: "every new run id was already taken")
     }
