@@ -80,6 +80,8 @@ public final class ScenarioJournal: ScenarioObserver {
         var descriptor: Int32?
         /// Complete lines not yet written to the file.
         var lines: [UInt8] = []
+        /// The file's lines as written, which ``history`` reads instead of the file.
+        var written: [UInt8] = []
         /// The address of the journaled scenario, learned from its start event.
         var root: StepAddress?
         var runInFlight = false
@@ -254,8 +256,9 @@ public final class ScenarioJournal: ScenarioObserver {
             // Damaged lines are skipped and named in the resumed line, so that later reads skip
             // them too; the replay then treats steps with side effects with suspicion.
             let mark = try SyncMark.read(for: url)
+            let bytes = try JournalFile.readAll(url)
             let record = try JournalReader.parse(
-                JournalFile.readAll(url), url: url, mark: mark, isBeingWritten: false, skippingDamage: true)
+                bytes, url: url, mark: mark, isBeingWritten: false, skippingDamage: true)
             if let shape {
                 try record.checkResumable(by: shape, relaunchingInDoubt: relaunchingInDoubt, sealer: sealer)
             }
@@ -281,6 +284,7 @@ public final class ScenarioJournal: ScenarioObserver {
                 // last complete one.
                 state.nextLine = record.lineCount + 1
                 state.previousSum = record.lastLineSum
+                state.written = Array(bytes.prefix(record.intactLength))
                 state.mark = MarkFile(SyncMark.url(for: url))
                 var line = JournalLine(.resumed)
                 line.field("session", int: record.sessions + 1)
@@ -332,6 +336,14 @@ public final class ScenarioJournal: ScenarioObserver {
     ///   lines are refused all the same (``JournalError/linesLost(_:_:)``).
     public static func loadSkippingDamage(_ url: URL) throws(JournalError) -> JournalRecord {
         try JournalReader.read(url, skippingDamage: true)
+    }
+
+    /// The run as this journal wrote it, every session of it: the lines written parsed from
+    /// memory, not read back from the file, so the end of a run reads the history it recorded
+    /// (a failed run does not read its journal again); `nil` when they do not read as a journal.
+    package var history: JournalRecord? {
+        let (written, isOpen) = state.withLock { ($0.written, $0.descriptor != nil) }
+        return try? JournalReader.parse(written, url: url, mark: nil, isBeingWritten: isOpen)
     }
 
     /// Replays the steps the resumed run completed; `nil` for a journal of a new run. A step
@@ -712,6 +724,7 @@ public final class ScenarioJournal: ScenarioObserver {
                 state.error = .io(url, operation: "write to", reason: String(cString: strerror(code)))
             } else {
                 state.unsynced = true
+                state.written += state.lines
             }
             state.lines.removeAll(keepingCapacity: true)
         }

@@ -10,7 +10,7 @@ import OperationsJournal
 /// `--depth N` draws N levels of launches with their insides, `--step NAME` one step wherever it
 /// ran (nested scenarios included; N then counts from the step), `--format` and `--width` as
 /// ``DiagramOptions`` reads them. Each session of the run (the run, each rerun) starts at a
-/// divider naming its scenario (`RunTrace.load(for:runID:missing:)`).
+/// divider naming its scenario (`RecordedTrace.markingSessions()`).
 /// A program with diagrams of its own under the same command name (opctl draws its catalog with
 /// `diagram NAME`) hands `--run` to ``draw(_:arguments:console:)``.
 public enum DrawRun<Program: RunnerProgram>: Command {
@@ -95,7 +95,9 @@ public enum DrawRun<Program: RunnerProgram>: Command {
         let history = (try? store.load(runID)).map { RunHistory($0) }
         // A recorded run is always drawn: what a damaged trace cannot balance is marked, not
         // refused (`Trace.drawable()`).
-        let trace = marked(recorded, history: history).drawable()
+        var trace = marked(recorded, history: history)
+        if let history { trace = RunTrace.numberingAttempts(trace, history: history) }
+        trace = trace.drawable()
         guard let step = arguments.value(stepOption) else {
             console.out(try options.draw(trace.limited(toDepth: depth)))
             return ExitStatus.success
