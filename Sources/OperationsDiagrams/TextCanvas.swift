@@ -26,7 +26,6 @@ struct TextCanvas {
     private var graphemes: [Character] = []
     /// The index of the first row still in `cells`.
     private var firstRow = 0
-    /// The rows written out so far, as UTF-8.
     private var written: [UInt8] = []
 
     init(width: Int, charset: DiagramCharset) {
