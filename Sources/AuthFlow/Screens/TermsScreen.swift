@@ -27,9 +27,7 @@ public enum TermsScreenEvent: Sendable, Hashable {
 /// step (seeds/003), created by the operation once the terms are fetched and bound to a screen
 /// by the router (``AuthScreens``).
 ///
-/// Dumb and immutable: it holds what the screen shows and the key service it was handed at
-/// creation (its hard link, ``AuthAPI``), keeps no state and decides nothing — a change is a
-/// new model. Two models are equal when they show the same.
+/// Dumb and immutable, as ``PhoneViewModel`` is: a change is a new model.
 public struct TermsViewModel: Sendable, Hashable {
     /// The terms to show; acceptance names their version.
     public let terms: TermsOfUse
@@ -68,12 +66,8 @@ public struct TermsViewModel: Sendable, Hashable {
         TermsViewModel(api: api.service, terms: terms, isUpdate: isUpdate, errorMessage: error.description)
     }
 
-    /// Sends the acceptance of the terms shown to the backend the model was handed.
-    ///
-    /// - Parameters:
-    ///   - phoneToken: The attempt that accepts.
-    ///   - call: The request's call options (its idempotency key).
-    ///   - completion: The backend's answer.
+    /// Sends the acceptance of the terms shown, under the attempt `phoneToken` and with the
+    /// request's call options (its idempotency key), to the backend the model was handed.
     func accept(
         phoneToken: PhoneToken, call: AuthCall,
         completion: @escaping @Sendable (Result<TermsAcceptance, AuthError>) -> Void
