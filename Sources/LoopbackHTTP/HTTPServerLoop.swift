@@ -66,7 +66,6 @@ final class HTTPServerLoop: @unchecked Sendable {
         self.log = log
     }
 
-    /// Starts the loop thread.
     func start() {
         let thread = Thread { [self] in run() }
         thread.name = "HTTPServer"

@@ -5,11 +5,8 @@ import HTTPWire
 /// line, a name with a space before its colon are all refused: they are how requests get smuggled
 /// past a proxy).
 struct RequestHead {
-    /// The method as sent, e.g. `POST`.
     var method: String
-    /// The origin-form target: path and query, e.g. `/v1/auth/phone`.
     var target: String
-    /// The fields, keyed by lowercased name.
     var headers: [String: String]
     /// The body's length from `Content-Length`; 0 without one.
     var contentLength: Int
