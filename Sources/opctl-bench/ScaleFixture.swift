@@ -53,8 +53,7 @@ enum ScaleFixture {
         for index in 0..<count {
             let name = id(index).rawValue
             for file in templates[kind(index)] ?? [] {
-                // A plain write: FileManager's createFile writes each file through a temporary
-                // and a rename, which made 150,000 files take most of half an hour here.
+                // A plain write: FileManager's createFile writes each file through a temporary and a rename.
                 do {
                     try file.bytes.write(to: runs.appendingPathComponent(name + file.suffix))
                 } catch {
