@@ -19,7 +19,6 @@ package struct SHA256 {
     /// The block size in bytes, which HMAC needs.
     package static let blockSize = 64
 
-    /// Starts an empty hash.
     package init() {}
 
     /// Hashes bytes in one call.
