@@ -27,12 +27,9 @@ public enum CodeScreenEvent: Sendable, Hashable {
     case cancelled
 }
 
-/// What the code screen shows, and the one thing it can do: a context service of the code step
-/// (seeds/003), created by the operation for each showing and bound to a screen by the router
-/// (``AuthScreens``).
-///
-/// Dumb and immutable, as ``PhoneViewModel`` is: a change (a new code sent) is a new model,
-/// and keys and re-asks are the operation's.
+/// What the code screen shows, and the one thing it can do: the code step's context service,
+/// created and bound as ``PhoneViewModel`` is, and like it dumb and immutable: a change (a new
+/// code sent) is a new model, and keys and re-asks are the operation's.
 public struct CodeViewModel: Sendable, Hashable {
     /// Where the code was sent.
     public let phone: PhoneNumber

@@ -23,11 +23,9 @@ public enum TermsScreenEvent: Sendable, Hashable {
     case declined
 }
 
-/// What the terms screen shows, and the one thing it can do: a context service of the terms
-/// step (seeds/003), created by the operation once the terms are fetched and bound to a screen
-/// by the router (``AuthScreens``).
-///
-/// Dumb and immutable, as ``PhoneViewModel`` is: a change is a new model.
+/// What the terms screen shows, and the one thing it can do: the terms step's context service,
+/// created once the terms are fetched and bound as ``PhoneViewModel`` is, and like it dumb
+/// and immutable: a change is a new model.
 public struct TermsViewModel: Sendable, Hashable {
     /// The terms to show; acceptance names their version.
     public let terms: TermsOfUse
