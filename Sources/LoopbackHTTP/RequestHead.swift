@@ -33,10 +33,8 @@ struct RequestRejection: Error {
 /// Parses request heads, in the syntax the client shares (`HTTPHeadSyntax`), never reading past
 /// the head it was given.
 enum RequestHeadParser {
-    /// Parses a complete head (the bytes up to and including its blank line).
-    ///
-    /// - Parameter maxBodyBytes: The largest `Content-Length` accepted.
-    /// - Throws: The rejection to answer with.
+    /// Parses a complete head (the bytes up to and including its blank line), accepting a
+    /// `Content-Length` of at most `maxBodyBytes`.
     static func parse(_ head: ArraySlice<UInt8>, maxBodyBytes: Int) throws(RequestRejection) -> RequestHead {
         var lines = HTTPHeadSyntax.lines(of: head)
         guard !lines.isEmpty else { throw .malformedRequestLine }
