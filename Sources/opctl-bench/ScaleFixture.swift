@@ -36,7 +36,6 @@ enum ScaleFixture {
         return index % 5 == 1 ? .failed : .succeeded
     }
 
-    /// The templates' kinds.
     enum Kind {
         case succeeded, failed, interrupted
     }
