@@ -59,8 +59,7 @@ extension SimulatedBackend {
         ///
         /// Every answer lives the same ``SimulatedBackend/Configuration/phoneTokenLifetime``, so
         /// the order they were kept in is the order they expire in, and the sweep stops at the
-        /// first that has not: a keyed request costs the answers that expired since the last
-        /// one, not a pass over all of them.
+        /// first that has not.
         mutating func expire(now: Date) {
             while swept < inOrder.count, inOrder[swept].expiresAt <= now {
                 let id = inOrder[swept].id
@@ -68,7 +67,6 @@ extension SimulatedBackend {
                 if let kept = byID[id], kept.expiresAt <= now { byID[id] = nil }
                 swept += 1
             }
-            // Drop the swept prefix once it is most of the array, so each entry is moved O(1) times.
             if swept >= 1_024, swept * 2 >= inOrder.count {
                 inOrder.removeFirst(swept)
                 swept = 0

@@ -77,7 +77,6 @@ extension SimulatedBackend {
             case attemptsLeft, lockedUntil, revokedSessions, keptAnswers
         }
 
-        /// A fresh backend's state.
         init(configuration: Configuration) {
             terms = Terms(
                 configuredVersion: configuration.termsVersion, version: configuration.termsVersion,

@@ -25,8 +25,6 @@ public import Operations
 ///   launch in from the left edge, onFinish out to it; notes wrapped to the free width;
 /// - identical bytes for an identical trace, `\n` line ends, no tabs, no trailing spaces, one
 ///   final newline.
-///
-/// Rendering is linear in the number of events.
 public struct TextDiagramRenderer: DiagramRenderer {
     /// The widest a line may be, in display columns. Default 100.
     public var maxWidth: Int

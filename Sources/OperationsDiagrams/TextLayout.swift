@@ -15,7 +15,6 @@ import Operations
 /// frames give their border columns up to the labels before a word is broken. If even the
 /// floors do not fit, the layout reports it.
 struct TextLayout {
-    /// The fixed geometry of one column.
     struct ColumnGeometry {
         /// How far bars reach right of the lifeline (0 for none).
         let rightReach: Int
@@ -41,7 +40,6 @@ struct TextLayout {
     }
 
     let columns: [ColumnGeometry]
-    /// Frames nest this deep.
     let frameDepth: Int
     /// The columns frame borders take at the left (the innermost followed by a blank) and at
     /// the right (preceded by one): one per level of nesting, or, when the page is too narrow
@@ -67,7 +65,6 @@ struct TextLayout {
     }
     /// The lifeline column of each participant.
     private(set) var x: [Int] = []
-    /// The total width of the drawing.
     private(set) var width = 0
     /// Each step's label lines (note lines for notes).
     private(set) var lines: [[String]] = []
@@ -144,15 +141,12 @@ struct TextLayout {
         frameColumns = frameDepth
         while true {
             let breaks = frameColumns > 1 ? min(breaks, .words) : breaks
-            // Shrink gaps: drop the comfortable padding before wrapping anything.
             fit = Fit(
                 layout: self, model: model, texts: texts, measured: measured, padding: Self.padding,
                 maxLabelLines: maxLabelLines)
             shrunk = fit.total > maxWidth
             guard shrunk else { break }
             fit.dropPadding()
-            // Wrap at spaces and after ( , . first; then between the words of an identifier;
-            // anywhere only if that is not enough; `…` comes from the line limit.
             // Notes are prose, so a word broken inside a note costs less than a broken label.
             fit.shrink(to: maxWidth, hardNotes: false, labels: .soft)
             fit.shrink(to: maxWidth, hardNotes: true, labels: .soft)
@@ -355,8 +349,7 @@ struct TextLayout {
             for slot in slots { sizes[slot.gap] = max(sizes[slot.gap], slot.extent + slot.padding) }
         }
 
-        /// The first step of fitting: the gaps without the comfortable padding. Computed from
-        /// the same slots rather than by measuring every label again.
+        /// The first step of fitting: the gaps without the comfortable padding.
         mutating func dropPadding() {
             sizes = structural
             for slot in slots { sizes[slot.gap] = max(sizes[slot.gap], slot.extent) }

@@ -78,9 +78,7 @@ enum ProcessCases {
         spawn(opctl, arguments, stateDirectory: stateDirectory)
     }
 
-    /// Starts this benchmark program again with `arguments` and waits for it to exit.
-    ///
-    /// - Returns: The peak resident size of the process in bytes, `nil` when it did not start.
+    /// Starts this benchmark program again with `arguments`, as ``run(_:stateDirectory:)`` starts opctl.
     static func runSelf(_ arguments: [String]) -> Int? {
         spawn(Bundle.main.executableURL, arguments, stateDirectory: scratch)
     }

@@ -36,7 +36,6 @@ enum ScaleFixture {
         return index % 5 == 1 ? .failed : .succeeded
     }
 
-    /// The templates' kinds.
     enum Kind {
         case succeeded, failed, interrupted
     }
@@ -53,8 +52,7 @@ enum ScaleFixture {
         for index in 0..<count {
             let name = id(index).rawValue
             for file in templates[kind(index)] ?? [] {
-                // A plain write: FileManager's createFile writes each file through a temporary
-                // and a rename, which made 150,000 files take most of half an hour here.
+                // A plain write: FileManager's createFile writes each file through a temporary and a rename.
                 do {
                     try file.bytes.write(to: runs.appendingPathComponent(name + file.suffix))
                 } catch {
