@@ -8,12 +8,14 @@ struct KilledInRetryWaitEndToEndTests {
     static let phone = "+79991234567"
 
     /// Starts the run, kills it once PhoneOp's first attempt failed and its retry is pending, and
-    /// returns the sandbox and the run's id.
+    /// returns the sandbox and the run's id. Its fault plan (two phone failures) is not any
+    /// rerun's below, so each rerun meets its own plan from the start rather than what this
+    /// one left (the simulator keeps a plan's counters across processes).
     private func killedInRetryWait() throws -> (Sandbox, String) {
         let sandbox = try Sandbox()
         let process = try sandbox.start([
             "run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456", "--backend",
-            "sim:?latency=1500&fail=phone:1",
+            "sim:?latency=1500&fail=phone:2",
         ])
         try process.waitForStderr(containing: "— retrying in")
         process.killNow()
