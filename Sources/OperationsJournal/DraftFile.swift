@@ -37,7 +37,6 @@ package enum DraftFile {
     package struct Failure: Error, Sendable, CustomStringConvertible {
         /// The reason, e.g. "Permission denied".
         package let reason: String
-        /// The reason.
         package var description: String { reason }
     }
 
@@ -87,8 +86,6 @@ package enum DraftFile {
     }
 
     /// Closes a draft that will not be published and removes its name.
-    ///
-    /// - Parameter handle: The draft.
     package static func discard(_ handle: Handle) {
         // Removed before it is closed: the name goes while the lock still marks it as held.
         JournalFile.unlinkFile(handle.url)

@@ -126,15 +126,13 @@ enum JournalFile {
         return errno == EWOULDBLOCK
     }
 
-    /// Reads the whole file.
     static func readAll(_ url: URL) throws(JournalError) -> [UInt8] {
         let descriptor = openDescriptor(url, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .io(url, operation: "open", reason: lastErrorText()) }
         defer { _ = close(descriptor) }
         var bytes: [UInt8] = []
-        // Room for the whole file at once: grown by doubling, a 21 MB journal held 32 MB and,
-        // while it grew, 48 MB (Docs/Benchmarks.md, "A journal parsed once"). A writer appending
-        // meanwhile only makes it grow once more.
+        // Room for the whole file at once (Docs/Benchmarks.md): a writer appending meanwhile
+        // only makes it grow once more.
         var info = stat()
         if fstat(descriptor, &info) == 0, info.st_size > 0 { bytes.reserveCapacity(Int(info.st_size) + 1) }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
@@ -180,7 +178,6 @@ enum JournalFile {
         url.withUnsafeFileSystemRepresentation { path in path.map { unlink($0) } ?? -1 }
     }
 
-    /// Whether anything exists at `url`.
     static func exists(_ url: URL) -> Bool {
         var info = stat()
         return url.withUnsafeFileSystemRepresentation { path in path.map { stat($0, &info) == 0 } ?? false }

@@ -45,7 +45,6 @@ import Synchronization
 /// let environment = OpEnvironment(observer: journal, replay: journal.replay)
 /// ```
 public struct JournalReplay: StepReplaying {
-    /// The run as its journal recorded it: each step's output, launch inputs and attempts.
     private let record: JournalRecord
     /// The steps this process has asked about, each answered from the journal once.
     private let asked = AskedAddresses()
@@ -130,7 +129,6 @@ public struct JournalReplay: StepReplaying {
         return key
     }
 
-    /// Whether the step's latest attempt may have acted without the journal knowing.
     private func isInDoubt(_ address: StepAddress) -> Bool {
         record.step(at: address)?.isInDoubt == true && !containers.contains(address)
     }
@@ -212,7 +210,6 @@ private final class AskedAddresses: Sendable {
         }
     }
 
-    /// Whether `address` was asked about more than once.
     func relaunched(_ address: StepAddress) -> Bool {
         state.withLock { $0.again.contains(address) }
     }

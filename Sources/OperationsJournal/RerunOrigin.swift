@@ -10,11 +10,7 @@ public struct RerunOrigin: Sendable, Hashable, Codable, CustomStringConvertible 
     /// The step the new run launched anew; the steps before it were replayed from `run`.
     public let step: StepAddress
 
-    /// Creates an origin.
-    ///
-    /// - Parameters:
-    ///   - run: The run that was rerun.
-    ///   - step: The step launched anew.
+    /// Creates an origin, each part as its property says.
     public init(run: RunID, step: StepAddress) {
         self.run = run
         self.step = step

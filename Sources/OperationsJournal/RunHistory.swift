@@ -204,11 +204,7 @@ extension RunHistory {
             public var earlierAttempts: Int
             private var polls = 0
 
-            /// A labeler for one step.
-            ///
-            /// - Parameters:
-            ///   - polled: Whether the step is polled.
-            ///   - earlierAttempts: The step's launches in earlier sessions of the run.
+            /// A labeler for one step, each part as its property says.
             public init(polled: Bool, earlierAttempts: Int = 0) {
                 self.polled = polled
                 self.earlierAttempts = earlierAttempts

@@ -15,13 +15,10 @@ extension RunIndex {
     /// failed step, created, started, finished, last activity (milliseconds since 1970), sessions,
     /// the run and step it was rerun from, the steps it undid (`-` when it is not undone), and the
     /// store's note on it (``RunSummary/listingNote``) when it has one, a field lines written
-    /// before it do without. A
-    /// journal that does not read (`F`) holds its cached error. An absent value is an empty field;
-    /// a step address is `@` and its components `index:name` joined by `/`; a list joins its
-    /// items with `,`. In every text `%`, tab, newline, carriage return, `/`, `:` and `,` are
-    /// written `%XX`, so a field never holds its separators. Version 4 replaced a JSON object of
-    /// every entry, whose decoding was most of the time of a listing of 50,000 runs
-    /// (Docs/Benchmarks.md); an index of an older version is rebuilt.
+    /// before it do without. A journal that does not read (`F`) holds its cached error. An
+    /// absent value is an empty field; a step address is `@` and its components `index:name`
+    /// joined by `/`; a list joins its items with `,`. In every text `%`, tab, newline, carriage
+    /// return, `/`, `:` and `,` are written `%XX`, so a field never holds its separators.
     ///
     /// `sum` is the journal lines' checksum (Adler-32, `LineChecksum`) of everything after the
     /// header, so a damaged index is told apart from what was written. A cache, never the
@@ -43,7 +40,6 @@ extension RunIndex {
             private var bytes: [UInt8] = []
             private var ranges: [String: Range<Int>] = [:]
 
-            /// How many lines the index holds.
             var count: Int { ranges.count }
             /// The header's checksum of the lines; empty with no index.
             private(set) var checksum = ""
@@ -87,7 +83,6 @@ extension RunIndex {
         /// The lines of an index being written, in the order they are added.
         struct Body {
             private var bytes: [UInt8] = []
-            /// How many lines it holds.
             private(set) var count = 0
 
             /// Adds a line read from an index.

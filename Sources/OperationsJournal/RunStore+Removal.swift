@@ -13,10 +13,10 @@ extension RunStore {
     /// Each run is removed while its journal's lock is held, so no process can resume it in the
     /// middle; a journal that changed since the listing (its size, modification time or inode)
     /// is read again under the lock and `shouldRemove` asked again, so a run resumed or
-    /// finished since the listing is judged as it now stands. Siblings go first
-    /// and the journal last: a process killed during removal leaves a listed run that the next
-    /// removal finishes, never files no listing shows. Journals that cannot be read are not
-    /// offered to `shouldRemove` and are kept.
+    /// finished since the listing is judged as it now stands. Siblings go first and the journal
+    /// last: a process killed during removal leaves a listed run that the next removal finishes,
+    /// never files no listing shows. Journals that cannot be read are not offered to
+    /// `shouldRemove` and are kept.
     ///
     /// ```swift
     /// let weekAgo = Date().addingTimeInterval(-7 * 86_400)
@@ -25,8 +25,7 @@ extension RunStore {
     ///
     /// - Parameter shouldRemove: Whether to remove a run; asked from the listing, and once more
     ///   under the run's lock when its journal changed since, so it must depend on the summary
-    ///   alone. A run that is
-    ///   `running` is never offered.
+    ///   alone. A run that is `running` is never offered.
     /// - Returns: What was removed, and what was left because a live process held it or a file
     ///   could not be removed.
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory cannot be listed.

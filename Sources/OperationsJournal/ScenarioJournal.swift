@@ -50,9 +50,9 @@ public import Operations
 ///
 /// One journal records one run. Events from nested scenarios are recorded as steps at their
 /// addresses (their own start and finish are implied by the containing step). The journal is
-/// thread-safe (one lock per journal); each event is written whole, so lines never interleave. While it is open it
-/// holds an advisory lock on its file, so readers can tell a live run from one whose process
-/// died.
+/// thread-safe (one lock per journal); each event is written whole, so lines never interleave.
+/// While it is open it holds an advisory lock on its file, so readers can tell a live run from
+/// one whose process died.
 public final class ScenarioJournal: ScenarioObserver {
     /// The journal file.
     public let url: URL
@@ -65,9 +65,7 @@ public final class ScenarioJournal: ScenarioObserver {
 
     private let durability: Durability
     private let io: JournalIO
-    /// Whether the resume was told to launch a step with side effects in doubt anyway.
     private let relaunchingInDoubt: Bool
-    /// Seals the values that hold secrets; without one, the journal withholds them.
     private let sealer: (any JournalSealer)?
     private let state: LockedState<State>
     /// Names this journal object in its `ParkMark`.
@@ -117,7 +115,6 @@ public final class ScenarioJournal: ScenarioObserver {
             lines += line.bytes
         }
 
-        /// Lets go of the file and of its marks.
         mutating func closeFile() {
             if let descriptor { JournalFile.closeDescriptor(descriptor) }
             descriptor = nil
@@ -280,8 +277,6 @@ public final class ScenarioJournal: ScenarioObserver {
                 durability: durability, sealer: sealer, resumedFrom: record, relaunchingInDoubt: relaunchingInDoubt,
                 io: io)
             try journal.state.withLock { state throws(JournalError) in
-                // The torn tail, if any, is cut off: the next line takes the place after the
-                // last complete one.
                 state.nextLine = record.lineCount + 1
                 state.previousSum = record.lastLineSum
                 state.written = Array(bytes.prefix(record.intactLength))
@@ -474,8 +469,6 @@ public final class ScenarioJournal: ScenarioObserver {
             settings.isEmpty ? nil : try encoded(settings, "the run's settings", url: url, operation: "create")
         let directory = url.deletingLastPathComponent()
         try JournalFile.makeDirectory(directory)
-        // Written and synced under a hidden name, then linked into place: the journal never
-        // exists under its run's name without its header, whenever the process is killed.
         let draft = try JournalFile.createDraft(of: url)
         let journal = ScenarioJournal(
             url: url, runID: runID, scenario: scenario, descriptor: draft.descriptor, durability: durability,
@@ -494,7 +487,6 @@ public final class ScenarioJournal: ScenarioObserver {
             journal.commit(&state, sync: true)
             return state.error
         }
-        /// Lets go of the draft's descriptor unwritten, and of the draft.
         func abandon() {
             journal.state.withLock { state in
                 state.descriptor = nil
@@ -529,7 +521,6 @@ public final class ScenarioJournal: ScenarioObserver {
         return journal
     }
 
-    /// Appends one event's line to the buffer.
     private func record(_ event: ScenarioEvent, into state: inout State) -> Commit {
         var line = JournalLine()
         let commit: Commit
@@ -800,11 +791,8 @@ public final class ScenarioJournal: ScenarioObserver {
 
 extension ScenarioJournal {
     /// Removes the journal at `url`, its sync mark (`<journal>.synced`) and a park mark
-    /// (`<journal>.parked`): a host that reuses
-    /// a path for another run must not leave the old run's mark beside the new journal, which
-    /// would read as lines lost.
-    ///
-    /// - Parameter url: The journal file.
+    /// (`<journal>.parked`): a host that reuses a path for another run must not leave the old
+    /// run's mark beside the new journal, which would read as lines lost.
     package static func removeWithMark(at url: URL) {
         try? FileManager.default.removeItem(at: url)
         try? FileManager.default.removeItem(at: SyncMark.url(for: url))
