@@ -12,10 +12,6 @@ public struct ArgumentSpec: Sendable {
 
     /// The spec that accepts `options` (``CommandOption``): those with a value as options, the
     /// others as flags.
-    ///
-    /// - Parameters:
-    ///   - options: The declared options.
-    ///   - maxPositionals: How many positional arguments are allowed.
     public init(_ options: [CommandOption] = [], maxPositionals: Int = 0) {
         flags = Set(options.filter { $0.value == nil }.map(\.name))
         self.options = Set(options.filter { $0.value != nil }.map(\.name))

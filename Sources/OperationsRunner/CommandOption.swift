@@ -22,14 +22,7 @@ public struct CommandOption: Sendable, Hashable {
     /// Whether the command needs it: its usage argument has no brackets.
     public var isRequired: Bool
 
-    /// Declares an option.
-    ///
-    /// - Parameters:
-    ///   - name: The option as typed, e.g. `--coupon`.
-    ///   - value: The name of its value, or `nil` for a flag.
-    ///   - description: What it does, for its help line.
-    ///   - alternative: The option just before it that it is an alternative to, if any.
-    ///   - isRequired: Whether the command needs it.
+    /// Declares an option, each part as its property says (`alternative` is ``alternativeTo``).
     public init(
         _ name: String, value: String? = nil, _ description: String, or alternative: String? = nil,
         isRequired: Bool = false

@@ -25,16 +25,8 @@ public struct Console: Sendable {
     /// (`--width auto` draws for it).
     public var outputColumns: Int? = nil
 
-    /// Creates a console from its streams and environment; tests capture the streams.
-    ///
-    /// - Parameters:
-    ///   - out: Writes to standard output.
-    ///   - err: Writes to standard error.
-    ///   - readLine: Reads one line of standard input, without its newline.
-    ///   - inputIsTerminal: Whether standard input is a terminal.
-    ///   - errorIsTerminal: Whether standard error is a terminal.
-    ///   - environment: The environment variables.
-    ///   - outputColumns: The width of standard output's terminal, if it is one.
+    /// Creates a console from its streams and environment, each part as its property says;
+    /// tests capture the streams.
     public init(
         out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
         readLine: @escaping @Sendable () -> String?, inputIsTerminal: Bool, errorIsTerminal: Bool,

@@ -14,12 +14,8 @@ public struct Exploration: Sendable {
             _ progress: (@Sendable (ExplorationProgress) -> Void)?
         ) -> ExplorationReport
 
-    /// Offers a flow to the explorer.
-    ///
-    /// - Parameters:
-    ///   - name: The name on the command line.
-    ///   - summary: One line saying what the flow is.
-    ///   - flow: Builds the flow for one schedule over the world's services.
+    /// Offers a flow to the explorer: `flow` builds it for one schedule over the world's
+    /// services; `name` and `summary` are as their properties say.
     public init<Input: Sendable, Output: Sendable>(
         _ name: String, summary: String, flow: @escaping @Sendable (FaultWorld) -> ExploredFlow<Input, Output>
     ) {

@@ -24,16 +24,7 @@ public struct FailureReading: Sendable {
     /// ``RunnerConfiguration/rerunInputs``).
     public var rerunArguments: [String]
 
-    /// Creates a reading.
-    ///
-    /// - Parameters:
-    ///   - status: The run's status in `--json`.
-    ///   - message: The line after `PROGRAM: `.
-    ///   - hint: The line under it, if any.
-    ///   - exitStatus: The status the process exits with.
-    ///   - failedStep: The step `--json` names as failed.
-    ///   - rerunnable: Whether a rerun command is offered.
-    ///   - rerunArguments: Words the rerun will need.
+    /// Creates a reading, each part as its property says.
     public init(
         status: String, message: String, hint: String? = nil, exitStatus: Int32, failedStep: String?,
         rerunnable: Bool = true, rerunArguments: [String] = []

@@ -25,13 +25,7 @@ public struct RerunInput: Sendable {
     /// stands in for it. Asked only when the step has not got past its screen.
     public var isNeeded: @Sendable (_ record: JournalRecord) -> Bool
 
-    /// Declares an input.
-    ///
-    /// - Parameters:
-    ///   - step: The name of the step whose launch needs it.
-    ///   - option: The option that supplies it.
-    ///   - alternatives: Other options that supply it.
-    ///   - isNeeded: Whether the run needs it while its step is still to run; always by default.
+    /// Declares an input, each part as its property says; ``isNeeded`` says yes by default.
     public init(
         step: String, option: CommandOption, alternatives: [CommandOption] = [],
         isNeeded: @escaping @Sendable (_ record: JournalRecord) -> Bool = { _ in true }

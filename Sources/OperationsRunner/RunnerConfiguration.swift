@@ -76,8 +76,8 @@ public struct RunnerConfiguration<Input: Codable & Sendable>: Sendable {
     /// Removes the drafts of the program's own files beside its runs that a killed process
     /// left, when they may hold secrets (opctl: the saved sign-in's); each command that opens
     /// the state directory calls it, and `RunStore` tidies the runs' own. It must keep a
-    /// draft a live process still writes (`DraftFile` in
-    /// `Sources/Operations/Journal/DraftFile.swift` is one way).
+    /// draft a live process still writes (`DraftFile`, in Sources/OperationsJournal/DraftFile.swift,
+    /// is one way).
     public var removeAbandonedDrafts: @Sendable (_ stateDirectory: URL) -> Void = { _ in }
     /// The help and options of `run`.
     public var run = Launch()
@@ -100,18 +100,8 @@ public struct RunnerConfiguration<Input: Codable & Sendable>: Sendable {
 
     /// Describes a program by what it cannot do without: its name and top-level help, what it
     /// runs, and how it prepares a run and a rerun. Every other part has the runner's default
-    /// and is set by name afterwards (``with(_:)``).
-    ///
-    /// - Parameters:
-    ///   - name: The program's name as typed.
-    ///   - version: What `--version` prints after the name.
-    ///   - overview: The top-level help's overview.
-    ///   - examples: The top-level help's examples.
-    ///   - scenarios: What it can run, in `ops` order; the help sentences, ``runnablesInWords``
-    ///     and ``runnableName`` default to their names.
-    ///   - shapes: The shapes `check` compares journals with.
-    ///   - prepareRun: Prepares a new run.
-    ///   - prepareRerun: Prepares a rerun.
+    /// and is set by name afterwards (``with(_:)``). Each part is as its property says; the help
+    /// sentences, ``runnablesInWords`` and ``runnableName`` default to the names of `scenarios`.
     public init(
         name: String, version: String, overview: String, examples: [String], scenarios: [ScenarioListing],
         shapes: @escaping @Sendable (_ stateDirectory: URL, _ console: Console) -> [ScenarioShape],
@@ -220,13 +210,8 @@ extension RunnerConfiguration {
         /// The program's own options, in usage and help order.
         public var options: [CommandOption]
 
-        /// Describes `run` or `rerun`; every part defaults to the runner's.
-        ///
-        /// - Parameters:
-        ///   - abstract: The line in the program's command list.
-        ///   - operand: What names the runnable in `run`'s usage line.
-        ///   - discussion: The paragraphs between the usage line and the options.
-        ///   - options: The program's own options.
+        /// Describes `run` or `rerun`, each part as its property says; every part defaults to
+        /// the runner's.
         public init(
             abstract: String? = nil, operand: String? = nil, discussion: String? = nil, options: [CommandOption] = []
         ) {

@@ -32,9 +32,8 @@ struct ScenarioExecution<Input: Sendable> {
     /// Launches the scenario with the context and reports its outcome.
     let launch: @Sendable (OpContext<Input>, @escaping OnFinish<RunOutcome>) -> Void
 
-    /// Runs the scenario with `input` until it finishes or Ctrl-C interrupts it.
-    ///
-    /// - Returns: The exit status (``ExitStatus``).
+    /// Runs the scenario with `input` until it finishes or Ctrl-C interrupts it; returns the exit
+    /// status (``ExitStatus``).
     func run(input: Input) -> Int32 {
         let token = CancellationToken()
         let interrupted = Atomic<Bool>(false)
