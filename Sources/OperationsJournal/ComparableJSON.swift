@@ -45,7 +45,6 @@ enum ComparableJSON {
     /// (`1e+23`), where the tree form keeps the digits. The journal's readers and
     /// ``JournalReplay`` both make their values here, so equal values still compare equal.
     struct Decoded: Decodable {
-        /// The value's comparable JSON.
         let bytes: [UInt8]
 
         /// Reads any JSON value.
@@ -127,7 +126,6 @@ enum ComparableJSON {
         }
     }
 
-    /// Any key of a JSON object.
     struct AnyKey: CodingKey {
         let stringValue: String
         var intValue: Int? { nil }

@@ -17,11 +17,9 @@ import Operations
 /// that cuts a torn line appends a line right after, and a file deleted and created again under
 /// the same name gets a new inode; so an equal stamp means the summary is still the file's.
 struct FileStamp: Hashable, Codable {
-    /// The size in bytes.
     var size: Int64
     /// The modification time, in nanoseconds since 1970.
     var modified: Int64
-    /// The inode number.
     var inode: UInt64
 
     /// The stamp of the file at `url` (of its target, like every read of it); `nil` when there is

@@ -17,7 +17,6 @@ import Operations
 enum JournalFile {
     /// Owner read and write only (contract 9: a journal may hold secrets).
     static let fileMode: mode_t = 0o600
-    /// Owner only.
     static let directoryMode: mode_t = 0o700
 
     /// Creates `url` and any missing parents with mode 0700; existing directories keep their mode.

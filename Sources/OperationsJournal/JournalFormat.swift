@@ -181,6 +181,5 @@ enum JournalFormat {
 }
 
 extension JournalFormat.Decoded where Fields == JournalFormat.EventFields {
-    /// The step the line is about.
     var address: StepAddress? { fields.address.map(StepAddress.init(path:)) }
 }

@@ -22,7 +22,6 @@ extension JournalFormat.EventLine {
 
         static let keys: [[UInt8]] = allCases.map { Array($0.key.utf8) }
 
-        /// The field named by `key`, if the table has it.
         static func named(_ key: ArraySlice<UInt8>) -> Field? {
             for (index, name) in keys.enumerated() where name.count == key.count && name.elementsEqual(key) {
                 return Field(rawValue: index)

@@ -18,7 +18,6 @@ enum LineChecksum {
     /// The marker, 8 digits, and `"}`.
     static let suffixLength = marker.count + 8 + 2
 
-    /// Adler-32 of `bytes`.
     static func adler32(_ bytes: some Collection<UInt8>) -> UInt32 {
         var a: UInt32 = 1
         var b: UInt32 = 0

@@ -57,7 +57,6 @@ struct ParkMark: Equatable {
         return decode(bytes)
     }
 
-    /// Removes the mark beside `journal`.
     static func remove(for journal: URL) {
         JournalFile.remove(url(for: journal))
     }

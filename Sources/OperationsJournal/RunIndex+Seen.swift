@@ -50,7 +50,6 @@ extension RunIndex {
         }
     }
 
-    /// The seen record's file.
     var seenURL: URL { directory.appendingPathComponent(Seen.fileName, isDirectory: false) }
 }
 

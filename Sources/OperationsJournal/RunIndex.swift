@@ -33,12 +33,10 @@ struct RunIndex {
     /// A temporary older than this was left by a killed process, not one about to rename it.
     static let abandonedTemporaryAge: Int64 = 10 * 60 * 1_000_000_000
 
-    /// The run directory.
     let directory: URL
     /// The store's note on each run read (``RunStore/listingNote``).
     var note: (@Sendable (JournalRecord) -> String?)? = nil
 
-    /// The index file.
     var url: URL { directory.appendingPathComponent(Self.fileName, isDirectory: false) }
 
     /// Hands every run in the directory to `visit`, oldest first, from the index where it is
@@ -79,7 +77,6 @@ struct RunIndex {
 
     // MARK: - The directory
 
-    /// A journal file of the directory.
     struct Journal {
         let id: RunID
         let name: String
@@ -187,7 +184,6 @@ struct RunIndex {
         return lines
     }
 
-    /// Replaces the index file with `body`.
     func save(_ body: Codec.Body) throws(JournalError) {
         try JournalFile.replaceAtomically(url, with: body.file())
     }
