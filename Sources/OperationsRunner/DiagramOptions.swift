@@ -13,10 +13,8 @@ public struct DiagramOptions: Sendable {
 
     /// `--format` and `--width`, declared once for every drawing command's parser and help.
     public static let options = [formatOption, widthOption]
-    /// `--format FORMAT`.
     static let formatOption = CommandOption(
         "--format", value: "FORMAT", "unicode (default), ascii, plantuml or mermaid")
-    /// `--width N|auto`.
     static let widthOption = CommandOption(
         "--width", value: "N|auto",
         "Maximum line width of text diagrams, at least 40 (default auto:\n"

@@ -32,8 +32,8 @@ public enum ExitStatus {
 
     /// Every status above with its meaning, in order: the table the help is printed from.
     ///
-    /// - Parameter cancelled: What ends a run as cancelled, in the program's words
-    ///   (`cancelledStatusHelp:` of ``RunnerConfiguration``); opctl's is "terms declined or the run cancelled".
+    /// - Parameter cancelled: What ends a run as cancelled, in the program's words; opctl's is
+    ///   "terms declined or the run cancelled".
     public static func meanings(cancelled: String = "the run cancelled") -> [Meaning] {
         [
             Meaning(success, "success"),

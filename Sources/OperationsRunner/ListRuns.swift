@@ -48,7 +48,6 @@ public enum ListRuns<Program: RunnerProgram>: Command {
                     + "(and rerun, the command that goes on)"),
         ]
     }
-    /// `--limit N`.
     static var limitOption: CommandOption {
         CommandOption(
             "--limit", value: "N",

@@ -74,7 +74,6 @@ struct PruneOutcome {
         return text
     }
 
-    /// The `--json` object.
     var jsonObject: [String: Any] {
         [
             "dryRun": request.dryRun,

@@ -28,7 +28,6 @@ struct PruneRequest {
     static let statusOption = RunFilter.status.described(
         "Only runs with this status: succeeded, failed, cancelled, or interrupted\n"
             + "(with --include-interrupted); repeat the option or separate statuses with commas")
-    /// `--include-interrupted`.
     static let includeInterruptedOption = CommandOption(
         "--include-interrupted", "Also remove interrupted runs; they can no longer be rerun")
     /// `--dry-run`, in `prune`'s words.

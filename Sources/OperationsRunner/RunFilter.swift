@@ -23,7 +23,6 @@ struct RunFilter {
             + "running or damaged; repeat the option or separate statuses with commas")
     /// `--scenario NAME`; `runs` adds the program's names to its description.
     static let scenario = CommandOption("--scenario", value: "NAME", "Only runs of this scenario")
-    /// `--since WHEN`.
     static let since = CommandOption(
         "--since", value: "WHEN",
         "Only runs started since then: a duration ago (30m, 2h, 7d) or an ISO-8601\n"
@@ -42,7 +41,6 @@ struct RunFilter {
         }
     }
 
-    /// Whether `entry` is to be listed.
     func matches(_ entry: RunStore.SummaryEntry) -> Bool {
         if let statuses, !statuses.contains(ListedStatus(entry)) { return false }
         guard scenario != nil || since != nil else { return true }
