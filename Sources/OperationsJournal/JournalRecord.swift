@@ -146,9 +146,6 @@ public struct JournalRecord: Sendable {
     }
 
     /// The step at `address`, if the journal mentions it.
-    ///
-    /// - Parameter address: The step's address.
-    /// - Returns: Its record.
     public func step(at address: StepAddress) -> StepRecord? {
         stepIndex[address].map { steps[$0] }
     }

@@ -4,9 +4,6 @@ import Operations
 extension RecordedError {
     /// Whether the recorded error's innermost error was a `type`: compared by the type's name
     /// with its module, or by its plain name in a journal written before errors kept the module.
-    ///
-    /// - Parameter type: The app's error type.
-    /// - Returns: Whether the error was one.
     public func matches<T: Error>(_ type: T.Type) -> Bool {
         guard let qualifiedType else { return self.type == String(describing: type) }
         return qualifiedType == String(reflecting: type)

@@ -6,7 +6,7 @@ public import Operations
 /// under their old keys, with no second effect.
 ///
 /// ```swift
-/// let plan = try record.rerunPlan(from: step, scenario: onboarding.shape)
+/// let plan = try record.rerunPlan(from: step, shape: onboarding.shape)
 /// for address in plan.relaunched { print("launched anew: \(address.namePath)") }
 /// ```
 public struct RerunFromPlan: Sendable, Hashable {
@@ -30,7 +30,6 @@ extension JournalRecord {
     /// - Parameters:
     ///   - step: The first step to launch anew (``StepSelector``).
     ///   - shape: The shape of the scenario that would run the new run.
-    /// - Returns: The plan.
     /// - Throws: ``RerunFromError/undoneBefore(_:undone:run:)`` when a step before `step` was
     ///   undone in this run: the new run would replay its output as if it still held (a
     ///   reservation already released).

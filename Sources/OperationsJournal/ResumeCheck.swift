@@ -101,9 +101,6 @@ public struct ResumeCheck: Sendable, CustomStringConvertible {
 
     /// Why a run of a scenario this build does not have cannot be resumed, in the sentence both
     /// `check` and a refused resume print.
-    ///
-    /// - Parameter scenario: The scenario the journal names.
-    /// - Returns: The sentence.
     public static func reason(forUnknownScenario scenario: String) -> String {
         "this build has no scenario named \(scenario)"
     }
@@ -112,7 +109,6 @@ public struct ResumeCheck: Sendable, CustomStringConvertible {
     /// the cause without the journal's path, which each names by its run id.
     ///
     /// - Parameter error: Why the resume was refused, or the journal could not be read.
-    /// - Returns: The sentence.
     public static func reason(for error: JournalError) -> String {
         switch error {
         case .missingShape: "the journal records no shape, so no build can check it against its own"

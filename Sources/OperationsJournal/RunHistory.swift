@@ -89,9 +89,6 @@ public struct RunHistory: Sendable {
     }
 
     /// The step at `address`, if the journal mentions it.
-    ///
-    /// - Parameter address: The step's address.
-    /// - Returns: Its history.
     public func step(at address: StepAddress) -> Step? {
         steps.first { $0.address == address }
     }

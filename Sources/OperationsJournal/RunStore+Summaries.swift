@@ -28,7 +28,6 @@ extension RunStore {
     /// Hands every run in the store to `visit`, oldest first, summarised as ``summaries()``
     /// summarises them, holding none of them: a check of every run costs the memory of one.
     ///
-    /// - Parameter visit: Takes each run in turn.
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory exists but cannot be
     ///   read. A store with no runs yet visits nothing.
     public func forEachSummary(_ visit: (SummaryEntry) -> Void) throws(JournalError) {

@@ -159,18 +159,13 @@ public struct RunStore: Sendable {
             sealer: sealer)
     }
 
-    /// The journal file of a run.
-    ///
-    /// - Parameter id: The run.
-    /// - Returns: `<directory>/<id>.jsonl`, whether or not it exists.
+    /// The journal file of run `id`: `<directory>/<id>.jsonl`, whether or not it exists.
     public func url(for id: RunID) -> URL {
         directory.appendingPathComponent("\(id.rawValue).\(Self.fileExtension)", isDirectory: false)
     }
 
     /// Reads a run's journal.
     ///
-    /// - Parameter id: The run.
-    /// - Returns: Its record.
     /// - Throws: ``JournalError/unknownRun(_:directory:)`` when there is no such run; the
     ///   errors of ``ScenarioJournal/load(_:)`` otherwise.
     public func load(_ id: RunID) throws(JournalError) -> JournalRecord {
@@ -180,7 +175,6 @@ public struct RunStore: Sendable {
     /// Reads a run's journal as a resume would, skipping damaged lines after the header (see
     /// ``ScenarioJournal/loadSkippingDamage(_:)``).
     ///
-    /// - Parameter id: The run.
     /// - Returns: Its record as its intact lines tell it, with ``JournalRecord/damagedLines``.
     /// - Throws: The errors of ``load(_:)``, except for a damaged line after the header.
     public func loadSkippingDamage(_ id: RunID) throws(JournalError) -> JournalRecord {

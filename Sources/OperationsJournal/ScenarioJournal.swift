@@ -308,7 +308,6 @@ public final class ScenarioJournal: ScenarioObserver {
 
     /// Reads a journal.
     ///
-    /// - Parameter url: The journal file.
     /// - Returns: The run it records. A torn last line past the last sync is ignored
     ///   (``JournalRecord/ignoredTornLine``).
     /// - Throws: ``JournalError/notAJournal(_:reason:)`` for random bytes, another JSON file or
@@ -325,7 +324,6 @@ public final class ScenarioJournal: ScenarioObserver {
     /// in ``JournalRecord/damagedLines`` instead of refused, so a caller can say what a resume
     /// will do without them.
     ///
-    /// - Parameter url: The journal file.
     /// - Returns: The run as its intact lines record it.
     /// - Throws: The errors of ``load(_:)``, except for a damaged line after the header; lost
     ///   lines are refused all the same (``JournalError/linesLost(_:_:)``).

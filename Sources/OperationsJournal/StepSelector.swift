@@ -36,9 +36,6 @@ public enum StepSelector {
     }
 
     /// Every step of `shape`, depth first, in the order a run reaches them.
-    ///
-    /// - Parameter shape: The scenario's shape.
-    /// - Returns: Their addresses, nested steps after the step that launches them.
     public static func addresses(in shape: ScenarioShape) -> [StepAddress] {
         addresses(in: shape, under: [])
     }
@@ -46,7 +43,6 @@ public enum StepSelector {
     /// How `--from` shows `addresses`: their name paths; anchored with `/` where another step's
     /// path ends the same way, and with positions where two read alike.
     ///
-    /// - Parameter addresses: The steps.
     /// - Returns: One text per step, each one ``address(named:in:)`` takes back to it.
     public static func names(of addresses: [StepAddress]) -> [String] {
         let names = addresses.map { $0.path.map(\.name) }
