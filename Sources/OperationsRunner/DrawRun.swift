@@ -73,13 +73,8 @@ public enum DrawRun<Program: RunnerProgram>: Command {
 
     /// Draws run `id` as the rest of the command line says (`--depth`, `--step`, `--format`,
     /// `--width`, `--state-dir`); for a program's own `diagram` command that also draws other
-    /// things.
+    /// things. `id` is the run id as typed; returns the exit status.
     ///
-    /// - Parameters:
-    ///   - id: The run id as typed.
-    ///   - arguments: The command line.
-    ///   - console: Where the diagram is printed.
-    /// - Returns: The exit status.
     /// - Throws: ``UsageError`` for bad options or a step the run does not have, ``CLIError``
     ///   when there is no such run or trace, or the diagram cannot be drawn.
     public static func draw(_ id: String, arguments: ParsedArguments, console: Console) throws -> Int32 {

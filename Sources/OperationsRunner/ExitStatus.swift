@@ -55,8 +55,6 @@ public enum ExitStatus {
     }
 
     /// The `EXIT STATUS:` section of a help text: the heading and ``helpLines(_:)``.
-    ///
-    /// - Parameter meanings: The table to print.
     public static func helpSection(_ meanings: [Meaning]) -> String {
         (["EXIT STATUS:"] + helpLines(meanings)).joined(separator: "\n")
     }

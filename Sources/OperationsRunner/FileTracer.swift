@@ -66,7 +66,6 @@ public final class FileTracer: Tracer {
     /// Appends the event as one line. A repeated identical declaration is not written twice.
     /// A failed write is counted (see `failedWrites`), never thrown: tracing must not fail the
     /// run it watches.
-    /// - Parameter event: The event to append.
     public func record(_ event: consuming TraceEvent) {
         guard var line = try? JSONEncoder().encode(event) else { return }
         line.append(0x0A)

@@ -33,7 +33,6 @@ public struct RunHint: Sendable, Equatable {
     ///     instead.
     ///   - stateDirectoryOption: The `--state-dir` given, repeated in every command.
     ///   - sealer: The program's sealer, with which a rerun would open the run's sealed values.
-    /// - Returns: The hint.
     public static func of(
         _ record: JournalRecord, program: String, inputs: [RerunInput],
         cannotHelp: @Sendable (JournalRecord) -> String? = { _ in nil }, stateDirectoryOption: String?,
@@ -149,17 +148,11 @@ public struct RunHint: Sendable, Equatable {
 
     /// ` --state-dir DIR` when one was given, else nothing: what every command a hint suggests
     /// carries so that it reaches the run's state directory (and the backend's state kept there).
-    ///
-    /// - Parameter stateDirectoryOption: The `--state-dir` given, if any.
-    /// - Returns: The words, with their leading space.
     public static func stateDirectoryWords(_ stateDirectoryOption: String?) -> String {
         stateDirectoryOption.map { " --state-dir \(shellQuoted($0))" } ?? ""
     }
 
     /// `text` as one shell word: as it is when it needs no quoting, else in single quotes.
-    ///
-    /// - Parameter text: A value to put in a command line.
-    /// - Returns: The word.
     public static func shellQuoted(_ text: String) -> String {
         text.allSatisfy { $0.isLetter || $0.isNumber || "/._-".contains($0) }
             ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"

@@ -59,12 +59,7 @@ public enum RunnerMain<Program: RunnerProgram> {
             """
     }
 
-    /// Runs one command line.
-    ///
-    /// - Parameters:
-    ///   - arguments: The arguments after the program name.
-    ///   - console: The streams and environment.
-    /// - Returns: The exit status.
+    /// Runs one command line, the arguments after the program name, and returns its exit status.
     public static func main(_ arguments: [String], console: Console) -> Int32 {
         switch arguments.first {
         case nil, "-h"?, "--help"?,
