@@ -108,7 +108,6 @@ public struct JournalRecord: Sendable {
 
     /// The output of a run that succeeded.
     ///
-    /// - Parameter type: The scenario's output type.
     /// - Returns: The output, or `nil` when the run has none recorded.
     /// - Throws: ``JournalError/valueNotReadable(step:type:reason:)`` when it is not a `type`.
     public func output<T>(as type: T.Type) throws(JournalError) -> T? {

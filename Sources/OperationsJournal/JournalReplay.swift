@@ -81,7 +81,6 @@ public struct JournalReplay: StepReplaying {
     /// The recorded output of the step at `address`, decoded as `type`.
     ///
     /// - Parameters:
-    ///   - address: The step.
     ///   - type: The step's output type. It must be `Decodable` to be replayed (checked at run
     ///     time); `Void` is replayed too.
     /// - Returns: The output, or `nil` when the step must be launched: it did not succeed, its

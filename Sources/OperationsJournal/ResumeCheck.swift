@@ -64,7 +64,6 @@ public struct ResumeCheck: Sendable, CustomStringConvertible {
     ///   - sealer: The sealer this build resumes runs with: a run whose sealed values it cannot
     ///     open (sealed with another key) would fail on resume, so it is stranded. `nil` checks
     ///     no sealed value: a resume without a sealer launches their steps again.
-    /// - Returns: The check.
     public static func check(
         _ entry: RunStore.Entry, against shapes: [String: ScenarioShape], sealer: (any JournalSealer)? = nil
     ) -> ResumeCheck {

@@ -15,7 +15,6 @@ public struct RunID: Sendable, Hashable, Comparable, Codable, CustomStringConver
 
     /// Validates a run id typed by a user or read from a file name.
     ///
-    /// - Parameter text: The candidate id.
     /// - Throws: ``JournalError/invalidRunID(_:)`` when `text` is empty, longer than 64
     ///   characters or contains anything but ASCII letters, digits and `-`.
     public init(validating text: String) throws(JournalError) {
@@ -28,7 +27,6 @@ public struct RunID: Sendable, Hashable, Comparable, Codable, CustomStringConver
     /// - Parameters:
     ///   - date: The creation time; now by default.
     ///   - random: 32 random bits; the system generator by default.
-    /// - Returns: A fresh id.
     public static func make(
         at date: Date = Date(), random: UInt32 = UInt32.random(in: .min ... .max)
     ) -> RunID {

@@ -41,8 +41,6 @@ public struct RunSummary: Sendable, Hashable {
 
 extension RunSummary {
     /// Summarises a record read from a journal.
-    ///
-    /// - Parameter record: The run as ``ScenarioJournal/load(_:)`` read it.
     public init(_ record: JournalRecord) {
         self.init(record, id: record.runID)
     }

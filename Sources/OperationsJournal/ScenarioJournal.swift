@@ -174,7 +174,6 @@ public final class ScenarioJournal: ScenarioObserver {
     ///   - scenario: The scenario the run launches (or its shape).
     ///   - settings: What the host needs to run the scenario again; never secrets.
     ///   - input: The input the run will be launched with, when the host knows it now.
-    ///   - durability: Buffered (default) or durable.
     ///   - createdAt: The creation time written in the header.
     ///   - sealer: Seals the values that hold secrets (see ``JournalSealer``); without one, the
     ///     journal withholds them.
@@ -220,11 +219,9 @@ public final class ScenarioJournal: ScenarioObserver {
     /// appends follow an intact line and take the places after it.
     ///
     /// - Parameters:
-    ///   - url: The journal file.
     ///   - shape: The shape of the scenario that will resume the run (`Scenario/shape`).
     ///   - relaunchingInDoubt: The caller's word that a step with side effects in doubt may be
     ///     launched anyway; ``replay`` then launches it too.
-    ///   - durability: Buffered (default) or durable.
     ///   - sealer: Opens the values the run sealed and seals new ones (see ``JournalSealer``).
     /// - Returns: An open journal; use ``replay`` in the resumed run's environment.
     /// - Throws: ``JournalError/missingShape(_:scenario:)``,

@@ -19,7 +19,6 @@ public enum StepSelector {
     /// - Parameters:
     ///   - text: A step's name, or a path of names ending with it, separated by `/`.
     ///   - shape: The scenario the run launched.
-    /// - Returns: The one step it names.
     /// - Throws: ``RerunFromError/unknownStep(_:choices:)`` listing the steps there are, or
     ///   ``RerunFromError/ambiguousStep(_:candidates:)`` listing the paths to tell them apart.
     public static func address(named text: String, in shape: ScenarioShape) throws(RerunFromError) -> StepAddress {
