@@ -97,11 +97,6 @@ public struct ParsedArguments: Sendable {
     /// `defaultValue` when it was not given: a count a program's option takes, refused in words
     /// rather than read as 0 when it is not one.
     ///
-    /// - Parameters:
-    ///   - option: The option.
-    ///   - defaultValue: The count when the option is absent.
-    ///   - command: The command whose help the error points to.
-    /// - Returns: The count.
     /// - Throws: ``UsageError`` naming the option and what was given.
     public func count(_ option: CommandOption, default defaultValue: Int = 0, command: String) throws -> Int {
         guard let text = value(option) else { return defaultValue }
@@ -116,9 +111,6 @@ public struct ParsedArguments: Sendable {
     /// program cannot run with (a card, a cart), refused in words before anything is journaled
     /// rather than found out by the flow.
     ///
-    /// - Parameters:
-    ///   - option: The option.
-    ///   - command: The command whose help the error points to.
     /// - Returns: The value, or `nil` when the option was not given.
     /// - Throws: ``UsageError`` naming the option.
     public func nonEmptyValue(_ option: CommandOption, command: String) throws -> String? {

@@ -63,9 +63,6 @@ public struct CommandOption: Sendable, Hashable {
 
     /// The same option described for one command (`--json` prints an array in `runs`, an
     /// object in `show`): read back through either, since reading goes by name.
-    ///
-    /// - Parameter description: What it does in that command.
-    /// - Returns: The option with that description.
     public func described(_ description: String) -> CommandOption {
         var option = self
         option.description = description

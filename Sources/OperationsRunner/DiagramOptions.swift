@@ -76,9 +76,6 @@ public struct DiagramOptions: Sendable {
     }
 
     /// Turns a renderer's refusal into the sentence a user reads (exit status 1).
-    ///
-    /// - Parameter error: Why the renderer refused.
-    /// - Returns: The error to throw.
     public static func failure(_ error: TraceError) -> CLIError {
         if case .diagramTooNarrow(let required, let available) = error {
             return .message(

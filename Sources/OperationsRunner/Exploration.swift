@@ -40,7 +40,6 @@ public struct Exploration: Sendable {
     ///     default.
     ///   - progress: Told after each schedule how far the exploration is, one call at a time
     ///     (`FaultExplorer/explore(progress:)`); none by default.
-    /// - Returns: The report.
     public func explore(
         maxFaults: Int, randomSchedules: Int, seed: UInt64, sealer: (any JournalSealer)? = nil,
         progress: (@Sendable (ExplorationProgress) -> Void)? = nil

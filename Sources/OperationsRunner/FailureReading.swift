@@ -45,7 +45,6 @@ public struct FailureReading: Sendable {
     /// - Parameters:
     ///   - error: What was missing, as a usage error.
     ///   - program: The program's name, for the hint.
-    /// - Returns: The reading.
     public static func missingInput(_ error: UsageError, program: String) -> FailureReading {
         FailureReading(
             status: "cancelled", message: error.message, hint: error.hint(program: program),

@@ -134,21 +134,14 @@ public struct RunnerConfiguration<Input: Codable & Sendable>: Sendable {
     ///     $0.explorations = [Exploration("checkout", summary: "…", flow: checkoutFlow)]
     /// }
     /// ```
-    ///
-    /// - Parameter change: Sets the parts.
-    /// - Returns: The configuration changed.
     public func with(_ change: (inout Self) -> Void) -> Self {
         var configuration = self
         change(&configuration)
         return configuration
     }
 
-    /// How to go on with `record` (``RunHint``); `nil` for a run that succeeded or is running.
-    ///
-    /// - Parameters:
-    ///   - record: The run's journal.
-    ///   - stateDirectoryOption: The `--state-dir` given, repeated in the command.
-    /// - Returns: The hint.
+    /// How to go on with `record` (``RunHint``), the `--state-dir` given repeated in the command;
+    /// `nil` for a run that succeeded or is running.
     public func hint(for record: JournalRecord, stateDirectoryOption: String?) -> RunHint? {
         RunHint.of(
             record, program: name, inputs: rerunInputs, cannotHelp: rerunCannotHelp,

@@ -16,12 +16,8 @@ public enum StateDirectory {
         program.uppercased().replacingOccurrences(of: "-", with: "_") + "_STATE_DIR"
     }
 
-    /// Resolves the directory without creating it.
-    ///
-    /// - Parameters:
-    ///   - option: The `--state-dir` value, if given.
-    ///   - environment: The environment variables.
-    ///   - program: The program's name, which names the variable and the folder.
+    /// Resolves the directory without creating it, from the `--state-dir` value if given, the
+    /// environment, and the program's name (which names the variable and the folder).
     public static func resolve(option: String?, environment: [String: String], program: String) -> URL {
         if let option, !option.isEmpty { return URL(fileURLWithPath: option) }
         if let explicit = environment[environmentVariable(program: program)], !explicit.isEmpty {
