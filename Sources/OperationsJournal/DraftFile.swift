@@ -100,7 +100,6 @@ package enum DraftFile {
     /// - Parameters:
     ///   - directory: The directory to tidy; a missing one has nothing to tidy.
     ///   - finalNames: Whether drafts of a final file of this name are this caller's to remove.
-    /// - Returns: The names removed.
     @discardableResult
     package static func removeAbandoned(in directory: URL, finalNames: (Substring) -> Bool) -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
@@ -129,7 +128,6 @@ package enum DraftFile {
     /// locked. Anything that is not a plain file is kept.
     ///
     /// - Parameter draft: A file named as ``finalName(ofDraft:)`` reads a draft's name.
-    /// - Returns: Whether it was removed.
     package static func removeIfAbandoned(_ draft: URL) -> Bool {
         let descriptor = JournalFile.openDescriptor(draft, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return false }

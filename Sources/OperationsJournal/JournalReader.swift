@@ -20,12 +20,10 @@ enum JournalReader {
             skippingDamage: skippingDamage)
     }
 
-    /// Parses journal bytes.
+    /// Parses the bytes of a whole journal file; `url` is named in errors and kept in the record,
+    /// `mark` is the journal's sync mark, read before the bytes (``SyncMark/read(for:)``).
     ///
     /// - Parameters:
-    ///   - bytes: The whole file.
-    ///   - url: Named in errors and kept in the record.
-    ///   - mark: The journal's sync mark, read before the bytes (``SyncMark/read(for:)``).
     ///   - isBeingWritten: Whether a live writer holds the journal; an unfinished run is
     ///     `running` if so and `interrupted` if not.
     ///   - skippingDamage: Skip damaged lines after the header and list them in the record (to

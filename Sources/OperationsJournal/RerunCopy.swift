@@ -17,12 +17,8 @@ import Operations
 /// `runFinished` lines are not copied: the new run is a single unfinished session, which the
 /// rerun then resumes like any interrupted run.
 enum RerunCopy {
-    /// The lines after the header that the new run keeps, in their order.
-    ///
-    /// - Parameters:
-    ///   - lines: The old journal's complete lines, header first.
-    ///   - step: The step launched anew.
-    /// - Returns: The kept lines, or `nil` when the old run never reached `step`.
+    /// The lines after the header that the new run keeps, in their order, from the old
+    /// journal's complete `lines` (header first); `nil` when the old run never reached `step`.
     static func keptLines(_ lines: [ArraySlice<UInt8>], from step: StepAddress, startedAt: Date = Date())
         -> [ArraySlice<UInt8>]?
     {

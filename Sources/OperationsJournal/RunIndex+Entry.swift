@@ -13,11 +13,7 @@ extension RunIndex {
         var failure: CachedFailure?
 
         /// The summary or error the entry stands for, with the status of an unfinished run
-        /// taken from its journal's lock now.
-        ///
-        /// - Parameters:
-        ///   - path: The journal's path, to ask its lock.
-        ///   - url: The journal's URL, made only for an error.
+        /// taken from its journal's lock (at `path`) now; `url` is made only for an error.
         func summary(id: RunID, path: String, url: () -> URL) -> Result<RunSummary, JournalError> {
             if let run {
                 return .success(run.summary(id: id, isBeingWritten: { JournalFile.isBeingWritten(path: path) }))

@@ -41,11 +41,7 @@ extension RunStore {
     /// as it now stands, so a listing made earlier by the same process costs no second one.
     /// Runs created since the listing are not in it and are kept.
     ///
-    /// - Parameters:
-    ///   - listed: A listing of this store.
-    ///   - shouldRemove: As for ``removeRuns(where:)``.
-    /// - Returns: What was removed, and what was left because a live process held it or a file
-    ///   could not be removed.
+    /// - Returns: What ``removeRuns(where:)`` returns.
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory cannot be listed.
     public func removeRuns(
         among listed: [SummaryEntry], where shouldRemove: (RunSummary) -> Bool
