@@ -40,9 +40,7 @@ public enum HelpText {
     /// A `USAGE:` line laid out in the lines given, each continuation aligned under the first
     /// argument: for a command whose usage reads best broken where it says.
     ///
-    /// - Parameters:
-    ///   - command: The program's name and the command's, as typed.
-    ///   - lines: The arguments of each line, in order.
+    /// - Parameter lines: The arguments of each line, in order; `command` as for ``usage(_:_:)``.
     /// - Returns: The lines, without a final newline.
     public static func usage(_ command: String, lines: [[String]]) -> String {
         let head = "USAGE: \(command) "

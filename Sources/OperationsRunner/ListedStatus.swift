@@ -42,10 +42,7 @@ public enum ListedStatus: String, CaseIterable, Comparable, Sendable {
 
     /// The statuses given to `--status` (repeated, or separated by commas).
     ///
-    /// - Parameters:
-    ///   - values: Every value given to the option.
-    ///   - allowed: The statuses the command accepts, in the order the error lists them.
-    ///   - command: The command whose help the error points to.
+    /// - Parameter allowed: The statuses the command accepts, in the order the error lists them.
     /// - Returns: The statuses, or `nil` when the option was not given.
     /// - Throws: ``UsageError`` naming the unknown value and listing the valid ones.
     public static func parse(_ values: [String], allowed: [ListedStatus], command: String) throws -> Set<ListedStatus>?

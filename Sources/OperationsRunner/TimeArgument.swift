@@ -8,13 +8,8 @@ public enum TimeArgument {
     /// What the help says the value may be.
     public static let forms = "a duration (30m, 2h, 7d) or an ISO-8601 date (2025-01-31, 2025-01-31T12:00:00Z)"
 
-    /// The moment `text` names.
+    /// The moment `text`, the value of `option`, names; durations count back from `now`.
     ///
-    /// - Parameters:
-    ///   - text: The option's value.
-    ///   - option: The option, named in the error.
-    ///   - command: The command whose help the error points to.
-    ///   - now: The moment durations count back from.
     /// - Throws: ``UsageError`` with a sentence saying which forms are accepted.
     public static func moment(_ text: String, option: String, command: String, now: Date) throws -> Date {
         if let seconds = duration(text) { return now.addingTimeInterval(-seconds) }

@@ -83,7 +83,6 @@ extension Trace {
     /// running operation, then for each running operation, innermost first, a `cut off` reply
     /// to each call it (or a service it created) still waits on, a release of each service it
     /// created, and its `cut off` finish, so the next session starts from a clean slate.
-    /// - Parameter jsonLines: The file's bytes.
     /// - Throws: `TraceError/unsupportedVersion(found:supported:)` for a session of another
     ///   format.
     public static func recorded(jsonLines: Data) throws(TraceError) -> RecordedTrace {
