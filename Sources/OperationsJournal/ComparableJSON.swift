@@ -8,9 +8,9 @@ import Foundation
 /// launch with, as they are decoded: ``Decoded``), so they agree byte for byte whenever the
 /// values are equal: object keys in the order of their UTF-8 bytes, numbers in Swift's shortest
 /// form that reads back the same (an integral number without a fraction, so `1.0` and `1` are
-/// one value, as in JSON), strings escaped only where JSON requires it. It never reaches a file: the journal writes its own
-/// bytes, and this form is rebuilt on every read (why not `JSONSerialization`:
-/// Docs/Benchmarks.md, "The explorer, whole command").
+/// one value, as in JSON), strings escaped only where JSON requires it. It never reaches a file:
+/// the journal writes its own bytes, and this form is rebuilt on every read (why not
+/// `JSONSerialization`: Docs/Benchmarks.md, "The explorer, whole command").
 enum ComparableJSON {
     static func writeString(_ string: String, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
@@ -37,12 +37,12 @@ enum ComparableJSON {
     /// `JSONDecoder` pass reads the step values it carries too and the line is parsed once
     /// (Docs/Benchmarks.md, "A journal parsed once").
     ///
-    /// It writes what the form made from `JSONSerialization`'s tree wrote before lines were
-    /// parsed once (`ComparableJSONDecodedTests` keeps that writer), with two exceptions, numbers `JSONEncoder` does not write as
-    /// such: an integer of 2^53 or more written with a fraction or an exponent (`1e16`) is
-    /// written as an integer, where the tree form keeps the exponent; an integer written in
-    /// digits beyond `UInt64` that a `Double` holds exactly in its shortest form takes that form
-    /// (`1e+23`), where the tree form keeps the digits. The journal's readers and
+    /// It writes what the form made from `JSONSerialization`'s tree wrote before lines were parsed
+    /// once (`ComparableJSONDecodedTests` keeps that writer), with two exceptions, numbers
+    /// `JSONEncoder` does not write as such: an integer of 2^53 or more written with a fraction or
+    /// an exponent (`1e16`) is written as an integer, where the tree form keeps the exponent; an
+    /// integer written in digits beyond `UInt64` that a `Double` holds exactly in its shortest form
+    /// takes that form (`1e+23`), where the tree form keeps the digits. The journal's readers and
     /// ``JournalReplay`` both make their values here, so equal values still compare equal.
     struct Decoded: Decodable {
         let bytes: [UInt8]

@@ -96,7 +96,6 @@ public struct JournalRecord: Sendable {
     /// The input the run was first launched with, for launching it again on resume.
     ///
     /// - Parameters:
-    ///   - type: The scenario's input type.
     ///   - sealer: Opens an input the run sealed (``JournalConfidential``).
     /// - Returns: The input, or `nil` when it was not recorded (not `Encodable`, or confidential
     ///   and withheld), it was sealed and no sealer is given, or `type` is not `Decodable`.

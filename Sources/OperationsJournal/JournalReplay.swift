@@ -61,7 +61,6 @@ public struct JournalReplay: StepReplaying {
     /// Creates a replay from a loaded journal.
     ///
     /// - Parameters:
-    ///   - record: The run to resume.
     ///   - relaunchingInDoubt: Launch a step with side effects left in doubt even when the
     ///     journal has no idempotency key for it — the caller's explicit choice, for when it
     ///     knows the attempt did not take effect.

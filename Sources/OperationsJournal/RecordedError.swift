@@ -35,9 +35,7 @@ public struct RecordedError: Error, Sendable, Hashable, Codable, CustomStringCon
     /// holds a secret is kept in words only); `nil` otherwise.
     let value: String?
 
-    /// Describes `error` for the journal.
-    ///
-    /// - Parameter error: Any error a step or scenario finished with.
+    /// Describes `error`, any error a step or scenario finished with, for the journal.
     public init(_ error: any Error) {
         // A step failed again with its recorded error (a rerun going on undoing) keeps it as
         // it was, and so does a failure that wraps it.
@@ -55,7 +53,6 @@ public struct RecordedError: Error, Sendable, Hashable, Codable, CustomStringCon
         self.stepPath = failure?.stepPath
         self.isOutcomeUncertain = recordedRoot?.isOutcomeUncertain ?? error.outcomeIsUncertain
         self.qualifiedType = recordedRoot.map(\.qualifiedType) ?? String(reflecting: Swift.type(of: root))
-        // An error is not sealed: one that holds a secret is kept in words only.
         self.value =
             recordedRoot.map(\.value) ?? RecordedValue.clearJSON(of: root).map { String(decoding: $0, as: UTF8.self) }
     }

@@ -56,7 +56,6 @@ public struct RunHistory: Sendable {
     /// Reads a record into its history.
     ///
     /// - Parameters:
-    ///   - record: The run as ``ScenarioJournal/load(_:)`` or a ``RunStore`` read it.
     ///   - now: The moment the history describes: how long a running run has been at its step
     ///     is measured to it.
     public init(_ record: JournalRecord, now: Date = Date()) {
@@ -210,8 +209,6 @@ extension RunHistory {
             /// Notes that the step is polled and `polls` polls have answered so far (a `polling`
             /// event before a wait): its next first attempt is the poll after them, also in a
             /// resumed session that did not see the earlier polls launched.
-            ///
-            /// - Parameter polls: How many polls have answered.
             public mutating func polled(after polls: Int) {
                 polled = true
                 self.polls = polls
@@ -221,7 +218,6 @@ extension RunHistory {
             ///
             /// - Parameter attempt: The launch's attempt number within its session, as the journal
             ///   records it.
-            /// - Returns: Its label.
             public mutating func label(forAttempt attempt: Int) -> Label {
                 guard polled else { return .attempt(earlierAttempts + attempt) }
                 if attempt == 1 || polls == 0 { polls += 1 }

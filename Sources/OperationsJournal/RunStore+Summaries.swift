@@ -41,7 +41,6 @@ extension RunStore {
     /// Each run listed is checked against its journal as ``summaries()`` checks it; the others
     /// are only counted.
     ///
-    /// - Parameter limit: How many runs the page lists.
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory exists but cannot be
     ///   read. A store with no runs yet has an empty page.
     public func newestSummaries(_ limit: Int) throws(JournalError) -> SummaryPage {

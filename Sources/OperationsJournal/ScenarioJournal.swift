@@ -169,12 +169,10 @@ public final class ScenarioJournal: ScenarioObserver {
     /// hidden temporary name that is then linked into place, so the file never exists without it.
     ///
     /// - Parameters:
-    ///   - url: The journal file to create.
     ///   - runID: The run's id; a fresh one by default.
     ///   - scenario: The scenario the run launches (or its shape).
     ///   - settings: What the host needs to run the scenario again; never secrets.
     ///   - input: The input the run will be launched with, when the host knows it now.
-    ///   - createdAt: The creation time written in the header.
     ///   - sealer: Seals the values that hold secrets (see ``JournalSealer``); without one, the
     ///     journal withholds them.
     /// - Returns: An open journal; close it with ``close()`` when the run has finished.
