@@ -11,9 +11,8 @@ public protocol Command: SendableMetatype {
     static var help: String { get }
     /// The flags, options and positionals it takes.
     static var spec: ArgumentSpec { get }
-    /// Runs the command.
+    /// Runs the command and returns its exit status.
     ///
-    /// - Returns: The exit status.
     /// - Throws: ``UsageError`` (exit 2) or another error with a sentence (exit 1).
     static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32
 }

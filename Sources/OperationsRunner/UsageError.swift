@@ -21,8 +21,6 @@ public struct UsageError: Error, CustomStringConvertible {
     public var description: String { message }
 
     /// Where to look for the right usage: `See 'PROGRAM COMMAND --help'.`, or the custom hint.
-    ///
-    /// - Parameter program: The program's name, as the user typed it.
     public func hint(program: String) -> String {
         if let customHint {
             customHint
