@@ -41,10 +41,8 @@ public struct CommandOption: Sendable, Hashable {
     public var usage: String { isRequired ? synopsis : "[\(synopsis)]" }
 
     /// The arguments of `options` in a usage line, in order, alternatives in one pair of
-    /// brackets: `[--code CODE | --code-stdin]`.
-    ///
-    /// - Parameter options: The options, each alternative right after the one it replaces.
-    /// - Returns: One usage argument per option or group of alternatives.
+    /// brackets: `[--code CODE | --code-stdin]`, each alternative right after the one it
+    /// replaces in `options`.
     public static func usage(of options: [CommandOption]) -> [String] {
         var arguments: [String] = []
         var previous: CommandOption?

@@ -42,7 +42,6 @@ public struct DiagramOptions: Sendable {
     /// - Parameters:
     ///   - arguments: The command line; its spec must accept `--format` and `--width`.
     ///   - console: The console, whose terminal width `--width auto` draws for.
-    ///   - command: The command whose help a usage error points to.
     /// - Throws: ``UsageError`` for an unknown format or a width that is not `auto` or 40-10000.
     public init(_ arguments: ParsedArguments, console: Console, command: String) throws {
         if let text = arguments.value(Self.formatOption) {

@@ -44,9 +44,8 @@ public enum ExitStatus {
         ]
     }
 
-    /// The lines under `EXIT STATUS:`, one per meaning, the codes in a column.
-    ///
-    /// - Parameter meanings: The table to print (``RunnerConfiguration/exitStatuses``).
+    /// The lines under `EXIT STATUS:`, one per meaning of `meanings` (the table,
+    /// ``RunnerConfiguration/exitStatuses``), the codes in a column.
     public static func helpLines(_ meanings: [Meaning]) -> [String] {
         let width = meanings.map { String($0.code).count }.max() ?? 0
         return meanings.map {

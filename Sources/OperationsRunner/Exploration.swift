@@ -29,12 +29,10 @@ public struct Exploration: Sendable {
         }
     }
 
-    /// Explores the flow.
+    /// Explores the flow under every schedule of up to `maxFaults` faults, then `randomSchedules`
+    /// random ones from `seed`.
     ///
     /// - Parameters:
-    ///   - maxFaults: The most faults in one exhaustive schedule.
-    ///   - randomSchedules: Random schedules after those.
-    ///   - seed: Their seed.
     ///   - sealer: The sealer the flow's journals are created, resumed and checked with: the
     ///     program's own (``RunnerConfiguration/journalSealer``) when `explore` runs it. None by
     ///     default.

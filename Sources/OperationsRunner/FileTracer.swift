@@ -39,8 +39,8 @@ public final class FileTracer: Tracer {
     /// The file the events are appended to.
     public let url: URL
 
-    /// Opens (creating owner-only if needed) the file and starts a new session in it.
-    /// - Parameter url: The trace file, e.g. next to a run's journal.
+    /// Opens (creating owner-only if needed) the file at `url`, next to a run's journal, say,
+    /// and starts a new session in it.
     /// - Throws: `TraceFileError` naming the file and the system's reason.
     public init(appendingTo url: URL) throws(TraceFileError) {
         let descriptor = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)

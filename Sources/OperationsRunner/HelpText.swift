@@ -65,9 +65,6 @@ public enum HelpText {
 
     /// `text` wrapped at word boundaries to ``usageWidth`` columns: for a sentence built from a
     /// list that grows (the names of a catalog), which would otherwise run off the terminal.
-    ///
-    /// - Parameter text: One paragraph.
-    /// - Returns: Its lines joined with newlines.
     public static func wrapped(_ text: String) -> String {
         var lines: [String] = []
         var line = ""

@@ -30,11 +30,8 @@ public struct SignalTrap {
     private let thread = pthread_self()
     private var previousMask = sigset_t()
 
-    /// Starts trapping.
-    ///
-    /// - Parameters:
-    ///   - signals: The signals, e.g. `[SIGINT, SIGTERM]`.
-    ///   - handler: Called with the signal's number, on a global queue, each time one arrives.
+    /// Starts trapping `signals` (`[SIGINT, SIGTERM]`): `handler` is called with the signal's
+    /// number, on a global queue, each time one arrives.
     public init(_ signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
         id = SignalPipe.registrations.withLock { state in
             state.nextID += 1
