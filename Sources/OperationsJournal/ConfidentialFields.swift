@@ -29,7 +29,6 @@ import Operations
 enum ConfidentialFields {
     /// Why a value could not be written: the sealer threw.
     struct SealingFailure: Error {
-        /// The confidential value's type.
         let typeName: String
         /// The sealer's error, by its type only: its description might quote the plaintext.
         let reason: String

@@ -18,7 +18,6 @@ extension JournalFile {
     /// in a folder of their own, so that doing so lists the drafts and not every run.
     typealias Draft = DraftFile.Handle
 
-    /// The folder the drafts of journals in `directory` are made in.
     static func draftFolder(in directory: URL) -> URL {
         directory.appendingPathComponent(".drafts", isDirectory: true)
     }

@@ -168,7 +168,6 @@ enum JournalReader {
         let settings: [String: String]
         /// The run's input as the header recorded it, before the scenario started.
         let input: RecordedValue?
-        /// The run and step a `rerun --from` made this run from.
         let rerunOf: RerunOrigin?
     }
 

@@ -54,7 +54,6 @@ public struct JournalRecord: Sendable {
 
     let input: RecordedValue?
     let output: RecordedValue?
-    /// Where each step stands in ``steps``, by its address.
     let stepIndex: [StepAddress: Int]
     /// The steps whose failure for good started an undoing of the run's finished steps, with
     /// the error each failed with.
@@ -68,9 +67,7 @@ public struct JournalRecord: Sendable {
     /// and the input of its latest attempt — the same after a retry, the handler's new input
     /// after a relaunch (the code asked again without another SMS, the terms shown again).
     struct LaunchInputs: Sendable, Hashable {
-        /// The input of the attempt 1 that started the step's latest run of attempts.
         var started: RecordedValue?
-        /// The input of its latest attempt.
         var latest: RecordedValue?
     }
     /// The length of the file up to the end of its last intact line.

@@ -14,13 +14,13 @@ import Operations
 ///
 /// ## Format
 ///
-/// A header line with the format's name and version, the entry count and a checksum of the
-/// rest, then one tab-separated line per journal (``Codec``). The checksum and count catch
-/// garbage, truncation and a half-written file; any doubt and the index is ignored and rebuilt
-/// from the journals. It is replaced atomically (an owner-only temporary renamed over it), so several processes
-/// listing, creating and finishing runs at once can each write it: the last one wins and every
-/// one of them is a valid cache. A process killed mid-write leaves only its temporary, which a
-/// later listing removes once it is old.
+/// A header line with the format's name and version, the entry count and a checksum of the rest,
+/// then one tab-separated line per journal (``Codec``). The checksum and count catch garbage,
+/// truncation and a half-written file; any doubt and the index is ignored and rebuilt from the
+/// journals. It is replaced atomically (an owner-only temporary renamed over it), so several
+/// processes listing, creating and finishing runs at once can each write it: the last one wins and
+/// every one of them is a valid cache. A process killed mid-write leaves only its temporary, which
+/// a later listing removes once it is old.
 struct RunIndex {
     static let fileName = "index.cache"
     static let format = "operations.run-index"
@@ -105,10 +105,9 @@ struct RunIndex {
     }
 
     /// The journals in the directory, in no order; `nil` when there is no directory. They are
-    /// `cached`'s own names, unlisted, while ``Seen`` vouches for them; otherwise the directory
-    /// is listed, what killed processes left beside them removed
-    /// (``removeIfAbandonedTemporary(_:)``), and the listing vouched for when it found exactly
-    /// `cached`'s names.
+    /// `cached`'s own names, unlisted, while ``Seen`` vouches for them; otherwise the directory is
+    /// listed, what killed processes left beside them removed (``removeIfAbandonedTemporary(_:)``),
+    /// and the listing vouched for when it found exactly `cached`'s names.
     func journals(_ cached: Codec.Lines) throws(JournalError) -> [Journal]? {
         guard let modified = FileStamp(path: directory.path)?.modified else { return nil }
         let base = base
