@@ -93,6 +93,7 @@ public struct JournalRecord: Sendable {
     /// The input the run was first launched with, for launching it again on resume.
     ///
     /// - Parameters:
+    ///   - type: The type the input is decoded as.
     ///   - sealer: Opens an input the run sealed (``JournalConfidential``).
     /// - Returns: The input, or `nil` when it was not recorded (not `Encodable`, or confidential
     ///   and withheld), it was sealed and no sealer is given, or `type` is not `Decodable`.

@@ -61,6 +61,7 @@ public struct JournalReplay: StepReplaying {
     /// Creates a replay from a loaded journal.
     ///
     /// - Parameters:
+    ///   - record: The run's journal, as loaded.
     ///   - relaunchingInDoubt: Launch a step with side effects left in doubt even when the
     ///     journal has no idempotency key for it — the caller's explicit choice, for when it
     ///     knows the attempt did not take effect.
@@ -80,6 +81,7 @@ public struct JournalReplay: StepReplaying {
     /// The recorded output of the step at `address`, decoded as `type`.
     ///
     /// - Parameters:
+    ///   - address: The step's place in the run.
     ///   - type: The step's output type. It must be `Decodable` to be replayed (checked at run
     ///     time); `Void` is replayed too.
     /// - Returns: The output, or `nil` when the step must be launched: it did not succeed, its

@@ -56,6 +56,7 @@ public struct RunHistory: Sendable {
     /// Reads a record into its history.
     ///
     /// - Parameters:
+    ///   - record: The run's journal, as loaded.
     ///   - now: The moment the history describes: how long a running run has been at its step
     ///     is measured to it.
     public init(_ record: JournalRecord, now: Date = Date()) {

@@ -94,6 +94,7 @@ public struct RunStore: Sendable {
     ///     into the header line, durable with the shape and settings, so a process killed
     ///     before the scenario starts still leaves a run that can be resumed without asking for
     ///     it again. Recorded like a step's input (a non-`Encodable` one as not recorded).
+    ///   - durability: When appended events reach the disk (``ScenarioJournal/Durability``).
     /// - Returns: The open journal; its ``ScenarioJournal/runID`` names the run.
     /// - Throws: ``JournalError/io(_:operation:reason:)`` when the directory or file cannot be
     ///   created or written.
@@ -139,9 +140,11 @@ public struct RunStore: Sendable {
     /// (``JournalRecord/checkResumable(by:relaunchingInDoubt:sealer:)``).
     ///
     /// - Parameters:
+    ///   - id: The run to resume.
     ///   - scenario: The scenario that will resume the run (or its shape).
     ///   - relaunchingInDoubt: The caller's word that a step with side effects in doubt may be
     ///     launched anyway (`rerun --relaunch-in-doubt`).
+    ///   - durability: When appended events reach the disk (``ScenarioJournal/Durability``).
     /// - Returns: The open journal, with the run as it stood in ``ScenarioJournal/resumedFrom``.
     /// - Throws: ``JournalError/missingShape(_:scenario:)``, ``JournalError/shapeMismatch(_:_:)``,
     ///   ``JournalError/resumeRefused(_:_:)``, ``JournalError/unknownRun(_:directory:)``,

@@ -169,10 +169,13 @@ public final class ScenarioJournal: ScenarioObserver {
     /// hidden temporary name that is then linked into place, so the file never exists without it.
     ///
     /// - Parameters:
+    ///   - url: Where the journal file is created.
     ///   - runID: The run's id; a fresh one by default.
     ///   - scenario: The scenario the run launches (or its shape).
     ///   - settings: What the host needs to run the scenario again; never secrets.
     ///   - input: The input the run will be launched with, when the host knows it now.
+    ///   - durability: When appended events reach the disk (``Durability``).
+    ///   - createdAt: The run's creation time, recorded in the header.
     ///   - sealer: Seals the values that hold secrets (see ``JournalSealer``); without one, the
     ///     journal withholds them.
     /// - Returns: An open journal; close it with ``close()`` when the run has finished.
@@ -217,9 +220,11 @@ public final class ScenarioJournal: ScenarioObserver {
     /// appends follow an intact line and take the places after it.
     ///
     /// - Parameters:
+    ///   - url: The journal file of the run to resume.
     ///   - shape: The shape of the scenario that will resume the run (`Scenario/shape`).
     ///   - relaunchingInDoubt: The caller's word that a step with side effects in doubt may be
     ///     launched anyway; ``replay`` then launches it too.
+    ///   - durability: When appended events reach the disk (``Durability``).
     ///   - sealer: Opens the values the run sealed and seals new ones (see ``JournalSealer``).
     /// - Returns: An open journal; use ``replay`` in the resumed run's environment.
     /// - Throws: ``JournalError/missingShape(_:scenario:)``,

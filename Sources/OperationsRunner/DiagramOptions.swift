@@ -37,11 +37,9 @@ public struct DiagramOptions: Sendable {
         self.width = width
     }
 
-    /// Reads `--format` and `--width` from a command line.
+    /// Reads `--format` and `--width` from `arguments` (whose spec must accept them) for
+    /// `command`; `--width auto` draws for the `console`'s terminal width.
     ///
-    /// - Parameters:
-    ///   - arguments: The command line; its spec must accept `--format` and `--width`.
-    ///   - console: The console, whose terminal width `--width auto` draws for.
     /// - Throws: ``UsageError`` for an unknown format or a width that is not `auto` or 40-10000.
     public init(_ arguments: ParsedArguments, console: Console, command: String) throws {
         if let text = arguments.value(Self.formatOption) {

@@ -33,6 +33,9 @@ public struct Exploration: Sendable {
     /// random ones from `seed`.
     ///
     /// - Parameters:
+    ///   - maxFaults: The most faults a systematic schedule injects.
+    ///   - randomSchedules: How many random schedules follow the systematic ones.
+    ///   - seed: The seed the random schedules are drawn from, so a run can be repeated.
     ///   - sealer: The sealer the flow's journals are created, resumed and checked with: the
     ///     program's own (``RunnerConfiguration/journalSealer``) when `explore` runs it. None by
     ///     default.

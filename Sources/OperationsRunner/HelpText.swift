@@ -40,7 +40,9 @@ public enum HelpText {
     /// A `USAGE:` line laid out in the lines given, each continuation aligned under the first
     /// argument: for a command whose usage reads best broken where it says.
     ///
-    /// - Parameter lines: The arguments of each line, in order; `command` as for ``usage(_:_:)``.
+    /// - Parameters:
+    ///   - command: The command, as for ``usage(_:_:)``.
+    ///   - lines: The arguments of each line, in order.
     /// - Returns: The lines, without a final newline.
     public static func usage(_ command: String, lines: [[String]]) -> String {
         let head = "USAGE: \(command) "

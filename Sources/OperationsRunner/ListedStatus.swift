@@ -40,9 +40,9 @@ public enum ListedStatus: String, CaseIterable, Comparable, Sendable {
     /// Alphabetical, the order sentences list counts in.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    /// The statuses given to `--status` (repeated, or separated by commas).
+    /// The statuses given to `command`'s `--status` (`values`: repeated, or separated by commas)
+    /// out of those it accepts (`allowed`, in the order the error lists them).
     ///
-    /// - Parameter allowed: The statuses the command accepts, in the order the error lists them.
     /// - Returns: The statuses, or `nil` when the option was not given.
     /// - Throws: ``UsageError`` naming the unknown value and listing the valid ones.
     public static func parse(_ values: [String], allowed: [ListedStatus], command: String) throws -> Set<ListedStatus>?
