@@ -26,15 +26,7 @@ public struct AuthRequest: Sendable, Hashable, CustomStringConvertible {
     /// How long the client waits for the answer.
     public var timeout: Duration
 
-    /// Creates a call.
-    ///
-    /// - Parameters:
-    ///   - method: The method.
-    ///   - path: The path, starting with `/`.
-    ///   - body: The JSON body; `nil` for none.
-    ///   - bearerToken: The token that authorises the call; `nil` for none.
-    ///   - idempotencyKey: The attempt's key; `nil` for none.
-    ///   - timeout: How long the client waits.
+    /// Creates a call from its values, each as its property says.
     public init(
         method: HTTPMethod, path: String, body: Data? = nil, bearerToken: String? = nil,
         idempotencyKey: IdempotencyKey? = nil, timeout: Duration = .seconds(30)

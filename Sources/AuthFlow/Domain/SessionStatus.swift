@@ -13,13 +13,7 @@ public struct SessionStatus: Sendable, Hashable, Codable {
     /// A phone token for accepting the current terms, present exactly when acceptance is required.
     public let phoneToken: PhoneToken?
 
-    /// Creates a status.
-    ///
-    /// - Parameters:
-    ///   - phone: The signed-in phone number.
-    ///   - termsVersion: The current terms version.
-    ///   - acceptedTermsVersion: The last accepted version.
-    ///   - phoneToken: A phone token for re-acceptance, when required.
+    /// Creates a status from its values, each as its property says.
     public init(phone: PhoneNumber, termsVersion: String, acceptedTermsVersion: String?, phoneToken: PhoneToken?) {
         self.phone = phone
         self.termsVersion = termsVersion

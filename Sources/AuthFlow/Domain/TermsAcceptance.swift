@@ -13,12 +13,7 @@ public struct TermsAcceptance: Sendable, Hashable, Codable {
     /// it in place of the old one.
     public let authToken: AuthToken?
 
-    /// Creates a receipt.
-    ///
-    /// - Parameters:
-    ///   - acceptedVersion: The accepted version.
-    ///   - phoneToken: The phone token carrying the acceptance.
-    ///   - authToken: A refreshed access token, for re-acceptance only.
+    /// Creates a receipt from its values, each as its property says.
     public init(acceptedVersion: String, phoneToken: PhoneToken, authToken: AuthToken? = nil) {
         self.acceptedVersion = acceptedVersion
         self.phoneToken = phoneToken

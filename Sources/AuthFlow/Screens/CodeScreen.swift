@@ -44,15 +44,8 @@ public struct CodeViewModel: Sendable, Hashable {
     /// The hard link: the backend the entered code goes to.
     private let api: HardLink<any AuthAPI>
 
-    /// Creates a model.
-    ///
-    /// - Parameters:
-    ///   - api: The backend an entered code is sent to (the model's hard link).
-    ///   - phone: Where the code was sent.
-    ///   - codeLength: The code's length.
-    ///   - attemptsLeft: Tries left, when known.
-    ///   - resendAfter: Seconds until a resend is allowed.
-    ///   - errorMessage: A message about the last attempt.
+    /// Creates a model that sends an entered code to `api` (its hard link), its other values
+    /// each as its property says.
     public init(
         api: any AuthAPI, phone: PhoneNumber, codeLength: Int, attemptsLeft: Int? = nil,
         resendAfter: TimeInterval? = nil, errorMessage: String? = nil

@@ -53,13 +53,8 @@ public struct PhoneViewModel: Sendable, Hashable {
     /// The hard link: the backend the submitted number goes to.
     private let api: HardLink<any AuthAPI>
 
-    /// Creates a model.
-    ///
-    /// - Parameters:
-    ///   - api: The backend a submitted number is sent to (the model's hard link).
-    ///   - title: The title.
-    ///   - input: The prefilled text.
-    ///   - errorMessage: A message about the last attempt.
+    /// Creates a model that sends a submitted number to `api` (its hard link), its other values
+    /// each as its property says.
     public init(
         api: any AuthAPI, title: String = "Sign in with your phone number", input: String = "",
         errorMessage: String? = nil

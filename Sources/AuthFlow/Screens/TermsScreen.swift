@@ -37,13 +37,8 @@ public struct TermsViewModel: Sendable, Hashable {
     /// The hard link: the backend the acceptance goes to.
     private let api: HardLink<any AuthAPI>
 
-    /// Creates a model.
-    ///
-    /// - Parameters:
-    ///   - api: The backend an acceptance is sent to (the model's hard link).
-    ///   - terms: The terms.
-    ///   - isUpdate: Whether they replace accepted ones.
-    ///   - errorMessage: A message about the last attempt.
+    /// Creates a model that sends an acceptance to `api` (its hard link), its other values each
+    /// as its property says.
     public init(api: any AuthAPI, terms: TermsOfUse, isUpdate: Bool = false, errorMessage: String? = nil) {
         self.api = HardLink(service: api)
         self.terms = terms
