@@ -8,7 +8,8 @@ import Operations
 /// columns alive on it, then the step's own drawing on top; so painting is linear in rows times
 /// columns, with no pass over earlier rows.
 struct TextPainter {
-    private enum Mark {
+    /// What a closing row does to a column (``closingMarks(of:)``), shared with ``SVGPainter``.
+    enum Mark {
         case barEnd, cross, boxBottom, barStart
     }
 
@@ -171,7 +172,7 @@ struct TextPainter {
 
     /// What happens to each column on the closing rows of a step: a column's marks go on
     /// successive rows (`row`, from 0), in the order they are added.
-    private static func closingMarks(of step: DiagramModel.Step) -> [(column: Int, mark: Mark, row: Int)] {
+    static func closingMarks(of step: DiagramModel.Step) -> [(column: Int, mark: Mark, row: Int)] {
         var marks: [(column: Int, mark: Mark, row: Int)] = []
         func add(_ column: Int, _ mark: Mark) {
             var row = 0
