@@ -148,6 +148,14 @@ let package = Package(
                 "Operations", "OperationsJournal", "OperationsExplorer", "OperationsTesting", "OperationsTestSupport",
             ],
             swiftSettings: swiftSettings),
+        // The runner library through small programs of its own (no sign-in): arguments, help,
+        // the commands' output, check and rerun; opctl's own tests stay in opctlTests.
+        .testTarget(
+            name: "OperationsRunnerTests",
+            dependencies: [
+                "Operations", "OperationsJournal", "OperationsRunner", "OperationsTesting", "OperationsTestSupport",
+            ],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "AuthFlowTests",
             dependencies: [

@@ -91,23 +91,7 @@ public enum DrawRun<Program: RunnerProgram>: Command {
         let recorded = try RunTrace.loadRecorded(for: store.url(for: runID), runID: runID) {
             _ = try RunLookup.record(runID, in: store, program: Program.configuration.name)
         }
-        var trace = recorded.markingSessions()
-        // The drawing says what the run's history says: the steps a session replayed, and a
-        // live run as running where it is. A journal that does not read leaves the trace as
-        // it was recorded.
-        let history = (try? store.load(runID)).map { RunHistory($0) }
-        let status = history?.status
-        if let history {
-            trace = RunTrace.markingReplays(trace, history: history)
-            trace = RunTrace.markingRunning(trace, history: history)
-        }
-        // A run stopped by Ctrl-C unwinds cleanly, so its trace is balanced; the drawing still
-        // says where it stopped.
-        if status == .interrupted { trace = RunTrace.markingInterrupted(trace) }
-        if recorded.endsCutOff { trace = RunTrace.markingLostTail(trace, status: status) }
-        // A recorded run is always drawn: what a damaged trace cannot balance is marked, not
-        // refused (`Trace.drawable()`).
-        trace = trace.drawable()
+        let trace = RunTrace.drawable(recorded, history: (try? store.load(runID)).map { RunHistory($0) })
         guard let step = arguments.value(stepOption) else {
             console.out(try options.draw(trace.limited(toDepth: depth)))
             return ExitStatus.success

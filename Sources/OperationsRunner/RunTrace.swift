@@ -43,6 +43,27 @@ enum RunTrace {
         throw CLIError.message("run \(runID) has no recorded trace")
     }
 
+    /// The run's recorded trace as every view draws it (`diagram --run`, the web view's run
+    /// page): each session after a divider, saying what the run's `history` says (the steps a
+    /// session replayed, a live run as running where it is, a run stopped by Ctrl-C where it
+    /// stopped, a trace that lost the run's end), and balanced where it is damaged
+    /// (`Trace.drawable()`). Without a history (a journal that does not read) the trace is
+    /// drawn as it was recorded.
+    static func drawable(_ recorded: RecordedTrace, history: RunHistory?) -> Trace {
+        var trace = recorded.markingSessions()
+        if let history {
+            trace = markingReplays(trace, history: history)
+            trace = markingRunning(trace, history: history)
+        }
+        // A run stopped by Ctrl-C unwinds cleanly, so its trace is balanced; the drawing still
+        // says where it stopped.
+        if history?.status == .interrupted { trace = markingInterrupted(trace) }
+        if recorded.endsCutOff { trace = markingLostTail(trace, status: history?.status) }
+        // A recorded run is always drawn: what a damaged trace cannot balance is marked, not
+        // refused.
+        return trace.drawable()
+    }
+
     /// `trace` with a note at its end saying that its file lost the end of the run, when the
     /// journal says the run ended (`status`) but the trace of its last session stops before:
     /// the drawing shows the run as far as the trace goes and says what the journal knows.
