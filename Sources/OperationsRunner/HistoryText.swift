@@ -154,6 +154,15 @@ struct HistoryText {
         "at \(path(current.step)) for \(format(current.elapsed))"
     }
 
+    /// A run's step in a listing (`runs`, the web view's runs page): the failed step of a run
+    /// that failed; for a live run, the step it is at and for how long, as `show` says it
+    /// (`at CodeOp for 12 s`), so it does not read as a failure.
+    static func listedStep(_ summary: RunSummary, current: RunHistory.Current?) -> String {
+        summary.status != .running
+            ? summary.failedStep?.name ?? "-"
+            : current.map(at) ?? summary.failedStep.map { "at \($0.name)" } ?? "starting"
+    }
+
     /// `12 ms`, `1.2 s`.
     static func format(_ duration: Duration) -> String {
         let milliseconds = duration.inMilliseconds

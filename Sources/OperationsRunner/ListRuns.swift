@@ -192,15 +192,10 @@ public enum ListRuns<Program: RunnerProgram>: Command {
             let linkColumn = linked ? [link ?? "-"] : []
             switch entry.summary {
             case .success(let summary):
-                // The failed step of a run that failed; for a live run, the step it is at and for
-                // how long, as `show` says it (`at CodeOp for 12 s`), so it does not read as a failure.
-                let step =
-                    summary.status != .running
-                    ? summary.failedStep?.name ?? "-"
-                    : current[entry.id].map(HistoryText.at) ?? summary.failedStep.map { "at \($0.name)" } ?? "starting"
                 rows.append(
                     [
-                        entry.id.description, summary.scenario, summary.status.rawValue, step,
+                        entry.id.description, summary.scenario, summary.status.rawValue,
+                        HistoryText.listedStep(summary, current: current[entry.id]),
                         RunTimestamp.text(summary.startedAt ?? summary.createdAt),
                     ] + linkColumn)
             case .failure:

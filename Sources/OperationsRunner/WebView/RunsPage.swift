@@ -10,6 +10,8 @@ struct RunsPage {
     let entries: [RunStore.SummaryEntry]
     /// The page asked for, from 1; one past the end shows the last page.
     let page: Int
+    /// Where each live run shown is, from its history, as `runs` reads it.
+    var current: [RunID: RunHistory.Current] = [:]
     /// How many runs a page shows.
     var pageSize = 50
 
@@ -37,18 +39,14 @@ struct RunsPage {
         return HTMLPage.document(title: "Runs", body: body)
     }
 
-    /// A run's row: the failed step of a run that did not succeed; a live run's step is its
-    /// current one, so it is said as `at STEP`, not as a failure, as `runs` says it.
+    /// A run's row, its step as `runs` lists it (``HistoryText/listedStep(_:current:)``).
     private func row(_ entry: RunStore.SummaryEntry) -> String {
         let link = HTMLPage.link(RunPage.path(of: entry.id.description), entry.id.description)
         let cells: [String]
         switch entry.summary {
         case .success(let summary):
-            let step =
-                summary.status == .running
-                ? summary.failedStep.map { "at \($0.name)" } ?? "starting" : summary.failedStep?.name ?? "-"
             cells = [
-                summary.scenario, summary.status.rawValue, step,
+                summary.scenario, summary.status.rawValue, HistoryText.listedStep(summary, current: current[entry.id]),
                 RunTimestamp.text(summary.startedAt ?? summary.createdAt),
             ]
         case .failure:
