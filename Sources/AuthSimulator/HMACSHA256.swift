@@ -1,11 +1,7 @@
 /// HMAC-SHA256 (RFC 2104) over ``SHA256``, for signing the simulator's development tokens.
 package enum HMACSHA256 {
-    /// Computes the authentication code of a message.
-    ///
-    /// - Parameters:
-    ///   - message: The bytes to authenticate.
-    ///   - key: The secret key; keys longer than a block are hashed first, as the RFC says.
-    /// - Returns: The 32-byte code.
+    /// The 32-byte authentication code of `message` under `key`; a key longer than a block is
+    /// hashed first, as the RFC says.
     package static func authenticationCode(for message: some Sequence<UInt8>, key: [UInt8]) -> [UInt8] {
         var block = key.count > SHA256.blockSize ? SHA256.hash(key) : key
         block += [UInt8](repeating: 0, count: SHA256.blockSize - block.count)
@@ -19,9 +15,7 @@ package enum HMACSHA256 {
     }
 
     /// Compares two codes in time that depends only on their length, so a forger cannot learn a
-    /// signature byte by byte from how fast it is rejected.
-    ///
-    /// - Returns: `true` when the codes are equal.
+    /// signature byte by byte from how fast it is rejected; `true` when they are equal.
     package static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         guard lhs.count == rhs.count else { return false }
         var difference: UInt8 = 0

@@ -19,22 +19,16 @@ package struct SHA256 {
     /// The block size in bytes, which HMAC needs.
     package static let blockSize = 64
 
-    /// Starts an empty hash.
     package init() {}
 
-    /// Hashes bytes in one call.
-    ///
-    /// - Parameter bytes: The message.
-    /// - Returns: The 32-byte digest.
+    /// The 32-byte digest of `bytes`, in one call.
     package static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()
     }
 
-    /// Adds bytes to the message.
-    ///
-    /// - Parameter bytes: The next part of the message.
+    /// Adds `bytes`, the next part of the message.
     package mutating func update(_ bytes: some Sequence<UInt8>) {
         for byte in bytes {
             pending.append(byte)
@@ -46,9 +40,7 @@ package struct SHA256 {
         }
     }
 
-    /// Pads the message and returns the digest.
-    ///
-    /// - Returns: The 32-byte digest.
+    /// Pads the message and returns its 32-byte digest.
     package consuming func finalize() -> [UInt8] {
         let bitLength = length &* 8
         var tail = pending

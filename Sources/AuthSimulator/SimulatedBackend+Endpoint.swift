@@ -36,7 +36,7 @@ extension SimulatedBackend {
     ///
     /// Faults for one endpoint are used in order; each answers `times` requests, then the next
     /// fault (or the normal answer) takes over. A request that meets a fault is still counted.
-    public enum Fault: Sendable, Hashable {
+    public enum Fault: Sendable, Hashable, Codable {
         /// `503 Service Unavailable` with `Retry-After: 1`: a transient failure.
         case unavailable(times: Int)
         /// `200 OK` with a body that is not valid JSON.

@@ -82,7 +82,7 @@ extension SimulatedBackend {
         if let locked = lockResponse(phone.e164, state: &state, now: now) { return locked }
         // A person who already accepted the current terms is not asked again; the attempt's
         // token carries the acceptance, as after accepting in this attempt.
-        let alreadyAccepted = state.acceptedByPerson[phone.e164].flatMap { $0 == state.termsVersion ? $0 : nil }
+        let alreadyAccepted = state.acceptedByPerson[phone.e164].flatMap { $0 == state.terms.version ? $0 : nil }
         let phoneToken = issue(.phone, to: phone.e164, terms: alreadyAccepted, state: &state, now: now)
         struct Answer: Encodable {
             let phoneToken: String
@@ -103,7 +103,7 @@ extension SimulatedBackend {
             let version: String
             let text: String
         }
-        return Reply.json(Answer(version: state.termsVersion, text: state.termsText))
+        return Reply.json(Answer(version: state.terms.version, text: state.terms.text))
     }
 
     private func acceptTerms(_ request: HTTPRequest, state: inout State, now: Date) throws(SimulatorToken.Rejection)
@@ -112,10 +112,10 @@ extension SimulatedBackend {
         let claims = try bearer(request, kind: .phone, now: now)
         struct Body: Decodable { let version: String }
         guard let body = Reply.decode(Body.self, request) else { return Reply.invalidRequest("a “version” string") }
-        guard body.version == state.termsVersion else {
+        guard body.version == state.terms.version else {
             return Reply.error(
                 409, "terms_outdated", "These terms are not the current version.",
-                extra: .init(currentVersion: state.termsVersion))
+                extra: .init(currentVersion: state.terms.version))
         }
         state.acceptedByAttempt[claims.jti] = AttemptTerms(
             version: body.version, expiresAt: Date(timeIntervalSince1970: TimeInterval(claims.exp)))
@@ -140,11 +140,11 @@ extension SimulatedBackend {
         -> Outcome
     {
         let claims = try bearer(request, kind: .phone, now: now)
-        if configuration.termsRequired, acceptedVersion(claims, state) != state.termsVersion {
+        if configuration.termsRequired, acceptedVersion(claims, state) != state.terms.version {
             return Outcome(
                 response: Reply.error(
                     409, "terms_not_accepted", "Accept the current terms of use first.",
-                    extra: .init(currentVersion: state.termsVersion)))
+                    extra: .init(currentVersion: state.terms.version)))
         }
         if let locked = lockResponse(claims.sub, state: &state, now: now) { return Outcome(response: locked) }
         if let pending = state.codes[claims.jti] {
@@ -224,7 +224,7 @@ extension SimulatedBackend {
         }
         let accepted = claims.terms ?? state.acceptedByAttempt[claims.jti]?.version
         let phoneToken =
-            configuration.termsRequired && accepted != state.termsVersion
+            configuration.termsRequired && accepted != state.terms.version
             ? issue(.phone, to: claims.sub, reaccept: true, state: &state, now: now) : nil
         struct Answer: Encodable {
             let phone: String
@@ -234,7 +234,7 @@ extension SimulatedBackend {
         }
         return Reply.json(
             Answer(
-                phone: claims.sub, termsVersion: state.termsVersion, acceptedTermsVersion: accepted,
+                phone: claims.sub, termsVersion: state.terms.version, acceptedTermsVersion: accepted,
                 phoneToken: phoneToken))
     }
 

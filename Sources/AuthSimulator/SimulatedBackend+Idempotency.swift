@@ -6,19 +6,72 @@ import Foundation
 /// that answer back without the backend acting again (no second SMS, no second verification
 /// attempt, no second acceptance).
 extension SimulatedBackend {
-    /// One kept answer, with the fingerprint of the request it answered.
-    struct KeptAnswer {
+    /// One kept answer, with the request it answered, as the stored state holds it.
+    struct KeptAnswer: Codable {
+        var endpoint: Endpoint
+        /// SHA-256 of the idempotency key; the clear key is never kept, so a stored state holds
+        /// answers but not what would replay them.
+        var key: Data
         /// SHA-256 of the request's authorization header and body: a repeat must match it.
-        var fingerprint: [UInt8]
-        var response: HTTPResponse
+        var fingerprint: Data
         var expiresAt: Date
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+
+        var id: KeptAnswerID { KeptAnswerID(endpoint: endpoint, keyDigest: Array(key)) }
+        var response: HTTPResponse { HTTPResponse(status: status, headers: HTTPHeaders(headers), body: body) }
     }
 
-    /// Where a kept answer is filed: the endpoint and the key's SHA-256. The clear key is never
-    /// kept, so a stored state (``StoredState``) holds answers but not what would replay them.
+    /// Where a kept answer is filed: the endpoint and the key's SHA-256.
     struct KeptAnswerID: Hashable {
         var endpoint: Endpoint
         var keyDigest: [UInt8]
+    }
+
+    /// The kept answers by id, and each one's expiry and id in the order they were kept, which is
+    /// the order they expire in (``expire(now:)``); entries before ``swept`` are done with. Stored
+    /// as an array of the answers in that order.
+    struct KeptAnswers: Codable {
+        var byID: [KeptAnswerID: KeptAnswer] = [:]
+        var inOrder: [(expiresAt: Date, id: KeptAnswerID)] = []
+        /// How far ``expire(now:)`` has gone through ``inOrder``.
+        var swept = 0
+
+        init() {}
+
+        init(from decoder: any Decoder) throws {
+            for answer in try [KeptAnswer](from: decoder) {
+                byID[answer.id] = answer
+                inOrder.append((answer.expiresAt, answer.id))
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            // An id kept again later has one answer, listed where it was kept last.
+            try inOrder[swept...].compactMap { entry in
+                byID[entry.id].flatMap { $0.expiresAt == entry.expiresAt ? $0 : nil }
+            }
+            .encode(to: encoder)
+        }
+
+        /// Forgets the kept answers that have expired by `now`, from the front of ``inOrder``.
+        ///
+        /// Every answer lives the same ``SimulatedBackend/Configuration/phoneTokenLifetime``, so
+        /// the order they were kept in is the order they expire in, and the sweep stops at the
+        /// first that has not.
+        mutating func expire(now: Date) {
+            while swept < inOrder.count, inOrder[swept].expiresAt <= now {
+                let id = inOrder[swept].id
+                // The key may have been kept again since, under a later expiry: that one stays.
+                if let kept = byID[id], kept.expiresAt <= now { byID[id] = nil }
+                swept += 1
+            }
+            if swept >= 1_024, swept * 2 >= inOrder.count {
+                inOrder.removeFirst(swept)
+                swept = 0
+            }
+        }
     }
 
     /// What the key of a request asks the backend to do.
@@ -39,7 +92,7 @@ extension SimulatedBackend {
             return .answered(
                 Reply.error(400, "invalid_request", "The Idempotency-Key header must have 1 to 255 characters."))
         }
-        state.expireKeptAnswers(now: now)
+        state.keptAnswers.expire(now: now)
         let id = KeptAnswerID(endpoint: endpoint, keyDigest: SHA256.hash(key.utf8))
         var digest = SHA256()
         digest.update(Array((request.headers["Authorization"] ?? "").utf8))
@@ -48,10 +101,10 @@ extension SimulatedBackend {
         let fingerprint = digest.finalize()
         // Expiry is checked here too: an answer the sweep has not reached yet (kept while the
         // clock read later than now, as an injected clock may) is gone all the same.
-        guard let kept = state.keptAnswers[id], kept.expiresAt > now else {
+        guard let kept = state.keptAnswers.byID[id], kept.expiresAt > now else {
             return .first(id, fingerprint: fingerprint)
         }
-        guard kept.fingerprint == fingerprint else {
+        guard kept.fingerprint == Data(fingerprint) else {
             return .answered(
                 Reply.error(
                     422, "idempotency_key_reused",
@@ -65,29 +118,9 @@ extension SimulatedBackend {
     func keep(_ response: HTTPResponse, as id: KeptAnswerID, fingerprint: [UInt8], state: inout State, now: Date) {
         guard response.status < 500, response.status != 429 else { return }
         let expiresAt = now.addingTimeInterval(configuration.phoneTokenLifetime)
-        state.keptAnswers[id] = KeptAnswer(fingerprint: fingerprint, response: response, expiresAt: expiresAt)
-        state.keptInOrder.append((expiresAt, id))
-    }
-}
-
-extension SimulatedBackend.State {
-    /// Forgets the kept answers that have expired by `now`, from the front of ``keptInOrder``.
-    ///
-    /// Every answer lives the same ``SimulatedBackend/Configuration/phoneTokenLifetime``, so
-    /// the order they were kept in is the order they expire in, and the sweep stops at the first
-    /// that has not: a keyed request costs the answers that expired since the last one, not a
-    /// pass over all of them.
-    mutating func expireKeptAnswers(now: Date) {
-        while keptSwept < keptInOrder.count, keptInOrder[keptSwept].expiresAt <= now {
-            let id = keptInOrder[keptSwept].id
-            // The key may have been kept again since, under a later expiry: that one stays.
-            if let kept = keptAnswers[id], kept.expiresAt <= now { keptAnswers[id] = nil }
-            keptSwept += 1
-        }
-        // Drop the swept prefix once it is most of the array, so each entry is moved O(1) times.
-        if keptSwept >= 1_024, keptSwept * 2 >= keptInOrder.count {
-            keptInOrder.removeFirst(keptSwept)
-            keptSwept = 0
-        }
+        state.keptAnswers.byID[id] = KeptAnswer(
+            endpoint: id.endpoint, key: Data(id.keyDigest), fingerprint: Data(fingerprint), expiresAt: expiresAt,
+            status: response.status, headers: response.headers.fields, body: response.body)
+        state.keptAnswers.inOrder.append((expiresAt, id))
     }
 }

@@ -10,8 +10,8 @@ public import Operations
 ///   caller's thread is never blocked.
 /// - Tokens are signed with ``Configuration/signingKey`` and carry their phone, kind and expiry, so
 ///   another instance with the same key (in a later process) accepts them. Codes, attempt counters,
-///   locks and kept answers live in this instance, or, with a ``Configuration/stateStore``, in
-///   the store, read before each request and written after each that changed them, so that
+///   locks, kept answers and what is left of the fault plan live in this instance, or, with a
+///   ``Configuration/stateStore``, in the store, read before each request and written after each that changed them, so that
 ///   every instance over one store is one backend.
 /// - Faults can be injected per endpoint (``Fault``), and every request is counted per endpoint
 ///   (``requestCount(for:)``), so a test can prove a step was not sent again.
@@ -30,10 +30,7 @@ public final class SimulatedBackend: HTTPTransport {
     /// - Parameter configuration: How it behaves.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        state = LockedState(
-            State(
-                termsVersion: configuration.termsVersion, termsText: configuration.termsText,
-                faults: configuration.faults))
+        state = LockedState(State(configuration: configuration))
     }
 
     /// Answers a request as the backend would.
@@ -122,12 +119,12 @@ public final class SimulatedBackend: HTTPTransport {
 
     /// Appends a fault for an endpoint, after any still pending.
     public func inject(_ fault: Fault, into endpoint: Endpoint) {
-        state.withLock { $0.faults[endpoint, default: []].append(fault) }
+        transaction(notStored: ()) { $0.faults?.left[endpoint, default: []].append(fault) }
     }
 
     /// Removes every pending fault.
     public func removeAllFaults() {
-        state.withLock { $0.faults = [:] }
+        transaction(notStored: ()) { $0.faults?.left = [:] }
     }
 
     /// Signs the session of `token` out, as the person's other device does before the push
@@ -153,8 +150,8 @@ public final class SimulatedBackend: HTTPTransport {
     /// an older version must accept again.
     public func publishTerms(version: String, text: String) {
         transaction(notStored: ()) { state in
-            state.termsVersion = version
-            state.termsText = text
+            state.terms.version = version
+            state.terms.text = text
         }
     }
 
@@ -187,7 +184,7 @@ public final class SimulatedBackend: HTTPTransport {
                 try store.withExclusiveAccess { stored in
                     let unchanged = restore(stored, into: &state, problems: &problems)
                     result = body(&state)
-                    let bytes = state.stored(now: configuration.clock(), configuration: configuration).encoded()
+                    let bytes = state.pruned(now: configuration.clock(), configuration: configuration).encoded()
                     guard bytes != unchanged else { return nil }
                     // Undone with the rest (`before`) if it cannot be stored.
                     state.storedBytes = bytes
@@ -216,12 +213,12 @@ public final class SimulatedBackend: HTTPTransport {
         _ stored: Swift.Result<Data?, SimulatorStateStoreError>, into state: inout State,
         problems: inout [SimulatorStateProblem]
     ) -> Data? {
-        do throws(StoredState.Unusable) {
-            let bytes = try stored.mapError { StoredState.Unusable(reason: "could not be read (\($0))") }.get()
+        do throws(State.Unusable) {
+            let bytes = try stored.mapError { State.Unusable(reason: "could not be read (\($0))") }.get()
             // The bytes this instance last read or wrote: its state is already what they hold
             // (but for entries they dropped as expired, which answer as absent ones do).
             guard bytes == nil || bytes != state.storedBytes else { return bytes }
-            state.restore(try bytes.map(StoredState.decode), configuration: configuration)
+            state.restore(try bytes.map(State.decode), configuration: configuration)
             state.storedBytes = bytes
             return bytes
         } catch {

@@ -66,7 +66,6 @@ final class HTTPServerLoop: @unchecked Sendable {
         self.log = log
     }
 
-    /// Starts the loop thread.
     func start() {
         let thread = Thread { [self] in run() }
         thread.name = "HTTPServer"
@@ -158,13 +157,8 @@ final class HTTPServerLoop: @unchecked Sendable {
 
     /// Accepts what waits in the backlog, up to ``acceptBurst`` per pass so that the connections
     /// already open are read in between. At ``HTTPServer/Limits/maxConnections`` each newcomer
-    /// closes the idle connection that has waited longest (see ``Connection/isIdle``): otherwise
-    /// a crowd of clients that connect and say nothing — reconnecting as soon as they are
-    /// dropped — holds every slot until the read timeout, and a client with a request waits
-    /// behind them in the backlog for that long.
-    ///
-    /// The first to go are those that connected and have sent nothing, oldest first, then those
-    /// whose answer is already sent (lingering only to read what the client still sends).
+    /// closes the idle connection that has waited longest, as ``HTTPServer`` promises: first those
+    /// that connected and have sent nothing, oldest first, then those whose answer is already sent.
     private func acceptPending() {
         // Taken once per pass, idlest first: what arrives in this pass is not among them.
         var evictable: [Connection]?

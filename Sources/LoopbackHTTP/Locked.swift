@@ -2,10 +2,9 @@ import Foundation
 
 /// A value guarded by a lock, for the little state the server's thread shares with others.
 ///
-/// `NSLock` rather than `Synchronization.Mutex`: Thread Sanitizer, which CI runs over the tests,
-/// sees through a pthread mutex (what `NSLock` wraps) but reports false races behind `Mutex`'s
-/// futex on Linux (Sources/Operations/Lifetime/LockedState.swift says the same for the engine's
-/// lock). No request takes this lock more than a few times, so its cost does not matter.
+/// `NSLock` rather than `Synchronization.Mutex`: Thread Sanitizer, which CI runs, sees through a
+/// pthread mutex (what `NSLock` wraps) but reports false races behind `Mutex`'s futex on Linux
+/// (Sources/Operations/Lifetime/LockedState.swift says the same for the engine's lock).
 final class Locked<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched inside `withLock`, under `lock`.
     private let lock = NSLock()

@@ -5,11 +5,8 @@ import HTTPWire
 /// line, a name with a space before its colon are all refused: they are how requests get smuggled
 /// past a proxy).
 struct RequestHead {
-    /// The method as sent, e.g. `POST`.
     var method: String
-    /// The origin-form target: path and query, e.g. `/v1/auth/phone`.
     var target: String
-    /// The fields, keyed by lowercased name.
     var headers: [String: String]
     /// The body's length from `Content-Length`; 0 without one.
     var contentLength: Int
@@ -36,10 +33,8 @@ struct RequestRejection: Error {
 /// Parses request heads, in the syntax the client shares (`HTTPHeadSyntax`), never reading past
 /// the head it was given.
 enum RequestHeadParser {
-    /// Parses a complete head (the bytes up to and including its blank line).
-    ///
-    /// - Parameter maxBodyBytes: The largest `Content-Length` accepted.
-    /// - Throws: The rejection to answer with.
+    /// Parses a complete head (the bytes up to and including its blank line), accepting a
+    /// `Content-Length` of at most `maxBodyBytes`.
     static func parse(_ head: ArraySlice<UInt8>, maxBodyBytes: Int) throws(RequestRejection) -> RequestHead {
         var lines = HTTPHeadSyntax.lines(of: head)
         guard !lines.isEmpty else { throw .malformedRequestLine }

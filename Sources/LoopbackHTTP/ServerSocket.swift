@@ -156,7 +156,6 @@ enum ServerSocket {
         return fd
     }
 
-    /// Receives up to `buffer.count` bytes.
     static func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         recv(fd, buffer.baseAddress, buffer.count, 0)
     }

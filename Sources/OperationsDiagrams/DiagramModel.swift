@@ -4,9 +4,7 @@ import Operations
 /// per drawable event, with the activation bars and lifetimes resolved.
 ///
 /// All three renderers draw from this one model, so they show the same participants in the same
-/// order and the same messages. Building it is linear in the number of events: each pending call
-/// is pushed and popped once, and lookahead (does this call get a reply? is this the service's
-/// last message?) is resolved by patching the earlier step when the answer arrives.
+/// order and the same messages.
 struct DiagramModel {
     /// One end of an arrow: the caller edge or a column.
     enum End: Hashable {
@@ -28,9 +26,7 @@ struct DiagramModel {
         var firstStep: Int?
     }
 
-    /// What a step draws. Its text is kept beside the steps (``label(of:)``): without a string,
-    /// an action is a plain value, and the renderers copy and match steps thousands of times a
-    /// drawing without reference counting.
+    /// What a step draws. Its text is kept beside the steps (``label(of:)``).
     enum Action {
         case message(from: End, to: End, style: MessageStyle)
         case create(creator: End, created: Int)
@@ -47,13 +43,6 @@ struct DiagramModel {
         /// A labelled rule across the drawing (a session's start), inside `level` open frames.
         case divider(level: Int)
 
-        /// Whether the step is a frame's edge rather than something between participants.
-        var isFrame: Bool {
-            switch self {
-            case .frameOpen, .frameBranch, .frameClose: return true
-            default: return false
-            }
-        }
     }
 
     /// A context service whose existence ends after a step (its last message).
@@ -106,9 +95,7 @@ struct DiagramModel {
     /// How many frames are ever open at once: the text renderer keeps that many columns on each
     /// side for their borders.
     private(set) var frameDepth = 0
-    /// Each event's text (a label, a note, a frame's reason), by event index (``Step/event``):
-    /// kept beside the steps rather than in them, and taken from the trace as the analysis
-    /// reads each event, rather than by copying the event again when drawing.
+    /// Each event's text (a label, a note, a frame's reason), by event index (``Step/event``).
     private let labels: [String]
 
     init(trace: Trace, order: ParticipantOrder) throws(TraceError) {
@@ -171,9 +158,8 @@ extension DiagramModel {
             let step: Int
         }
 
-        /// A declared participant with what every event asks of it, found with one lookup. It
-        /// holds no `String`, so passing one around costs no reference counting; the participant
-        /// itself is `declaredParticipants[key]`, read when an error names it.
+        /// A declared participant with what every event asks of it, found with one lookup; the
+        /// participant itself is `declaredParticipants[key]`, read when an error names it.
         struct Resolved {
             let kind: Participant.Kind
             /// Its column; `nil` for a caller, drawn at the edge.
@@ -240,8 +226,6 @@ extension DiagramModel {
                 kinds[participant.id] = participant
                 if participant.kind != .caller { placeable += 1 }
             }
-            // Most events name participants already placed: that lookup comes first, as it copies
-            // no `Participant`.
             func place(_ id: Participant.ID) {
                 guard columnOf[id] == nil, let participant = kinds[id], participant.kind != .caller else { return }
                 columnOf[id] = columns.count
@@ -395,7 +379,13 @@ extension DiagramModel {
                 guard let open = frames.popLast() else { throw .frameNotOpen(event: index) }
                 // A frame around nothing (its insides limited away, a branch never taken) is
                 // dropped: it would say nothing, and PlantUML rejects an empty block.
-                if steps[open.step...].allSatisfy(\.action.isFrame) {
+                let onlyFrameEdges = steps[open.step...].allSatisfy {
+                    switch $0.action {
+                    case .frameOpen, .frameBranch, .frameClose: true
+                    default: false
+                    }
+                }
+                if onlyFrameEdges {
                     steps.removeSubrange(open.step...)
                 } else {
                     append(.frameClose(level: frames.count), index)

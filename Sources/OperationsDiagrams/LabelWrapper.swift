@@ -9,8 +9,6 @@ enum LabelWrapper {
     /// Replaces control characters (tabs, newlines) with spaces and trims the ends, so a label is
     /// one line of printable text.
     static func sanitize(_ text: String) -> String {
-        // Most labels have nothing to change: no control character (each is a grapheme of its
-        // own) and no space at either end, found by one walk of the scalars.
         let scalars = text.unicodeScalars
         if scalars.first != " " && scalars.last != " "
             && !scalars.contains(where: {

@@ -26,7 +26,6 @@ struct MeasuredLabel {
 
     /// Measures `text` (sanitized) in one pass.
     init(_ text: String) {
-        // Printable ASCII by its bytes; other text by its graphemes, found once.
         if text.isPrintableASCII { measure(text.utf8) } else { measure(Array(text)) }
     }
 

@@ -26,7 +26,6 @@ struct TextCanvas {
     private var graphemes: [Character] = []
     /// The index of the first row still in `cells`.
     private var firstRow = 0
-    /// The rows written out so far, as UTF-8.
     private var written: [UInt8] = []
 
     init(width: Int, charset: DiagramCharset) {
@@ -74,7 +73,6 @@ struct TextCanvas {
     /// charset a non-ASCII grapheme becomes its ``ASCIIFallback`` of the same width.
     mutating func put(text: String, _ row: Int, _ column: Int) {
         let rowStart = (row - firstRow) * width
-        // Most text is printable ASCII: a cell per byte, no grapheme to find.
         if text.isPrintableASCII {
             guard column >= 0, column + text.utf8.count <= width else {
                 assertionFailure("text outside the canvas at column \(column) of \(width)")

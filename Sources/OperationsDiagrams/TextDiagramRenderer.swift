@@ -25,8 +25,6 @@ public import Operations
 ///   launch in from the left edge, onFinish out to it; notes wrapped to the free width;
 /// - identical bytes for an identical trace, `\n` line ends, no tabs, no trailing spaces, one
 ///   final newline.
-///
-/// Rendering is linear in the number of events.
 public struct TextDiagramRenderer: DiagramRenderer {
     /// The widest a line may be, in display columns. Default 100.
     public var maxWidth: Int
@@ -118,7 +116,7 @@ public struct TextDiagramRenderer: DiagramRenderer {
             if drawing == nil { drawing = try fitted(section.trace, breaks: .any) }
             // Even abbreviated and broken, this step does not fit: say what would.
             guard let drawing else {
-                return try renderWhole(ParticipantAbbreviation(section.trace).trace, breaks: .any)
+                return try renderWhole(section.trace.abbreviated().trace, breaks: .any)
             }
             parts.append(fitted((path + [title]).joined(separator: " › ")) + "\n" + framed(drawing, by: section))
         }
@@ -155,7 +153,7 @@ public struct TextDiagramRenderer: DiagramRenderer {
     /// The trace drawn with long names abbreviated and a legend under it; `nil` when there is
     /// nothing to abbreviate or it still does not fit.
     private func abbreviated(_ trace: Trace, breaks: TextLayout.Breaks) throws(TraceError) -> String? {
-        let short = ParticipantAbbreviation(trace)
+        let short = trace.abbreviated()
         guard !short.legend.isEmpty else { return nil }
         do {
             let drawing = try renderWhole(short.trace, breaks: breaks)

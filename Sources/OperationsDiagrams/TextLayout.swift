@@ -15,7 +15,6 @@ import Operations
 /// frames give their border columns up to the labels before a word is broken. If even the
 /// floors do not fit, the layout reports it.
 struct TextLayout {
-    /// The fixed geometry of one column.
     struct ColumnGeometry {
         /// How far bars reach right of the lifeline (0 for none).
         let rightReach: Int
@@ -29,11 +28,6 @@ struct TextLayout {
 
     /// Which gap a step's label sits in and how it is placed there.
     enum Placement {
-        var isNote: Bool {
-            if case .note = self { return true }
-            return false
-        }
-
         /// Above an arrow, centred in the gap (or left-aligned in the edge gap).
         case arrow(gap: Int)
         /// Right of a self-message loop.
@@ -46,7 +40,6 @@ struct TextLayout {
     }
 
     let columns: [ColumnGeometry]
-    /// Frames nest this deep.
     let frameDepth: Int
     /// The columns frame borders take at the left (the innermost followed by a blank) and at
     /// the right (preceded by one): one per level of nesting, or, when the page is too narrow
@@ -72,7 +65,6 @@ struct TextLayout {
     }
     /// The lifeline column of each participant.
     private(set) var x: [Int] = []
-    /// The total width of the drawing.
     private(set) var width = 0
     /// Each step's label lines (note lines for notes).
     private(set) var lines: [[String]] = []
@@ -139,7 +131,9 @@ struct TextLayout {
         }
         placements = model.steps.map { Self.placement(of: $0) }
         // Labels are measured once, for every fitting pass below.
-        let measured = texts.indices.map { placements[$0].isNote ? nil : MeasuredLabel(texts[$0].first ?? "") }
+        let measured = texts.indices.map { index -> MeasuredLabel? in
+            if case .note = placements[index] { nil } else { MeasuredLabel(texts[index].first ?? "") }
+        }
 
         // A border column per frame level first; one for all when that does not fit without
         // breaking a word: a narrow page gives the labels the columns of the frames' borders.
@@ -148,15 +142,12 @@ struct TextLayout {
         frameColumns = frameDepth
         while true {
             let breaks = frameColumns > 1 ? min(breaks, .words) : breaks
-            // Shrink gaps: drop the comfortable padding before wrapping anything.
             fit = Fit(
                 layout: self, model: model, texts: texts, measured: measured, padding: Self.padding,
                 maxLabelLines: maxLabelLines)
             shrunk = fit.total > maxWidth
             guard shrunk else { break }
             fit.dropPadding()
-            // Wrap at spaces and after ( , . first; then between the words of an identifier;
-            // anywhere only if that is not enough; `…` comes from the line limit.
             // Notes are prose, so a word broken inside a note costs less than a broken label.
             fit.shrink(to: maxWidth, hardNotes: false, labels: .soft)
             fit.shrink(to: maxWidth, hardNotes: true, labels: .soft)
@@ -337,7 +328,7 @@ struct TextLayout {
                     slotPadding = gap == 0 ? padding : 2 * padding
                 case .loop(let column), .note(let column):
                     gap = column + 1
-                    isNote = layout.placements[index].isNote
+                    if case .note = layout.placements[index] { isNote = true }
                     let reach = columns[column].rightReach
                     fixed = gap == count ? reach + 5 : reach + 7 + columns[gap].leftReach
                     slotPadding = gap == count || isNote ? 0 : padding
@@ -360,8 +351,7 @@ struct TextLayout {
             for slot in slots { sizes[slot.gap] = max(sizes[slot.gap], slot.extent + slot.padding) }
         }
 
-        /// The first step of fitting: the gaps without the comfortable padding. Computed from
-        /// the same slots rather than by measuring every label again.
+        /// The first step of fitting: the gaps without the comfortable padding.
         mutating func dropPadding() {
             sizes = structural
             for slot in slots { sizes[slot.gap] = max(sizes[slot.gap], slot.extent) }

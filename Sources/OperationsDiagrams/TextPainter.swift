@@ -5,8 +5,7 @@ import Operations
 /// Rows come in blocks, one per step: the label rows, the arrow row (or the rows of a loop or a
 /// note), then the closing rows where bars end, head boxes of created services close, and Xs
 /// stand. One blank row separates blocks. Every row first gets the lifelines and bars of the
-/// columns alive on it, then the step's own drawing on top; so painting is linear in rows times
-/// columns, with no pass over earlier rows.
+/// columns alive on it, then the step's own drawing on top.
 struct TextPainter {
     /// What a closing row does to a column (``closingMarks(of:)``), shared with ``SVGPainter``.
     enum Mark {
@@ -42,7 +41,6 @@ struct TextPainter {
         for index in model.steps.indices {
             if index > 0 { baseRow() }
             paint(step: index)
-            // Nothing paints into a finished step's rows: write them out.
             canvas.flush()
         }
         if showFootBoxes && alive.contains(true) {
@@ -111,7 +109,6 @@ struct TextPainter {
         }
     }
 
-    /// The columns of a column's head box's left and right sides.
     private func boxEdges(_ column: Int) -> (left: Int, right: Int) {
         (layout.x[column] - layout.columns[column].boxLeft, layout.x[column] + layout.columns[column].boxRight)
     }
@@ -250,7 +247,6 @@ struct TextPainter {
             rule(lastLabelRow, from: left, to: right, corners: (.topLeft, .topRight))
         }
 
-        // The arrow row.
         let row = baseRow()
         if let created { boxMiddle(created, row: row) }
         let from = position(of: sender)

@@ -2,7 +2,6 @@
 /// that is all printable ASCII, where every byte is a grapheme one column wide and the text is
 /// walked without finding grapheme breaks.
 protocol TextUnit: Equatable {
-    /// The terminal columns it takes.
     var columns: Int { get }
     var isSpace: Bool { get }
     /// Whether a line may break after it: a space, `(`, `,` or `.`.
@@ -28,8 +27,7 @@ extension UInt8: TextUnit {
 }
 
 extension Character: TextUnit {
-    /// The character's byte when it is one ASCII scalar: a cheaper question than `==` or
-    /// `asciiValue`, which compare with `"\r\n"` first.
+    /// The character's byte when it is one ASCII scalar.
     private var asciiByte: UInt8? { utf8.count == 1 ? utf8.first : nil }
 
     var columns: Int { displayWidth }

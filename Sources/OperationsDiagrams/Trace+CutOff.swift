@@ -24,7 +24,6 @@ extension Trace {
 
 /// What a session left open: running operations, unanswered calls, live services, open frames.
 package struct SessionCloser {
-    /// A closer that has seen nothing yet.
     package init() {}
 
     /// The frames still open, each with how many operations were running when it opened: a

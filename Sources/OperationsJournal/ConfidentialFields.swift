@@ -43,69 +43,8 @@ enum ConfidentialFields {
         static let withheld = "withheld"
     }
 
-    /// A confidential value inside another, and where it sits.
-    struct Place {
-        /// The JSON Pointer's tokens, as `JSONEncoder` lays the value out.
-        let tokens: [String]
-        /// The confidential value itself, to be sealed alone.
-        let value: any Encodable
-
-        /// `~` as `~0` and `/` as `~1` in each token.
-        var pointer: String {
-            tokens.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }
-                .joined()
-        }
-    }
-
-    /// The confidential values `value` holds, in the order its conformance encodes them; `value`
-    /// itself is not one of them, and what a confidential value holds is sealed with it.
-    ///
-    /// Found by walking the conformance with an encoder that writes nothing (``PlaceFinder``):
-    /// `JSONEncoder` hands no hook to a user type's synthesized `encode(to:)`.
-    ///
-    /// - Throws: What the value's conformance throws.
-    static func places(in value: any Encodable) throws -> [Place] {
-        let found = PlaceFinder.Found()
-        try value.encode(to: PlaceFinder(path: [], found: found))
-        return found.places
-    }
-
-    /// `{"value":…,"confidential":[…]}`: the value's JSON (from `JSONEncoder`) with each place
-    /// holding its marker, each secret sealed by `sealer` (its own JSON from `encode`) or
-    /// withheld without one.
-    ///
-    /// - Returns: The object's JSON; `nil` when a place is not in the JSON (a conformance that
-    ///   encodes differently from one encoder to another), so nothing is written in clear.
-    /// - Throws: ``SealingFailure`` when the sealer throws; nothing of the value is returned.
-    static func write(
-        _ json: Data, places: [Place], sealer: (any JournalSealer)?, encode: (any Encodable) throws -> Data
-    ) throws(SealingFailure) -> [UInt8]? {
-        guard var tree = try? JSONSerialization.jsonObject(with: json, options: .fragmentsAllowed) else { return nil }
-        for place in places {
-            let typeName = "\(type(of: place.value))"
-            let marker: [String: Any]
-            if let sealer {
-                guard let plaintext = try? encode(place.value) else { return nil }
-                do {
-                    marker = [Key.sealed: Data(try sealer.seal(Array(plaintext))).base64EncodedString()]
-                } catch {
-                    throw SealingFailure(typeName: typeName, reason: "the sealer threw \(type(of: error))")
-                }
-            } else {
-                marker = [Key.withheld: withheldReason(typeName)]
-            }
-            guard let replaced = replacing(at: place.tokens[...], in: tree, with: marker) else { return nil }
-            tree = replaced
-        }
-        guard let value = try? JSONSerialization.data(withJSONObject: tree, options: jsonOptions),
-            let pointers = try? JSONSerialization.data(withJSONObject: places.map(\.pointer), options: jsonOptions)
-        else { return nil }
-        return Array(#"{"\#(Key.value)":"#.utf8) + value + Array(#","\#(Key.confidential)":"#.utf8) + pointers + [
-            UInt8(ascii: "}")
-        ]
-    }
-
-    /// How the journal writes JSON it rebuilds: keys sorted, so equal values have equal bytes.
+    /// How the journal writes JSON it rebuilds when a sealed field is opened: keys sorted, so
+    /// equal values have equal bytes.
     static let jsonOptions: JSONSerialization.WritingOptions = [
         .fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes,
     ]

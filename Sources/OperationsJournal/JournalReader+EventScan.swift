@@ -93,21 +93,11 @@ extension JournalFormat.EventLine {
             skippedLines: fields.decoded([Int].self, .skippedLines), began: fields.int64(.began),
             polls: fields.int(.polls), nextPollAt: fields.int64(.nextPollAt), waitSeconds: fields.double(.waitSeconds),
             handled: fields.decoded(HandledEvent.self, .handled))
-        // The input's problem first, and the output not read after it, as `init(from:)` does.
-        var problem: JournalReader.Inconsistency?
-        var input: RecordedValue?
-        var output: RecordedValue?
-        switch try fields.value(.input, clear: .input, sealed: .inputSealed, notRecorded: .inputNotRecorded) {
-        case .success(let value): input = value
-        case .failure(let reason): problem = reason
-        }
-        if problem == nil {
-            switch try fields.value(.output, clear: .output, sealed: .outputSealed, notRecorded: .outputNotRecorded) {
-            case .success(let value): output = value
-            case .failure(let reason): problem = reason
-            }
-        }
-        self.init(fields: line, values: JournalFormat.RecordedValues(input: input, output: output, problem: problem))
+        // A value not of its form refuses the line too: why it is not is `JSONDecoder`'s to say.
+        let values = try JournalFormat.RecordedValues(
+            input: fields.value(clear: .input, sealed: .inputSealed, notRecorded: .inputNotRecorded),
+            output: fields.value(clear: .output, sealed: .outputSealed, notRecorded: .outputNotRecorded))
+        self.init(fields: line, values: values)
     }
 
     /// The fields found in a scanned line, read by their form; each throws when a field is not
@@ -224,38 +214,33 @@ extension JournalFormat.EventLine {
         private static let nameKey = Array("name".utf8)
 
         /// A recorded value as ``RecordedValue/init(_:in:)`` reads it: the clear form first.
-        func value(
-            _ names: JournalFormat.ValueFields, clear: Field, sealed: Field, notRecorded: Field
-        ) throws(JournalReader.Scanner.Refused) -> Result<RecordedValue?, JournalReader.Inconsistency> {
+        func value(clear: Field, sealed: Field, notRecorded: Field) throws(JournalReader.Scanner.Refused)
+            -> RecordedValue?
+        {
             if let range = found[clear.rawValue] {
                 var cursor = scanner
                 cursor.position = range.lowerBound
                 var bytes: [UInt8] = []
                 bytes.reserveCapacity(range.count)
-                if try cursor.writeComparable(into: &bytes) { return .success(.json(Data(bytes))) }
-                guard let json = ComparableJSON.Decoded.data(Data(scanner.bytes[range])) else {
-                    return .failure(.init(text: "the field \"\(names.clear)\" is not valid"))
-                }
-                return .success(.json(json))
+                if try cursor.writeComparable(into: &bytes) { return .json(Data(bytes)) }
+                guard let json = ComparableJSON.Decoded.data(Data(scanner.bytes[range])) else { throw .init() }
+                return .json(json)
             }
-            for (field, name, make) in [
-                (sealed, names.sealed, RecordedValue.sealed),
-                (notRecorded, names.notRecorded, RecordedValue.notRecorded),
-            ] {
+            for (field, make) in [(sealed, RecordedValue.sealed), (notRecorded, RecordedValue.notRecorded)] {
                 guard let range = found[field.rawValue] else { continue }
                 guard scanner.bytes[range.lowerBound] == UInt8(ascii: "\""), let text = try string(range) else {
-                    return .failure(.init(text: "the field \"\(name)\" is not valid"))
+                    throw .init()
                 }
-                return .success(make(text))
+                return make(text)
             }
-            return .success(nil)
+            return nil
         }
     }
 }
 
 extension JournalFormat.RecordedValues {
     /// The values of a scanned line as ``init(from:)`` reads them.
-    fileprivate init(input: RecordedValue?, output: RecordedValue?, problem: JournalReader.Inconsistency?) {
-        (self.input, self.output, self.problem) = (input, output, problem)
+    fileprivate init(input: RecordedValue?, output: RecordedValue?) {
+        (self.input, self.output, self.problem) = (input, output, nil)
     }
 }

@@ -24,10 +24,11 @@ enum LineChecksum {
         var b: UInt32 = 0
         var rest = bytes[...]
         while !rest.isEmpty {
-            // 5552 bytes is the most that can be summed before `b` could overflow 32 bits.
+            // 5552 bytes is the most that can be summed before `b` could overflow 32 bits, so
+            // the additions need no overflow check.
             for byte in rest.prefix(5552) {
-                a += UInt32(byte)
-                b += a
+                a &+= UInt32(byte)
+                b &+= a
             }
             rest = rest.dropFirst(5552)
             a %= 65521
@@ -43,11 +44,17 @@ enum LineChecksum {
 
     /// The checksum field and the end of a line whose checksum is `sum`.
     static func suffix(sum: UInt32) -> [UInt8] {
-        var suffix = marker
-        appendHex(sum, to: &suffix)
-        suffix += #""}"#.utf8
-        suffix.append(UInt8(ascii: "\n"))
+        var suffix: [UInt8] = []
+        appendSuffix(sum, to: &suffix)
         return suffix
+    }
+
+    /// ``suffix(sum:)`` appended to the line it ends.
+    static func appendSuffix(_ sum: UInt32, to line: inout [UInt8]) {
+        line += marker
+        appendHex(sum, to: &line)
+        line += #""}"#.utf8
+        line.append(UInt8(ascii: "\n"))
     }
 
     /// What a line's checksum says about it.

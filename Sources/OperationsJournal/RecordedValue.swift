@@ -55,9 +55,9 @@ enum RecordedValue: Sendable, Hashable {
     /// nothing confidential (``JournalConfidential``, ``ConfidentialFields``); `nil` otherwise.
     static func clearJSON(of value: Any) -> Data? {
         guard let encodable = value as? any Encodable, !(value is any JournalConfidential),
-            (try? ConfidentialFields.places(in: encodable))?.isEmpty == true
+            let written = try? ValueJSON.write(encodable, sealer: nil), written.confidential.isEmpty
         else { return nil }
-        return try? JSONEncoder().encode(encodable)
+        return Data(written.json)
     }
 
     /// Why the value cannot be rebuilt from the journal whatever the sealer: it was not recorded,

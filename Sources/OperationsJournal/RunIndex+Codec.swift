@@ -6,7 +6,7 @@ extension RunIndex {
     /// tabs.
     ///
     /// ```
-    /// {"count":2,"format":"operations.run-index","sum":"0a1b2c3d","version":4}
+    /// {"count":2,"format":"operations.run-index","sum":"0a1b2c3d","version":5}
     /// <file>	<size>	<mtime ns>	<inode>	R	<scenario>	<finished>	<failed step>	<created>	…
     /// <file>	<size>	<mtime ns>	<inode>	F	<kind>	<reason>	<line>	<found>	<supported>
     /// ```
@@ -211,21 +211,14 @@ extension RunIndex {
         // MARK: - Fields
 
         /// The bytes `%`-escaped in a text field: its separators, and `%` itself.
-        private static func isEscaped(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: "%"), tab, newline, UInt8(ascii: "\r"), UInt8(ascii: "/"), UInt8(ascii: ":"),
-                UInt8(ascii: ","):
-                true
-            default: false
-            }
-        }
+        private static let escaped = Set("%\t\n\r/:,".utf8)
 
         private static func text(_ value: String?) -> [UInt8] {
             guard let value else { return [] }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(value.utf8.count)
             for byte in value.utf8 {
-                if isEscaped(byte) {
+                if escaped.contains(byte) {
                     bytes += Array("%".utf8) + Array(LineChecksum.hex(UInt32(byte)).suffix(2).utf8)
                 } else {
                     bytes.append(byte)

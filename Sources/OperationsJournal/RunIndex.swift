@@ -26,9 +26,10 @@ struct RunIndex {
     static let format = "operations.run-index"
     /// Raised whenever what a summary holds, or how it is derived from a journal, changes.
     /// Version 3 added each run's `rerunOf`; version 4 the steps an undone run undid, and lines
-    /// of tab-separated fields instead of one JSON object. An index of an older version is
-    /// rebuilt.
-    static let version = 4
+    /// of tab-separated fields instead of one JSON object; version 5 names the step of a run
+    /// stopped while that step waited to retry, which lines before left without one. An index
+    /// of an older version is rebuilt.
+    static let version = 5
     /// A temporary older than this was left by a killed process, not one about to rename it.
     static let abandonedTemporaryAge: Int64 = 10 * 60 * 1_000_000_000
 

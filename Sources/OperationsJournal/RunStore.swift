@@ -67,38 +67,13 @@ public struct RunStore: Sendable {
         self.removedDrafts = Self.removeAbandonedDrafts(in: directory)
     }
 
-    /// Gives a journal just created, and the directory its marks are created in, the store's
-    /// data-protection class before the run writes more than its header.
-    private func protected(_ journal: ScenarioJournal) throws(JournalError) -> ScenarioJournal {
-        guard fileProtection != .inherited else { return journal }
-        do {
-            try fileProtection.apply(to: directory)
-            try fileProtection.apply(to: journal.url)
-        } catch {
-            try? journal.close()
-            throw .io(journal.url, operation: "protect (\(fileProtection))", reason: "\(error)")
-        }
-        return journal
-    }
-
     /// Creates the journal of a new run with a fresh id that records only the scenario's name,
     /// no shape: what journals of older builds were, kept for the tests that read them (see
     /// ``create(scenario:settings:input:durability:)``).
     package func create(scenario: String, durability: ScenarioJournal.Durability = .buffered) throws(JournalError)
         -> ScenarioJournal
     {
-        // Ids carry 32 random bits, so a clash is already unlikely; an exclusive create turns
-        // one into another try instead of two processes sharing a file.
-        for _ in 0..<16 {
-            let id = RunID.make()
-            if let journal = try ScenarioJournal.createIfAbsent(
-                at: url(for: id), runID: id, scenario: scenario, durability: durability, createdAt: Date(),
-                sealer: sealer)
-            {
-                return try protected(journal)
-            }
-        }
-        throw .io(directory, operation: "create a run in", reason: "every new run id was already taken")
+        try create(named: scenario, durability: durability)
     }
 
     /// Creates the journal of a new run of `scenario`, recording its shape and the host's
@@ -128,14 +103,33 @@ public struct RunStore: Sendable {
         durability: ScenarioJournal.Durability = .buffered
     ) throws(JournalError) -> ScenarioJournal {
         let shape = scenario.shape
+        return try create(named: shape.name, shape: shape, settings: settings, input: input, durability: durability)
+    }
+
+    private func create(
+        named scenario: String, shape: ScenarioShape? = nil, settings: [String: String] = [:],
+        input: (any Sendable)? = nil, durability: ScenarioJournal.Durability
+    ) throws(JournalError) -> ScenarioJournal {
+        // Ids carry 32 random bits, so a clash is already unlikely; an exclusive create turns
+        // one into another try instead of two processes sharing a file.
         for _ in 0..<16 {
             let id = RunID.make()
-            if let journal = try ScenarioJournal.createIfAbsent(
-                at: url(for: id), runID: id, scenario: shape.name, shape: shape, settings: settings, input: input,
-                durability: durability, createdAt: Date(), sealer: sealer)
-            {
-                return try protected(journal)
+            guard
+                let journal = try ScenarioJournal.createIfAbsent(
+                    at: url(for: id), runID: id, scenario: scenario, shape: shape, settings: settings, input: input,
+                    durability: durability, createdAt: Date(), sealer: sealer)
+            else { continue }
+            // The journal, and the directory its marks are created in, take the store's
+            // data-protection class before the run writes more than its header.
+            guard fileProtection != .inherited else { return journal }
+            do {
+                try fileProtection.apply(to: directory)
+                try fileProtection.apply(to: journal.url)
+            } catch {
+                try? journal.close()
+                throw .io(journal.url, operation: "protect (\(fileProtection))", reason: "\(error)")
             }
+            return journal
         }
         throw .io(directory, operation: "create a run in", reason: "every new run id was already taken")
     }
@@ -160,10 +154,8 @@ public struct RunStore: Sendable {
         _ id: RunID, scenario: some ScenarioShapeProviding, relaunchingInDoubt: Bool = false,
         durability: ScenarioJournal.Durability = .buffered
     ) throws(JournalError) -> ScenarioJournal {
-        let url = url(for: id)
-        guard JournalFile.exists(url) else { throw .unknownRun(id, directory: directory) }
-        return try ScenarioJournal.resume(
-            at: url, shape: scenario.shape, relaunchingInDoubt: relaunchingInDoubt, durability: durability,
+        try ScenarioJournal.resume(
+            at: existing(id), shape: scenario.shape, relaunchingInDoubt: relaunchingInDoubt, durability: durability,
             sealer: sealer)
     }
 
@@ -182,9 +174,7 @@ public struct RunStore: Sendable {
     /// - Throws: ``JournalError/unknownRun(_:directory:)`` when there is no such run; the
     ///   errors of ``ScenarioJournal/load(_:)`` otherwise.
     public func load(_ id: RunID) throws(JournalError) -> JournalRecord {
-        let url = url(for: id)
-        guard JournalFile.exists(url) else { throw .unknownRun(id, directory: directory) }
-        return try ScenarioJournal.load(url)
+        try ScenarioJournal.load(existing(id))
     }
 
     /// Reads a run's journal as a resume would, skipping damaged lines after the header (see
@@ -194,9 +184,7 @@ public struct RunStore: Sendable {
     /// - Returns: Its record as its intact lines tell it, with ``JournalRecord/damagedLines``.
     /// - Throws: The errors of ``load(_:)``, except for a damaged line after the header.
     public func loadSkippingDamage(_ id: RunID) throws(JournalError) -> JournalRecord {
-        let url = url(for: id)
-        guard JournalFile.exists(url) else { throw .unknownRun(id, directory: directory) }
-        return try ScenarioJournal.loadSkippingDamage(url)
+        try ScenarioJournal.loadSkippingDamage(existing(id))
     }
 
     /// Opens a run's journal to resume it without checking the shape of what resumes it: what
@@ -205,9 +193,14 @@ public struct RunStore: Sendable {
     package func resume(_ id: RunID, durability: ScenarioJournal.Durability = .buffered) throws(JournalError)
         -> ScenarioJournal
     {
+        try ScenarioJournal.resume(at: existing(id), durability: durability, sealer: sealer)
+    }
+
+    /// The journal file of run `id`; ``JournalError/unknownRun(_:directory:)`` when it has none.
+    private func existing(_ id: RunID) throws(JournalError) -> URL {
         let url = url(for: id)
         guard JournalFile.exists(url) else { throw .unknownRun(id, directory: directory) }
-        return try ScenarioJournal.resume(at: url, durability: durability, sealer: sealer)
+        return url
     }
 
     /// Every run in the store, oldest first.

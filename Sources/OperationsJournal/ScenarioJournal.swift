@@ -80,8 +80,8 @@ public final class ScenarioJournal: ScenarioObserver {
         var descriptor: Int32?
         /// Complete lines not yet written to the file.
         var lines: [UInt8] = []
-        /// Writes step values, keys sorted as in the header.
-        let encoder: JSONEncoder
+        /// The file's lines as written, which ``history`` reads instead of the file.
+        var written: [UInt8] = []
         /// The address of the journaled scenario, learned from its start event.
         var root: StepAddress?
         var runInFlight = false
@@ -145,7 +145,7 @@ public final class ScenarioJournal: ScenarioObserver {
         self.scenario = scenario
         self.durability = durability
         self.resumedFrom = resumedFrom
-        self.state = LockedState(State(descriptor: descriptor, encoder: Self.headerEncoder))
+        self.state = LockedState(State(descriptor: descriptor))
     }
 
     deinit {
@@ -256,8 +256,9 @@ public final class ScenarioJournal: ScenarioObserver {
             // Damaged lines are skipped and named in the resumed line, so that later reads skip
             // them too; the replay then treats steps with side effects with suspicion.
             let mark = try SyncMark.read(for: url)
+            let bytes = try JournalFile.readAll(url)
             let record = try JournalReader.parse(
-                JournalFile.readAll(url), url: url, mark: mark, isBeingWritten: false, skippingDamage: true)
+                bytes, url: url, mark: mark, isBeingWritten: false, skippingDamage: true)
             if let shape {
                 try record.checkResumable(by: shape, relaunchingInDoubt: relaunchingInDoubt, sealer: sealer)
             }
@@ -283,6 +284,7 @@ public final class ScenarioJournal: ScenarioObserver {
                 // last complete one.
                 state.nextLine = record.lineCount + 1
                 state.previousSum = record.lastLineSum
+                state.written = Array(bytes.prefix(record.intactLength))
                 state.mark = MarkFile(SyncMark.url(for: url))
                 var line = JournalLine(.resumed)
                 line.field("session", int: record.sessions + 1)
@@ -334,6 +336,14 @@ public final class ScenarioJournal: ScenarioObserver {
     ///   lines are refused all the same (``JournalError/linesLost(_:_:)``).
     public static func loadSkippingDamage(_ url: URL) throws(JournalError) -> JournalRecord {
         try JournalReader.read(url, skippingDamage: true)
+    }
+
+    /// The run as this journal wrote it, every session of it: the lines written parsed from
+    /// memory, not read back from the file, so the end of a run reads the history it recorded
+    /// (a failed run does not read its journal again); `nil` when they do not read as a journal.
+    package var history: JournalRecord? {
+        let (written, isOpen) = state.withLock { ($0.written, $0.descriptor != nil) }
+        return try? JournalReader.parse(written, url: url, mark: nil, isBeingWritten: isOpen)
     }
 
     /// Replays the steps the resumed run completed; `nil` for a journal of a new run. A step
@@ -621,10 +631,9 @@ public final class ScenarioJournal: ScenarioObserver {
         if let duration = event.duration { line.field("durationMs", milliseconds: duration) }
     }
 
-    /// Writes a value with `JSONEncoder`, through its `Encodable` conformance opened from the
-    /// existential. One that is ``JournalConfidential`` is sealed whole, one that holds such
-    /// values has each of them sealed alone (``ConfidentialFields``); without a sealer they are
-    /// withheld.
+    /// Writes a value as its JSON (``ValueJSON``). One that is ``JournalConfidential`` is sealed
+    /// whole, one that holds such values has each of them sealed alone (``ConfidentialFields``);
+    /// without a sealer they are withheld.
     private func value(
         _ value: (any Sendable)?, _ fields: JournalFormat.ValueFields, _ line: inout JournalLine,
         _ state: inout State
@@ -652,51 +661,48 @@ public final class ScenarioJournal: ScenarioObserver {
         if confidential, sealer == nil {
             return line.field(fields.notRecorded, string: ConfidentialFields.withheldReason(typeName))
         }
-        let encoder = state.encoder
-        let json: Data
-        let places: [ConfidentialFields.Place]
+        let written: ValueJSON.Written
         do {
-            json = try encoder.encode(encodable)
-            places = confidential ? [] : try ConfidentialFields.places(in: encodable)
+            written = try ValueJSON.write(encodable, sealer: sealer, findingSecrets: !confidential)
+        } catch let failure as ConfidentialFields.SealingFailure {
+            // The value is not written (the line says so, without it), and the journal keeps the
+            // failure as its error, which stops the run before it acts on an event the journal
+            // cannot stand for.
+            line.field(fields.notRecorded, string: "\(failure.typeName) could not be sealed: \(failure.reason)")
+            if state.error == nil { state.error = .sealingFailed(url, type: failure.typeName, reason: failure.reason) }
+            return
         } catch {
             var reason = "\(error)"
             if case EncodingError.invalidValue(_, let context) = error { reason = context.debugDescription }
             return line.field(fields.notRecorded, string: "\(typeName) could not be encoded: \(reason)")
         }
-        do throws(ConfidentialFields.SealingFailure) {
-            if confidential, let sealer {
-                let sealed: [UInt8]
-                do {
-                    sealed = try sealer.seal(Array(json))
-                } catch {
-                    throw .init(typeName: typeName, reason: "the sealer threw \(type(of: error))")
-                }
-                return line.field(fields.sealed, string: Data(sealed).base64EncodedString())
+        if confidential, let sealer {
+            do {
+                return line.field(fields.sealed, string: Data(try sealer.seal(written.json)).base64EncodedString())
+            } catch {
+                let reason = "the sealer threw \(type(of: error))"
+                line.field(fields.notRecorded, string: "\(typeName) could not be sealed: \(reason)")
+                if state.error == nil { state.error = .sealingFailed(url, type: typeName, reason: reason) }
+                return
             }
-            guard !places.isEmpty else { return line.field(fields.clear, json: json) }
-            guard
-                let object = try ConfidentialFields.write(
-                    json, places: places, sealer: sealer, encode: { try encoder.encode($0) })
-            else {
-                let reason = "\(typeName) could not be encoded with its confidential fields apart"
-                return line.field(fields.notRecorded, string: reason)
-            }
-            line.field(fields.withConfidentialFields, json: object)
-        } catch {
-            // The value is not written (the line says so, without it), and the journal keeps the
-            // failure as its error, which stops the run before it acts on an event the journal
-            // cannot stand for.
-            line.field(fields.notRecorded, string: "\(error.typeName) could not be sealed: \(error.reason)")
-            if state.error == nil { state.error = .sealingFailed(url, type: error.typeName, reason: error.reason) }
         }
+        guard !written.confidential.isEmpty else { return line.field(fields.clear, json: written.json) }
+        var object = Array(#"{"\#(ConfidentialFields.Key.value)":"#.utf8) + written.json
+        object += #","\#(ConfidentialFields.Key.confidential)":["#.utf8
+        for (index, pointer) in written.confidential.enumerated() {
+            if index > 0 { object.append(UInt8(ascii: ",")) }
+            JournalLine.appendString(pointer, to: &object)
+        }
+        line.field(fields.withConfidentialFields, json: object + "]}".utf8)
     }
 
     private func recordError(_ error: any Error, _ line: inout JournalLine, _ state: State) {
         var recorded = RecordedError(error)
         // Cancelled while it waited (at a screen, in a wait): no answer was lost (RunHistory).
         if state.interruptedWhileWaiting, recorded.isCancellation { recorded.isOutcomeUncertain = false }
-        // `RecordedError`'s own `Codable` form; it has nothing `JSONEncoder` can refuse.
-        line.field("error", json: (try? state.encoder.encode(recorded)) ?? Data("null".utf8))
+        // `RecordedError`'s own `Codable` form; it has nothing JSON cannot hold.
+        let json = try? ValueJSON.write(recorded, sealer: nil, findingSecrets: false).json
+        line.field("error", json: json ?? Array("null".utf8))
     }
 
     /// Writes the buffer; syncs too when asked and the journal's level syncs, or always when
@@ -718,6 +724,7 @@ public final class ScenarioJournal: ScenarioObserver {
                 state.error = .io(url, operation: "write to", reason: String(cString: strerror(code)))
             } else {
                 state.unsynced = true
+                state.written += state.lines
             }
             state.lines.removeAll(keepingCapacity: true)
         }

@@ -39,10 +39,11 @@ struct SyncMark: Equatable {
 
     /// The record: one line, checksummed, padded to ``recordLength``.
     var record: [UInt8] {
-        var text = JournalLine()
+        var text = JournalLine(capacity: Self.recordLength)
         text.field(JournalFormat.Mark.line, int: line)
         text.field(JournalFormat.Mark.checksum, string: LineChecksum.hex(sum))
-        var bytes = text.bytes + LineChecksum.suffix(for: text.bytes)
+        var bytes = text.bytes
+        LineChecksum.appendSuffix(LineChecksum.adler32(bytes), to: &bytes)
         bytes.removeLast()  // MarkFile.record ends it with its own newline, after the padding.
         return MarkFile.record(bytes, length: Self.recordLength)
     }
@@ -109,7 +110,10 @@ struct MarkFile {
 
     /// `text` padded with spaces to `length` bytes, the last a newline.
     static func record(_ text: [UInt8], length: Int) -> [UInt8] {
-        text + [UInt8](repeating: UInt8(ascii: " "), count: max(0, length - 1 - text.count)) + [UInt8(ascii: "\n")]
+        var record = text
+        record += repeatElement(UInt8(ascii: " "), count: max(0, length - 1 - text.count))
+        record.append(UInt8(ascii: "\n"))
+        return record
     }
 
     /// Whether a record was written and the file is not closed yet.

@@ -68,24 +68,14 @@ public struct DiagramOptions: Sendable {
     ///
     /// - Throws: ``CLIError`` with the sentence a user reads: the `--width` that would fit.
     public func draw(_ trace: Trace) throws -> String {
-        try drawing { () throws(TraceError) in
-            try format.render(trace, width: width)
-        } marked: {
-            () throws(TraceError) in
-            try format.render(trace.drawable(), width: width)
-        }
+        try drawing(trace, marked: trace.drawable, format.render(_:width:))
     }
 
     /// Draws one step of a run (`Trace/sections(named:)`).
     ///
     /// - Throws: ``CLIError`` with the sentence a user reads, as drawing a whole trace does.
     public func draw(_ section: TraceSection) throws -> String {
-        try drawing { () throws(TraceError) in
-            try format.render(section, width: width)
-        } marked: {
-            () throws(TraceError) in
-            try format.render(section.drawable(), width: width)
-        }
+        try drawing(section, marked: section.drawable, format.render(_:width:))
     }
 
     /// Turns a renderer's refusal into the sentence a user reads (exit status 1).
@@ -113,17 +103,17 @@ public struct DiagramOptions: Sendable {
         return number
     }
 
-    /// What `render` draws; what a renderer cannot balance is drawn as far as it goes, and
-    /// marked (`marked`); a refusal in the sentence a user reads (``failure(_:)``).
-    private func drawing(
-        _ render: () throws(TraceError) -> String, marked: () throws(TraceError) -> String
+    /// What `render` draws of `drawn`; what a renderer cannot balance is drawn as far as it
+    /// goes, and marked (`marked`); a refusal in the sentence a user reads (``failure(_:)``).
+    private func drawing<Drawn>(
+        _ drawn: Drawn, marked: () -> Drawn, _ render: (Drawn, Int) throws(TraceError) -> String
     ) throws -> String {
         do throws(TraceError) {
             do throws(TraceError) {
-                return try render()
+                return try render(drawn, width)
             } catch {
                 if case .diagramTooNarrow = error { throw error }
-                return try marked()
+                return try render(marked(), width)
             }
         } catch {
             throw Self.failure(error)

@@ -10,7 +10,7 @@ import OperationsJournal
 /// `--depth N` draws N levels of launches with their insides, `--step NAME` one step wherever it
 /// ran (nested scenarios included; N then counts from the step), `--format` and `--width` as
 /// ``DiagramOptions`` reads them. Each session of the run (the run, each rerun) starts at a
-/// divider naming its scenario (`RunTrace.load(for:runID:missing:)`).
+/// divider naming its scenario (`RecordedTrace.markingSessions()`).
 /// A program with diagrams of its own under the same command name (opctl draws its catalog with
 /// `diagram NAME`) hands `--run` to ``draw(_:arguments:console:)``.
 public enum DrawRun<Program: RunnerProgram>: Command {
@@ -91,6 +91,7 @@ public enum DrawRun<Program: RunnerProgram>: Command {
         let recorded = try RunTrace.loadRecorded(for: store.url(for: runID), runID: runID) {
             _ = try RunLookup.record(runID, in: store, program: Program.configuration.name)
         }
+        // A journal that does not read leaves the trace as it was recorded.
         let trace = RunTrace.drawable(recorded, history: (try? store.load(runID)).map { RunHistory($0) })
         guard let step = arguments.value(stepOption) else {
             console.out(try options.draw(trace.limited(toDepth: depth)))

@@ -92,11 +92,13 @@ public struct RunFailure: Sendable {
     public let runID: RunID
     /// What the runner prints unless the program changes it.
     public let reading: FailureReading
-    private let loadRecord: @Sendable () -> JournalRecord?
+    /// The run as its journal recorded it by its end, every session of it (what a rerun will
+    /// find), or `nil` when what it wrote does not read as a journal.
+    public let record: JournalRecord?
 
     init(
         kind: Kind, cause: (any Error)?, step: String, attempts: Int, runID: RunID, reading: FailureReading,
-        record: @escaping @Sendable () -> JournalRecord?
+        record: JournalRecord?
     ) {
         self.kind = kind
         self.cause = cause
@@ -104,14 +106,10 @@ public struct RunFailure: Sendable {
         self.attempts = attempts
         self.runID = runID
         self.reading = reading
-        self.loadRecord = record
+        self.record = record
     }
 
     /// `" after N attempts"` when the step was attempted more than once, else `""`: the words
     /// the runner's message puts after `STEP failed`.
     public var afterAttempts: String { attempts > 1 ? " after \(attempts) attempts" : "" }
-
-    /// The run's journal as it ended, read when asked (what a rerun will find), or `nil` when
-    /// it cannot be read.
-    public var record: JournalRecord? { loadRecord() }
 }

@@ -121,11 +121,3 @@ extension ProgressPrinter {
         }
     }
 }
-
-extension RunHistory {
-    /// How many launches the step a failure names had: its path of step names from the
-    /// outermost scenario down (`StepFailure/stepPath`).
-    func attemptCount(ofStepNamed path: [String]) -> Int {
-        steps.first { !$0.address.isCompensation && $0.address.path.map(\.name) == path }?.attempts.count ?? 0
-    }
-}

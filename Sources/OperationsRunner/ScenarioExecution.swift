@@ -122,41 +122,45 @@ struct ScenarioExecution<Input: Sendable> {
     /// (``PreparedRun/explain``).
     private func fail(_ error: any Error) -> Int32 {
         let failure = error as? StepFailure
+        let step = failure?.failedOperation ?? scenario
+        let cause = failure?.rootCause ?? error
         // The step named is the innermost failed one, so are its attempts: over the whole run,
         // after those of the sessions before this one, as the run's history numbers them.
-        let earlier = failure.map { resumedHistory?.attemptCount(ofStepNamed: $0.stepPath) ?? 0 } ?? 0
+        let earlier =
+            resumedHistory?.steps.first { earlier in
+                !earlier.address.isCompensation && earlier.address.path.map(\.name) == failure?.stepPath
+            }?.attempts.count ?? 0
         let attempts = (failure?.failedOperationAttempts ?? 1) + earlier
+        func ending(_ kind: RunFailure.Kind, _ reading: FailureReading) -> Int32 {
+            report(kind, cause: cause, step: step, attempts: attempts, reading)
+        }
         // The journal, not the step, stopped the rerun: a step in doubt without a key, or a
         // recorded value this build cannot read. Rerunning the same way would stop again.
-        if let cause = failure?.rootCause, cause is ResumeError || cause is JournalError {
-            let hint =
-                cause is ResumeError
-                ? RunHint.relaunchInDoubt(rerunCommand([])) : nil
-            let reading = FailureReading(
-                status: "failed", message: "cannot resume run \(journal.runID): \(cause)", hint: hint,
-                exitStatus: ExitStatus.usage, failedStep: failure?.failedOperation, rerunnable: false)
-            return report(
-                .cannotResume, cause: cause, step: failure?.failedOperation ?? scenario, attempts: attempts, reading)
+        if failure != nil, cause is ResumeError || cause is JournalError {
+            let hint = cause is ResumeError ? RunHint.relaunchInDoubt(rerunCommand([])) : nil
+            return ending(
+                .cannotResume,
+                FailureReading(
+                    status: "failed", message: "cannot resume run \(journal.runID): \(cause)", hint: hint,
+                    exitStatus: ExitStatus.usage, failedStep: failure?.failedOperation, rerunnable: false))
         }
-        if let unanswered = (failure?.rootCause ?? error) as? PromptUnanswerable {
+        if let unanswered = cause as? PromptUnanswerable {
             // Nobody could answer a screen: nothing was undone, and a rerun with the input goes on.
-            let reading = FailureReading(
-                status: "cancelled", message: "run stopped: \(unanswered)",
-                hint: "Rerun it with the input the question asked for: \(rerunCommand([]))",
-                exitStatus: ExitStatus.usage, failedStep: failure?.failedOperation, rerunnable: true)
-            return report(
-                .cancelled, cause: unanswered, step: failure?.failedOperation ?? scenario, attempts: attempts,
-                reading)
+            return ending(
+                .cancelled,
+                FailureReading(
+                    status: "cancelled", message: "run stopped: \(unanswered)",
+                    hint: "Rerun it with the input the question asked for: \(rerunCommand([]))",
+                    exitStatus: ExitStatus.usage, failedStep: failure?.failedOperation))
         }
         if error.isCancellation {
-            let cause = failure?.rootCause ?? error
             // Nothing was undone (DESIGN.md, contract 19): a rerun given the answer the person did
             // not give goes on, and the hint asks for it (``RunHint``).
-            let reading = FailureReading(
-                status: "cancelled", message: "run cancelled: \(cause)", exitStatus: ExitStatus.cancelled,
-                failedStep: failure?.failedOperation)
-            return report(
-                .cancelled, cause: cause, step: failure?.failedOperation ?? scenario, attempts: attempts, reading)
+            return ending(
+                .cancelled,
+                FailureReading(
+                    status: "cancelled", message: "run cancelled: \(cause)", exitStatus: ExitStatus.cancelled,
+                    failedStep: failure?.failedOperation))
         }
         if let undoing = error as? CompensationFailure {
             // Its undoing left something undone: a rerun tries those compensations again (and only those).
@@ -170,19 +174,12 @@ struct ScenarioExecution<Input: Sendable> {
                 failedStep: step)
             return report(.failed, cause: undoing, step: step, attempts: failure?.failedOperationAttempts ?? 1, reading)
         }
-        let step = failure?.failedOperation ?? scenario
-        let cause = failure?.rootCause ?? error
-        let after = attempts > 1 ? " after \(attempts) attempts" : ""
-        // A failure for good whose finished steps were undone is over: a rerun would fail the
-        // same way and undo nothing more.
-        let record = try? ScenarioJournal.load(journal.url)
-        let undone = record?.isUndone == true ? record?.undoneSteps ?? [] : []
-        let reading = FailureReading(
-            status: "failed", message: "\(step) failed\(after): \(cause)",
-            hint: undone.isEmpty ? nil : "Undone: \(undone.map(\.name).joined(separator: ", ")).",
-            exitStatus: ExitStatus.failure, failedStep: step, rerunnable: undone.isEmpty)
-        // The record read here is the one the report reads: a failed run reads its journal once.
-        return report(.failed, cause: cause, step: step, attempts: attempts, reading, read: record)
+        return ending(
+            .failed,
+            FailureReading(
+                status: "failed",
+                message: "\(step) failed\(attempts > 1 ? " after \(attempts) attempts" : ""): \(cause)",
+                exitStatus: ExitStatus.failure, failedStep: step))
     }
 
     /// The run's history before this session, for a rerun: what its attempt numbers follow.
@@ -192,8 +189,7 @@ struct ScenarioExecution<Input: Sendable> {
 
     private func succeed(_ outcome: RunOutcome) -> Int32 {
         if json {
-            var object = runObject(
-                status: "succeeded", failedStep: nil, record: try? ScenarioJournal.load(journal.url))
+            var object = runObject(status: "succeeded", failedStep: nil, record: journal.history)
             for (key, value) in outcome.jsonFields { object[key] = value }
             console.print(JSONText.encode(object))
         } else {
@@ -208,32 +204,29 @@ struct ScenarioExecution<Input: Sendable> {
     /// The way on is the journal's (``RunHint``), as `show` gives it: the rerun command with the
     /// inputs the rerun needs, or what to do instead.
     private func report(
-        _ kind: RunFailure.Kind, cause: (any Error)?, step: String, attempts: Int, _ reading: FailureReading,
-        read: JournalRecord?? = nil
+        _ kind: RunFailure.Kind, cause: (any Error)?, step: String, attempts: Int, _ reading: FailureReading
     ) -> Int32 {
-        let url = journal.url
-        // Read at most once, by whichever part of the report needs it first.
-        let record = LockedState<JournalRecord??>(read)
-        let load: @Sendable () -> JournalRecord? = {
-            record.withLock { loaded in
-                if let loaded { return loaded }
-                let read = try? ScenarioJournal.load(url)
-                loaded = .some(read)
-                return read
-            }
+        // The history the journal wrote, which every line of the end reads: not the file again.
+        let history = journal.history
+        var reading = reading
+        // A failure for good whose finished steps were undone is over: a rerun would fail the
+        // same way and undo nothing more.
+        if kind == .failed, reading.hint == nil, let history, history.isUndone {
+            reading.hint = "Undone: \(history.undoneSteps.map(\.name).joined(separator: ", "))."
+            reading.rerunnable = false
         }
-        var reading = explain(
+        reading = explain(
             RunFailure(
                 kind: kind, cause: cause, step: step, attempts: attempts, runID: journal.runID, reading: reading,
-                record: load))
-        let runHint = load().flatMap(hint)
+                record: history))
+        let runHint = history.flatMap(hint)
         if reading.rerunnable, let instead = runHint?.instead {
             reading.rerunnable = false
             reading.hint = instead
         }
         let rerun = reading.rerunnable ? runHint?.rerun ?? rerunCommand(reading.rerunArguments) : nil
         if json {
-            var object = runObject(status: reading.status, failedStep: reading.failedStep, record: load())
+            var object = runObject(status: reading.status, failedStep: reading.failedStep, record: history)
             object["error"] = reading.message
             object["rerun"] = rerun
             // As `show --json` and `runs --json` give it (``RunHint/line``).

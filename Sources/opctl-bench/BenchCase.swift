@@ -19,7 +19,6 @@ struct BenchCase: Sendable {
     let reference: String?
     /// The design's targets for this case.
     let targets: [BenchTarget]
-    /// How to measure it.
     let measure: Measure
     /// Whether one operation takes long enough (about a second) that `--quick` skips the case.
     var isSlow = false
@@ -58,7 +57,6 @@ struct BenchCase: Sendable {
         BenchCase(id: id, summary: summary, reference: reference, targets: targets, measure: .unavailable)
     }
 
-    /// Whether the case can run in this build.
     var isAvailable: Bool {
         if case .unavailable = measure { return false }
         return true

@@ -76,7 +76,6 @@ enum BenchCases {
             ? .unavailable(id, summary, targets: targets) : .timed(id, summary, targets: targets, body)
     }
 
-    /// The case with `id`, if the table has one.
     static func named(_ id: String) -> BenchCase? {
         all.first { $0.id == id }
     }

@@ -9,7 +9,6 @@ struct BenchOptions: Sendable, Equatable {
     /// `--iterations N`: a fixed iteration count per round instead of calibrating to the clock,
     /// so a run under `valgrind --tool=callgrind` does the same work every time.
     var iterations: Int?
-    /// `-h`, `--help`.
     var help = false
 
     /// A command line `opctl-bench` cannot run; its description is the one-line message.

@@ -2,9 +2,7 @@ import Foundation
 
 /// Prints bench results: a table for people, a JSON array for tools.
 enum BenchReport {
-    /// The text of a case that is not part of this build.
     static let unavailableNote = "not available in this build"
-    /// The text of a slow case that `--quick` skipped.
     static let skippedNote = "skipped in quick mode"
 
     /// The table: case, ns/op with its spread over the rounds, reference, ratio with its spread,

@@ -1,6 +1,5 @@
 /// One measured case with its comparison: what the report prints and the JSON carries.
 struct BenchResult: Sendable {
-    /// The case measured.
     let benchCase: BenchCase
     /// Its figure: the median over the rounds.
     let figure: BenchRunner.Figure

@@ -5,8 +5,7 @@ import Dispatch
 /// Each timed case is calibrated to the round length and warmed up once; then every round runs
 /// every case once, in table order. A ratio is computed per round, from a case and its reference
 /// measured seconds apart, so a machine that slows down for a while moves both sides of the
-/// ratio together instead of one case alone (the reason a case-after-case run disagreed with
-/// itself by a factor of two on a shared 2-core machine).
+/// ratio together instead of one case alone.
 struct BenchRunner: Sendable {
     /// What one case gave.
     enum Figure: Sendable, Equatable {

@@ -35,8 +35,7 @@ enum EngineCases {
 
     /// `bridge.await` with the operation written as an `async throws` function (``AsyncOp``)
     /// instead of a callback, awaited as its type: `AsyncOp`'s own `launch(_:)`, which runs it in
-    /// the awaiting task. (Awaited through a generic `Op`, as ``BenchCase/awaits(_:)`` does, it
-    /// would take `Op`'s bridge and a task of its own: 1.75× against 1.02× in one quick run.)
+    /// the awaiting task, not through a generic `Op` as ``BenchCase/awaits(_:)`` does (Docs/Benchmarks.md).
     static let asyncOpAwait = BenchCase.timed(
         "asyncop.await", "the same operation written as an async throws function (AsyncOp), awaited",
         reference: "bridge.await", targets: [.ratioAtMost(1.5)]

@@ -20,14 +20,11 @@ enum ProcessCases {
         return FileManager.default.isExecutableFile(atPath: sibling.path) ? sibling : nil
     }()
 
-    /// The arguments of the README's main command: a scripted sign-in against the embedded
-    /// simulated backend.
-    static let signInArguments = ["run", "auth", "--phone", "+7 999 123-45-67", "--accept-terms", "--code", "123456"]
-
     /// `process.version`: `opctl --version`, the floor of any command.
     static let version = command(["--version"])
-    /// `process.signIn`: one scripted sign-in, journal and trace written.
-    static let signIn = command(signInArguments)
+    /// `process.signIn`: the README's main command, one scripted sign-in against the embedded
+    /// simulated backend, journal and trace written.
+    static let signIn = command(["run", "auth", "--phone", "+7 999 123-45-67", "--accept-terms", "--code", "123456"])
     /// `process.explore`: `opctl explore auth --max-faults 2`, the command CI runs for each flow.
     static let exploring = command(["explore", "auth", "--max-faults", "2"])
 
@@ -81,9 +78,7 @@ enum ProcessCases {
         spawn(opctl, arguments, stateDirectory: stateDirectory)
     }
 
-    /// Starts this benchmark program again with `arguments` and waits for it to exit.
-    ///
-    /// - Returns: The peak resident size of the process in bytes, `nil` when it did not start.
+    /// Starts this benchmark program again with `arguments`, as ``run(_:stateDirectory:)`` starts opctl.
     static func runSelf(_ arguments: [String]) -> Int? {
         spawn(Bundle.main.executableURL, arguments, stateDirectory: scratch)
     }

@@ -22,7 +22,7 @@ enum RenderCases {
     /// A body rendering the trace of `messages` messages; the trace is built once, on first use.
     private static func rendering(_ messages: Int, framed: Bool = false) -> @Sendable (Int) -> Void {
         { iterations in
-            let trace = BenchTraces.trace(messages: messages, framed: framed)
+            let trace = Self.trace(messages: messages, framed: framed)
             let renderer = TextDiagramRenderer()
             for _ in 0..<iterations {
                 do {
@@ -33,29 +33,19 @@ enum RenderCases {
             }
         }
     }
-}
 
-/// Valid traces of a given number of messages over eight lifelines, shaped like a sign-in run
-/// repeated: a scenario launches two operations in turn, which call key services and get
-/// replies, send asynchronous events, and finish back to it.
-enum BenchTraces {
     /// Traces made once per size, shared by the rounds of a run.
-    private static let cache = Mutex<[Int: Trace]>([:])
+    private static let traces = Mutex<[Int: Trace]>([:])
 
-    /// The trace of `messages` messages (launches, calls, replies, async messages and finishes),
-    /// plus the declarations they need; `framed`, every code step also sits in a `loop` frame
-    /// and every third one in an `alt` with an `else`, as retries and re-asks draw them.
+    /// A valid trace of `messages` messages (launches, calls, replies, async messages and
+    /// finishes) over eight lifelines, plus the declarations they need, shaped like a sign-in run
+    /// repeated: a scenario launches two operations in turn, which call key services and get
+    /// replies, send asynchronous events, and finish back to it. `framed`, every code step also
+    /// sits in a `loop` frame and every third one in an `alt` with an `else`, as retries and
+    /// re-asks draw them.
     static func trace(messages: Int, framed: Bool = false) -> Trace {
-        cache.withLock { traces in
-            let key = framed ? -messages : messages
-            if let trace = traces[key] { return trace }
-            let trace = make(messages: messages, framed: framed)
-            traces[key] = trace
-            return trace
-        }
-    }
-
-    static func make(messages: Int, framed: Bool = false) -> Trace {
+        let key = framed ? -messages : messages
+        if let trace = traces.withLock({ $0[key] }) { return trace }
         let caller = Participant.caller("App")
         let scenario = Participant.operation("AuthScenario")
         let phoneOp = Participant.operation("PhoneOp")
@@ -116,6 +106,8 @@ enum BenchTraces {
             round += 1
         }
         events.append(.finish(scenario.id, to: caller.id, "onFinish(success(\(round) rounds))"))
-        return Trace(events: events)
+        let trace = Trace(events: events)
+        traces.withLock { $0[key] = trace }
+        return trace
     }
 }

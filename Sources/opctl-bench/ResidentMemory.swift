@@ -17,8 +17,17 @@ enum ResidentMemory {
     /// kilobytes elsewhere): a peak cannot shrink, so growth is still growth.
     static func currentBytes() -> Int {
         #if os(Linux)
-            if let pages = statmResidentPages() {
-                return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+            // Read with plain system calls (a 128-byte buffer, no Foundation).
+            let descriptor = open("/proc/self/statm", O_RDONLY)
+            if descriptor >= 0 {
+                defer { close(descriptor) }
+                var buffer = [UInt8](repeating: 0, count: 128)
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                // "size resident shared text lib data dt": the second field.
+                let fields = buffer[..<max(0, count)].split(separator: UInt8(ascii: " "))
+                if fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) {
+                    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+                }
             }
         #endif
         var usage = rusage()
@@ -56,22 +65,6 @@ enum ResidentMemory {
             return nil
         #endif
     }
-
-    #if os(Linux)
-        /// Reads `/proc/self/statm` with plain system calls (a 128-byte buffer, no Foundation).
-        private static func statmResidentPages() -> Int? {
-            let descriptor = open("/proc/self/statm", O_RDONLY)
-            guard descriptor >= 0 else { return nil }
-            defer { close(descriptor) }
-            var buffer = [UInt8](repeating: 0, count: 128)
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else { return nil }
-            // "size resident shared text lib data dt": the second field.
-            let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
-            guard fields.count > 1 else { return nil }
-            return Int(String(decoding: fields[1], as: UTF8.self))
-        }
-    #endif
 
     /// The growth of resident memory in bytes over `launches` calls of `launch`, after a warm-up
     /// of up to 10,000 calls that brings the allocator to its steady state: the measure of every

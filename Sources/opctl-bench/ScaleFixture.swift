@@ -36,7 +36,6 @@ enum ScaleFixture {
         return index % 5 == 1 ? .failed : .succeeded
     }
 
-    /// The templates' kinds.
     enum Kind {
         case succeeded, failed, interrupted
     }
@@ -53,8 +52,7 @@ enum ScaleFixture {
         for index in 0..<count {
             let name = id(index).rawValue
             for file in templates[kind(index)] ?? [] {
-                // A plain write: FileManager's createFile writes each file through a temporary
-                // and a rename, which made 150,000 files take most of half an hour here.
+                // A plain write: FileManager's createFile writes each file through a temporary and a rename.
                 do {
                     try file.bytes.write(to: runs.appendingPathComponent(name + file.suffix))
                 } catch {
@@ -82,7 +80,24 @@ enum ScaleFixture {
         for (kind, code) in [(Kind.succeeded, "123456"), (.failed, "000000")] {
             ProcessCases.run(
                 ["run", "auth", "--phone", "+79991234567", "--accept-terms", "--code", code], stateDirectory: directory)
-            templates[kind] = newestRunFiles(in: directory.appendingPathComponent("runs"))
+            // The files of the newest run: the one just made.
+            let runs = directory.appendingPathComponent("runs")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: runs.path)) ?? []
+            let ids = names.compactMap { name -> String? in
+                guard name.hasSuffix(".jsonl"), !name.hasPrefix(".") else { return nil }
+                let id = String(name.dropLast(".jsonl".count))
+                return (try? RunID(validating: id)) == nil ? nil : id
+            }
+            guard let id = ids.sorted().last else {
+                templates[kind] = []
+                continue
+            }
+            templates[kind] = names.filter { $0.hasPrefix(id + ".") }.compactMap { name in
+                guard let bytes = FileManager.default.contents(atPath: runs.appendingPathComponent(name).path) else {
+                    return nil
+                }
+                return TemplateFile(suffix: String(name.dropFirst(id.count)), bytes: bytes)
+            }
         }
         let failed = templates[.failed] ?? []
         templates[.interrupted] = failed.compactMap { file in
@@ -97,22 +112,5 @@ enum ScaleFixture {
             fatalError("opctl-bench: the built opctl made no run to copy in \(directory.path)")
         }
         return templates
-    }
-
-    /// The files of the newest run in `runs`: the one just made.
-    private static func newestRunFiles(in runs: URL) -> [TemplateFile] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: runs.path)) ?? []
-        let ids = names.compactMap { name -> String? in
-            guard name.hasSuffix(".jsonl"), !name.hasPrefix(".") else { return nil }
-            let id = String(name.dropLast(".jsonl".count))
-            return (try? RunID(validating: id)) == nil ? nil : id
-        }
-        guard let id = ids.sorted().last else { return [] }
-        return names.filter { $0.hasPrefix(id + ".") }.compactMap { name in
-            guard let bytes = FileManager.default.contents(atPath: runs.appendingPathComponent(name).path) else {
-                return nil
-            }
-            return TemplateFile(suffix: String(name.dropFirst(id.count)), bytes: bytes)
-        }
     }
 }

@@ -8,7 +8,6 @@ enum Opctl {
     static let name = "opctl"
     static let version = "0.2.0"
 
-    /// The top-level help.
     static var help: String { RunnerMain<Opctl>.help }
 
     /// Runs one command line (the arguments after the program name) and returns its exit status.

@@ -68,19 +68,11 @@ extension Opctl: RunnerProgram {
 // The runner's commands for any program, specialised to opctl under the names its command table
 // and tests use.
 
-/// `opctl run`.
 typealias RunCommand = RunScenario<Opctl>
-/// `opctl rerun`.
 typealias RerunCommand = RerunScenario<Opctl>
-/// `opctl ops`.
 typealias OpsCommand = ListScenarios<Opctl>
-/// `opctl runs`.
 typealias RunsCommand = ListRuns<Opctl>
-/// `opctl show`.
 typealias ShowCommand = ShowRun<Opctl>
-/// `opctl prune`.
 typealias PruneCommand = PruneRuns<Opctl>
-/// `opctl check`.
 typealias CheckCommand = CheckRuns<Opctl>
-/// `opctl explore`.
 typealias ExploreCommand = ExploreFlows<Opctl>

@@ -6,8 +6,9 @@ import Testing
 
 /// Simulators over one ``SimulatorStateStore`` are one backend, as a rerun in a new process meets
 /// the backend a long-running server would have been: what one sent, counted, locked, accepted,
-/// revoked or kept, the next one knows. Faults are each instance's own. A stored state that
-/// cannot be used is replaced and said once; one that cannot be stored is a 503 that did nothing.
+/// revoked or kept, the next one knows; so does one given the same fault plan, which goes on with
+/// what is left of it. A stored state that cannot be used is replaced and said once; one that
+/// cannot be stored is a 503 that did nothing.
 struct SimulatedBackendStoredStateTests {
     /// A simulator as a new process makes it: its own instance, the given store and clock.
     private func backend(
@@ -94,7 +95,26 @@ struct SimulatedBackendStoredStateTests {
         #expect(again.phoneToken != token)
     }
 
-    @Test func faultsAreTheInstancesOwnButTheTermsTheyPublishedAreKept() async throws {
+    @Test func aLaterInstanceWithTheSamePlanGoesOnWithWhatIsLeftOfIt() async throws {
+        let store = InMemorySimulatorStateStore()
+        let clock = TestClock()
+        let plan: [SimulatedBackend.Endpoint: [SimulatedBackend.Fault]] = [.phone: [.unavailable(times: 2)]]
+        let first = Fixtures.api(backend(store, clock: clock, faults: plan), clock: clock)
+        #expect(try await first.submitPhone(Fixtures.phone).failure == .serverError(status: 503, retryAfter: 1))
+
+        let second = Fixtures.api(backend(store, clock: clock, faults: plan), clock: clock)
+        #expect(try await second.submitPhone(Fixtures.phone).failure == .serverError(status: 503, retryAfter: 1))
+        let third = Fixtures.api(backend(store, clock: clock, faults: plan), clock: clock)
+        #expect(try await third.submitPhone(Fixtures.phone).failure == nil, "the plan's two failures are spent")
+
+        let otherPlan: [SimulatedBackend.Endpoint: [SimulatedBackend.Fault]] = [.phone: [.unavailable(times: 1)]]
+        let other = Fixtures.api(backend(store, clock: clock, faults: otherPlan), clock: clock)
+        #expect(
+            try await other.submitPhone(Fixtures.phone).failure == .serverError(status: 503, retryAfter: 1),
+            "another plan starts its own")
+    }
+
+    @Test func anotherPlanIsTheInstancesOwnButTheTermsItPublishedAreKept() async throws {
         let store = InMemorySimulatorStateStore()
         let clock = TestClock()
         let faulty = Fixtures.api(

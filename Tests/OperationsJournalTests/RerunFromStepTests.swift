@@ -133,11 +133,11 @@ extension JournalTests {
                 // The index as a build before `rerunOf` wrote it: version 2, no links.
                 let index = store.directory.appendingPathComponent("index.cache")
                 let text = try String(contentsOf: index, encoding: .utf8)
-                #expect(text.contains("\"version\":4"))
-                try Data(text.replacingOccurrences(of: "\"version\":4", with: "\"version\":2").utf8).write(to: index)
+                #expect(text.contains("\"version\":5"))
+                try Data(text.replacingOccurrences(of: "\"version\":5", with: "\"version\":2").utf8).write(to: index)
                 let summaries = try store.summaries().compactMap { try? $0.summary.get() }
                 #expect(summaries.first { $0.id == new }?.rerunOf?.run == old)
-                #expect(try String(contentsOf: index, encoding: .utf8).contains("\"version\":4"), "rebuilt")
+                #expect(try String(contentsOf: index, encoding: .utf8).contains("\"version\":5"), "rebuilt")
             }
         }
 

@@ -164,8 +164,7 @@ struct RunIndexTests {
                 damaged = Data(text.replacingOccurrences(of: "\tfailed\t", with: "\tsucceeded\t").utf8)
             default:
                 let text = String(decoding: index, as: UTF8.self)
-                damaged = Data(
-                    text.replacingOccurrences(of: "\"version\":4", with: "\"version\":99").utf8)
+                damaged = Data(text.replacingOccurrences(of: "\"version\":", with: "\"version\":99").utf8)
             }
             #expect(damaged != index)
             try damaged.write(to: indexURL(store))

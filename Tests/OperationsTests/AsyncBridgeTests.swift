@@ -50,6 +50,13 @@ struct AsyncBridgeTests {
         }
         #expect(diagnostics.diagnostics == [OpDiagnostic(kind: .abandoned, operation: "RawDroppingOp")])
     }
+
+    @Test func theAsyncBridgeDeliversOnceWhenAnOperationCallsOnFinishTwice() async throws {
+        let diagnostics = DiagnosticsRecorder()
+        let value = try await RawTwiceOp().launch(OpContext(0, environment: OpEnvironment(diagnostics: diagnostics)))
+        #expect(value == 1)
+        #expect(diagnostics.diagnostics.map(\.kind) == [.finishedTwice])
+    }
 }
 
 /// Lets go of `onFinish` without calling it and without a ``Completion``: only the bridge can

@@ -79,4 +79,22 @@ struct CancellationTests {
         token.cancel()
         #expect(ran.count == 0)
     }
+
+    @Test func deadLinkedChildrenLeaveNoHandlerInTheirParent() {
+        let parent = CancellationToken()
+        for _ in 0..<1_000 { _ = CancellationToken(linkedTo: parent) }
+        #expect(parent.pendingHandlerCount == 0)
+        let live = CancellationToken(linkedTo: parent)
+        #expect(parent.pendingHandlerCount == 1)
+        parent.cancel()
+        #expect(live.isCancelled)
+    }
+
+    @Test func handlersRunNewestFirst() {
+        let token = CancellationToken()
+        let order = LockedState<[Int]>([])
+        for index in 0..<4 { token.onCancel { order.withLock { $0.append(index) } } }
+        token.cancel()
+        #expect(order.withLock { $0 } == [3, 2, 1, 0])
+    }
 }

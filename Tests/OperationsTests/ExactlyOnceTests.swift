@@ -69,4 +69,14 @@ struct ExactlyOnceTests {
             ])
         #expect(diagnostics.diagnostics == [OpDiagnostic(kind: .finishedTwice, operation: "RawTwiceOp")])
     }
+
+    @Test func anAbandonedLaunchLeavesTheRegistryAndTheToken() {
+        let registry = InFlightRegistry()
+        let token = CancellationToken()
+        let report = LaunchProbe.launch(
+            AbandoningOp(), context: OpContext(1, cancellation: token, environment: OpEnvironment(inFlight: registry)))
+        #expect(report.error as? OpError == .abandoned(operation: "AbandoningOp"))
+        #expect(registry.entries.isEmpty)
+        #expect(token.pendingHandlerCount == 0)
+    }
 }

@@ -160,6 +160,26 @@ struct RetryTests {
                 $0.value as? Int
             } == [5, 50])
     }
+
+    @Test func cancellingDuringABackoffEndsTheWaitAndDropsTheRetry() {
+        let ops = ScriptedOps([.failure(.flaky)])
+        let scheduler = TestScheduler()
+        let token = CancellationToken()
+        let scenario = Scenario<Int, Int>("Backoff") { chain in
+            chain.then(
+                Step(ops.make).retrying(.transient(maxAttempts: 3, backoff: Backoff(initial: .seconds(10), jitter: 0))))
+        }
+        let box = FinishBox<Int>()
+        scenario.launch(
+            OpContext(1, cancellation: token, environment: OpEnvironment(scheduler: scheduler)), onFinish: box.onFinish)
+        #expect(scheduler.pendingCount == 1)
+        token.cancel()
+        #expect(box.first?.failure?.isCancellation == true)
+        #expect(scheduler.pendingCount == 0, "the scheduled retry still holds the run")
+        scheduler.advance(by: .seconds(60))
+        #expect(ops.launchCount == 1)
+        #expect(token.pendingHandlerCount == 0)
+    }
 }
 
 struct DeclinedRetryTests {

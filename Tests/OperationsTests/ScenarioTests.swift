@@ -138,4 +138,36 @@ struct ScenarioTests {
         #expect(Step(ScriptedOps([]).makeWithSideEffects).purity == .sideEffects)
         #expect(Step({ DoubleOp() }, purity: .sideEffects).purity == .sideEffects)
     }
+
+    @Test func aScenarioReportsTheEndItDelivered() {
+        let recorder = ScenarioRecorder()
+        let token = CancellationToken()
+        let parked = LockedState<Completion<Int>?>(nil)
+        let scenario = Scenario<Int, Int>("Race") { chain in
+            chain.then(Step { ManualOp { completion in parked.withLock { $0 = completion } } })
+        }
+        let box = FinishBox<Int>()
+        scenario.launch(
+            OpContext(1, cancellation: token, environment: OpEnvironment(observer: recorder)), onFinish: box.onFinish)
+        token.cancel()
+        parked.withLock { $0 }?.succeed(1)
+        #expect(box.first?.failure?.isCancellation == true)
+        #expect(
+            recorder.lines.filter { $0.hasPrefix("Race ") } == [
+                "Race started", "Race failed: ManualOp cancelled: the operation was cancelled",
+            ])
+    }
+
+    @Test func aReplayErrorIsAFirstAttemptFailure() throws {
+        struct Unreadable: StepReplaying {
+            struct Damaged: Error {}
+            func recordedOutput<T: Sendable>(at address: StepAddress, as type: T.Type) throws -> T? { throw Damaged() }
+        }
+        let report = LaunchProbe.launch(
+            Scenario<Int, Int>("Replay") { chain in chain.then(Step { DoubleOp() }) },
+            context: OpContext(1, environment: OpEnvironment(replay: Unreadable())))
+        let failure = try #require(report.error as? StepFailure)
+        #expect(failure.attempt == 1)
+        #expect(!failure.description.contains("0 attempts"))
+    }
 }

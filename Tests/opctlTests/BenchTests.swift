@@ -80,7 +80,7 @@ struct BenchTests {
 
     @Test(arguments: [1_000, 10_000])
     func theRenderTracesAreValidAndHaveTheirMessageCount(messages: Int) throws {
-        let trace = BenchTraces.make(messages: messages)
+        let trace = RenderCases.trace(messages: messages)
         #expect(trace.messages.count == messages)
         #expect(Set(trace.participants.filter { $0.kind != .caller }.map(\.id)).count == 8)
         try trace.validate()

@@ -1,4 +1,5 @@
 import Foundation
+import OperationsTestSupport
 import Testing
 
 /// Issue 26 over the built binary: a journal with one byte changed in a middle line is judged

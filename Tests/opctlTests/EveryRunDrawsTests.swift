@@ -182,7 +182,8 @@ struct EveryRunDrawsTests {
         guard index < runs.count, let sandbox = Self.sandbox else { return }
         let (ending, id) = runs[index]
         let opctl = InProcessOpctl(stateDirectory: sandbox.stateDirectory)
-        let trace = try RunTrace.load(for: sandbox.journal(id), runID: RunID(validating: id)) {}
+        let trace = try RunTrace.loadRecorded(for: sandbox.journal(id), runID: RunID(validating: id)) {}
+            .markingSessions()
         let steps = trace.stepNames
         #expect(!steps.isEmpty, "\(ending): no steps")
         for format in Self.formats {

@@ -8,12 +8,14 @@ struct KilledInRetryWaitEndToEndTests {
     static let phone = "+79991234567"
 
     /// Starts the run, kills it once PhoneOp's first attempt failed and its retry is pending, and
-    /// returns the sandbox and the run's id.
+    /// returns the sandbox and the run's id. Its fault plan (two phone failures) is not any
+    /// rerun's below, so each rerun meets its own plan from the start rather than what this
+    /// one left (the simulator keeps a plan's counters across processes).
     private func killedInRetryWait() throws -> (Sandbox, String) {
         let sandbox = try Sandbox()
         let process = try sandbox.start([
             "run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456", "--backend",
-            "sim:?latency=1500&fail=phone:1",
+            "sim:?latency=1500&fail=phone:2",
         ])
         try process.waitForStderr(containing: "— retrying in")
         process.killNow()
@@ -69,6 +71,29 @@ struct KilledInRetryWaitEndToEndTests {
             $0.contains(#""event":"stepLaunched""#) && $0.contains("PhoneOp")
         }
         #expect(launches.count == 2 && launches.allSatisfy { $0.contains(#""attempt":1"#) }, "\(launches)")
+    }
+
+    /// The rerun's own retry is the run's third attempt in the rerun's progress, in `show` and
+    /// in the diagram of the run (its retry frame, and the note of PhoneOp drawn as a black box),
+    /// though the rerun's trace numbers it as the session's second.
+    @Test func progressShowAndTheDiagramNumberTheRerunsRetryAlike() throws {
+        let (sandbox, id) = try killedInRetryWait()
+        let rerun = try sandbox.run("rerun", id, "--code", "123456", "--backend", "sim:?fail=phone:1")
+        #expect(rerun.status == 0, "\(rerun)")
+        #expect(rerun.stderrLines.contains { $0.hasPrefix("PhoneOp: attempt 2 failed") }, "\(rerun)")
+        #expect(rerun.stderrLines.contains { $0.hasPrefix("PhoneOp: attempt 3 succeeded") }, "\(rerun)")
+
+        let shown = try sandbox.run("show", id).stdout
+        #expect(shown.contains("\n    attempt 2 (session 2): failed: "), "\(shown)")
+        #expect(shown.contains("\n    attempt 3 (session 2): succeeded"), "\(shown)")
+
+        let drawn = try sandbox.run("diagram", "--run", id, "--format", "plantuml").stdout
+        #expect(drawn.contains("note over PhoneOp : took 3 attempts"), "\(drawn)")
+        let deep = try sandbox.run("diagram", "--run", id, "--format", "plantuml", "--depth", "6").stdout
+        let retries = deep.split(separator: "\n").filter { $0.hasPrefix("loop retry ") }
+        #expect(retries.map { $0.prefix("loop retry 3 of 4".count) } == ["loop retry 3 of 4"], "\(deep)")
+        let step = try sandbox.run("diagram", "--run", id, "--format", "plantuml", "--step", "PhoneOp").stdout
+        #expect(step.contains("\nloop retry 3 of 4: ") && !step.contains("retry 2 of 3"), "\(step)")
     }
 
     /// A rerun whose PhoneOp fails for good after its three attempts ends on the run's count of

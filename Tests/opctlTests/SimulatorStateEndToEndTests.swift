@@ -65,6 +65,21 @@ struct SimulatorStateEndToEndTests {
         #expect(announcedSMS(killed, rerun) == 1)
     }
 
+    /// A run that failed for good on injected faults (`fail=phone:4`, three attempts): its rerun
+    /// meets the one failure left, as against `opctl serve`, and signs in after one retry.
+    @Test func aRerunGoesOnWithTheFaultsTheRunLeft() throws {
+        let sandbox = try Sandbox()
+        let run = try sandbox.run(
+            "run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456", "--backend",
+            "sim:?fail=phone:4")
+        #expect(run.status == 1, "\(run)")
+        let id = try #require(runID(in: run.stderr), "\(run)")
+
+        let rerun = try sandbox.run("rerun", id, "--code", "123456")
+        #expect(rerun.status == 0, "\(rerun)")
+        #expect(rerun.stdout.contains("Signed in."), "\(rerun)")
+    }
+
     @Test func theStateIsOwnerOnlyAndHoldsNoIdempotencyKeyInClear() throws {
         let sandbox = try Sandbox()
         let run = try sandbox.run("run", "auth", "--phone", Self.phone, "--accept-terms", "--code", "123456")

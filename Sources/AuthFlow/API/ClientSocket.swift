@@ -154,7 +154,6 @@ enum ClientSocket {
 /// The pipe is closed under the same lock that writing to it takes, so a stop that comes after
 /// the exchange ended writes nothing, never into a descriptor number another file now has.
 final class ExchangeStop: Sendable {
-    /// Why the exchange was stopped.
     enum Reason: Sendable {
         case cancelled
         case timedOut

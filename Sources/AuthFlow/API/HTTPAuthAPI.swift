@@ -129,10 +129,9 @@ public struct HTTPAuthAPI: AuthAPI {
         let request = hooks.makeRequest(call)
         let once = CompletionOnce(completion)
         let stop = CancellationToken(linkedTo: options.cancellation)
-        // Delivered on the cancelling thread, at once: a hop through a global queue could wait
-        // behind a starved pool (seen under a loaded test run), and the launch's end reads the
-        // same either way — ``AuthError/cancelled`` is a cancellation (``CancellationDescribing``)
-        // and just as uncertain as the launch's own (``AuthError/outcomeIsUncertain``).
+        // Delivered on the cancelling thread, at once: a hop through a global queue could wait behind a
+        // starved pool. The launch's end reads the same either way: ``AuthError/cancelled`` is a
+        // cancellation (``CancellationDescribing``), as uncertain as its own (``AuthError/outcomeIsUncertain``).
         stop.onCancel { once.complete(.failure(.cancelled)) }
         let timer = options.scheduler.schedule(after: timeout) {
             once.complete(.failure(.timeout))

@@ -13,20 +13,13 @@ package struct CodeEntry {
     let api: any AuthAPI
     let screens: any AuthScreens
 
-    /// Creates the entry.
     package init(api: any AuthAPI, screens: any AuthScreens) {
         self.api = api
         self.screens = screens
     }
 
-    /// Runs the entry and calls `finished` once with the token or the failure; the screen is
-    /// already closed then.
-    ///
-    /// - Parameters:
-    ///   - request: The attempt, whether to send the SMS, and what to tell the person.
-    ///   - call: The launch's call options.
-    ///   - trace: The operation's trace scope.
-    ///   - finished: Called once.
+    /// Runs the entry for `request` (the attempt, whether to send the SMS, what to tell the person)
+    /// and calls `finished` once with the token or the failure; the screen is already closed then.
     package func run(
         _ request: CodeRequest, call: AuthCall, trace: TraceScope?,
         finished: @escaping @Sendable (Result<AuthToken, any Error>) -> Void

@@ -42,8 +42,6 @@ package struct PhoneEntry {
     /// Runs the entry and calls `answered` once with the submitted phone and the backend's answer.
     ///
     /// - Parameters:
-    ///   - prefill: The number to show, if known.
-    ///   - trace: The operation's trace scope.
     ///   - call: The launch's call options: its cancellation closes the screen (so it does not
     ///     outlive the launch) and abandons the request.
     ///   - answered: Called once; the screen is already closed.

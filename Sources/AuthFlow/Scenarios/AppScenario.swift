@@ -43,7 +43,6 @@ extension Scenario where Input == PhoneNumber?, Output == AppOutcome {
     ///     sign-in, under the operation's name.
     ///   - signsIn: Whether a signed-out user is signed in (otherwise the run fails with
     ///     ``SessionCheck/NotSignedIn``).
-    /// - Returns: The scenario.
     static func make(with factory: AuthFlowFactory, name: String = "AppScenario", signsIn: Bool = true)
         -> AppScenario
     {

@@ -25,7 +25,6 @@ extension Scenario where Input == PhoneNumber?, Output == AuthToken {
     /// - Declined terms or a closed screen end the scenario as cancelled.
     ///
     /// - Parameter factory: Makes every operation, for every launch and relaunch.
-    /// - Returns: The scenario.
     static func make(with factory: AuthFlowFactory) -> AuthScenario {
         let retry = factory.retry
         var verification = Step(

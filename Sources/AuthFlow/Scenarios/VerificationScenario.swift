@@ -23,7 +23,6 @@ extension Scenario where Input == VerificationRequest, Output == AuthToken {
     ///   allows (when ``AuthFlowFactory/asksAgain``).
     ///
     /// - Parameter factory: Makes every operation, for every launch and relaunch.
-    /// - Returns: The scenario.
     static func make(with factory: AuthFlowFactory) -> VerificationScenario {
         let retry = factory.retry
         var codeStep = Step(factory.makeCodeOp).retrying(retry.relaunchingSideEffects)

@@ -27,14 +27,9 @@ public enum CodeScreenEvent: Sendable, Hashable {
     case cancelled
 }
 
-/// What the code screen shows, and the one thing it can do: a context service of the code step
-/// (seeds/003), created by the operation for each showing and bound to a screen by the router
-/// (``AuthScreens``).
-///
-/// Dumb and immutable: it holds what the screen shows and the key service it was handed at
-/// creation (its hard link, ``AuthAPI``), keeps no state and decides nothing — a change (a new
-/// code sent) is a new model, and keys and re-asks are the operation's. Two models are equal
-/// when they show the same.
+/// What the code screen shows, and the one thing it can do: the code step's context service,
+/// created and bound as ``PhoneViewModel`` is, and like it dumb and immutable: a change (a new
+/// code sent) is a new model, and keys and re-asks are the operation's.
 public struct CodeViewModel: Sendable, Hashable {
     /// Where the code was sent.
     public let phone: PhoneNumber
@@ -97,13 +92,8 @@ public struct CodeViewModel: Sendable, Hashable {
             resendAfter: delivery.resendAfter, errorMessage: nil)
     }
 
-    /// Sends an entered code to the backend the model was handed.
-    ///
-    /// - Parameters:
-    ///   - code: The code the person entered.
-    ///   - phoneToken: The attempt it verifies.
-    ///   - call: The request's call options (the verification's key).
-    ///   - completion: The backend's answer.
+    /// Sends an entered code for the attempt `phoneToken`, with the request's call options (the
+    /// verification's key), to the backend the model was handed.
     func verify(
         _ code: SMSCode, phoneToken: PhoneToken, call: AuthCall,
         completion: @escaping @Sendable (Result<AuthToken, AuthError>) -> Void

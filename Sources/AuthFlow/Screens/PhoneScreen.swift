@@ -83,11 +83,6 @@ public struct PhoneViewModel: Sendable, Hashable {
 
     /// Sends a submitted number to the backend the model was handed: one request, whose retry
     /// is the operation's decision.
-    ///
-    /// - Parameters:
-    ///   - phone: The number the person submitted.
-    ///   - call: The request's call options.
-    ///   - completion: The backend's answer.
     func submit(
         _ phone: PhoneNumber, call: AuthCall, completion: @escaping @Sendable (Result<PhoneSession, AuthError>) -> Void
     ) {

@@ -23,13 +23,9 @@ public enum TermsScreenEvent: Sendable, Hashable {
     case declined
 }
 
-/// What the terms screen shows, and the one thing it can do: a context service of the terms
-/// step (seeds/003), created by the operation once the terms are fetched and bound to a screen
-/// by the router (``AuthScreens``).
-///
-/// Dumb and immutable: it holds what the screen shows and the key service it was handed at
-/// creation (its hard link, ``AuthAPI``), keeps no state and decides nothing — a change is a
-/// new model. Two models are equal when they show the same.
+/// What the terms screen shows, and the one thing it can do: the terms step's context service,
+/// created once the terms are fetched and bound as ``PhoneViewModel`` is, and like it dumb
+/// and immutable: a change is a new model.
 public struct TermsViewModel: Sendable, Hashable {
     /// The terms to show; acceptance names their version.
     public let terms: TermsOfUse
@@ -68,12 +64,8 @@ public struct TermsViewModel: Sendable, Hashable {
         TermsViewModel(api: api.service, terms: terms, isUpdate: isUpdate, errorMessage: error.description)
     }
 
-    /// Sends the acceptance of the terms shown to the backend the model was handed.
-    ///
-    /// - Parameters:
-    ///   - phoneToken: The attempt that accepts.
-    ///   - call: The request's call options (its idempotency key).
-    ///   - completion: The backend's answer.
+    /// Sends the acceptance of the terms shown, under the attempt `phoneToken` and with the
+    /// request's call options (its idempotency key), to the backend the model was handed.
     func accept(
         phoneToken: PhoneToken, call: AuthCall,
         completion: @escaping @Sendable (Result<TermsAcceptance, AuthError>) -> Void

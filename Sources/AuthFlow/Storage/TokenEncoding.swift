@@ -4,12 +4,7 @@ import Foundation
 /// dates. The file store and the Keychain store share it, so a token reads the same wherever it
 /// was kept, and a failure names the place, never the token.
 enum TokenEncoding {
-    /// The bytes of `value`.
-    ///
-    /// - Parameters:
-    ///   - value: The token.
-    ///   - place: Where it goes, for the error.
-    /// - Returns: Its JSON.
+    /// The JSON of `value`, bound for `place`.
     /// - Throws: ``LocalStorageError/unwritable(path:reason:)`` when it cannot be encoded.
     static func encode(_ value: some Encodable, for place: String) throws(LocalStorageError) -> Data {
         let encoder = JSONEncoder()
@@ -22,13 +17,7 @@ enum TokenEncoding {
         }
     }
 
-    /// The token `data` holds.
-    ///
-    /// - Parameters:
-    ///   - type: The token's type.
-    ///   - data: The bytes read.
-    ///   - place: Where they were read, for the error.
-    /// - Returns: The token.
+    /// The token of `type` that `data`, read at `place`, holds.
     /// - Throws: ``LocalStorageError/corrupt(path:)`` when the bytes are not one.
     static func decode<Value: Decodable>(
         _ type: Value.Type, from data: Data, at place: String

@@ -28,7 +28,6 @@ extension AsyncOp {
         do {
             return try outcome.get()
         } catch  where Task.isCancelled && error.isCancellation {
-            // The task's cancellation, said the way Swift concurrency says it.
             throw CancellationError()
         }
     }

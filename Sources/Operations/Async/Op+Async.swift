@@ -34,7 +34,6 @@ extension Op {
                 token.cancel()
             }
         } catch let error where Task.isCancelled && error.isCancellation {
-            // The task's cancellation, said the way Swift concurrency says it.
             throw CancellationError()
         }
     }

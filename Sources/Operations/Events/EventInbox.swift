@@ -44,6 +44,5 @@ public final class EventInbox<Event: Sendable>: Sendable {
         waiting.withLock { $0.insert(contentsOf: events, at: 0) }
     }
 
-    /// Whether no event is waiting.
     var isEmpty: Bool { waiting.withLock { $0.isEmpty } }
 }

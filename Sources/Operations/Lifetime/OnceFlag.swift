@@ -4,7 +4,6 @@ import Synchronization
 package final class OnceFlag: Sendable {
     private let taken = Atomic<Bool>(false)
 
-    /// A flag nobody has claimed yet.
     package init() {}
 
     /// `true` for the first caller only.

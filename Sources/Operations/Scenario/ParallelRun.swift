@@ -47,7 +47,6 @@ final class ParallelRun<Input: Sendable>: Sendable {
 
     private var address: StepAddress { parent.address(index: index, name: name) }
 
-    /// Launches every branch with `input`.
     func start(_ input: Input) {
         if parent.isObserved {
             parent.report(.stepLaunched, address: address, attempt: 1, value: input, purity: .pure)

@@ -7,7 +7,6 @@ struct StepLife<Input: Sendable, Output: Sendable>: Sendable {
     let run: ScenarioRun
     let step: Step<Input, Output>
     let index: Int
-    /// Where the step's result goes, exactly once.
     let finish: StepFinish<Output>
 
     var address: StepAddress { run.address(index: index, name: step.name) }

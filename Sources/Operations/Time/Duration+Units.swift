@@ -13,7 +13,6 @@ extension Duration {
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 
-    /// The duration in milliseconds.
     package var inMilliseconds: Double { inSeconds * 1_000 }
 
     private var wholeNanoseconds: Int64 {

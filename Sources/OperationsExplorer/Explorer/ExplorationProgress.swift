@@ -70,7 +70,6 @@ final class Frontier: @unchecked Sendable {
         guard head < pending.count else { return nil }
         let next = pending[head]
         head += 1
-        // Taken schedules are let go of now and then, not one at a time.
         if head >= 1_024 && head * 2 >= pending.count {
             pending.removeFirst(head)
             head = 0

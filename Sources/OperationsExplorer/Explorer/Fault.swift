@@ -103,7 +103,6 @@ public struct FaultSchedule: Sendable, Hashable, Codable, CustomStringConvertibl
         self.entries = entries.sorted { $0.boundary < $1.boundary }
     }
 
-    /// The fault at a boundary, if any.
     func fault(at boundary: Int) -> Fault? {
         entries.first { $0.boundary == boundary }?.fault
     }

@@ -13,7 +13,6 @@ struct EventInjection: Sendable, Equatable {
     /// The step whose launch posts it; `nil`: posted before the run starts.
     let step: String?
 
-    /// `--event NAME[@STEP]`, an option of `opctl run`.
     static let option = CommandOption(
         "--event", value: "NAME[@STEP]",
         "app only: post an event from outside when STEP launches (or\nbefore the first step): "

@@ -22,7 +22,6 @@ struct SignInServices {
     /// Where notes go (an injected event, the simulated SMS).
     let console: Console
 
-    /// The file the auth token is saved to.
     static func tokenFile(in stateDirectory: URL) -> URL {
         stateDirectory.appendingPathComponent("auth-token.json")
     }

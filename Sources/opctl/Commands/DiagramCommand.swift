@@ -36,9 +36,7 @@ enum DiagramCommand: Command {
             DrawRun<Opctl>.stepOption.described("With --run: draw only the launches of this step (e.g. CodeOp)"),
             Opctl.configuration.stateDir, all, output,
         ]
-    /// `--all`.
     static let all = CommandOption("--all", "Write every diagram in every format to --output (how Diagrams/ is made)")
-    /// `--output DIR`, where `--all` writes.
     static let output = CommandOption("--output", value: "DIR", "The directory for --all")
     static let spec = ArgumentSpec(options, maxPositionals: 1)
 

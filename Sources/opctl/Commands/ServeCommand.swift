@@ -23,10 +23,8 @@ enum ServeCommand: Command {
     static let defaultHost = "127.0.0.1"
     /// Its options, each declared once: the parser, the usage line and the help lines.
     static let options = [port, host, backend]
-    /// `--port N`.
     static let port = CommandOption(
         "--port", value: "N", "The TCP port (default \(defaultPort)); 0 picks a free one, shown on start")
-    /// `--host ADDRESS`.
     static let host = CommandOption(
         "--host", value: "ADDRESS",
         """

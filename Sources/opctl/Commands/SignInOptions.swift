@@ -6,20 +6,14 @@ import OperationsRunner
 enum SignInOptions {
     /// The simulator's options by example; `run`, `rerun` and `serve` parse them alike (``BackendSpec``).
     static let simulatorExample = "sim:?code=123456&terms=1&termsVersion=2&latency=50&fail=code.verify:2,phone:1"
-    /// `--phone NUMBER`.
     static let phone = CommandOption("--phone", value: "NUMBER", "The phone number, e.g. '+7 999 123-45-67'")
-    /// `--accept-terms`.
     static let acceptTerms = CommandOption("--accept-terms", "Accept the terms of use if they are shown")
-    /// `--decline-terms`, the alternative to `--accept-terms`.
     static let declineTerms = CommandOption(
         "--decline-terms", "Decline them (the run ends as cancelled, exit \(ExitStatus.cancelled))",
         or: acceptTerms.name)
-    /// `--code CODE`.
     static let code = CommandOption("--code", value: "CODE", "The SMS code")
-    /// `--code-stdin`, the alternative to `--code CODE`.
     static let codeStdin = CommandOption(
         "--code-stdin", "Read the SMS code from the first line of standard input", or: code.name)
-    /// `--backend SPEC`: the simulator with options, or a real server.
     static let backend = CommandOption(
         "--backend", value: "SPEC",
         """

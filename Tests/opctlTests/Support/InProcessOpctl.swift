@@ -21,12 +21,6 @@ struct InProcessOpctl {
     /// Runs one command line.
     func run(_ arguments: String...) -> Result { run(arguments) }
 
-    /// Runs `body` with no other in-process run under way (``InProcessRunner/alone(_:)``): for a
-    /// test that checks a run restored the process's SIGINT handling.
-    static func alone<T>(_ body: () throws -> T) rethrows -> T {
-        try InProcessRunner<Opctl>.alone(body)
-    }
-
     /// Runs one command line.
     func run(_ arguments: [String]) -> Result {
         var runner = InProcessRunner<Opctl>(

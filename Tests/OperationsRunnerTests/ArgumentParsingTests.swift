@@ -2,10 +2,8 @@ import Foundation
 import OperationsRunner
 import Testing
 
-@testable import opctl
-
-/// The hand-written argument parser, directly and through ``Opctl/main(_:console:)`` with a fake
-/// console: no process, no terminal.
+/// The hand-written argument parser, directly and through ``RunnerMain/main(_:console:)`` with a
+/// fake console: no process, no terminal.
 struct ArgumentParsingTests {
     static let spec = ArgumentSpec([phone, code, json, CommandOption("--accept-terms", "")], maxPositionals: 1)
 
@@ -91,7 +89,7 @@ struct ArgumentParsingTests {
     func rejected(arguments: [String], message: String) {
         let error = usageError(arguments)
         #expect(error?.message == message)
-        #expect(error?.hint == "See 'opctl run --help'.")
+        #expect(error?.hint(program: "chores") == "See 'chores run --help'.")
     }
 
     private func usageError(_ arguments: [String]) -> UsageError? {
@@ -109,52 +107,54 @@ struct ArgumentParsingTests {
         #expect(error?.message == "unknown option '--" + String(repeating: "x", count: 38) + "…'")
     }
 
-    // MARK: - Through Opctl.main
+    // MARK: - Through RunnerMain.main
 
     @Test func helpAndVersionInProcess() {
-        let opctl = InProcessOpctl()
-        let help = opctl.run("-h")
+        let chores = InProcessRunner<Chores>()
+        let help = chores.run("-h")
         #expect(help.status == 0)
-        #expect(help.stdout == Opctl.help)
-        #expect(opctl.run("help", "show").stdout == ShowCommand.help + "\n")
-        #expect(opctl.run("show", "-h").stdout == ShowCommand.help + "\n")
-        #expect(opctl.run("show", "--", "-h").status == 2, "after --, -h is a run id")
-        #expect(opctl.run("--version").stdout == "opctl \(Opctl.version)\n")
+        #expect(help.stdout == RunnerMain<Chores>.help)
+        #expect(chores.run("help", "show").stdout == ShowRun<Chores>.help + "\n")
+        #expect(chores.run("show", "-h").stdout == ShowRun<Chores>.help + "\n")
+        #expect(chores.run("show", "--", "-h").status == 2, "after --, -h is a run id")
+        #expect(chores.run("--version").stdout == "chores 1.2\n")
     }
 
     @Test func usageErrorsAreOneLineAndAHintInProcess() {
-        let opctl = InProcessOpctl()
-        for arguments in [["frob"], ["run"], ["run", "auth", "--phone=abc"], ["run", "auth", "--phone="], ["show"]] {
-            let result = opctl.run(arguments)
+        let chores = InProcessRunner<Chores>()
+        for arguments in [["frob"], ["run"], ["run", "tidy", "--fail=yes"], ["run", "tidy", "--state-dir"], ["show"]] {
+            let result = chores.run(arguments)
             #expect(result.status == 2, "\(arguments): \(result)")
             #expect(result.stdout.isEmpty)
             let lines = result.stderr.split(separator: "\n")
             #expect(lines.count == 2, "\(arguments): \(result.stderr)")
-            #expect(lines.last?.hasPrefix("See 'opctl") == true)
+            #expect(lines.last?.hasPrefix("See 'chores") == true)
         }
-        #expect(opctl.run("run", "auth", "--phone=abc").stderr.contains("letters"), "the inline value was parsed")
+        #expect(
+            chores.run("run", "tidy", "--fail=yes").stderr.contains("'--fail' takes no value"),
+            "the inline value was parsed")
     }
 
     @Test func stateDirectoryComesFromOptionThenEnvironment() throws {
-        let environment = ["OPCTL_STATE_DIR": "/from/env", "XDG_STATE_HOME": "/xdg", "HOME": "/home/u"]
-        #expect(StateDirectory.resolve(option: "/opt", environment: environment).path == "/opt")
-        #expect(StateDirectory.resolve(option: nil, environment: environment).path == "/from/env")
-        #expect(StateDirectory.resolve(option: nil, environment: ["XDG_STATE_HOME": "/xdg"]).path == "/xdg/opctl")
-        #expect(
-            StateDirectory.resolve(option: nil, environment: ["HOME": "/home/u"]).path == "/home/u/.local/state/opctl")
+        let environment = ["CHORES_STATE_DIR": "/from/env", "XDG_STATE_HOME": "/xdg", "HOME": "/home/u"]
+        func resolve(_ option: String?, _ environment: [String: String]) -> String {
+            StateDirectory.resolve(option: option, environment: environment, program: "chores").path
+        }
+        #expect(resolve("/opt", environment) == "/opt")
+        #expect(resolve(nil, environment) == "/from/env")
+        #expect(resolve(nil, ["XDG_STATE_HOME": "/xdg"]) == "/xdg/chores")
+        #expect(resolve(nil, ["HOME": "/home/u"]) == "/home/u/.local/state/chores")
     }
 
     @Test func runsAndShowInProcess() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "opctl-inproc-\(UUID().uuidString)")
+        let directory = temporaryStateDirectory("runner-inproc")
         defer { try? FileManager.default.removeItem(at: directory) }
-        var opctl = InProcessOpctl()
-        opctl.environment["OPCTL_STATE_DIR"] = directory.path
-        let empty = opctl.run("runs")
+        let chores = InProcessRunner<Chores>(stateDirectory: directory)
+        let empty = chores.run("runs")
         #expect(empty.status == 0)
         #expect(empty.stderr.contains("No runs yet"))
-        #expect(opctl.run("runs", "--json").stdout == "[]\n")
-        let unknown = opctl.run("show", "20250101-120000-000-1a2b3c4d", "--state-dir=\(directory.path)")
+        #expect(chores.run("runs", "--json").stdout == "[]\n")
+        let unknown = chores.run("show", "20250101-120000-000-1a2b3c4d", "--state-dir=\(directory.path)")
         #expect(unknown.status == 2, "\(unknown)")
     }
 }

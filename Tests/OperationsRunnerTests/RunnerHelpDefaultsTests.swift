@@ -4,8 +4,6 @@ import OperationsJournal
 import OperationsRunner
 import Testing
 
-@testable import opctl
-
 /// What the runner's help gives a program that declares nothing but its name and scenarios: a
 /// `run` and `rerun` help with usage, discussion, the runner's options and the exit statuses,
 /// all from one table (``ExitStatus``) and one layout (``HelpText``).
@@ -39,14 +37,14 @@ struct RunnerHelpDefaultsTests {
         #expect(RerunScenario<Minimal>.abstract.hasPrefix("Resume a failed or interrupted run"))
     }
 
-    /// opctl's `help run`, `help rerun` and top-level help print the same exit-status lines:
-    /// the table is declared once, with opctl's words for status 3.
+    /// A program's top-level help, `help run` and `help rerun` print the same exit-status lines:
+    /// the table is declared once.
     @Test func everyHelpPrintsTheOneExitStatusTable() {
-        let lines = ExitStatus.helpLines(Opctl.configuration.exitStatuses)
-        #expect(lines[3] == "  3    terms declined or the run cancelled")
+        let lines = ExitStatus.helpLines(Chores.configuration.exitStatuses)
+        #expect(lines[3] == "  3    the run cancelled")
         #expect(lines.last == "  130  interrupted (Ctrl-C); the run can be rerun")
         let section = (["EXIT STATUS:"] + lines).joined(separator: "\n")
-        for help in [Opctl.help, RunCommand.help, RerunCommand.help] {
+        for help in [RunnerMain<Chores>.help, RunScenario<Chores>.help, RerunScenario<Chores>.help] {
             #expect(help.contains(section), "\(help)")
         }
     }
@@ -80,16 +78,11 @@ struct RunnerHelpDefaultsTests {
         let parsed = try ParsedArguments(["--count=3", "--dry"], spec: spec, command: "x")
         #expect(try parsed.count(options[0], command: "x") == 3)
         #expect(parsed.has(options[1].described("Change nothing")) && !parsed.has(CommonOptions.json))
-        #expect(RunCommand.spec.flags.isSuperset(of: ["--json", "--accept-terms"]))
+        // A program's own option joins the runner's in its command's spec.
+        #expect(RunScenario<Chores>.spec.flags.isSuperset(of: ["--json", "--fail"]))
         #expect(
-            RunCommand.spec.options.isSuperset(of: ["--state-dir", "--phone"]) && RunCommand.spec.maxPositionals == 1)
-        #expect(RerunCommand.spec.flags.isSuperset(of: ["--relaunch-in-doubt", "--json", "--code-stdin"]))
-    }
-
-    @Test func usageLinesOfOpctlsLaunchingCommandsFitAHundredColumns() {
-        for help in [RunCommand.help, RerunCommand.help] {
-            let usage = help.components(separatedBy: "\n\n")[0]
-            #expect(usage.split(separator: "\n").allSatisfy { $0.count <= HelpText.usageWidth }, "\(usage)")
-        }
+            RunScenario<Chores>.spec.options.isSuperset(of: ["--state-dir"])
+                && RunScenario<Chores>.spec.maxPositionals == 1)
+        #expect(RerunScenario<Chores>.spec.flags.isSuperset(of: ["--relaunch-in-doubt", "--json"]))
     }
 }

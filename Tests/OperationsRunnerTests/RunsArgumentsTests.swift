@@ -2,8 +2,6 @@ import Foundation
 import OperationsRunner
 import Testing
 
-@testable import opctl
-
 /// The pieces `runs` and `prune` read their options with: moments, statuses, counts.
 struct RunsArgumentsTests {
     static let now = Date(timeIntervalSince1970: 1_750_000_000)
@@ -34,14 +32,14 @@ struct RunsArgumentsTests {
             guard let usage = error as? UsageError else { return false }
             return usage.message.hasPrefix("--older-than '")
                 && usage.message.contains("is not a duration (30m, 2h, 7d)")
-                && usage.hint == "See 'opctl prune --help'."
+                && usage.hint(program: "chores") == "See 'chores prune --help'."
         }
     }
 
     @Test func statusesComeRepeatedOrSeparatedByCommas() throws {
         let parsed = try ParsedArguments(
-            ["--status", "failed,cancelled", "--status=Interrupted"], spec: RunsCommand.spec, command: "runs")
-        let status = try #require(RunsCommand.options.first { $0.name == "--status" })
+            ["--status", "failed,cancelled", "--status=Interrupted"], spec: ListRuns<Chores>.spec, command: "runs")
+        let status = try #require(ListRuns<Chores>.options.first { $0.name == "--status" })
         #expect(parsed.allValues(status) == ["failed,cancelled", "Interrupted"])
         #expect(parsed.value(status) == "Interrupted")
         let statuses = try ListedStatus.parse(

@@ -1,10 +1,10 @@
-import Foundation
+package import Foundation
 import Testing
 
 /// Ways a journal can be found damaged on disk, each applied to the bytes of a real one: what a
 /// killed process, a bad disk or a hand edit leaves. `check` and `rerun` must judge every one
 /// alike (issue 26).
-enum JournalDamage: String, CaseIterable, Sendable, CustomTestStringConvertible {
+package enum JournalDamage: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case intact
     case byteChangedInAMiddleLine
     case byteChangedInTheLastLine
@@ -22,11 +22,11 @@ enum JournalDamage: String, CaseIterable, Sendable, CustomTestStringConvertible 
     case emptyFile
     case laterFormatVersion
 
-    var testDescription: String { rawValue }
+    package var testDescription: String { rawValue }
 
     /// The damaged journal made from `bytes`, a whole journal ending with a newline that has at
     /// least five event lines (line 4 is a step's success, so changing it hides one).
-    func apply(to bytes: Data) -> Data {
+    package func apply(to bytes: Data) -> Data {
         var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             .map(String.init)
         if lines.last == "" { lines.removeLast() }

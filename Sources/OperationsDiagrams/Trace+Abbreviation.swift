@@ -1,21 +1,19 @@
 import Operations
 
-/// Short names for long participant names, so that a diagram whose head boxes do not fit the
-/// width can still be drawn: `TermsOfUseOp` becomes `TOUO`, with a legend under the drawing.
-struct ParticipantAbbreviation {
-    /// Names at most this long are kept: they cost little more than their abbreviation.
-    static let keptLength = 6
-
-    /// The trace with long names shortened (identifiers unchanged), and the legend lines.
-    let trace: Trace
-    let legend: [String]
-
-    init(_ original: Trace) {
-        var used = Set(original.participants.map(\.name).filter { $0.count <= Self.keptLength })
+extension Trace {
+    /// The trace with long participant names shortened (identifiers unchanged), and the legend
+    /// lines: so that a diagram whose head boxes do not fit the width can still be drawn
+    /// (`TermsOfUseOp` becomes `TOUO`, with a legend under the drawing).
+    func abbreviated() -> (trace: Trace, legend: [String]) {
+        // Names at most this long are kept: they cost little more than their abbreviation.
+        let keptLength = 6
+        var used = Set(participants.map(\.name).filter { $0.count <= keptLength })
         var short: [Participant.ID: String] = [:]
         var legend: [String] = []
-        for participant in original.participants
-        where participant.kind != .caller && participant.name.count > Self.keptLength && short[participant.id] == nil {
+        for participant in participants
+        where participant.kind != .caller && participant.name.count > keptLength
+            && short[participant.id] == nil
+        {
             let base = Self.initials(of: participant.name)
             var candidate = base
             var number = 2
@@ -27,15 +25,15 @@ struct ParticipantAbbreviation {
             short[participant.id] = candidate
             legend.append("\(candidate) = \(participant.name)")
         }
-        self.legend = legend
-        trace = Trace(
-            events: original.events.map { event in
+        let trace = Trace(
+            events: events.map { event in
                 guard case .declare(var participant) = event.kind, let name = short[participant.id] else {
                     return event
                 }
                 participant.name = name
                 return .declare(participant)
             })
+        return (trace, legend)
     }
 
     /// The capitals and digits of a camel-case name, or its first three characters when it has

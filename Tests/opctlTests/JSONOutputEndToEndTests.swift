@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `--json` output parses and carries the keys scripts rely on.
-struct JSONOutputTests {
+struct JSONOutputEndToEndTests {
     static let phone = "+7 999 123-45-67"
 
     @Test func runRunsAndShowPrintRunObjectsWithTheRequiredKeys() throws {

@@ -5,31 +5,20 @@ import Testing
 
 @testable import opctl
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// Whole runs in this process through the injected ``Console``, scripted answers for a terminal.
-/// Serialized: a run changes how this process handles SIGINT while it lasts.
+/// Whole sign-ins in this process through the injected ``Console``, scripted answers for a
+/// terminal. (That a run in process gives SIGINT back as it found it is OperationsRunnerTests'
+/// InProcessRunnerTests.) Serialized: a run changes how this process handles SIGINT while it lasts.
 @Suite(.serialized)
-struct InProcessRunTests {
-    @Test func signInRunsInProcessAndLeavesCtrlCAsItWas() throws {
+struct InProcessSignInTests {
+    @Test func signInRunsInProcessWithTheCodeFromStandardInput() throws {
         let directory = Self.stateDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var opctl = InProcessOpctl(stateDirectory: directory)
         opctl.stdinLines = ["123456"]
-        // No other test's in-process run may change SIGINT handling between the two readings.
-        let (before, result, after) = InProcessOpctl.alone {
-            let before = sigintHandler()
-            let result = opctl.run("run", "auth", "--phone=+7 999 123-45-67", "--accept-terms", "--code-stdin")
-            return (before, result, sigintHandler())
-        }
+        let result = opctl.run("run", "auth", "--phone=+7 999 123-45-67", "--accept-terms", "--code-stdin")
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.hasPrefix("Signed in.\nAuth token "), "\(result)")
         #expect(result.stderr.contains("CodeOp: attempt 1 succeeded"))
-        #expect(after == before, "SIGINT handling was not restored")
     }
 
     @Test func interactiveRunPromptsAndAsksAgainAfterBadAnswers() throws {
@@ -99,16 +88,6 @@ struct InProcessRunTests {
         #expect(result.status == ExitStatus.cancelled, "\(result)")
         #expect(result.stderr.contains("sign-in cancelled: the SMS code was not entered"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
-    }
-
-    private func sigintHandler() -> Int {
-        var action = sigaction()
-        sigaction(SIGINT, nil, &action)
-        #if canImport(Glibc)
-            return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
-        #else
-            return unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self)
-        #endif
     }
 
     /// A fresh state directory for one in-process run; the caller removes it.
