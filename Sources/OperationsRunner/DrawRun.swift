@@ -93,22 +93,8 @@ public enum DrawRun<Program: RunnerProgram>: Command {
         }
         // A journal that does not read leaves the trace as it was recorded.
         let trace = RunTrace.drawable(recorded, history: (try? store.load(runID)).map { RunHistory($0) })
-        guard let step = arguments.value(stepOption) else {
-            console.out(try options.draw(trace.limited(toDepth: depth)))
-            return ExitStatus.success
-        }
-        // `--step NAME`: every launch of that step, at any depth of nested scenarios, drawn
-        // `depth` levels deep counted from the step (`TraceSection.limited(toDepth:)`), each (a
-        // failed run's and its rerun's) after a divider naming its scenario and session
-        // (``TraceSection/joined(_:)``), in one document in every format.
-        let matching = trace.sections(named: step).map { $0.limited(toDepth: depth) }
-        guard !matching.isEmpty else {
-            throw UsageError(
-                "the run has no step '\(ParsedArguments.clip(step))' "
-                    + "(its steps: \(trace.stepNames.joined(separator: ", ")))",
-                command: name)
-        }
-        console.out(try options.draw(TraceSection.joined(matching)))
+        console.out(
+            try options.draw(RunTrace.shown(trace, depth: depth, step: arguments.value(stepOption), command: name)))
         return ExitStatus.success
     }
 }

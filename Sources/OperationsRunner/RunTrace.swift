@@ -86,6 +86,26 @@ enum RunTrace {
         return trace.drawable()
     }
 
+    /// What of a run's drawable trace a view draws: `depth` levels of launches with their
+    /// insides; with a `step`, every launch of that step at any depth of nested scenarios, drawn
+    /// `depth` levels deep counted from the step (`TraceSection.limited(toDepth:)`), each (a
+    /// failed run's and its rerun's) after a divider naming its scenario and session
+    /// (`TraceSection.joined(_:)`). `diagram --run --step` and the web view's run page alike.
+    ///
+    /// - Throws: ``UsageError`` (pointing to `command`'s help) naming the run's steps when it has
+    ///   no step `step`.
+    static func shown(_ trace: Trace, depth: Int, step: String?, command: String) throws -> Trace {
+        guard let step else { return trace.limited(toDepth: depth) }
+        let matching = trace.sections(named: step).map { $0.limited(toDepth: depth) }
+        guard !matching.isEmpty else {
+            throw UsageError(
+                "the run has no step '\(ParsedArguments.clip(step))' "
+                    + "(its steps: \(trace.stepNames.joined(separator: ", ")))",
+                command: command)
+        }
+        return TraceSection.joined(matching)
+    }
+
     /// The recorded trace, its sessions marked (`RecordedTrace.markingSessions()`), saying what
     /// the run's history says and the trace alone does not show.
     ///

@@ -18,8 +18,11 @@ struct RunPage {
     var trace: Trace?
     /// Levels of launches drawn with their insides, as `diagram --depth`.
     var depth = 2
+    /// The step whose launches are drawn, as `diagram --step`; the whole run when `nil`.
+    var step: String?
 
-    /// The page as an HTML document; the same run gives the same bytes.
+    /// The page as an HTML document; the same run gives the same bytes. A running run's page
+    /// reloads itself every two seconds (a refresh, no script), so it follows the run.
     var html: String {
         let text = HistoryText(history: history)
         let id = history.runID.description
@@ -33,34 +36,49 @@ struct RunPage {
         }
         body += "</ol>\n"
         if let hint { body += "<p class=\"hint\">\(HTMLEscaping.text(hint))</p>\n" }
-        body += "<h2>Diagram</h2>\n" + depthLinks(id) + diagram + formLinks(id)
-        return HTMLPage.document(title: "Run \(id)", body: body)
+        body += "<h2>Diagram</h2>\n" + controls(id) + diagram + formLinks(id)
+        return HTMLPage.document(
+            title: "Run \(id)", body: body, refreshSeconds: history.status == .running ? 2 : nil)
     }
 
-    /// The SVG drawing, inline; or why there is none, as text.
+    /// The SVG drawing of the shown depth and step, inline; or why there is none, as text.
     private var diagram: String {
         guard let trace else { return "<p>This run recorded no trace to draw.</p>\n" }
         do {
-            return "<div class=\"diagram\">\n" + (try SVGDiagramRenderer().render(trace.limited(toDepth: depth)))
-                + "</div>\n"
+            let shown = try RunTrace.shown(trace, depth: depth, step: step, command: "diagram")
+            return "<div class=\"diagram\">\n" + (try SVGDiagramRenderer().render(shown)) + "</div>\n"
+        } catch let error as UsageError {
+            return "<p class=\"failed\">\(HTMLEscaping.text(error.message))</p>\n"
         } catch {
             return "<p>The diagram cannot be drawn: \(HTMLEscaping.text("\(error)"))</p>\n"
         }
     }
 
-    /// `Depth: 1 2 3 4`, the shown depth unlinked.
-    private func depthLinks(_ id: String) -> String {
-        let links = (1...4).map { level in
-            level == depth
-                ? "<strong>\(level)</strong>" : HTMLPage.link("\(Self.path(of: id))?depth=\(level)", "\(level)")
+    /// A GET form to this page choosing the step (the trace's step names, or the whole run)
+    /// and the depth, the shown ones selected.
+    private func controls(_ id: String) -> String {
+        func option(_ value: String, _ text: String, selected: Bool) -> String {
+            "<option value=\"\(HTMLEscaping.attribute(value))\"\(selected ? " selected" : "")>\(HTMLEscaping.text(text))</option>"
         }
-        return "<nav>Depth: \(links.joined(separator: " "))</nav>\n"
+        let steps =
+            [option("", "The whole run", selected: step == nil)]
+            + (trace?.stepNames ?? []).map { option($0, $0, selected: $0 == step) }
+        let depths = (1...max(4, depth)).map { option("\($0)", "\($0)", selected: $0 == depth) }
+        return """
+            <form method="get" action="\(HTMLEscaping.attribute(Self.path(of: id)))" class="controls">\
+            <label>Step <select name="step">\(steps.joined())</select></label> \
+            <label>Depth <select name="depth">\(depths.joined())</select></label> \
+            <button type="submit">Draw</button></form>
+
+            """
     }
 
-    /// Links to the diagram as `diagram --run --format` prints it, at the shown depth.
+    /// Links to the diagram as `diagram --run --format` prints it, at the shown depth and step.
     private func formLinks(_ id: String) -> String {
-        let links = [("text", "Text"), ("plantuml", "PlantUML"), ("mermaid", "Mermaid")].map { format, name in
-            HTMLPage.link("\(Self.path(of: id))/diagram?format=\(format)&depth=\(depth)", name)
+        let stepQuery = step.map { "&step=\(HTMLEscaping.urlComponent($0))" } ?? ""
+        let links = [("text", "Text"), ("plantuml", "PlantUML"), ("mermaid", "Mermaid"), ("svg", "SVG")].map {
+            format, name in
+            HTMLPage.link("\(Self.path(of: id))/diagram?format=\(format)&depth=\(depth)\(stepQuery)", name)
         }
         return "<nav>Also as: \(links.joined(separator: " "))</nav>\n"
     }
