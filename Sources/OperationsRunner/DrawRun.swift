@@ -88,13 +88,30 @@ public enum DrawRun<Program: RunnerProgram>: Command {
             arguments.value(depthOption), option: depthOption.name, default: 2, minimum: 1, command: name)
         let store = Program.configuration.runStore(Program.configuration.stateDirectory(arguments, console))
         let runID = try RunLookup.id(id, program: Program.configuration.name)
+        console.out(try drawing(runID, in: store, depth: depth, step: arguments.value(stepOption), options: options))
+        return ExitStatus.success
+    }
+
+    /// Run `runID`'s diagram as `diagram --run` prints it: what the command and the web view's
+    /// diagram route (`WebRoutes.swift`) both serve.
+    ///
+    /// - Parameters:
+    ///   - runID: The run.
+    ///   - store: The run store it is in.
+    ///   - depth: Levels of launches drawn with their insides (counted from the step with `step`).
+    ///   - step: Only this step's launches, wherever they ran; `nil` for the whole run.
+    ///   - options: The format and width.
+    /// - Returns: The drawing.
+    /// - Throws: ``UsageError`` when there is no such run or the run has no such step,
+    ///   ``CLIError`` when its trace is missing or cannot be read, or the diagram cannot be drawn.
+    static func drawing(_ runID: RunID, in store: RunStore, depth: Int, step: String?, options: DiagramOptions)
+        throws -> String
+    {
         let recorded = try RunTrace.loadRecorded(for: store.url(for: runID), runID: runID) {
             _ = try RunLookup.record(runID, in: store, program: Program.configuration.name)
         }
         // A journal that does not read leaves the trace as it was recorded.
         let trace = RunTrace.drawable(recorded, history: (try? store.load(runID)).map { RunHistory($0) })
-        console.out(
-            try options.draw(RunTrace.shown(trace, depth: depth, step: arguments.value(stepOption), command: name)))
-        return ExitStatus.success
+        return try options.draw(RunTrace.shown(trace, depth: depth, step: step, command: name))
     }
 }

@@ -58,6 +58,13 @@ struct RunsPage {
     /// The page shown of `count` runs: ``page`` held between 1 and the last page.
     func shownPage(of count: Int) -> Int { min(max(page, 1), pageCount(of: count)) }
 
+    /// The matching runs on the shown page, newest first.
+    var shown: ArraySlice<RunStore.SummaryEntry> {
+        let matching = matching
+        let start = (shownPage(of: matching.count) - 1) * pageSize
+        return matching[start..<min(start + pageSize, matching.count)]
+    }
+
     /// The page as an HTML document; the same runs and query give the same bytes.
     var html: String {
         var body = "<h1>Runs</h1>\n" + form
@@ -73,11 +80,9 @@ struct RunsPage {
             body += "<p>No runs match (\(HTMLEscaping.text(CountText.runs(entries.count))) in all).</p>\n"
             return HTMLPage.document(title: "Runs", body: body)
         }
-        let shownPage = shownPage(of: matching.count)
-        let start = (shownPage - 1) * pageSize
         body += "<table>\n<tr><th>Run</th><th>Scenario</th><th>Status</th><th>Step</th><th>Started</th></tr>\n"
-        for entry in matching[start..<min(start + pageSize, matching.count)] { body += row(entry) }
-        body += "</table>\n" + navigation(shownPage, of: matching.count)
+        for entry in shown { body += row(entry) }
+        body += "</table>\n" + navigation(shownPage(of: matching.count), of: matching.count)
         return HTMLPage.document(title: "Runs", body: body)
     }
 
