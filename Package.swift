@@ -60,7 +60,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "OperationsRunner",
-            dependencies: ["Operations", "OperationsJournal", "OperationsDiagrams", "OperationsExplorer"],
+            dependencies: [
+                "Operations", "OperationsJournal", "OperationsDiagrams", "OperationsExplorer", "LoopbackHTTP",
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "AuthFlow", dependencies: ["HTTPWire", "Operations", "OperationsJournal"],

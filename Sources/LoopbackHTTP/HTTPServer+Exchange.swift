@@ -6,6 +6,10 @@ extension HTTPServer {
     /// ready.
     public typealias Handler = @Sendable (Exchange) -> Void
 
+    /// Words an answer the server gives itself, from its status, a machine-readable code (e.g.
+    /// `request_timeout`) and a sentence for people; the server adds `Allow` to a `405`.
+    public typealias Refusal = @Sendable (_ status: Int, _ code: String, _ message: String) -> Response
+
     /// A request as the server hands it to its ``Handler``: already checked against RFC 9112, with
     /// a complete body.
     public struct Request: Sendable, Hashable {

@@ -17,9 +17,9 @@
 ///   the connection is closed (with `408` if part of a request came): a client sending a byte a
 ///   second cannot hold it open.
 /// - Malformed request line `400`, head over ``Limits/maxHeaderBytes`` `431`, body over
-///   ``Limits/maxBodyBytes`` `413`, chunked body `411`, another transfer coding or method `501`,
-///   HTTP/2 and beyond `505`; all in the contract's error envelope. Nothing a client sends can
-///   crash it.
+///   ``Limits/maxBodyBytes`` `413`, chunked body `411`, another transfer coding `501`, a method
+///   outside ``Limits/methods`` `405`, HTTP/2 and beyond `505`; all in the contract's error
+///   envelope, or as the server's `refusal` words them. Nothing a client sends can crash it.
 /// - A handler that does not answer within ``Limits/answerTimeout`` is told to stop
 ///   (``Exchange/onAbandon(_:)``) and the client gets `504`; a client that leaves while its
 ///   answer is pending abandons the request the same way.
@@ -47,18 +47,23 @@ public final class HTTPServer: Sendable {
         /// oldest idle one (one that has sent nothing, or whose answer is sent); when none is
         /// idle, new ones wait to be accepted.
         public var maxConnections: Int
+        /// The methods the handler is given (uppercase); another is refused with `405` and an
+        /// `Allow` header naming these.
+        public var methods: Set<String>
 
         /// Limits fit for a development server by default: 10 s to send a request, 60 s for an
-        /// answer, 16 KiB of head, 64 KiB of body, 512 connections.
+        /// answer, 16 KiB of head, 64 KiB of body, 512 connections, GET, HEAD and POST.
         public init(
             readTimeout: Duration = .seconds(10), answerTimeout: Duration = .seconds(60),
-            maxHeaderBytes: Int = 16 * 1024, maxBodyBytes: Int = 64 * 1024, maxConnections: Int = 512
+            maxHeaderBytes: Int = 16 * 1024, maxBodyBytes: Int = 64 * 1024, maxConnections: Int = 512,
+            methods: Set<String> = ["GET", "HEAD", "POST"]
         ) {
             self.readTimeout = readTimeout
             self.answerTimeout = answerTimeout
             self.maxHeaderBytes = maxHeaderBytes
             self.maxBodyBytes = maxBodyBytes
             self.maxConnections = maxConnections
+            self.methods = methods
         }
     }
 
@@ -80,20 +85,24 @@ public final class HTTPServer: Sendable {
     ///   - limits: Timeouts and sizes.
     ///   - log: Called once per request, on the server's thread, after its outcome is known; keep
     ///     it quick. Entries never hold bodies, header values or queries.
+    ///   - refusal: How the server words the answers it gives itself (a malformed or oversized
+    ///     request, a timeout), from the status, a machine-readable code and a sentence; `nil` for
+    ///     the JSON envelope of Docs/HTTP-API.md (``Response/error(_:code:message:)``).
     ///   - handler: Answers every request that passes the server's checks; called on the
     ///     server's thread, and may answer from any thread.
     /// - Throws: ``HTTPServerError`` when the address cannot be listened on (in use, not an
     ///   address of this machine, not permitted).
     public init(
         host: String = "127.0.0.1", port: UInt16 = 0, limits: Limits = Limits(),
-        log: (@Sendable (LogEntry) -> Void)? = nil, answering handler: @escaping Handler
+        log: (@Sendable (LogEntry) -> Void)? = nil, refusal: Refusal? = nil, answering handler: @escaping Handler
     ) throws(HTTPServerError) {
         guard let address = ServerSocket.Address(host: host, port: port) else { throw .invalidHost(host) }
         let (listener, bound) = try ServerSocket.listen(on: address, backlog: 511)
         self.host = bound.host
         self.port = bound.port
         self.isLoopback = bound.isLoopback
-        loop = try HTTPServerLoop(listener: listener, handler: handler, limits: limits, log: log)
+        loop = try HTTPServerLoop(
+            listener: listener, handler: handler, limits: limits, log: log, refusal: refusal ?? Response.error)
         loop.start()
     }
 
@@ -104,10 +113,16 @@ public final class HTTPServer: Sendable {
     /// Whether an address is one only this machine can reach, so a front end can warn before
     /// serving the network.
     ///
-    /// - Parameter host: An IP literal or `localhost`, as ``init(host:port:limits:log:answering:)`` takes.
+    /// - Parameter host: An IP literal or `localhost`, as ``init(host:port:limits:log:refusal:answering:)`` takes.
     /// - Returns: `nil` when `host` is not an address the server would accept.
     public static func isLoopback(host: String) -> Bool? {
         ServerSocket.Address(host: host, port: 0)?.isLoopback
+    }
+
+    /// The reason phrase of a status, e.g. `Not Found` for 404, as the server's status lines
+    /// say it; for a front end that titles its own error pages alike.
+    public static func reasonPhrase(_ status: Int) -> String {
+        ResponseEncoding.reason(status)
     }
 
     /// `http://127.0.0.1:8080` or `http://[::1]:8080`: where clients reach the server.

@@ -31,6 +31,7 @@ final class HTTPServerLoop: @unchecked Sendable {
     private let handler: HTTPServer.Handler
     private let limits: HTTPServer.Limits
     private let log: (@Sendable (HTTPServer.LogEntry) -> Void)?
+    private let refusal: HTTPServer.Refusal
     private let mailbox: Locked<Mailbox>
     private let loopThread = Locked<pthread_t?>(nil)
     private let finished = DispatchSemaphore(value: 0)
@@ -43,7 +44,7 @@ final class HTTPServerLoop: @unchecked Sendable {
     /// Takes ownership of `listener` (closed here if the loop cannot be set up).
     init(
         listener: Int32, handler: @escaping HTTPServer.Handler, limits: HTTPServer.Limits,
-        log: (@Sendable (HTTPServer.LogEntry) -> Void)?
+        log: (@Sendable (HTTPServer.LogEntry) -> Void)?, refusal: @escaping HTTPServer.Refusal
     ) throws(HTTPServerError) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
@@ -64,6 +65,7 @@ final class HTTPServerLoop: @unchecked Sendable {
         self.handler = handler
         self.limits = limits
         self.log = log
+        self.refusal = refusal
     }
 
     func start() {
@@ -265,7 +267,8 @@ final class HTTPServerLoop: @unchecked Sendable {
             }
             let head: RequestHead
             do throws(RequestRejection) {
-                head = try RequestHeadParser.parse(connection.input[0..<end], maxBodyBytes: limits.maxBodyBytes)
+                head = try RequestHeadParser.parse(
+                    connection.input[0..<end], maxBodyBytes: limits.maxBodyBytes, methods: limits.methods)
             } catch {
                 noteRequestLine(of: connection)
                 reject(connection, error)
@@ -355,7 +358,9 @@ final class HTTPServerLoop: @unchecked Sendable {
     }
 
     private func reject(_ connection: Connection, _ rejection: RequestRejection) {
-        respond(connection, ResponseEncoding.error(rejection.status, code: rejection.code, message: rejection.message))
+        var response = refusal(rejection.status, rejection.code, rejection.message)
+        if rejection.status == 405 { response.headers["Allow"] = limits.methods.sorted().joined(separator: ", ") }
+        respond(connection, response)
     }
 
     private func respond(_ connection: Connection, _ response: HTTPServer.Response, includeBody: Bool = true) {
@@ -415,10 +420,7 @@ final class HTTPServerLoop: @unchecked Sendable {
                 }
             case .awaitingAnswer(_, let exchange):
                 exchange.abandon()
-                respond(
-                    connection,
-                    ResponseEncoding.error(504, code: "gateway_timeout", message: "The backend did not answer in time.")
-                )
+                respond(connection, refusal(504, "gateway_timeout", "The backend did not answer in time."))
             case .writing, .lingering:
                 discard(connection)
             }

@@ -34,8 +34,10 @@ struct RequestRejection: Error {
 /// the head it was given.
 enum RequestHeadParser {
     /// Parses a complete head (the bytes up to and including its blank line), accepting a
-    /// `Content-Length` of at most `maxBodyBytes`.
-    static func parse(_ head: ArraySlice<UInt8>, maxBodyBytes: Int) throws(RequestRejection) -> RequestHead {
+    /// `Content-Length` of at most `maxBodyBytes` and the `methods` given.
+    static func parse(_ head: ArraySlice<UInt8>, maxBodyBytes: Int, methods: Set<String>) throws(RequestRejection)
+        -> RequestHead
+    {
         var lines = HTTPHeadSyntax.lines(of: head)
         guard !lines.isEmpty else { throw .malformedRequestLine }
         let (method, target, minor) = try requestLine(lines.removeFirst())
@@ -43,8 +45,11 @@ enum RequestHeadParser {
         if minor >= 1 && headers["host"] == nil {
             throw RequestRejection(400, "bad_request", "An HTTP/1.1 request needs a Host header.")
         }
-        guard ["GET", "HEAD", "POST"].contains(method) else {
-            throw RequestRejection(501, "not_implemented", "This server answers GET, HEAD and POST only.")
+        guard methods.contains(method) else {
+            let names = methods.sorted()
+            throw RequestRejection(
+                405, "method_not_allowed",
+                "This server answers \(names.dropLast().joined(separator: ", ")) and \(names.last ?? "nothing") only.")
         }
         if let encoding = headers["transfer-encoding"] {
             let last = encoding.split(separator: ",").last.map { $0.filter { $0 != " " && $0 != "\t" }.lowercased() }

@@ -15,26 +15,31 @@ public enum DiagramFormat: String, CaseIterable, Sendable {
     case plantuml
     /// Mermaid `sequenceDiagram` source (``MermaidRenderer``).
     case mermaid
+    /// An SVG picture (``SVGDiagramRenderer``), laid out as the text diagram is.
+    case svg
 
-    /// The file extension of a diagram saved in this format (`txt`, `ascii.txt`, `puml`, `mmd`).
+    /// The file extension of a diagram saved in this format (`txt`, `ascii.txt`, `puml`, `mmd`,
+    /// `svg`).
     public var fileExtension: String {
         switch self {
         case .unicode: "txt"
         case .ascii: "ascii.txt"
         case .plantuml: "puml"
         case .mermaid: "mmd"
+        case .svg: "svg"
         }
     }
 
     /// Whether the format is drawn as text to read, which fits a width, rather than source for
-    /// another tool.
+    /// another tool or a picture.
     public var isText: Bool { self == .unicode || self == .ascii }
 
     /// Draws a trace.
     ///
     /// - Parameters:
     ///   - trace: The trace to draw.
-    ///   - width: The widest line of the text formats; the source formats ignore it.
+    ///   - width: The widest line of the text formats, and the width in columns an SVG's labels
+    ///     wrap to; the source formats ignore it.
     /// - Returns: The diagram, ending in one newline.
     /// - Throws: A `TraceError` when the trace is invalid, or a text diagram cannot fit `width`.
     public func render(_ trace: Trace, width: Int = 100) throws(TraceError) -> String {
@@ -42,12 +47,13 @@ public enum DiagramFormat: String, CaseIterable, Sendable {
         case .unicode, .ascii: try textRenderer(width: width).render(trace)
         case .plantuml: try PlantUMLRenderer().render(trace)
         case .mermaid: try MermaidRenderer().render(trace)
+        case .svg: try SVGDiagramRenderer(maxWidth: width).render(trace)
         }
     }
 
     /// Draws one step of a run (`Trace.sections()`). The text formats print the scenario's notes
     /// about the step beside it, since the section has no lifeline of the scenario's; the source
-    /// formats draw the step's own trace.
+    /// formats and SVG draw the step's own trace.
     ///
     /// - Parameters:
     ///   - section: The step to draw.

@@ -102,7 +102,8 @@ struct TextLayout {
     }
 
     /// - Parameter breaks: Where labels may be broken inside a token to fit; a drawing that
-    ///   needs more throws `TraceError/diagramTooNarrow(required:available:)`.
+    ///   needs more throws `TraceError/diagramTooNarrow(required:available:)` with the width
+    ///   it needs when broken only there.
     init(model: DiagramModel, maxWidth: Int, maxLabelLines: Int, breaks: Breaks = .any) throws(TraceError) {
         columns = model.columns.map { column in
             let boxWidth = column.participant.name.displayWidth + 2
@@ -154,7 +155,7 @@ struct TextLayout {
             if breaks >= .any { fit.shrink(to: maxWidth, hardNotes: true, labels: .any) }
             if fit.total <= maxWidth { break }
             guard frameColumns > 1 else {
-                throw .diagramTooNarrow(required: fit.hardFloorTotal, available: maxWidth)
+                throw .diagramTooNarrow(required: fit.floorTotal(labels: breaks), available: maxWidth)
             }
             frameColumns = 1
         }
@@ -277,8 +278,9 @@ struct TextLayout {
             }
         }
 
-        /// The narrowest the drawing can get: every text one column wide.
-        var hardFloorTotal: Int { floors(hardNotes: true, labels: .any).reduce(0, +) + outside }
+        /// The narrowest the drawing can get with labels broken only as `labels` allows (notes
+        /// anywhere): with `.any`, every text one column wide.
+        func floorTotal(labels: Breaks) -> Int { floors(hardNotes: true, labels: labels).reduce(0, +) + outside }
 
         init(
             layout: TextLayout, model: DiagramModel, texts: [[String]], measured: [MeasuredLabel?], padding: Int,

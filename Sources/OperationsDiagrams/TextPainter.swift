@@ -7,7 +7,8 @@ import Operations
 /// stand. One blank row separates blocks. Every row first gets the lifelines and bars of the
 /// columns alive on it, then the step's own drawing on top.
 struct TextPainter {
-    private enum Mark {
+    /// What a closing row does to a column (``closingMarks(of:)``), shared with ``SVGPainter``.
+    enum Mark {
         case barEnd, cross, boxBottom, barStart
     }
 
@@ -168,7 +169,7 @@ struct TextPainter {
 
     /// What happens to each column on the closing rows of a step: a column's marks go on
     /// successive rows (`row`, from 0), in the order they are added.
-    private static func closingMarks(of step: DiagramModel.Step) -> [(column: Int, mark: Mark, row: Int)] {
+    static func closingMarks(of step: DiagramModel.Step) -> [(column: Int, mark: Mark, row: Int)] {
         var marks: [(column: Int, mark: Mark, row: Int)] = []
         func add(_ column: Int, _ mark: Mark) {
             var row = 0

@@ -7,17 +7,18 @@ public import OperationsDiagrams
 public struct DiagramOptions: Sendable {
     /// The format to draw in: `--format`, unicode when it is not given.
     public var format: DiagramFormat
-    /// The widest line of a text diagram: `--width N`, or with `auto` (the default) the
-    /// terminal's columns, 100 when standard output is not a terminal.
+    /// The widest line of a text diagram, and the columns an SVG's labels wrap to: `--width N`,
+    /// or with `auto` (the default) the terminal's columns, 100 when standard output is not a
+    /// terminal.
     public var width: Int
 
     /// `--format` and `--width`, declared once for every drawing command's parser and help.
     public static let options = [formatOption, widthOption]
     static let formatOption = CommandOption(
-        "--format", value: "FORMAT", "unicode (default), ascii, plantuml or mermaid")
+        "--format", value: "FORMAT", "unicode (default), ascii, plantuml, mermaid or svg")
     static let widthOption = CommandOption(
         "--width", value: "N|auto",
-        "Maximum line width of text diagrams, at least 40 (default auto:\n"
+        "Maximum line width of text and SVG diagrams, at least 40 (default auto:\n"
             + "the terminal's columns, 100 when output is not a terminal)")
 
     /// The help lines of ``options``, as every drawing command lists them.
@@ -44,7 +45,7 @@ public struct DiagramOptions: Sendable {
     public init(_ arguments: ParsedArguments, console: Console, command: String) throws {
         if let text = arguments.value(Self.formatOption) {
             guard let format = DiagramFormat(rawValue: text) else {
-                throw UsageError("--format must be unicode, ascii, plantuml or mermaid", command: command)
+                throw UsageError("--format must be unicode, ascii, plantuml, mermaid or svg", command: command)
             }
             self.format = format
         } else {

@@ -83,100 +83,30 @@ public enum DrawRun<Program: RunnerProgram>: Command {
             arguments.value(depthOption), option: depthOption.name, default: 2, minimum: 1, command: name)
         let store = Program.configuration.runStore(Program.configuration.stateDirectory(arguments, console))
         let runID = try RunLookup.id(id, program: Program.configuration.name)
+        console.out(try drawing(runID, in: store, depth: depth, step: arguments.value(stepOption), options: options))
+        return ExitStatus.success
+    }
+
+    /// Run `runID`'s diagram as `diagram --run` prints it: what the command and the web view's
+    /// diagram route (`WebRoutes.swift`) both serve.
+    ///
+    /// - Parameters:
+    ///   - runID: The run.
+    ///   - store: The run store it is in.
+    ///   - depth: Levels of launches drawn with their insides (counted from the step with `step`).
+    ///   - step: Only this step's launches, wherever they ran; `nil` for the whole run.
+    ///   - options: The format and width.
+    /// - Returns: The drawing.
+    /// - Throws: ``UsageError`` when there is no such run or the run has no such step,
+    ///   ``CLIError`` when its trace is missing or cannot be read, or the diagram cannot be drawn.
+    static func drawing(_ runID: RunID, in store: RunStore, depth: Int, step: String?, options: DiagramOptions)
+        throws -> String
+    {
         let recorded = try RunTrace.loadRecorded(for: store.url(for: runID), runID: runID) {
             _ = try RunLookup.record(runID, in: store, program: Program.configuration.name)
         }
         // A journal that does not read leaves the trace as it was recorded.
-        let history = (try? store.load(runID)).map { RunHistory($0) }
-        // A recorded run is always drawn: what a damaged trace cannot balance is marked, not
-        // refused (`Trace.drawable()`).
-        var trace = marked(recorded, history: history)
-        if let history { trace = RunTrace.numberingAttempts(trace, history: history) }
-        trace = trace.drawable()
-        guard let step = arguments.value(stepOption) else {
-            console.out(try options.draw(trace.limited(toDepth: depth)))
-            return ExitStatus.success
-        }
-        // `--step NAME`: every launch of that step, at any depth of nested scenarios, drawn
-        // `depth` levels deep counted from the step (`TraceSection.limited(toDepth:)`), each (a
-        // failed run's and its rerun's) after a divider naming its scenario and session
-        // (``TraceSection/joined(_:)``), in one document in every format.
-        let matching = trace.sections(named: step).map { $0.limited(toDepth: depth) }
-        guard !matching.isEmpty else {
-            throw UsageError(
-                "the run has no step '\(ParsedArguments.clip(step))' "
-                    + "(its steps: \(trace.stepNames.joined(separator: ", ")))",
-                command: name)
-        }
-        console.out(try options.draw(TraceSection.joined(matching)))
-        return ExitStatus.success
-    }
-
-    /// The recorded trace, its sessions marked (`RecordedTrace.markingSessions()`), saying what
-    /// the run's history says and the trace alone does not show.
-    ///
-    /// - In each session that replayed steps from the journal, a note over the session's
-    ///   scenario naming them: `replayed from the journal, not sent again: PhoneOp`. The engine
-    ///   launches nothing for a replayed step. Sessions are found by their dividers, the Nth
-    ///   being session N.
-    /// - A run still going: its last session, closed off where the file stops, is marked
-    ///   `running: at STEP for N s` instead of `cut off`, and what it closed (finishes, replies)
-    ///   reads `running`.
-    /// - A run stopped by Ctrl-C unwinds cleanly, so its trace is balanced: a `cut off` note over
-    ///   the outermost operation at its end says where it stopped, unless a cut-off session
-    ///   already carries one.
-    /// - When the journal says the run ended but the trace file stops before, a note at its end
-    ///   says so: the drawing shows the run as far as the trace goes and what the journal knows.
-    private static func marked(_ recorded: RecordedTrace, history: RunHistory?) -> Trace {
-        var events = recorded.markingSessions().events
-        func isDivider(_ event: TraceEvent) -> Bool { if case .divider = event.kind { true } else { false } }
-        func launched() -> [Participant.ID] {
-            events.compactMap { if case .launch(let operation, _, _) = $0.kind { operation } else { nil } }
-        }
-        if let history {
-            let dividers = events.indices.filter { isDivider(events[$0]) }
-            // Last first, so the places of the earlier sessions stay where they were.
-            for (offset, divider) in dividers.enumerated().reversed() {
-                let replayed = history.replayed(inSession: offset + 1)
-                guard !replayed.isEmpty else { continue }
-                let end = offset + 1 < dividers.count ? dividers[offset + 1] : events.endIndex
-                guard
-                    let root = events[divider..<end].firstIndex(where: {
-                        if case .launch = $0.kind { true } else { false }
-                    }), case .launch(let scenario, _, _) = events[root].kind
-                else { continue }
-                let names = replayed.map(HistoryText.path).joined(separator: ", ")
-                events.insert(
-                    .note(over: scenario, "replayed from the journal, not sent again: \(names)"), at: root + 1)
-            }
-        }
-        if let history, history.status == .running {
-            let at = history.current.map(HistoryText.at) ?? "starting"
-            for index in events.indices[(events.lastIndex(where: isDivider) ?? 0)...] {
-                switch events[index].kind {
-                case .note(let over, Trace.cutOffLabel):
-                    events[index] = .note(over: over, Trace.runningPrefix + at)
-                case .finish(let operation, let launcher, Trace.cutOffLabel):
-                    events[index] = .finish(operation, to: launcher, "running")
-                case .message(let from, let to, Trace.cutOffLabel, let style):
-                    events[index] = TraceEvent(.message(from: from, to: to, label: "running", style: style))
-                default:
-                    continue
-                }
-            }
-        }
-        let status = history?.status
-        if status == .interrupted,
-            !events.contains(where: { if case .note(_, Trace.cutOffLabel) = $0.kind { true } else { false } }),
-            let root = launched().first
-        {
-            events.append(.note(over: root, Trace.cutOffLabel))
-        }
-        if recorded.endsCutOff, let status, [.succeeded, .failed, .cancelled].contains(status),
-            let root = launched().last
-        {
-            events.append(.note(over: root, "trace cut off here: the journal records the run as \(status)"))
-        }
-        return Trace(events: events)
+        let trace = RunTrace.drawable(recorded, history: (try? store.load(runID)).map { RunHistory($0) })
+        return try options.draw(RunTrace.shown(trace, depth: depth, step: step, command: name))
     }
 }

@@ -64,6 +64,25 @@ struct HistoryText {
     /// `Run ID · SCENARIO · STATUS`: the first line of `show`, and the last of a follow.
     var headline: String { "Run \(history.runID) · \(history.scenario) · \(history.status)" }
 
+    /// The lines `show` prints between the headline and the steps, and the web view's run page
+    /// shows there: when the run started and in how many sessions, the run it is a rerun of
+    /// and `reruns` (``RunLinks``' text of the runs made from it), where a live run is, its error.
+    func overview(reruns: String?) -> [String] {
+        var lines = [
+            "Started \(RunTimestamp.text(history.startedAt))"
+                + (history.sessions > 1 ? " · \(history.sessions) sessions (resumed)" : "")
+        ]
+        if let origin = history.rerunOf {
+            lines.append("This run is a \(RunLinks.text(origin)): the steps before it were replayed")
+        }
+        if let reruns { lines.append("This run was \(reruns)") }
+        if history.status == .running {
+            lines.append("Running: " + (history.current.map(Self.at) ?? "starting"))
+        }
+        if let error = history.error { lines.append("Error: \(error)") }
+        return lines
+    }
+
     private func lines(of step: RunHistory.Step) -> [Line] {
         let indent = String(repeating: "  ", count: step.level)
         let name = step.undoes.map { "\(step.name) (undoes \($0))" } ?? step.name
@@ -133,6 +152,15 @@ struct HistoryText {
     /// drawing of a running run say it.
     static func at(_ current: RunHistory.Current) -> String {
         "at \(path(current.step)) for \(format(current.elapsed))"
+    }
+
+    /// A run's step in a listing (`runs`, the web view's runs page): the failed step of a run
+    /// that failed; for a live run, the step it is at and for how long, as `show` says it
+    /// (`at CodeOp for 12 s`), so it does not read as a failure.
+    static func listedStep(_ summary: RunSummary, current: RunHistory.Current?) -> String {
+        summary.status != .running
+            ? summary.failedStep?.name ?? "-"
+            : current.map(at) ?? summary.failedStep.map { "at \($0.name)" } ?? "starting"
     }
 
     /// `12 ms`, `1.2 s`.

@@ -83,16 +83,7 @@ public enum ListRuns<Program: RunnerProgram>: Command {
             throw CLIError.message("cannot list runs: \(error)")
         }
         let leftOut = matching - shown.count
-        // Where each live run is, from its history, as `show` says it: only live runs' journals
-        // are read, and they are few.
-        let now = Date()
-        var current: [RunID: RunHistory.Current] = [:]
-        for entry in shown {
-            guard case .success(let summary) = entry.summary, summary.status == .running,
-                let record = try? store.load(entry.id)
-            else { continue }
-            current[entry.id] = RunHistory(record, now: now).current
-        }
+        let current = Self.current(of: shown, in: store)
         if json {
             let directoryOption = Program.configuration.stateDirectoryOption(arguments)
             // Every object keeps the promised keys and statuses; a damaged journal has neither a
@@ -136,6 +127,22 @@ public enum ListRuns<Program: RunnerProgram>: Command {
             console.note("… \(CountText.runs(leftOut, older)) not shown (use --limit 0 for all)")
         }
         return ExitStatus.success
+    }
+
+    /// Where each live run of `entries` is, from its history, as `show` says it: only live runs'
+    /// journals are read, and they are few. The web view's runs page reads it alike.
+    static func current(of entries: some Sequence<RunStore.SummaryEntry>, in store: RunStore) -> [RunID: RunHistory
+        .Current]
+    {
+        let now = Date()
+        var current: [RunID: RunHistory.Current] = [:]
+        for entry in entries {
+            guard case .success(let summary) = entry.summary, summary.status == .running,
+                let record = try? store.load(entry.id)
+            else { continue }
+            current[entry.id] = RunHistory(record, now: now).current
+        }
+        return current
     }
 
     /// The `--limit` value: `nil` for no limit.
@@ -191,15 +198,10 @@ public enum ListRuns<Program: RunnerProgram>: Command {
             let linkColumn = linked ? [link ?? "-"] : []
             switch entry.summary {
             case .success(let summary):
-                // The failed step of a run that failed; for a live run, the step it is at and for
-                // how long, as `show` says it (`at CodeOp for 12 s`), so it does not read as a failure.
-                let step =
-                    summary.status != .running
-                    ? summary.failedStep?.name ?? "-"
-                    : current[entry.id].map(HistoryText.at) ?? summary.failedStep.map { "at \($0.name)" } ?? "starting"
                 rows.append(
                     [
-                        entry.id.description, summary.scenario, summary.status.rawValue, step,
+                        entry.id.description, summary.scenario, summary.status.rawValue,
+                        HistoryText.listedStep(summary, current: current[entry.id]),
                         RunTimestamp.text(summary.startedAt ?? summary.createdAt),
                     ] + linkColumn)
             case .failure:

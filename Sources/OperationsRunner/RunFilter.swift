@@ -33,12 +33,20 @@ struct RunFilter {
     /// - Throws: ``UsageError`` for an unknown status or a `--since` that is neither a duration
     ///   nor a date.
     init(_ arguments: ParsedArguments, command: String, now: Date) throws {
-        statuses = try ListedStatus.parse(
-            arguments.allValues(Self.status), allowed: ListedStatus.allCases, command: command)
-        scenario = arguments.value(Self.scenario)
-        since = try arguments.value(Self.since).map {
-            try TimeArgument.moment($0, option: Self.since.name, command: command, now: now)
-        }
+        try self.init(
+            statuses: arguments.allValues(Self.status), scenario: arguments.value(Self.scenario),
+            since: arguments.value(Self.since), command: command, now: now)
+    }
+
+    /// Reads the filters from their values as typed, wherever they were typed (a command line,
+    /// the web view's query): every value of `--status`, and `--scenario` and `--since` if given.
+    ///
+    /// - Throws: ``UsageError`` for an unknown status or a `since` that is neither a duration
+    ///   nor a date.
+    init(statuses: [String], scenario: String?, since: String?, command: String, now: Date) throws {
+        self.statuses = try ListedStatus.parse(statuses, allowed: ListedStatus.allCases, command: command)
+        self.scenario = scenario
+        self.since = try since.map { try TimeArgument.moment($0, option: Self.since.name, command: command, now: now) }
     }
 
     func matches(_ entry: RunStore.SummaryEntry) -> Bool {

@@ -16,8 +16,8 @@ public enum RunnerMain<Program: RunnerProgram> {
     public static var standardCommands: [any Command.Type] {
         [
             RunScenario<Program>.self, RerunScenario<Program>.self, ListRuns<Program>.self, ShowRun<Program>.self,
-            CheckRuns<Program>.self, PruneRuns<Program>.self, DrawRun<Program>.self, ListScenarios<Program>.self,
-            ExploreFlows<Program>.self,
+            CheckRuns<Program>.self, PruneRuns<Program>.self, DrawRun<Program>.self, ServeRuns<Program>.self,
+            ListScenarios<Program>.self, ExploreFlows<Program>.self,
         ]
     }
 

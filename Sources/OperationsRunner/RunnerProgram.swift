@@ -1,5 +1,5 @@
 /// A program built on the runner: one type whose ``configuration`` says everything the runner's
-/// commands (`run`, `rerun`, `runs`, `show`, `prune`, `check`, `diagram`, `ops`, `explore`)
+/// commands (`run`, `rerun`, `runs`, `show`, `prune`, `check`, `diagram`, `ui`, `ops`, `explore`)
 /// need to know about it. The commands are generic over it (`RunScenario<CheckoutProgram>`), so
 /// its metatype is sendable: they use it inside closures.
 ///

@@ -64,17 +64,7 @@ public enum ShowRun<Program: RunnerProgram>: Command {
         }
         let text = HistoryText(history: history)
         console.print(text.headline)
-        console.print(
-            "Started \(RunTimestamp.text(history.startedAt))"
-                + (history.sessions > 1 ? " · \(history.sessions) sessions (resumed)" : ""))
-        if let origin = history.rerunOf {
-            console.print("This run is a \(RunLinks.text(origin)): the steps before it were replayed")
-        }
-        if let reruns = links.text(of: runID) { console.print("This run was \(reruns)") }
-        if history.status == .running {
-            console.print("Running: " + (history.current.map(HistoryText.at) ?? "starting"))
-        }
-        if let error = history.error { console.print("Error: \(error)") }
+        for line in text.overview(reruns: links.text(of: runID)) { console.print(line) }
         for line in text.lines { console.print(line.text) }
         for line in text.eventLines { console.print(line) }
         if let line = hint?.line { console.print(line) }

@@ -2,9 +2,9 @@
 /// explains.
 ///
 /// A guard is something a person or a CI bill notices: whole commands (`--version`, the scripted
-/// sign-in, `runs`, `show`, `check`, `explore`), a durable step against the disk's own floor,
-/// memory staying flat, and the async-function operation issue 37 holds within 1.5× of the
-/// bridge. Every other case is a figure: reported, never guarded, never tuned for.
+/// sign-in, `runs`, `show`, `check`, `explore`, the pages `ui` serves), a durable step against
+/// the disk's own floor, memory staying flat, and the async-function operation issue 37 holds
+/// within 1.5× of the bridge. Every other case is a figure: reported, never guarded, never tuned for.
 ///
 /// Adding a case is one definition beside its peers (each family of cases in a file of its own,
 /// its id, summary, reference, guard and body together) and its name here. A case whose engine
@@ -13,7 +13,7 @@
 /// ``BenchCase/slow()`` is skipped by `--quick` and reported as skipped.
 enum BenchCases {
     static let all: [BenchCase] =
-        inProcess + RenderCases.all + ExploreCases.all + wholeProcessAndStore + [
+        inProcess + RenderCases.all + ExploreCases.all + wholeProcessAndStore + UICases.all + [
             EngineCases.memory, EngineCases.memoryWithDeadline, ParallelCases.memory,
         ]
 

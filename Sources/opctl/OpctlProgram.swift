@@ -33,7 +33,8 @@ extension Opctl: RunnerProgram {
     ).with { program in
         program.commands = [
             RunCommand.self, RerunCommand.self, RunsCommand.self, ShowCommand.self, PruneCommand.self,
-            CheckCommand.self, ExploreCommand.self, DiagramCommand.self, OpsCommand.self, ServeCommand.self,
+            CheckCommand.self, ExploreCommand.self, DiagramCommand.self, UICommand.self, OpsCommand.self,
+            ServeCommand.self,
         ]
         // A sign-in also ends as cancelled when the terms are declined.
         program.exitStatuses = ExitStatus.meanings(cancelled: "terms declined or the run cancelled")
@@ -76,3 +77,4 @@ typealias ShowCommand = ShowRun<Opctl>
 typealias PruneCommand = PruneRuns<Opctl>
 typealias CheckCommand = CheckRuns<Opctl>
 typealias ExploreCommand = ExploreFlows<Opctl>
+typealias UICommand = ServeRuns<Opctl>

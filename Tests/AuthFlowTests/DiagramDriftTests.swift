@@ -46,9 +46,11 @@ struct DiagramDriftTests {
 
     @Test func noDiagramCarriesASecretInClear() throws {
         for name in Self.names {
-            let text = try AuthDiagrams.render(Self.trace(of: name), format: .plantuml)
-            #expect(!text.contains("123456"), "\(name) shows the SMS code")
-            #expect(!text.contains("sim1."), "\(name) shows a token in clear")
+            for format in [DiagramFormat.plantuml, .svg] {
+                let text = try AuthDiagrams.render(Self.trace(of: name), format: format)
+                #expect(!text.contains("123456"), "\(name) shows the SMS code")
+                #expect(!text.contains("sim1."), "\(name) shows a token in clear")
+            }
         }
     }
 }

@@ -96,9 +96,9 @@ struct HTTPServerTests {
         ("POST /v1/auth/phone HTTP/1.1\r\nHost: x\r\nContent-Length: -2\r\n\r\n", 400),
         ("POST /v1/auth/phone HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n", 411),
         ("POST /v1/auth/phone HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", 501),
-        ("PUT /v1/auth/phone HTTP/1.1\r\nHost: x\r\n\r\n", 501),
+        ("PUT /v1/auth/phone HTTP/1.1\r\nHost: x\r\n\r\n", 405),  // not in the server's methods
         ("GET /v1/auth/terms HTTP/2.0\r\nHost: x\r\n\r\n", 505),
-        ("DELETE /v1/auth/nowhere HTTP/1.1\r\nHost: x\r\n\r\n", 501),
+        ("DELETE /v1/auth/nowhere HTTP/1.1\r\nHost: x\r\n\r\n", 405),
         ("GET /v1/auth/nowhere HTTP/1.1\r\nHost: x\r\n\r\n", 404),  // the simulator's own answer
         ("POST /v1/auth/terms HTTP/1.1\r\nHost: x\r\n\r\n", 405),  // the simulator's own answer
     ])

@@ -14,6 +14,7 @@ struct DiagramFormatTests {
                 == TextDiagramRenderer(maxWidth: 140, charset: .ascii).render(trace))
         #expect(try DiagramFormat.plantuml.render(trace, width: 40) == PlantUMLRenderer().render(trace))
         #expect(try DiagramFormat.mermaid.render(trace) == MermaidRenderer().render(trace))
+        #expect(try DiagramFormat.svg.render(trace, width: 60) == SVGDiagramRenderer(maxWidth: 60).render(trace))
     }
 
     @Test(arguments: TraceFixtures.all.indices)
@@ -24,12 +25,13 @@ struct DiagramFormatTests {
                 try DiagramFormat.unicode.render(section, width: 140)
                     == TextDiagramRenderer(maxWidth: 140).render(section))
             #expect(try DiagramFormat.mermaid.render(section) == MermaidRenderer().render(section.trace))
+            #expect(try DiagramFormat.svg.render(section) == SVGDiagramRenderer().render(section.trace))
         }
     }
 
     @Test func namesAndFileExtensions() {
-        #expect(DiagramFormat.allCases.map(\.rawValue) == ["unicode", "ascii", "plantuml", "mermaid"])
-        #expect(DiagramFormat.allCases.map(\.fileExtension) == ["txt", "ascii.txt", "puml", "mmd"])
+        #expect(DiagramFormat.allCases.map(\.rawValue) == ["unicode", "ascii", "plantuml", "mermaid", "svg"])
+        #expect(DiagramFormat.allCases.map(\.fileExtension) == ["txt", "ascii.txt", "puml", "mmd", "svg"])
         #expect(DiagramFormat.allCases.filter(\.isText) == [.unicode, .ascii])
     }
 }

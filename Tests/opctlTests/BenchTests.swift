@@ -39,12 +39,16 @@ struct BenchTests {
             "explore.auth", "explore.memory", "process.version", "process.signIn", "process.explore", "process.runs",
             "process.show",
             "process.check", "process.check.memory", "store.openEmpty", "store.open", "journal.resume100k",
-            "journal.resume100k.memory", "memory.1M", "memory.deadline", "memory.parallel",
+            "journal.resume100k.memory", "ui.runsPage", "ui.runPage", "ui.memory", "memory.1M", "memory.deadline",
+            "memory.parallel",
         ]
         #expect(BenchCases.all.map(\.id) == expected)
         // The whole-process cases need the opctl built beside opctl-bench, which a test bundle
         // is not.
-        #expect(BenchCases.all.filter { !$0.id.hasPrefix("process.") }.allSatisfy { $0.isAvailable })
+        #expect(
+            BenchCases.all.filter { !$0.id.hasPrefix("process.") && !$0.id.hasPrefix("ui.") }.allSatisfy {
+                $0.isAvailable
+            })
         #expect(BenchCases.all.filter(\.isSlow).map(\.id) == ["render.100k", "explore.memory", "process.explore"])
     }
 
@@ -54,7 +58,7 @@ struct BenchTests {
             BenchCases.all.filter { !$0.targets.isEmpty }.map(\.id) == [
                 "asyncop.await", "journal.fsync", "explore.memory", "process.version", "process.signIn",
                 "process.explore", "process.runs", "process.show", "process.check", "process.check.memory",
-                "memory.1M", "memory.deadline", "memory.parallel",
+                "ui.runsPage", "ui.runPage", "ui.memory", "memory.1M", "memory.deadline", "memory.parallel",
             ])
     }
 

@@ -11,7 +11,9 @@ struct HelpGoldenTests {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("HelpTexts").appendingPathComponent("opctl")
 
-    static let commands = ["run", "rerun", "runs", "show", "prune", "check", "explore", "diagram", "ops", "serve"]
+    static let commands = [
+        "run", "rerun", "runs", "show", "prune", "check", "explore", "diagram", "ui", "ops", "serve",
+    ]
 
     @Test func topLevelHelp() throws {
         try expectGolden(InProcessOpctl().run("--help").stdout, file: "opctl")

@@ -15,7 +15,7 @@ enum DiagramCommand: Command {
         "NAME is one of: " + AuthDiagrams.names.joined(separator: ", ") + ".")
 
     static let help = """
-        USAGE: opctl diagram NAME [--format unicode|ascii|plantuml|mermaid] [--width N|auto]
+        USAGE: opctl diagram NAME [--format unicode|ascii|plantuml|mermaid|svg] [--width N|auto]
                opctl diagram \(DrawRun<Opctl>.usage)
                opctl diagram --all --output DIR
 
@@ -67,7 +67,7 @@ enum DiagramCommand: Command {
         return ExitStatus.success
     }
 
-    /// Writes `NAME.txt`, `NAME.ascii.txt`, `NAME.puml` and `NAME.mmd` for every diagram.
+    /// Writes `NAME.txt`, `NAME.ascii.txt`, `NAME.puml`, `NAME.mmd` and `NAME.svg` for every diagram.
     static func writeAll(to directory: URL, console: Console) throws -> Int32 {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for diagram in AuthDiagrams.names {
