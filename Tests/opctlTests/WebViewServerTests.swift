@@ -187,6 +187,29 @@ struct WebViewServerTests {
         try expectServing(server)
     }
 
+    @Test func aDamagedJournalGetsAnErrorPageNotACrash() throws {
+        let sandbox = try Sandbox()
+        let good = try sandbox.fixtures.write(.succeeded, startedAt: Date(timeIntervalSinceNow: -60))
+        let damaged = RunID.make(at: Date())
+        try Data("not a journal\n".utf8).write(to: sandbox.fixtures.journal(damaged))
+        let server = try serve(sandbox)
+        defer { server.stop() }
+        let page = try get("/runs/\(damaged)", server)
+        #expect(page.status == 422, "\(page)")
+        #expect(page.body.contains("Run \(damaged) cannot be read"), "\(page.body)")
+        let diagram = try get("/runs/\(damaged)/diagram", server)
+        #expect(diagram.status == 422, "\(diagram)")
+        let runs = try get("/", server)
+        #expect(runs.status == 200, "\(runs)")
+        #expect(runs.body.contains("damaged") && runs.body.contains("\(good)"), "\(runs.body)")
+        // HEAD: the GET answer's head, no body.
+        let head = try RawHTTPConnection(port: server.port).exchange(
+            request("/runs/\(good)", host: "127.0.0.1:\(server.port)", method: "HEAD"))
+        let full = try get("/runs/\(good)", server)
+        #expect(head.status == 200 && head.body.isEmpty, "\(head)")
+        #expect(head.text.contains("Content-Length: \(full.body.utf8.count)\r\n"), "\(head)")
+    }
+
     @Test func aHostileJournalIsShownAsText() throws {
         let sandbox = try Sandbox()
         let hostile = #"<script>alert("x")</script> & 'q'"#

@@ -74,7 +74,7 @@ public enum ServeRuns<Program: RunnerProgram>: Command {
         } catch .addressInUse where text == nil {
             server = try listen(0, store: store, stateDirectoryOption: directoryOption)
         } catch {
-            throw CLIError.message("cannot serve on 127.0.0.1:\(port): \(error)")
+            throw CLIError.message("cannot serve the runs: \(error)")
         }
         console.print("Serving the runs of \(configuration.name) at http://127.0.0.1:\(server.port)/ (Ctrl-C stops)")
         stopRequested.wait()
