@@ -38,10 +38,11 @@ public enum ServeRuns<Program: RunnerProgram>: Command {
         \(HelpText.usage("\(Program.configuration.name) ui", CommandOption.usage(of: options)))
 
         Serves the runs as web pages on 127.0.0.1, for a browser on this machine: the runs, newest
-        first, and each run's steps as 'show' prints them beside its message diagram drawn as SVG,
-        with links to its text, PlantUML and Mermaid forms. It only reads: it never launches,
-        reruns or prunes a run. It answers only requests addressed to 127.0.0.1 or localhost at
-        its port, and runs until Ctrl-C or SIGTERM.
+        first, filtered as 'runs' filters them, and each run's steps as 'show' prints them beside
+        its message diagram drawn as SVG at a chosen step and depth, with links to its text,
+        PlantUML, Mermaid and SVG forms; a running run's page follows it. It only reads: it never
+        launches, reruns or prunes a run. It answers only requests addressed to 127.0.0.1 or
+        localhost at its port, and runs until Ctrl-C or SIGTERM.
 
         OPTIONS:
         \(options.map(\.helpLine).joined(separator: "\n"))
