@@ -9,7 +9,7 @@ import Synchronization
     import Darwin
 #endif
 
-/// `PROGRAM ui`: the runs of the state directory as web pages on 127.0.0.1 (``WebRoutes``), for
+/// `PROGRAM ui`: the runs of the state directory as web pages on 127.0.0.1 (`WebRoutes`), for
 /// every runner program, until Ctrl-C or SIGTERM. Read-only: it never launches, reruns or prunes.
 ///
 /// It listens on the loopback address only, and the pages answer only requests addressed to it,
@@ -83,7 +83,7 @@ public enum ServeRuns<Program: RunnerProgram>: Command {
         return ExitStatus.success
     }
 
-    /// A server of ``WebRoutes`` on 127.0.0.1:`port`: at most 64 connections, `readTimeout` to
+    /// A server of `WebRoutes` on 127.0.0.1:`port`: at most 64 connections, `readTimeout` to
     /// send a request (else `408`), 8 KiB of head, GET and HEAD only. Pages are made one at a time
     /// on a queue of their own, so the server's thread only moves bytes and a slow page holds no
     /// connection but its own; one at a time, so two pages never read the run store's index at once.
