@@ -211,28 +211,12 @@ struct SVGPainter {
     }
 
     private mutating func paintArrowStep(_ step: DiagramModel.Step, placement: TextLayout.Placement, lines: [String]) {
-        var created: Int?
-        var style = MessageStyle.call
-        switch step.action {
-        case .message(_, _, let messageStyle): style = messageStyle
-        case .create(_, let column): created = column
-        case .finish: style = .reply
-        case .launch, .note, .frameOpen, .frameBranch, .frameClose, .divider: break
-        }
-        // Labels centred in the gap next to the arrow's tail (left-aligned at the edge), as the
-        // text drawing places them; a step from a lifeline to itself that is no message (an
-        // operation launching itself) is placed as a loop but drawn as an arrow.
-        var gap = 0
-        if case .arrow(let arrowGap) = placement { gap = arrowGap }
-        if case .loop(let column) = placement { gap = column }
-        let bounds = layout.labelBounds(gap: gap, createdColumn: created)
+        let labelLines = lines.isEmpty ? [""] : lines
+        let (style, created, starts) = layout.arrow(step, placement: placement, lines: labelLines)
         var lastLabelRow = 0
-        for line in lines.isEmpty ? [""] : lines {
+        for (line, start) in zip(labelLines, starts) {
             lastLabelRow = addRow()
-            let width = line.displayWidth
-            text(
-                line, column: gap == 0 ? bounds.start : bounds.start + (bounds.end - bounds.start + 1 - width) / 2,
-                row: lastLabelRow)
+            text(line, column: start, row: lastLabelRow)
         }
         if step.opensBar, let column = step.receiver.column { bars[column].append((middle(lastLabelRow), false)) }
         if let created { createdTops[created] = lastLabelRow }

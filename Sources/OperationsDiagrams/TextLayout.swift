@@ -212,8 +212,34 @@ struct TextLayout {
         return max(end - noteStart(column: column) + 1 - 4, 1)
     }
 
+    /// What an arrow step draws, for the text and SVG painters alike: its style, the column whose
+    /// head box it creates, and the first column of each label line. Labels are centred in the
+    /// gap next to the arrow's tail (left-aligned in the edge gap); a step from a lifeline to
+    /// itself that is no message (an operation launching itself) is placed as a loop, but drawn
+    /// as an arrow with its label left of the lifeline.
+    func arrow(_ step: DiagramModel.Step, placement: Placement, lines: [String]) -> (
+        style: MessageStyle, created: Int?, labelStarts: [Int]
+    ) {
+        var created: Int?
+        var style = MessageStyle.call
+        switch step.action {
+        case .message(_, _, let messageStyle): style = messageStyle
+        case .create(_, let column): created = column
+        case .finish: style = .reply
+        case .launch, .note, .frameOpen, .frameBranch, .frameClose, .divider: break
+        }
+        var gap = 0
+        if case .arrow(let arrowGap) = placement { gap = arrowGap }
+        if case .loop(let column) = placement { gap = column }
+        let bounds = labelBounds(gap: gap, createdColumn: created)
+        let starts = lines.map { line in
+            gap == 0 ? bounds.start : bounds.start + (bounds.end - bounds.start + 1 - line.displayWidth) / 2
+        }
+        return (style, created, starts)
+    }
+
     /// The columns a label over an arrow may use in a gap, both ends inclusive.
-    func labelBounds(gap: Int, createdColumn: Int?) -> (start: Int, end: Int) {
+    private func labelBounds(gap: Int, createdColumn: Int?) -> (start: Int, end: Int) {
         let reach = reaches(gap: gap, created: createdColumn)
         // A label in the edge gap starts past the frame borders and a blank.
         return (gap == 0 ? 1 + frameColumns : x[gap - 1] + reach.left + 2, x[gap] - reach.right - 2)

@@ -215,31 +215,13 @@ struct TextPainter {
     private mutating func paintArrowStep(_ step: DiagramModel.Step, placement: TextLayout.Placement, lines: [String]) {
         let sender = step.sender
         let receiver = step.receiver
-        var created: Int?
-        var style = MessageStyle.call
-        switch step.action {
-        case .message(_, _, let messageStyle): style = messageStyle
-        case .create(_, let column): created = column
-        case .finish: style = .reply
-        case .launch, .note, .frameOpen, .frameBranch, .frameClose, .divider: break
-        }
-
         // Label rows; the receiver's bar and a created head box start on the last one.
-        // A step from a lifeline to itself that is no message (an operation launching itself) is
-        // placed as a loop, but drawn as an arrow with its label left of the lifeline.
-        var gap = 0
-        if case .arrow(let arrowGap) = placement { gap = arrowGap }
-        if case .loop(let column) = placement { gap = column }
-        let bounds = layout.labelBounds(gap: gap, createdColumn: created)
         let labelLines = lines.isEmpty ? [""] : lines
+        let (style, created, starts) = layout.arrow(step, placement: placement, lines: labelLines)
         var lastLabelRow = 0
-        for line in labelLines {
+        for (line, start) in zip(labelLines, starts) {
             lastLabelRow = baseRow()
-            if !line.isEmpty {
-                let lineWidth = line.displayWidth
-                let start = gap == 0 ? bounds.start : bounds.start + (bounds.end - bounds.start + 1 - lineWidth) / 2
-                canvas.put(text: line, lastLabelRow, start)
-            }
+            if !line.isEmpty { canvas.put(text: line, lastLabelRow, start) }
         }
         if step.opensBar, let column = receiver.column { bar(column, row: lastLabelRow, opens: true) }
         if let created {
